@@ -1,0 +1,98 @@
+// Subcommands about models: robots, validate, fk.
+#include <fstream>
+#include <sstream>
+
+#include "apair.hpp"
+#include "common.hpp"
+#include "fk.hpp"
+#include "io/model_json.hpp"
+#include "robots.hpp"
+
+namespace achain::cli {
+namespace {
+
+json modelSummary(const Model& m) {
+  json joints = json::array();
+  for (const auto& j : m.joints) joints.push_back({{"name", j.name}, {"kind", toString(j.kind)}});
+  return {{"name", m.name}, {"dof", m.nq}, {"joints", joints}, {"description", m.description}};
+}
+
+RegisterCommand robots_cmd("robots", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("robots", "List the built-in robots");
+  sub->callback([] {
+    run("robots", [] {
+      json list = json::array();
+      for (const auto& r : builtinRobots()) list.push_back(modelSummary(builtinModel(r.name)));
+      print({{"robots", list}});
+    });
+  });
+});
+
+RegisterCommand validate_cmd("validate", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("validate", "Check a robot JSON file; prints its summary or names the bad field");
+  static std::string file;
+  static bool dump = false;
+  sub->add_option("FILE", file, "Robot description (JSON)")->required();
+  sub->add_flag("--si", dump, "Also print the model as loaded, in SI units");
+  sub->callback([] {
+    run("validate", [] {
+      std::ifstream f(file);
+      if (!f) throw Error(file + ": cannot open file");
+      std::stringstream ss;
+      ss << f.rdbuf();
+      Model m;
+      try {
+        m = modelFromJsonString(ss.str());
+      } catch (const Error& e) {
+        throw Error(file + ": " + e.what());
+      }
+      json out = modelSummary(m);
+      out["valid"] = true;
+      if (dump) out["model"] = modelToJson(m);
+      print(out);
+    });
+  });
+});
+
+RegisterCommand fk_cmd("fk", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("fk", "Forward kinematics: tool pose (and optionally every link frame) in the base frame");
+  static RobotArgs args;
+  static bool frames = false, legs = false;
+  args.add(sub);
+  sub->add_flag("--frames", frames, "Also print every link frame as 4x4 matrices");
+  sub->add_flag("--legs", legs, "Also print the six leg endpoints of every A-pair (world frame)");
+  sub->callback([] {
+    run("fk", [] {
+      const Model m = args.model();
+      const VecX q = args.joints(m, args.q);
+      checkConfiguration(m, q);
+      Data d(m);
+      forwardKinematics(m, d, q);
+      const Mat4 T = d.oMtool.matrix();
+      json out = {{"T", toJson(T)},
+                  {"p", {T(0, 3), T(1, 3), T(2, 3)}},
+                  {"within_limits", withinLimits(m, q)}};
+      if (frames) {
+        json fr = json::array();
+        for (const auto& F : d.oMi) fr.push_back(toJson(F.matrix()));
+        out["frames"] = fr;
+      }
+      if (legs) {
+        json L = json::array();
+        for (int i = 0; i < m.njoints(); ++i) {
+          if (m.joints[i].kind != JointKind::A) continue;
+          std::array<Vec3, 6> b, p;
+          apairLegEndpoints(m, d, i, q[m.idx_q[i]], b, p);
+          json legs6 = json::array();
+          for (int k = 0; k < 6; ++k) legs6.push_back({{b[k].x(), b[k].y(), b[k].z()}, {p[k].x(), p[k].y(), p[k].z()}});
+          L.push_back({{"joint", i}, {"legs", legs6}});
+        }
+        out["legs"] = L;
+      }
+      print(out);
+    });
+  });
+});
+
+}  // namespace
+}  // namespace achain::cli

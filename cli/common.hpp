@@ -1,0 +1,50 @@
+// Shared pieces of the `achain` subcommands: the --robot / --q / --deg contract and JSON output.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace achain::cli {
+
+using nlohmann::json;
+
+/// Options every robot-taking subcommand shares.
+struct RobotArgs {
+  std::string robot;
+  std::string q;
+  bool deg = false;
+  void add(CLI::App* app, bool with_q = true);
+  Model model() const;
+  /// Joint vector in SI: angular entries converted from degrees when --deg.
+  VecX joints(const Model& m, const std::string& text, const std::string& what = "--q") const;
+};
+
+/// Parses "1,2,3" into numbers; throws achain::Error naming the option and the bad item.
+std::vector<double> parseList(const std::string& text, const std::string& what);
+
+json toJson(const Mat4& T);
+json toJson(const VecX& v);
+json toJson(const MatX& M);
+
+/// One JSON object on stdout.
+void print(const json& j);
+
+/// A subcommand registers itself through this table (see main.cpp).
+struct Command {
+  const char* name;
+  std::function<void(CLI::App&)> install;
+};
+std::vector<Command>& commands();
+struct RegisterCommand {
+  RegisterCommand(const char* name, std::function<void(CLI::App&)> install);
+};
+
+/// Runs `body`, turning achain::Error / std::exception into a one-line stderr message and exit 1.
+void run(const std::string& sub, const std::function<void()>& body);
+
+}  // namespace achain::cli

@@ -1,0 +1,23 @@
+#pragma once
+#include <random>
+
+#include "model.hpp"
+
+namespace achain::test {
+
+/// Uniform random configuration inside the limits (or ±π / ±1 m where unbounded).
+inline VecX randomConfiguration(const Model& m, std::mt19937& rng) {
+  VecX q(m.nq);
+  for (int i = 0; i < m.njoints(); ++i) {
+    const auto& L = m.joints[i].limits;
+    const double fallback = isAngular(m.joints[i].kind) ? kPi : 1.0;
+    const double lo = std::isfinite(L.lower) ? L.lower : -fallback;
+    const double hi = std::isfinite(L.upper) ? L.upper : fallback;
+    q[m.idx_q[i]] = std::uniform_real_distribution<double>(lo, hi)(rng);
+  }
+  return q;
+}
+
+constexpr double kInch = 0.0254;
+
+}  // namespace achain::test
