@@ -14,6 +14,8 @@ struct Data {
   SE3 oMtool;              ///< world ← tool frame
   std::vector<double> theta;  ///< total rotation about the joint axis (θ_f + s·q)
   std::vector<double> dz;     ///< total translation along the joint axis
+  std::vector<double> rot_rate;    ///< ∂θ/∂q: s for R/H/A, 0 for P
+  std::vector<double> axial_rate;  ///< ∂dz/∂q: 0 (R), s (P), pitch·s (H), (ρ/2)·cos(q/2) (A)
 };
 
 }  // namespace achain

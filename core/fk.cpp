@@ -5,7 +5,8 @@
 namespace achain {
 
 Data::Data(const Model& m)
-    : oMi(m.njoints()), oMj(m.njoints()), theta(m.njoints()), dz(m.njoints()) {}
+    : oMi(m.njoints()), oMj(m.njoints()), theta(m.njoints()), dz(m.njoints()), rot_rate(m.njoints()),
+      axial_rate(m.njoints()) {}
 
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   const int n = model.njoints();
@@ -14,9 +15,11 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ve
     const Joint& j = model.joints[i];
     const SE3& parent = j.parent < 0 ? model.base : data.oMi[j.parent];
     double th = 0, dz = 0;
-    jointMotion(j, q[model.idx_q[i]], th, dz);
+    const double qi = q[model.idx_q[i]];
+    jointMotion(j, qi, th, dz);
     data.theta[i] = th;
     data.dz[i] = dz;
+    jointRates(j, qi, data.rot_rate[i], data.axial_rate[i]);
     const double c = std::cos(th), s = std::sin(th);
     SE3& axis = data.oMj[i];
     if (standard) {

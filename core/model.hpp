@@ -116,6 +116,16 @@ inline void jointMotion(const Joint& j, double q, double& theta, double& dz) {
   }
 }
 
+/// Derivatives of jointMotion with respect to q: ∂θ/∂q and ∂dz/∂q.
+inline void jointRates(const Joint& j, double q, double& dtheta, double& ddz) {
+  switch (j.kind) {
+    case JointKind::R: dtheta = j.sign; ddz = 0; break;
+    case JointKind::P: dtheta = 0; ddz = j.sign; break;
+    case JointKind::H: dtheta = j.sign; ddz = j.pitch * j.sign; break;
+    case JointKind::A: dtheta = j.sign; ddz = 0.5 * j.rho * std::cos(0.5 * q); break;
+  }
+}
+
 /// True when the joint variable is an angle (R, H, A).
 inline bool isAngular(JointKind k) { return k != JointKind::P; }
 

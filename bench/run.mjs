@@ -1,0 +1,117 @@
+// npm run bench: runs the native Google Benchmark binary and the wasm benchmarks in one go,
+// prints one table with ratios against achain native, and writes docs/benchmarks.md.
+// Case names are "Operation/robot/implementation"; rows group by the first two parts.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadAchain } from '../wasm/achain.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const minTime = Number(process.env.BENCH_MIN_TIME ?? 0.3);
+const filter = process.env.BENCH_FILTER ?? '';
+
+function nativeRows() {
+  const exe = path.join(root, 'build/native/achain_bench');
+  if (!fs.existsSync(exe)) { console.warn('bench: no native benchmark binary (libbenchmark-dev missing?)'); return []; }
+  const args = ['--benchmark_format=json', `--benchmark_min_time=${minTime}`];
+  if (filter) args.push(`--benchmark_filter=${filter}`);
+  process.stderr.write('bench: native …\n');
+  const out = execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  const scale = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
+  return JSON.parse(out).benchmarks
+    .filter((b) => b.run_type !== 'aggregate' && !b.error_occurred)
+    .map((b) => ({ name: b.name, ns: b.real_time * scale[b.time_unit], extra: counters(b) }));
+}
+
+function counters(b) {
+  const skip = new Set(['name', 'family_index', 'per_family_instance_index', 'run_name', 'run_type', 'repetitions',
+    'repetition_index', 'threads', 'iterations', 'real_time', 'cpu_time', 'time_unit', 'label']);
+  const c = {};
+  for (const [k, v] of Object.entries(b)) if (!skip.has(k) && typeof v === 'number') c[k] = v;
+  if (b.label) c.label = b.label;
+  return c;
+}
+
+/** Times fn() until minTime seconds have passed; returns ns per call. */
+export function timeIt(fn, seconds = minTime) {
+  for (let i = 0; i < 50; i++) fn();   // warm up the JIT
+  let n = 1, elapsed = 0;
+  for (;;) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) fn();
+    elapsed = Number(process.hrtime.bigint() - t0);
+    if (elapsed > seconds * 1e9 || n > 1e9) break;
+    n = Math.max(n * 2, Math.ceil(n * (seconds * 1e9 * 1.2) / Math.max(elapsed, 1)));
+  }
+  return elapsed / n;
+}
+
+async function wasmRows() {
+  const dir = path.join(root, 'bench/wasm');
+  const achain = await loadAchain();
+  const rows = [];
+  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
+    const mod = await import(pathToFileURL(path.join(dir, f)).href);
+    process.stderr.write(`bench: wasm ${f} …\n`);
+    for (const c of await mod.cases(achain, { timeIt })) {
+      if (filter && !new RegExp(filter).test(c.name)) continue;
+      const ns = c.ns ?? timeIt(c.fn);
+      rows.push({ name: c.name, ns, extra: c.extra ?? {} });
+      c.dispose?.();
+    }
+  }
+  return rows;
+}
+
+function fmt(ns) {
+  if (ns < 1e3) return `${ns.toFixed(0)} ns`;
+  if (ns < 1e6) return `${(ns / 1e3).toFixed(2)} µs`;
+  if (ns < 1e9) return `${(ns / 1e6).toFixed(2)} ms`;
+  return `${(ns / 1e9).toFixed(3)} s`;
+}
+
+function table(rows) {
+  const groups = new Map();
+  for (const r of rows) {
+    const parts = r.name.split('/');
+    const key = parts.slice(0, 2).join(' / ');
+    const impl = parts.slice(2).join('/') || 'achain';
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push({ impl, ...r });
+  }
+  const lines = ['| operation / robot | implementation | time | × achain native | notes |', '|---|---|---|---|---|'];
+  for (const [key, list] of groups) {
+    const ref = list.find((r) => r.impl === 'achain');
+    for (const r of list) {
+      const ratio = ref ? (r.ns / ref.ns).toFixed(2) : '';
+      const notes = Object.entries(r.extra).map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toPrecision(4) : v}`).join(', ');
+      lines.push(`| ${key} | ${r.impl} | ${fmt(r.ns)} | ${ratio} | ${notes} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+const rows = [...nativeRows(), ...(await wasmRows())];
+const md = table(rows);
+console.log(md);
+
+let commit = 'unknown';
+try { commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim(); } catch { /* not a checkout */ }
+let dirty = '';
+try { dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim() ? ' (with uncommitted changes)' : ''; } catch { /* ignore */ }
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const doc = `# Benchmarks
+
+Measured by \`npm run bench\` on commit \`${commit}\`${dirty}, ${new Date().toISOString().slice(0, 10)},
+${cpu}, ${os.cpus().length} cores, Node ${process.version}. Native: Google Benchmark, Release build (g++ -O3).
+Wasm: the same core through Emscripten 3.1.6 (-O3), timed from Node with the call overhead of the JS wrapper included.
+Peers run in the same process run, on the same inputs; ratios are against achain native in that run.
+Timings on a shared 2-core machine are noisy: compare ratios, not absolute numbers.
+
+${md}
+
+Regenerate with \`npm run bench\` (environment: \`BENCH_MIN_TIME\` seconds per case, \`BENCH_FILTER\` regex).
+`;
+if (!filter) fs.writeFileSync(path.join(root, 'docs/benchmarks.md'), doc);

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# npm test: set up, build, then run every suite — Catch2 (ctest), node tests of the wasm
+# module, browser tests in headless Chromium. Each suite prints its own counts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+
+echo
+echo "=== C++ (Catch2 via ctest) ==="
+(cd build/native && ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)")
+
+echo
+echo "=== WebAssembly module (node --test) ==="
+node --test --test-reporter=spec tests/wasm/
+
+echo
+echo "=== Browser (playwright-core + Debian chromium, headless) ==="
+npx vite build --config web/vite.config.mjs --logLevel warn
+node --test --test-concurrency=1 --test-reporter=spec tests/web/

@@ -1,0 +1,100 @@
+// The wasm module: models, validation errors, FK parity with the native build.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { cli, loadAchain, maxAbsDiff, randomQ, rng, root } from './helpers.mjs';
+
+const achain = await loadAchain();
+const deg = Math.PI / 180;
+
+describe('models', () => {
+  test('lists the built-ins', () => {
+    const names = achain.builtins().map((b) => b.name);
+    for (const n of ['prototype-4a', 'prototype-4r', 'puma560', 'stanford', 'planar-2r']) assert.ok(names.includes(n), n);
+  });
+
+  test('loads by name, from JSON text and from an object', () => {
+    const a = achain.loadModel('prototype-4a');
+    const b = achain.loadModel(achain.builtinFile('prototype-4a'));
+    const c = achain.loadModel(a.toJSON());
+    assert.equal(a.dof, 4);
+    assert.deepEqual(b.info.joints, a.info.joints);
+    assert.deepEqual(c.info.joints, a.info.joints);
+    assert.ok(Math.abs(a.joints[0].rho - 4 * Math.SQRT2 * 0.0254) < 1e-15);
+    [a, b, c].forEach((m) => m.dispose());
+  });
+
+  test('validation errors arrive as JS Errors naming the field, as in C++', () => {
+    const bad = (edit) => {
+      const j = JSON.parse(achain.builtinFile('planar-2r'));
+      edit(j);
+      return () => achain.loadModel(j);
+    };
+    assert.throws(bad((j) => { j.joints[1].link.mass = -2; }), { message: /^joints\[1\]\.link\.mass: must be ≥ 0/ });
+    assert.throws(bad((j) => { j.joints[0].kind = 'X'; }), { message: /^joints\[0\]\.kind: unknown joint kind 'X'/ });
+    assert.throws(bad((j) => { j.units.length = 'furlong'; }), { message: /^units\.length: unknown unit 'furlong'/ });
+    assert.throws(bad((j) => { j.joints[0].limits.lower = 400; }), { message: /^joints\[0\]\.limits: lower .* must not exceed upper/ });
+    assert.throws(() => achain.loadModel('{"schema_version": 1,'), { message: /^\(document\): malformed JSON/ });
+    assert.throws(() => achain.loadModel('no-such-robot'), { message: /^robot: unknown built-in 'no-such-robot'/ });
+  });
+
+  test('bad joint vectors are refused with a clear message', () => {
+    const m = achain.loadModel('prototype-4a');
+    assert.throws(() => m.fk([1, 2, 3]), { message: 'q: expected 4 values, got 3' });
+    assert.throws(() => m.fk([1, 2, NaN, 3]), { message: 'q[2]: must be a finite number' });
+    assert.throws(() => m.fk(null), { message: /^q: must be an array/ });
+    m.dispose();
+    assert.throws(() => m.fk([1, 2, 3, 4]), { message: /was disposed/ });
+  });
+});
+
+describe('forward kinematics', () => {
+  test('prototype fully extended: p = (0, 0, 0.98189) m, R = diag(-1, -1, 1)', () => {
+    const m = achain.loadModel('prototype-4a');
+    const T = m.fk([180 * deg, 180 * deg, 180 * deg, 180 * deg]).tool;
+    assert.ok(Math.abs(T[11] - (33 + 4 * Math.SQRT2) * 0.0254) < 1e-15);
+    assert.ok(Math.abs(T[11] - 0.98189) < 1e-5);
+    assert.ok(maxAbsDiff([T[0], T[5], T[10]], [-1, -1, 1]) < 1e-12);
+    assert.ok(Math.abs(T[3]) < 1e-12 && Math.abs(T[7]) < 1e-12);
+    m.dispose();
+  });
+
+  for (const robot of ['prototype-4a', 'puma560', 'stanford', 'planar-2r', 'prototype-4r']) {
+    test(`${robot}: every frame agrees with the native build to 1e-12`, () => {
+      const m = achain.loadModel(robot);
+      const rand = rng(robot.length * 7919);
+      for (let k = 0; k < 5; k++) {
+        const q = randomQ(m, rand);
+        const native = cli('fk', '--robot', robot, '--q', Array.from(q, (v) => v.toPrecision(17)).join(','), '--frames');
+        const w = m.fk(q);
+        assert.ok(maxAbsDiff(w.tool, native.T.flat()) <= 1e-12, 'tool');
+        native.frames.forEach((F, i) => assert.ok(maxAbsDiff(w.links[i], F.flat()) <= 1e-12, `link ${i + 1}`));
+      }
+      m.dispose();
+    });
+  }
+
+  test('A-pair legs keep their length (6 in) and match the native legs', () => {
+    const m = achain.loadModel('prototype-4a');
+    const q = [100 * deg, 200 * deg, 150 * deg, 250 * deg];
+    const legs = m.legs(q);
+    assert.equal(legs.length, 4);
+    const native = cli('fk', '--robot', 'prototype-4a', '--q', q.map((v) => v.toPrecision(17)).join(','), '--legs');
+    legs.forEach(({ base, platform }, a) => {
+      for (let k = 0; k < 6; k++) {
+        const d = Math.hypot(platform[3 * k] - base[3 * k], platform[3 * k + 1] - base[3 * k + 1], platform[3 * k + 2] - base[3 * k + 2]);
+        assert.ok(Math.abs(d - 6 * 0.0254) < 1e-12, `joint ${a} leg ${k}`);
+        const [b, p] = native.legs[a].legs[k];
+        assert.ok(maxAbsDiff([...base.subarray(3 * k, 3 * k + 3), ...platform.subarray(3 * k, 3 * k + 3)], [...b, ...p]) < 1e-12);
+      }
+    });
+    m.dispose();
+  });
+
+  test('TypeScript declarations ship beside the module', () => {
+    const dts = fs.readFileSync(path.join(root, 'wasm/achain.d.ts'), 'utf8');
+    assert.match(dts, /export function loadAchain\(\): Promise<Achain>/);
+    assert.match(dts, /fk\(q: Vector\): FkResult/);
+  });
+});

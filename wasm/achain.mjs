@@ -1,0 +1,127 @@
+// achain — ES-module wrapper over the Embind core (wasm/dist/achain_wasm.*).
+// Works in browsers, workers and Node ≥ 20. Every Model owns wasm memory: call
+// model.dispose() when done (a FinalizationRegistry frees forgotten ones eventually).
+import createAchainModule from './dist/achain_wasm.mjs';
+import { install as installKinematics } from './js/kinematics.mjs';
+import { install as installIk } from './js/ik.mjs';
+import { install as installDynamics } from './js/dynamics.mjs';
+import { install as installWorkspace } from './js/workspace.mjs';
+
+const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+
+async function wasmBinary() {
+  const url = new URL('./dist/achain_wasm.wasm', import.meta.url);
+  if (isNode) {
+    const fsName = 'node:fs/promises';
+    const fs = await import(/* @vite-ignore */ fsName);
+    return fs.readFile(url);
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`achain: cannot load ${url} (HTTP ${res.status})`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+const registry = typeof FinalizationRegistry !== 'undefined'
+  ? new FinalizationRegistry((raw) => { try { raw.delete(); } catch { /* already freed */ } })
+  : null;
+
+/** A chain model living in wasm memory. */
+export class Model {
+  constructor(achain, raw) {
+    this.achain = achain;
+    this.raw = raw;
+    this.info = JSON.parse(raw.info());
+    this._inPtr = 0;
+    this._inCap = 0;
+    registry?.register(this, raw, this);
+  }
+  get name() { return this.info.name; }
+  get dof() { return this.info.dof; }
+  get joints() { return this.info.joints; }
+  /** @returns {boolean} */
+  get disposed() { return this.raw === null; }
+  _raw() {
+    if (this.raw === null) throw new Error(`achain: model '${this.info.name}' was disposed`);
+    return this.raw;
+  }
+  // ---- hot-path plumbing: inputs are written straight into wasm memory, results copied out.
+  /** Writes vectors into the model's input buffer: _input([q, 'q', n], [target, 'target', 16], …). */
+  _input(...parts) {
+    const raw = this._raw();
+    let total = 0;
+    for (const [, , n] of parts) total += n;
+    if (total > this._inCap) { this._inPtr = raw.reserveInput(Math.max(total, 64)); this._inCap = Math.max(total, 64); }
+    const heap = this.achain.module.HEAPF64;
+    let off = this._inPtr >>> 3;
+    for (const [v, what, n] of parts) {
+      if (v == null || typeof v.length !== 'number') throw new Error(`${what}: must be an array of ${n} numbers`);
+      if (v.length !== n) throw new Error(`${what}: expected ${n} values, got ${v.length}`);
+      heap.set(v, off);
+      off += n;
+    }
+    return raw;
+  }
+  /** Copies n doubles at byte address ptr out of wasm memory. */
+  _output(ptr, n) { return this.achain.module.HEAPF64.slice(ptr >>> 3, (ptr >>> 3) + n); }
+
+  /** Forward kinematics. q in SI (rad, m; θ_v for A-pairs). Matrices are row-major 4×4. */
+  fk(q) {
+    const n = this.dof;
+    const all = this._output(this._input([q, 'q', n]).fk(), 16 * (n + 2));
+    const frames = [];
+    for (let i = 0; i < n + 1; i++) frames.push(all.subarray(16 * (i + 1), 16 * (i + 2)));
+    return { tool: all.subarray(0, 16), base: frames[0], links: frames.slice(1), frames };
+  }
+  /** A-pair legs for q: per A-pair joint, {joint, base: Float64Array(18), platform: Float64Array(18)}. */
+  legs(q) {
+    const apairs = this.info.joints.map((j, i) => (j.kind === 'A' ? i : -1)).filter((i) => i >= 0);
+    const all = this._output(this._input([q, 'q', this.dof]).legs(), 36 * apairs.length);
+    return apairs.map((joint, k) => ({ joint, base: all.subarray(36 * k, 36 * k + 18), platform: all.subarray(36 * k + 18, 36 * k + 36) }));
+  }
+  withinLimits(q) { return this._input([q, 'q', this.dof]).withinLimits(); }
+  /** The model as a JSON robot description (SI units). */
+  toJSON() { return JSON.parse(this._raw().toJSON()); }
+  /** Frees the wasm memory; the model is unusable afterwards. */
+  dispose() {
+    if (this.raw) {
+      registry?.unregister(this);
+      this.raw.delete();
+      this.raw = null;
+    }
+  }
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() { this.dispose(); }
+}
+
+installKinematics(Model);
+installIk(Model);
+installDynamics(Model);
+installWorkspace(Model);
+
+export class Achain {
+  constructor(module) { this.module = module; }
+  get version() { return this.module.version(); }
+  /** [{name, dof, description}] */
+  builtins() { return JSON.parse(this.module.builtinRobots()); }
+  /** The JSON text of a built-in robot file (original units, with its notes). */
+  builtinFile(name) { return this.module.builtinRobotFile(name); }
+  /** Loads a built-in by name, a JSON text, or a parsed description object. Throws Error naming the bad field. */
+  loadModel(source) {
+    let raw;
+    if (typeof source === 'string' && !source.trimStart().startsWith('{')) raw = this.module.loadBuiltin(source);
+    else raw = this.module.loadModelJSON(typeof source === 'string' ? source : JSON.stringify(source));
+    return new Model(this, raw);
+  }
+}
+
+let shared = null;
+/** Loads the wasm module once (per realm) and resolves to an Achain instance. */
+export function loadAchain() {
+  if (!shared) {
+    shared = wasmBinary()
+      .then((bin) => createAchainModule({ wasmBinary: bin, print: () => {}, printErr: (s) => console.warn(s) }))
+      .then((m) => new Achain(m));
+  }
+  return shared;
+}
+
+export default loadAchain;

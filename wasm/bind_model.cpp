@@ -1,0 +1,136 @@
+// Embind surface for models and forward kinematics (mirrors core/model, core/io, core/fk, core/apair).
+#include <nlohmann/json.hpp>
+
+#include "apair.hpp"
+#include "fk.hpp"
+#include "io/model_json.hpp"
+#include "robots.hpp"
+#include "wasm_common.hpp"
+
+using namespace emscripten;
+
+namespace achain::wasm {
+namespace {
+
+WasmModel* loadModelJSON(const std::string& text) {
+  return guard([&] { return new WasmModel(modelFromJsonString(text)); });
+}
+WasmModel* loadBuiltin(const std::string& name) {
+  return guard([&] { return new WasmModel(builtinModel(name)); });
+}
+
+std::string builtinRobotsJSON() {
+  return guard([] {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& r : builtinRobots()) {
+      const Model m = builtinModel(r.name);
+      list.push_back({{"name", m.name}, {"dof", m.nq}, {"description", m.description}});
+    }
+    return list.dump();
+  });
+}
+
+std::string builtinRobotFile(const std::string& name) {
+  return guard([&] {
+    for (const auto& r : builtinRobots())
+      if (r.name == name) return r.json;
+    builtinModel(name);  // throws the standard "unknown built-in" message
+    return std::string();
+  });
+}
+
+std::string toJSON(const WasmModel& h) { return guard([&] { return modelToJson(h.model).dump(); }); }
+
+/// Joint table in SI for the UI: kinds, A-pair sizes, limits.
+std::string info(const WasmModel& h) {
+  return guard([&] {
+    const Model& m = h.model;
+    auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    nlohmann::json joints = nlohmann::json::array();
+    for (const auto& j : m.joints) {
+      joints.push_back({{"name", j.name}, {"kind", toString(j.kind)}, {"parent", j.parent}, {"a", j.a},
+                        {"alpha", j.alpha}, {"d", j.d}, {"thetaF", j.theta_f}, {"sign", j.sign}, {"pitch", j.pitch},
+                        {"rho", j.rho}, {"side", apairSideFromRho(j.rho)}, {"legLength", apairLegFromRho(j.rho)},
+                        {"legMass", j.leg_mass}, {"legRadius", j.leg_radius},
+                        {"lower", finite(j.limits.lower)}, {"upper", finite(j.limits.upper)},
+                        {"velocity", finite(j.limits.velocity)}, {"acceleration", finite(j.limits.acceleration)},
+                        {"effort", finite(j.limits.effort)}, {"mass", j.link.mass}});
+    }
+    return nlohmann::json{{"name", m.name}, {"description", m.description}, {"notes", m.notes},
+                          {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints}}
+        .dump();
+  });
+}
+
+/// FK of q = in[0, nq): writes [tool | base | link 1 … link n] as row-major 4×4 blocks.
+uintptr_t fk(WasmModel& h) {
+  return guard([&] {
+    forwardKinematics(h.model, h.data, h.readQ());
+    const int n = h.model.njoints();
+    double* o = h.output(16 * (n + 2));
+    auto put = [&](int slot, const SE3& T) {
+      double* b = o + 16 * slot;
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) b[4 * r + c] = T.R(r, c);
+        b[4 * r + 3] = T.p[r];
+      }
+      b[12] = b[13] = b[14] = 0;
+      b[15] = 1;
+    };
+    put(0, h.data.oMtool);
+    put(1, h.model.base);
+    for (int i = 0; i < n; ++i) put(2 + i, h.data.oMi[i]);
+    return h.outAddress();
+  });
+}
+
+/// Leg endpoints of every A-pair for q = in[0, nq): per A-pair, B1…B6 then P1…P6 (xyz),
+/// 36 numbers per A-pair, in joint order.
+uintptr_t legs(WasmModel& h) {
+  return guard([&] {
+    const VecX& q = h.readQ();
+    forwardKinematics(h.model, h.data, q);
+    int na = 0;
+    for (const auto& j : h.model.joints) na += j.kind == JointKind::A;
+    double* o = h.output(36 * std::max(na, 1));
+    for (int i = 0; i < h.model.njoints(); ++i) {
+      if (h.model.joints[i].kind != JointKind::A) continue;
+      std::array<Vec3, 6> b, p;
+      apairLegEndpoints(h.model, h.data, i, q[h.model.idx_q[i]], b, p);
+      for (const auto& x : b) { *o++ = x.x(); *o++ = x.y(); *o++ = x.z(); }
+      for (const auto& x : p) { *o++ = x.x(); *o++ = x.y(); *o++ = x.z(); }
+    }
+    return h.outAddress();
+  });
+}
+
+bool withinLimitsJS(WasmModel& h) {
+  return guard([&] { return withinLimits(h.model, h.readQ()); });
+}
+
+uintptr_t reserveInput(WasmModel& h, int n) { return h.reserveInput(n); }
+
+int dof(const WasmModel& h) { return h.model.nq; }
+std::string name(const WasmModel& h) { return h.model.name; }
+std::string version() { return "0.1.0"; }
+
+}  // namespace
+}  // namespace achain::wasm
+
+EMSCRIPTEN_BINDINGS(achain_model) {
+  using namespace achain::wasm;
+  class_<WasmModel>("Model")
+      .function("dof", &dof)
+      .function("name", &name)
+      .function("toJSON", &toJSON)
+      .function("info", &info)
+      .function("reserveInput", &reserveInput)
+      .function("fk", &fk)
+      .function("legs", &legs)
+      .function("withinLimits", &withinLimitsJS);
+  function("loadModelJSON", &loadModelJSON, allow_raw_pointers());
+  function("loadBuiltin", &loadBuiltin, allow_raw_pointers());
+  function("builtinRobots", &builtinRobotsJSON);
+  function("builtinRobotFile", &builtinRobotFile);
+  function("version", &version);
+}

@@ -1,0 +1,83 @@
+// Shared helpers of the Embind layer: the Model handle, typed-array I/O without per-element
+// marshalling, and C++ errors rethrown as JavaScript Errors with the same message.
+#pragma once
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "data.hpp"
+#include "model.hpp"
+
+namespace achain::wasm {
+
+using emscripten::val;
+
+/// A model plus its scratch Data, owned by one JS object (free it with .delete()).
+///
+/// Hot-path calling convention (no per-element marshalling, no val in the loop):
+/// JS writes the inputs straight into `in` (HEAPF64 at inputPtr), calls the method, which
+/// returns the address of `out`; JS copies the known number of doubles from HEAPF64.
+struct WasmModel {
+  explicit WasmModel(Model m) : model(std::move(m)), data(model), q(VecX::Zero(model.nq)), in(64), out(64) {}
+  Model model;
+  Data data;
+  VecX q;                    ///< configuration read from `in`
+  std::vector<double> in;    ///< input staging buffer (JS writes here)
+  std::vector<double> out;   ///< result buffer (JS reads from here)
+
+  /// Makes `in` hold at least n doubles; returns its address (changes only when it grows).
+  uintptr_t reserveInput(int n) {
+    if (n < 0) n = 0;
+    if (static_cast<size_t>(n) > in.size()) in.resize(n);
+    return reinterpret_cast<uintptr_t>(in.data());
+  }
+  /// Copies in[offset, offset+nq) into q and checks it ("q[2]: must be a finite number").
+  const VecX& readQ(int offset = 0) {
+    for (int i = 0; i < model.nq; ++i) {
+      const double v = in[offset + i];
+      if (!std::isfinite(v)) throw Error("q[" + std::to_string(i) + "]: must be a finite number");
+      q[i] = v;
+    }
+    return q;
+  }
+  /// Resizes `out` and returns its address (for the method's return value).
+  double* output(size_t n) {
+    if (out.size() < n) out.resize(n);
+    return out.data();
+  }
+  uintptr_t outAddress() const { return reinterpret_cast<uintptr_t>(out.data()); }
+};
+
+[[noreturn]] inline void throwJs(const std::string& msg) {
+  val::global("Error").new_(msg).throw_();
+  __builtin_unreachable();
+}
+
+/// Runs f; a C++ exception becomes a JS Error with the same message.
+template <class F>
+auto guard(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    throwJs(e.what());
+  }
+}
+
+/// Copies a JS array / typed array of exactly n numbers into dst (one bulk copy).
+inline void readVector(const val& arr, double* dst, int n, const char* what) {
+  if (arr.isNull() || arr.isUndefined()) throw Error(std::string(what) + ": missing");
+  const val len = arr["length"];
+  if (!len.isNumber()) throw Error(std::string(what) + ": must be an array of numbers");
+  const int m = len.as<int>();
+  if (m != n) throw Error(std::string(what) + ": expected " + std::to_string(n) + " values, got " + std::to_string(m));
+  val(emscripten::typed_memory_view(n, dst)).call<void>("set", arr);
+  for (int i = 0; i < n; ++i)
+    if (!std::isfinite(dst[i])) throw Error(std::string(what) + "[" + std::to_string(i) + "]: must be a finite number");
+}
+
+/// A Float64Array view on wasm memory, for cold paths; the JS wrapper copies it at once.
+inline val view(const double* p, size_t n) { return val(emscripten::typed_memory_view(n, p)); }
+
+}  // namespace achain::wasm
