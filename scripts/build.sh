@@ -4,15 +4,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
+mkdir -p build
+# One build at a time: concurrent invocations (parallel work, watch scripts) wait here.
+exec 9>build/.lock
+flock 9
 export NODE_PATH=/usr/share/nodejs   # Debian's emcc optimizer needs acorn from there
 
-echo "build: native (build/native)"
-cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > build-native-configure.log 2>&1 || { cat build-native-configure.log; exit 1; }
-cmake --build build/native -j"$jobs"
+what="${ACHAIN_BUILD:-all}"   # all | native | wasm
 
-echo "build: wasm (build/wasm -> wasm/dist)"
-if [ ! -f build/wasm/CMakeCache.txt ]; then
-  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release > build-wasm-configure.log 2>&1 || { cat build-wasm-configure.log; exit 1; }
+if [ "$what" != wasm ]; then
+  echo "build: native (build/native)"
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > build/native-configure.log 2>&1 || { cat build/native-configure.log; exit 1; }
+  cmake --build build/native -j"$jobs"
 fi
-cmake --build build/wasm -j"$jobs"
-rm -f build-native-configure.log build-wasm-configure.log
+
+if [ "$what" != native ]; then
+  echo "build: wasm (build/wasm -> wasm/dist)"
+  if [ ! -f build/wasm/CMakeCache.txt ]; then
+    emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release > build/wasm-configure.log 2>&1 || { cat build/wasm-configure.log; exit 1; }
+  fi
+  cmake --build build/wasm -j"$jobs"
+fi

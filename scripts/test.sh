@@ -11,8 +11,10 @@ echo "=== C++ (Catch2 via ctest) ==="
 (cd build/native && ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)")
 
 echo
-echo "=== WebAssembly module (node --test) ==="
-node --test --test-reporter=spec tests/wasm/
+echo "=== WebAssembly module and hosts (node --test) ==="
+node_suites=(tests/wasm/)
+[ -d tests/firmware-bridge ] && ls tests/firmware-bridge/*.test.mjs >/dev/null 2>&1 && node_suites+=(tests/firmware-bridge/)
+node --test --test-concurrency=2 --test-reporter=spec "${node_suites[@]}"
 
 echo
 echo "=== Browser (playwright-core + Debian chromium, headless) ==="

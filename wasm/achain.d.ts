@@ -4,6 +4,7 @@ import type { KinematicsMethods } from './types/kinematics';
 import type { IkMethods } from './types/ik';
 import type { DynamicsMethods } from './types/dynamics';
 import type { WorkspaceMethods } from './types/workspace';
+import type { TrajectoryMethods } from './types/trajectory';
 
 export type JointKind = 'R' | 'P' | 'H' | 'A';
 export type Vector = ArrayLike<number>;
@@ -47,7 +48,7 @@ export interface ApairLegs {
   platform: Float64Array;
 }
 
-export interface Model extends KinematicsMethods, IkMethods, DynamicsMethods, WorkspaceMethods {}
+export interface Model extends KinematicsMethods, IkMethods, DynamicsMethods, WorkspaceMethods, TrajectoryMethods {}
 export class Model {
   readonly info: ModelInfo;
   readonly name: string;

@@ -6,6 +6,7 @@ import { install as installKinematics } from './js/kinematics.mjs';
 import { install as installIk } from './js/ik.mjs';
 import { install as installDynamics } from './js/dynamics.mjs';
 import { install as installWorkspace } from './js/workspace.mjs';
+import { install as installTrajectory } from './js/trajectory.mjs';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
@@ -96,6 +97,7 @@ installKinematics(Model);
 installIk(Model);
 installDynamics(Model);
 installWorkspace(Model);
+installTrajectory(Model);
 
 export class Achain {
   constructor(module) { this.module = module; }
