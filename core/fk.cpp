@@ -37,7 +37,7 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ve
     const Vec3 pm = axis.p + dz * Ra.col(2);
     if (standard) {
       // post = Tx(a) Rx(α)
-      const double ca = std::cos(j.alpha), sa = std::sin(j.alpha);
+      const double ca = model.post[i].R(1, 1), sa = model.post[i].R(2, 1);  // post = Tx(a)·Rx(α)
       out.p = pm + j.a * Rm.col(0);
       out.R.col(0) = Rm.col(0);
       out.R.col(1) = ca * Rm.col(1) + sa * Rm.col(2);

@@ -82,7 +82,7 @@ struct Model {
   std::string description;
   std::vector<std::string> notes;   ///< provenance and interpretation choices
   DHConvention convention = DHConvention::Standard;
-  Vec3 gravity = Vec3(0, 0, -9.80665);  ///< m/s², base frame
+  Vec3 gravity = Vec3(0, 0, -9.80665);  ///< m/s², world frame (the frame `base` maps into)
   SE3 base;                         ///< world ← frame 0
   SE3 tool;                         ///< last link ← tool frame
   int tool_link = -1;               ///< link the tool is attached to (−1 = last joint's link)
@@ -108,6 +108,8 @@ struct Model {
 
 /// Joint variable → (rotation angle about z, translation along z), including θ_f and d.
 inline void jointMotion(const Joint& j, double q, double& theta, double& dz) {
+  theta = j.theta_f;
+  dz = j.d;
   switch (j.kind) {
     case JointKind::R: theta = j.theta_f + j.sign * q; dz = j.d; break;
     case JointKind::P: theta = j.theta_f; dz = j.d + j.sign * q; break;
@@ -118,6 +120,8 @@ inline void jointMotion(const Joint& j, double q, double& theta, double& dz) {
 
 /// Derivatives of jointMotion with respect to q: ∂θ/∂q and ∂dz/∂q.
 inline void jointRates(const Joint& j, double q, double& dtheta, double& ddz) {
+  dtheta = 0;
+  ddz = 0;
   switch (j.kind) {
     case JointKind::R: dtheta = j.sign; ddz = 0; break;
     case JointKind::P: dtheta = 0; ddz = j.sign; break;

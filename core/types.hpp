@@ -12,6 +12,7 @@ using Mat3 = Eigen::Matrix3d;
 using Mat4 = Eigen::Matrix4d;
 using VecX = Eigen::VectorXd;
 using MatX = Eigen::MatrixXd;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
 
 /// Every error the library reports: a message that names what is wrong
 /// (for model input, the JSON field path, e.g. "joints[2].rho: must be ≥ 0").

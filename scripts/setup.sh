@@ -22,9 +22,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: Node.js ≥ 20 is required (found $(node --version 2>/dev/null || echo none))." >&2
+  exit 1
+fi
+
 # npm packages: install when node_modules is absent or older than package.json / the lock.
 stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
   echo "setup: installing npm packages"
-  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+  # `npm install` (not `npm ci`): it honours the lock's versions, and npm 11's `ci` rejects a lock
+  # written without other platforms' optional packages (rollup/esbuild binaries).
+  npm install --no-audit --no-fund
 fi

@@ -71,5 +71,7 @@ export class Achain {
   loadModel(source: string | object): Model;
 }
 
+export { Workspace, apairRange, apairLegCurves } from './types/workspace';
+export type { WorkspaceOptions, WorkspaceSummary, ApairRangeResult } from './types/workspace';
 export function loadAchain(): Promise<Achain>;
 export default loadAchain;

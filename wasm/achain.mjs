@@ -126,4 +126,6 @@ export function loadAchain() {
   return shared;
 }
 
+export { Workspace, apairRange, apairLegCurves } from './js/workspace.mjs';
+
 export default loadAchain;
