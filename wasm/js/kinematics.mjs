@@ -1,4 +1,131 @@
-// Model methods for the kinematics area (filled in by its issue). install() adds them to Model.prototype.
+// Model methods of the kinematics area: Jacobians, influence coefficients, manipulability,
+// singularities, statics. C++: wasm/bind_kinematics.cpp → core/jacobian, influence, singularity,
+// statics. Types: wasm/types/kinematics.d.ts. Docs: docs/kinematics.md.
+//
+// Conventions: SI units; q, qd, … are arrays/typed arrays of dof numbers (θ_v for A-pairs).
+// Matrices come back as row-major Float64Arrays (J[r*dof + c]); rows are (vx, vy, vz, ωx, ωy, ωz).
+// `link` is 0-based (the body joint k moves); omit it (or pass -1) for the tool. `point` is in the
+// link's frame (m); without it the reference point is the tool origin (tool link) or the link origin.
+
+function pointArgs(model, opts = {}) {
+  const link = opts.link ?? -1;
+  if (!Number.isInteger(link) || link < -1 || link >= model.dof) {
+    throw new Error(`link: must be an integer in [0, ${model.dof - 1}] or -1 for the tool (got ${link})`);
+  }
+  const usePoint = opts.point != null;
+  return { link, usePoint, point: usePoint ? opts.point : [0, 0, 0] };
+}
+
+function frameCode(frame = 'base') {
+  if (frame === 'base') return 0;
+  if (frame === 'tool') return 1;
+  throw new Error(`frame: must be 'base' or 'tool' (got '${frame}')`);
+}
+
+const ROWS = { all: 0, linear: 1, angular: 2 };
+
+function fixInf(v) {
+  return v === null ? Infinity : v;
+}
+function fixReport(r) {
+  const fixSummary = (s) => {
+    s.condition = fixInf(s.condition);
+    for (const k of ['velocity_ellipsoid', 'force_ellipsoid', 'moment_ellipsoid']) {
+      if (s[k]) s[k].radii = s[k].radii.map(fixInf);
+    }
+  };
+  fixSummary(r);
+  fixSummary(r.linear);
+  fixSummary(r.angular);
+  return r;
+}
+
 export function install(Model) {
-  void Model;
+  /** Geometric Jacobian 6×dof (row-major) of the tool or of a point on a link. */
+  Model.prototype.jacobian = function jacobian(q, opts = {}) {
+    const n = this.dof;
+    const { link, usePoint, point } = pointArgs(this, opts);
+    const raw = this._input([q, 'q', n], [point, 'point', 3]);
+    return this._output(this.achain.module.jacobian(raw, link, usePoint, frameCode(opts.frame)), 6 * n);
+  };
+
+  /** dJ/dt (base frame) for joint rates qd, and J̇·q̇. */
+  Model.prototype.jacobianDot = function jacobianDot(q, qd, opts = {}) {
+    const n = this.dof;
+    const { link, usePoint, point } = pointArgs(this, opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [point, 'point', 3]);
+    const out = this._output(this.achain.module.jacobianDot(raw, link, usePoint), 6 * n + 6);
+    return { Jdot: out.subarray(0, 6 * n), JdotQd: out.subarray(6 * n) };
+  };
+
+  /** Analytical Jacobian of the tool for roll-pitch-yaw (R = Rz(yaw)Ry(pitch)Rx(roll)). */
+  Model.prototype.analyticalJacobian = function analyticalJacobian(q) {
+    const n = this.dof;
+    const out = this._output(this.achain.module.analyticalJacobian(this._input([q, 'q', n])), 6 * n + 3);
+    return { Ja: out.subarray(0, 6 * n), rpy: out.subarray(6 * n) };
+  };
+
+  /**
+   * Freeman's influence coefficients of the tool (or a point on a link): G (6×dof, row-major),
+   * H (6 planes of dof×dof: H[(p*dof + m)*dof + k] = ∂²u_p/∂q_m∂q_k) and, for order 3,
+   * D (D[((p*dof + l)*dof + m)*dof + k]).
+   */
+  Model.prototype.influence = function influence(q, opts = {}) {
+    const n = this.dof;
+    const order = opts.order ?? 2;
+    if (order !== 1 && order !== 2 && order !== 3) throw new Error(`order: must be 1, 2 or 3 (got ${order})`);
+    const { link, usePoint, point } = pointArgs(this, opts);
+    const raw = this._input([q, 'q', n], [point, 'point', 3]);
+    const size = 6 * n + (order >= 2 ? 6 * n * n : 0) + (order >= 3 ? 6 * n * n * n : 0);
+    const out = this._output(this.achain.module.influence(raw, link, usePoint, order), size);
+    const r = { G: out.subarray(0, 6 * n) };
+    if (order >= 2) r.H = out.subarray(6 * n, 6 * n + 6 * n * n);
+    if (order >= 3) r.D = out.subarray(6 * n + 6 * n * n);
+    return r;
+  };
+
+  /** Acceleration G·q̈ + q̇ᵀHq̇ and jerk of the tool (or a point): {acceleration, jerk}, 6 each (v; ω). */
+  Model.prototype.influenceMotion = function influenceMotion(q, qd, qdd, qddd, opts = {}) {
+    const n = this.dof;
+    const { link, usePoint, point } = pointArgs(this, opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [qddd ?? new Float64Array(n), 'qddd', n],
+      [point, 'point', 3]);
+    const out = this._output(this.achain.module.influenceMotion(raw, link, usePoint), 12);
+    return { acceleration: out.subarray(0, 6), jerk: out.subarray(6) };
+  };
+
+  /** Per-frame manipulability numbers of the tool Jacobian (rows 'all' | 'linear' | 'angular'). */
+  Model.prototype.manipulability = function manipulability(q, rows = 'all') {
+    const n = this.dof;
+    const code = ROWS[rows];
+    if (code === undefined) throw new Error(`rows: must be 'all', 'linear' or 'angular' (got '${rows}')`);
+    const k = Math.min(code === 0 ? 6 : 3, n);
+    const out = this._output(this.achain.module.manipulabilityMeasures(this._input([q, 'q', n]), code), k + 6);
+    return {
+      singularValues: out.slice(0, k),
+      sigmaMin: out[k],
+      sigmaMax: out[k + 1],
+      condition: out[k + 2],
+      inverseCondition: out[k + 3],
+      yoshikawa: out[k + 4],
+      rank: out[k + 5],
+    };
+  };
+
+  /** The full report of `achain manipulability` (ellipsoids, named singularities); +inf as Infinity. */
+  Model.prototype.manipulabilityReport = function manipulabilityReport(q, tol = 1e-6) {
+    return fixReport(JSON.parse(this.achain.module.manipulabilityReport(this._input([q, 'q', this.dof]), tol)));
+  };
+
+  /** Named singular conditions at q: [{kind, joints, measure, description}]. */
+  Model.prototype.singularities = function singularities(q, tol = 1e-6) {
+    return JSON.parse(this.achain.module.singularities(this._input([q, 'q', this.dof]), tol));
+  };
+
+  /** τ = Jᵀ·F for the wrench F = (fx, fy, fz, mx, my, mz) the tool exerts, in the base (or tool) frame. */
+  Model.prototype.staticTorques = function staticTorques(q, wrench, frame = 'base') {
+    const n = this.dof;
+    const raw = this._input([q, 'q', n], [wrench, 'wrench', 6]);
+    return this._output(this.achain.module.staticTorques(raw, frameCode(frame)), n);
+  };
 }

@@ -1,0 +1,103 @@
+// Differential kinematics: achain native vs KDL (ChainJntToJacSolver), same configurations.
+// Each call includes the forward kinematics it needs (KDL's JntToJac does its own).
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "fk.hpp"
+#include "influence.hpp"
+#include "jacobian.hpp"
+#include "kdl_chain.hpp"
+#include "robots.hpp"
+#ifdef ACHAIN_HAVE_KDL
+#include <kdl/chainjnttojacsolver.hpp>
+#endif
+
+using namespace achain;
+
+namespace {
+std::vector<VecX> states(const Model& m, int n = 256) {
+  std::mt19937 rng(2);
+  std::vector<VecX> out;
+  for (int k = 0; k < n; ++k) {
+    VecX q(m.nq);
+    for (int i = 0; i < m.nq; ++i) {
+      const auto& L = m.joints[i].limits;
+      q[i] = std::uniform_real_distribution<double>(std::isfinite(L.lower) ? L.lower : -3, std::isfinite(L.upper) ? L.upper : 3)(rng);
+    }
+    out.push_back(q);
+  }
+  return out;
+}
+
+void achainJacobian(benchmark::State& st, const char* robot) {
+  const Model m = builtinModel(robot);
+  Data d(m);
+  MatX J(6, m.nv);
+  const auto qs = states(m);
+  size_t k = 0;
+  for (auto _ : st) {
+    forwardKinematics(m, d, qs[k++ & 255]);
+    toolJacobian(m, d, J);
+    benchmark::DoNotOptimize(J.data());
+  }
+}
+BENCHMARK_CAPTURE(achainJacobian, puma560, "puma560")->Name("Jacobian/puma560/achain");
+BENCHMARK_CAPTURE(achainJacobian, prototype4a, "prototype-4a")->Name("Jacobian/prototype-4a/achain");
+
+void achainJdot(benchmark::State& st, const char* robot) {
+  const Model m = builtinModel(robot);
+  Data d(m);
+  MatX Jd(6, m.nv);
+  const auto qs = states(m);
+  const VecX qd = VecX::Constant(m.nv, 0.3);
+  size_t k = 0;
+  for (auto _ : st) {
+    forwardKinematics(m, d, qs[k++ & 255]);
+    toolJacobianDerivative(m, d, qd, Jd);
+    benchmark::DoNotOptimize(Jd.data());
+  }
+}
+BENCHMARK_CAPTURE(achainJdot, puma560, "puma560")->Name("JacobianDot/puma560/achain");
+BENCHMARK_CAPTURE(achainJdot, prototype4a, "prototype-4a")->Name("JacobianDot/prototype-4a/achain");
+
+void achainInfluence(benchmark::State& st, const char* robot, int order) {
+  const Model m = builtinModel(robot);
+  Data d(m);
+  Influence inf;
+  const auto qs = states(m);
+  size_t k = 0;
+  for (auto _ : st) {
+    forwardKinematics(m, d, qs[k++ & 255]);
+    toolInfluence(m, d, inf, order);
+    benchmark::DoNotOptimize(inf.G.data());
+  }
+}
+BENCHMARK_CAPTURE(achainInfluence, puma560_H, "puma560", 2)->Name("InfluenceGH/puma560/achain");
+BENCHMARK_CAPTURE(achainInfluence, prototype4a_H, "prototype-4a", 2)->Name("InfluenceGH/prototype-4a/achain");
+BENCHMARK_CAPTURE(achainInfluence, puma560_D, "puma560", 3)->Name("InfluenceGHD/puma560/achain");
+
+#ifdef ACHAIN_HAVE_KDL
+void kdlJacobian(benchmark::State& st, const char* robot) {
+  const Model m = builtinModel(robot);
+  const KDL::Chain chain = peers::toKdlChain(m);
+  KDL::ChainJntToJacSolver solver(chain);
+  const auto qs = states(m);
+  std::vector<KDL::JntArray> kq;
+  for (const auto& q : qs) {
+    KDL::JntArray a(m.nq);
+    a.data = q;
+    kq.push_back(a);
+  }
+  KDL::Jacobian J(m.nq);
+  size_t k = 0;
+  for (auto _ : st) {
+    solver.JntToJac(kq[k++ & 255], J);
+    benchmark::DoNotOptimize(J.data.data());
+  }
+}
+BENCHMARK_CAPTURE(kdlJacobian, puma560, "puma560")->Name("Jacobian/puma560/KDL");
+// KDL has no A-pairs: its row for the prototype runs the R twin (prototype-4r).
+BENCHMARK_CAPTURE(kdlJacobian, prototype4r, "prototype-4r")->Name("Jacobian/prototype-4a/KDL (4R twin)");
+#endif
+}  // namespace

@@ -1,0 +1,246 @@
+// Embind surface of the kinematics area (mirrors core/jacobian, core/influence, core/singularity,
+// core/statics). Hot paths follow the WasmModel convention: inputs in h.in, results in h.out,
+// the function returns h.outAddress(). See wasm/js/kinematics.mjs and wasm/types/kinematics.d.ts.
+#include "fk.hpp"
+#include "influence.hpp"
+#include "jacobian.hpp"
+#include "kinematics_report.hpp"
+#include "singularity.hpp"
+#include "statics.hpp"
+#include "wasm_common.hpp"
+
+using namespace emscripten;
+
+namespace achain::wasm {
+namespace {
+
+/// Per-process scratch (single-threaded module): resized on first use per model size.
+struct KinScratch {
+  MatX J, Jd;
+  Influence inf;
+  VecX v, a, j, out6;
+};
+KinScratch& scratch(int n) {
+  static KinScratch s;
+  if (s.J.cols() != n) {
+    s.J.resize(6, n);
+    s.Jd.resize(6, n);
+    s.v.resize(n);
+    s.a.resize(n);
+    s.j.resize(n);
+    s.out6.resize(6);
+  }
+  return s;
+}
+
+int checkLinkArg(const Model& m, int link) {
+  if (link < -1 || link >= m.njoints())
+    throw Error("link: must be in [0, " + std::to_string(m.njoints() - 1) + "] or -1 for the tool (got " + std::to_string(link) + ")");
+  return link;
+}
+
+/// Resolves the (link, point) pair: link −1 = the tool; usePoint false = the tool origin (for the
+/// tool's link) or the link frame origin. The point is read from h.in[offset, offset+3).
+void resolvePoint(WasmModel& h, int link, bool usePoint, int offset, int& lk, Vec3& p) {
+  const Model& m = h.model;
+  checkLinkArg(m, link);
+  lk = link < 0 ? m.toolLink() : link;
+  if (usePoint) {
+    for (int i = 0; i < 3; ++i) {
+      p[i] = h.in[offset + i];
+      if (!std::isfinite(p[i])) throw Error("point[" + std::to_string(i) + "]: must be a finite number");
+    }
+  } else if (link < 0 || link == m.toolLink()) {
+    p = h.data.oMi[lk].inverse().act(h.data.oMtool.p);
+  } else {
+    p = Vec3::Zero();
+  }
+}
+
+void readVec(WasmModel& h, int offset, VecX& v, const char* what) {
+  for (int i = 0; i < v.size(); ++i) {
+    const double x = h.in[offset + i];
+    if (!std::isfinite(x)) throw Error(std::string(what) + "[" + std::to_string(i) + "]: must be a finite number");
+    v[i] = x;
+  }
+}
+
+void putRowMajor(double* o, const MatX& M) {
+  for (int r = 0; r < M.rows(); ++r)
+    for (int c = 0; c < M.cols(); ++c) *o++ = M(r, c);
+}
+
+/// in = [q (n) | point (3)]; out = J row-major 6×n. frame: 0 base, 1 tool.
+uintptr_t jacobianJS(WasmModel& h, int link, bool usePoint, int frame) {
+  return guard([&] {
+    const int n = h.model.nv;
+    forwardKinematics(h.model, h.data, h.readQ());
+    int lk;
+    Vec3 p;
+    resolvePoint(h, link, usePoint, n, lk, p);
+    if (frame != 0 && frame != 1) throw Error("frame: must be 'base' or 'tool'");
+    KinScratch& s = scratch(n);
+    pointJacobian(h.model, h.data, lk, p, s.J);
+    if (frame == 1) rotateJacobian(h.data.oMtool.R, s.J);
+    putRowMajor(h.output(6 * n), s.J);
+    return h.outAddress();
+  });
+}
+
+/// in = [q | qd | point]; out = [J̇ row-major 6×n | J̇·q̇ (6)] (base frame).
+uintptr_t jacobianDotJS(WasmModel& h, int link, bool usePoint) {
+  return guard([&] {
+    const int n = h.model.nv;
+    forwardKinematics(h.model, h.data, h.readQ());
+    KinScratch& s = scratch(n);
+    readVec(h, n, s.v, "qd");
+    int lk;
+    Vec3 p;
+    resolvePoint(h, link, usePoint, 2 * n, lk, p);
+    pointJacobianDerivative(h.model, h.data, lk, p, s.v, s.Jd);
+    double* o = h.output(6 * n + 6);
+    putRowMajor(o, s.Jd);
+    s.out6.noalias() = s.Jd * s.v;
+    for (int r = 0; r < 6; ++r) o[6 * n + r] = s.out6[r];
+    return h.outAddress();
+  });
+}
+
+/// in = [q]; out = [Ja row-major 6×n | roll, pitch, yaw].
+uintptr_t analyticalJacobianJS(WasmModel& h) {
+  return guard([&] {
+    const int n = h.model.nv;
+    forwardKinematics(h.model, h.data, h.readQ());
+    KinScratch& s = scratch(n);
+    analyticalJacobian(h.model, h.data, s.J);
+    double* o = h.output(6 * n + 3);
+    putRowMajor(o, s.J);
+    const Vec3 rpy = matrixToRpy(h.data.oMtool.R);
+    for (int i = 0; i < 3; ++i) o[6 * n + i] = rpy[i];
+    return h.outAddress();
+  });
+}
+
+/// in = [q | point]; out = [G row-major 6×n | H (order ≥ 2): 6 planes of n×n row-major, H[p][m][k] |
+/// D (order 3): [p][l][m][k]].
+uintptr_t influenceJS(WasmModel& h, int link, bool usePoint, int order) {
+  return guard([&] {
+    const int n = h.model.nv;
+    forwardKinematics(h.model, h.data, h.readQ());
+    int lk;
+    Vec3 p;
+    resolvePoint(h, link, usePoint, n, lk, p);
+    KinScratch& s = scratch(n);
+    influence(h.model, h.data, lk, p, s.inf, order);
+    const size_t size = 6 * n + (order >= 2 ? 6 * n * n : 0) + (order >= 3 ? 6 * n * n * n : 0);
+    double* o = h.output(size);
+    putRowMajor(o, s.inf.G);
+    o += 6 * n;
+    if (order >= 2)
+      for (int q = 0; q < 6; ++q)
+        for (int a = 0; a < n; ++a)
+          for (int b = 0; b < n; ++b) *o++ = s.inf.H(q, a, b);
+    if (order >= 3)
+      for (int q = 0; q < 6; ++q)
+        for (int l = 0; l < n; ++l)
+          for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b) *o++ = s.inf.D(q, l, a, b);
+    return h.outAddress();
+  });
+}
+
+/// in = [q | qd | qdd | qddd | point]; out = [acceleration (6) | jerk (6)] of the point (v; ω rows).
+uintptr_t influenceMotionJS(WasmModel& h, int link, bool usePoint) {
+  return guard([&] {
+    const int n = h.model.nv;
+    forwardKinematics(h.model, h.data, h.readQ());
+    KinScratch& s = scratch(n);
+    readVec(h, n, s.v, "qd");
+    readVec(h, 2 * n, s.a, "qdd");
+    readVec(h, 3 * n, s.j, "qddd");
+    int lk;
+    Vec3 p;
+    resolvePoint(h, link, usePoint, 4 * n, lk, p);
+    influence(h.model, h.data, lk, p, s.inf, 3);
+    double* o = h.output(12);
+    Eigen::Map<VecX> acc(o, 6), jerk(o + 6, 6);
+    influenceAcceleration(s.inf.G, s.inf.H, s.v, s.a, acc);
+    influenceJerk(s.inf.G, s.inf.H, s.inf.D, s.v, s.a, s.j, jerk);
+    return h.outAddress();
+  });
+}
+
+/// in = [q]; out = [σ (min(6,n), descending) | σ_min | σ_max | condition (+inf) | inverse condition |
+/// Yoshikawa | rank] of the tool Jacobian (base frame). rows: 0 all, 1 linear, 2 angular.
+uintptr_t manipulabilityMeasuresJS(WasmModel& h, int rows) {
+  return guard([&] {
+    const int n = h.model.nv;
+    forwardKinematics(h.model, h.data, h.readQ());
+    KinScratch& s = scratch(n);
+    toolJacobian(h.model, h.data, s.J);
+    if (rows < 0 || rows > 2) throw Error("rows: must be 'all', 'linear' or 'angular'");
+    const MatX Jr = rows == 0 ? MatX(s.J) : rows == 1 ? MatX(s.J.topRows<3>()) : MatX(s.J.bottomRows<3>());
+    const Manipulability m = manipulability(Jr);
+    const int k = static_cast<int>(m.singular_values.size());
+    double* o = h.output(k + 6);
+    for (int i = 0; i < k; ++i) o[i] = m.singular_values[i];
+    o[k] = m.sigma_min;
+    o[k + 1] = m.sigma_max;
+    o[k + 2] = m.condition;
+    o[k + 3] = m.inverse_condition;
+    o[k + 4] = m.yoshikawa;
+    o[k + 5] = m.rank;
+    return h.outAddress();
+  });
+}
+
+/// Cold path: the full report (same JSON as `achain manipulability`), q from in.
+std::string manipulabilityReportJS(WasmModel& h, double tol) {
+  return guard([&] {
+    forwardKinematics(h.model, h.data, h.readQ());
+    return manipulabilityReport(h.model, h.data, tol).dump();
+  });
+}
+
+std::string singularitiesJS(WasmModel& h, double tol) {
+  return guard([&] {
+    forwardKinematics(h.model, h.data, h.readQ());
+    return singularitiesJson(h.model, h.data, tol).dump();
+  });
+}
+
+/// in = [q | wrench (6)]; out = τ (n). frame: 0 base, 1 tool.
+uintptr_t staticTorquesJS(WasmModel& h, int frame) {
+  return guard([&] {
+    const int n = h.model.nv;
+    forwardKinematics(h.model, h.data, h.readQ());
+    if (frame != 0 && frame != 1) throw Error("frame: must be 'base' or 'tool'");
+    Vec6 F;
+    for (int i = 0; i < 6; ++i) {
+      F[i] = h.in[n + i];
+      if (!std::isfinite(F[i])) throw Error("wrench[" + std::to_string(i) + "]: must be a finite number");
+    }
+    KinScratch& s = scratch(n);
+    toolJacobian(h.model, h.data, s.J, frame == 1 ? Frame::Tool : Frame::Base);
+    double* o = h.output(n);
+    Eigen::Map<VecX> tau(o, n);
+    staticTorques(s.J, F, tau);
+    return h.outAddress();
+  });
+}
+
+}  // namespace
+}  // namespace achain::wasm
+
+EMSCRIPTEN_BINDINGS(achain_kinematics) {
+  using namespace achain::wasm;
+  function("jacobian", &jacobianJS);
+  function("jacobianDot", &jacobianDotJS);
+  function("analyticalJacobian", &analyticalJacobianJS);
+  function("influence", &influenceJS);
+  function("influenceMotion", &influenceMotionJS);
+  function("manipulabilityMeasures", &manipulabilityMeasuresJS);
+  function("manipulabilityReport", &manipulabilityReportJS);
+  function("singularities", &singularitiesJS);
+  function("staticTorques", &staticTorquesJS);
+}
