@@ -1,4 +1,248 @@
-// Model methods for the dynamics area (filled in by its issue). install() adds them to Model.prototype.
+// Model methods of the dynamics area: inverse dynamics (RNEA) with a torque breakdown, mass matrix
+// (CRBA), Christoffel Coriolis matrix, gravity, forward dynamics, energies, simulation (RK4 /
+// semi-implicit Euler), Lee's G-D terms and Freeman's I*/P*. C++: wasm/bind_dynamics.cpp →
+// core/dynamics/*. Types: wasm/types/dynamics.d.ts. Docs: docs/dynamics.md.
+//
+// Conventions: SI; q, qd, qdd, tau are arrays / typed arrays of dof numbers (θ_v for A-pairs).
+// Matrices come back as row-major Float64Arrays (M[r*dof + c]). Every method takes an optional
+// options object: { legs: 'massless'|'lumped'|'full'|'potential' (default 'full'), motors, friction,
+// gravity: [x, y, z] (default: the model's), wrench: [fx, fy, fz, mx, my, mz] (the tool exerts on
+// the environment, moment about the tool origin), wrenchFrame: 'base'|'tool' }.
+
+const LEGS = { massless: 0, lumped: 1, full: 2, potential: 3, pe: 3 };
+
+const EXTRA = new Float64Array(9);  // reused: _input copies it into wasm memory at once
+
+function encode(opts = {}) {
+  const legs = LEGS[opts.legs ?? 'full'];
+  if (legs === undefined) throw new Error(`legs: expected massless, lumped, full or potential (got '${opts.legs}')`);
+  let flags = 0;
+  if (opts.motors) flags |= 1;
+  if (opts.friction) flags |= 2;
+  const extra = EXTRA;
+  extra.fill(0);
+  if (opts.gravity != null) {
+    if (opts.gravity.length !== 3) throw new Error(`gravity: expected 3 values, got ${opts.gravity.length}`);
+    flags |= 4;
+    extra.set(opts.gravity, 0);
+  }
+  if (opts.wrench != null) {
+    if (opts.wrench.length !== 6) throw new Error(`wrench: expected 6 values, got ${opts.wrench.length}`);
+    flags |= 8;
+    extra.set(opts.wrench, 3);
+    const f = opts.wrenchFrame ?? 'base';
+    if (f === 'tool') flags |= 16;
+    else if (f !== 'base') throw new Error(`wrenchFrame: must be 'base' or 'tool' (got '${f}')`);
+  }
+  return { legs, flags, extra };
+}
+
+const BREAKDOWN = ['total', 'inertial', 'velocity', 'gravity', 'friction', 'wrench', 'rotor', 'translational', 'rotational'];
+
 export function install(Model) {
-  void Model;
+  /** Joint torques τ = M q̈ + C q̇ + g (+ friction, rotor inertia, Jᵀh_e) by RNEA. */
+  Model.prototype.inverseDynamics = function inverseDynamics(q, qd, qdd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9]);
+    return this._output(this.achain.module.dynInverse(raw, legs, flags), n);
+  };
+
+  /** τ and its parts: {total, inertial, velocity, gravity, friction, wrench, rotor, translational, rotational}. */
+  Model.prototype.torqueBreakdown = function torqueBreakdown(q, qd, qdd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9]);
+    const all = this._output(this.achain.module.dynBreakdown(raw, legs, flags), 9 * n);
+    const out = {};
+    BREAKDOWN.forEach((k, i) => { out[k] = all.subarray(i * n, (i + 1) * n); });
+    return out;
+  };
+
+  /** Torques along a sampled trajectory {q: [[…]…], qd, qdd} (qd/qdd default zero): Float64Array[] per sample. */
+  Model.prototype.inverseDynamicsSeries = function inverseDynamicsSeries(traj, opts = {}) {
+    const n = this.dof;
+    const count = traj.q.length;
+    const buf = new Float64Array(3 * n * count);
+    for (let k = 0; k < count; k++) {
+      for (const [key, off] of [['q', 0], ['qd', n], ['qdd', 2 * n]]) {
+        const row = traj[key]?.[k];
+        if (row == null) { if (key === 'q') throw new Error(`q[${k}]: missing`); continue; }
+        if (row.length !== n) throw new Error(`${key}[${k}]: expected ${n} values, got ${row.length}`);
+        buf.set(row, 3 * n * k + off);
+      }
+    }
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([buf, 'trajectory', buf.length], [extra, 'options', 9]);
+    const all = this._output(this.achain.module.dynInverseSeries(raw, legs, flags, count), n * count);
+    const out = [];
+    for (let k = 0; k < count; k++) out.push(all.subarray(k * n, (k + 1) * n));
+    return out;
+  };
+
+  /** Mass matrix M(q), row-major dof×dof (CRBA; rotor inertia with opts.motors). */
+  Model.prototype.massMatrix = function massMatrix(q, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [extra, 'options', 9]);
+    return this._output(this.achain.module.dynMass(raw, legs, flags), n * n);
+  };
+
+  /** Generalized gravity torques g(q). */
+  Model.prototype.gravityTorques = function gravityTorques(q, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [extra, 'options', 9]);
+    return this._output(this.achain.module.dynGravity(raw, legs, flags), n);
+  };
+
+  /** Coriolis matrix in Christoffel form (row-major), so Ṁ − 2C is skew-symmetric. */
+  Model.prototype.coriolisMatrix = function coriolisMatrix(q, qd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
+    return this._output(this.achain.module.dynCoriolis(raw, legs, flags), n * n);
+  };
+
+  /** Joint accelerations for torques tau (Cholesky solve of the CRBA mass matrix). */
+  Model.prototype.forwardDynamics = function forwardDynamics(q, qd, tau, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [tau, 'tau', n], [extra, 'options', 9]);
+    return this._output(this.achain.module.dynForward(raw, legs, flags), n);
+  };
+
+  /** {kinetic, potential} energy (J). */
+  Model.prototype.energy = function energy(q, qd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
+    const e = this._output(this.achain.module.dynEnergy(raw, legs, flags), 2);
+    return { kinetic: e[0], potential: e[1] };
+  };
+
+  /** Lee's G-D terms: {Dtran, Drot, D (row-major), htran, hrot, c, other}. */
+  Model.prototype.leeTerms = function leeTerms(q, qd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
+    const a = this._output(this.achain.module.dynLee(raw, legs, flags), 3 * n * n + 4 * n);
+    const m = n * n, v = 3 * m;
+    return {
+      Dtran: a.subarray(0, m), Drot: a.subarray(m, 2 * m), D: a.subarray(2 * m, 3 * m),
+      htran: a.subarray(v, v + n), hrot: a.subarray(v + n, v + 2 * n), c: a.subarray(v + 2 * n, v + 3 * n),
+      other: a.subarray(v + 3 * n, v + 4 * n),
+    };
+  };
+
+  /** Freeman's model: {Istar (row-major), Pstar (P[(k*dof + m)*dof + n]), TL}: τ = I*q̈ + q̇ᵀP*q̇ − T^L. */
+  Model.prototype.freemanModel = function freemanModel(q, qd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
+    const a = this._output(this.achain.module.dynFreeman(raw, legs, flags), n * n + n * n * n + n);
+    return { Istar: a.subarray(0, n * n), Pstar: a.subarray(n * n, n * n + n * n * n), TL: a.subarray(n * n + n * n * n) };
+  };
+
+  /**
+   * Simulates from (q, qd) under a constant torque (default zero) for `duration` s with step dt.
+   * Returns {t, q: Float64Array[], qd: Float64Array[], energy} sampled every `every` steps.
+   * onProgress(fraction) is called about every 1 %.
+   */
+  Model.prototype.simulate = function simulate(sim, opts = {}) {
+    const n = this.dof;
+    const dt = sim.dt ?? 1e-3;
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new Error(`dt: must be a positive number (got ${dt})`);
+    const duration = sim.duration ?? 1;
+    if (!(duration >= 0) || !Number.isFinite(duration)) throw new Error(`duration: must be ≥ 0 (got ${duration})`);
+    const steps = Math.ceil(duration / dt - 1e-9);
+    const integ = sim.integrator ?? 'rk4';
+    if (integ !== 'rk4' && integ !== 'euler') throw new Error(`integrator: expected rk4 or euler (got '${integ}')`);
+    const { legs, flags, extra } = encode(opts);
+    const zero = new Float64Array(n);
+    const raw = this._input([sim.q, 'q', n], [sim.qd ?? zero, 'qd', n], [sim.tau ?? zero, 'tau', n], [extra, 'options', 9]);
+    const rows = this.achain.module.dynSimulate(raw, legs, flags, dt, steps, sim.every ?? 10, integ === 'euler' ? 1 : 0,
+      typeof sim.onProgress === 'function' ? sim.onProgress : null).slice();
+    const w = 2 * n + 2, count = rows.length / w;
+    const out = { t: new Float64Array(count), q: [], qd: [], energy: new Float64Array(count) };
+    for (let k = 0; k < count; k++) {
+      out.t[k] = rows[k * w];
+      out.q.push(rows.subarray(k * w + 1, k * w + 1 + n));
+      out.qd.push(rows.subarray(k * w + 1 + n, k * w + 1 + 2 * n));
+      out.energy[k] = rows[k * w + w - 1];
+    }
+    return out;
+  };
+
+  /**
+   * Computed-torque tracking (τ = M̂(q̈_d + Kv ė + Kp e) + ĉ + ĝ) of a sampled trajectory
+   * {t, q, qd, qdd} on the simulated chain. spec: {traj, kp, kv (numbers or per joint; default
+   * (2π·5)², 2·2π·5), controllerLegs (default: the plant's opts.legs), q0, qd0 (default: the first
+   * sample), dt, duration (default: the trajectory's), every, integrator, onProgress, motor: {R, L, Kt, Ke}
+   * (optional DC motors with Freeman's voltage feed-forward)}.
+   * Returns {t, q, qDes, error, tau (arrays of Float64Array), maxAbsError, rmsError [, current, voltage]}.
+   */
+  Model.prototype.computedTorque = function computedTorque(spec, opts = {}) {
+    const n = this.dof;
+    const tr = spec.traj;
+    const count = tr?.t?.length ?? 0;
+    if (count < 1) throw new Error('traj: needs t, q (and optionally qd, qdd) with at least one sample');
+    const w = 1 + 3 * n;
+    const dc = spec.motor != null;
+    const buf = new Float64Array(count * w + (dc ? 8 : 4) * n);
+    for (let k = 0; k < count; k++) {
+      buf[k * w] = tr.t[k];
+      for (const [key, off] of [['q', 1], ['qd', 1 + n], ['qdd', 1 + 2 * n]]) {
+        const row = tr[key]?.[k];
+        if (row == null) { if (key === 'q') throw new Error(`q[${k}]: missing`); continue; }
+        if (row.length !== n) throw new Error(`${key}[${k}]: expected ${n} values, got ${row.length}`);
+        buf.set(row, k * w + off);
+      }
+    }
+    const om = 2 * Math.PI * 5;
+    const gain = (g, def, what) => {
+      if (g == null) return new Float64Array(n).fill(def);
+      if (typeof g === 'number') return new Float64Array(n).fill(g);
+      if (g.length !== n) throw new Error(`${what}: expected 1 or ${n} values, got ${g.length}`);
+      return Float64Array.from(g);
+    };
+    const base = count * w;
+    buf.set(gain(spec.kp, om * om, 'kp'), base);
+    buf.set(gain(spec.kv, 2 * om, 'kv'), base + n);
+    buf.set(spec.q0 ?? buf.subarray(1, 1 + n), base + 2 * n);
+    buf.set(spec.qd0 ?? buf.subarray(1 + n, 1 + 2 * n), base + 3 * n);
+    if (dc) {
+      ['R', 'L', 'Kt', 'Ke'].forEach((key, j) => {
+        if (spec.motor[key] == null) throw new Error(`motor.${key}: missing (give R, L, Kt, Ke)`);
+        buf.set(gain(spec.motor[key], 0, `motor.${key}`), base + (4 + j) * n);
+      });
+    }
+    const ctrl = spec.controllerLegs == null ? -1 : encode({ legs: spec.controllerLegs }).legs;
+    const { legs, flags, extra } = encode(opts);  // after the line above: encode() reuses one buffer
+    const dt = spec.dt ?? 1e-3;
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new Error(`dt: must be a positive number (got ${dt})`);
+    const duration = spec.duration ?? (tr.t[count - 1] - tr.t[0]);
+    const integ = spec.integrator ?? 'rk4';
+    if (integ !== 'rk4' && integ !== 'euler') throw new Error(`integrator: expected rk4 or euler (got '${integ}')`);
+    const raw = this._input([buf, 'trajectory', buf.length], [extra, 'options', 9]);
+    const rows = this.achain.module.dynControl(raw, legs, flags, ctrl, dt, duration, spec.every ?? 10,
+      integ === 'euler' ? 1 : 0, count, dc ? 1 : 0, typeof spec.onProgress === 'function' ? spec.onProgress : null).slice();
+    const rw = 1 + (dc ? 6 : 4) * n, m = (rows.length - 2 * n) / rw;
+    const out = { t: new Float64Array(m), q: [], qDes: [], error: [], tau: [] };
+    if (dc) { out.current = []; out.voltage = []; }
+    for (let k = 0; k < m; k++) {
+      out.t[k] = rows[k * rw];
+      out.q.push(rows.subarray(k * rw + 1, k * rw + 1 + n));
+      out.qDes.push(rows.subarray(k * rw + 1 + n, k * rw + 1 + 2 * n));
+      out.error.push(rows.subarray(k * rw + 1 + 2 * n, k * rw + 1 + 3 * n));
+      out.tau.push(rows.subarray(k * rw + 1 + 3 * n, k * rw + 1 + 4 * n));
+      if (dc) {
+        out.current.push(rows.subarray(k * rw + 1 + 4 * n, k * rw + 1 + 5 * n));
+        out.voltage.push(rows.subarray(k * rw + 1 + 5 * n, k * rw + 1 + 6 * n));
+      }
+    }
+    out.maxAbsError = rows.subarray(m * rw, m * rw + n);
+    out.rmsError = rows.subarray(m * rw + n);
+    return out;
+  };
 }

@@ -1,3 +1,139 @@
-// Model methods of the dynamics area (see wasm/js/dynamics.mjs).
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface DynamicsMethods {}
+// Model methods of the dynamics area (see wasm/js/dynamics.mjs, wasm/bind_dynamics.cpp, docs/dynamics.md).
+//
+// Units SI (m, rad, kg, N·m, N; θ_v for A-pairs). Matrices are row-major Float64Arrays (M[r*dof + c]).
+import type { Vector } from '../achain';
+
+export type LegModel = 'massless' | 'lumped' | 'full' | 'potential';
+
+export interface DynamicsOptions {
+  /** A-pair leg model (default 'full'): see docs/dynamics.md. */
+  legs?: LegModel;
+  /** Rotor inertia J_m·G² from the motor data. */
+  motors?: boolean;
+  /** Viscous + Coulomb joint friction from the motor data. */
+  friction?: boolean;
+  /** Gravity vector (m/s², base frame); default: the model's. */
+  gravity?: Vector;
+  /** Wrench the tool exerts on the environment (fx, fy, fz, mx, my, mz), moment about the tool origin. */
+  wrench?: Vector;
+  /** Frame of `wrench` (default 'base'). */
+  wrenchFrame?: 'base' | 'tool';
+}
+
+export interface TorqueBreakdown {
+  /** inertial + velocity + gravity + friction + wrench */
+  total: Float64Array;
+  /** M(q) q̈, rotor inertia included */
+  inertial: Float64Array;
+  /** C(q, q̇) q̇ */
+  velocity: Float64Array;
+  /** g(q) */
+  gravity: Float64Array;
+  friction: Float64Array;
+  /** Jᵀ h_e */
+  wrench: Float64Array;
+  /** J_m G² q̈ (part of inertial) */
+  rotor: Float64Array;
+  /** Due to the bodies' masses (links, legs); all of the gravity part (Lee's translational effects) */
+  translational: Float64Array;
+  /** Due to the links' rotational inertia about their CoMs (Lee's rotational effects) */
+  rotational: Float64Array;
+}
+
+export interface SimulationSpec {
+  q: Vector;
+  qd?: Vector;
+  /** Constant joint torque (default zero). */
+  tau?: Vector;
+  /** Step, s (default 1e-3). */
+  dt?: number;
+  /** Simulated time, s (default 1). */
+  duration?: number;
+  /** Keep every k-th step (default 10). */
+  every?: number;
+  integrator?: 'rk4' | 'euler';
+  onProgress?: (fraction: number) => void;
+}
+
+export interface SimulationResult {
+  t: Float64Array;
+  q: Float64Array[];
+  qd: Float64Array[];
+  /** Kinetic + potential energy at each sample (J). */
+  energy: Float64Array;
+}
+
+export interface LeeTerms {
+  Dtran: Float64Array;
+  Drot: Float64Array;
+  /** Dtran + Drot (+ rotor inertia) */
+  D: Float64Array;
+  htran: Float64Array;
+  hrot: Float64Array;
+  c: Float64Array;
+  /** friction + Jᵀh_e */
+  other: Float64Array;
+}
+
+export interface FreemanModel {
+  /** Effective inertia I* (row-major). */
+  Istar: Float64Array;
+  /** Inertia power modeling matrix: Pstar[(k*dof + m)*dof + n]. */
+  Pstar: Float64Array;
+  /** Applied loads T^L, so τ = I*q̈ + q̇ᵀP*q̇ − T^L. */
+  TL: Float64Array;
+}
+
+export interface ComputedTorqueSpec {
+  /** Desired motion samples (SI); qd/qdd default to zero. */
+  traj: { t: ArrayLike<number>; q: Vector[]; qd?: Vector[]; qdd?: Vector[] };
+  /** Position gains 1/s² (one number or per joint; default (2π·5)²). */
+  kp?: number | Vector;
+  /** Velocity gains 1/s (default 2·2π·5). */
+  kv?: number | Vector;
+  /** The controller's leg model (default: the plant's, i.e. a perfect model). */
+  controllerLegs?: LegModel;
+  q0?: Vector;
+  qd0?: Vector;
+  /** Control period = integration step, s (default 1e-3). */
+  dt?: number;
+  /** Default: the trajectory's length. */
+  duration?: number;
+  every?: number;
+  integrator?: 'rk4' | 'euler';
+  onProgress?: (fraction: number) => void;
+  /** Drive through armature-controlled DC motors (motor side; joint torque = Kt·G·i, G from the
+   *  model's motor data or 1) with Freeman's voltage feed-forward. Ω, H, N·m/A, V·s/rad. */
+  motor?: { R: number | Vector; L: number | Vector; Kt: number | Vector; Ke: number | Vector };
+}
+
+export interface ComputedTorqueResult {
+  t: Float64Array;
+  q: Float64Array[];
+  qDes: Float64Array[];
+  /** q_des − q */
+  error: Float64Array[];
+  tau: Float64Array[];
+  maxAbsError: Float64Array;
+  rmsError: Float64Array;
+  /** DC motors only: armature currents (A) and voltages (V) per sample. */
+  current?: Float64Array[];
+  voltage?: Float64Array[];
+}
+
+export interface DynamicsMethods {
+  /** Computed-torque + PD tracking of a sampled trajectory on the simulated chain (thesis Fig. 2.18). */
+  computedTorque(spec: ComputedTorqueSpec, opts?: DynamicsOptions): ComputedTorqueResult;
+  inverseDynamics(q: Vector, qd: Vector, qdd: Vector, opts?: DynamicsOptions): Float64Array;
+  torqueBreakdown(q: Vector, qd: Vector, qdd: Vector, opts?: DynamicsOptions): TorqueBreakdown;
+  inverseDynamicsSeries(traj: { q: Vector[]; qd?: Vector[]; qdd?: Vector[] }, opts?: DynamicsOptions): Float64Array[];
+  /** Row-major dof×dof. */
+  massMatrix(q: Vector, opts?: DynamicsOptions): Float64Array;
+  gravityTorques(q: Vector, opts?: DynamicsOptions): Float64Array;
+  coriolisMatrix(q: Vector, qd: Vector, opts?: DynamicsOptions): Float64Array;
+  forwardDynamics(q: Vector, qd: Vector, tau: Vector, opts?: DynamicsOptions): Float64Array;
+  energy(q: Vector, qd: Vector, opts?: DynamicsOptions): { kinetic: number; potential: number };
+  leeTerms(q: Vector, qd: Vector, opts?: DynamicsOptions): LeeTerms;
+  freemanModel(q: Vector, qd: Vector, opts?: DynamicsOptions): FreemanModel;
+  simulate(sim: SimulationSpec, opts?: DynamicsOptions): SimulationResult;
+}

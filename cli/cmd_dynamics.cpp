@@ -1,0 +1,438 @@
+// Subcommands of the dynamics area: id (inverse dynamics, single state or a trajectory file),
+// mass (mass matrix), fd (forward dynamics), sim (free motion, constant torque, or computed-torque
+// tracking of a trajectory file).
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "common.hpp"
+#include "dynamics/control.hpp"
+#include "dynamics/coriolis.hpp"
+#include "dynamics/crba.hpp"
+#include "dynamics/forward.hpp"
+#include "dynamics/integrate.hpp"
+#include "dynamics/rnea.hpp"
+#include "fk.hpp"
+#include "robots.hpp"
+
+namespace achain::cli {
+namespace {
+
+/// Options shared by the dynamics subcommands.
+struct DynArgs {
+  std::string legs = "full";
+  bool motors = false, friction = false;
+  std::string gravity, wrench, wrench_frame = "base";
+  void add(CLI::App* app) {
+    app->add_option("--legs", legs, "A-pair leg model: massless | lumped | full | potential (default full)");
+    app->add_flag("--motors", motors, "Include rotor inertia J_m*G^2 from the motor data");
+    app->add_flag("--friction", friction, "Include viscous + Coulomb joint friction from the motor data");
+    app->add_option("--gravity", gravity, "Gravity vector x,y,z in m/s^2, base frame (default: the model's)");
+    app->add_option("--wrench", wrench,
+                    "Tool wrench fx,fy,fz,mx,my,mz (N, N*m) the tool exerts on the environment; moment about the tool origin");
+    app->add_option("--wrench-frame", wrench_frame, "Frame of --wrench: base (default) or tool");
+  }
+  DynamicsOptions options() const {
+    DynamicsOptions o;
+    o.legs = legModelFromString(legs);
+    o.motors = motors;
+    o.friction = friction;
+    if (!gravity.empty()) {
+      const auto g = parseList(gravity, "--gravity");
+      if (g.size() != 3) throw Error("--gravity: expected 3 values, got " + std::to_string(g.size()));
+      o.override_gravity = true;
+      o.gravity = Vec3(g[0], g[1], g[2]);
+    }
+    if (!wrench.empty()) {
+      const auto w = parseList(wrench, "--wrench");
+      if (w.size() != 6) throw Error("--wrench: expected 6 values, got " + std::to_string(w.size()));
+      o.use_wrench = true;
+      for (int i = 0; i < 6; ++i) o.wrench[i] = w[i];
+      if (wrench_frame == "tool") o.wrench_frame = WrenchFrame::Tool;
+      else if (wrench_frame != "base") throw Error("--wrench-frame: expected base or tool (got '" + wrench_frame + "')");
+    }
+    return o;
+  }
+  json describe(const Model& m, const DynamicsOptions& o) const {
+    const Vec3 g = o.gravityOf(m.gravity);
+    return {{"legs", toString(o.legs)}, {"motors", o.motors}, {"friction", o.friction}, {"gravity", {g.x(), g.y(), g.z()}}};
+  }
+};
+
+json breakdownJson(const TorqueBreakdown& b) {
+  return {{"inertial", toJson(b.inertial)},     {"velocity", toJson(b.velocity)},   {"gravity", toJson(b.gravity)},
+          {"friction", toJson(b.friction)},     {"wrench", toJson(b.wrench)},       {"rotor", toJson(b.rotor)},
+          {"translational", toJson(b.translational)}, {"rotational", toJson(b.rotational)}};
+}
+
+/// Reads an achain-trajectory JSON file (schema "achain-trajectory", version 1, SI).
+struct TrajectoryFile {
+  std::string robot;
+  std::vector<double> t;
+  std::vector<VecX> q, qd, qdd;
+};
+TrajectoryFile readTrajectory(const std::string& path, int nv) {
+  std::ifstream f(path);
+  if (!f) throw Error(path + ": cannot open file");
+  json j;
+  try {
+    j = json::parse(f);
+  } catch (const std::exception& e) {
+    throw Error(path + ": not valid JSON (" + e.what() + ")");
+  }
+  if (j.value("schema", "") != "achain-trajectory") throw Error(path + ": schema: expected \"achain-trajectory\"");
+  if (j.value("version", 0) != 1) throw Error(path + ": version: expected 1");
+  TrajectoryFile out;
+  out.robot = j.value("robot", "");
+  if (!j.contains("t") || !j["t"].is_array()) throw Error(path + ": t: missing or not an array");
+  for (const auto& v : j["t"]) out.t.push_back(v.get<double>());
+  auto rows = [&](const char* key, std::vector<VecX>& dst, bool required) {
+    if (!j.contains(key)) {
+      if (required) throw Error(path + ": " + key + ": missing");
+      dst.assign(out.t.size(), VecX::Zero(nv));
+      return;
+    }
+    const auto& a = j[key];
+    if (!a.is_array() || a.size() != out.t.size())
+      throw Error(path + ": " + key + ": expected " + std::to_string(out.t.size()) + " rows (one per time)");
+    for (size_t k = 0; k < a.size(); ++k) {
+      if (!a[k].is_array() || static_cast<int>(a[k].size()) != nv)
+        throw Error(path + ": " + key + "[" + std::to_string(k) + "]: expected " + std::to_string(nv) + " values");
+      VecX v(nv);
+      for (int i = 0; i < nv; ++i) {
+        if (!a[k][i].is_number()) throw Error(path + ": " + key + "[" + std::to_string(k) + "][" + std::to_string(i) + "]: not a number");
+        v[i] = a[k][i].get<double>();
+        if (!std::isfinite(v[i])) throw Error(path + ": " + key + "[" + std::to_string(k) + "][" + std::to_string(i) + "]: must be finite");
+      }
+      dst.push_back(v);
+    }
+  };
+  rows("q", out.q, true);
+  rows("qd", out.qd, false);
+  rows("qdd", out.qdd, false);
+  return out;
+}
+
+RegisterCommand id_cmd("id", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("id", "Inverse dynamics: joint torques for (q, qd, qdd), or along a trajectory file");
+  static RobotArgs args;
+  static DynArgs dyn;
+  static std::string qd, qdd, traj;
+  static bool series_breakdown = false;
+  sub->add_option("--robot", args.robot, "Built-in robot name or robot JSON file (default: the trajectory's robot)");
+  sub->add_option("--q", args.q, "Joint values (rad / m; A-pairs theta_v)");
+  sub->add_flag("--deg", args.deg, "Angular values of --q/--qd/--qdd are in degrees (deg/s, deg/s^2)");
+  sub->add_option("--qd", qd, "Joint velocities (default zero)");
+  sub->add_option("--qdd", qdd, "Joint accelerations (default zero)");
+  sub->add_option("--traj", traj, "Trajectory JSON (schema achain-trajectory v1, SI): torque series and per-joint peaks");
+  sub->add_flag("--series-breakdown", series_breakdown, "With --traj: also print the breakdown at every sample");
+  dyn.add(sub);
+  sub->callback([] {
+    run("id", [] {
+      if (traj.empty()) {
+        if (args.robot.empty()) throw Error("--robot: required");
+        if (args.q.empty()) throw Error("--q: required (or give --traj)");
+        const Model m = args.model();
+        const VecX q = args.joints(m, args.q, "--q");
+        checkConfiguration(m, q);
+        const VecX v = qd.empty() ? VecX::Zero(m.nv) : args.joints(m, qd, "--qd");
+        const VecX a = qdd.empty() ? VecX::Zero(m.nv) : args.joints(m, qdd, "--qdd");
+        const DynamicsOptions o = dyn.options();
+        DynamicsWorkspace ws(m);
+        TorqueBreakdown b;
+        torqueBreakdown(m, ws, q, v, a, o, b);
+        VecX tau(m.nv);
+        inverseDynamics(m, ws, q, v, a, o, tau);
+        print({{"tau", toJson(tau)}, {"breakdown", breakdownJson(b)}, {"options", dyn.describe(m, o)}});
+        return;
+      }
+      // Trajectory mode.
+      std::string robot = args.robot;
+      if (robot.empty()) {
+        std::ifstream f(traj);
+        if (!f) throw Error(traj + ": cannot open file");
+        json j = json::parse(f, nullptr, false);
+        if (j.is_discarded() || !j.contains("robot")) throw Error("--robot: required (the trajectory names no robot)");
+        robot = j["robot"].get<std::string>();
+      }
+      const Model m = loadRobot(robot);
+      const TrajectoryFile T = readTrajectory(traj, m.nv);
+      const DynamicsOptions o = dyn.options();
+      DynamicsWorkspace ws(m);
+      TorqueBreakdown b;
+      json tau_series = json::array(), bd_series = json::array();
+      std::vector<double> peak(m.nv, 0.0), peak_t(m.nv, 0.0), peak_signed(m.nv, 0.0);
+      VecX tau(m.nv);
+      for (size_t k = 0; k < T.t.size(); ++k) {
+        inverseDynamics(m, ws, T.q[k], T.qd[k], T.qdd[k], o, tau);
+        tau_series.push_back(toJson(tau));
+        if (series_breakdown) {
+          torqueBreakdown(m, ws, T.q[k], T.qd[k], T.qdd[k], o, b);
+          bd_series.push_back(breakdownJson(b));
+        }
+        for (int i = 0; i < m.nv; ++i)
+          if (std::abs(tau[i]) > peak[i]) {
+            peak[i] = std::abs(tau[i]);
+            peak_t[i] = T.t[k];
+            peak_signed[i] = tau[i];
+          }
+      }
+      json peaks = json::array();
+      bool ok = true;
+      for (int i = 0; i < m.njoints(); ++i) {
+        const double lim = m.joints[i].limits.effort;
+        const bool within = !(peak[i] > lim);
+        ok = ok && within;
+        peaks.push_back({{"joint", m.joints[i].name}, {"peak", peak[i]}, {"value", peak_signed[i]}, {"t", peak_t[i]},
+                         {"effort_limit", std::isfinite(lim) ? json(lim) : json(nullptr)},
+                         {"ratio", std::isfinite(lim) ? json(peak[i] / lim) : json(nullptr)}, {"within_limit", within}});
+      }
+      json out = {{"robot", m.name}, {"t", T.t}, {"tau", tau_series}, {"peaks", peaks}, {"within_limits", ok},
+                  {"options", dyn.describe(m, o)}};
+      if (series_breakdown) out["breakdown"] = bd_series;
+      print(out);
+    });
+  });
+});
+
+RegisterCommand mass_cmd("mass", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("mass", "Mass matrix M(q) (CRBA); with --qd also the Christoffel Coriolis matrix C(q, qd) and g(q)");
+  sub->alias("mass-matrix");
+  static RobotArgs args;
+  static DynArgs dyn;
+  static std::string qd;
+  args.add(sub);
+  sub->add_option("--qd", qd, "Joint velocities for C(q, qd)");
+  dyn.add(sub);
+  sub->callback([] {
+    run("mass", [] {
+      const Model m = args.model();
+      const VecX q = args.joints(m, args.q, "--q");
+      checkConfiguration(m, q);
+      const DynamicsOptions o = dyn.options();
+      DynamicsWorkspace ws(m);
+      MatX M(m.nv, m.nv);
+      VecX g(m.nv);
+      massMatrix(m, ws, q, o, M);
+      gravityTorques(m, ws, q, o, g);
+      json out = {{"M", toJson(M)}, {"g", toJson(g)}, {"options", dyn.describe(m, o)}};
+      if (!qd.empty()) {
+        MatX C(m.nv, m.nv);
+        coriolisMatrix(m, ws, q, args.joints(m, qd, "--qd"), o, C);
+        out["C"] = toJson(C);
+      }
+      print(out);
+    });
+  });
+});
+
+RegisterCommand fd_cmd("fd", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("fd", "Forward dynamics: joint accelerations for (q, qd, tau)");
+  static RobotArgs args;
+  static DynArgs dyn;
+  static std::string qd, tau;
+  args.add(sub);
+  sub->add_option("--qd", qd, "Joint velocities (default zero)");
+  sub->add_option("--tau", tau, "Joint torques / forces in N*m / N (default zero)");
+  dyn.add(sub);
+  sub->callback([] {
+    run("fd", [] {
+      const Model m = args.model();
+      const VecX q = args.joints(m, args.q, "--q");
+      checkConfiguration(m, q);
+      const VecX v = qd.empty() ? VecX::Zero(m.nv) : args.joints(m, qd, "--qd");
+      VecX t = VecX::Zero(m.nv);
+      if (!tau.empty()) {
+        const auto list = parseList(tau, "--tau");
+        if (static_cast<int>(list.size()) != m.nv)
+          throw Error("--tau: robot '" + m.name + "' has " + std::to_string(m.nv) + " joints, got " + std::to_string(list.size()) + " values");
+        for (int i = 0; i < m.nv; ++i) t[i] = list[i];
+      }
+      const DynamicsOptions o = dyn.options();
+      DynamicsWorkspace ws(m);
+      VecX a(m.nv);
+      forwardDynamics(m, ws, q, v, t, o, a);
+      print({{"qdd", toJson(a)}, {"options", dyn.describe(m, o)}});
+    });
+  });
+});
+
+/// Per-joint gains: one number for every joint or a list of nv.
+VecX gains(const std::string& text, int n, const char* what) {
+  const auto v = parseList(text, what);
+  if (v.size() == 1) return VecX::Constant(n, v[0]);
+  if (static_cast<int>(v.size()) != n)
+    throw Error(std::string(what) + ": expected 1 or " + std::to_string(n) + " values, got " + std::to_string(v.size()));
+  VecX g(n);
+  for (int i = 0; i < n; ++i) g[i] = v[i];
+  return g;
+}
+
+RegisterCommand sim_cmd("sim", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "sim", "Simulate the chain: free motion / constant torque from (q, qd), or computed-torque tracking of --traj");
+  static RobotArgs args;
+  static DynArgs dyn;
+  static std::string qd, tau, integrator = "rk4", traj, kp, kv, ctrl_legs, mR, mL, mKt, mKe;
+  static double dt = 1e-3, duration = -1;
+  static int every = 10;
+  static bool csv = false;
+  sub->add_option("--robot", args.robot, "Built-in robot name or robot JSON file (default: the trajectory's robot)");
+  sub->add_option("--q", args.q, "Initial joint values (default with --traj: the trajectory's start)");
+  sub->add_flag("--deg", args.deg, "Angular values of --q/--qd are in degrees (deg/s)");
+  sub->add_option("--qd", qd, "Initial joint velocities (default zero)");
+  sub->add_option("--tau", tau, "Constant joint torques (default zero; not with --traj)");
+  sub->add_option("--traj", traj, "Trajectory JSON to track with computed torque + PD (Craig; thesis Fig. 2.18)");
+  sub->add_option("--kp", kp, "With --traj: position gains, 1/s^2 (one value or one per joint; default (2*pi*5)^2)");
+  sub->add_option("--kv", kv, "With --traj: velocity gains, 1/s (default 2*(2*pi*5), critically damped)");
+  sub->add_option("--controller-legs", ctrl_legs, "With --traj: the controller's leg model (default: --legs, a perfect model)");
+  sub->add_option("--motor-r", mR, "With --traj: drive through DC motors; armature resistance, ohm (one or per joint)");
+  sub->add_option("--motor-l", mL, "DC motors: inductance, H");
+  sub->add_option("--motor-kt", mKt, "DC motors: torque constant, N*m/A (motor side; joint torque = Kt*G*i)");
+  sub->add_option("--motor-ke", mKe, "DC motors: back-EMF constant, V*s/rad (motor side)");
+  sub->add_option("--dt", dt, "Time step (= control period), s (default 1e-3)");
+  sub->add_option("--duration", duration, "Simulated time, s (default 1, or the trajectory's length)");
+  sub->add_option("--every", every, "Output every k-th step (default 10)");
+  sub->add_option("--integrator", integrator, "rk4 (default) or euler (semi-implicit)");
+  sub->add_flag("--csv", csv, "CSV output instead of JSON");
+  dyn.add(sub);
+  sub->callback([] {
+    run("sim", [] {
+      if (!(dt > 0) || !std::isfinite(dt)) throw Error("--dt: must be > 0");
+      const Integrator method = integratorFromString(integrator);
+      const DynamicsOptions o = dyn.options();
+      std::ostringstream os;
+      os.precision(12);
+      if (!traj.empty()) {
+        // ---- computed-torque tracking ----
+        std::string robot = args.robot;
+        if (robot.empty()) {
+          std::ifstream f(traj);
+          if (!f) throw Error(traj + ": cannot open file");
+          json j = json::parse(f, nullptr, false);
+          if (j.is_discarded() || !j.contains("robot")) throw Error("--robot: required (the trajectory names no robot)");
+          robot = j["robot"].get<std::string>();
+        }
+        const Model m = loadRobot(robot);
+        const TrajectoryFile T = readTrajectory(traj, m.nv);
+        const int n = m.nv;
+        ComputedTorqueOptions co;
+        co.plant = o;
+        co.controller = o;
+        if (!ctrl_legs.empty()) co.controller.legs = legModelFromString(ctrl_legs);
+        if (!kp.empty()) co.kp = gains(kp, n, "--kp");
+        if (!kv.empty()) co.kv = gains(kv, n, "--kv");
+        if (!mR.empty() || !mL.empty() || !mKt.empty() || !mKe.empty()) {
+          if (mR.empty() || mL.empty() || mKt.empty() || mKe.empty())
+            throw Error("--motor-r/--motor-l/--motor-kt/--motor-ke: give all four for DC motors");
+          co.dc_motor = true;
+          co.R = gains(mR, n, "--motor-r");
+          co.L = gains(mL, n, "--motor-l");
+          co.Kt = gains(mKt, n, "--motor-kt");
+          co.Ke = gains(mKe, n, "--motor-ke");
+        }
+        co.dt = dt;
+        co.integrator = method;
+        co.every = every;
+        DesiredMotion desired;
+        try {
+          desired = sampledMotion(T.t, T.q, T.qd, T.qdd);
+        } catch (const Error& e) {
+          throw Error(traj + ": " + e.what());
+        }
+        const VecX q0 = args.q.empty() ? T.q.front() : args.joints(m, args.q, "--q");
+        checkConfiguration(m, q0);
+        const VecX v0 = qd.empty() ? T.qd.front() : args.joints(m, qd, "--qd");
+        const double D = duration >= 0 ? duration : T.t.back() - T.t.front();
+        if (D / dt > 1e8) throw Error("--duration/--dt: more than 1e8 steps");
+        const ControlRun r = simulateComputedTorque(m, desired, q0, v0, D, co);
+        if (csv) {
+          os << "t";
+          for (const char* pre : {"q_", "qdes_", "e_", "tau_"})
+            for (const auto& j : m.joints) os << "," << pre << j.name;
+          os << "\n";
+          for (size_t k = 0; k < r.t.size(); ++k) {
+            os << r.t[k];
+            for (const auto* v : {&r.q[k], &r.q_des[k], &r.error[k], &r.tau[k]})
+              for (int i = 0; i < n; ++i) os << "," << (*v)[i];
+            os << "\n";
+          }
+          std::cout << os.str();
+          return;
+        }
+        auto series = [](const std::vector<VecX>& v) {
+          json a = json::array();
+          for (const auto& x : v) a.push_back(toJson(x));
+          return a;
+        };
+        json out = {{"robot", m.name}, {"mode", "computed-torque"}, {"integrator", toString(method)}, {"dt", dt},
+                    {"kp", toJson(co.kp.size() ? co.kp : VecX::Constant(n, std::pow(2 * kPi * 5, 2)))},
+                    {"kv", toJson(co.kv.size() ? co.kv : VecX::Constant(n, 4 * kPi * 5))},
+                    {"controller_legs", toString(co.controller.legs)}, {"t", r.t}, {"q", series(r.q)},
+                    {"q_des", series(r.q_des)}, {"error", series(r.error)}, {"tau", series(r.tau)},
+                    {"max_abs_error", toJson(r.max_abs_error)}, {"rms_error", toJson(r.rms_error)},
+                    {"options", dyn.describe(m, o)}};
+        if (co.dc_motor) {
+          out["current"] = series(r.current);
+          out["voltage"] = series(r.voltage);
+        }
+        print(out);
+        return;
+      }
+      // ---- free motion / constant torque ----
+      if (args.robot.empty()) throw Error("--robot: required");
+      if (args.q.empty()) throw Error("--q: required (or give --traj)");
+      const Model m = args.model();
+      VecX q = args.joints(m, args.q, "--q");
+      checkConfiguration(m, q);
+      VecX v = qd.empty() ? VecX::Zero(m.nv) : args.joints(m, qd, "--qd");
+      VecX t = VecX::Zero(m.nv);
+      if (!tau.empty()) {
+        const auto list = parseList(tau, "--tau");
+        if (static_cast<int>(list.size()) != m.nv) throw Error("--tau: expected " + std::to_string(m.nv) + " values");
+        for (int i = 0; i < m.nv; ++i) t[i] = list[i];
+      }
+      const double D = duration >= 0 ? duration : 1.0;
+      if (!std::isfinite(D)) throw Error("--duration: must be finite");
+      const double nsteps = std::ceil(D / dt - 1e-9);
+      if (nsteps > 1e8) throw Error("--duration/--dt: more than 1e8 steps");
+      DynamicsWorkspace ws(m);
+      DynamicsWorkspace ews(m);
+      json ts = json::array(), qs = json::array(), vs = json::array(), es = json::array();
+      if (csv) {
+        os << "t";
+        for (const auto& j : m.joints) os << ",q_" << j.name;
+        for (const auto& j : m.joints) os << ",qd_" << j.name;
+        os << ",energy\n";
+      }
+      SimulationSample io;
+      io.every = std::max(1, every);
+      io.sample = [&](int, double time, const VecX& a, const VecX& b, const VecX&) {
+        const double E = kineticEnergy(m, ews, a, b, o) + potentialEnergy(m, ews, a, o);
+        if (csv) {
+          os << time;
+          for (int i = 0; i < m.nv; ++i) os << "," << a[i];
+          for (int i = 0; i < m.nv; ++i) os << "," << b[i];
+          os << "," << E << "\n";
+        } else {
+          ts.push_back(time);
+          qs.push_back(toJson(a));
+          vs.push_back(toJson(b));
+          es.push_back(E);
+        }
+      };
+      simulate(m, ws, q, v, dt, static_cast<int>(nsteps),
+               [&](double, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) { out = t; }, o,
+               method, io);
+      if (csv) {
+        std::cout << os.str();
+        return;
+      }
+      print({{"robot", m.name}, {"mode", "free"}, {"integrator", toString(method)}, {"dt", dt}, {"t", ts}, {"q", qs},
+             {"qd", vs}, {"energy", es}, {"options", dyn.describe(m, o)}});
+    });
+  });
+});
+
+}  // namespace
+}  // namespace achain::cli
