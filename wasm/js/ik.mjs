@@ -1,4 +1,72 @@
-// Model methods for the ik area (filled in by its issue). install() adds them to Model.prototype.
+// Model methods of the ik area: ikSolve (numeric, per frame) and ikAll (every solution).
+// C++: wasm/bind_ik.cpp → core/ik/*. Types: wasm/types/ik.d.ts.
+const STATUS = ['ok', 'unreachable', 'singular', 'limits'];
+
+function optionVector(o = {}) {
+  const num = (v, d, what) => {
+    if (v === undefined) return d;
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`options.${what}: must be a finite number`);
+    return v;
+  };
+  return [
+    num(o.positionWeight, 1, 'positionWeight'),
+    num(o.orientationWeight, 1, 'orientationWeight'),
+    o.positionOnly ? 1 : 0,
+    num(o.maxIterations, 100, 'maxIterations'),
+    num(o.tolerance, 1e-10, 'tolerance'),
+    num(o.restarts, 0, 'restarts'),
+    num(o.randomSeed, 1, 'randomSeed'),
+    o.respectLimits === false ? 0 : 1,
+  ];
+}
+
+function solution(s) {
+  return { ...s, q: Float64Array.from(s.q) };
+}
+
 export function install(Model) {
-  void Model;
+  /** Numeric IK from seedQ (teleoperation: call every frame with the current q). */
+  Model.prototype.ikSolve = function ikSolve(targetT, seedQ, options) {
+    const n = this.dof;
+    const raw = this._input([targetT, 'targetT', 16], [seedQ, 'seedQ', n], [optionVector(options), 'options', 8]);
+    const out = this._output(this.achain.module.ikSolve(raw), n + 5);
+    return {
+      q: out.slice(0, n),
+      status: STATUS[out[n]],
+      positionError: out[n + 1],
+      orientationError: out[n + 2],
+      residual: out[n + 3],
+      iterations: out[n + 4],
+    };
+  };
+
+  /** Every solution (closed form / algebraic where the chain allows, numeric multi-start otherwise). */
+  Model.prototype.ikAll = function ikAll(targetT, options = {}) {
+    const n = this.dof;
+    const hasSeed = options.seedQ != null;
+    const opts = { restarts: 20, ...options };
+    const raw = this._input([targetT, 'targetT', 16], [hasSeed ? options.seedQ : new Float64Array(n), 'seedQ', n],
+      [optionVector(opts), 'options', 8]);
+    const r = JSON.parse(this.achain.module.ikAll(raw, options.method ?? 'auto', hasSeed));
+    const out = {
+      status: r.status,
+      method: r.method,
+      solutions: r.solutions.map(solution),
+      outsideLimits: r.outsideLimits.map(solution),
+      residual: r.residual,
+    };
+    if (r.nearest) out.nearest = solution(r.nearest);
+    if (r.family) out.family = { q0: Float64Array.from(r.family.q0), direction: Float64Array.from(r.family.direction) };
+    if (r.note) out.note = r.note;
+    return out;
+  };
+
+  // Free the per-model IK workspace with the model.
+  const dispose = Model.prototype.dispose;
+  Model.prototype.dispose = function disposeWithIk() {
+    if (this.raw) {
+      try { this.achain.module.ikRelease(this.raw); } catch { /* module without ik */ }
+    }
+    dispose.call(this);
+  };
 }

@@ -1,3 +1,101 @@
-// Model methods of the ik area (see wasm/js/ik.mjs).
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface IkMethods {}
+// Model methods of the ik area (see wasm/js/ik.mjs, wasm/bind_ik.cpp, core/ik/*, docs/ik.md).
+//
+// Units: SI (m, rad; θ_v for A-pairs, unwrapped). Poses are row-major 4×4 (16 numbers, world frame,
+// i.e. the same frame as fk(q).tool). Every returned q is a fresh Float64Array (safe to keep).
+import type { Vector } from '../achain';
+
+/**
+ * Outcome of an IK request.
+ *  - 'ok'          the pose (or position in positionOnly mode) is reached within tolerance, inside limits
+ *  - 'unreachable' no configuration inside the limits reaches it; q is the nearest reachable
+ *                  (weighted least squares) configuration and `residual` says how far it is
+ *  - 'singular'    (closed form) degenerate target family, e.g. sin(θ₂−θ₃)=0 on the 4A prototype:
+ *                  q is one member of the one-parameter family (see IkAllResult.family)
+ *  - 'limits'      the pose is reachable, but only outside the joint limits. ikSolve: q is the nearest
+ *                  configuration INSIDE the limits (safe to command); ikAll: the exact solutions are in
+ *                  outsideLimits
+ */
+export type IkStatus = 'ok' | 'unreachable' | 'singular' | 'limits';
+
+export interface IkOptions {
+  /** Weight of position error [1/m] (default 1). */
+  positionWeight?: number;
+  /** Weight of orientation error [1/rad] (default 1; ignored with positionOnly). */
+  orientationWeight?: number;
+  /** Solve the position of the tool only (3 equations). Default false. */
+  positionOnly?: boolean;
+  /** Max LM iterations per start (default 100). */
+  maxIterations?: number;
+  /** Success tolerance on the weighted pose error norm (default 1e-9 → |Δp| ~ 1e-9 m, |Δφ| ~ 1e-9 rad). */
+  tolerance?: number;
+  /**
+   * Extra random starts (first near the seed, then spread over the limits) when the start from seedQ
+   * fails. Default 0 for ikSolve (continuity while dragging: the answer stays on the seed's branch),
+   * 20 for ikAll (number of numeric starts).
+   */
+  restarts?: number;
+  /** Seed of the random restarts (deterministic), default 1. */
+  randomSeed?: number;
+  /** Respect joint limits inside the solver (default true). */
+  respectLimits?: boolean;
+}
+
+export interface IkResult {
+  /** Joint values, length dof. For 'unreachable': the nearest reachable configuration. */
+  q: Float64Array;
+  status: IkStatus;
+  /** Position error |p(q) − p*| [m]. */
+  positionError: number;
+  /** Orientation error angle |log(R(q)ᵀR*)| [rad] (0 in positionOnly mode). */
+  orientationError: number;
+  /** Weighted error norm sqrt(wp²|Δp|² + wo²|Δφ|²) — the residual of the least-squares problem. */
+  residual: number;
+  /** LM iterations used (sum over restarts). */
+  iterations: number;
+}
+
+export type IkMethod = 'closed' | 'algebraic' | 'numeric' | 'auto';
+
+export interface IkSolution {
+  q: Float64Array;
+  /** Within the joint limits. */
+  withinLimits: boolean;
+  positionError: number;
+  orientationError: number;
+  /** PUMA-class closed form: {arm: 'left'|'right', elbow: 'up'|'down', wrist: 'flip'|'noflip'}. */
+  flags?: Record<string, string>;
+}
+
+export interface IkAllResult {
+  status: IkStatus;
+  /** Method actually used ('closed' for 4A prototype class and PUMA class when method is 'auto'). */
+  method: 'closed' | 'algebraic' | 'numeric';
+  /** Solutions inside the limits (sorted by distance to the seed if one was given). */
+  solutions: IkSolution[];
+  /** Solutions of the kinematic equations outside the limits (kept for display). */
+  outsideLimits: IkSolution[];
+  /** Smallest residual found (0 when status is 'ok'). */
+  residual: number;
+  /** For 'unreachable': the nearest reachable configuration inside the limits (weighted least squares). */
+  nearest?: IkSolution;
+  /** For 'singular' with a one-parameter family: q(t) = q0 + t·direction. */
+  family?: { q0: Float64Array; direction: Float64Array };
+  /** Human-readable detail (degenerate case, fallback used, …). */
+  note?: string;
+}
+
+export interface IkMethods {
+  /**
+   * Numeric IK (damped least squares / Levenberg–Marquardt with limits inside the solver) from the seed —
+   * the call for teleoperation: one call per animation frame with the current q as seed. Allocation-free
+   * in wasm; the result stays on the seed's branch (no flips) unless options.restarts > 0 and the seed fails.
+   * A 4-DOF chain given an unreachable 6-DOF pose returns status 'unreachable' with the nearest pose.
+   * Throws Error for malformed input ("target: rotation is not orthonormal", "seedQ[2]: must be a finite number").
+   */
+  ikSolve(targetT: Vector, seedQ: Vector, options?: IkOptions): IkResult;
+  /**
+   * All solutions: closed form / algebraic where the chain allows (4A prototype class, PUMA class),
+   * numeric multi-start otherwise. seedQ (optional) sorts solutions nearest first.
+   */
+  ikAll(targetT: Vector, options?: IkOptions & { method?: IkMethod; seedQ?: Vector }): IkAllResult;
+}

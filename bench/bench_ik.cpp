@@ -1,0 +1,241 @@
+// Inverse kinematics: 1000 reachable targets per robot (FK of random configurations inside the limits),
+// each method solved from one random seed per target (the same seeds for everyone). Counters:
+// success_pct (pose error ≤ 1e-6 m / rad and inside the limits), median_us and mean_us per solve
+// (from one timed pass over all targets); the benchmark time itself is the mean over the loop.
+// KDL has no A-pairs: its prototype rows run the 4R twin (prototype-4r) on that twin's targets.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <random>
+
+#include "fk.hpp"
+#include "ik/algebraic_4a.hpp"
+#include "ik/closed_4a.hpp"
+#include "ik/closed_6r.hpp"
+#include "ik/ik.hpp"
+#include "ik/numeric.hpp"
+#include "kdl_chain.hpp"
+#include "robots.hpp"
+#ifdef ACHAIN_HAVE_KDL
+#include <kdl/chainfksolverpos_recursive.hpp>
+#include <kdl/chainiksolverpos_lma.hpp>
+#include <kdl/chainiksolverpos_nr_jl.hpp>
+#include <kdl/chainiksolvervel_pinv.hpp>
+#endif
+
+using namespace achain;
+
+namespace {
+
+constexpr int kTargets = 1000;
+
+struct Problem {
+  Model model;
+  std::vector<VecX> truth, seeds;
+  std::vector<SE3> targets;
+};
+
+VecX randomQ(const Model& m, std::mt19937& rng) {
+  VecX q(m.nq);
+  for (int i = 0; i < m.njoints(); ++i) {
+    const auto& L = m.joints[i].limits;
+    const double f = isAngular(m.joints[i].kind) ? kPi : 1.0;
+    q[i] = std::uniform_real_distribution<double>(std::isfinite(L.lower) ? L.lower : -f, std::isfinite(L.upper) ? L.upper : f)(rng);
+  }
+  return q;
+}
+
+const Problem& problem(const std::string& robot) {
+  static std::map<std::string, Problem> cache;
+  auto it = cache.find(robot);
+  if (it != cache.end()) return it->second;
+  Problem p{builtinModel(robot), {}, {}, {}};
+  std::mt19937 rng(2024);
+  Data d(p.model);
+  for (int k = 0; k < kTargets; ++k) {
+    p.truth.push_back(randomQ(p.model, rng));
+    p.seeds.push_back(randomQ(p.model, rng));
+    forwardKinematics(p.model, d, p.truth.back());
+    p.targets.push_back(d.oMtool);
+  }
+  return cache.emplace(robot, std::move(p)).first->second;
+}
+
+bool success(const Model& m, Data& d, const VecX& q, const SE3& target) {
+  if (!withinLimits(m, q, 1e-12)) return false;
+  double pe, oe;
+  poseErrorAt(m, d, q, target, pe, oe);
+  return pe <= 1e-6 && oe <= 1e-6;
+}
+
+/// One timed pass (median/mean, success) then the benchmark loop. solve(k) returns the configuration
+/// to judge (empty = failure).
+void runIk(benchmark::State& st, const Problem& p, const std::function<bool(int, VecX&)>& solve, int count = kTargets) {
+  Data d(p.model);
+  std::vector<double> us;
+  us.reserve(kTargets);
+  int ok = 0;
+  VecX q(p.model.nq);
+  for (int k = 0; k < count; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool got = solve(k, q);
+    const auto t1 = std::chrono::steady_clock::now();
+    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    if (got && success(p.model, d, q, p.targets[k])) ++ok;
+  }
+  std::vector<double> s = us;
+  std::nth_element(s.begin(), s.begin() + s.size() / 2, s.end());
+  double mean = 0;
+  for (double v : us) mean += v;
+  mean /= us.size();
+  int k = 0;
+  for (auto _ : st) {
+    solve(k, q);
+    benchmark::DoNotOptimize(q.data());
+    k = (k + 1) % count;
+  }
+  st.counters["success_pct"] = 100.0 * ok / count;
+  st.counters["targets"] = count;
+  st.counters["median_us"] = s[s.size() / 2];
+  st.counters["mean_us"] = mean;
+}
+
+void achainNumeric(benchmark::State& st, const char* robot) {
+  const Problem& p = problem(robot);
+  NumericIkWorkspace ws(p.model);
+  IkOptions opt;
+  opt.restarts = 50;
+  IkResult r;
+  runIk(st, p, [&](int k, VecX& q) {
+    solveNumeric(p.model, ws, p.targets[k], p.seeds[k], opt, r);
+    q = r.q;
+    return r.status == IkStatus::Ok;
+  });
+}
+
+/// Teleoperation: the seed is the target's configuration perturbed by up to ±0.02 rad (one frame of a
+/// drag), no restarts — the per-frame cost of ikSolve.
+void achainTrack(benchmark::State& st, const char* robot) {
+  const Problem& p = problem(robot);
+  NumericIkWorkspace ws(p.model);
+  IkOptions opt;
+  IkResult r;
+  std::vector<VecX> near;
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<double> U(-0.02, 0.02);
+  for (const auto& q : p.truth) {
+    VecX s = q;
+    for (int i = 0; i < s.size(); ++i) s[i] += U(rng);
+    near.push_back(s);
+  }
+  runIk(st, p, [&](int k, VecX& q) {
+    solveNumeric(p.model, ws, p.targets[k], near[k], opt, r);
+    q = r.q;
+    return r.status == IkStatus::Ok;
+  });
+}
+
+void achainClosed(benchmark::State& st, const char* robot) {
+  const Problem& p = problem(robot);
+  const bool proto = isPrototypeClass(p.model);
+  runIk(st, p, [&](int k, VecX& q) {
+    const IkAllResult r = proto ? solvePrototypeClass(p.model, p.targets[k]) : solveWristPartitioned6R(p.model, p.targets[k]);
+    if (r.solutions.empty()) return false;
+    q = r.solutions[0].q;
+    return true;
+  });
+}
+
+void achainAlgebraic(benchmark::State& st, const char* robot) {
+  const Problem& p = problem(robot);
+  runIk(
+      st, p,
+      [&](int k, VecX& q) {
+        const IkAllResult r = solveAlgebraic4A(p.model, p.targets[k]);
+        if (r.solutions.empty()) return false;
+        q = r.solutions[0].q;
+        return true;
+      },
+      100);  // ~25 ms per solve: the first 100 targets
+}
+
+BENCHMARK_CAPTURE(achainClosed, puma560, "puma560")->Name("IK/puma560/achain-closed (all 8)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainNumeric, puma560, "puma560")->Name("IK/puma560/achain")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainTrack, puma560, "puma560")->Name("IK-track/puma560/achain")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainTrack, prototype4a, "prototype-4a")->Name("IK-track/prototype-4a/achain")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainClosed, prototype4a, "prototype-4a")->Name("IK/prototype-4a/achain-closed (all)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainNumeric, prototype4a, "prototype-4a")->Name("IK/prototype-4a/achain")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainAlgebraic, prototype4a, "prototype-4a")
+    ->Name("IK/prototype-4a/achain-algebraic (100 targets)")
+    ->Unit(benchmark::kMillisecond);
+
+#ifdef ACHAIN_HAVE_KDL
+struct KdlSetup {
+  explicit KdlSetup(const Model& m)
+      : chain(peers::toKdlChain(m)), fk(chain), vel(chain), qmin(m.nq), qmax(m.nq), qin(m.nq), qout(m.nq) {
+    for (int i = 0; i < m.nq; ++i) {
+      qmin(i) = m.joints[i].limits.lower;
+      qmax(i) = m.joints[i].limits.upper;
+    }
+  }
+  KDL::Chain chain;
+  KDL::ChainFkSolverPos_recursive fk;
+  KDL::ChainIkSolverVel_pinv vel;
+  KDL::JntArray qmin, qmax, qin, qout;
+};
+
+KDL::Frame toFrame(const SE3& T) { return peers::toKdl(T); }
+
+/// KDL returns unwrapped angles: shift each R joint by whole turns into its limits where possible
+/// (the same pose), so the success count judges the solution, not its 2π representative.
+void wrapIntoLimits(const Model& m, VecX& q) {
+  for (int i = 0; i < m.nq; ++i) {
+    const auto& L = m.joints[i].limits;
+    for (int k = -3; k <= 3; ++k) {
+      const double v = q[i] + 2 * kPi * k;
+      if (v >= L.lower && v <= L.upper) {
+        q[i] = v;
+        break;
+      }
+    }
+  }
+}
+
+void kdlNrJl(benchmark::State& st, const char* robot) {
+  const Problem& p = problem(robot);
+  KdlSetup s(p.model);
+  KDL::ChainIkSolverPos_NR_JL solver(s.chain, s.qmin, s.qmax, s.fk, s.vel, 100, 1e-9);
+  runIk(st, p, [&](int k, VecX& q) {
+    s.qin.data = p.seeds[k];
+    const int rc = solver.CartToJnt(s.qin, toFrame(p.targets[k]), s.qout);
+    benchmark::DoNotOptimize(rc);
+    q = s.qout.data;
+    wrapIntoLimits(p.model, q);
+    return true;  // judged by the pose error and the limits of the returned q, whatever the return code
+  });
+}
+
+void kdlLma(benchmark::State& st, const char* robot) {
+  const Problem& p = problem(robot);
+  KdlSetup s(p.model);
+  KDL::ChainIkSolverPos_LMA solver(s.chain, 1e-10, 500, 1e-15);
+  runIk(st, p, [&](int k, VecX& q) {
+    s.qin.data = p.seeds[k];
+    const int rc = solver.CartToJnt(s.qin, toFrame(p.targets[k]), s.qout);
+    benchmark::DoNotOptimize(rc);
+    q = s.qout.data;
+    wrapIntoLimits(p.model, q);
+    return true;  // judged by the pose error and the limits of the returned q, whatever the return code
+  });
+}
+
+BENCHMARK_CAPTURE(kdlNrJl, puma560, "puma560")->Name("IK/puma560/KDL NR_JL")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(kdlLma, puma560, "puma560")->Name("IK/puma560/KDL LMA")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(kdlNrJl, prototype4r, "prototype-4r")->Name("IK/prototype-4a/KDL NR_JL (4R twin)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(kdlLma, prototype4r, "prototype-4r")->Name("IK/prototype-4a/KDL LMA (4R twin)")->Unit(benchmark::kMicrosecond);
+#endif
+
+}  // namespace

@@ -1,0 +1,153 @@
+// `achain ik`: inverse kinematics (closed form, algebraic, numeric) as one JSON object.
+#include <cmath>
+
+#include "common.hpp"
+#include "fk.hpp"
+#include "ik/ik.hpp"
+#include "ik/numeric.hpp"
+
+namespace achain::cli {
+namespace {
+
+struct IkArgs {
+  RobotArgs robot;
+  std::string T, pose, q_target, seed, method = "auto";
+  bool all = false, position_only = false, no_limits = false;
+  int restarts = 50, max_iterations = 100;
+  double wp = 1, wo = 1, tolerance = 1e-10;
+};
+
+json jointsOut(const Model& m, const VecX& q, bool deg) {
+  json a = json::array();
+  for (int i = 0; i < m.njoints(); ++i) {
+    const double v = q[m.idx_q[i]];
+    a.push_back((deg && isAngular(m.joints[i].kind)) ? v / kDeg : v);
+  }
+  return a;
+}
+
+json solutionOut(const Model& m, const IkSolution& s, bool deg) {
+  json o = {{"q", jointsOut(m, s.q, deg)},
+            {"within_limits", s.within_limits},
+            {"position_error", s.position_error},
+            {"orientation_error", s.orientation_error}};
+  if (!s.flags.empty()) {
+    json f = json::object();
+    for (const auto& kv : s.flags) f[kv.first] = kv.second;
+    o["flags"] = f;
+  }
+  return o;
+}
+
+RegisterCommand ik_cmd("ik", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("ik", "Inverse kinematics: joint values reaching a tool pose (SI units)");
+  static IkArgs a;
+  a.robot.add(sub, false);
+  sub->add_option("--T", a.T, "Target tool pose: 16 numbers, row-major 4x4 (m)");
+  sub->add_option("--pose", a.pose, "Target tool pose: x,y,z,qw,qx,qy,qz (m, unit quaternion)");
+  sub->add_option("--q-target", a.q_target, "Make the target by FK of these joint values (--deg applies)");
+  sub->add_option("--seed", a.seed, "Current / preferred joint values (--deg applies); solutions nearest first");
+  sub->add_option("--method", a.method, "auto | closed | algebraic | numeric (default auto)");
+  sub->add_flag("--all", a.all, "Every solution (closed form / algebraic / numeric multi-start)");
+  sub->add_flag("--position-only", a.position_only, "Numeric: reach the tool position only");
+  sub->add_flag("--no-limits", a.no_limits, "Numeric: ignore the joint limits");
+  sub->add_option("--restarts", a.restarts, "Numeric: random restarts (default 50)");
+  sub->add_option("--max-iterations", a.max_iterations, "Numeric: iterations per start (default 100)");
+  sub->add_option("--position-weight", a.wp, "Numeric: weight of the position error, 1/m (default 1)");
+  sub->add_option("--orientation-weight", a.wo, "Numeric: weight of the orientation error, 1/rad (default 1)");
+  sub->add_option("--tolerance", a.tolerance, "Numeric: success tolerance on the weighted error (default 1e-10)");
+  sub->callback([] {
+    run("ik", [] {
+      const Model m = a.robot.model();
+      const int given = !a.T.empty() + !a.pose.empty() + !a.q_target.empty();
+      if (given != 1) throw Error("target: give exactly one of --T, --pose, --q-target");
+      Mat4 T = Mat4::Identity();
+      if (!a.T.empty()) {
+        const auto v = parseList(a.T, "--T");
+        if (v.size() != 16) throw Error("--T: expected 16 numbers (row-major 4x4), got " + std::to_string(v.size()));
+        for (int r = 0; r < 4; ++r)
+          for (int c = 0; c < 4; ++c) T(r, c) = v[4 * r + c];
+      } else if (!a.pose.empty()) {
+        const auto v = parseList(a.pose, "--pose");
+        if (v.size() != 7) throw Error("--pose: expected 7 numbers x,y,z,qw,qx,qy,qz, got " + std::to_string(v.size()));
+        const Eigen::Quaterniond qq(v[3], v[4], v[5], v[6]);
+        const double nrm = std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
+        if (!(std::abs(nrm - 1) < 1e-6)) throw Error("--pose: quaternion must have unit norm (got " + std::to_string(nrm) + ")");
+        T.topLeftCorner<3, 3>() = qq.toRotationMatrix();
+        T.topRightCorner<3, 1>() << v[0], v[1], v[2];
+      } else {
+        const VecX qt = a.robot.joints(m, a.q_target, "--q-target");
+        checkConfiguration(m, qt);
+        Data d(m);
+        forwardKinematics(m, d, qt);
+        T = d.oMtool.matrix();
+      }
+      const SE3 target = checkTarget(T, "target");
+      VecX seed(m.nq);
+      const bool have_seed = !a.seed.empty();
+      if (have_seed) {
+        seed = a.robot.joints(m, a.seed, "--seed");
+        checkConfiguration(m, seed);
+      } else {
+        for (int j = 0; j < m.njoints(); ++j) {
+          const auto& L = m.joints[j].limits;
+          const double mid = std::isfinite(L.lower) && std::isfinite(L.upper) ? 0.5 * (L.lower + L.upper) : 0.0;
+          seed[m.idx_q[j]] = (0.0 >= L.lower && 0.0 <= L.upper) ? 0.0 : mid;
+        }
+      }
+      IkOptions opt;
+      opt.position_weight = a.wp;
+      opt.orientation_weight = a.wo;
+      opt.position_only = a.position_only;
+      opt.restarts = a.restarts;
+      opt.max_iterations = a.max_iterations;
+      opt.tolerance = a.tolerance;
+      opt.respect_limits = !a.no_limits;
+      IkMethod method = ikMethodFromString(a.method);
+      const bool deg = a.robot.deg;
+      json out = {{"robot", m.name}, {"target", toJson(target.matrix())}};
+      if (!a.all && (method == IkMethod::Numeric || (method == IkMethod::Auto && (!hasClosedForm(m) || a.position_only)))) {
+        const IkResult r = solveNumeric(m, target, seed, opt);
+        out["method"] = "numeric";
+        out["status"] = toString(r.status);
+        out["solutions"] = r.status == IkStatus::Ok ? json::array({jointsOut(m, r.q, deg)}) : json::array();
+        out["q"] = jointsOut(m, r.q, deg);
+        out["residual"] = r.residual;
+        out["position_error"] = r.position_error;
+        out["orientation_error"] = r.orientation_error;
+        out["iterations"] = r.iterations;
+        out["within_limits"] = withinLimits(m, r.q, 1e-12);
+        print(out);
+        return;
+      }
+      IkAllResult res = ikAll(m, target, method, opt, have_seed ? &seed : nullptr);
+      out["method"] = toString(res.method);
+      out["status"] = toString(res.status);
+      json sols = json::array(), det = json::array(), outside = json::array();
+      const size_t keep = a.all ? res.solutions.size() : std::min<size_t>(1, res.solutions.size());
+      for (size_t k = 0; k < keep; ++k) {
+        sols.push_back(jointsOut(m, res.solutions[k].q, deg));
+        det.push_back(solutionOut(m, res.solutions[k], deg));
+      }
+      if (a.all)
+        for (const auto& s : res.outside_limits) outside.push_back(solutionOut(m, s, deg));
+      out["solutions"] = sols;
+      out["details"] = det;
+      if (a.all) out["outside_limits"] = outside;
+      out["residual"] = res.residual;
+      if (res.has_nearest) {
+        out["nearest"] = solutionOut(m, res.nearest, deg);
+        out["q"] = jointsOut(m, res.nearest.q, deg);
+      }
+      if (res.family_q0.size() == m.nq) {
+        out["family"] = {{"q0", jointsOut(m, res.family_q0, deg)}, {"direction", jointsOut(m, res.family_dir, false)}};
+      }
+      if (!res.note.empty()) out["note"] = res.note;
+      out["units"] = deg ? "deg (angles), m" : "rad, m";
+      print(out);
+    });
+  });
+});
+
+}  // namespace
+}  // namespace achain::cli

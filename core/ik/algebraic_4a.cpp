@@ -1,0 +1,368 @@
+#include "algebraic_4a.hpp"
+
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "../fk.hpp"
+#include "closed_common.hpp"
+#include "solution_set.hpp"
+
+namespace achain {
+
+Study studyFromPose(const SE3& T) {
+  const Mat3& a = T.R;
+  Eigen::Matrix4d rows;
+  rows.row(0) << 1 + a(0, 0) + a(1, 1) + a(2, 2), a(2, 1) - a(1, 2), a(0, 2) - a(2, 0), a(1, 0) - a(0, 1);
+  rows.row(1) << a(2, 1) - a(1, 2), 1 + a(0, 0) - a(1, 1) - a(2, 2), a(0, 1) + a(1, 0), a(2, 0) + a(0, 2);
+  rows.row(2) << a(0, 2) - a(2, 0), a(0, 1) + a(1, 0), 1 - a(0, 0) + a(1, 1) - a(2, 2), a(1, 2) + a(2, 1);
+  rows.row(3) << a(1, 0) - a(0, 1), a(2, 0) + a(0, 2), a(1, 2) + a(2, 1), 1 - a(0, 0) - a(1, 1) + a(2, 2);
+  int best = 0;
+  for (int i = 1; i < 4; ++i)
+    if (rows.row(i).norm() > rows.row(best).norm()) best = i;
+  const Eigen::Vector4d x = rows.row(best).transpose();
+  const Vec3& d = T.p;
+  Study s;
+  s.head<4>() = x;
+  s[4] = 0.5 * (d[0] * x[1] + d[1] * x[2] + d[2] * x[3]);
+  s[5] = 0.5 * (-d[0] * x[0] + d[2] * x[2] - d[1] * x[3]);
+  s[6] = 0.5 * (-d[1] * x[0] - d[2] * x[1] + d[0] * x[3]);
+  s[7] = 0.5 * (-d[2] * x[0] + d[1] * x[1] - d[0] * x[2]);
+  return s;
+}
+
+SE3 poseFromStudy(const Study& s) {
+  const double x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3], y0 = s[4], y1 = s[5], y2 = s[6], y3 = s[7];
+  const double D = x0 * x0 + x1 * x1 + x2 * x2 + x3 * x3;
+  if (!(D > 0)) throw Error("study: x0..x3 must not all vanish");
+  SE3 T;
+  T.R << x0 * x0 + x1 * x1 - x2 * x2 - x3 * x3, 2 * (x1 * x2 - x0 * x3), 2 * (x1 * x3 + x0 * x2),
+      2 * (x1 * x2 + x0 * x3), x0 * x0 - x1 * x1 + x2 * x2 - x3 * x3, 2 * (x2 * x3 - x0 * x1),
+      2 * (x1 * x3 - x0 * x2), 2 * (x2 * x3 + x0 * x1), x0 * x0 - x1 * x1 - x2 * x2 + x3 * x3;
+  T.R /= D;
+  T.p << 2 * (-x0 * y1 + x1 * y0 - x2 * y3 + x3 * y2), 2 * (-x0 * y2 + x1 * y3 + x2 * y0 - x3 * y1),
+      2 * (-x0 * y3 - x1 * y2 + x2 * y1 + x3 * y0);
+  T.p /= D;
+  return T;
+}
+
+Eigen::Matrix<double, 8, 8> studyBaseMatrix(const Study& t) {
+  Eigen::Matrix<double, 8, 8> M;
+  M << t[0], -t[1], -t[2], -t[3], 0, 0, 0, 0,  //
+      t[1], t[0], -t[3], t[2], 0, 0, 0, 0,     //
+      t[2], t[3], t[0], -t[1], 0, 0, 0, 0,     //
+      t[3], -t[2], t[1], t[0], 0, 0, 0, 0,     //
+      t[4], -t[5], -t[6], -t[7], t[0], -t[1], -t[2], -t[3],  //
+      t[5], t[4], -t[7], t[6], t[1], t[0], -t[3], t[2],      //
+      t[6], t[7], t[4], -t[5], t[2], t[3], t[0], -t[1],      //
+      t[7], -t[6], t[5], t[4], t[3], -t[2], t[1], t[0];
+  return M;
+}
+
+Eigen::Matrix<double, 8, 8> studyMovingMatrix(const Study& t) {
+  Eigen::Matrix<double, 8, 8> M;
+  M << t[0], -t[1], -t[2], -t[3], 0, 0, 0, 0,  //
+      t[1], t[0], t[3], -t[2], 0, 0, 0, 0,     //
+      t[2], -t[3], t[0], t[1], 0, 0, 0, 0,     //
+      t[3], t[2], -t[1], t[0], 0, 0, 0, 0,     //
+      t[4], -t[5], -t[6], -t[7], t[0], -t[1], -t[2], -t[3],  //
+      t[5], t[4], t[7], -t[6], t[1], t[0], t[3], -t[2],      //
+      t[6], -t[7], t[4], t[5], t[2], -t[3], t[0], t[1],      //
+      t[7], t[6], -t[5], t[4], t[3], t[2], -t[1], t[0];
+  return M;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Study polynomials
+
+namespace {
+const std::vector<std::vector<int>>& monomialList(int degree) {
+  static std::vector<std::vector<int>> m1, m2, m3;
+  if (m2.empty()) {
+    for (int i = 0; i < 8; ++i) m1.push_back({i});
+    for (int i = 0; i < 8; ++i)
+      for (int j = i; j < 8; ++j) m2.push_back({i, j});
+    for (int i = 0; i < 8; ++i)
+      for (int j = i; j < 8; ++j)
+        for (int k = j; k < 8; ++k) m3.push_back({i, j, k});
+  }
+  return degree == 1 ? m1 : degree == 2 ? m2 : m3;
+}
+}  // namespace
+
+VecX studyMonomials(const Study& x, int degree) {
+  const auto& L = monomialList(degree);
+  VecX v(L.size());
+  for (size_t r = 0; r < L.size(); ++r) {
+    double p = 1;
+    for (int i : L[r]) p *= x[i];
+    v[r] = p;
+  }
+  return v;
+}
+
+int studyMonomialIndex(std::vector<int> vars) {
+  std::sort(vars.begin(), vars.end());
+  const auto& L = monomialList(static_cast<int>(vars.size()));
+  for (size_t r = 0; r < L.size(); ++r)
+    if (L[r] == vars) return static_cast<int>(r);
+  throw Error("studyMonomialIndex: bad monomial");
+}
+
+double StudyPolynomial::operator()(const Study& x) const { return c.dot(studyMonomials(x, degree)); }
+
+double ConstraintVariety::residual(const Study& x0) const {
+  const Study x = transfer * x0.normalized();
+  double r = 0;
+  for (const auto& q : linear) r = std::max(r, std::abs(q(x)));
+  for (const auto& q : quadrics) r = std::max(r, std::abs(q(x)));
+  r = std::max(r, std::abs(cubic(x)));
+  return r;
+}
+
+ConstraintVariety ConstraintVariety::transferred(const Study& t) const {
+  ConstraintVariety v = *this;
+  v.transfer = studyBaseMatrix(t) * transfer;
+  return v;
+}
+
+namespace {
+/// Orthonormal basis of the nullspace of A (rows = samples), relative threshold.
+MatX nullspace(const MatX& A, double rel = 1e-9) {
+  Eigen::BDCSVD<MatX> svd(A, Eigen::ComputeFullV);
+  const VecX& s = svd.singularValues();
+  const double smax = s.size() ? s[0] : 0.0;
+  int rank = 0;
+  for (int i = 0; i < s.size(); ++i)
+    if (s[i] > rel * smax) ++rank;
+  return svd.matrixV().rightCols(A.cols() - rank);
+}
+}  // namespace
+
+ConstraintVariety implicitizeTwoJoint(const std::function<SE3(double, double)>& fk, double pa, double pb) {
+  std::mt19937_64 rng(12345);
+  std::uniform_real_distribution<double> U(0, 1);
+  auto sample = [&] { return studyFromPose(fk(U(rng) * pa, U(rng) * pb)).normalized().eval(); };
+  ConstraintVariety v;
+  // linear forms (none for a general 2A-chain; 2R chains with intersecting axes have some)
+  MatX A1(40, 8);
+  for (int r = 0; r < A1.rows(); ++r) A1.row(r) = sample().transpose();
+  const MatX N1 = nullspace(A1);
+  for (int k = 0; k < N1.cols(); ++k) v.linear.push_back({1, N1.col(k)});
+  // quadrics: nullspace of the 36 monomials over 120 sampled points
+  MatX A2(120, 36);
+  for (int r = 0; r < A2.rows(); ++r) A2.row(r) = studyMonomials(sample(), 2).transpose();
+  const MatX N2 = nullspace(A2);
+  for (int k = 0; k < N2.cols(); ++k) v.quadrics.push_back({2, N2.col(k)});
+  // cubics: nullspace of the 120 monomials over 360 points, minus the span of x_i·Q_j
+  MatX A3(360, 120);
+  for (int r = 0; r < A3.rows(); ++r) A3.row(r) = studyMonomials(sample(), 3).transpose();
+  const MatX N3 = nullspace(A3);
+  MatX prod(120, 8 * N2.cols());
+  prod.setZero();
+  const auto& L2 = monomialList(2);
+  for (int j = 0; j < N2.cols(); ++j)
+    for (int i = 0; i < 8; ++i)
+      for (size_t m = 0; m < L2.size(); ++m) {
+        std::vector<int> vars = {L2[m][0], L2[m][1], i};
+        prod(studyMonomialIndex(vars), 8 * j + i) += N2(m, j);
+      }
+  // orthonormal basis of the product span, then the cubic direction farthest from it
+  Eigen::BDCSVD<MatX> ps(prod, Eigen::ComputeThinU);
+  int pr = 0;
+  for (int i = 0; i < ps.singularValues().size(); ++i)
+    if (ps.singularValues()[i] > 1e-9 * ps.singularValues()[0]) ++pr;
+  const MatX Q = ps.matrixU().leftCols(pr);
+  const MatX R = N3 - Q * (Q.transpose() * N3);
+  Eigen::BDCSVD<MatX> rs(R, Eigen::ComputeThinU);
+  v.cubic = {3, rs.matrixU().col(0)};
+  if (!(rs.singularValues().size() > 0 && rs.singularValues()[0] > 1e-6)) v.cubic.c = N3.col(0);
+  return v;
+}
+
+std::vector<Eigen::Vector2d> solveTwoJoint(const Joint& ja, const Joint& jb, const SE3& T, double tol) {
+  using namespace ik_detail;
+  std::vector<Eigen::Vector2d> out;
+  const Mat3 N = T.R * Rx(jb.alpha).transpose();  // = Rz(θa) Rx(αa) Rz(θb)
+  const double sa = std::sin(ja.alpha), ca = std::cos(ja.alpha);
+  if (std::abs(N(2, 2) - ca) > std::max(1e-6, tol) || std::abs(sa) < 1e-9) return out;
+  const double tha = std::atan2(N(1, 2), N(0, 2)) - std::atan2(0.0, sa);  // N ẑ = Rz(θa)(sa·(0,−1,0)... )
+  // Rx(αa)ẑ = (0, −sa, ca): its azimuth is atan2(−sa, 0)
+  const double thA = std::atan2(N(1, 2), N(0, 2)) - std::atan2(-sa, 0.0);
+  (void)tha;
+  const double thB = std::atan2(sa, 0.0) - std::atan2(N(2, 1), N(2, 0));  // row: (0, sa, ca)·Rz(θb)
+  auto branches = [](const Joint& j, double q0, double b[2]) {
+    b[0] = q0;
+    if (j.kind == JointKind::A) {
+      b[1] = q0 + 2 * kPi;
+      return 2;
+    }
+    return 1;
+  };
+  double ba[2], bb[2];
+  const int na = branches(ja, qFromTheta(ja, thA), ba), nb = branches(jb, qFromTheta(jb, thB), bb);
+  for (int i = 0; i < na; ++i)
+    for (int k = 0; k < nb; ++k) {
+      double t1, d1, t2, d2;
+      jointMotion(ja, ba[i], t1, d1);
+      jointMotion(jb, bb[k], t2, d2);
+      const SE3 P = dhLink(t1, d1, ja.a, ja.alpha) * dhLink(t2, d2, jb.a, jb.alpha);
+      double pe, oe;
+      poseError(P, T, pe, oe);
+      if (pe <= tol * (1 + T.p.norm()) && oe <= tol) {
+        double qa = ba[i], qb = bb[k];
+        if (ja.kind == JointKind::A) qa = std::fmod(std::fmod(qa, 4 * kPi) + 4 * kPi, 4 * kPi);
+        if (jb.kind == JointKind::A) qb = std::fmod(std::fmod(qb, 4 * kPi) + 4 * kPi, 4 * kPi);
+        out.emplace_back(qa, qb);
+      }
+    }
+  return out;
+}
+
+namespace {
+bool checkAlgebraic(const Model& m, std::string* why) {
+  auto fail = [&](const std::string& s) {
+    if (why) *why = s;
+    return false;
+  };
+  if (m.njoints() != 4 || m.nq != 4) return fail("needs exactly 4 joints");
+  for (int i = 0; i < 4; ++i) {
+    if (m.joints[i].parent != i - 1) return fail("joints[" + std::to_string(i) + "].parent: not a serial chain");
+    if (m.joints[i].kind != JointKind::R && m.joints[i].kind != JointKind::A)
+      return fail("joints[" + std::to_string(i) + "].kind: only R and A joints");
+  }
+  if (m.toolLink() != 3) return fail("tool_link: the tool must sit on the last link");
+  return true;
+}
+}  // namespace
+
+IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* seed, AlgebraicReport* report) {
+  using namespace ik_detail;
+  std::string why;
+  if (!checkAlgebraic(model, &why)) throw Error("algebraic IK (4A-chain): " + why);
+  Model conv;
+  const Model* sp = &model;
+  if (model.convention != DHConvention::Standard) {
+    conv = convertConvention(model, DHConvention::Standard);
+    sp = &conv;
+  }
+  const Model& S = *sp;
+  const auto& J = S.joints;
+  if (std::abs(std::sin(J[0].alpha)) < 1e-9 || std::abs(std::sin(J[2].alpha)) < 1e-9)
+    throw Error("algebraic IK (4A-chain): joints[0].alpha and joints[2].alpha must not be 0 or 180 deg (two-joint sub-IK)");
+  auto link = [&](int i, double q) {
+    double th, dz;
+    jointMotion(J[i], q, th, dz);
+    return dhLink(th, dz, J[i].a, J[i].alpha);
+  };
+  auto leftPose = [&](double q1, double q2) { return S.base * link(0, q1) * link(1, q2); };
+  auto rightPose = [&](double q3, double q4) { return (link(2, q3) * link(3, q4) * S.tool).inverse(); };
+  auto period = [](const Joint& j) { return j.kind == JointKind::A ? 4 * kPi : 2 * kPi; };
+  AlgebraicReport local;
+  AlgebraicReport& rep = report ? *report : local;
+  rep = AlgebraicReport{};
+  rep.left = implicitizeTwoJoint(leftPose, period(J[0]), period(J[1]));
+  rep.right_local = implicitizeTwoJoint(rightPose, period(J[2]), period(J[3]));
+  // Σ0: L = target · R  ⇒  Study(R) ∝ T_b(Study(target⁻¹)) · Study(L)
+  rep.target_inverse = studyFromPose(target.inverse());
+  rep.right = rep.right_local.transferred(rep.target_inverse);
+
+  // Intersection over the left parametrisation: F(q1, q2) = right polynomials at Study(L(q1, q2)).
+  const int nl = static_cast<int>(rep.right.linear.size()), nquad = static_cast<int>(rep.right.quadrics.size());
+  const int nf = nl + nquad + 1;
+  auto F = [&](double q1, double q2) {
+    const Study x = studyFromPose(leftPose(q1, q2)).normalized();
+    const Study xr = rep.right.transfer * x;
+    VecX f(nf);
+    for (int k = 0; k < nl; ++k) f[k] = rep.right.linear[k](xr);
+    for (int k = 0; k < nquad; ++k) f[nl + k] = rep.right.quadrics[k](xr);
+    f[nf - 1] = rep.right.cubic(xr);
+    return f;
+  };
+  const int N1 = 64, N2 = 64;
+  const double P1 = period(J[0]), P2 = period(J[1]);
+  MatX g(N1, N2);
+  for (int i = 0; i < N1; ++i)
+    for (int j = 0; j < N2; ++j) g(i, j) = F(P1 * i / N1, P2 * j / N2).squaredNorm();
+  std::vector<Eigen::Vector2d> roots;
+  // starts: every local minimum of the grid, plus the 24 lowest grid values
+  std::vector<std::pair<double, int>> order;
+  std::vector<char> start(N1 * N2, 0);
+  for (int i = 0; i < N1; ++i)
+    for (int j = 0; j < N2; ++j) {
+      order.push_back({g(i, j), i * N2 + j});
+      bool minimum = true;
+      for (int di = -1; di <= 1 && minimum; ++di)
+        for (int dj = -1; dj <= 1; ++dj)
+          if ((di || dj) && g((i + di + N1) % N1, (j + dj + N2) % N2) < g(i, j)) { minimum = false; break; }
+      if (minimum) start[i * N2 + j] = 1;
+    }
+  std::partial_sort(order.begin(), order.begin() + 24, order.end());
+  for (int k = 0; k < 24; ++k) start[order[k].second] = 1;
+  for (int i = 0; i < N1; ++i)
+    for (int j = 0; j < N2; ++j) {
+      if (!start[i * N2 + j]) continue;
+      // Levenberg–Marquardt on (q1, q2), finite-difference Jacobian
+      Eigen::Vector2d q(P1 * i / N1, P2 * j / N2);
+      double lambda = 1e-6;
+      auto f = F(q[0], q[1]);
+      for (int it = 0; it < 60 && f.norm() > 1e-15; ++it) {
+        MatX Jf(nf, 2);
+        const double h = 1e-7;
+        Jf.col(0) = (F(q[0] + h, q[1]) - F(q[0] - h, q[1])) / (2 * h);
+        Jf.col(1) = (F(q[0], q[1] + h) - F(q[0], q[1] - h)) / (2 * h);
+        const Eigen::Matrix2d A = Jf.transpose() * Jf + lambda * Eigen::Matrix2d::Identity();
+        const Eigen::Vector2d dq = -A.ldlt().solve(Jf.transpose() * f);
+        const auto fn = F(q[0] + dq[0], q[1] + dq[1]);
+        if (fn.norm() < f.norm()) {
+          q += dq;
+          f = fn;
+          lambda = std::max(lambda * 0.3, 1e-12);
+        } else {
+          lambda *= 10;
+          if (lambda > 1e6) break;
+        }
+      }
+      if (f.norm() > 1e-9) continue;
+      q[0] = std::fmod(std::fmod(q[0], P1) + P1, P1);
+      q[1] = std::fmod(std::fmod(q[1], P2) + P2, P2);
+      bool dup = false;
+      for (const auto& r : roots)
+        dup = dup || (std::abs(std::remainder(r[0] - q[0], P1)) < 1e-6 && std::abs(std::remainder(r[1] - q[1], P2)) < 1e-6);
+      if (!dup) roots.push_back(q);
+    }
+
+  SolutionSet set(model, target, seed, 1e-9);
+  for (const auto& r : roots) {
+    const SE3 L = leftPose(r[0], r[1]);
+    const Study X = studyFromPose(L);
+    rep.intersections.push_back(X);
+    // recover joints 3, 4 from ᴿT = L⁻¹·target·tool⁻¹ (the two-joint sub-IK); none ⇒ spurious point
+    const SE3 M34 = L.inverse() * target * S.tool.inverse();
+    const auto sub = solveTwoJoint(J[2], J[3], M34);
+    rep.genuine.push_back(!sub.empty());
+    for (const auto& s34 : sub) {
+      // u = tan(θ_v/4) for A-pairs (tan(θ/2) for R); θ_v = 4·atan(u) recovers the joint values
+      Eigen::Vector4d u;
+      const double qs[4] = {r[0], r[1], s34[0], s34[1]};
+      VecX q(4);
+      for (int i = 0; i < 4; ++i) {
+        const bool a = J[i].kind == JointKind::A;
+        u[i] = a ? std::tan(qs[i] / 4) : std::tan(qs[i] / 2);
+        q[i] = a ? 4 * std::atan(u[i]) : 2 * std::atan(u[i]);
+        if (a && q[i] < 0) q[i] += 4 * kPi;
+      }
+      rep.u.push_back(u);
+      set.offer(q);
+    }
+  }
+  IkAllResult res;
+  set.finish(res, "algebraic (Study parameters): " + std::to_string(rep.intersections.size()) + " intersection point(s) on the left chain, " +
+                      std::to_string(std::count(rep.genuine.begin(), rep.genuine.end(), false)) + " spurious");
+  res.method = IkMethod::Algebraic;
+  return res;
+}
+
+}  // namespace achain

@@ -1,0 +1,106 @@
+// `achain ik`: the acceptance cases through the CLI (JSON on stdout, one-line errors).
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+struct IkCliResult { int status; nlohmann::json out; std::string err; };
+
+IkCliResult runIkCli(const std::string& args) {
+  char tmpl[] = "/tmp/achain_ik_cli_XXXXXX";
+  const int fd = mkstemp(tmpl);
+  if (fd >= 0) close(fd);
+  const std::string errfile = tmpl;
+  const std::string cmd = std::string(ACHAIN_CLI_PATH) + " ik " + args + " 2>" + errfile;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = pclose(p);
+  std::ifstream ef(errfile);
+  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
+  std::remove(errfile.c_str());
+  nlohmann::json j;
+  if (WEXITSTATUS(st) == 0) j = nlohmann::json::parse(out);
+  return {WEXITSTATUS(st), j, err};
+}
+
+std::string fkTarget(const std::string& robot, const std::string& q) {
+  const std::string cmd = std::string(ACHAIN_CLI_PATH) + " fk --robot " + robot + " --deg --q " + q;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  const auto T = nlohmann::json::parse(out)["T"];
+  std::string s;
+  char num[64];
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      std::snprintf(num, sizeof num, "%.17g", T[r][c].get<double>());
+      s += (s.empty() ? "" : ",") + std::string(num);
+    }
+  return s;
+}
+}  // namespace
+
+TEST_CASE("achain ik: prototype-4a thesis target, --all gives the one thesis solution", "[cli][ik]") {
+  const auto r = runIkCli("--robot prototype-4a --T " + fkTarget("prototype-4a", "84.107,224.203,106.791,236.997") + " --all --deg");
+  REQUIRE(r.status == 0);
+  CHECK(r.out["status"] == "ok");
+  CHECK(r.out["method"] == "closed");
+  REQUIRE(r.out["solutions"].size() == 1);
+  const double expect[4] = {84.107, 224.203, 106.791, 236.997};
+  for (int i = 0; i < 4; ++i) CHECK(r.out["solutions"][0][i].get<double>() == Approx(expect[i]).margin(0.01));
+}
+
+TEST_CASE("achain ik: puma560 --all returns 8 solutions, each verified by FK", "[cli][ik]") {
+  const auto r = runIkCli("--robot puma560 --q-target 20,30,-60,40,50,60 --deg --all");
+  REQUIRE(r.status == 0);
+  CHECK(r.out["status"] == "ok");
+  const auto& in = r.out["details"];
+  const auto& out = r.out["outside_limits"];
+  CHECK(in.size() + out.size() == 8);
+  for (const auto* list : {&in, &out})
+    for (const auto& s : *list) {
+      CHECK(s["position_error"].get<double>() < 1e-9);
+      CHECK(s["orientation_error"].get<double>() < 1e-9);
+      CHECK(s["flags"].size() == 3);
+    }
+}
+
+TEST_CASE("achain ik: numeric, statuses and errors", "[cli][ik]") {
+  auto r = runIkCli("--robot stanford --q-target 10,20,0.5,40,50,60 --deg --seed 0,0,0.4,0,0,0");
+  REQUIRE(r.status == 0);
+  CHECK(r.out["method"] == "numeric");
+  CHECK(r.out["status"] == "ok");
+  CHECK(r.out["residual"].get<double>() < 1e-9);
+  // 4-DOF chain, arbitrary 6-DOF pose: unreachable with the nearest pose and its residual
+  r = runIkCli("--robot prototype-4a --pose 0.1,-0.3,0.4,1,0,0,0 --method numeric");
+  REQUIRE(r.status == 0);
+  CHECK(r.out["status"] == "unreachable");
+  CHECK(r.out["residual"].get<double>() > 1e-3);
+  CHECK(r.out["q"].size() == 4);
+  r = runIkCli("--robot prototype-4a --pose 0.1,-0.3,0.4,1,0,0,0 --all");
+  REQUIRE(r.status == 0);
+  CHECK(r.out["status"] == "unreachable");
+  CHECK(r.out.contains("nearest"));
+  // malformed targets
+  auto e = runIkCli("--robot puma560 --T 1,0,0,0,0,1,0,0,0,0,2,0,0,0,0,1");
+  CHECK(e.status == 1);
+  CHECK(e.err.find("not orthonormal") != std::string::npos);
+  e = runIkCli("--robot puma560 --T 1,0,0");
+  CHECK(e.status == 1);
+  CHECK(e.err.find("--T") != std::string::npos);
+  e = runIkCli("--robot puma560 --q-target 0,0,0,0,0,0 --method magic");
+  CHECK(e.status == 1);
+  CHECK(e.err.find("method") != std::string::npos);
+}

@@ -1,0 +1,139 @@
+// Embind surface of the ik area (mirrors core/ik/*). See wasm/js/ik.mjs and wasm/types/ik.d.ts.
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "ik/ik.hpp"
+#include "ik/numeric.hpp"
+#include "wasm_common.hpp"
+
+using namespace emscripten;
+
+namespace achain::wasm {
+namespace {
+
+/// One numeric-IK workspace per live model handle (created on first use, freed by ikRelease).
+struct IkState {
+  explicit IkState(const Model& m) : ws(m), target(Mat4::Identity()), seed(m.nq) { result.q = VecX::Zero(m.nq); }
+  NumericIkWorkspace ws;
+  Mat4 target;
+  VecX seed;
+  IkResult result;
+  int nq = 0, nj = 0;
+};
+std::unordered_map<const WasmModel*, std::unique_ptr<IkState>>& states() {
+  static std::unordered_map<const WasmModel*, std::unique_ptr<IkState>> s;
+  return s;
+}
+IkState& stateOf(const WasmModel& h) {
+  auto& p = states()[&h];
+  if (!p || p->nq != h.model.nq || p->nj != h.model.njoints()) {
+    p = std::make_unique<IkState>(h.model);
+    p->nq = h.model.nq;
+    p->nj = h.model.njoints();
+  }
+  return *p;
+}
+
+constexpr int kOptionCount = 8;  // wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed, respectLimits
+
+IkOptions readOptions(const double* o) {
+  IkOptions opt;
+  opt.position_weight = o[0];
+  opt.orientation_weight = o[1];
+  opt.position_only = o[2] != 0;
+  if (!(o[3] >= 1 && o[3] < 1e9)) throw Error("options.maxIterations: must be an integer ≥ 1");
+  opt.max_iterations = static_cast<int>(o[3]);
+  opt.tolerance = o[4];
+  if (!(o[5] >= 0 && o[5] < 1e9)) throw Error("options.restarts: must be an integer ≥ 0");
+  opt.restarts = static_cast<int>(o[5]);
+  if (!(o[6] >= 0)) throw Error("options.randomSeed: must be ≥ 0");
+  opt.random_seed = static_cast<std::uint64_t>(o[6]);
+  opt.respect_limits = o[7] != 0;
+  return opt;
+}
+
+SE3 readTarget(const WasmModel& h, IkState& st) {
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) st.target(r, c) = h.in[4 * r + c];
+  return checkTarget(st.target, "targetT");
+}
+
+void readSeed(const WasmModel& h, IkState& st, int offset) {
+  for (int i = 0; i < h.model.nq; ++i) {
+    const double v = h.in[offset + i];
+    if (!std::isfinite(v)) throw Error("seedQ[" + std::to_string(i) + "]: must be a finite number");
+    st.seed[i] = v;
+  }
+}
+
+/// Hot path. in = [targetT (16, row-major) | seedQ (nq) | options (8)];
+/// out = [q (nq) | status code (0 ok, 1 unreachable, 2 singular, 3 limits) | positionError |
+///        orientationError | residual | iterations].
+uintptr_t ikSolve(WasmModel& h) {
+  return guard([&] {
+    IkState& st = stateOf(h);
+    const SE3 target = readTarget(h, st);
+    readSeed(h, st, 16);
+    const IkOptions opt = readOptions(h.in.data() + 16 + h.model.nq);
+    solveNumeric(h.model, st.ws, target, st.seed, opt, st.result);
+    const int n = h.model.nq;
+    double* o = h.output(n + 5);
+    for (int i = 0; i < n; ++i) o[i] = st.result.q[i];
+    o[n] = static_cast<double>(static_cast<int>(st.result.status));
+    o[n + 1] = st.result.position_error;
+    o[n + 2] = st.result.orientation_error;
+    o[n + 3] = st.result.residual;
+    o[n + 4] = st.result.iterations;
+    return h.outAddress();
+  });
+}
+
+nlohmann::json solutionJson(const IkSolution& s) {
+  nlohmann::json o = {{"q", std::vector<double>(s.q.data(), s.q.data() + s.q.size())},
+                      {"withinLimits", s.within_limits},
+                      {"positionError", s.position_error},
+                      {"orientationError", s.orientation_error}};
+  if (!s.flags.empty()) {
+    nlohmann::json f = nlohmann::json::object();
+    for (const auto& kv : s.flags) f[kv.first] = kv.second;
+    o["flags"] = f;
+  }
+  return o;
+}
+
+/// Cold path: every solution. in = [targetT (16) | seedQ (nq) | options (8)]; returns JSON text.
+std::string ikAllJS(WasmModel& h, const std::string& method, bool has_seed) {
+  return guard([&] {
+    IkState& st = stateOf(h);
+    const SE3 target = readTarget(h, st);
+    if (has_seed) readSeed(h, st, 16);
+    const IkOptions opt = readOptions(h.in.data() + 16 + h.model.nq);
+    const IkAllResult r = ikAll(h.model, target, ikMethodFromString(method), opt, has_seed ? &st.seed : nullptr);
+    nlohmann::json sols = nlohmann::json::array(), outside = nlohmann::json::array();
+    for (const auto& s : r.solutions) sols.push_back(solutionJson(s));
+    for (const auto& s : r.outside_limits) outside.push_back(solutionJson(s));
+    nlohmann::json out = {{"status", toString(r.status)}, {"method", toString(r.method)}, {"solutions", sols},
+                          {"outsideLimits", outside}, {"residual", r.residual}};
+    if (r.has_nearest) out["nearest"] = solutionJson(r.nearest);
+    if (r.family_q0.size() == h.model.nq)
+      out["family"] = {{"q0", std::vector<double>(r.family_q0.data(), r.family_q0.data() + r.family_q0.size())},
+                       {"direction", std::vector<double>(r.family_dir.data(), r.family_dir.data() + r.family_dir.size())}};
+    if (!r.note.empty()) out["note"] = r.note;
+    return out.dump();
+  });
+}
+
+void ikRelease(WasmModel& h) { states().erase(&h); }
+int ikOptionCount() { return kOptionCount; }
+
+}  // namespace
+}  // namespace achain::wasm
+
+EMSCRIPTEN_BINDINGS(achain_ik) {
+  using namespace achain::wasm;
+  function("ikSolve", &ikSolve);
+  function("ikAll", &ikAllJS);
+  function("ikRelease", &ikRelease);
+  function("ikOptionCount", &ikOptionCount);
+}
