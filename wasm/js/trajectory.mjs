@@ -1,4 +1,131 @@
-// Model methods for the trajectory area (filled in by its issue). install() adds them to Model.prototype.
+// Model methods of the trajectory area: planTrajectory (plan + sample), analyzeTrajectory (torque,
+// power, work via the RNEA), trajectoryJSON (the shared "achain-trajectory" v1 format).
+// C++: wasm/bind_trajectory.cpp → core/trajectory/*. Types: wasm/types/trajectory.d.ts.
+// Series are row-major Float64Arrays (sample k, joint i at k*dof + i); jointSeries() extracts a column.
+const PROFILES = ['trapezoid', 'cubic', 'quintic', 'septic', 'spline'];
+const LEGS = ['massless', 'lumped', 'full', 'potential'];
+
+function legCode(legs) {
+  if (legs === undefined) return 2;
+  const k = LEGS.indexOf(legs === 'pe' ? 'potential' : legs);
+  if (k < 0) throw new Error(`options.legs: '${legs}' is not one of ${LEGS.join(', ')}`);
+  return k;
+}
+
+function num(v, d, what) {
+  if (v === undefined) return d;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`options.${what}: must be a finite number`);
+  return v;
+}
+
+/** Column j of a row-major samples × dof series. */
+export function jointSeries(flat, dof, j) {
+  const N = flat.length / dof;
+  const out = new Float64Array(N);
+  for (let k = 0; k < N; k++) out[k] = flat[k * dof + j];
+  return out;
+}
+
+/** Unpacks the output layout shared by trajectoryPlan / trajectoryCartesian. */
+function readTrajectory(model, ptr, profile) {
+  const n = model.dof;
+  const h = model._output(ptr, 8);
+  const N = h[0], nb = h[6], ne = h[7];
+  const all = model._output(ptr, 8 + N + 3 * N * n + nb + ne);
+  let o = 8;
+  const take = (len) => { const v = all.subarray(o, o + len); o += len; return v; };
+  const t = take(N), q = take(N * n), qd = take(N * n), qdd = take(N * n);
+  const breakpoints = [];
+  for (let j = 0; j < n; j++) { const c = all[o++]; breakpoints.push(take(c)); }
+  return {
+    traj: {
+      robot: model.name, joints: model.joints.map((j) => j.name), profile,
+      samples: N, dof: n, duration: h[2], continuity: h[3], t, q, qd, qdd, breakpoints,
+    },
+    h,
+    extra: take(ne),
+  };
+}
+
 export function install(Model) {
-  void Model;
+  /** Plans q0 → q1 (SI; θ_v for A-pairs) and samples it at options.rate Hz (default 100). */
+  Model.prototype.planTrajectory = function planTrajectory(from, to, options = {}) {
+    const n = this.dof;
+    const via = options.via ?? [];
+    let profile = options.profile ?? (via.length ? 'spline' : 'trapezoid');
+    const p = PROFILES.indexOf(profile);
+    if (p < 0) throw new Error(`options.profile: '${profile}' is not one of ${PROFILES.join(', ')}`);
+    const times = options.times ?? [];
+    const header = [
+      p, options.sync ? 1 : 0, num(options.rate, 100, 'rate'), num(options.duration, 0, 'duration'),
+      via.length, times.length, options.vmax ? 1 : 0, options.amax ? 1 : 0,
+      num(options.velocityScale, 1, 'velocityScale'), num(options.accelerationScale, 1, 'accelerationScale'),
+      options.torqueLimits ? 1 : 0, legCode(options.legs), options.motors ? 1 : 0, options.friction ? 1 : 0, 0, 0,
+    ];
+    const parts = [[header, 'header', 16], [from, 'from', n], [to, 'to', n]];
+    via.forEach((v, k) => parts.push([v, `via[${k}]`, n]));
+    if (times.length) parts.push([times, 'options.times', times.length]);
+    if (options.vmax) parts.push([options.vmax, 'options.vmax', n]);
+    if (options.amax) parts.push([options.amax, 'options.amax', n]);
+    const ptr = this.achain.module.trajectoryPlan(this._input(...parts));
+    const { traj, h } = readTrajectory(this, ptr, profile);
+    traj.torqueScaling = { factor: h[4], joint: h[5] };
+    return traj;
+  };
+
+  /** Tool line or arc from configuration `from` to the pose `goal` (row-major 4×4), through the numeric IK.
+   * options: {kind: 'line'|'arc', arcVia: [x,y,z], rate, speed, acceleration, angularSpeed,
+   * angularAcceleration, knots, positionOnly, jointLimits}. */
+  Model.prototype.planCartesian = function planCartesian(from, goal, options = {}) {
+    const n = this.dof;
+    const kind = options.kind ?? 'line';
+    if (kind !== 'line' && kind !== 'arc') throw new Error(`options.kind: '${kind}' is not line or arc`);
+    if (kind === 'arc' && !options.arcVia) throw new Error('options.arcVia: required for an arc');
+    const header = [
+      kind === 'line' ? 0 : 1, num(options.rate, 100, 'rate'), num(options.speed, 0.25, 'speed'),
+      num(options.acceleration, 1, 'acceleration'), num(options.angularSpeed, 1, 'angularSpeed'),
+      num(options.angularAcceleration, 4, 'angularAcceleration'), num(options.knots, 41, 'knots'),
+      options.positionOnly === undefined ? -1 : (options.positionOnly ? 1 : 0), options.jointLimits === false ? 0 : 1, 0, 0, 0,
+    ];
+    const ptr = this.achain.module.trajectoryCartesian(this._input([header, 'header', 12], [from, 'from', n],
+      [goal, 'goal', 16], [options.arcVia ?? [0, 0, 0], 'options.arcVia', 3]));
+    const { traj, h, extra } = readTrajectory(this, ptr, kind);
+    traj.cartesian = {
+      length: extra[0], rotation: extra[1], maxIkError: extra[2], maxDeviation: extra[3],
+      positionOnly: extra[4] === 1, jointLimitFactor: h[4],
+    };
+    return traj;
+  };
+
+  /** Torque (RNEA), power τ_i·q̇_i and work ∫|τ_i q̇_i|dt along a trajectory (planTrajectory's result
+   * or any {t, q, qd, qdd} with row-major series). options: {legs, motors, friction}. */
+  Model.prototype.analyzeTrajectory = function analyzeTrajectory(traj, options = {}) {
+    const n = this.dof;
+    const N = traj.t.length;
+    const header = [N, legCode(options.legs), options.motors ? 1 : 0, options.friction ? 1 : 0];
+    const ptr = this.achain.module.trajectoryAnalyze(this._input([header, 'header', 4], [traj.t, 't', N],
+      [traj.q, 'q', N * n], [traj.qd, 'qd', N * n], [traj.qdd, 'qdd', N * n]));
+    const all = this._output(ptr, 6 * n + 2 + 2 * N * n);
+    const v = (k) => all.subarray(k * n, (k + 1) * n);
+    return {
+      work: v(0), netWork: v(1), peakTau: v(2), peakTime: v(3), effortRatio: v(4), peakPower: v(5),
+      totalWork: all[6 * n], withinEffort: all[6 * n + 1] === 1,
+      tau: all.subarray(6 * n + 2, 6 * n + 2 + N * n),
+      power: all.subarray(6 * n + 2 + N * n, 6 * n + 2 + 2 * N * n),
+    };
+  };
+
+  /** The shared interchange object {"schema":"achain-trajectory","version":1,…} (nested arrays). */
+  Model.prototype.trajectoryJSON = function trajectoryJSON(traj) {
+    const n = this.dof;
+    const rows = (flat) => Array.from({ length: traj.t.length }, (_, k) => Array.from(flat.subarray(k * n, (k + 1) * n)));
+    const out = {
+      schema: 'achain-trajectory', version: 1, robot: this.name, joints: this.joints.map((j) => j.name),
+      t: Array.from(traj.t), q: rows(traj.q), qd: rows(traj.qd), qdd: rows(traj.qdd),
+    };
+    if (traj.profile) out.profile = traj.profile;
+    if (traj.duration !== undefined) out.duration = traj.duration;
+    if (traj.breakpoints) out.breakpoints = traj.breakpoints.map((b) => Array.from(b));
+    return out;
+  };
 }

@@ -1,0 +1,282 @@
+// Subcommands of the trajectory area: traj (plan and sample), analyze / work (torque, power and work
+// along a trajectory file), apair-study (Robinson's single-A-pair work tables 3.8/3.9).
+#include <fstream>
+#include <sstream>
+
+#include "common.hpp"
+#include "dynamics/options.hpp"
+#include "robots.hpp"
+#include "fk.hpp"
+#include "trajectory/apair_study.hpp"
+#include "trajectory/cartesian.hpp"
+#include "trajectory/dynamics_bridge.hpp"
+#include "trajectory/plan.hpp"
+#include "trajectory/trajectory.hpp"
+
+namespace achain::cli {
+namespace {
+
+/// Rate limits given on the command line: angular entries in deg/s (deg/s²) when --deg.
+VecX rateList(const Model& m, const std::string& text, const std::string& what, bool deg) {
+  const std::vector<double> v = parseList(text, what);
+  if (static_cast<int>(v.size()) != m.nq)
+    throw Error(what + ": robot '" + m.name + "' has " + std::to_string(m.nq) + " joints, got " + std::to_string(v.size()) + " values");
+  VecX r(m.nq);
+  for (int i = 0; i < m.njoints(); ++i) {
+    const int k = m.idx_q[i];
+    r[k] = (deg && isAngular(m.joints[i].kind)) ? v[k] * kDeg : v[k];
+  }
+  return r;
+}
+
+void writeOrPrint(const std::string& out, const std::string& text) {
+  if (out.empty() || out == "-") {
+    std::cout << text;
+    if (!text.empty() && text.back() != '\n') std::cout << '\n';
+    return;
+  }
+  std::ofstream f(out);
+  if (!f) throw Error("--out: cannot write '" + out + "'");
+  f << text;
+  if (!text.empty() && text.back() != '\n') f << '\n';
+}
+
+DynamicsOptions dynamicsOptions(const std::string& legs, bool motors, bool friction) {
+  DynamicsOptions o;
+  if (!legs.empty()) o.legs = legModelFromString(legs);
+  o.motors = motors;
+  o.friction = friction;
+  return o;
+}
+
+struct TrajArgs {
+  RobotArgs robot;
+  std::string from, to, profile = "trapezoid", out, vmax, amax, times, legs, cartesian, arc_via, to_xyz;
+  double speed = 0.25, accel = 1.0, wspeed = 1.0, waccel = 4.0;
+  int knots = 41;
+  bool full_pose = false;
+  std::vector<std::string> via;
+  double rate = 100, duration = 0, vscale = 1, ascale = 1;
+  bool sync = false, csv = false, torque = false, motors = false, friction = false;
+  CLI::Option* profile_opt = nullptr;
+};
+
+void emit(const TrajArgs& a, const Trajectory& tr, json extra) {
+  if (a.csv) {
+    writeOrPrint(a.out, trajectoryToCsv(tr));
+    if (!a.out.empty() && a.out != "-") print(extra);
+    return;
+  }
+  json j = trajectoryToJson(tr);
+  for (auto it = extra.begin(); it != extra.end(); ++it)
+    if (!j.contains(it.key())) j[it.key()] = it.value();
+  if (!a.out.empty() && a.out != "-") {
+    writeOrPrint(a.out, j.dump());
+    extra["out"] = a.out;
+    print(extra);
+  } else {
+    print(j);
+  }
+}
+
+void runCartesian(const Model& m, const TrajArgs& a) {
+  CartesianPathSpec c;
+  if (a.cartesian == "line") c.kind = CartesianKind::Line;
+  else if (a.cartesian == "arc") c.kind = CartesianKind::Arc;
+  else throw Error("--cartesian: '" + a.cartesian + "' is not line or arc");
+  const VecX q0 = a.robot.joints(m, a.from, "--from");
+  Data d(m);
+  if (!a.to.empty()) {
+    forwardKinematics(m, d, a.robot.joints(m, a.to, "--to"));
+    c.goal = d.oMtool;
+  } else if (!a.to_xyz.empty()) {
+    const auto p = parseList(a.to_xyz, "--to-xyz");
+    if (p.size() != 3) throw Error("--to-xyz: expected x,y,z");
+    forwardKinematics(m, d, q0);
+    c.goal = d.oMtool;
+    c.goal.p = Vec3(p[0], p[1], p[2]);
+  } else {
+    throw Error("--to or --to-xyz: the goal is required");
+  }
+  if (c.kind == CartesianKind::Arc) {
+    if (a.arc_via.empty()) throw Error("--arc-via: required for an arc");
+    const auto p = parseList(a.arc_via, "--arc-via");
+    if (p.size() != 3) throw Error("--arc-via: expected x,y,z");
+    c.arc_via = Vec3(p[0], p[1], p[2]);
+  }
+  c.speed = a.speed;
+  c.acceleration = a.accel;
+  c.angular_speed = a.wspeed;
+  c.angular_acceleration = a.waccel;
+  c.knots = a.knots;
+  if (a.full_pose) c.position_only = 0;
+  const CartesianPlan plan = planCartesianPath(m, q0, c);
+  Trajectory tr = samplePath(m, *plan.path, a.rate);
+  tr.profile = a.cartesian;
+  json extra = {{"robot", m.name}, {"profile", tr.profile}, {"duration", tr.duration()}, {"samples", tr.samples()},
+                {"continuity", plan.path->continuity()}, {"breakpoints", tr.breakpoints},
+                {"cartesian", {{"length", plan.length}, {"rotation", plan.rotation}, {"position_only", plan.position_only},
+                               {"max_ik_error", plan.max_ik_error}, {"max_deviation", plan.max_deviation},
+                               {"joint_limit_factor", plan.scaling.factor}}},
+                {"limits", checkRateLimits(m, tr)}};
+  emit(a, tr, extra);
+}
+
+RegisterCommand traj_cmd("traj", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("traj", "Plan a joint trajectory (trapezoid, cubic, quintic, septic, spline) and sample it");
+  static TrajArgs a;
+  a.robot.add(sub, false);
+  sub->add_option("--from", a.from, "Start configuration (comma list; degrees for angular joints with --deg)")->required();
+  sub->add_option("--to", a.to, "Goal configuration (for --cartesian: the goal pose is its FK)");
+  sub->add_option("--to-xyz", a.to_xyz, "--cartesian: goal tool position x,y,z (m, base frame), start orientation kept");
+  sub->add_option("--cartesian", a.cartesian, "Tool path instead of a joint path: line | arc (through IK)");
+  sub->add_option("--arc-via", a.arc_via, "--cartesian arc: a point x,y,z (m, base frame) on the circle between start and goal");
+  sub->add_option("--speed", a.speed, "--cartesian: tool speed limit, m/s (default 0.25)");
+  sub->add_option("--accel", a.accel, "--cartesian: tool acceleration limit, m/s^2 (default 1)");
+  sub->add_option("--angular-speed", a.wspeed, "--cartesian: orientation rate limit, rad/s (default 1)");
+  sub->add_option("--angular-accel", a.waccel, "--cartesian: rad/s^2 (default 4)");
+  sub->add_option("--knots", a.knots, "--cartesian: IK solutions along the path (default 41)");
+  sub->add_flag("--full-pose", a.full_pose, "--cartesian: track orientation too (default: only when the robot has >= 6 joints)");
+  sub->add_option("--via", a.via, "Via point(s): repeat the option or separate points with ';'");
+  a.profile_opt = sub->add_option("--profile", a.profile, "trapezoid | cubic | quintic | septic | spline (default trapezoid; spline when --via is given without --profile)");
+  sub->add_option("--rate", a.rate, "Sampling rate in Hz (default 100); the end point is always sampled");
+  sub->add_flag("--sync", a.sync, "Trapezoid: synchronise all joints (common switch times; straight line in joint space)");
+  sub->add_option("--duration", a.duration, "Scale the whole path uniformly to this duration (s)");
+  sub->add_option("--times", a.times, "Spline knot times (s), from 0, one per point (from, each via, to)");
+  sub->add_option("--vmax", a.vmax, "Speed limits per joint (rad/s or m/s; deg/s with --deg); default: the model's");
+  sub->add_option("--amax", a.amax, "Acceleration limits per joint (rad/s^2 or m/s^2; deg/s^2 with --deg)");
+  sub->add_option("--vel-scale", a.vscale, "Multiply the speed limits (e.g. 0.5)");
+  sub->add_option("--acc-scale", a.ascale, "Multiply the acceleration limits");
+  sub->add_flag("--torque-limits", a.torque, "Also slow the path uniformly until |tau| <= the effort limits (RNEA)");
+  sub->add_option("--legs", a.legs, "A-pair leg model for --torque-limits: massless | lumped | full | pe (default full)");
+  sub->add_flag("--motors", a.motors, "Rotor inertia in the torque check");
+  sub->add_flag("--friction", a.friction, "Friction in the torque check");
+  sub->add_flag("--csv", a.csv, "Write CSV (t, q_*, qd_*, qdd_*) instead of JSON");
+  sub->add_option("--out", a.out, "Write to FILE instead of stdout (a one-line JSON summary is printed)");
+  sub->callback([] {
+    run("traj", [] {
+      const Model m = a.robot.model();
+      if (!a.cartesian.empty()) {
+        runCartesian(m, a);
+        return;
+      }
+      if (a.to.empty()) throw Error("--to: required (the goal configuration)");
+      PlanSpec s;
+      s.from = a.robot.joints(m, a.from, "--from");
+      s.to = a.robot.joints(m, a.to, "--to");
+      int k = 0;
+      for (const auto& opt : a.via) {
+        std::stringstream ss(opt);
+        std::string point;
+        while (std::getline(ss, point, ';'))
+          if (point.find_first_not_of(" \t") != std::string::npos)
+            s.via.push_back(a.robot.joints(m, point, "--via[" + std::to_string(k++) + "]"));
+      }
+      s.profile = a.profile;
+      if (!s.via.empty() && a.profile_opt->count() == 0) s.profile = "spline";  // the default with via points
+      s.synchronize = a.sync;
+      s.duration = a.duration;
+      if (!a.times.empty()) s.times = parseList(a.times, "--times");
+      if (!a.vmax.empty()) s.velocity = rateList(m, a.vmax, "--vmax", a.robot.deg);
+      if (!a.amax.empty()) s.acceleration = rateList(m, a.amax, "--amax", a.robot.deg);
+      s.velocity_scale = a.vscale;
+      s.acceleration_scale = a.ascale;
+      s.torque_limits = a.torque;
+      s.dynamics = dynamicsOptions(a.legs, a.motors, a.friction);
+      const Plan plan = planJointPath(m, s);
+      const Trajectory tr = samplePath(m, *plan.path, a.rate);
+      Model checked = m;  // report against the limits actually planned with
+      for (int i = 0; i < checked.njoints(); ++i) {
+        checked.joints[i].limits.velocity = plan.limits.velocity[checked.idx_q[i]];
+        checked.joints[i].limits.acceleration = plan.limits.acceleration[checked.idx_q[i]];
+      }
+      json summary = {{"robot", m.name}, {"profile", tr.profile}, {"duration", tr.duration()}, {"samples", tr.samples()},
+                      {"continuity", plan.path->continuity()}, {"breakpoints", tr.breakpoints},
+                      {"limits", checkRateLimits(checked, tr)}};
+      if (a.torque)
+        summary["torque_scaling"] = {{"factor", plan.torque_scaling.factor}, {"binding", plan.torque_scaling.binding},
+                                     {"joint", plan.torque_scaling.joint}};
+      emit(a, tr, summary);
+    });
+  });
+});
+
+struct AnalyzeArgs {
+  std::string robot, traj, legs;
+  bool motors = false, friction = false, series = false;
+};
+
+void installAnalyze(CLI::App& app, const char* name, bool work_only) {
+  auto* sub = app.add_subcommand(name, work_only ? "Total work int|tau*qd|dt per joint along a trajectory file (RNEA)"
+                                                 : "Torque, power, work and effort peaks along a trajectory file (RNEA)");
+  static AnalyzeArgs store[2];
+  AnalyzeArgs& a = store[work_only ? 1 : 0];
+  sub->add_option("--robot", a.robot, "Built-in robot name or robot JSON file (default: the trajectory's robot)");
+  sub->add_option("--traj", a.traj, "Trajectory JSON (achain-trajectory v1), e.g. from `achain traj --out`")->required();
+  sub->add_option("--legs", a.legs, "A-pair leg model: massless | lumped | full | pe (default full)");
+  sub->add_flag("--motors", a.motors, "Include rotor inertia");
+  sub->add_flag("--friction", a.friction, "Include joint friction");
+  if (!work_only) sub->add_flag("--series", a.series, "Also print t, tau and power per sample");
+  sub->callback([&a, name, work_only] {
+    run(name, [&a, work_only] {
+      const Trajectory tr = loadTrajectory(a.traj);
+      const std::string robot = a.robot.empty() ? tr.robot : a.robot;
+      if (robot.empty()) throw Error("--robot: the trajectory names no robot; give --robot");
+      const Model m = loadRobot(robot);
+      if (tr.dof() != m.nq)
+        throw Error(a.traj + ": has " + std::to_string(tr.dof()) + " joints, robot '" + m.name + "' has " + std::to_string(m.nq));
+      const DynamicsOptions o = dynamicsOptions(a.legs, a.motors, a.friction);
+      const TrajectoryAnalysis an = analyzeTrajectory(m, tr, o);
+      json out = analysisToJson(m, tr, an, a.series && !work_only);
+      out["legs"] = toString(o.legs);
+      if (work_only) out = {{"robot", m.name}, {"legs", toString(o.legs)}, {"work", out["work"]},
+                            {"net_work", out["net_work"]}, {"total_work", an.total_work}, {"duration", tr.duration()}};
+      else out["limits"] = checkRateLimits(m, tr);
+      print(out);
+    });
+  });
+}
+
+RegisterCommand analyze_cmd("analyze", [](CLI::App& app) { installAnalyze(app, "analyze", false); });
+RegisterCommand work_cmd("work", [](CLI::App& app) { installAnalyze(app, "work", true); });
+
+RegisterCommand study_cmd("apair-study", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("apair-study", "Robinson's single-A-pair work study (thesis Tables 3.8/3.9): 60 -> 300 deg, four leg models");
+  static double duration = 10, rho_in = 4 * std::sqrt(2.0);
+  static std::string profile = "quintic";
+  static int samples = 20001;
+  static bool leg1x6 = false;
+  sub->add_flag("--leg1x6", leg1x6, "Full model: leg inertia as six times leg 1, (m_leg rho^2/4)(2+cos), as in the thesis/digest (default: exact Griffis-Duffy rods, as the RNEA)");
+  sub->add_option("--duration", duration, "Move time in s (thesis: 10 or 1)");
+  sub->add_option("--profile", profile, "Rest-to-rest profile: quintic (default), cubic, septic, trapezoid");
+  sub->add_option("--rho-in", rho_in, "A-pair size rho in inches (thesis text: 4*sqrt(2) = 5.657; its tables fit 6.875)");
+  sub->add_option("--samples", samples, "Integration samples");
+  sub->callback([] {
+    run("apair-study", [] {
+      ApairStudyParameters p;
+      p.rho = rho_in * 0.0254;
+      p.exact_leg_inertia = !leg1x6;
+      const ApairStudyResult r = apairStudy(p, duration, profile, samples);
+      json rows = json::array();
+      auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+      const double base_v = r.rows[0].vertical, base_h = r.rows[0].horizontal;
+      const double tb_v = r.rows[0].thesis_vertical, tb_h = r.rows[0].thesis_horizontal;
+      for (const auto& row : r.rows)
+        rows.push_back({{"legs", toString(row.legs)},
+                        {"vertical_J", row.vertical}, {"horizontal_J", row.horizontal},
+                        {"vertical_inlb", row.vertical / kInchPound}, {"horizontal_inlb", row.horizontal / kInchPound},
+                        {"thesis_vertical_inlb", num(row.thesis_vertical / kInchPound)},
+                        {"thesis_horizontal_inlb", num(row.thesis_horizontal / kInchPound)},
+                        {"ratio_to_massless_vertical", row.vertical / base_v},
+                        {"ratio_to_massless_horizontal", base_h > 0 ? json(row.horizontal / base_h) : json(nullptr)},
+                        {"thesis_ratio_vertical", num(row.thesis_vertical / tb_v)},
+                        {"thesis_ratio_horizontal", num(row.thesis_horizontal / tb_h)}});
+      print({{"duration", r.duration}, {"profile", r.profile}, {"rho_in", rho_in},
+             {"leg_inertia", leg1x6 ? "six times leg 1 (thesis/digest)" : "exact rods (Griffis-Duffy anchors)"},
+             {"link_weight_lb", p.link_mass / 0.45359237}, {"leg_weight_lb", p.leg_mass / 0.45359237}, {"rows", rows}});
+    });
+  });
+});
+
+}  // namespace
+}  // namespace achain::cli

@@ -1,0 +1,212 @@
+// Embind surface of the trajectory area (core/trajectory/*): planning + sampling, and torque / power /
+// work along a trajectory. Hot-path convention: inputs in h.in, results in h.out (see trajectory.mjs).
+#include <nlohmann/json.hpp>
+
+#include "ik/ik.hpp"
+#include "trajectory/apair_study.hpp"
+#include "trajectory/cartesian.hpp"
+#include "trajectory/dynamics_bridge.hpp"
+#include "trajectory/plan.hpp"
+#include "trajectory/trajectory.hpp"
+#include "wasm_common.hpp"
+
+using namespace emscripten;
+
+namespace achain::wasm {
+namespace {
+
+const char* kProfiles[] = {"trapezoid", "cubic", "quintic", "septic", "spline"};
+constexpr int kPlanHeader = 16;   // input header doubles
+constexpr int kOutHeader = 8;     // output header doubles
+
+LegModel legModelFromCode(double c) {
+  const int k = static_cast<int>(c);
+  if (k < 0 || k > 3 || k != c) throw Error("options.legs: unknown leg model");
+  return static_cast<LegModel>(k);
+}
+
+double finiteAt(const std::vector<double>& in, int i, const char* what) {
+  if (i < 0 || static_cast<size_t>(i) >= in.size()) throw Error(std::string(what) + ": input too short");
+  const double v = in[i];
+  if (!std::isfinite(v)) throw Error(std::string(what) + ": must be a finite number");
+  return v;
+}
+
+/// Output layout shared by trajectoryPlan and trajectoryCartesian (see trajectory.mjs), then `extra`.
+void writeTrajectory(WasmModel& h, const Trajectory& tr, int continuity, double f4, double f5, const std::vector<double>& extra) {
+  const int N = tr.samples(), n = tr.dof();
+  size_t nb = 0;
+  for (const auto& b : tr.breakpoints) nb += 1 + b.size();
+  double* o = h.output(kOutHeader + N + 3 * static_cast<size_t>(N) * n + nb + extra.size());
+  o[0] = N;
+  o[1] = n;
+  o[2] = tr.duration();
+  o[3] = continuity;
+  o[4] = f4;
+  o[5] = f5;
+  o[6] = static_cast<double>(nb);
+  o[7] = static_cast<double>(extra.size());
+  double* p = o + kOutHeader;
+  for (int k = 0; k < N; ++k) *p++ = tr.t[k];
+  for (const MatX* M : {&tr.q, &tr.qd, &tr.qdd})
+    for (int k = 0; k < N; ++k)
+      for (int i = 0; i < n; ++i) *p++ = (*M)(k, i);
+  for (const auto& b : tr.breakpoints) {
+    *p++ = static_cast<double>(b.size());
+    for (double t : b) *p++ = t;
+  }
+  for (double e : extra) *p++ = e;
+}
+
+/// Input: header[12] = {kind (0 line, 1 arc), rate, speed, acceleration, angularSpeed, angularAcceleration,
+/// knots, positionOnly (−1 auto, 0, 1), jointLimits, 0, 0, 0}, from[n], goal[16] (row-major 4×4), arcVia[3].
+/// Output: as trajectoryPlan with header slots 4/5 = joint-limit factor / −1, then extra
+/// {length, rotation, maxIkError, maxDeviation, positionOnly}.
+uintptr_t trajectoryCartesian(WasmModel& h) {
+  return guard([&] {
+    const Model& m = h.model;
+    const int n = m.nq;
+    const auto& in = h.in;
+    CartesianPathSpec c;
+    const int kind = static_cast<int>(finiteAt(in, 0, "options.kind"));
+    if (kind != 0 && kind != 1) throw Error("options.kind: must be 'line' or 'arc'");
+    c.kind = kind == 0 ? CartesianKind::Line : CartesianKind::Arc;
+    const double rate = finiteAt(in, 1, "options.rate");
+    c.speed = finiteAt(in, 2, "options.speed");
+    c.acceleration = finiteAt(in, 3, "options.acceleration");
+    c.angular_speed = finiteAt(in, 4, "options.angularSpeed");
+    c.angular_acceleration = finiteAt(in, 5, "options.angularAcceleration");
+    c.knots = static_cast<int>(finiteAt(in, 6, "options.knots"));
+    c.position_only = static_cast<int>(finiteAt(in, 7, "options.positionOnly"));
+    c.joint_limits = in[8] != 0;
+    int off = 12;
+    VecX q0(n);
+    for (int i = 0; i < n; ++i) q0[i] = finiteAt(in, off++, "from");
+    Mat4 G;
+    for (int r = 0; r < 4; ++r)
+      for (int k = 0; k < 4; ++k) G(r, k) = finiteAt(in, off++, "goal");
+    c.goal = checkTarget(G, "goal");
+    c.arc_via = Vec3(finiteAt(in, off, "options.arcVia"), finiteAt(in, off + 1, "options.arcVia"), finiteAt(in, off + 2, "options.arcVia"));
+    const CartesianPlan plan = planCartesianPath(m, q0, c);
+    Trajectory tr = samplePath(m, *plan.path, rate);
+    writeTrajectory(h, tr, plan.path->continuity(), plan.scaling.factor, -1,
+                    {plan.length, plan.rotation, plan.max_ik_error, plan.max_deviation, plan.position_only ? 1.0 : 0.0});
+    return h.outAddress();
+  });
+}
+
+/// Input: header[16] = {profile, sync, rate, duration, nvia, ntimes, hasVmax, hasAmax, velocityScale,
+/// accelerationScale, torqueLimits, legs, motors, friction, 0, 0}, then from[n], to[n], via[nvia·n],
+/// times[ntimes], vmax[n]?, amax[n]?.
+/// Output: {N, n, duration, continuity, torqueFactor, bindingJoint, nbreak, 0}, t[N], q[N·n], qd[N·n],
+/// qdd[N·n] (row-major, sample by sample), then per joint: count, times….
+uintptr_t trajectoryPlan(WasmModel& h) {
+  return guard([&] {
+    const Model& m = h.model;
+    const int n = m.nq;
+    const auto& in = h.in;
+    const int prof = static_cast<int>(finiteAt(in, 0, "options.profile"));
+    if (prof < 0 || prof > 4) throw Error("options.profile: unknown profile");
+    PlanSpec s;
+    s.profile = kProfiles[prof];
+    s.synchronize = in[1] != 0;
+    const double rate = finiteAt(in, 2, "options.rate");
+    s.duration = finiteAt(in, 3, "options.duration");
+    const int nvia = static_cast<int>(finiteAt(in, 4, "options.via")), ntimes = static_cast<int>(finiteAt(in, 5, "options.times"));
+    const bool hasV = in[6] != 0, hasA = in[7] != 0;
+    s.velocity_scale = finiteAt(in, 8, "options.velocityScale");
+    s.acceleration_scale = finiteAt(in, 9, "options.accelerationScale");
+    s.torque_limits = in[10] != 0;
+    s.dynamics.legs = legModelFromCode(in[11]);
+    s.dynamics.motors = in[12] != 0;
+    s.dynamics.friction = in[13] != 0;
+    int off = kPlanHeader;
+    auto vec = [&](const std::string& what) {
+      VecX v(n);
+      for (int i = 0; i < n; ++i) v[i] = finiteAt(in, off + i, (what + "[" + std::to_string(i) + "]").c_str());
+      off += n;
+      return v;
+    };
+    s.from = vec("from");
+    s.to = vec("to");
+    for (int k = 0; k < nvia; ++k) s.via.push_back(vec("via[" + std::to_string(k) + "]"));
+    for (int k = 0; k < ntimes; ++k) s.times.push_back(finiteAt(in, off++, "options.times"));
+    if (hasV) s.velocity = vec("options.vmax");
+    if (hasA) s.acceleration = vec("options.amax");
+    const Plan plan = planJointPath(m, s);
+    const Trajectory tr = samplePath(m, *plan.path, rate);
+    writeTrajectory(h, tr, plan.path->continuity(), plan.torque_scaling.factor, plan.torque_scaling.joint, {});
+    return h.outAddress();
+  });
+}
+
+/// Input: {N, legs, motors, friction}, t[N], q[N·n], qd[N·n], qdd[N·n] (row-major).
+/// Output: work[n], netWork[n], peakTau[n], peakTime[n], effortRatio[n], peakPower[n],
+/// {totalWork, withinEffort}, tau[N·n], power[N·n].
+uintptr_t trajectoryAnalyze(WasmModel& h) {
+  return guard([&] {
+    const Model& m = h.model;
+    const int n = m.nq;
+    const auto& in = h.in;
+    const int N = static_cast<int>(finiteAt(in, 0, "trajectory.samples"));
+    if (N < 1) throw Error("trajectory: needs at least one sample");
+    DynamicsOptions o;
+    o.legs = legModelFromCode(in[1]);
+    o.motors = in[2] != 0;
+    o.friction = in[3] != 0;
+    Trajectory tr;
+    tr.robot = m.name;
+    for (const auto& j : m.joints) tr.joints.push_back(j.name);
+    tr.t.resize(N);
+    int off = 4;
+    for (int k = 0; k < N; ++k) {
+      tr.t[k] = finiteAt(in, off++, "trajectory.t");
+      if (k > 0 && !(tr.t[k] > tr.t[k - 1])) throw Error("trajectory.t[" + std::to_string(k) + "]: times must increase");
+    }
+    for (MatX* M : {&tr.q, &tr.qd, &tr.qdd}) {
+      M->resize(N, n);
+      for (int k = 0; k < N; ++k)
+        for (int i = 0; i < n; ++i) (*M)(k, i) = finiteAt(in, off++, "trajectory.q/qd/qdd");
+    }
+    const TrajectoryAnalysis a = analyzeTrajectory(m, tr, o);
+    double* out = h.output(6 * n + 2 + 2 * static_cast<size_t>(N) * n);
+    for (const VecX* v : {&a.work, &a.net_work, &a.peak_tau, &a.peak_tau_time, &a.effort_ratio, &a.peak_power})
+      for (int i = 0; i < n; ++i) *out++ = (*v)[i];
+    *out++ = a.total_work;
+    *out++ = a.within_effort ? 1 : 0;
+    for (const MatX* M : {&a.tau, &a.power})
+      for (int k = 0; k < N; ++k)
+        for (int i = 0; i < n; ++i) *out++ = (*M)(k, i);
+    return h.outAddress();
+  });
+}
+
+/// Robinson's single-A-pair work study (cold path, JSON text).
+std::string apairStudyJSON(double duration, const std::string& profile, double rho_in, bool exact_leg_inertia) {
+  return guard([&] {
+    ApairStudyParameters p;
+    if (!(rho_in > 0)) throw Error("rhoIn: must be > 0");
+    p.rho = rho_in * 0.0254;
+    p.exact_leg_inertia = exact_leg_inertia;
+    const ApairStudyResult r = apairStudy(p, duration, profile);
+    nlohmann::json rows = nlohmann::json::array();
+    auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    for (const auto& row : r.rows)
+      rows.push_back({{"legs", toString(row.legs)}, {"vertical", row.vertical}, {"horizontal", row.horizontal},
+                      {"thesisVertical", num(row.thesis_vertical)}, {"thesisHorizontal", num(row.thesis_horizontal)}});
+    return nlohmann::json{{"duration", r.duration}, {"profile", r.profile}, {"rhoIn", rho_in},
+                          {"inchPound", kInchPound}, {"rows", rows}}
+        .dump();
+  });
+}
+
+}  // namespace
+}  // namespace achain::wasm
+
+EMSCRIPTEN_BINDINGS(achain_trajectory) {
+  using namespace achain::wasm;
+  function("trajectoryPlan", &trajectoryPlan);
+  function("trajectoryAnalyze", &trajectoryAnalyze);
+  function("trajectoryCartesian", &trajectoryCartesian);
+  function("apairStudy", &apairStudyJSON);
+}
