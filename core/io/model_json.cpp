@@ -1,5 +1,7 @@
 #include "model_json.hpp"
 
+#include "apair_collision.hpp"
+
 #include <cmath>
 #include <map>
 #include <set>
@@ -216,9 +218,24 @@ Joint parseJoint(const json& jj, size_t i, const Units& u) {
   if (jj.contains("limits")) {
     const std::string pl = join(p, "limits");
     const json& L = requireObject(jj.at("limits"), pl);
-    checkKeys(L, pl, {"lower", "upper", "velocity", "acceleration", "effort"});
+    checkKeys(L, pl, {"lower", "upper", "velocity", "acceleration", "effort", "from_legs"});
     j.limits.lower = number(L, pl, "lower", -kInf) * pos;
     j.limits.upper = number(L, pl, "upper", kInf) * pos;
+    if (L.contains("from_legs")) {  // A-pair: position limits from the leg-collision range (legs.radius)
+      const std::string pf = join(pl, "from_legs");
+      if (!L.at("from_legs").is_boolean()) fail(pf, std::string("must be true or false, got ") + typeName(L.at("from_legs")));
+      if (L.at("from_legs").get<bool>()) {
+        if (j.kind != JointKind::A) fail(pf, std::string("only an A-pair derives its limits from its legs (kind is ") + toString(j.kind) + ")");
+        if (L.contains("lower") || L.contains("upper")) fail(pf, "give either from_legs or lower/upper, not both");
+        try {
+          const ApairRange r = apairUsableRange(j);
+          j.limits.lower = r.lower;
+          j.limits.upper = r.upper;
+        } catch (const Error& e) {
+          fail(pf, e.what());
+        }
+      }
+    }
     j.limits.velocity = number(L, pl, "velocity", kInf) * pos;
     j.limits.acceleration = number(L, pl, "acceleration", kInf) * pos;
     j.limits.effort = number(L, pl, "effort", kInf) * (ang ? u.torque : u.force);

@@ -1,3 +1,116 @@
-// Model methods of the workspace area (see wasm/js/workspace.mjs).
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface WorkspaceMethods {}
+// Model methods of the workspace area (see wasm/js/workspace.mjs, wasm/bind_workspace.cpp,
+// core/workspace/*, core/apair_collision.*, docs/workspace.md). Units: SI (m, rad).
+
+export type WorkspaceMethod = 'robinson' | 'castelli' | 'montecarlo';
+/** The point standing for a voxel when Robinson's sweep moves it: 'witness' (default, a reachable
+ * point near the voxel centre), 'centre' (the thesis's choice), 'near' / 'far' (corners: inner / outer estimates). */
+export type Representative = 'witness' | 'centre' | 'near' | 'far';
+
+export interface WorkspaceOptions {
+  /** Voxel edge, m (required). */
+  voxel: number;
+  method?: WorkspaceMethod;
+  /** Joint step for R/H/A joints, rad (default 0 = automatic: about `spacing` voxels of motion per step). */
+  step?: number;
+  /** Joint step for P joints, m (default automatic). */
+  stepLinear?: number;
+  /** Automatic step: largest point motion per step, in voxels (default 0.5). */
+  spacing?: number;
+  representative?: Representative;
+  /** Robinson: keep the moved points on a grid `refine` times finer (1–8, default 1). */
+  refine?: number;
+  /** Monte-Carlo samples (default 2e7) and seed (default 1). */
+  samples?: number;
+  seed?: number;
+  /** Swept point in the tool frame (default [0, 0, 0]). */
+  point?: [number, number, number];
+  /** Lattice origin: voxel faces at origin + k·voxel (default [0, 0, 0]). */
+  origin?: [number, number, number];
+  /** Guards: grid cells (default 2^30) and point evaluations (default 2e10). */
+  maxCells?: number;
+  maxEvaluations?: number;
+}
+
+export interface WorkspaceSweepInfo { joint: number; lower: number; upper: number; steps: number; voxelsAfter: number; }
+
+export interface WorkspaceSummary {
+  robot: string;
+  method: WorkspaceMethod;
+  representative: Representative;
+  voxels: number;
+  /** voxels · voxel³, m³ */
+  volume: number;
+  voxel: number;
+  origin: [number, number, number];
+  bounds: { min: [number, number, number]; max: [number, number, number] } | null;
+  seconds: number;
+  evaluations: number;
+  sweeps: WorkspaceSweepInfo[];
+  done: boolean;
+  cancelled: boolean;
+}
+
+export interface WorkspaceSection {
+  axis: 0 | 1 | 2;
+  layer: number;
+  /** Centre of the voxel layer cut by the plane, m. */
+  coordinate: number;
+  uAxis: number; vAxis: number;
+  uLo: number; vLo: number;
+  nu: number; nv: number;
+  voxels: number;
+  /** m² */
+  area: number;
+  /** Row-major occupancy, image[v·nu + u] ∈ {0, 1}. */
+  image: Uint8Array;
+}
+
+export interface WorkspaceOverlap {
+  a: number; b: number; shared: number; onlyA: number; onlyB: number; union: number; jaccard: number; sharedVolume: number;
+}
+
+export class Workspace {
+  /** Runs about `budget` point evaluations; returns progress in [0, 1]. */
+  step(budget?: number): number;
+  readonly done: boolean;
+  readonly progress: number;
+  readonly evaluations: number;
+  readonly voxels: number;
+  readonly volume: number;
+  readonly bounds: WorkspaceSummary['bounds'];
+  cancel(): void;
+  summary(): WorkspaceSummary;
+  centres(options?: { surfaceOnly?: boolean }): Float32Array;
+  lattice(): Int32Array;
+  mesh(): { positions: Float32Array; indices: Uint32Array };
+  section(axis: 'x' | 'y' | 'z' | 0 | 1 | 2, value: number): WorkspaceSection;
+  overlap(other: Workspace): WorkspaceOverlap;
+  sharedCentres(other: Workspace): Float32Array;
+  dispose(): void;
+}
+
+export interface WorkspaceMethods {
+  /** Smallest A-pair leg clearance per joint at q, m (negative = legs interfere; +Infinity if not an A-pair). */
+  legClearances(q: ArrayLike<number>): Float64Array;
+  /** Whole computation, synchronous. */
+  workspace(options: WorkspaceOptions): Workspace;
+  /** A job to step() in slices (Web Worker). */
+  workspaceJob(options: WorkspaceOptions): Workspace;
+  /** Slices of ~sliceMs with progress; rejects with an AbortError when `signal` aborts. */
+  workspaceAsync(options: WorkspaceOptions, control?: {
+    onProgress?: (fraction: number, job: Workspace) => void;
+    signal?: AbortSignal;
+    sliceMs?: number;
+  }): Promise<Workspace>;
+}
+
+export interface ApairRangeResult {
+  side: number; legRadius: number; rOverA: number;
+  /** rad */
+  lower: number; upper: number; range: number;
+  lowerLegs: [number, number]; upperLegs: [number, number];
+}
+export function apairRange(achain: { module: unknown }, side: number, legRadius: number): ApairRangeResult;
+export function apairLegCurves(achain: { module: unknown }, side: number, samples?: number): {
+  theta: Float64Array; d12: Float64Array; d16: Float64Array; omega12: Float64Array; omega16: Float64Array;
+};

@@ -1,0 +1,68 @@
+// Reachable workspace (Robinson's sweep, Castelli's grid) and the A-pair leg-collision range.
+// Thesis timings (MATLAB, Core2 T5300 1.73 GHz; Robinson 2012 Table 3.1) are quoted in docs/workspace.md:
+// 4-joint chain 12.8 s (new algorithm, 0.5° steps, 0.5-unit voxels); 3R chain 2.3 s new, 1,450 s Castelli.
+#include <benchmark/benchmark.h>
+
+#include "apair_collision.hpp"
+#include "io/model_json.hpp"
+#include "robots.hpp"
+#include "workspace/workspace.hpp"
+
+using namespace achain;
+
+namespace {
+
+Model thesis3R() {
+  return modelFromJsonString(R"({"schema_version":1,"name":"thesis-3r","units":{"length":"m","angle":"deg"},"joints":[
+    {"kind":"R","a":5,"d":8,"alpha":180,"limits":{"lower":60,"upper":300}},
+    {"kind":"R","a":2,"d":8,"alpha":90,"limits":{"lower":60,"upper":300}},
+    {"kind":"R","a":2,"d":8,"alpha":0,"limits":{"lower":60,"upper":300}}]})");
+}
+
+void run(benchmark::State& st, const Model& m, const WorkspaceOptions& o) {
+  size_t voxels = 0, evals = 0;
+  for (auto _ : st) {
+    const WorkspaceResult r = computeWorkspace(m, o);
+    voxels = r.count();
+    evals = r.evaluations;
+    benchmark::DoNotOptimize(voxels);
+  }
+  st.counters["voxels"] = double(voxels);
+  st.counters["evaluations"] = double(evals);
+}
+
+WorkspaceOptions opts(double voxel, int threads, double step_deg = 0, Representative rep = Representative::Witness,
+                      WorkspaceMethod method = WorkspaceMethod::Robinson) {
+  WorkspaceOptions o;
+  o.voxel = voxel;
+  o.threads = threads;
+  o.step = step_deg * kDeg;
+  o.representative = rep;
+  o.method = method;
+  return o;
+}
+
+void prototype(benchmark::State& st, int threads) { run(st, builtinModel("prototype-4a"), opts(0.0127, threads)); }
+void prototypeThesisSettings(benchmark::State& st) {
+  run(st, builtinModel("prototype-4a"), opts(0.0127, 0, 0.5, Representative::Centre));
+}
+void puma(benchmark::State& st, int threads) { run(st, builtinModel("puma560"), opts(0.0127, threads)); }
+// Thesis settings: centre representative, 0.5° steps (Table 3.1: MATLAB 2.3 s; Castelli 1,450 s).
+void robinson3R(benchmark::State& st) { run(st, thesis3R(), opts(0.5, 0, 0.5, Representative::Centre)); }
+void castelli3R(benchmark::State& st) {
+  run(st, thesis3R(), opts(0.5, 0, 0.5, Representative::Witness, WorkspaceMethod::Castelli));
+}
+void apairRange(benchmark::State& st) {
+  for (auto _ : st) benchmark::DoNotOptimize(apairUsableRange(1.0, 0.05).lower);
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(prototype, all, 0)->Name("Workspace/prototype-4a@12.7mm/achain")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(prototype, one, 1)->Name("Workspace/prototype-4a@12.7mm/achain-1thread")->Unit(benchmark::kMillisecond);
+BENCHMARK(prototypeThesisSettings)->Name("Workspace/prototype-4a@12.7mm/achain-centre-0.5deg")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(puma, all, 0)->Name("Workspace/puma560-wrist@12.7mm/achain")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(puma, one, 1)->Name("Workspace/puma560-wrist@12.7mm/achain-1thread")->Unit(benchmark::kMillisecond);
+BENCHMARK(robinson3R)->Name("Workspace/thesis-3r@0.5/achain")->Unit(benchmark::kMillisecond);
+BENCHMARK(castelli3R)->Name("Workspace/thesis-3r@0.5/achain-castelli-0.5deg")->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(apairRange)->Name("ApairRange/r=0.05a/achain")->Unit(benchmark::kMicrosecond);
