@@ -1,0 +1,272 @@
+// Subcommands of the firmware bridge: send (stream a trajectory to a controller) and
+// controller-sim (the reference firmware on the simulated prototype, behind a pseudo-terminal).
+#include <unistd.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "common.hpp"
+#include "host/posix_io.hpp"
+#include "host/sender.hpp"
+#include "host/trajectory.hpp"
+#include "robots.hpp"
+
+namespace achain::cli {
+namespace {
+
+namespace br = achain::bridge;
+
+volatile std::sig_atomic_t g_stop = 0;
+void onSignal(int) { g_stop = 1; }
+
+json readJsonFile(const std::string& path, const char* what) {
+  std::ifstream f(path);
+  if (!f) throw Error(std::string(what) + " " + path + ": cannot open file");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  try {
+    return json::parse(ss.str());
+  } catch (const std::exception& e) {
+    throw Error(std::string(what) + " " + path + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+/// Joint configuration: limits from the robot model, drive/encoder/gains from the simulator's
+/// prototype profile, then per-joint overrides from --config.
+std::vector<br::JointConfig> jointConfigs(const Model& m, const json& overrides) {
+  const br::SimProfile prof = br::prototypeProfile();
+  std::vector<br::JointConfig> out;
+  for (int j = 0; j < m.nq; ++j) {
+    br::JointConfig c = prof.config[j < prof.joints ? j : 0];
+    c.joint = static_cast<uint8_t>(j);
+    const JointLimits& L = m.joints[j].limits;
+    auto fin = [](double v, double dflt) { return std::isfinite(v) ? v : dflt; };
+    c.q_min = static_cast<float>(fin(L.lower, -1e3));
+    c.q_max = static_cast<float>(fin(L.upper, 1e3));
+    c.v_max = static_cast<float>(fin(L.velocity, c.v_max));
+    c.a_max = static_cast<float>(fin(L.acceleration, c.a_max));
+    c.torque_max = static_cast<float>(fin(L.effort, c.torque_max));
+    if (overrides.contains("joints")) {
+      const json& a = overrides["joints"];
+      if (!a.is_array() || a.size() != static_cast<size_t>(m.nq))
+        throw Error("--config joints: must list " + std::to_string(m.nq) + " joints");
+      const json& o = a[j];
+      const std::string p = "--config joints[" + std::to_string(j) + "].";
+      auto num = [&](const char* k, auto& field) {
+        if (!o.contains(k)) return;
+        if (!o[k].is_number()) throw Error(p + k + ": must be a number");
+        field = static_cast<std::decay_t<decltype(field)>>(o[k].get<double>());
+      };
+      num("gear_ratio", c.gear_ratio);
+      num("counts_per_rev", c.counts_per_rev);
+      num("zero_offset", c.zero_offset);
+      num("torque_max", c.torque_max);
+      num("kp", c.kp);
+      num("ki", c.ki);
+      num("kd", c.kd);
+      num("inertia_ff", c.inertia_ff);
+      num("viscous_ff", c.viscous_ff);
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string bar(double frac) {
+  const int w = 30, k = static_cast<int>(std::round(std::min(1.0, std::max(0.0, frac)) * w));
+  return "[" + std::string(k, '#') + std::string(w - k, '-') + "]";
+}
+
+RegisterCommand send_cmd("send", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "send", "Stream a sampled trajectory (achain-trajectory JSON) to a motor controller over a serial port or PTY");
+  static std::string file, port, robot = "prototype-4a", demo, config;
+  static int baud = 115200, watchdog_ms = 200;
+  static double segment_ms = 10, timeout = 60, settle = 0.5, drop = 0, corrupt = 0, abandon = -1;
+  static unsigned seed = 1;
+  static bool virt = false, clear = false, approach = false, quiet = false;
+  sub->add_option("TRAJECTORY", file, "Trajectory JSON {schema: achain-trajectory, version: 1, t, q, qd[, qdd]}");
+  sub->add_option("--port", port, "Serial device or PTY of the controller (see `achain controller-sim`)");
+  sub->add_option("--baud", baud, "Baud rate (ignored by PTYs)")->capture_default_str();
+  sub->add_flag("--virtual", virt, "Use an in-process simulated controller (virtual time) instead of a port");
+  sub->add_option("--demo", demo, "Instead of a file: 'thesis-trapezoid' (Robinson 2012 Sec. 3.8.7, all four joints)");
+  sub->add_option("--robot", robot, "Robot whose joint limits configure the controller")->capture_default_str();
+  sub->add_option("--config", config, "Controller configuration JSON: {watchdog_ms, joints:[{gear_ratio, counts_per_rev, zero_offset, kp, ki, kd, inertia_ff, viscous_ff, torque_max}]}");
+  sub->add_option("--segment-ms", segment_ms, "Minimum segment duration, ms (samples in between are skipped)")->capture_default_str();
+  sub->add_option("--watchdog-ms", watchdog_ms, "Controller watchdog: no traffic for this long while moving → controlled stop")->capture_default_str();
+  sub->add_flag("--clear-faults", clear, "Clear latched faults (and a released e-stop) before sending");
+  sub->add_flag("--approach", approach, "Blend from the arm's current position into the trajectory's start");
+  sub->add_option("--timeout", timeout, "Give up after this many seconds")->capture_default_str();
+  sub->add_option("--settle", settle, "Wait this long after the last segment before measuring the final error, s")->capture_default_str();
+  sub->add_flag("--quiet", quiet, "No progress bar on stderr");
+  sub->add_option("--inject-drop", drop, "Testing: drop this fraction of outgoing frames");
+  sub->add_option("--inject-corrupt", corrupt, "Testing: corrupt one byte in this fraction of outgoing frames");
+  sub->add_option("--seed", seed, "Testing: seed of the injected faults");
+  sub->add_option("--abandon-after", abandon, "Testing: go silent this many seconds into the stream (host death)");
+  sub->callback([] {
+    int exit_code = 0;
+    run("send", [&] {
+      if (virt == !port.empty()) throw Error("give exactly one of --port PATH or --virtual");
+      br::SampledTrajectory tr;
+      if (!demo.empty()) {
+        if (demo != "thesis-trapezoid") throw Error("--demo: unknown '" + demo + "' (known: thesis-trapezoid)");
+        tr = br::thesisTrapezoid(0.001);
+      } else {
+        if (file.empty()) throw Error("TRAJECTORY: give a trajectory JSON file (or --demo thesis-trapezoid)");
+        try {
+          tr = br::trajectoryFromJson(readJsonFile(file, "TRAJECTORY"));
+        } catch (const Error& e) {
+          throw Error(file + ": " + e.what());
+        }
+      }
+      const Model m = loadRobot(robot);
+      if (tr.dof() != m.nq)
+        throw Error("TRAJECTORY has " + std::to_string(tr.dof()) + " joints, robot " + m.name + " has " + std::to_string(m.nq));
+      if (!(segment_ms >= 1)) throw Error("--segment-ms: must be at least 1");
+      const json overrides = config.empty() ? json::object() : readJsonFile(config, "--config");
+      br::SendOptions opt;
+      opt.joints = jointConfigs(m, overrides);
+      opt.global.watchdog_ms = static_cast<uint16_t>(overrides.value("watchdog_ms", watchdog_ms));
+      std::vector<br::JointLimitsF> lim;
+      for (const auto& c : opt.joints) lim.push_back({c.q_min, c.q_max, c.v_max, c.a_max});
+      opt.segments = br::buildSegments(tr, segment_ms * 1e-3, 1, approach, &lim, opt.global.accel_margin);
+      br::checkSegments(opt.segments, lim, opt.global.accel_margin);  // the host never sends what the controller refuses
+      opt.clear_faults = clear;
+      opt.timeout = timeout;
+      opt.settle = settle;
+      opt.inject_drop = drop;
+      opt.inject_corrupt = corrupt;
+      opt.inject_seed = seed;
+      opt.abandon_after = abandon;
+      const bool tty = isatty(2);
+      if (!quiet)
+        opt.progress = [tty](const br::SendProgress& p) {
+          const double frac = p.segments_total ? double(p.segments_done) / p.segments_total : 0;
+          std::fprintf(stderr, "%s%s %3.0f%%  segment %u/%zu  sent %zu  buffer %d/%d  %s  t=%.2fs%s", tty ? "\r" : "",
+                       bar(frac).c_str(), 100 * frac, p.segments_done, p.segments_total, p.segments_acked, p.queue_fill,
+                       p.queue_capacity, br::stateName(p.state), p.traj_time, tty ? "   " : "\n");
+          std::fflush(stderr);
+        };
+      br::SendReport rep;
+      std::unique_ptr<br::VirtualController> vc;
+      if (virt) {
+        br::SimProfile prof = br::prototypeProfile();
+        for (int j = 0; j < prof.joints && j < tr.dof(); ++j) prof.q_start[j] = tr.q[0][j];
+        vc = std::make_unique<br::VirtualController>(prof);
+        br::VirtualLink link(*vc);
+        rep = br::sendTrajectory(link, opt);
+      } else {
+        std::signal(SIGPIPE, SIG_IGN);
+        const int fd = br::openSerial(port, baud);
+        br::FdLink link(fd);
+        rep = br::sendTrajectory(link, opt);
+        ::close(fd);
+      }
+      if (!quiet && tty) std::fprintf(stderr, "\n");
+      if (!rep.ok && !rep.controller_fault) throw Error(rep.error);
+      const double deg = 180.0 / kPi;
+      json err = json::array(), fq = json::array(), errdeg = json::array();
+      for (size_t j = 0; j < rep.final_error.size(); ++j) {
+        err.push_back(rep.final_error[j]);
+        errdeg.push_back(rep.final_error[j] * deg);
+        fq.push_back(rep.final_q[j]);
+      }
+      json faults = json::array();
+      for (int b = 0; b < br::kFaultCount; ++b)
+        if (rep.final_status.faults & (1u << b)) faults.push_back(br::faultName(static_cast<uint16_t>(1u << b)));
+      json events = json::array();
+      for (const auto& e : rep.events)
+        events.push_back({{"fault", br::faultName(e.fault)}, {"joint", e.joint == 0xFF ? json(nullptr) : json(e.joint + 1)},
+                          {"segment", e.segment_id}});
+      const auto& k = rep.counters;
+      json out = {{"ok", rep.ok},
+                  {"controller", rep.controller_name},
+                  {"servo_hz", rep.servo_hz},
+                  {"queue_capacity", rep.queue_capacity},
+                  {"segments", opt.segments.size()},
+                  {"duration", tr.t.back() - tr.t.front()},
+                  {"elapsed", rep.elapsed},
+                  {"state", br::stateName(rep.final_status.state)},
+                  {"estop", rep.final_status.estop != 0},
+                  {"faults", faults},
+                  {"events", events},
+                  {"final_q", fq},
+                  {"final_error", err},
+                  {"final_error_deg", errdeg},
+                  {"max_final_error_deg", rep.max_abs_error * deg},
+                  {"link", {{"frames_sent", k.frames_sent}, {"frames_resent", k.frames_resent}, {"acks", k.acks},
+                            {"naks", k.naks}, {"rx_crc_errors", k.rx_crc_errors}, {"statuses", k.statuses},
+                            {"segments_acked", k.segments_acked}}}};
+      if (!rep.ok) out["error"] = rep.error;
+      print(out);
+      if (rep.controller_fault) {
+        std::fprintf(stderr, "achain send: %s\n", rep.error.c_str());
+        exit_code = 2;
+      }
+    });
+    if (exit_code) std::exit(exit_code);
+  });
+});
+
+RegisterCommand sim_cmd("controller-sim", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "controller-sim",
+      "Run the reference firmware on the simulated prototype (4 joints, 1 kHz) behind a pseudo-terminal; prints its path");
+  static std::string port, link, log, start;
+  static double duration = 0, log_period = 0.005;
+  static bool deg = false;
+  sub->add_option("--port", port, "Use this existing tty (e.g. one end of a socat pty pair) instead of creating a PTY");
+  sub->add_option("--link", link, "Also make a symlink with this name to the PTY");
+  sub->add_option("--start", start, "Initial joint positions (comma list; default: 60 deg on every joint)");
+  sub->add_flag("--deg", deg, "--start is in degrees");
+  sub->add_option("--duration", duration, "Stop after this many seconds (default: run until SIGINT/SIGTERM)");
+  sub->add_option("--log", log, "On exit, write the executed motion, counters and e-stop timing to this JSON file");
+  sub->add_option("--log-period", log_period, "Seconds between logged samples")->capture_default_str();
+  sub->callback([] {
+    run("controller-sim", [] {
+      br::SimProfile prof = br::prototypeProfile();
+      if (!start.empty()) {
+        const auto v = parseList(start, "--start");
+        if (static_cast<int>(v.size()) != prof.joints) throw Error("--start: give " + std::to_string(prof.joints) + " values");
+        for (int j = 0; j < prof.joints; ++j) prof.q_start[j] = deg ? v[j] * kDeg : v[j];
+      }
+      br::VirtualController vc(prof);
+      std::signal(SIGINT, onSignal);
+      std::signal(SIGTERM, onSignal);
+      std::signal(SIGPIPE, SIG_IGN);
+      int fd;
+      br::Pty pty;
+      std::string path;
+      if (!port.empty()) {
+        fd = br::openSerial(port, 115200);
+        path = port;
+      } else {
+        pty = br::openPty();
+        fd = pty.master;
+        path = pty.path;
+      }
+      if (!link.empty()) {
+        ::unlink(link.c_str());
+        if (::symlink(path.c_str(), link.c_str()) != 0) throw Error("--link " + link + ": cannot create the symlink");
+      }
+      print({{"port", path}, {"joints", prof.joints}, {"servo_hz", 1000}, {"pid", static_cast<int>(::getpid())},
+             {"link", link.empty() ? json(nullptr) : json(link)}});
+      std::fflush(stdout);
+      br::SimRunOptions o;
+      o.duration = duration;
+      o.stop = &g_stop;
+      o.log_path = log;
+      if (!(log_period > 0)) throw Error("--log-period: must be positive");
+      o.log_period = log_period;
+      br::runSimulator(fd, vc, o);
+      if (!link.empty()) ::unlink(link.c_str());
+    });
+  });
+});
+
+}  // namespace
+}  // namespace achain::cli

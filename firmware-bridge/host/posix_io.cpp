@@ -1,0 +1,216 @@
+#include "posix_io.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "types.hpp"
+
+namespace achain {
+namespace bridge {
+
+namespace {
+speed_t baudConstant(int baud) {
+  switch (baud) {
+    case 9600: return B9600;
+    case 19200: return B19200;
+    case 38400: return B38400;
+    case 57600: return B57600;
+    case 115200: return B115200;
+    case 230400: return B230400;
+    case 460800: return B460800;
+    case 921600: return B921600;
+    case 1000000: return B1000000;
+    case 2000000: return B2000000;
+  }
+  throw Error("--baud: " + std::to_string(baud) +
+              " is not a supported rate (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)");
+}
+uint64_t monoUs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000u + static_cast<uint64_t>(ts.tv_nsec) / 1000u;
+}
+void makeRaw(int fd, speed_t speed) {
+  termios tio;
+  if (tcgetattr(fd, &tio) != 0) return;  // not a tty (a pipe in tests): nothing to set
+  cfmakeraw(&tio);
+  tio.c_cflag |= CLOCAL | CREAD;
+  tio.c_cc[VMIN] = 0;
+  tio.c_cc[VTIME] = 0;
+  cfsetispeed(&tio, speed);
+  cfsetospeed(&tio, speed);
+  tcsetattr(fd, TCSANOW, &tio);
+}
+}  // namespace
+
+int openSerial(const std::string& path, int baud) {
+  const speed_t sp = baudConstant(baud);
+  const int fd = ::open(path.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) throw Error("--port " + path + ": cannot open (" + std::strerror(errno) + ")");
+  makeRaw(fd, sp);
+  return fd;
+}
+
+Pty openPty() {
+  Pty p;
+  p.master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (p.master < 0 || grantpt(p.master) != 0 || unlockpt(p.master) != 0)
+    throw Error(std::string("controller-sim: cannot create a pseudo-terminal (") + std::strerror(errno) + ")");
+  const char* name = ptsname(p.master);
+  if (!name) throw Error("controller-sim: ptsname failed");
+  p.path = name;
+  p.slave = ::open(name, O_RDWR | O_NOCTTY | O_NONBLOCK);
+  if (p.slave < 0) throw Error("controller-sim: cannot open " + p.path);
+  makeRaw(p.slave, B115200);
+  makeRaw(p.master, B115200);
+  fcntl(p.master, F_SETFL, fcntl(p.master, F_GETFL) | O_NONBLOCK);
+  return p;
+}
+
+void FdLink::write(const uint8_t* data, size_t n) {
+  size_t off = 0;
+  int spins = 0;
+  while (off < n && spins < 2000) {
+    const ssize_t w = ::write(fd_, data + off, n - off);
+    if (w > 0) { off += static_cast<size_t>(w); continue; }
+    if (w < 0 && errno != EAGAIN && errno != EINTR) throw Error(std::string("serial write failed: ") + std::strerror(errno));
+    pollfd p{fd_, POLLOUT, 0};
+    ::poll(&p, 1, 1);
+    ++spins;
+  }
+}
+
+size_t FdLink::read(uint8_t* out, size_t cap) {
+  const ssize_t r = ::read(fd_, out, cap);
+  if (r > 0) return static_cast<size_t>(r);
+  return 0;
+}
+
+uint64_t FdLink::nowUs() { return monoUs(); }
+
+void FdLink::wait(uint32_t us) {
+  pollfd p{fd_, POLLIN, 0};
+  timespec ts{static_cast<time_t>(us / 1000000u), static_cast<long>((us % 1000000u) * 1000u)};
+  ::ppoll(&p, 1, &ts, nullptr);
+}
+
+void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
+  using nlohmann::json;
+  const int nj = vc.joints();
+  const uint64_t period = 1000000u / 1000u;
+  const uint64_t t_begin = monoUs();
+  uint64_t next_tick = t_begin;
+  std::vector<uint8_t> pending;
+  uint8_t buf[4096];
+  // log
+  json L_t = json::array(), L_q = json::array(), L_qc = json::array(), L_state = json::array();
+  double next_log = 0;
+  bool estop_seen = false;
+  uint32_t estop_rx_tick = 0, estop_halt_tick = 0;
+  auto readInput = [&] {
+    for (int k = 0; k < 64; ++k) {
+      const ssize_t r = ::read(fd, buf, sizeof buf);
+      if (r <= 0) break;
+      vc.write(buf, static_cast<size_t>(r));  // bytes reach the firmware's RX path as they arrive
+    }
+  };
+  auto flushOutput = [&] {
+    size_t n;
+    while ((n = vc.read(buf, sizeof buf)) > 0) pending.insert(pending.end(), buf, buf + n);
+    while (!pending.empty()) {
+      const ssize_t w = ::write(fd, pending.data(), pending.size());
+      if (w <= 0) break;
+      pending.erase(pending.begin(), pending.begin() + w);
+    }
+    if (pending.size() > 65536) pending.clear();  // nobody is reading: drop, like a UART with no listener
+  };
+  while (!(opt.stop && *opt.stop)) {
+    const uint64_t now = monoUs();
+    if (opt.duration > 0 && (now - t_begin) * 1e-6 > opt.duration) break;
+    if (now >= next_tick) {
+      int due = static_cast<int>((now - next_tick) / period) + 1;
+      if (due > 200) {  // far behind (machine suspended or overloaded): resynchronise
+        next_tick = now;
+        due = 1;
+      }
+      for (int i = 0; i < due; ++i) {
+        readInput();
+        const bool was_estop = vc.controller().estopEngaged();
+        vc.step(1);
+        if (!was_estop && vc.controller().estopEngaged() && !estop_seen) {
+          estop_seen = true;
+          estop_rx_tick = vc.controller().estopTick();
+          estop_halt_tick = vc.controller().ticks();
+        }
+        if (!estop_seen && vc.controller().estopEngaged()) {
+          estop_seen = true;
+          estop_rx_tick = vc.controller().estopTick();
+          estop_halt_tick = vc.controller().ticks();
+        }
+        const double t = vc.timeSeconds();
+        if (!opt.log_path.empty() && t >= next_log) {
+          next_log = t + opt.log_period;
+          json q = json::array(), qc = json::array();
+          for (int j = 0; j < nj; ++j) {
+            q.push_back(vc.position(j));
+            qc.push_back(vc.controller().commanded(j));
+          }
+          L_t.push_back(t);
+          L_q.push_back(q);
+          L_qc.push_back(qc);
+          L_state.push_back(stateName(vc.controller().state()));
+        }
+      }
+      next_tick += static_cast<uint64_t>(due) * period;
+      flushOutput();
+    } else {
+      pollfd p{fd, POLLIN, 0};
+      const uint64_t dt = next_tick - now;
+      timespec ts{0, static_cast<long>(dt * 1000u)};
+      const int r = ::ppoll(&p, 1, &ts, nullptr);
+      if (r > 0 && (p.revents & POLLIN)) readInput();
+      else if (r > 0 && (p.revents & (POLLHUP | POLLERR))) {
+        timespec s{0, static_cast<long>(dt * 1000u)};
+        nanosleep(&s, nullptr);
+      }
+    }
+  }
+  if (opt.log_path.empty()) return;
+  const Controller& c = vc.controller();
+  const ControllerCounters& k = c.counters();
+  json fq = json::array(), fqc = json::array();
+  for (int j = 0; j < nj; ++j) {
+    fq.push_back(vc.position(j));
+    fqc.push_back(c.commanded(j));
+  }
+  json faults = json::array();
+  for (int b = 0; b < kFaultCount; ++b)
+    if (c.faults() & (1u << b)) faults.push_back(faultName(static_cast<uint16_t>(1u << b)));
+  json log = {
+      {"joints", nj},
+      {"servo_hz", 1000},
+      {"samples", {{"t", L_t}, {"q", L_q}, {"q_cmd", L_qc}, {"state", L_state}}},
+      {"counters",
+       {{"frames_ok", k.frames_ok}, {"crc_errors", k.crc_errors}, {"malformed", k.malformed}, {"overruns", k.overruns},
+        {"naks_sent", k.naks_sent}, {"duplicates", k.duplicates}, {"out_of_order", k.out_of_order},
+        {"segments_accepted", k.segments_accepted}, {"segments_rejected", k.segments_rejected},
+        {"segments_done", c.segmentsDone()}, {"inbox_full", k.inbox_full}}},
+      {"estop", {{"engaged", c.estopEngaged()}, {"rx_tick", estop_rx_tick}, {"halt_tick", estop_halt_tick},
+                 {"seen", estop_seen}, {"drive_enabled", c.driveEnabled()}}},
+      {"final", {{"q", fq}, {"q_cmd", fqc}, {"state", stateName(c.state())}, {"faults", faults}, {"time", vc.timeSeconds()}}}};
+  std::ofstream f(opt.log_path);
+  f << log.dump() << "\n";
+}
+
+}  // namespace bridge
+}  // namespace achain

@@ -1,0 +1,45 @@
+// POSIX side of the bridge (native builds only): serial ports and pseudo-terminals, a Link over a
+// file descriptor, and the real-time loop that runs the simulated controller on a PTY.
+#pragma once
+#include <csignal>
+#include <string>
+
+#include "sender.hpp"
+
+namespace achain {
+namespace bridge {
+
+/// Opens a serial device (or PTY slave) raw, 8N1, non-blocking, at `baud`; throws achain::Error.
+int openSerial(const std::string& path, int baud);
+
+struct Pty {
+  int master = -1;
+  int slave = -1;  // kept open by the simulator so the port survives hosts coming and going
+  std::string path;
+};
+/// Creates a pseudo-terminal pair in raw mode; throws achain::Error.
+Pty openPty();
+
+class FdLink : public Link {
+ public:
+  explicit FdLink(int fd) : fd_(fd) {}
+  void write(const uint8_t* data, size_t n) override;
+  size_t read(uint8_t* out, size_t cap) override;
+  uint64_t nowUs() override;
+  void wait(uint32_t us) override;
+
+ private:
+  int fd_;
+};
+
+struct SimRunOptions {
+  double duration = 0;                          // s of wall time; 0 = until *stop is set
+  volatile std::sig_atomic_t* stop = nullptr;   // set by a signal handler
+  std::string log_path;                         // JSON log of the executed motion, written on exit
+  double log_period = 0.005;                    // s between logged samples
+};
+/// Runs the controller in real time on `fd` (servo periods paced by CLOCK_MONOTONIC).
+void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt);
+
+}  // namespace bridge
+}  // namespace achain

@@ -1,0 +1,49 @@
+// Host side of streaming: the shared sampled-trajectory JSON (schema "achain-trajectory", v1), its
+// conversion into protocol segments (cubic Hermite pieces through the samples, fixed point), and
+// the host's limit check — the same checkPiece() the controller runs, so the host never sends what
+// the controller would refuse.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "../protocol/protocol.hpp"
+
+namespace achain {
+namespace bridge {
+
+struct SampledTrajectory {
+  std::string robot;
+  std::vector<std::string> joints;
+  std::vector<double> t;                 // s, strictly increasing
+  std::vector<std::vector<double>> q;    // [sample][joint], rad or m
+  std::vector<std::vector<double>> qd;   // rad/s
+  std::vector<std::vector<double>> qdd;  // rad/s² (optional in the file: then empty)
+  int dof() const { return joints.empty() ? (q.empty() ? 0 : static_cast<int>(q[0].size())) : static_cast<int>(joints.size()); }
+};
+
+/// Parses and validates; throws achain::Error naming the field (e.g. "q[12][3]: not a number").
+SampledTrajectory trajectoryFromJson(const nlohmann::json& j);
+nlohmann::json trajectoryToJson(const SampledTrajectory& t);
+
+/// The thesis's rest-to-rest trapezoid (Robinson 2012, Sec. 3.8.7 / Fig. 3.27): θ_v 60° → 300°;
+/// joints 1–3 at 720°/s² and 180°/s, joint 4 at 1430°/s² and 171°/s (Table 3.11), sampled every dt.
+SampledTrajectory thesisTrapezoid(double dt = 0.001);
+
+/// Cubic Hermite segments through the samples, each at least `segment_dt` long (samples in
+/// between are skipped; the last sample is always kept). Ids start at first_id; the last segment
+/// carries kSegLast; the first carries kSegBlend when `blend_first`. With `limits`, a piece whose
+/// cubic would leave the limits (e.g. overshoot next to a stop between samples) is shortened, down
+/// to consecutive samples, so interpolation never adds a violation the plan does not have.
+std::vector<Segment> buildSegments(const SampledTrajectory& tr, double segment_dt, uint32_t first_id = 1,
+                                   bool blend_first = false, const std::vector<JointLimitsF>* limits = nullptr,
+                                   double accel_margin = 1.5);
+
+/// Host-side limit check of every piece; throws achain::Error naming the segment, joint and value.
+void checkSegments(const std::vector<Segment>& segs, const std::vector<JointLimitsF>& limits, double accel_margin);
+
+/// Commanded position of a segment list at time t (s from the first segment's start), for comparisons.
+void evaluateSegments(const std::vector<Segment>& segs, double t, double* q);
+
+}  // namespace bridge
+}  // namespace achain

@@ -1,0 +1,104 @@
+// Helpers of the firmware-bridge tests: hex, golden vectors, an in-process lossy link between the
+// host engine and the virtual controller with virtual time.
+#pragma once
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "host/host_session.hpp"
+#include "host/trajectory.hpp"
+#include "sim/virtual_controller.hpp"
+
+namespace bridge_test {
+
+using namespace achain::bridge;
+
+inline std::vector<uint8_t> fromHex(const std::string& h) {
+  std::vector<uint8_t> v;
+  for (size_t i = 0; i + 1 < h.size(); i += 2) v.push_back(static_cast<uint8_t>(std::stoi(h.substr(i, 2), nullptr, 16)));
+  return v;
+}
+inline std::string toHex(const uint8_t* d, size_t n) {
+  static const char* k = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += k[d[i] >> 4];
+    s += k[d[i] & 15];
+  }
+  return s;
+}
+inline nlohmann::json golden() {
+  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/firmware-bridge/golden.json");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return nlohmann::json::parse(ss.str());
+}
+
+inline std::vector<JointLimitsF> profileLimits(const SimProfile& p) {
+  std::vector<JointLimitsF> l;
+  for (int j = 0; j < p.joints; ++j) l.push_back({p.config[j].q_min, p.config[j].q_max, p.config[j].v_max, p.config[j].a_max});
+  return l;
+}
+
+/// Host engine ↔ virtual controller, 1 ms per step, with optional damage on the controller→host
+/// direction (the host→controller direction is damaged by HostSession::injectFaults).
+struct Rig {
+  SimProfile profile = prototypeProfile();
+  VirtualController vc{profile};
+  HostSession host;
+  std::mt19937 rng{7};
+  double up_drop = 0, up_corrupt = 0;  // controller → host byte damage
+  bool host_alive = true;
+  uint64_t last_host_tx_us = 0;
+  uint64_t now() const { return vc.hal().time_us; }
+  std::function<void()> on_step;
+
+  explicit Rig(SimProfile p = prototypeProfile(), HostOptions o = HostOptions()) : profile(p), vc(p), host(o) {}
+
+  void step(int n = 1) {
+    uint8_t buf[4096];
+    for (int i = 0; i < n; ++i) {
+      if (host_alive) {
+        host.update(now());
+        size_t k;
+        while ((k = host.takeOutput(buf, sizeof buf)) > 0) {
+          vc.write(buf, k);
+          last_host_tx_us = now();
+        }
+      }
+      vc.step(1);
+      size_t k;
+      while ((k = vc.read(buf, sizeof buf)) > 0) {
+        std::uniform_real_distribution<double> u(0, 1);
+        for (size_t b = 0; b < k; ++b) {
+          if (up_drop > 0 && u(rng) < up_drop) buf[b] = 0x00;  // a lost byte: the frame breaks at a delimiter
+          else if (up_corrupt > 0 && u(rng) < up_corrupt) buf[b] ^= 0x24;
+        }
+        if (host_alive) host.receive(buf, k, now());
+      }
+      if (on_step) on_step();
+    }
+  }
+  template <class Pred>
+  bool runUntil(Pred p, int max_ms) {
+    for (int i = 0; i < max_ms; ++i) {
+      if (p()) return true;
+      step();
+    }
+    return p();
+  }
+  bool connectAndConfigure() {
+    host.connect(now());
+    if (!runUntil([&] { return host.connected(); }, 3000)) return false;
+    host.configureGlobal(profile.global);
+    for (int j = 0; j < profile.joints; ++j) host.configureJoint(profile.config[j]);
+    return runUntil([&] { return host.backlog() == 0 && host.haveStatus() && host.status().state == State::Idle; }, 3000);
+  }
+};
+
+}  // namespace bridge_test
