@@ -1,0 +1,196 @@
+// Teleoperate view: dragging the tool gizmo runs the core's IK every frame; the camera stays
+// still while dragging; the joint readout agrees with the native CLI's FK; all IK solutions
+// show as ghosts and one click switches; R-twin overlay; URL state.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serveDist, launch, openPage, waitReady, screenshot, canvasStats, repo } from './helpers.mjs';
+
+const cliPath = path.join(repo, 'build/native/achain');
+let srv;
+let browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.close(); });
+
+async function teleop(hash = '#view=teleop') {
+  const o = await openPage(browser, srv.url + hash);
+  await waitReady(o.page);
+  await o.page.waitForTimeout(200);
+  return o;
+}
+
+test('dragging the tool gizmo moves the tool; IK follows; camera still; joints agree with the native FK', async (t) => {
+  const { page, errors, context } = await teleop('#robot=prototype-4a&q=150,120,200,100&view=teleop');
+  try {
+    const hasIk = await page.evaluate(() => window.__achain.views.teleop.hasIk);
+    if (!hasIk) {
+      assert.equal(await page.locator('.ik-na').isVisible(), true);
+      t.skip('ikSolve not in this wasm build');
+      return;
+    }
+    const before = await page.evaluate(() => ({ q: window.__achain.q, tool: window.__achain.tool, cam: window.__achain.studio.viewport.camera.position.toArray() }));
+    const start = await page.evaluate(([x, y, z]) => window.__achain.screenOf(x, y, z), [before.tool[3], before.tool[7], before.tool[11]]);
+    await screenshot(page, 'teleop-before-drag');
+    await page.mouse.move(start.x, start.y);
+    await page.waitForTimeout(50);
+    await page.mouse.down();
+    for (let k = 1; k <= 12; k++) {
+      await page.mouse.move(start.x + 5 * k, start.y + 2 * k);
+      await page.waitForTimeout(30);
+    }
+    const mid = await page.evaluate(() => ({ dragging: window.__achain.views.teleop.dragging, orbit: window.__achain.studio.viewport.controls.enabled }));
+    assert.equal(mid.dragging, true, 'the gizmo grabbed the tool');
+    assert.equal(mid.orbit, false, 'orbit controls are paused while dragging');
+    await page.mouse.up();
+    await page.waitForTimeout(200);
+    const after = await page.evaluate(() => ({
+      q: window.__achain.q, tool: window.__achain.tool, cam: window.__achain.studio.viewport.camera.position.toArray(),
+      orbit: window.__achain.studio.viewport.controls.enabled, status: document.querySelector('.ik-status').dataset.status,
+    }));
+    await screenshot(page, 'teleop-after-drag');
+    assert.equal(after.orbit, true, 'orbit controls back after the drag');
+    const moved = Math.hypot(after.tool[3] - before.tool[3], after.tool[7] - before.tool[7], after.tool[11] - before.tool[11]);
+    assert.ok(moved > 0.01, `tool moved ${moved} m`);
+    assert.ok(after.q.some((v, i) => Math.abs(v - before.q[i]) > 1e-3), 'joints changed');
+    assert.ok(after.cam.every((v, i) => Math.abs(v - before.cam[i]) < 1e-9), 'camera did not move while dragging');
+    assert.ok(['ok', 'unreachable', 'limits'].includes(after.status), after.status);
+    // continuity: a small drag gives a small joint change (no branch flip)
+    const dq = Math.max(...after.q.map((v, i) => Math.abs(v - before.q[i])));
+    assert.ok(dq < 1.0, `largest joint change ${dq} rad`);
+    // the page's joint readout, fed to the native CLI, gives the page's tool pose
+    const qText = await page.locator('.view-panel[data-view="teleop"] .sliders input[type=number]').evaluateAll((els) => els.map((e) => Number(e.value)));
+    assert.ok(qText.every((v, i) => Math.abs(v - after.q[i] * 180 / Math.PI) < 0.006), `readout ${qText} vs q`);
+    if (fs.existsSync(cliPath)) {
+      const out = JSON.parse(execFileSync(cliPath, ['fk', '--robot', 'prototype-4a', '--q', after.q.map((v) => v.toPrecision(17)).join(',')], { encoding: 'utf8' }));
+      const T = out.T.flat();
+      const d = Math.max(...T.map((v, i) => Math.abs(v - after.tool[i])));
+      assert.ok(d < 1e-12, `native FK differs from the page's tool pose by ${d}`);
+      const pz = Number(await page.locator('#readout').getAttribute('data-pz'));
+      assert.ok(Math.abs(pz - T[11]) < 1e-12);
+    } else {
+      t.diagnostic('native CLI not built; skipped the CLI comparison');
+    }
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('an unreachable full-pose target holds the nearest pose and says so', async () => {
+  const { page, errors, context } = await teleop('#robot=prototype-4a&q=150,120,200,100&view=teleop');
+  try {
+    if (!(await page.evaluate(() => window.__achain.views.teleop.hasIk))) return;
+    const r = await page.evaluate(() => {
+      const v = window.__achain.views.teleop;
+      const T = Float64Array.from(window.__achain.tool);
+      T[3] += 5; // 5 m away: out of reach
+      const a = v.solveToward(T, {});
+      const q1 = window.__achain.q;
+      const b = v.solveToward(T, {});
+      return { status: a.status, err: a.positionError, q1, q2: window.__achain.q, text: document.querySelector('.ik-status').textContent };
+    });
+    assert.equal(r.status, 'unreachable');
+    assert.ok(r.err > 3, `position error ${r.err}`);
+    assert.ok(r.q1.every((v, i) => Math.abs(v - r.q2[i]) < 1e-4), 'no jitter when solving the same unreachable target again');
+    assert.match(r.text, /unreachable/);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('all IK solutions appear as ghost arms; clicking one switches the arm to it', async () => {
+  const { page, errors, context } = await teleop('#robot=puma560&q=10,30,-40,20,30,10&view=teleop');
+  try {
+    if (!(await page.evaluate(() => window.__achain.views.teleop.hasIkAll))) return;
+    const tool0 = await page.evaluate(() => window.__achain.tool);
+    await page.click('.solve-all');
+    await page.waitForTimeout(200);
+    const n = await page.evaluate(() => window.__achain.views.teleop.ghosts.length);
+    assert.ok(n >= 2, `${n} ghost arms`);
+    const buttons = page.locator('.solutions .solution button:not([disabled])');
+    assert.equal(await buttons.count(), n);
+    await screenshot(page, 'teleop-ik-solutions');
+    const q0 = await page.evaluate(() => window.__achain.q);
+    let switched = false;
+    for (let k = 0; k < n; k++) {
+      await buttons.nth(k).click();
+      const q = await page.evaluate(() => window.__achain.q);
+      const tool = await page.evaluate(() => window.__achain.tool);
+      const dp = Math.max(...tool.map((v, i) => Math.abs(v - tool0[i])));
+      assert.ok(dp < 1e-6, `solution ${k} reaches the same tool pose (|ΔT| = ${dp})`);
+      if (q.some((v, i) => Math.abs(v - q0[i]) > 1e-3)) switched = true;
+    }
+    assert.ok(switched, 'at least one solution is a different arm configuration');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('singularity warnings come from the core; the per-frame budget (FK + Jacobian + one IK solve) is measured', async (t) => {
+  const { page, errors, context } = await teleop('#robot=prototype-4a&view=teleop');
+  try {
+    const warn = await page.locator('#warnings').innerText();
+    assert.match(warn, /180°/, 'A-pair axial singularity at the home pose');
+    const has = await page.evaluate(() => typeof window.__achain.studio.model.manipulability === 'function' && typeof window.__achain.studio.model.jacobian === 'function');
+    if (has) {
+      assert.match(await page.locator('.view-panel[data-view="teleop"] .sing').innerText(), /σ_min/);
+      // away from singularities the warning list clears
+      await page.evaluate(() => window.__achain.setQ([150, 120, 200, 100].map((v) => v * Math.PI / 180)));
+      assert.doesNotMatch(await page.locator('#warnings').innerText(), /singular|180°/);
+      // frame budget: measured, not asserted (issue 7 target ≤ 1 ms per frame)
+      const ms = await page.evaluate(() => {
+        const m = window.__achain.studio.model;
+        const q = Float64Array.from(window.__achain.q);
+        const T = Float64Array.from(window.__achain.tool);
+        T[3] += 0.01;
+        const N = 500;
+        const t0 = performance.now();
+        for (let k = 0; k < N; k++) { m.fk(q); m.jacobian(q); m.ikSolve(T, q, { positionOnly: true }); }
+        return (performance.now() - t0) / N;
+      });
+      t.diagnostic(`frame budget (prototype-4a, headless chromium): fk + jacobian + ikSolve = ${ms.toFixed(4)} ms per frame`);
+      fs.mkdirSync(path.join(repo, 'test-results', 'web'), { recursive: true });
+      fs.writeFileSync(path.join(repo, 'test-results', 'web', 'frame-budget.json'), JSON.stringify({ robot: 'prototype-4a', msPerFrame: ms, what: 'fk + jacobian + ikSolve (position only), wasm in headless chromium' }, null, 2));
+    }
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('R-twin overlay, frames toggle and the shareable URL state', async () => {
+  const { page, errors, context } = await teleop('#robot=prototype-4a&q=150,120,200,100&view=teleop');
+  try {
+    await page.check('.view-panel[data-view="teleop"] .twin');
+    await page.waitForTimeout(200);
+    const tw = await page.evaluate(() => !!window.__achain.studio.twin && window.__achain.studio.twin.model.joints.every((j) => j.kind === 'R'));
+    assert.equal(tw, true);
+    await screenshot(page, 'teleop-r-twin');
+    // the twin is the core's R chain: its tool equals prototype-4r's FK at the same q
+    const same = await page.evaluate(() => {
+      const s = window.__achain.studio;
+      const r = s.achain.loadModel('prototype-4r');
+      const a = r.fk(s.q).tool; const b = s.twin.model.fk(s.q).tool;
+      r.dispose();
+      return Math.max(...Array.from(a, (v, i) => Math.abs(v - b[i])));
+    });
+    assert.ok(same < 1e-12, `twin vs prototype-4r: ${same}`);
+    await page.waitForTimeout(400);
+    const hash = await page.evaluate(() => location.hash);
+    assert.match(hash, /robot=prototype-4a/);
+    assert.match(hash, /q=150%2C120%2C200%2C100|q=150,120,200,100/);
+    assert.match(hash, /twin=1/);
+    // open the link in a fresh page: same robot, same q
+    const o2 = await openPage(browser, srv.url + hash);
+    await waitReady(o2.page);
+    const q2 = await o2.page.evaluate(() => window.__achain.q);
+    assert.ok([150, 120, 200, 100].every((v, i) => Math.abs(q2[i] * 180 / Math.PI - v) < 1e-9));
+    assert.equal(await o2.page.evaluate(() => !!window.__achain.studio.twin), true);
+    await o2.context.close();
+    // keyboard: F hides frames, 1 opens Design
+    await page.locator('#viewport canvas').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('f');
+    assert.equal(await page.evaluate(() => window.__achain.studio.chain.showFrames), false);
+    await page.keyboard.press('1');
+    assert.equal(await page.evaluate(() => window.__achain.studio.activeView.id), 'design');
+    const s = await canvasStats(page, '#viewport canvas');
+    assert.ok(s.nonBackground / s.total > 0.02);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

@@ -1,0 +1,140 @@
+// Tutorial pages (docs/tutorials/*.html, copied to web/dist/tutorials/) and the <achain-viewer>
+// web component: every page loads without console errors and each live viewer renders.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serveDist, launch, openPage, screenshot, canvasStats, dist, repo } from './helpers.mjs';
+
+let srv;
+let browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.close(); });
+
+const pages = fs.readdirSync(path.join(repo, 'docs', 'tutorials')).filter((f) => f.endsWith('.html'));
+
+test('the build ships the web component at a stable name and the tutorial pages', () => {
+  assert.ok(fs.existsSync(path.join(dist, 'achain-viewer.js')), 'web/dist/achain-viewer.js');
+  assert.ok(pages.length >= 4, `${pages.length} tutorial pages`);
+  for (const p of pages) assert.ok(fs.existsSync(path.join(dist, 'tutorials', p)), `web/dist/tutorials/${p}`);
+});
+
+async function waitViewers(page) {
+  await page.waitForFunction(() => {
+    const vs = [...document.querySelectorAll('achain-viewer')];
+    return vs.length > 0 && vs.every((v) => v.ready);
+  }, null, { timeout: 30000 });
+  await page.waitForTimeout(400);
+}
+
+for (const file of pages) {
+  test(`tutorial ${file}: loads cleanly and every live viewer renders`, async () => {
+    const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/${file}`, { width: 1100, height: 900 });
+    try {
+      await waitViewers(page);
+      const ids = await page.locator('achain-viewer').evaluateAll((vs) => vs.map((v, i) => { if (!v.id) v.id = `viewer-${i}`; return v.id; }));
+      for (const id of ids) {
+        const s = await canvasStats(page, `#${id} >>> canvas`);
+        assert.ok(s && s.nonBackground / s.total > 0.01, `${file}#${id}: canvas blank (${JSON.stringify(s)})`);
+      }
+      const msgs = await page.locator('achain-viewer').evaluateAll((vs) => vs.map((v) => v.shadowRoot.querySelector('.msg')).filter((m) => !m.hidden).map((m) => m.textContent));
+      assert.deepEqual(msgs, []);
+      await page.locator('achain-viewer').first().scrollIntoViewIfNeeded();
+      await screenshot(page, `tutorial-${file.replace('.html', '')}`);
+      assert.deepEqual(errors, []);
+    } finally { await context.close(); }
+  });
+}
+
+test('<achain-viewer>: the prototype shows 24 legs, the thesis home pose, sliders move it, attributes are live', async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/prototype-fk-ik.html`);
+  try {
+    await waitViewers(page);
+    const home = await page.evaluate(() => { const v = document.getElementById('home'); return { legs: v.legCount, q: Array.from(v.q), text: v.shadowRoot.querySelector('.readout').textContent }; });
+    assert.equal(home.legs, 24);
+    assert.ok(home.q.every((x) => Math.abs(x - Math.PI) < 1e-12));
+    assert.match(home.text, /38\.657/);
+    // the IK example of the thesis: p ≈ (−1.345, −19.848, 13.763) in
+    const ik = await page.evaluate(() => document.getElementById('ikex').shadowRoot.querySelector('.readout').dataset);
+    const p = [Number(ik.px), Number(ik.py), Number(ik.pz)].map((v) => v / 0.0254);
+    const want = [-1.3449, -19.8482, 13.7627];
+    assert.ok(p.every((v, i) => Math.abs(v - want[i]) < 2e-3), `p = ${p}`);
+    // sliders inside the component move the arm
+    const drag = page.locator('#drag');
+    const before = await drag.evaluate((v) => Array.from(v.q));
+    const slider = drag.locator('input[type=range]').nth(2);
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    await page.mouse.click(box.x + box.width * 0.2, box.y + box.height / 2);
+    await page.waitForTimeout(150);
+    const after = await drag.evaluate((v) => Array.from(v.q));
+    assert.ok(Math.abs(after[2] - before[2]) > 0.1, `q3 ${before[2]} → ${after[2]}`);
+    // changing the q attribute moves the viewer
+    await page.evaluate(() => document.getElementById('home').setAttribute('q', '90,180,180,180'));
+    const q2 = await page.evaluate(() => Array.from(document.getElementById('home').q));
+    assert.ok(Math.abs(q2[0] - Math.PI / 2) < 1e-12);
+    // a bad robot name shows the core's error inside the viewer instead of a blank canvas
+    await page.evaluate(() => document.getElementById('home').setAttribute('robot', 'no-such-robot'));
+    await page.waitForFunction(() => !document.getElementById('home').shadowRoot.querySelector('.msg').hidden);
+    const msg = await page.evaluate(() => document.getElementById('home').shadowRoot.querySelector('.msg').textContent);
+    assert.match(msg, /no-such-robot/);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('the A-pair tutorial plots d = ρ·sin(θ_v/2) from the core and the legs keep their length', async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/apair.html`);
+  try {
+    await waitViewers(page);
+    await page.waitForFunction(() => window.__apairPlot, null, { timeout: 10000 });
+    const r = await page.evaluate(() => window.__apairPlot);
+    const rho = 4 * Math.SQRT2; // in
+    assert.ok(Math.abs(r.d180 - rho) < 1e-9, `d(180°) = ${r.d180} in`);
+    assert.ok(Math.abs(r.d60 - rho / 2) < 1e-9, `d(60°) = ${r.d60} in`);
+    assert.ok(Math.abs(r.d540 + rho) < 1e-9, `d(540°) = ${r.d540} in (sign flips after 360°)`);
+    assert.ok(r.worstLeg < 1e-12, `leg length error ${r.worstLeg} m`);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('<achain-viewer gizmo>: dragging the tool runs the core\'s IK and fires achain-ik', async (t) => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/prototype-fk-ik.html`);
+  try {
+    await waitViewers(page);
+    const drag = page.locator('#drag');
+    await drag.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    const hasIk = await drag.evaluate((v) => !!v.gizmo);
+    if (!hasIk) { t.skip('ikSolve not in this wasm build'); return; }
+    await page.evaluate(() => { window.__ik = []; document.getElementById('drag').addEventListener('achain-ik', (e) => window.__ik.push(e.detail.status)); });
+    const before = await drag.evaluate((v) => ({ q: Array.from(v.q), tool: Array.from(v.tool) }));
+    const p = await drag.evaluate((v) => { const T = v.tool; return v.project(T[3], T[7], T[11]); });
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    for (let k = 1; k <= 10; k++) { await page.mouse.move(p.x - 4 * k, p.y + 3 * k); await page.waitForTimeout(30); }
+    await page.mouse.up();
+    await page.waitForTimeout(200);
+    const after = await drag.evaluate((v) => ({ q: Array.from(v.q), tool: Array.from(v.tool) }));
+    const moved = Math.hypot(after.tool[3] - before.tool[3], after.tool[7] - before.tool[7], after.tool[11] - before.tool[11]);
+    assert.ok(moved > 0.005, `tool moved ${moved} m`);
+    const statuses = await page.evaluate(() => window.__ik);
+    assert.ok(statuses.length > 0 && statuses.every((s) => ['ok', 'unreachable', 'limits'].includes(s)), statuses.join(','));
+    await screenshot(page, 'viewer-gizmo-drag', { locator: drag });
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('<achain-viewer> works from a bare page with one script tag', async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/index.html`);
+  try {
+    await page.setContent(`<!doctype html><html><head><link rel="icon" href="data:,"><script type="module" src="${srv.url}achain-viewer.js"></script></head>
+      <body><achain-viewer id="v" robot="puma560" q="0,45,-90,0,30,0" units="deg" controls readout height="300px"></achain-viewer></body></html>`);
+    await page.waitForFunction(() => document.getElementById('v')?.ready, null, { timeout: 30000 });
+    await page.waitForTimeout(300);
+    const s = await canvasStats(page, '#v >>> canvas');
+    assert.ok(s.nonBackground / s.total > 0.01);
+    assert.equal(await page.evaluate(() => document.getElementById('v').shadowRoot.querySelectorAll('input[type=range]').length), 6);
+    await screenshot(page, 'viewer-bare-page');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

@@ -1,0 +1,322 @@
+// Studio: owns the wasm core, the current model and joint vector, the 3D viewport and the
+// views (tabs). Views get the studio as context and react to model / configuration changes.
+// Every number shown comes from the core (fk, legs, ik, …); the studio only draws and converts units.
+import * as THREE from 'three';
+import { Viewport } from './three/Viewport.js';
+import { ChainView } from './three/ChainView.js';
+import { PoseReadout } from './ui/PoseReadout.js';
+import { homeConfiguration, makeUnits, jointRange, DEG } from './core/units.js';
+
+export class Studio extends EventTarget {
+  constructor(achain, els) {
+    super();
+    this.achain = achain;
+    this.els = els;
+    this.units = makeUnits('deg', 'mm');
+    this.model = null;
+    this.modelSource = null; // built-in name, or null for a custom (JSON) model
+    this.q = new Float64Array(0);
+    this.viewport = new Viewport(els.viewport, { preserveDrawingBuffer: true });
+    this.chain = new ChainView();
+    this.viewport.world.add(this.chain.group);
+    this.readout = new PoseReadout(els.readout);
+    this.views = [];
+    this.activeView = null;
+    this._qListeners = new Set();
+    this._modelListeners = new Set();
+    this._warnSources = new Map();
+    this.lastFk = null;
+    this.lastLegs = null;
+    this.twin = null; // {model, view} R-twin overlay
+  }
+
+  // ---------------------------------------------------------------- status / warnings
+  status(text, isError = false) {
+    this.els.status.textContent = text;
+    this.els.status.classList.toggle('error', isError);
+  }
+
+  /** Sets the warning list of one source (a view or the studio); [] clears it. items: [{text, level}] */
+  setWarnings(source, items) {
+    this._warnSources.set(source, items);
+    const box = this.els.warnings;
+    box.replaceChildren();
+    for (const list of this._warnSources.values()) {
+      for (const w of list) {
+        const d = document.createElement('div');
+        d.textContent = w.text;
+        if (w.level === 'bad') d.className = 'bad';
+        box.appendChild(d);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- model and configuration
+  /** Loads a built-in by name, or a JSON description (text or object). Throws the core's error. */
+  setModel(source, q) {
+    const model = this.achain.loadModel(source);
+    this.modelSource = typeof source === 'string' && !source.trimStart().startsWith('{') ? source : null;
+    this._adoptModel(model, q);
+    return model;
+  }
+
+  /**
+   * Replaces the model by an edited description, keeping the view (camera) and as much of q as
+   * still fits the limits. Throws the core's validation error unchanged.
+   */
+  replaceModel(json) {
+    const model = this.achain.loadModel(json);
+    this.modelSource = null;
+    const q = model.dof === this.q.length
+      ? Float64Array.from(this.q, (v, i) => { const [lo, hi] = jointRange(model.joints[i]); return Math.min(hi, Math.max(lo, v)); })
+      : null;
+    this._adoptModel(model, q, { keepCamera: true });
+    return model;
+  }
+
+  _adoptModel(model, q, { keepCamera = false } = {}) {
+    const old = this.model;
+    this.model = model;
+    this.q = q && q.length === model.dof ? Float64Array.from(q) : homeConfiguration(model.joints);
+    const fk = model.fk(this.q);
+    // characteristic size: farthest frame origin from the base origin (m)
+    const b = fk.base;
+    const box = new THREE.Box3();
+    const v = new THREE.Vector3();
+    let L = 0;
+    for (const F of [...fk.frames, fk.tool]) {
+      v.set(F[3], F[7], F[11]);
+      box.expandByPoint(v);
+      L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
+    }
+    for (const j of model.joints) L = Math.max(L, Math.abs(j.a) + Math.abs(j.d));
+    L = Math.max(L, 0.2);
+    if (!keepCamera || !this.size) this.size = L;
+    this.chain.build(model, this.size);
+    if (!keepCamera) {
+      this.viewport.setGrid(L * 1.1);
+      // frame the reach sphere rather than the first pose, so every pose stays in view
+      const center = new THREE.Vector3(b[3], b[7], b[11] + 0.42 * L);
+      this.viewport.frame(center, 0.95 * L);
+    }
+    this._rebuildTwin();
+    this._render();
+    for (const cb of this._modelListeners) cb(model);
+    this.dispatchEvent(new CustomEvent('model', { detail: model }));
+    if (old && old !== model) old.dispose();
+    this._notifyQ(null);
+    this.status(`${model.name}: ${model.dof} joints (${model.joints.map((j) => j.kind).join('')}, ${model.info.convention} DH), ${this.chain.legCount} legs drawn — core ${this.achain.version}`);
+  }
+
+  /** Sets the joint vector (SI) and redraws. `source` names who changed it (views ignore their own). */
+  setQ(q, source = null) {
+    if (!this.model || q.length !== this.model.dof) throw new Error(`q: expected ${this.model?.dof} values, got ${q.length}`);
+    for (let i = 0; i < q.length; i++) if (!Number.isFinite(q[i])) throw new Error(`q[${i}]: must be a finite number`);
+    this.q = Float64Array.from(q);
+    this._render();
+    this._notifyQ(source);
+  }
+
+  getQ() { return Float64Array.from(this.q); }
+  getModel() { return this.model; }
+
+  onQ(cb) { this._qListeners.add(cb); return () => this._qListeners.delete(cb); }
+  onModel(cb) { this._modelListeners.add(cb); return () => this._modelListeners.delete(cb); }
+
+  _notifyQ(source) {
+    for (const cb of this._qListeners) {
+      try { cb(this.q, source); } catch (e) { console.error(e); }
+    }
+    this.dispatchEvent(new CustomEvent('q', { detail: { q: this.q, source } }));
+    this._updateLimitWarnings();
+  }
+
+  _render() {
+    const fk = this.model.fk(this.q);
+    const legs = this.model.legs(this.q);
+    this.lastFk = fk;
+    this.lastLegs = legs;
+    this.chain.update(fk, legs, { legWarn: this._legWarn(legs) });
+    this.readout.update(fk.tool, this.units);
+    if (this.twin) {
+      this.twin.view.update(this.twin.model.fk(this.q), this.twin.model.legs(this.q));
+    }
+    this.viewport.requestRender();
+  }
+
+  /**
+   * Per A-pair: true when its legs are near a self-collision — within LEG_WARN of the collision-free
+   * range the core computes for the pair's triangle side and leg radius (achain.module.apairRange,
+   * Robinson §3.2: 60°…300° for centre lines).
+   */
+  _legWarn(legs) {
+    const m = this.model;
+    if (!legs.length) return null;
+    if (this._legRangesFor !== m) {
+      this._legRangesFor = m;
+      this._legRanges = null;
+      const fn = this.achain.module.apairRange;
+      if (typeof fn === 'function') {
+        try {
+          this._legRanges = legs.map(({ joint }) => {
+            const j = m.joints[joint];
+            const r = JSON.parse(fn(j.side, j.legRadius || 0));
+            return r;
+          });
+        } catch { this._legRanges = null; }
+      }
+    }
+    if (!this._legRanges) return null;
+    const LEG_WARN = 3 * DEG;
+    return legs.map(({ joint }, k) => {
+      const r = this._legRanges[k];
+      // the collision pattern repeats every 360° of θ_v
+      const v = ((this.q[joint] % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+      return v < r.lower + LEG_WARN || v > r.upper - LEG_WARN;
+    });
+  }
+
+  _updateLimitWarnings() {
+    const m = this.model;
+    if (!m) return;
+    const out = [];
+    const within = m.withinLimits(this.q);
+    m.joints.forEach((j, i) => {
+      if (j.lower == null || j.upper == null) return;
+      const span = j.upper - j.lower;
+      const v = this.q[i];
+      if (v < j.lower || v > j.upper) out.push({ text: `q${i + 1} ${j.name} outside its limits`, level: 'bad' });
+      else if (v <= j.lower + 0.01 * span || v >= j.upper - 0.01 * span) out.push({ text: `q${i + 1} ${j.name} at its limit`, level: 'warn' });
+    });
+    if (!within && !out.length) out.push({ text: 'configuration outside the joint limits', level: 'bad' });
+    this.setWarnings('limits', out);
+  }
+
+  setUnits(units) {
+    this.units = units;
+    if (this.model) this.readout.update(this.lastFk.tool, units);
+    this.dispatchEvent(new CustomEvent('units', { detail: units }));
+  }
+
+  setFramesVisible(on) {
+    this.chain.setFramesVisible(on);
+    this.viewport.requestRender();
+  }
+
+  // ---------------------------------------------------------------- R-twin overlay
+  /** Shows the R-pair twin of the current A-chain (every A-pair replaced by an R-pair) as a ghost. */
+  setTwin(on) {
+    this.twinWanted = !!on;
+    this._rebuildTwin();
+    if (this.model) this._render();
+    this.dispatchEvent(new CustomEvent('twin', { detail: !!this.twin }));
+  }
+
+  /** The R twin's description: same JSON with kind A → R, ρ and legs removed (loaded by the core). */
+  static twinDescription(json) {
+    const t = structuredClone(json);
+    t.name = `${json.name}-r-twin`;
+    for (const j of t.joints) {
+      if (j.kind !== 'A') continue;
+      j.kind = 'R';
+      delete j.rho; delete j.leg_length; delete j.side; delete j.legs;
+    }
+    return t;
+  }
+
+  _rebuildTwin() {
+    if (this.twin) { this.twin.view.dispose(); this.twin.model.dispose(); this.twin = null; }
+    if (!this.twinWanted || !this.model || !this.model.joints.some((j) => j.kind === 'A')) return;
+    const model = this.achain.loadModel(Studio.twinDescription(this.model.toJSON()));
+    const view = new ChainView({ ghost: true, color: 0x38bdf8 });
+    view.build(model, this.size);
+    this.viewport.world.add(view.group);
+    this.twin = { model, view };
+  }
+
+  // ---------------------------------------------------------------- URL state
+  /** robot (built-in name) or json (base64url of a custom description), q in degrees/metres, view. */
+  hashState() {
+    const p = new URLSearchParams();
+    if (this.modelSource) p.set('robot', this.modelSource);
+    else if (this.model) p.set('json', encodeJson(this.model.toJSON()));
+    if (this.model) {
+      p.set('q', Array.from(this.q, (v, i) => {
+        const x = this.model.joints[i].kind === 'P' ? v : v / DEG;
+        return String(Number(x.toPrecision(8)));
+      }).join(','));
+    }
+    if (this.activeView) p.set('view', this.activeView.id);
+    p.set('units', `${this.units.angle},${this.units.length}`);
+    if (this.twin) p.set('twin', '1');
+    return p.toString();
+  }
+
+  /** Parses a hash produced by hashState(). Returns {robot?, json?, q? (SI), view?, units?, twin?}. */
+  static parseHash(hash) {
+    const p = new URLSearchParams(hash.replace(/^#/, ''));
+    const out = {};
+    if (p.get('robot')) out.robot = p.get('robot');
+    if (p.get('json')) { try { out.json = decodeJson(p.get('json')); } catch { /* ignored: bad link */ } }
+    if (p.get('q')) out.qDisplay = p.get('q').split(',').map(Number);
+    if (p.get('view')) out.view = p.get('view');
+    const u = (p.get('units') || '').split(',');
+    if (u[0] === 'deg' || u[0] === 'rad') out.units = makeUnits(u[0], ['mm', 'in', 'm'].includes(u[1]) ? u[1] : 'mm');
+    if (p.get('twin') === '1') out.twin = true;
+    return out;
+  }
+
+  /** q from the hash's display values (degrees for rotary joints, metres for P). */
+  static qFromHash(model, qDisplay) {
+    if (!qDisplay || qDisplay.length !== model.dof || qDisplay.some((v) => !Number.isFinite(v))) return null;
+    return Float64Array.from(qDisplay, (v, i) => (model.joints[i].kind === 'P' ? v : v * DEG));
+  }
+
+  // ---------------------------------------------------------------- views
+  addView(view) {
+    this.views.push(view);
+    const btn = document.createElement('button');
+    btn.type = 'button';
+    btn.setAttribute('role', 'tab');
+    btn.textContent = view.title;
+    btn.dataset.view = view.id;
+    btn.title = view.title + (view.key ? ` (key ${view.key})` : '');
+    btn.setAttribute('aria-selected', 'false');
+    btn.addEventListener('click', () => this.showView(view.id));
+    this.els.tabs.appendChild(btn);
+    view.tab = btn;
+    view.panel = document.createElement('section');
+    view.panel.className = 'view-panel';
+    view.panel.dataset.view = view.id;
+    view.panel.hidden = true;
+    this.els.panel.appendChild(view.panel);
+    view.mount(view.panel, this);
+  }
+
+  showView(id) {
+    const next = this.views.find((v) => v.id === id);
+    if (!next || next === this.activeView) return;
+    if (this.activeView) {
+      this.activeView.deactivate?.();
+      this.activeView.panel.hidden = true;
+      this.activeView.tab.setAttribute('aria-selected', 'false');
+    }
+    this.activeView = next;
+    next.panel.hidden = false;
+    next.tab.setAttribute('aria-selected', 'true');
+    next.activate?.();
+    this.viewport.requestRender();
+    this.dispatchEvent(new CustomEvent('view', { detail: id }));
+  }
+}
+
+function encodeJson(obj) {
+  const bytes = new TextEncoder().encode(JSON.stringify(obj));
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+function decodeJson(b64) {
+  const s = atob(b64.replace(/-/g, '+').replace(/_/g, '/'));
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(s, (c) => c.charCodeAt(0))));
+}

@@ -1,0 +1,305 @@
+// <achain-viewer>: an embeddable live view of an achain robot, usable from any static page with one
+// script tag (the build writes it to web/dist/achain-viewer.js):
+//
+//   <script type="module" src="achain-viewer.js"></script>
+//   <achain-viewer robot="prototype-4a" q="180,180,180,180" units="deg" controls></achain-viewer>
+//
+// Attributes (all observed):
+//   robot     built-in name (default prototype-4a)
+//   src       URL of a JSON robot description (instead of robot)
+//   q         joint values, comma separated, angles in `units`, lengths in metres
+//   units     deg (default) | rad
+//   controls  show joint sliders          gizmo     drag the tool (the core's IK follows)
+//   readout   show the tool pose          frames    show link frames (default on; frames="off" hides)
+//   twin      overlay the R-pair twin     height    CSS height (default 360px)
+//   animate   "joint,from,to,seconds": sweeps one joint back and forth (angles in `units`)
+// The robot description can also be inline: <achain-viewer><script type="application/json">{…}</script></achain-viewer>.
+// Events (bubbling, composed): achain-load {model}, achain-change {q}, achain-error {message}, achain-ik {status,…}.
+// Properties: q (Float64Array, SI; settable), model, achain; methods setQ(q), dispose().
+import * as THREE from 'three';
+import { TransformControls } from 'three/addons/controls/TransformControls.js';
+import { loadAchain } from '../../../wasm/achain.mjs';
+import { Viewport } from '../three/Viewport.js';
+import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
+import { JointSliders } from '../ui/JointSliders.js';
+import { PoseReadout } from '../ui/PoseReadout.js';
+import { homeConfiguration, makeUnits, DEG, jointRange } from '../core/units.js';
+import { has } from '../core/features.js';
+
+const CSS = `
+:host { display: block; position: relative; height: var(--achain-height, 360px); border: 1px solid #25324d; border-radius: 8px; overflow: hidden;
+  background: #0f172a; color: #e2e8f0; font: 13px system-ui, sans-serif; contain: content; }
+.wrap { display: flex; height: 100%; }
+.view { position: relative; flex: 1; min-width: 0; }
+.view canvas { display: block; width: 100%; height: 100%; }
+.side { width: 210px; overflow-y: auto; padding: 8px; background: #111a2e; border-left: 1px solid #25324d; }
+.side[hidden] { display: none; }
+.joint { display: grid; grid-template-columns: 1fr 64px; gap: 2px 6px; align-items: center; margin-bottom: 6px; }
+.joint label { display: flex; justify-content: space-between; color: #94a3b8; grid-column: 1 / 3; font-size: 12px; }
+.joint label b { color: #e2e8f0; font-weight: 600; }
+.joint .kind { font-size: 9px; padding: 0 4px; border-radius: 3px; margin-left: 3px; color: #0b1220; font-weight: 700; }
+.kind-R { background: #3b82f6; } .kind-P { background: #22c55e; } .kind-H { background: #f59e0b; } .kind-A { background: #a855f7; }
+.joint input[type=range] { width: 100%; accent-color: #a855f7; }
+.joint input[type=number] { width: 64px; font: inherit; font-size: 12px; color: #e2e8f0; background: #16213a; border: 1px solid #25324d; border-radius: 3px; }
+.lim { font-size: 10px; }
+.readout { position: absolute; left: 6px; top: 6px; background: rgba(15,23,42,.82); border: 1px solid #25324d; border-radius: 6px; padding: 5px 7px;
+  font: 11px ui-monospace, monospace; white-space: pre; pointer-events: none; line-height: 1.4; }
+.readout[hidden] { display: none; }
+.readout .k { color: #94a3b8; }
+.msg { position: absolute; inset: auto 8px 8px 8px; background: rgba(127,29,29,.92); border: 1px solid #ef4444; border-radius: 6px; padding: 6px 8px; white-space: pre-wrap; }
+.msg[hidden] { display: none; }
+.ik { position: absolute; right: 6px; bottom: 6px; font-size: 11px; color: #94a3b8; background: rgba(15,23,42,.8); padding: 2px 6px; border-radius: 4px; }
+.ik[hidden] { display: none; }
+`;
+
+const _m = new THREE.Matrix4();
+
+export class AchainViewer extends HTMLElement {
+  static get observedAttributes() { return ['robot', 'src', 'q', 'units', 'controls', 'gizmo', 'readout', 'frames', 'twin', 'height', 'animate']; }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.shadowRoot.innerHTML = `<style>${CSS}</style><div class="wrap"><div class="view"><div class="readout" hidden></div><div class="ik" hidden></div><div class="msg" hidden></div></div><div class="side" hidden></div></div>`;
+    this._els = {
+      view: this.shadowRoot.querySelector('.view'), side: this.shadowRoot.querySelector('.side'),
+      readout: this.shadowRoot.querySelector('.readout'), msg: this.shadowRoot.querySelector('.msg'), ik: this.shadowRoot.querySelector('.ik'),
+    };
+    this.model = null;
+    this._q = new Float64Array(0);
+    this._loadToken = 0;
+  }
+
+  get q() { return Float64Array.from(this._q); }
+  set q(v) { this.setQ(v); }
+  get units() { return makeUnits(this.getAttribute('units') === 'rad' ? 'rad' : 'deg', 'mm'); }
+  /** Number of A-pair legs drawn (6 per A-pair). */
+  get legCount() { return this.chain ? this.chain.legCount : 0; }
+  get ready() { return !!this.model && (this.viewport?.frames ?? 0) > 0; }
+
+  connectedCallback() {
+    if (this.viewport) return;
+    this.style.setProperty('--achain-height', this.getAttribute('height') || '360px');
+    this.viewport = new Viewport(this._els.view, { preserveDrawingBuffer: true });
+    this.chain = new ChainView();
+    this.viewport.world.add(this.chain.group);
+    this.readout = new PoseReadout(this._els.readout);
+    this.sliders = new JointSliders(this._els.side, { onChange: (q) => this.setQ(q, 'sliders') });
+    this._anim = null;
+    this.viewport.onFrame((dt) => this._tick(dt));
+    this._reload();
+  }
+
+  disconnectedCallback() {
+    // keep it cheap to move the element around; free resources on the next microtask if really gone
+    queueMicrotask(() => { if (!this.isConnected) this.dispose(); });
+  }
+
+  dispose() {
+    this.gizmo?.dispose();
+    this.viewport?.dispose();
+    this.chain?.dispose();
+    this.twin?.view.dispose();
+    this.twin?.model.dispose();
+    this.model?.dispose();
+    this.viewport = null;
+    this.model = null;
+    this.twin = null;
+  }
+
+  attributeChangedCallback(name, oldV, newV) {
+    if (!this.viewport || oldV === newV) return;
+    if (name === 'robot' || name === 'src') this._reload();
+    else if (name === 'q') this._applyQAttr();
+    else if (name === 'height') this.style.setProperty('--achain-height', newV || '360px');
+    else if (name === 'units') { this.sliders.setUnits(this.units); this._render(); }
+    else this._applyFlags();
+  }
+
+  _error(message) {
+    this._els.msg.hidden = false;
+    this._els.msg.textContent = message;
+    this.dispatchEvent(new CustomEvent('achain-error', { detail: { message }, bubbles: true, composed: true }));
+  }
+
+  async _source() {
+    const src = this.getAttribute('src');
+    if (src) {
+      const res = await fetch(new URL(src, document.baseURI));
+      if (!res.ok) throw new Error(`${src}: HTTP ${res.status}`);
+      return res.text();
+    }
+    const inline = this.querySelector('script[type="application/json"]');
+    if (inline) return inline.textContent;
+    return this.getAttribute('robot') || 'prototype-4a';
+  }
+
+  async _reload() {
+    const token = ++this._loadToken;
+    try {
+      const [achain, source] = await Promise.all([loadAchain(), this._source()]);
+      if (token !== this._loadToken || !this.viewport) return;
+      this.achain = achain;
+      const model = achain.loadModel(source);
+      this.model?.dispose();
+      this.model = model;
+      this._els.msg.hidden = true;
+      this._q = homeConfiguration(model.joints);
+      this._qFromAttr();
+      const fk = model.fk(this._q);
+      const b = fk.base;
+      let L = 0;
+      for (const F of [...fk.frames, fk.tool]) L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
+      for (const j of model.joints) L = Math.max(L, Math.abs(j.a) + Math.abs(j.d) + (j.kind === 'A' ? j.rho + 0.7 * j.side : 0));
+      L = Math.max(L, 0.15);
+      this.size = L;
+      this.chain.build(model, L);
+      this.viewport.setGrid(L * 1.1);
+      this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.45 * L), 0.72 * L);
+      this.sliders.build(model.joints, this._q, this.units);
+      this._applyFlags();
+      this._render();
+      this.dispatchEvent(new CustomEvent('achain-load', { detail: { model }, bubbles: true, composed: true }));
+    } catch (e) {
+      if (token === this._loadToken) this._error(e.message || String(e));
+    }
+  }
+
+  _qFromAttr() {
+    const text = this.getAttribute('q');
+    if (!text || !this.model) return false;
+    const vals = text.split(',').map((s) => Number(s.trim()));
+    if (vals.length !== this.model.dof || vals.some((v) => !Number.isFinite(v))) {
+      this._error(`q: expected ${this.model.dof} numbers, got "${text}"`);
+      return false;
+    }
+    const f = this.units.angle === 'deg' ? DEG : 1;
+    this._q = Float64Array.from(vals, (v, i) => (this.model.joints[i].kind === 'P' ? v : v * f));
+    return true;
+  }
+
+  _applyQAttr() {
+    if (this._qFromAttr()) { this.sliders.set(this._q); this._render(); }
+  }
+
+  _flag(name, dflt = false) {
+    if (!this.hasAttribute(name)) return dflt;
+    const v = this.getAttribute(name);
+    return v !== 'off' && v !== 'false';
+  }
+
+  _applyFlags() {
+    if (!this.model) return;
+    this._els.side.hidden = !this._flag('controls');
+    this._els.readout.hidden = !this._flag('readout');
+    this.chain.setFramesVisible(this._flag('frames', true));
+    this._setupTwin(this._flag('twin'));
+    this._setupGizmo(this._flag('gizmo'));
+    const a = (this.getAttribute('animate') || '').split(',').map(Number);
+    this._anim = a.length === 4 && a.every(Number.isFinite) && this.model.joints[a[0]]
+      ? { joint: a[0], from: a[1], to: a[2], period: a[3], t: 0 } : null;
+    this.viewport.resize();
+  }
+
+  _setupTwin(on) {
+    if (this.twin) { this.twin.view.dispose(); this.twin.model.dispose(); this.twin = null; }
+    if (!on || !this.model.joints.some((j) => j.kind === 'A')) return;
+    const d = this.model.toJSON();
+    d.name += '-r-twin';
+    for (const j of d.joints) if (j.kind === 'A') { j.kind = 'R'; delete j.rho; delete j.leg_length; delete j.side; delete j.legs; }
+    const model = this.achain.loadModel(d);
+    const view = new ChainView({ ghost: true, color: 0x38bdf8 });
+    view.build(model, this.size);
+    this.viewport.world.add(view.group);
+    this.twin = { model, view };
+  }
+
+  _setupGizmo(on) {
+    const can = on && has(this.model, 'ikSolve', (m) => m.ikSolve(m.fk(this._q).tool, this._q));
+    if (!can) {
+      if (this.gizmo) { this.gizmo.getHelper().removeFromParent(); this.gizmo.dispose(); this.gizmo = null; }
+      this._els.ik.hidden = !on;
+      if (on) this._els.ik.textContent = 'IK not available in this build';
+      return;
+    }
+    this._els.ik.hidden = false;
+    this._els.ik.textContent = 'drag the tool';
+    if (this.gizmo) return;
+    const vp = this.viewport;
+    this.proxy = new THREE.Object3D();
+    vp.world.add(this.proxy);
+    this.gizmo = new TransformControls(vp.camera, vp.canvas);
+    this.gizmo.size = 0.9;
+    this.gizmo.attach(this.proxy);
+    vp.scene.add(this.gizmo.getHelper());
+    this.gizmo.addEventListener('change', () => vp.requestRender());
+    this.gizmo.addEventListener('dragging-changed', (e) => { vp.controls.enabled = !e.value; this._dragging = e.value; if (!e.value) this._syncProxy(); });
+    this.gizmo.addEventListener('objectChange', () => { if (this._dragging) this._ikPending = true; });
+  }
+
+  _syncProxy() {
+    if (!this.proxy || !this._fk) return;
+    matrixFromRowMajor(_m, this._fk.tool);
+    _m.decompose(this.proxy.position, this.proxy.quaternion, this.proxy.scale);
+  }
+
+  _tick(dt) {
+    if (this._ikPending && this.model) {
+      this._ikPending = false;
+      this.proxy.updateMatrixWorld(true);
+      _m.compose(this.proxy.position, this.proxy.quaternion, new THREE.Vector3(1, 1, 1));
+      const e = _m.elements;
+      const T = new Float64Array(16);
+      for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) T[4 * r + c] = e[4 * c + r];
+      try {
+        const res = this.model.ikSolve(T, this._q, this.model.dof < 6 ? { positionOnly: true } : {});
+        this.setQ(res.q, 'gizmo');
+        this._els.ik.textContent = `IK ${res.status} · |Δp| ${(res.positionError * 1000).toFixed(2)} mm`;
+        this.dispatchEvent(new CustomEvent('achain-ik', { detail: res, bubbles: true, composed: true }));
+      } catch (err) { this._els.ik.textContent = err.message; }
+    }
+    if (this._anim && this.model && !this._dragging) {
+      const a = this._anim;
+      a.t += dt;
+      const s = 0.5 - 0.5 * Math.cos((2 * Math.PI * a.t) / a.period);
+      const f = this.model.joints[a.joint].kind === 'P' ? 1 : this.units.angle === 'deg' ? DEG : 1;
+      const q = Float64Array.from(this._q);
+      const [lo, hi] = jointRange(this.model.joints[a.joint]);
+      q[a.joint] = Math.min(hi, Math.max(lo, (a.from + (a.to - a.from) * s) * f));
+      this.setQ(q, 'animate');
+    }
+  }
+
+  /** Page coordinates (CSS px) of a world point (m), e.g. to script a drag of the gizmo. */
+  project(x, y, z) {
+    const v = new THREE.Vector3(x, y, z).project(this.viewport.camera);
+    const r = this.viewport.canvas.getBoundingClientRect();
+    return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
+  }
+
+  /** The tool pose (row-major 4×4, SI) from the core's FK at the current q. */
+  get tool() { return this._fk ? Float64Array.from(this._fk.tool) : null; }
+
+  /** Sets the joint vector (SI: rad, m) and redraws. */
+  setQ(q, source = 'api') {
+    if (!this.model) return;
+    if (!q || q.length !== this.model.dof) throw new Error(`q: expected ${this.model.dof} values`);
+    this._q = Float64Array.from(q);
+    if (source !== 'sliders') this.sliders.set(this._q);
+    this._render();
+    this.dispatchEvent(new CustomEvent('achain-change', { detail: { q: this.q, source }, bubbles: true, composed: true }));
+  }
+
+  _render() {
+    if (!this.model || !this.viewport) return;
+    const fk = this.model.fk(this._q);
+    this._fk = fk;
+    this.chain.update(fk, this.model.legs(this._q));
+    if (this.twin) this.twin.view.update(this.twin.model.fk(this._q), this.twin.model.legs(this._q));
+    if (!this._els.readout.hidden) this.readout.update(fk.tool, this.units);
+    if (!this._dragging) this._syncProxy();
+    this.viewport.requestRender();
+  }
+}
+
+if (!customElements.get('achain-viewer')) customElements.define('achain-viewer', AchainViewer);

@@ -1,0 +1,315 @@
+// The studio's Controller panel: connect to a real controller (WebSerial) or to the virtual
+// controller (the reference firmware on the simulated prototype, wasm in a Worker), configure it,
+// send a trajectory, teleoperate from the studio's joints, watch commanded vs measured joints, the
+// buffer and faults. While connected, STOP / E-STOP buttons float over every view and the space bar
+// triggers the e-stop. The streaming clock runs in a Worker so a hidden tab keeps the link alive.
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+import { loadBridge, thesisTrapezoid, validateTrajectory } from './bridge.js';
+import { Streamer, workerClock } from './streamer.js';
+import { VirtualTransport, WebSerialTransport, webSerialUnavailableReason } from './transports.js';
+
+const DEG = 180 / Math.PI;
+const STYLE = `
+.ctl-row { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0; }
+.ctl-state { font-family: ui-monospace, monospace; font-size: 12px; padding: 6px 8px; border-radius: 4px; background: var(--panel2, #16213a); }
+.ctl-state.estop, .ctl-state.fault { background: #7f1d1d; }
+.ctl-faults div { background: rgba(127, 29, 29, .85); border: 1px solid #ef4444; border-radius: 4px; padding: 4px 6px; margin: 3px 0; }
+.ctl-meter { height: 8px; background: #25324d; border-radius: 4px; overflow: hidden; flex: 1; min-width: 80px; }
+.ctl-meter > div { height: 100%; background: #38bdf8; width: 0; }
+.ctl-progress > div { background: #22c55e; }
+.ctl-cfg { border-collapse: collapse; font-size: 12px; width: 100%; }
+.ctl-cfg td, .ctl-cfg th { padding: 2px 4px; text-align: right; }
+.ctl-cfg input { width: 64px; }
+.ctl-stats { color: #94a3b8; font-size: 11px; }
+.ctl-stopbar { position: fixed; right: 16px; bottom: 16px; z-index: 1000; display: flex; gap: 8px; }
+.ctl-stopbar button { font-size: 18px; font-weight: 700; padding: 14px 22px; border-radius: 10px; border: 3px solid #fff; cursor: pointer; }
+.ctl-stopbar .ctl-stop { background: #b45309; color: #fff; }
+.ctl-stopbar .ctl-estop { background: #dc2626; color: #fff; }
+.ctl-stopbar .ctl-estop.engaged { background: #450a0a; }
+.ctl-na { color: #94a3b8; font-size: 12px; }
+`;
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (k === 'text') e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** Joint configuration: limits from the studio's model, drive/encoder/gains from the defaults. */
+function jointConfigs(bridge, model, n) {
+  const joints = model?.joints ?? [];
+  return Array.from({ length: n }, (_, j) => {
+    const c = bridge.defaultJointConfig(j);
+    const m = joints[j];
+    if (m) {
+      const num = (x, d) => (Number.isFinite(x) ? x : d);
+      c.qMin = num(m.lower, c.qMin);
+      c.qMax = num(m.upper, c.qMax);
+      c.vMax = num(m.velocity, c.vMax);
+      c.aMax = num(m.acceleration, c.aMax);
+      c.torqueMax = num(m.effort, c.torqueMax);
+    }
+    return c;
+  });
+}
+
+export function mountControllerPanel(container, ctx) {
+  if (!document.getElementById('achain-controller-style')) {
+    document.head.append(el('style', { id: 'achain-controller-style' }, STYLE));
+  }
+  const ui = {};
+  let bridge = null;
+  let streamer = null;
+  let transport = null;
+  let configs = null;
+  let trajectory = null;
+  let teleop = false;
+  let followMeasured = false;
+  let lastTeleop = 0;
+  let offQ = null;
+  let plot = null;
+  const history = { t: [], cmd: [], meas: [] };
+
+  // ---------------- DOM ----------------
+  const serialWhy = webSerialUnavailableReason();
+  ui.source = el('select', { 'data-testid': 'ctl-source' },
+    el('option', { value: 'virtual', text: 'Virtual controller (simulated prototype)' }),
+    el('option', { value: 'serial', text: 'Serial port (WebSerial)' }));
+  if (serialWhy) ui.source.options[1].disabled = true;
+  ui.baud = el('input', { type: 'number', value: '115200', title: 'baud rate', style: 'width:80px' });
+  ui.connect = el('button', { class: 'primary', 'data-testid': 'ctl-connect', onclick: () => (streamer ? disconnect() : connect()) }, 'Connect');
+  ui.state = el('div', { class: 'ctl-state', 'data-testid': 'ctl-state' }, 'not connected');
+  ui.faults = el('div', { class: 'ctl-faults', 'data-testid': 'ctl-faults' });
+  ui.clear = el('button', { onclick: () => streamer?.clearFaults(), disabled: '' }, 'Clear faults');
+  ui.buffer = el('div', { class: 'ctl-meter', title: 'controller queue fill' }, el('div'));
+  ui.progress = el('div', { class: 'ctl-meter ctl-progress', title: 'segments executed' }, el('div'));
+  ui.file = el('input', { type: 'file', accept: '.json,application/json', onchange: loadFile });
+  ui.demo = el('button', { 'data-testid': 'ctl-demo', onclick: () => setTrajectory(thesisTrapezoid(0.001), 'thesis trapezoid (60°→300°)') }, 'Thesis trapezoid');
+  ui.planned = el('button', { onclick: usePlanned, title: 'the studio\'s planned trajectory' }, 'Planned');
+  if (typeof ctx.getTrajectory !== 'function') ui.planned.disabled = true;
+  ui.trajName = el('span', { class: 'ctl-na' }, 'no trajectory');
+  ui.send = el('button', { class: 'primary', 'data-testid': 'ctl-send', onclick: send, disabled: '' }, 'Send');
+  ui.pause = el('button', { onclick: () => streamer?.pause(), disabled: '' }, 'Pause');
+  ui.resume = el('button', { onclick: () => streamer?.resume(), disabled: '' }, 'Resume');
+  ui.teleop = el('input', { type: 'checkbox', 'data-testid': 'ctl-teleop', onchange: (e) => { teleop = e.target.checked; } });
+  ui.follow = el('input', { type: 'checkbox', onchange: (e) => { followMeasured = e.target.checked; } });
+  ui.cfg = el('table', { class: 'ctl-cfg' });
+  ui.applyCfg = el('button', { onclick: applyConfig, disabled: '' }, 'Apply configuration');
+  ui.stats = el('div', { class: 'ctl-stats', 'data-testid': 'ctl-stats' });
+  ui.plot = el('div', { 'data-testid': 'ctl-plot' });
+  ui.message = el('div', { class: 'ctl-na', 'data-testid': 'ctl-message' });
+  ui.stopbar = el('div', { class: 'ctl-stopbar' },
+    el('button', { class: 'ctl-stop', 'data-testid': 'ctl-stop', title: 'controlled stop (decelerates within limits)', onclick: () => streamer?.stop() }, 'STOP'),
+    el('button', { class: 'ctl-estop', 'data-testid': 'ctl-estop', title: 'emergency stop (space bar): drive off, brake on', onclick: () => streamer?.estop() }, 'E-STOP'));
+
+  container.append(
+    el('div', { class: 'ctl-row' }, ui.source, ui.baud, ui.connect),
+    serialWhy ? el('div', { class: 'ctl-na' }, serialWhy) : '',
+    ui.state, ui.faults,
+    el('div', { class: 'ctl-row' }, ui.clear),
+    el('h3', {}, 'Trajectory'),
+    el('div', { class: 'ctl-row' }, ui.demo, ui.planned, ui.file),
+    el('div', { class: 'ctl-row' }, ui.trajName),
+    el('div', { class: 'ctl-row' }, ui.send, ui.pause, ui.resume),
+    el('div', { class: 'ctl-row' }, 'buffer', ui.buffer), el('div', { class: 'ctl-row' }, 'done', ui.progress),
+    el('h3', {}, 'Teleoperation'),
+    el('label', { class: 'ctl-row' }, ui.teleop, 'stream the studio\'s joints (IK gizmo, sliders)'),
+    el('label', { class: 'ctl-row' }, ui.follow, 'show the measured pose in the view'),
+    el('h3', {}, 'Commanded vs measured'), ui.plot,
+    el('h3', {}, 'Configuration'), ui.cfg, el('div', { class: 'ctl-row' }, ui.applyCfg),
+    ui.stats, ui.message);
+
+  // ---------------- behaviour ----------------
+  const say = (msg) => { ui.message.textContent = msg; };
+  const setEnabled = (on) => {
+    for (const b of [ui.send, ui.pause, ui.resume, ui.clear, ui.applyCfg]) b.disabled = !on;
+    ui.connect.textContent = on ? 'Disconnect' : 'Connect';
+  };
+
+  function renderConfig() {
+    ui.cfg.replaceChildren(el('tr', {}, ...['joint', 'gear', 'counts/rev', 'zero', 'min°', 'max°', 'v°/s', 'a°/s²'].map((h) => el('th', {}, h))));
+    configs.forEach((c, j) => {
+      const inp = (key) => el('input', { type: 'number', value: String(c[key]), onchange: (e) => { c[key] = Number(e.target.value); } });
+      ui.cfg.append(el('tr', {}, el('td', {}, String(j + 1)), el('td', {}, inp('gearRatio')), el('td', {}, inp('countsPerRev')),
+        el('td', {}, inp('zeroOffset')), el('td', {}, (c.qMin * DEG).toFixed(0)), el('td', {}, (c.qMax * DEG).toFixed(0)),
+        el('td', {}, (c.vMax * DEG).toFixed(0)), el('td', {}, (c.aMax * DEG).toFixed(0))));
+    });
+  }
+
+  function makePlot(n) {
+    plot?.destroy();
+    const colors = ['#a855f7', '#38bdf8', '#22c55e', '#f59e0b', '#ef4444', '#e2e8f0'];
+    const series = [{}];
+    for (let j = 0; j < n; j++) series.push({ label: `q${j + 1} cmd`, stroke: colors[j], dash: [6, 4], width: 1 });
+    for (let j = 0; j < n; j++) series.push({ label: `q${j + 1} meas`, stroke: colors[j], width: 2 });
+    const width = Math.max(260, (container.clientWidth || 300) - 8);
+    plot = new uPlot({ width, height: 180, series, legend: { show: false }, scales: { x: { time: false } },
+      axes: [{ stroke: '#94a3b8', label: 's' }, { stroke: '#94a3b8', label: 'deg' }] },
+    [[], ...series.slice(1).map(() => [])], ui.plot);
+  }
+
+  function onStatus(s) {
+    ui.state.textContent = `${s.state}${s.estop ? ' — E-STOP ENGAGED' : ''}   t=${s.time.toFixed(2)} s   segment ${s.segmentId}   traj ${s.trajTime.toFixed(2)} s`;
+    ui.state.className = `ctl-state ${s.estop ? 'estop' : s.state}`;
+    ui.stopbar.querySelector('.ctl-estop').classList.toggle('engaged', s.estop);
+    ui.buffer.firstChild.style.width = `${(100 * s.queueFill) / (streamer.caps.queueCapacity || 64)}%`;
+    const total = streamer.sending?.total ?? 0;
+    ui.progress.firstChild.style.width = total ? `${Math.min(100, (100 * (s.segmentsDone - streamer.sending.base)) / total)}%` : '0%';
+    const c = streamer.counters;
+    ui.stats.textContent = `sent ${c.framesSent}, resent ${c.framesResent}, NAKs ${c.naks}, CRC errors ${c.rxCrcErrors}, statuses ${c.statuses}`;
+    // plots: last 10 s (positions mean nothing before the joints are configured)
+    if (s.state === 'unconfigured') return;
+    history.t.push(s.time);
+    history.cmd.push(s.qCmd.map((x) => x * DEG));
+    history.meas.push(s.q.map((x) => x * DEG));
+    while (history.t.length && history.t[0] < s.time - 10) { history.t.shift(); history.cmd.shift(); history.meas.shift(); }
+    if (plot && history.t.length % 3 === 0) {
+      const n = s.q.length;
+      const data = [history.t];
+      for (let j = 0; j < n; j++) data.push(history.cmd.map((r) => r[j]));
+      for (let j = 0; j < n; j++) data.push(history.meas.map((r) => r[j]));
+      plot.setData(data);
+    }
+    if (followMeasured && !teleop) ctx.setQ(s.q);
+  }
+
+  function onFaults(e) {
+    ui.faults.replaceChildren(...e.faults.map((f) => el('div', {}, `${f.name}: ${f.text}`)));
+  }
+
+  async function connect() {
+    say('');
+    try {
+      bridge ??= await loadBridge();
+      const baud = Number(ui.baud.value) || 115200;
+      transport = ui.source.value === 'serial' ? await WebSerialTransport.open({ baudRate: baud }) : await VirtualTransport.open();
+      streamer = new Streamer(bridge, transport, { clock: workerClock(5) });
+      streamer.addEventListener('status', (e) => onStatus(e.status));
+      streamer.addEventListener('faults', onFaults);
+      streamer.addEventListener('link-lost', (e) => { say(`Link lost: ${e.reason}. The controller's watchdog stops a moving arm; reconnect when ready.`); disconnect(); });
+      const caps = await streamer.connect();
+      configs = jointConfigs(bridge, ctx.getModel?.(), caps.joints);
+      const modelDof = ctx.getModel?.()?.dof;
+      if (modelDof && modelDof !== caps.joints) say(`The controller has ${caps.joints} joints, the studio's model ${modelDof}: teleoperation is off.`);
+      renderConfig();
+      makePlot(caps.joints);
+      await streamer.configure(configs);
+      document.body.append(ui.stopbar);
+      setEnabled(true);
+      say(`Connected: ${caps.joints} joints, ${caps.servoHz} Hz servo, queue ${caps.queueCapacity}.`);
+    } catch (e) {
+      say(`Cannot connect: ${e.message}`);
+      await disconnect();
+    }
+  }
+
+  async function disconnect() {
+    const s = streamer;
+    streamer = null;
+    setEnabled(false);
+    ui.stopbar.remove();
+    ui.state.textContent = 'not connected';
+    ui.state.className = 'ctl-state';
+    if (s) await s.close().catch(() => {});
+    else await transport?.close?.();
+    transport = null;
+  }
+
+  async function applyConfig() {
+    try {
+      await streamer.configure(configs);
+      say('Configuration applied.');
+    } catch (e) {
+      say(`Configuration failed: ${e.message}`);
+    }
+  }
+
+  function setTrajectory(traj, name) {
+    try {
+      validateTrajectory(traj);
+      trajectory = traj;
+      ui.trajName.textContent = `${name}: ${traj.t.length} samples, ${(traj.t.at(-1) - traj.t[0]).toFixed(2)} s, ${traj.q[0].length} joints`;
+    } catch (e) {
+      say(`Trajectory refused: ${e.message}`);
+    }
+  }
+  function usePlanned() {
+    const t = ctx.getTrajectory?.();
+    if (t) setTrajectory(t, 'planned trajectory');
+    else say('No planned trajectory in the studio yet.');
+  }
+  async function loadFile(e) {
+    const f = e.target.files?.[0];
+    if (!f) return;
+    try {
+      setTrajectory(JSON.parse(await f.text()), f.name);
+    } catch (err) {
+      say(`${f.name}: ${err.message}`);
+    }
+  }
+
+  async function send() {
+    if (!streamer || !trajectory) { say(streamer ? 'Choose a trajectory first.' : 'Connect first.'); return; }
+    try {
+      const base = streamer.status?.segmentsDone ?? 0;
+      const segs = bridge.segmentsFromTrajectory(trajectory, { limits: configs, accelMargin: 1.5, blendFirst: true });
+      streamer.sending = { total: segs.length, base };
+      say(`Streaming ${segs.length} segments…`);
+      const r = await streamer.sendTrajectory(segs);
+      say(`Done: final error ${r.finalError.map((x) => (x * DEG).toFixed(3)).join(', ')}° (max ${(r.maxAbsError * DEG).toFixed(3)}°).`);
+    } catch (e) {
+      say(e.message);
+    }
+  }
+
+  // teleoperation: the studio's joint vector, rate-limited to 50 Hz
+  offQ = ctx.onQ?.((q, source) => {
+    if (!teleop || !streamer || source === 'controller') return;
+    if (ctx.getModel?.()?.dof !== streamer.caps.joints) return;
+    const now = performance.now();
+    if (now - lastTeleop < 20) return;
+    lastTeleop = now;
+    streamer.streamTarget(Array.from(q), 0.1);
+  });
+
+  // a previously granted device plugged back in: offer to reconnect (never resume motion by itself)
+  const onSerialConnect = () => {
+    if (!streamer && ui.source.value === 'serial') say('A granted serial device was plugged in: click Connect to reconnect (the controller starts idle).');
+  };
+  if (!serialWhy) navigator.serial.addEventListener('connect', onSerialConnect);
+
+  // e-stop on the space bar, wherever the focus is (except while typing)
+  const onKey = (e) => {
+    if (!streamer || e.code !== 'Space') return;
+    const t = e.target;
+    if (t && (t.isContentEditable || (t.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'range'].includes(t.type)) || t.tagName === 'TEXTAREA')) return;
+    e.preventDefault();
+    streamer.estop();
+  };
+  document.addEventListener('keydown', onKey, true);
+
+  return {
+    activate() { if (plot && container.clientWidth) plot.setSize({ width: Math.max(260, container.clientWidth - 8), height: 180 }); },
+    deactivate() {},
+    async dispose() {
+      document.removeEventListener('keydown', onKey, true);
+      if (!serialWhy) navigator.serial.removeEventListener('connect', onSerialConnect);
+      if (typeof offQ === 'function') offQ();
+      await disconnect();
+      plot?.destroy();
+    },
+    // for tests and scripting
+    get streamer() { return streamer; },
+    connect,
+    send,
+    setTrajectory,
+  };
+}

@@ -1,0 +1,223 @@
+// The streaming engine shared by every JS host (WebSerial, the virtual controller in a Worker, Node
+// serialport): it owns a HostEngine (the C++ engine through wasm) and pumps it from a clock, writing
+// to and reading from a transport {write(Uint8Array), ondata, onclose, close()}.
+//
+// In the browser the clock is a Worker (clock.worker.js): a hidden tab throttles page timers to
+// about 1 Hz, which would starve the controller's watchdog; a dedicated worker's timer keeps running.
+
+/** A clock on setInterval (Node, tests). */
+export function intervalClock(periodMs = 2) {
+  let id = null;
+  return {
+    start(cb) {
+      id = setInterval(cb, periodMs);
+      id.unref?.(); // Node: never keep a process alive just for the clock
+    },
+    stop() {
+      if (id !== null) clearInterval(id);
+      id = null;
+    },
+  };
+}
+
+/** A clock in a dedicated Worker (browser): not throttled in hidden tabs. */
+export function workerClock(periodMs = 5) {
+  let worker = null;
+  return {
+    start(cb) {
+      worker = new Worker(new URL('./clock.worker.js', import.meta.url), { type: 'module' });
+      worker.onmessage = () => cb();
+      worker.postMessage({ periodMs });
+    },
+    stop() {
+      worker?.terminate();
+      worker = null;
+    },
+  };
+}
+
+const nowMs = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+export class Streamer extends EventTarget {
+  /**
+   * @param bridge    the object returned by loadBridge()
+   * @param transport {write(bytes), ondata, onclose, close()}
+   * @param options   {clock, now}
+   */
+  constructor(bridge, transport, { clock = intervalClock(2), now = nowMs } = {}) {
+    super();
+    this.bridge = bridge;
+    this.engine = new bridge.HostEngine();
+    this.transport = transport;
+    this.now = now;
+    this.clock = clock;
+    this.closed = false;
+    this.lastStatusCount = 0;
+    this.lastFaults = 0;
+    this.lastEstop = false;
+    this.rxTap = null; // test hook: (bytes) => bytes (damage incoming bytes)
+    transport.ondata = (bytes) => {
+      if (this.closed) return;
+      this.engine.receive(this.rxTap ? this.rxTap(bytes) : bytes, this.now());
+      this.pump();
+    };
+    transport.onclose = (reason) => {
+      if (this.closed) return;
+      this.dispatchEvent(Object.assign(new Event('link-lost'), { reason: reason ?? 'the port closed' }));
+    };
+    this.clock.start(() => this.pump());
+  }
+
+  /** Runs the engine's timers and flushes its output. Called by the clock and on every receive. */
+  pump() {
+    if (this.closed) return;
+    const t = this.now();
+    this.engine.update(t);
+    const out = this.engine.takeOutput();
+    if (out.length) {
+      try {
+        const r = this.transport.write(out);
+        if (r && typeof r.catch === 'function') r.catch((e) => this.dispatchEvent(Object.assign(new Event('link-lost'), { reason: String(e) })));
+      } catch (e) {
+        this.dispatchEvent(Object.assign(new Event('link-lost'), { reason: String(e) }));
+      }
+    }
+    const c = this.engine.counters;
+    if (c.statuses !== this.lastStatusCount) {
+      this.lastStatusCount = c.statuses;
+      const s = this.engine.status;
+      this.dispatchEvent(Object.assign(new Event('status'), { status: s }));
+      if (s.faults !== this.lastFaults) {
+        this.lastFaults = s.faults;
+        this.dispatchEvent(Object.assign(new Event('faults'), { status: s, faults: this.bridge.describeFaults(s.faults) }));
+      }
+      if (s.estop !== this.lastEstop) {
+        this.lastEstop = s.estop;
+        this.dispatchEvent(Object.assign(new Event('estop'), { engaged: s.estop }));
+      }
+    }
+  }
+
+  get status() {
+    return this.engine.status;
+  }
+  get counters() {
+    return this.engine.counters;
+  }
+  get caps() {
+    return this.engine.caps;
+  }
+
+  /** Resolves when pred() holds; checked on every pump; rejects after timeoutMs. */
+  waitFor(pred, timeoutMs, what) {
+    return new Promise((resolve, reject) => {
+      const t0 = this.now();
+      const check = () => {
+        let v;
+        try {
+          v = pred();
+        } catch (e) {
+          cleanup();
+          reject(e);
+          return;
+        }
+        if (v) {
+          cleanup();
+          resolve(v);
+        } else if (this.now() - t0 > timeoutMs) {
+          cleanup();
+          reject(new Error(`timeout after ${timeoutMs} ms waiting for ${what}`));
+        }
+      };
+      const id = setInterval(check, 2);
+      const cleanup = () => clearInterval(id);
+      check();
+    });
+  }
+
+  async connect(timeoutMs = 3000) {
+    this.engine.connect(this.now());
+    this.pump();
+    await this.waitFor(() => this.engine.connected, timeoutMs, 'the controller (CAPS): wrong port or baud rate, or no controller');
+    const caps = this.engine.caps;
+    if (caps.version !== this.bridge.codec.protocolVersion) throw new Error(`controller protocol ${caps.version}, host ${this.bridge.codec.protocolVersion}`);
+    return caps;
+  }
+
+  /** Sends the configuration and waits for a status reflecting it. */
+  async configure(joints, global = this.bridge.defaultGlobalConfig(), { clearFaults = false, timeoutMs = 3000 } = {}) {
+    if (clearFaults) this.engine.clearFaults();
+    this.engine.configureGlobal(global);
+    for (const c of joints) this.engine.configureJoint(c);
+    this.global = global;
+    this.joints = joints;
+    await this.waitFor(() => this.engine.backlog === 0, timeoutMs, 'the configuration to be acknowledged');
+    const seen = this.engine.counters.statuses;
+    await this.waitFor(() => this.engine.counters.statuses >= seen + 2, timeoutMs, 'a status after configuring');
+    return this.engine.status;
+  }
+
+  /**
+   * Streams a trajectory (achain-trajectory JSON or a segment list) and resolves with a report when
+   * the controller has executed the last segment and settled; rejects on a controller fault.
+   */
+  async sendTrajectory(trajOrSegments, { segmentDt = 0.01, blendFirst = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true } = {}) {
+    const segs = Array.isArray(trajOrSegments)
+      ? trajOrSegments
+      : this.bridge.segmentsFromTrajectory(trajOrSegments, {
+        segmentDt, blendFirst, accelMargin: this.global?.accelMargin ?? 1.5,
+        limits: checkLimits && this.joints ? this.joints.map((c) => ({ qMin: c.qMin, qMax: c.qMax, vMax: c.vMax, aMax: c.aMax })) : null,
+      });
+    const st0 = this.engine.status;
+    if (!st0) throw new Error('no status from the controller: connect and configure first');
+    if (st0.estop) throw new Error('the controller is in emergency stop: clear faults once the cell is safe');
+    if (st0.faults) throw new Error(`the controller has latched faults: ${this.bridge.describeFaults(st0.faults).map((f) => `${f.name}: ${f.text}`).join('; ')}`);
+    for (const s of segs) this.engine.queueSegment(s);
+    const prefill = Math.min(segs.length, Math.max(1, this.engine.caps.queueCapacity / 2));
+    const lastId = segs[segs.length - 1].id;
+    let started = false;
+    const t0 = this.now();
+    await this.waitFor(() => {
+      const s = this.engine.status;
+      if (!started && this.engine.counters.segmentsAcked >= prefill) {
+        this.engine.start();
+        started = true;
+      }
+      if (s && (s.faults || s.estop)) {
+        const f = this.bridge.describeFaults(s.faults);
+        throw Object.assign(new Error(`controller fault: ${f.map((x) => `${x.name}: ${x.text}`).join('; ')}`), { status: s, faults: f });
+      }
+      if (onProgress && s) onProgress({ segmentsTotal: segs.length, segmentsAcked: this.engine.counters.segmentsAcked, ...s });
+      return started && this.engine.backlog === 0 && s.state === 'idle' && s.segmentId === lastId && s.queueFill === 0;
+    }, timeoutMs, 'the trajectory to finish');
+    await new Promise((r) => setTimeout(r, settleMs));
+    const seen = this.engine.counters.statuses;
+    await this.waitFor(() => this.engine.counters.statuses > seen, 1000, 'a final status');
+    const s = this.engine.status;
+    const last = segs[segs.length - 1].knots;
+    const planned = Array.from({ length: last.length / 4 }, (_, j) => last[4 * j + 2] / 1e6);
+    const finalError = s.q.map((q, j) => q - planned[j]);
+    return { status: s, planned, finalError, maxAbsError: Math.max(...finalError.map(Math.abs)), segments: segs.length,
+      elapsed: (this.now() - t0) / 1000, counters: this.engine.counters, events: this.engine.events };
+  }
+
+  start() { this.engine.start(); this.pump(); }
+  pause() { this.engine.pause(); this.pump(); }
+  resume() { this.engine.resume(); this.pump(); }
+  clearFaults() { this.engine.clearFaults(); this.pump(); }
+  stop() { this.engine.stop(this.now()); this.pump(); }
+  estop() { this.engine.estop(this.now()); this.pump(); }
+  /** Teleoperation: blend to q (SI) with a short look-ahead; a newer target replaces an unsent one. */
+  streamTarget(q, lookAhead = 0.1) { this.engine.streamTarget(q, lookAhead); this.pump(); }
+
+  /** Stops the clock and closes the transport; the controller's watchdog stops a moving arm. */
+  async close() {
+    this.closed = true;
+    this.clock.stop();
+    try {
+      await this.transport.close?.();
+    } finally {
+      this.engine.dispose();
+    }
+  }
+}

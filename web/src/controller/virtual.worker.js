@@ -1,0 +1,42 @@
+// The virtual controller: the reference firmware on the simulated prototype (WebAssembly), run in
+// real time in a Worker behind the same byte-stream interface as a serial port.
+import { loadBridge } from './bridge.js';
+
+let vc = null;
+let last = 0;
+let timer = null;
+let pending = [];
+
+async function init(servoHz) {
+  const bridge = await loadBridge();
+  vc = new bridge.VirtualControllerCore(servoHz);
+  last = performance.now();
+  for (const b of pending) vc.write(b);
+  pending = [];
+  timer = setInterval(() => {
+    const now = performance.now();
+    let ticks = Math.floor(now - last); // 1 kHz servo: one tick per elapsed millisecond
+    if (ticks <= 0) return;
+    last += ticks;
+    if (ticks > 200) ticks = 200; // the worker was paused: do not fast-forward seconds of physics
+    vc.step(ticks);
+    const out = vc.read();
+    if (out.length) self.postMessage({ type: 'data', bytes: out }, [out.buffer]);
+    self.postMessage({ type: 'plant', q: vc.positions(), time: vc.time });
+  }, 4);
+  self.postMessage({ type: 'ready', joints: vc.joints });
+}
+
+self.onmessage = (e) => {
+  const m = e.data;
+  if (m.type === 'init') init(m.servoHz ?? 1000);
+  else if (m.type === 'data') {
+    if (vc) vc.write(m.bytes); // bytes reach the firmware's RX path as they arrive (e-stop acts here)
+    else pending.push(m.bytes);
+  } else if (m.type === 'close') {
+    clearInterval(timer);
+    vc?.dispose();
+    vc = null;
+    self.close();
+  }
+};

@@ -1,0 +1,53 @@
+// Display units. The core is SI (m, rad); the UI converts only for display and input.
+export const DEG = Math.PI / 180;
+export const INCH = 0.0254;
+
+/** True when a joint's variable is a length (prismatic), false for angles (R, H, A). */
+export function isLinear(kind) { return kind === 'P'; }
+
+/** Unit settings: angle 'deg' | 'rad', length 'mm' | 'in' | 'm'. */
+export function makeUnits(angle = 'deg', length = 'mm') { return { angle, length }; }
+
+export function lengthFactor(u) { return u.length === 'in' ? 1 / INCH : u.length === 'mm' ? 1000 : 1; }
+export function angleFactor(u) { return u.angle === 'deg' ? 1 / DEG : 1; }
+
+/** SI joint value → display value for a joint kind. */
+export function jointToDisplay(kind, v, u) { return v * (isLinear(kind) ? lengthFactor(u) : angleFactor(u)); }
+/** Display value → SI joint value. */
+export function jointFromDisplay(kind, v, u) { return v / (isLinear(kind) ? lengthFactor(u) : angleFactor(u)); }
+export function jointUnitLabel(kind, u) { return isLinear(kind) ? u.length : u.angle === 'deg' ? '°' : 'rad'; }
+export function jointStep(kind, u) {
+  if (isLinear(kind)) return u.length === 'mm' ? 1 : u.length === 'in' ? 0.05 : 0.001;
+  return u.angle === 'deg' ? 0.5 : 0.005;
+}
+
+/** Default slider range (SI) for a joint: its limits, or a sensible span when unbounded. */
+export function jointRange(j) {
+  let lo = j.lower;
+  let hi = j.upper;
+  if (lo == null || !Number.isFinite(lo)) lo = isLinear(j.kind) ? -0.5 : j.kind === 'A' ? 0 : -Math.PI;
+  if (hi == null || !Number.isFinite(hi)) hi = isLinear(j.kind) ? 0.5 : j.kind === 'A' ? 4 * Math.PI : Math.PI;
+  return [lo, hi];
+}
+
+/** Start configuration: zero when inside the limits, otherwise the middle of the range. */
+export function homeConfiguration(joints) {
+  return Float64Array.from(joints.map((j) => {
+    const [lo, hi] = jointRange(j);
+    return lo <= 0 && 0 <= hi ? 0 : 0.5 * (lo + hi);
+  }));
+}
+
+export function fmt(v, digits = 3) {
+  if (!Number.isFinite(v)) return String(v);
+  const s = v.toFixed(digits);
+  return s === `-${(0).toFixed(digits)}` ? (0).toFixed(digits) : s;
+}
+
+/** Z-Y-X (yaw-pitch-roll) angles in rad of a row-major 4×4 pose, for display only. */
+export function rpyFromPose(T) {
+  const yaw = Math.atan2(T[4], T[0]);
+  const pitch = Math.atan2(-T[8], Math.hypot(T[9], T[10]));
+  const roll = Math.atan2(T[9], T[10]);
+  return { roll, pitch, yaw };
+}

@@ -1,0 +1,174 @@
+// Studio entry point: loads the wasm core, fills the robot picker, mounts the views, wires the
+// units switch, the shareable URL state (#robot=…&q=…) and the keyboard shortcuts.
+import { loadAchain } from '../../wasm/achain.mjs';
+import { Studio } from './Studio.js';
+import { DesignView } from './views/DesignView.js';
+import { TeleopView } from './views/TeleopView.js';
+import { MotionView } from './views/MotionView.js';
+import { WorkspaceView } from './views/WorkspaceView.js';
+import { ControllerView } from './views/ControllerView.js';
+import { makeUnits } from './core/units.js';
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  viewport: $('viewport'), readout: $('readout'), status: $('status'), panel: $('panel'),
+  tabs: $('tabs'), select: $('robot-select'), overlay: $('overlay-msg'), warnings: $('warnings'), units: $('units-box'),
+  help: $('help'),
+};
+
+function showFatal(err) {
+  els.overlay.hidden = false;
+  els.overlay.textContent = `The studio could not start:\n${err && err.message ? err.message : err}`;
+  els.status.textContent = `error: ${err && err.message ? err.message : err}`;
+  els.status.classList.add('error');
+}
+
+const CUSTOM = '__custom__';
+
+async function main() {
+  const achain = await loadAchain();
+  const studio = new Studio(achain, els);
+  const builtins = achain.builtins();
+  for (const b of builtins) {
+    const opt = document.createElement('option');
+    opt.value = b.name;
+    opt.textContent = `${b.name} (${b.dof})`;
+    opt.title = b.description;
+    els.select.appendChild(opt);
+  }
+  const customOpt = document.createElement('option');
+  customOpt.value = CUSTOM;
+  customOpt.textContent = '(custom design)';
+  customOpt.hidden = true;
+  els.select.appendChild(customOpt);
+
+  const views = [new DesignView(), new TeleopView(), new MotionView(), new WorkspaceView(), new ControllerView()];
+  for (const v of views) studio.addView(v);
+
+  // units switch
+  els.units.innerHTML = `<label>angles <select id="unit-angle" aria-label="angle unit"><option value="deg">deg</option><option value="rad">rad</option></select></label>
+    <label>lengths <select id="unit-length" aria-label="length unit"><option value="mm">mm</option><option value="in">in</option><option value="m">m</option></select></label>
+    <button type="button" id="share" title="Copy a link to this robot and pose">Share</button>
+    <a href="./tutorials/index.html" target="_blank" rel="noopener">Tutorials</a>
+    <button type="button" id="help-btn" title="Keyboard shortcuts (?)">?</button>`;
+  const ua = $('unit-angle');
+  const ul = $('unit-length');
+  const applyUnits = () => { studio.setUnits(makeUnits(ua.value, ul.value)); scheduleHash(); };
+  ua.addEventListener('change', applyUnits);
+  ul.addEventListener('change', applyUnits);
+  studio.addEventListener('units', (e) => { ua.value = e.detail.angle; ul.value = e.detail.length; });
+
+  // model picker
+  studio.addEventListener('model', () => {
+    const src = studio.modelSource;
+    customOpt.hidden = !!src;
+    els.select.value = src ?? CUSTOM;
+  });
+  els.select.addEventListener('change', () => {
+    if (els.select.value === CUSTOM) return;
+    try { studio.setModel(els.select.value); } catch (e) { studio.status(e.message, true); }
+  });
+
+  // URL state
+  let hashTimer = 0;
+  let writingHash = false;
+  function scheduleHash() {
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(() => {
+      const h = `#${studio.hashState()}`;
+      if (h !== location.hash) { writingHash = true; history.replaceState(null, '', h); writingHash = false; }
+    }, 250);
+  }
+  function applyHash(hash) {
+    const st = Studio.parseHash(hash);
+    if (st.units) studio.setUnits(st.units);
+    let loaded = false;
+    if (st.json) {
+      try { studio.setModel(st.json); loaded = true; } catch (e) { studio.status(`link: ${e.message}`, true); }
+    }
+    if (!loaded) {
+      const name = st.robot && builtins.some((b) => b.name === st.robot) ? st.robot : (builtins.some((b) => b.name === 'prototype-4a') ? 'prototype-4a' : builtins[0].name);
+      if (!studio.model || studio.modelSource !== name) studio.setModel(name);
+      if (st.robot && st.robot !== name) studio.status(`link: no built-in robot named '${st.robot}' — showing ${name}`, true);
+    }
+    const q = Studio.qFromHash(studio.model, st.qDisplay);
+    if (q) { try { studio.setQ(q); } catch (e) { studio.status(`link: ${e.message}`, true); } }
+    if (st.twin) studio.setTwin(true);
+    studio.showView(views.some((v) => v.id === st.view) ? st.view : 'teleop');
+  }
+  applyHash(location.hash);
+  studio.addEventListener('q', scheduleHash);
+  studio.addEventListener('model', scheduleHash);
+  studio.addEventListener('view', scheduleHash);
+  studio.addEventListener('twin', scheduleHash);
+  window.addEventListener('hashchange', () => { if (!writingHash) applyHash(location.hash); });
+  $('share').addEventListener('click', async () => {
+    const url = `${location.origin}${location.pathname}#${studio.hashState()}`;
+    history.replaceState(null, '', `#${studio.hashState()}`);
+    try { await navigator.clipboard.writeText(url); studio.status('link copied to the clipboard'); } catch { studio.status(`link: ${url}`); }
+  });
+
+  // keyboard shortcuts
+  const teleop = views.find((v) => v.id === 'teleop');
+  const shortcuts = [
+    ['1 … 5', 'switch view (Design, Teleoperate, Motion, Workspace, Controller)'],
+    ['W / E', 'gizmo: move / rotate'],
+    ['T', 'R-twin overlay on/off'],
+    ['F', 'link frames on/off'],
+    ['H', 'home pose'],
+    ['U', 'cycle length unit (mm → in → m)'],
+    ['D', 'angles in deg / rad'],
+    ['Ctrl+Z / Ctrl+Y', 'undo / redo in Design'],
+    ['?', 'this help'],
+  ];
+  els.help.innerHTML = `<h3>Keyboard shortcuts</h3><table class="grid">${shortcuts.map(([k, d]) => `<tr><td><kbd>${k}</kbd></td><td>${d}</td></tr>`).join('')}</table><p class="muted">Esc closes</p>`;
+  $('help-btn').addEventListener('click', () => { els.help.hidden = !els.help.hidden; });
+  window.addEventListener('keydown', (e) => {
+    const t = e.target;
+    const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+    if ((e.ctrlKey || e.metaKey) && !typing) {
+      const design = views.find((v) => v.id === 'design');
+      if (e.key.toLowerCase() === 'z' && !e.shiftKey) { design.undo(); e.preventDefault(); }
+      else if (e.key.toLowerCase() === 'y' || (e.key.toLowerCase() === 'z' && e.shiftKey)) { design.redo(); e.preventDefault(); }
+      return;
+    }
+    if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    const k = e.key;
+    if (k >= '1' && k <= '5') studio.showView(views[Number(k) - 1].id);
+    else if (k === 'w' || k === 'W') teleop.setMode('translate');
+    else if (k === 'e' || k === 'E') teleop.setMode('rotate');
+    else if (k === 't' || k === 'T') studio.setTwin(!studio.twin);
+    else if (k === 'f' || k === 'F') { studio.setFramesVisible(!studio.chain.showFrames); }
+    else if (k === 'h' || k === 'H') teleop.home();
+    else if (k === 'u' || k === 'U') { ul.value = { mm: 'in', in: 'm', m: 'mm' }[ul.value]; applyUnits(); }
+    else if (k === 'd' || k === 'D') { ua.value = ua.value === 'deg' ? 'rad' : 'deg'; applyUnits(); }
+    else if (k === '?') els.help.hidden = !els.help.hidden;
+    else if (k === 'Escape') els.help.hidden = true;
+    else return;
+    e.preventDefault();
+  });
+
+  // testing / scripting hook
+  window.__achain = {
+    studio,
+    achain,
+    views: Object.fromEntries(views.map((v) => [v.id, v])),
+    get ready() { return !!studio.model; },
+    get robot() { return studio.model?.name; },
+    get legCount() { return studio.chain.legCount; },
+    get q() { return Array.from(studio.q); },
+    get tool() { return Array.from(studio.lastFk.tool); },
+    get frames() { return studio.viewport.frames ?? 0; },
+    setQ: (q) => studio.setQ(Float64Array.from(q)),
+    setRobot: (name) => studio.setModel(name),
+    /** Screen (CSS px, page coordinates) of a world point, for driving the gizmo in tests. */
+    screenOf(x, y, z) {
+      const v = new studio.viewport.camera.position.constructor(x, y, z).project(studio.viewport.camera);
+      const r = studio.viewport.canvas.getBoundingClientRect();
+      return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
+    },
+  };
+  document.body.dataset.ready = '1';
+}
+
+main().catch((e) => { console.error(e); showFatal(e); });

@@ -1,0 +1,120 @@
+// Viewport: renderer, scene (z up, like the robot's base frame), orbit camera, lights,
+// ground grid, resize handling and on-demand rendering.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+export class Viewport {
+  /** @param {HTMLElement} container element the canvas fills (resize-aware) */
+  constructor(container, opts = {}) {
+    this.container = container;
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: !!opts.preserveDrawingBuffer });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.setClearColor(opts.background ?? 0x0f172a);
+    this.canvas = this.renderer.domElement;
+    this.canvas.className = 'achain-canvas';
+    container.appendChild(this.canvas);
+
+    this.scene = new THREE.Scene();
+    this.camera = new THREE.PerspectiveCamera(40, 1, 0.005, 200);
+    this.camera.up.set(0, 0, 1);
+    this.camera.position.set(1.6, -1.9, 1.3);
+    this.controls = new OrbitControls(this.camera, this.canvas);
+    this.controls.enableDamping = true;
+    this.controls.dampingFactor = 0.12;
+    this.controls.addEventListener('change', () => this.requestRender());
+
+    this.scene.add(new THREE.HemisphereLight(0xe2e8f0, 0x334155, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.9);
+    sun.position.set(2, -3, 5);
+    this.scene.add(sun);
+    const fill = new THREE.DirectionalLight(0xffffff, 0.6);
+    fill.position.set(-3, 2, 1);
+    this.scene.add(fill);
+
+    this.world = new THREE.Group();
+    this.scene.add(this.world);
+    this.grid = null;
+    this.setGrid(1);
+
+    this._needsRender = true;
+    this._frameCallbacks = new Set();
+    this._ro = new ResizeObserver(() => this.resize());
+    this._ro.observe(container);
+    this.resize();
+    this._loop = this._loop.bind(this);
+    this._raf = requestAnimationFrame(this._loop);
+  }
+
+  /** Grid on the base plane (z = 0) sized to the robot. */
+  setGrid(size) {
+    if (this.grid) { this.scene.remove(this.grid); this.grid.geometry.dispose(); this.grid.material.dispose(); }
+    const step = size > 1.5 ? 0.25 : 0.1;
+    const half = Math.ceil(size / step) * step;
+    this.grid = new THREE.GridHelper(2 * half, Math.round((2 * half) / step), 0x475569, 0x1e293b);
+    this.grid.rotation.x = Math.PI / 2;
+    this.scene.add(this.grid);
+    this.requestRender();
+  }
+
+  /** Points the camera at a box around the robot (centre, radius in m). */
+  frame(center, radius) {
+    const r = Math.max(radius, 0.1);
+    this.controls.target.copy(center);
+    const dir = new THREE.Vector3(1.0, -1.25, 0.62).normalize();
+    const dist = r / Math.sin((this.camera.fov * Math.PI) / 360) * 0.95;
+    this.camera.position.copy(center).addScaledVector(dir, dist);
+    this.camera.near = dist / 200;
+    this.camera.far = dist * 50;
+    this.camera.updateProjectionMatrix();
+    this.controls.update();
+    this.requestRender();
+  }
+
+  resize() {
+    const w = Math.max(1, this.container.clientWidth);
+    const h = Math.max(1, this.container.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.canvas.style.width = '100%';
+    this.canvas.style.height = '100%';
+    this.camera.aspect = w / h;
+    if (this.bottomInset > 0) this.camera.setViewOffset(w, h, 0, 0.5 * this.bottomInset * h, w, h);
+    else this.camera.clearViewOffset();
+    this.camera.updateProjectionMatrix();
+    this.requestRender();
+  }
+
+  /** Keeps the picture centred in the part of the canvas above a panel covering `fraction` of its height. */
+  setBottomInset(fraction) {
+    this.bottomInset = Math.max(0, Math.min(0.8, fraction || 0));
+    this.resize();
+  }
+
+  requestRender() { this._needsRender = true; }
+
+  /** cb(dtSeconds) runs each animation frame before rendering; returns an unsubscribe function. */
+  onFrame(cb) { this._frameCallbacks.add(cb); return () => this._frameCallbacks.delete(cb); }
+
+  _loop(t) {
+    this._raf = requestAnimationFrame(this._loop);
+    const dt = this._lastT === undefined ? 0 : Math.min(0.1, (t - this._lastT) / 1000);
+    this._lastT = t;
+    for (const cb of this._frameCallbacks) cb(dt);
+    if (this.controls.enabled) this.controls.update();
+    if (this._needsRender) {
+      this._needsRender = false;
+      this.renderer.render(this.scene, this.camera);
+      this.frames = (this.frames ?? 0) + 1;
+    }
+  }
+
+  /** Renders now (synchronously), e.g. before reading pixels. */
+  renderNow() { this.renderer.render(this.scene, this.camera); }
+
+  dispose() {
+    cancelAnimationFrame(this._raf);
+    this._ro.disconnect();
+    this.controls.dispose();
+    this.renderer.dispose();
+    this.canvas.remove();
+  }
+}

@@ -1,0 +1,85 @@
+// JointSliders: one slider + number box per joint, in display units, within the joint limits.
+import { jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel, jointStep, fmt } from '../core/units.js';
+
+export class JointSliders {
+  /**
+   * @param {HTMLElement} container
+   * @param {{onChange: (q: Float64Array) => void}} opts
+   */
+  constructor(container, opts) {
+    this.container = container;
+    this.onChange = opts.onChange;
+    this.rows = [];
+    this.q = new Float64Array(0);
+  }
+
+  build(joints, q, units) {
+    this.joints = joints;
+    this.units = units;
+    this.q = Float64Array.from(q);
+    this.container.replaceChildren();
+    this.rows = joints.map((j, i) => {
+      const row = document.createElement('div');
+      row.className = 'joint';
+      const [lo, hi] = jointRange(j);
+      const label = document.createElement('label');
+      const name = document.createElement('span');
+      name.innerHTML = `<b></b><span class="kind kind-${j.kind}">${j.kind}</span>`;
+      name.querySelector('b').textContent = `q${i + 1} ${j.name}`;
+      const lim = document.createElement('span');
+      lim.className = 'lim';
+      label.append(name, lim);
+      const range = document.createElement('input');
+      range.type = 'range';
+      range.dataset.joint = String(i);
+      range.setAttribute('aria-label', `joint ${i + 1} ${j.name}`);
+      const num = document.createElement('input');
+      num.type = 'number';
+      num.dataset.joint = String(i);
+      num.setAttribute('aria-label', `joint ${i + 1} ${j.name} value`);
+      const commit = (displayValue) => {
+        let v = jointFromDisplay(j.kind, Number(displayValue), this.units);
+        if (!Number.isFinite(v)) return;
+        v = Math.min(hi, Math.max(lo, v));
+        this.q[i] = v;
+        this._show(i);
+        this.onChange(Float64Array.from(this.q), i);
+      };
+      range.addEventListener('input', () => commit(range.value));
+      num.addEventListener('change', () => commit(num.value));
+      row.append(label, range, num);
+      this.container.appendChild(row);
+      return { row, range, num, lim, lo, hi, kind: j.kind };
+    });
+    this.setUnits(units);
+  }
+
+  setUnits(units) {
+    this.units = units;
+    this.rows.forEach((r, i) => {
+      const lo = jointToDisplay(r.kind, r.lo, units);
+      const hi = jointToDisplay(r.kind, r.hi, units);
+      const step = jointStep(r.kind, units);
+      for (const el of [r.range, r.num]) { el.min = String(lo); el.max = String(hi); el.step = String(step / (el === r.num ? 1 : 1)); }
+      r.range.step = 'any';
+      const u = jointUnitLabel(r.kind, units);
+      r.lim.textContent = `${fmt(lo, units.angle === 'rad' && r.kind !== 'P' ? 3 : 1)} … ${fmt(hi, units.angle === 'rad' && r.kind !== 'P' ? 3 : 1)} ${u}`;
+      this._show(i);
+    });
+  }
+
+  /** Shows q (SI) without firing onChange. */
+  set(q) {
+    this.q = Float64Array.from(q);
+    for (let i = 0; i < this.rows.length; i++) this._show(i);
+  }
+
+  _show(i) {
+    const r = this.rows[i];
+    const v = jointToDisplay(r.kind, this.q[i], this.units);
+    r.range.value = String(v);
+    r.num.value = fmt(v, r.kind === 'P' ? (this.units.length === 'mm' ? 1 : 4) : this.units.angle === 'deg' ? 2 : 4);
+    const span = r.hi - r.lo;
+    r.row.classList.toggle('at-limit', this.q[i] <= r.lo + 0.01 * span || this.q[i] >= r.hi - 0.01 * span);
+  }
+}

@@ -1,0 +1,311 @@
+// TeleopView: drag the tool with a TransformControls gizmo while the core's numeric IK
+// (model.ikSolve, seeded with the current q → continuous, no branch flips) follows every frame;
+// joint sliders; all IK solutions as ghost arms (model.ikAll) with one click to switch;
+// R-twin overlay, frames, joint-limit and singularity warnings.
+import * as THREE from 'three';
+import { TransformControls } from 'three/addons/controls/TransformControls.js';
+import { JointSliders } from '../ui/JointSliders.js';
+import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
+import { DEG, fmt, jointToDisplay, jointUnitLabel } from '../core/units.js';
+import { has } from '../core/features.js';
+
+const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf8, 0xa3e635, 0xf87171];
+const _m = new THREE.Matrix4();
+
+/** Row-major 16 from a THREE.Matrix4 (column-major elements). */
+export function rowMajorFromMatrix(m, out = new Float64Array(16)) {
+  const e = m.elements;
+  for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) out[4 * r + c] = e[4 * c + r];
+  return out;
+}
+
+export class TeleopView {
+  constructor() { this.id = 'teleop'; this.title = 'Teleoperate'; this.key = '2'; }
+
+  mount(panel, studio) {
+    this.studio = studio;
+    this.ghosts = [];
+    this.solveTimes = [];
+    this._target = new Float64Array(16);
+    panel.innerHTML = `
+      <h3>Tool gizmo &amp; IK</h3>
+      <div class="ik-na na" hidden>Inverse kinematics is not available in this build of the core yet — drag the joint sliders instead.</div>
+      <div class="ik-ui">
+        <p class="hint">Drag the gizmo on the tool: the core's numeric IK follows each frame from the current pose. Keys: W move, E rotate.</p>
+        <div class="row">
+          <button type="button" data-mode="translate" class="primary">Move (W)</button>
+          <button type="button" data-mode="rotate">Rotate (E)</button>
+          <label><input type="checkbox" class="gizmo-on" checked> gizmo</label>
+          <label title="gizmo axes along the tool frame instead of the base frame"><input type="checkbox" class="gizmo-local"> tool axes</label>
+        </div>
+        <div class="row">
+          <label>Goal <select class="goal">
+            <option value="pose">full pose (6 equations)</option>
+            <option value="position">position only</option>
+            <option value="weighted">least squares, weighted orientation</option>
+          </select></label>
+        </div>
+        <div class="row weight-row" hidden><label>orientation weight <input type="range" class="ow" min="0" max="1" step="0.01" value="0.2"></label><span class="ow-val">0.20 m/rad</span></div>
+        <div class="ik-status muted">—</div>
+      </div>
+      <h3>Joints</h3>
+      <div class="sliders"></div>
+      <div class="row"><button type="button" class="home">Home (H)</button></div>
+      <h3>Display</h3>
+      <div class="row">
+        <label><input type="checkbox" class="twin"> R-twin overlay (T)</label>
+        <label><input type="checkbox" class="frames" checked> frames (F)</label>
+      </div>
+      <div class="sing muted"></div>
+      <h3>All IK solutions</h3>
+      <div class="sol-na na" hidden>ikAll is not available in this build of the core yet.</div>
+      <div class="sol-ui">
+        <div class="row"><button type="button" class="solve-all">Solve all for this tool pose</button><button type="button" class="clear-ghosts">Clear</button></div>
+        <div class="solutions"></div>
+      </div>`;
+    this.$ = (s) => panel.querySelector(s);
+    this.sliders = new JointSliders(this.$('.sliders'), { onChange: (q) => studio.setQ(q, this) });
+
+    // gizmo
+    const vp = studio.viewport;
+    this.proxy = new THREE.Object3D();
+    this.proxy.name = 'tool-target';
+    vp.world.add(this.proxy);
+    this.gizmo = new TransformControls(vp.camera, vp.canvas);
+    this.gizmo.setSpace('world');
+    this.gizmo.attach(this.proxy);
+    this.gizmoHelper = this.gizmo.getHelper();
+    vp.scene.add(this.gizmoHelper);
+    this.gizmo.addEventListener('change', () => vp.requestRender());
+    this.gizmo.addEventListener('dragging-changed', (e) => {
+      vp.controls.enabled = !e.value; // the camera stays still while dragging (three.js PR #14619)
+      this.dragging = e.value;
+      if (!e.value) { this._solvePending = false; this._syncProxy(); }
+    });
+    this.gizmo.addEventListener('objectChange', () => { if (this.dragging) this._solvePending = true; });
+    vp.onFrame(() => this._frame());
+
+    panel.querySelectorAll('[data-mode]').forEach((b) => b.addEventListener('click', () => this.setMode(b.dataset.mode)));
+    this.$('.gizmo-on').addEventListener('change', (e) => this._showGizmo(e.target.checked));
+    this.$('.gizmo-local').addEventListener('change', (e) => { this.gizmo.setSpace(e.target.checked ? 'local' : 'world'); vp.requestRender(); });
+    this.$('.goal').addEventListener('change', () => { this.$('.weight-row').hidden = this.$('.goal').value !== 'weighted'; });
+    this.$('.ow').addEventListener('input', () => { this.$('.ow-val').textContent = `${Number(this.$('.ow').value).toFixed(2)} m/rad`; });
+    this.$('.home').addEventListener('click', () => this.home());
+    this.$('.twin').addEventListener('change', (e) => studio.setTwin(e.target.checked));
+    studio.addEventListener('twin', (e) => { this.$('.twin').checked = e.detail; });
+    this.$('.frames').addEventListener('change', (e) => studio.setFramesVisible(e.target.checked));
+    this.$('.solve-all').addEventListener('click', () => this.solveAll());
+    this.$('.clear-ghosts').addEventListener('click', () => this.clearGhosts());
+
+    studio.onModel((m) => {
+      this.sliders.build(m.joints, studio.q, studio.units);
+      this.clearGhosts();
+      const T = studio.lastFk.tool;
+      this.hasIk = has(m, 'ikSolve', (mm) => mm.ikSolve(T, studio.q));
+      this.hasIkAll = has(m, 'ikAll', (mm) => mm.ikAll(T, { seedQ: studio.q, restarts: 0 }));
+      this.$('.ik-na').hidden = this.hasIk;
+      this.$('.ik-ui').hidden = !this.hasIk;
+      this.$('.sol-na').hidden = this.hasIkAll;
+      this.$('.sol-ui').hidden = !this.hasIkAll;
+      this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
+      this.$('.goal').value = m.dof < 6 ? 'position' : 'pose';
+      this.$('.weight-row').hidden = true;
+      this.gizmo.size = 1.1;
+      this._showGizmo(this.$('.gizmo-on').checked);
+    });
+    studio.onQ((q, source) => {
+      if (source !== this) { this.sliders.set(q); this.clearGhosts(); }
+      if (!this.dragging) this._syncProxy();
+      this._singularity(q);
+    });
+    studio.addEventListener('units', (e) => { this.sliders.setUnits(e.detail); this._renderSolutions(); });
+  }
+
+  activate() { this.active = true; this._showGizmo(this.$('.gizmo-on').checked); }
+  deactivate() { this.active = false; this._showGizmo(false, true); this.clearGhosts(); }
+
+  _showGizmo(on, keepCheckbox = false) {
+    const m = this.studio.model;
+    const can = !!(on && this.active && m && this.hasIk);
+    this.gizmoHelper.visible = can;
+    this.gizmo.enabled = can;
+    if (!keepCheckbox) this.$('.gizmo-on').checked = on;
+    this.studio.viewport.requestRender();
+  }
+
+  setMode(mode) {
+    this.gizmo.setMode(mode);
+    this.$$mode = mode;
+    this.studio.els.panel.querySelectorAll('[data-view="teleop"] [data-mode]').forEach((b) => b.classList.toggle('primary', b.dataset.mode === mode));
+  }
+
+  home() {
+    const m = this.studio.model;
+    const q = Float64Array.from(m.joints, (j) => {
+      const lo = j.lower ?? -Infinity; const hi = j.upper ?? Infinity;
+      return lo <= 0 && 0 <= hi ? 0 : 0.5 * (lo + hi);
+    });
+    this.studio.setQ(q);
+  }
+
+  /** Puts the gizmo on the core's tool pose. */
+  _syncProxy() {
+    const fk = this.studio.lastFk;
+    if (!fk) return;
+    matrixFromRowMajor(_m, fk.tool);
+    _m.decompose(this.proxy.position, this.proxy.quaternion, this.proxy.scale);
+    this.proxy.updateMatrixWorld(true);
+    this.studio.viewport.requestRender();
+  }
+
+  _options() {
+    const goal = this.$('.goal').value;
+    if (goal === 'position') return { positionOnly: true };
+    if (goal === 'weighted') return { orientationWeight: Number(this.$('.ow').value) };
+    return {};
+  }
+
+  /** One IK solve toward the gizmo, seeded with the current q (runs at most once per frame). */
+  _frame() {
+    if (!this._solvePending) return;
+    this._solvePending = false;
+    const s = this.studio;
+    this.proxy.updateMatrixWorld(true);
+    _m.compose(this.proxy.position, this.proxy.quaternion, new THREE.Vector3(1, 1, 1));
+    rowMajorFromMatrix(_m, this._target);
+    this.solveToward(this._target);
+  }
+
+  /** Solves IK toward a row-major target from the current q and applies it. Returns the IkResult. */
+  solveToward(target, opts = this._options()) {
+    const s = this.studio;
+    const t0 = performance.now();
+    let r;
+    try {
+      r = s.model.ikSolve(target, s.q, opts);
+    } catch (e) {
+      this.$('.ik-status').textContent = `IK error: ${e.message}`;
+      return null;
+    }
+    const dt = performance.now() - t0;
+    this.solveTimes.push(dt);
+    if (this.solveTimes.length > 60) this.solveTimes.shift();
+    s.setQ(r.q, this);
+    this.sliders.set(r.q);
+    this.lastResult = r;
+    const avg = this.solveTimes.reduce((a, b) => a + b, 0) / this.solveTimes.length;
+    const posUnit = s.units.length;
+    const f = posUnit === 'in' ? 1 / 0.0254 : posUnit === 'mm' ? 1000 : 1;
+    const st = this.$('.ik-status');
+    st.textContent = `${r.status} · |Δp| ${fmt(r.positionError * f, 3)} ${posUnit} · |Δφ| ${fmt(r.orientationError / DEG, 3)}° · ${r.iterations} it · ${fmt(avg, 2)} ms/solve`;
+    st.dataset.status = r.status;
+    st.style.color = r.status === 'ok' ? 'var(--ok)' : r.status === 'unreachable' ? 'var(--warn)' : '';
+    return r;
+  }
+
+  // ---------------------------------------------------------------- singularity warnings
+  /**
+   * σ_min / condition of the tool Jacobian (model.manipulability) and the core's named singular
+   * conditions within SING_TOL (model.singularities: A-pair axial at θ_v = 180°, collinear axes,
+   * wrist / elbow / shoulder, rank deficiency). Without the kinematics module only the A-pair
+   * 180° condition is flagged, from q alone.
+   */
+  _singularity(q) {
+    const s = this.studio;
+    const m = s.model;
+    const out = [];
+    const el = this.$('.sing');
+    let text = '';
+    const SING_TOL = 0.02;
+    if (has(m, 'manipulability', (mm) => mm.manipulability(q))) {
+      try {
+        const r = m.manipulability(q);
+        text = `tool Jacobian: σ_min ${fmt(r.sigmaMin, 4)}, σ_max ${fmt(r.sigmaMax, 4)}, rank ${r.rank}, 1/κ ${fmt(r.inverseCondition, 4)}`;
+      } catch (e) { text = e.message; }
+    }
+    if (has(m, 'singularities', (mm) => mm.singularities(q, SING_TOL))) {
+      try {
+        const list = m.singularities(q, SING_TOL);
+        const axial = list.filter((x) => x.kind === 'apair-axial');
+        if (axial.length) out.push({ text: `A-pair${axial.length > 1 ? 's' : ''} ${axial.map((x) => `q${x.joints[0] + 1}`).join(', ')} near θ_v = 180°: axial singularity (no axial velocity)`, level: 'warn' });
+        for (const x of list) if (x.kind !== 'apair-axial') out.push({ text: x.description, level: 'warn' });
+      } catch { /* shown only when available */ }
+    } else {
+      const at = [];
+      m.joints.forEach((j, i) => {
+        if (j.kind !== 'A' || !(j.rho > 0)) return;
+        const off = ((((q[i] / DEG - 180) % 720) + 720 + 360) % 720) - 360;
+        if (Math.abs(off) < 1 || Math.abs(Math.abs(off) - 360) < 1) at.push(`q${i + 1}`);
+      });
+      if (at.length) out.push({ text: `A-pair${at.length > 1 ? 's' : ''} ${at.join(', ')} at θ_v = 180°: axial singularity (∂d/∂θ_v = 0)`, level: 'warn' });
+    }
+    el.textContent = text;
+    this.singularities = out;
+    s.setWarnings('singularity', out);
+  }
+
+  // ---------------------------------------------------------------- all solutions as ghosts
+  solveAll() {
+    const s = this.studio;
+    const m = s.model;
+    this.clearGhosts();
+    let res;
+    try {
+      res = m.ikAll(s.lastFk.tool, { seedQ: s.q, ...this._options() });
+    } catch (e) {
+      this.$('.solutions').innerHTML = '';
+      const d = document.createElement('div');
+      d.className = 'error-box';
+      d.textContent = e.message;
+      this.$('.solutions').appendChild(d);
+      return null;
+    }
+    this.allResult = res;
+    const sols = [...res.solutions.map((x) => ({ ...x, inside: true })), ...res.outsideLimits.map((x) => ({ ...x, inside: false }))];
+    this.solutions = sols;
+    sols.slice(0, GHOST_COLOURS.length).forEach((sol, k) => {
+      if (!sol.inside) return;
+      const v = new ChainView({ ghost: true, color: GHOST_COLOURS[k] });
+      v.build(m, s.size);
+      v.update(m.fk(sol.q), m.legs(sol.q));
+      s.viewport.world.add(v.group);
+      this.ghosts.push(v);
+    });
+    this._renderSolutions();
+    s.viewport.requestRender();
+    return res;
+  }
+
+  _renderSolutions() {
+    const box = this.$('.solutions');
+    box.replaceChildren();
+    if (!this.solutions) return;
+    const s = this.studio;
+    const head = document.createElement('div');
+    head.className = 'muted';
+    head.textContent = `${this.allResult.method} · ${this.allResult.status} · ${this.allResult.solutions.length} inside limits, ${this.allResult.outsideLimits.length} outside`;
+    box.appendChild(head);
+    this.solutions.forEach((sol, k) => {
+      const row = document.createElement('div');
+      row.className = 'row solution';
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = sol.inside ? 'use' : 'outside';
+      b.disabled = !sol.inside;
+      b.style.borderLeft = `4px solid #${GHOST_COLOURS[k % GHOST_COLOURS.length].toString(16).padStart(6, '0')}`;
+      b.addEventListener('click', () => { s.setQ(sol.q, this); this.sliders.set(sol.q); });
+      const t = document.createElement('span');
+      t.textContent = Array.from(sol.q, (v, i) => fmt(jointToDisplay(s.model.joints[i].kind, v, s.units), 1) + jointUnitLabel(s.model.joints[i].kind, s.units)).join(' ');
+      row.append(b, t);
+      box.appendChild(row);
+    });
+  }
+
+  clearGhosts() {
+    for (const g of this.ghosts ?? []) g.dispose();
+    this.ghosts = [];
+    this.solutions = null;
+    if (this.$) this.$('.solutions').replaceChildren();
+    this.studio?.viewport.requestRender();
+  }
+}

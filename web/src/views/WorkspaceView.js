@@ -1,0 +1,286 @@
+// WorkspaceView: the reachable workspace as a voxel cloud, computed by the core (model.workspaceJob,
+// Robinson's sweep / Castelli / Monte Carlo) in a Web Worker with a progress bar and cancel; the
+// A-vs-R overlap (the R twin on the same lattice) and cross-section planes (clipping + the core's
+// section area).
+import * as THREE from 'three';
+import { has } from '../core/features.js';
+import { Studio } from '../Studio.js';
+import { INCH, fmt, lengthFactor } from '../core/units.js';
+
+const COL_A = new THREE.Color(0xa855f7);
+const COL_SHARED = new THREE.Color(0xcbd5e1);
+const COL_B = new THREE.Color(0x22d3ee);
+
+export class WorkspaceView {
+  constructor() { this.id = 'workspace'; this.title = 'Workspace'; this.key = '4'; }
+
+  mount(panel, studio) {
+    this.studio = studio;
+    this.jobId = 0;
+    this.progressLog = [];
+    this.lastProgress = 0;
+    panel.innerHTML = `
+      <h3>Reachable workspace</h3>
+      <div class="w-na na" hidden>The workspace computation is not available in this build of the core yet.</div>
+      <div class="w-ui">
+        <p class="hint">Voxels reached by the tool point over the joint limits, computed by the core in a Web Worker.
+        The thesis used 0.5 in voxels (prototype: 487,640 voxels ≈ 60,955 in³).</p>
+        <div class="row">
+          <label>voxel <input type="number" class="w-voxel" min="0.001" step="any" style="width:80px"> <span class="w-unit">mm</span></label>
+          <label>method <select class="w-method" aria-label="workspace method">
+            <option value="robinson">Robinson sweep</option><option value="castelli">Castelli</option><option value="montecarlo">Monte Carlo</option></select></label>
+        </div>
+        <div class="row">
+          <label><input type="checkbox" class="w-surface" checked> surface voxels only</label>
+          <label title="the same chain with every A-pair replaced by an R-pair, on the same lattice"><input type="checkbox" class="w-twin"> A vs R overlap</label>
+        </div>
+        <div class="row"><button type="button" class="w-run primary">Compute</button><button type="button" class="w-cancel" disabled>Cancel</button></div>
+        <progress class="w-progress" max="1" value="0"></progress>
+        <div class="w-status muted"></div>
+        <div class="w-error error-box" hidden></div>
+        <div class="w-result"></div>
+        <h3>Cross-section</h3>
+        <div class="row">
+          <label>plane <select class="w-axis" aria-label="section axis"><option value="none" selected>off</option><option value="0">x ≤</option><option value="1">y ≤</option><option value="2">z ≤</option></select></label>
+          <input type="range" class="w-cut" min="0" max="1" step="any" value="0.5" aria-label="section position" style="flex:1">
+        </div>
+        <div class="w-section muted"></div>
+        <div class="row">
+          <label><input type="checkbox" class="w-showA" checked> <span style="color:#a855f7">■</span> A only</label>
+          <label><input type="checkbox" class="w-showS" checked> <span style="color:#cbd5e1">■</span> shared</label>
+          <label><input type="checkbox" class="w-showB" checked> <span style="color:#22d3ee">■</span> R only</label>
+        </div>
+      </div>`;
+    this.$ = (s) => panel.querySelector(s);
+    this.group = new THREE.Group();
+    this.group.name = 'workspace';
+    studio.viewport.world.add(this.group);
+    this.clip = new THREE.Plane(new THREE.Vector3(0, 0, -1), 0);
+    studio.viewport.renderer.localClippingEnabled = true;
+
+    this.$('.w-run').addEventListener('click', () => this.run());
+    this.$('.w-cancel').addEventListener('click', () => this.cancel());
+    for (const c of ['.w-axis', '.w-cut']) this.$(c).addEventListener('input', () => this._section());
+    for (const c of ['.w-showA', '.w-showS', '.w-showB']) this.$(c).addEventListener('change', () => this._visibility());
+
+    studio.onModel((m) => {
+      this.available = has(m, 'workspaceJob', (mm) => mm.workspaceJob({ voxel: 0.1 }).dispose());
+      this.$('.w-na').hidden = this.available;
+      this.$('.w-ui').hidden = !this.available;
+      this.cancel();
+      this._clearCloud();
+      this.result = null;
+      this.$('.w-result').replaceChildren();
+      this.$('.w-section').textContent = '';
+      this.$('.w-twin').disabled = !m.joints.some((j) => j.kind === 'A');
+      this.$('.w-twin').checked = false;
+      this._setVoxelDefault();
+    });
+    studio.addEventListener('units', () => this._setVoxelDefault(true));
+  }
+
+  _setVoxelDefault(keep = false) {
+    const u = this.studio.units;
+    const f = lengthFactor(u);
+    this.$('.w-unit').textContent = u.length;
+    const si = keep && this._voxelSi ? this._voxelSi : (/^prototype-4/.test(this.studio.model?.name ?? '') ? 0.5 * INCH : Math.max(0.01, (this.studio.size ?? 1) / 60));
+    this._voxelSi = si;
+    this.$('.w-voxel').value = String(Number((si * f).toPrecision(4)));
+  }
+
+  activate() { this.active = true; this.group.visible = true; this.studio.viewport.requestRender(); }
+  deactivate() { this.active = false; this.group.visible = false; this.studio.viewport.requestRender(); }
+
+  _worker() {
+    if (!this.worker) {
+      this.worker = new Worker(new URL('../workers/workspace.worker.js', import.meta.url), { type: 'module' });
+      this.worker.onmessage = (e) => this._onMessage(e.data);
+      this.worker.onerror = (e) => this._fail(e.message || 'workspace worker failed');
+    }
+    return this.worker;
+  }
+
+  /** Starts a job in the worker with the current model (as the core's JSON) and options. */
+  run() {
+    const s = this.studio;
+    const f = lengthFactor(s.units);
+    const voxel = Number(this.$('.w-voxel').value) / f;
+    this.$('.w-error').hidden = true;
+    if (!(voxel > 0)) { this._fail('voxel: must be a positive length'); return; }
+    this._voxelSi = voxel;
+    const json = s.model.toJSON();
+    const twin = this.$('.w-twin').checked && s.model.joints.some((j) => j.kind === 'A') ? Studio.twinDescription(json) : null;
+    const id = ++this.jobId;
+    this.progressLog = [];
+    this.lastProgress = 0;
+    this.result = null;
+    this.running = true;
+    this._t0 = performance.now();
+    this.$('.w-run').disabled = true;
+    this.$('.w-cancel').disabled = false;
+    this.$('.w-progress').value = 0;
+    this.$('.w-status').textContent = 'computing…';
+    this._worker().postMessage({
+      type: 'start', id, model: json, twin, surfaceOnly: this.$('.w-surface').checked,
+      options: { voxel, method: this.$('.w-method').value },
+    });
+  }
+
+  cancel() {
+    if (!this.running) return;
+    this.worker?.postMessage({ type: 'cancel', id: this.jobId });
+  }
+
+  _fail(message) {
+    this.running = false;
+    this.$('.w-run').disabled = false;
+    this.$('.w-cancel').disabled = true;
+    const e = this.$('.w-error');
+    e.hidden = false;
+    e.textContent = message;
+    this.$('.w-status').textContent = '';
+  }
+
+  _onMessage(msg) {
+    if (msg.id !== this.jobId) return;
+    if (msg.type === 'progress') {
+      this.lastProgress = msg.fraction;
+      this.progressLog.push(msg.fraction);
+      this.$('.w-progress').value = msg.fraction;
+      this.$('.w-status').textContent = `${msg.phase === 'b' ? 'R twin' : this.studio.model.name}: ${fmt(100 * msg.fraction, 0)} %`;
+    } else if (msg.type === 'cancelled') {
+      this.running = false;
+      this.$('.w-run').disabled = false;
+      this.$('.w-cancel').disabled = true;
+      this.$('.w-status').textContent = 'cancelled';
+      this.cancelled = true;
+    } else if (msg.type === 'error') {
+      if (this.running) this._fail(msg.message);
+      else this.$('.w-section').textContent = msg.message;
+    } else if (msg.type === 'result') {
+      this.running = false;
+      this.$('.w-run').disabled = false;
+      this.$('.w-cancel').disabled = true;
+      this.$('.w-progress').value = 1;
+      this._show(msg);
+    } else if (msg.type === 'section') {
+      const a = msg.a;
+      const area = (v) => (this.studio.units.length === 'in' ? `${fmt(v / INCH ** 2, 1)} in²` : `${fmt(v, 4)} m²`);
+      let t = `section at ${fmt(a.coordinate * lengthFactor(this.studio.units), 1)} ${this.studio.units.length}: area ${area(a.area)} (${a.voxels} voxels)`;
+      if (msg.b) t += ` · R twin ${area(msg.b.area)}`;
+      this.$('.w-section').textContent = t;
+      this.sectionResult = msg;
+    }
+  }
+
+  _show(msg) {
+    const s = this.studio;
+    const u = s.units;
+    const a = msg.a;
+    const vol = (v) => (u.length === 'in' ? `${fmt(v / INCH ** 3, 0)} in³` : `${fmt(v, 4)} m³`);
+    const secs = (performance.now() - this._t0) / 1000;
+    this.$('.w-status').textContent = `done in ${fmt(secs, 2)} s (core: ${fmt(a.seconds + (msg.b?.seconds ?? 0), 2)} s, ${a.evaluations.toLocaleString('en')} evaluations)`;
+    let html = `<table class="grid"><tr><th></th><th>voxels</th><th>volume</th></tr><tr><td>${a.robot}</td><td>${a.voxels.toLocaleString('en')}</td><td>${vol(a.volume)}</td></tr>`;
+    if (msg.b) {
+      const o = msg.overlap;
+      html += `<tr><td>R twin</td><td>${msg.b.voxels.toLocaleString('en')}</td><td>${vol(msg.b.volume)}</td></tr>`;
+      html += `<tr><td>shared</td><td>${o.shared.toLocaleString('en')}</td><td>${vol(o.sharedVolume)}</td></tr>`;
+      html += `<tr><td>A only / R only</td><td>${o.onlyA.toLocaleString('en')} / ${o.onlyB.toLocaleString('en')}</td><td>Jaccard ${fmt(o.jaccard, 3)}</td></tr>`;
+    }
+    html += '</table>';
+    this.$('.w-result').innerHTML = html;
+    this.result = { count: a.voxels, summary: a, overlap: msg.overlap ?? null };
+    this._buildCloud(msg);
+    this._section();
+  }
+
+  _clearCloud() {
+    for (const c of [...this.group.children]) { c.geometry.dispose(); c.material.dispose(); this.group.remove(c); }
+    this.planeMesh = null;
+    this.studio.viewport.requestRender();
+  }
+
+  _buildCloud(msg) {
+    this._clearCloud();
+    const voxel = msg.a.voxel;
+    const key = (x, y, z) => `${Math.round(x / voxel * 2)},${Math.round(y / voxel * 2)},${Math.round(z / voxel * 2)}`;
+    const shared = new Set();
+    if (msg.shared) for (let i = 0; i < msg.shared.length; i += 3) shared.add(key(msg.shared[i], msg.shared[i + 1], msg.shared[i + 2]));
+    const split = (pts, inShared) => {
+      const yes = []; const no = [];
+      for (let i = 0; i < pts.length; i += 3) {
+        const k = shared.size && shared.has(key(pts[i], pts[i + 1], pts[i + 2]));
+        (k === inShared ? yes : no).push(pts[i], pts[i + 1], pts[i + 2]);
+      }
+      return [yes, no];
+    };
+    const mk = (arr, color, name) => {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.Float32BufferAttribute(arr, 3));
+      const m = new THREE.PointsMaterial({ color, size: voxel * 0.9, sizeAttenuation: true, transparent: true, opacity: 0.55, depthWrite: false, clippingPlanes: [this.clip] });
+      const p = new THREE.Points(g, m);
+      p.name = name;
+      p.frustumCulled = false;
+      this.group.add(p);
+      return p;
+    };
+    if (msg.centresB) {
+      const [sharedA, onlyA] = split(msg.centresA, true);
+      const [, onlyB] = split(msg.centresB, true);
+      this.clouds = { A: mk(onlyA, COL_A, 'A-only'), S: mk(sharedA, COL_SHARED, 'shared'), B: mk(onlyB, COL_B, 'R-only') };
+    } else {
+      this.clouds = { A: mk(Array.from(msg.centresA), COL_A, 'A'), S: null, B: null };
+    }
+    const b = msg.a.bounds;
+    this.bounds = b;
+    this._visibility();
+  }
+
+  _visibility() {
+    if (!this.clouds) return;
+    if (this.clouds.A) this.clouds.A.visible = this.$('.w-showA').checked;
+    if (this.clouds.S) this.clouds.S.visible = this.$('.w-showS').checked;
+    if (this.clouds.B) this.clouds.B.visible = this.$('.w-showB').checked;
+    this.studio.viewport.requestRender();
+  }
+
+  /** Clips the cloud at the section plane and asks the core for the section area. */
+  _section() {
+    const axis = this.$('.w-axis').value;
+    if (this.planeMesh) { this.planeMesh.geometry.dispose(); this.planeMesh.material.dispose(); this.planeMesh.removeFromParent(); this.planeMesh = null; }
+    if (axis === 'none' || !this.bounds) {
+      this.clip.set(new THREE.Vector3(0, 0, -1), 1e9);
+      this.$('.w-section').textContent = '';
+      this.studio.viewport.requestRender();
+      return;
+    }
+    const k = Number(axis);
+    const lo = this.bounds.min[k];
+    const hi = this.bounds.max[k];
+    const value = lo + Number(this.$('.w-cut').value) * (hi - lo);
+    const n = new THREE.Vector3();
+    n.setComponent(k, -1);
+    this.clip.set(n, value); // keeps points with coordinate ≤ value
+    // a translucent quad marks the cut
+    const b = this.bounds;
+    const [u, v] = [0, 1, 2].filter((x) => x !== k);
+    const du = b.max[u] - b.min[u];
+    const dv = b.max[v] - b.min[v];
+    const geo = new THREE.PlaneGeometry(du * 1.05, dv * 1.05);
+    const mat = new THREE.MeshBasicMaterial({ color: 0xf97316, transparent: true, opacity: 0.12, side: THREE.DoubleSide, depthWrite: false });
+    const quad = new THREE.Mesh(geo, mat);
+    // the plane's local x, y map to axes u, v; its normal to axis k
+    const ex = new THREE.Vector3().setComponent(u, 1);
+    const ey = new THREE.Vector3().setComponent(v, 1);
+    const ez = new THREE.Vector3().setComponent(k, 1);
+    quad.quaternion.setFromRotationMatrix(new THREE.Matrix4().makeBasis(ex, ey, ez.clone().crossVectors(ex, ey)));
+    const c = new THREE.Vector3((b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2).setComponent(k, value);
+    quad.position.copy(c);
+    quad.name = 'section-plane';
+    this.group.add(quad);
+    this.planeMesh = quad;
+    this.studio.viewport.requestRender();
+    clearTimeout(this._secT);
+    this._secT = setTimeout(() => this.worker?.postMessage({ type: 'section', id: this.jobId, axis: k, value }), 60);
+  }
+}
