@@ -58,6 +58,8 @@ export class Model {
   fk(q: Vector): FkResult;
   legs(q: Vector): ApairLegs[];
   withinLimits(q: Vector): boolean;
+  /** The same arm in the other DH convention: a new Model with the same tool pose. */
+  convertConvention(target: 'standard' | 'modified'): Model;
   toJSON(): object;
   dispose(): void;
 }

@@ -80,6 +80,8 @@ export class Model {
     return apairs.map((joint, k) => ({ joint, base: all.subarray(36 * k, 36 * k + 18), platform: all.subarray(36 * k + 18, 36 * k + 36) }));
   }
   withinLimits(q) { return this._input([q, 'q', this.dof]).withinLimits(); }
+  /** The same arm in the other DH convention ('standard' | 'modified'): a new Model (same tool pose, inertials moved). */
+  convertConvention(target) { return new Model(this.achain, this._raw().convertConvention(target)); }
   /** The model as a JSON robot description (SI units). */
   toJSON() { return JSON.parse(this._raw().toJSON()); }
   /** Frees the wasm memory; the model is unusable afterwards. */

@@ -110,6 +110,17 @@ bool withinLimitsJS(WasmModel& h) {
 
 uintptr_t reserveInput(WasmModel& h, int n) { return h.reserveInput(n); }
 
+/// The same arm in the other DH convention ("standard" | "modified"): a new model.
+WasmModel* convertConventionJS(const WasmModel& h, const std::string& target) {
+  return guard([&] {
+    DHConvention c;
+    if (target == "standard") c = DHConvention::Standard;
+    else if (target == "modified") c = DHConvention::Modified;
+    else throw Error("convention: expected \"standard\" or \"modified\", got '" + target + "'");
+    return new WasmModel(convertConvention(h.model, c));
+  });
+}
+
 int dof(const WasmModel& h) { return h.model.nq; }
 std::string name(const WasmModel& h) { return h.model.name; }
 std::string version() { return "0.1.0"; }
@@ -127,7 +138,8 @@ EMSCRIPTEN_BINDINGS(achain_model) {
       .function("reserveInput", &reserveInput)
       .function("fk", &fk)
       .function("legs", &legs)
-      .function("withinLimits", &withinLimitsJS);
+      .function("withinLimits", &withinLimitsJS)
+      .function("convertConvention", &convertConventionJS, allow_raw_pointers());
   function("loadModelJSON", &loadModelJSON, allow_raw_pointers());
   function("loadBuiltin", &loadBuiltin, allow_raw_pointers());
   function("builtinRobots", &builtinRobotsJSON);

@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct WasmModel {
   VecX q;                    ///< configuration read from `in`
   std::vector<double> in;    ///< input staging buffer (JS writes here)
   std::vector<double> out;   ///< result buffer (JS reads from here)
+  /// Per-area scratch state, created on first use and freed with the model (no side tables).
+  std::shared_ptr<void> ik_state;
+  std::shared_ptr<void> dynamics_state;
 
   /// Makes `in` hold at least n doubles; returns its address (changes only when it grows).
   uintptr_t reserveInput(int n) {

@@ -92,6 +92,22 @@ describe('forward kinematics', () => {
     m.dispose();
   });
 
+  test('convertConvention: standard and modified DH give the same tool pose', () => {
+    for (const robot of ['prototype-4a', 'puma560', 'stanford']) {
+      const s = achain.loadModel(robot);
+      const m = s.convertConvention('modified');
+      assert.equal(m.info.convention, 'modified');
+      const rand = rng(3);
+      for (let k = 0; k < 10; k++) {
+        const q = randomQ(s, rand);
+        assert.ok(maxAbsDiff(s.fk(q).tool, m.fk(q).tool) < 1e-12, robot);
+      }
+      assert.throws(() => s.convertConvention('sideways'), { message: /^convention: expected "standard" or "modified"/ });
+      s.dispose();
+      m.dispose();
+    }
+  });
+
   test('TypeScript declarations ship beside the module', () => {
     const dts = fs.readFileSync(path.join(root, 'wasm/achain.d.ts'), 'utf8');
     assert.match(dts, /export function loadAchain\(\): Promise<Achain>/);
