@@ -8,6 +8,7 @@
 
 #include <random>
 
+#include "bench_common.hpp"
 #include "dynamics/aba.hpp"
 #include "dynamics/coriolis.hpp"
 #include "dynamics/crba.hpp"
@@ -29,22 +30,19 @@ using namespace achain;
 namespace {
 
 struct States {
-  std::vector<VecX> q, qd, qdd;
+  std::vector<VecX> q, qd, qdd;  ///< q inside the limits; qd, qdd uniform in [-1, 1]
 };
-States states(const Model& m, int n = 256) {
-  std::mt19937 rng(2);
-  std::uniform_real_distribution<double> u(-1, 1);
+States states(const Model& m) {
   States s;
-  for (int k = 0; k < n; ++k) {
-    VecX q(m.nq), v(m.nq), a(m.nq);
-    for (int i = 0; i < m.nq; ++i) {
-      const auto& L = m.joints[i].limits;
-      const double lo = std::isfinite(L.lower) ? L.lower : -3, hi = std::isfinite(L.upper) ? L.upper : 3;
-      q[i] = lo + 0.5 * (u(rng) + 1) * (hi - lo);
+  s.q = bench::configurations(m, 2);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int k = 0; k < bench::kStates; ++k) {
+    VecX v(m.nv), a(m.nv);
+    for (int i = 0; i < m.nv; ++i) {
       v[i] = u(rng);
       a[i] = u(rng);
     }
-    s.q.push_back(q);
     s.qd.push_back(v);
     s.qdd.push_back(a);
   }
@@ -59,128 +57,83 @@ std::string peerName(const char* op, const char* robot, const char* impl) {
   return s;
 }
 
-void achainRnea(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  VecX tau(m.nv);
+/// What an achain row starts from: the model, its workspace, the states and the options.
+struct Setup {
+  Model m;
+  DynamicsWorkspace ws;
+  States s;
   DynamicsOptions o;
+  explicit Setup(const char* robot, LegModel legs = LegModel::Full) : m(builtinModel(robot)), ws(m), s(states(m)) {
+    o.legs = legs;
+  }
+};
+
+/// With massless legs, prototype-4a does the same work as the peers' R twin plus the A-pair terms.
+void achainRnea(benchmark::State& st, const char* robot, LegModel legs = LegModel::Full) {
+  Setup w(robot, legs);
+  VecX tau(w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    const size_t i = k++ & 255;
-    inverseDynamics(m, ws, s.q[i], s.qd[i], s.qdd[i], o, tau);
+    const size_t i = k++ % bench::kStates;
+    inverseDynamics(w.m, w.ws, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, tau);
     benchmark::DoNotOptimize(tau.data());
   }
 }
 /// The recursion alone, forward kinematics already done (compare with "mj_rne only").
 void achainRneaNoFk(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  VecX tau(m.nv);
-  forwardKinematics(m, ws.data, s.q[0]);
-  const Vec3 g = m.gravity;
+  Setup w(robot);
+  VecX tau(w.m.nv);
+  forwardKinematics(w.m, w.ws.data, w.s.q[0]);
+  const Vec3 g = w.m.gravity;
   size_t k = 0;
   for (auto _ : st) {
-    const size_t i = k++ & 255;
-    dyn_detail::rnea(m, ws, s.q[0], s.qd[i], s.qdd[i], g, LegModel::Full, dyn_detail::Parts{}, tau, false);
-    benchmark::DoNotOptimize(tau.data());
-  }
-}
-/// prototype-4a with massless legs: the same work as the peers' R twin plus the A-pair terms.
-void achainRneaMassless(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  VecX tau(m.nv);
-  DynamicsOptions o;
-  o.legs = LegModel::Massless;
-  size_t k = 0;
-  for (auto _ : st) {
-    const size_t i = k++ & 255;
-    inverseDynamics(m, ws, s.q[i], s.qd[i], s.qdd[i], o, tau);
+    const size_t i = k++ % bench::kStates;
+    dyn_detail::rnea(w.m, w.ws, w.s.q[0], w.s.qd[i], w.s.qdd[i], g, LegModel::Full, dyn_detail::Parts{}, tau, false);
     benchmark::DoNotOptimize(tau.data());
   }
 }
 void achainCrba(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  MatX M(m.nv, m.nv);
-  DynamicsOptions o;
+  Setup w(robot);
+  MatX M(w.m.nv, w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    massMatrix(m, ws, s.q[k++ & 255], o, M);
+    massMatrix(w.m, w.ws, w.s.q[k++ % bench::kStates], w.o, M);
     benchmark::DoNotOptimize(M.data());
   }
 }
-void achainFd(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  VecX qdd(m.nv);
-  DynamicsOptions o;
-  o.motors = std::string(robot) == "puma560";  // puma560 link 1 moves no mass without its rotor
+/// Cholesky of the mass matrix, or ABA (which cannot take the full leg model).
+void achainFd(benchmark::State& st, const char* robot, LegModel legs = LegModel::Full, bool aba = false) {
+  Setup w(robot, legs);
+  w.o.motors = std::string(robot) == "puma560";  // puma560 link 1 moves no mass without its rotor
+  VecX qdd(w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    const size_t i = k++ & 255;
-    forwardDynamics(m, ws, s.q[i], s.qd[i], s.qdd[i], o, qdd);
-    benchmark::DoNotOptimize(qdd.data());
-  }
-}
-void achainAba(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  VecX qdd(m.nv);
-  DynamicsOptions o;
-  o.motors = std::string(robot) == "puma560";
-  o.legs = LegModel::Massless;  // ABA cannot take the full leg model
-  size_t k = 0;
-  for (auto _ : st) {
-    const size_t i = k++ & 255;
-    forwardDynamicsABA(m, ws, s.q[i], s.qd[i], s.qdd[i], o, qdd);
-    benchmark::DoNotOptimize(qdd.data());
-  }
-}
-void achainFdMassless(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  VecX qdd(m.nv);
-  DynamicsOptions o;
-  o.legs = LegModel::Massless;
-  size_t k = 0;
-  for (auto _ : st) {
-    const size_t i = k++ & 255;
-    forwardDynamics(m, ws, s.q[i], s.qd[i], s.qdd[i], o, qdd);
+    const size_t i = k++ % bench::kStates;
+    if (aba)
+      forwardDynamicsABA(w.m, w.ws, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, qdd);
+    else
+      forwardDynamics(w.m, w.ws, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, qdd);
     benchmark::DoNotOptimize(qdd.data());
   }
 }
 void achainCoriolis(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  MatX C(m.nv, m.nv);
-  DynamicsOptions o;
+  Setup w(robot);
+  MatX C(w.m.nv, w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    const size_t i = k++ & 255;
-    coriolisMatrix(m, ws, s.q[i], s.qd[i], o, C);
+    const size_t i = k++ % bench::kStates;
+    coriolisMatrix(w.m, w.ws, w.s.q[i], w.s.qd[i], w.o, C);
     benchmark::DoNotOptimize(C.data());
   }
 }
 void achainLee(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(robot);
-  DynamicsWorkspace ws(m);
-  const States s = states(m);
-  VecX tau(m.nv);
+  Setup w(robot);
+  VecX tau(w.m.nv);
   LeeTerms terms;
-  DynamicsOptions o;
   size_t k = 0;
   for (auto _ : st) {
-    const size_t i = k++ & 255;
-    leeInverseDynamics(m, ws, s.q[i], s.qd[i], s.qdd[i], o, LeeOptions{}, terms, tau);
+    const size_t i = k++ % bench::kStates;
+    leeInverseDynamics(w.m, w.ws, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, LeeOptions{}, terms, tau);
     benchmark::DoNotOptimize(tau.data());
   }
 }
@@ -190,72 +143,65 @@ ACHAIN_BENCH(achainRnea, "RNEA", "puma560", p1);
 ACHAIN_BENCH(achainRnea, "RNEA", "prototype-4a", p2);
 BENCHMARK_CAPTURE(achainRneaNoFk, n1, "puma560")->Name("RNEA/puma560/achain (FK done)");
 BENCHMARK_CAPTURE(achainRneaNoFk, n2, "prototype-4a")->Name("RNEA/prototype-4a/achain (FK done)");
-BENCHMARK_CAPTURE(achainRneaMassless, n3, "prototype-4a")->Name("RNEA/prototype-4a/achain (legs massless)");
+BENCHMARK_CAPTURE(achainRnea, n3, "prototype-4a", LegModel::Massless)->Name("RNEA/prototype-4a/achain (legs massless)");
 ACHAIN_BENCH(achainCrba, "CRBA", "puma560", p3);
 ACHAIN_BENCH(achainCrba, "CRBA", "prototype-4a", p4);
 ACHAIN_BENCH(achainFd, "ForwardDynamics", "puma560", p5);
 ACHAIN_BENCH(achainFd, "ForwardDynamics", "prototype-4a", p6);
-BENCHMARK_CAPTURE(achainAba, a1, "puma560")->Name("ForwardDynamics/puma560/achain (ABA)");
-BENCHMARK_CAPTURE(achainAba, a2, "prototype-4a")->Name("ForwardDynamics/prototype-4a/achain (ABA, legs massless)");
-BENCHMARK_CAPTURE(achainFdMassless, a3, "prototype-4a")->Name("ForwardDynamics/prototype-4a/achain (legs massless)");
+BENCHMARK_CAPTURE(achainFd, a1, "puma560", LegModel::Massless, true)->Name("ForwardDynamics/puma560/achain (ABA)");
+BENCHMARK_CAPTURE(achainFd, a2, "prototype-4a", LegModel::Massless, true)->Name("ForwardDynamics/prototype-4a/achain (ABA, legs massless)");
+BENCHMARK_CAPTURE(achainFd, a3, "prototype-4a", LegModel::Massless)->Name("ForwardDynamics/prototype-4a/achain (legs massless)");
 ACHAIN_BENCH(achainCoriolis, "CoriolisMatrix", "puma560", p7);
 ACHAIN_BENCH(achainCoriolis, "CoriolisMatrix", "prototype-4a", p8);
 ACHAIN_BENCH(achainLee, "LeeGD", "puma560", p9);
 ACHAIN_BENCH(achainLee, "LeeGD", "prototype-4a", p10);
 
 #ifdef ACHAIN_HAVE_KDL
-KDL::JntArray kdl(const VecX& v) {
-  KDL::JntArray a(v.size());
-  a.data = v;
-  return a;
-}
-struct KdlStates {
+/// What a KDL row starts from: the peer model, its chain, gravity and the states as KDL arrays.
+struct KdlSetup {
+  Model m;
+  KDL::Chain chain;
+  KDL::Vector gravity;
   std::vector<KDL::JntArray> q, qd, qdd;
-  explicit KdlStates(const States& s) {
-    for (size_t i = 0; i < s.q.size(); ++i) {
-      q.push_back(kdl(s.q[i]));
-      qd.push_back(kdl(s.qd[i]));
-      qdd.push_back(kdl(s.qdd[i]));
-    }
+  explicit KdlSetup(const char* robot)
+      : m(builtinModel(peerRobot(robot))), chain(peers::toKdlChain(m)), gravity(m.gravity.x(), m.gravity.y(), m.gravity.z()) {
+    const States s = states(m);
+    q = bench::kdlArrays(s.q);
+    qd = bench::kdlArrays(s.qd);
+    qdd = bench::kdlArrays(s.qdd);
   }
 };
 void kdlRnea(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(peerRobot(robot));
-  const KDL::Chain chain = peers::toKdlChain(m);
-  KDL::ChainIdSolver_RNE id(chain, KDL::Vector(m.gravity.x(), m.gravity.y(), m.gravity.z()));
-  const KdlStates s(states(m));
-  KDL::Wrenches f(chain.getNrOfSegments(), KDL::Wrench::Zero());
-  KDL::JntArray tau(m.nv);
+  const KdlSetup w(robot);
+  KDL::ChainIdSolver_RNE id(w.chain, w.gravity);
+  KDL::Wrenches f(w.chain.getNrOfSegments(), KDL::Wrench::Zero());
+  KDL::JntArray tau(w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    const size_t i = k++ & 255;
-    id.CartToJnt(s.q[i], s.qd[i], s.qdd[i], f, tau);
+    const size_t i = k++ % bench::kStates;
+    id.CartToJnt(w.q[i], w.qd[i], w.qdd[i], f, tau);
     benchmark::DoNotOptimize(tau.data.data());
   }
 }
 void kdlMass(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(peerRobot(robot));
-  const KDL::Chain chain = peers::toKdlChain(m);
-  KDL::ChainDynParam dp(chain, KDL::Vector(m.gravity.x(), m.gravity.y(), m.gravity.z()));
-  const KdlStates s(states(m));
-  KDL::JntSpaceInertiaMatrix H(m.nv);
+  const KdlSetup w(robot);
+  KDL::ChainDynParam dp(w.chain, w.gravity);
+  KDL::JntSpaceInertiaMatrix H(w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    dp.JntToMass(s.q[k++ & 255], H);
+    dp.JntToMass(w.q[k++ % bench::kStates], H);
     benchmark::DoNotOptimize(H.data.data());
   }
 }
 void kdlFd(benchmark::State& st, const char* robot) {
-  const Model m = builtinModel(peerRobot(robot));
-  const KDL::Chain chain = peers::toKdlChain(m);
-  KDL::ChainFdSolver_RNE fd(chain, KDL::Vector(m.gravity.x(), m.gravity.y(), m.gravity.z()));
-  const KdlStates s(states(m));
-  KDL::Wrenches f(chain.getNrOfSegments(), KDL::Wrench::Zero());
-  KDL::JntArray qdd(m.nv);
+  const KdlSetup w(robot);
+  KDL::ChainFdSolver_RNE fd(w.chain, w.gravity);
+  KDL::Wrenches f(w.chain.getNrOfSegments(), KDL::Wrench::Zero());
+  KDL::JntArray qdd(w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    const size_t i = k++ & 255;
-    fd.CartToJnt(s.q[i], s.qd[i], s.qdd[i], f, qdd);
+    const size_t i = k++ % bench::kStates;
+    fd.CartToJnt(w.q[i], w.qd[i], w.qdd[i], f, qdd);
     benchmark::DoNotOptimize(qdd.data.data());
   }
 }
@@ -302,7 +248,7 @@ void mjRne(benchmark::State& st, const char* robot) {
   std::vector<double> res(w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    w.load(k++ & 255, true);
+    w.load(k++ % bench::kStates, true);
     mj_kinematics(w.mm, w.md);
     mj_comPos(w.mm, w.md);
     mj_comVel(w.mm, w.md);
@@ -325,7 +271,7 @@ void mjCrb(benchmark::State& st, const char* robot) {
   std::vector<double> M(w.m.nv * w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    w.load(k++ & 255);
+    w.load(k++ % bench::kStates);
     mj_kinematics(w.mm, w.md);
     mj_comPos(w.mm, w.md);
     mj_crb(w.mm, w.md);
@@ -337,7 +283,7 @@ void mjFd(benchmark::State& st, const char* robot) {
   Mj w(robot, std::string(robot) == "puma560");
   size_t k = 0;
   for (auto _ : st) {
-    const size_t i = k++ & 255;
+    const size_t i = k++ % bench::kStates;
     w.load(i);
     for (int j = 0; j < w.m.nv; ++j) w.md->qfrc_applied[j] = w.s.qdd[i][j];
     mj_forward(w.mm, w.md);
@@ -348,7 +294,7 @@ void mjFk(benchmark::State& st, const char* robot) {
   Mj w(robot);
   size_t k = 0;
   for (auto _ : st) {
-    w.load(k++ & 255);
+    w.load(k++ % bench::kStates);
     mj_kinematics(w.mm, w.md);
     benchmark::DoNotOptimize(w.md->xpos);
   }

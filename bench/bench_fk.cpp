@@ -1,8 +1,7 @@
 // Forward kinematics: achain native vs KDL (ChainFkSolverPos_recursive), same configurations.
 #include <benchmark/benchmark.h>
 
-#include <random>
-
+#include "bench_common.hpp"
 #include "fk.hpp"
 #include "kdl_chain.hpp"
 #include "robots.hpp"
@@ -13,27 +12,13 @@
 using namespace achain;
 
 namespace {
-std::vector<VecX> configurations(const Model& m, int n = 256) {
-  std::mt19937 rng(1);
-  std::vector<VecX> out;
-  for (int k = 0; k < n; ++k) {
-    VecX q(m.nq);
-    for (int i = 0; i < m.nq; ++i) {
-      const auto& L = m.joints[i].limits;
-      q[i] = std::uniform_real_distribution<double>(std::isfinite(L.lower) ? L.lower : -3, std::isfinite(L.upper) ? L.upper : 3)(rng);
-    }
-    out.push_back(q);
-  }
-  return out;
-}
-
 void achainFk(benchmark::State& st, const char* robot) {
   const Model m = builtinModel(robot);
   Data d(m);
-  const auto qs = configurations(m);
+  const auto qs = bench::configurations(m, 1);
   size_t k = 0;
   for (auto _ : st) {
-    forwardKinematics(m, d, qs[k++ & 255]);
+    forwardKinematics(m, d, qs[k++ % bench::kStates]);
     benchmark::DoNotOptimize(d.oMtool.p.data());
   }
 }
@@ -45,17 +30,11 @@ void kdlFk(benchmark::State& st, const char* robot) {
   const Model m = builtinModel(robot);
   const KDL::Chain chain = peers::toKdlChain(m);
   KDL::ChainFkSolverPos_recursive solver(chain);
-  const auto qs = configurations(m);
-  std::vector<KDL::JntArray> kq;
-  for (const auto& q : qs) {
-    KDL::JntArray a(m.nq);
-    a.data = q;
-    kq.push_back(a);
-  }
+  const auto kq = bench::kdlArrays(bench::configurations(m, 1));
   KDL::Frame F;
   size_t k = 0;
   for (auto _ : st) {
-    solver.JntToCart(kq[k++ & 255], F);
+    solver.JntToCart(kq[k++ % bench::kStates], F);
     benchmark::DoNotOptimize(F.p.data);
   }
 }

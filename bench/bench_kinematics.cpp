@@ -2,8 +2,7 @@
 // Each call includes the forward kinematics it needs (KDL's JntToJac does its own).
 #include <benchmark/benchmark.h>
 
-#include <random>
-
+#include "bench_common.hpp"
 #include "fk.hpp"
 #include "influence.hpp"
 #include "jacobian.hpp"
@@ -16,28 +15,14 @@
 using namespace achain;
 
 namespace {
-std::vector<VecX> states(const Model& m, int n = 256) {
-  std::mt19937 rng(2);
-  std::vector<VecX> out;
-  for (int k = 0; k < n; ++k) {
-    VecX q(m.nq);
-    for (int i = 0; i < m.nq; ++i) {
-      const auto& L = m.joints[i].limits;
-      q[i] = std::uniform_real_distribution<double>(std::isfinite(L.lower) ? L.lower : -3, std::isfinite(L.upper) ? L.upper : 3)(rng);
-    }
-    out.push_back(q);
-  }
-  return out;
-}
-
 void achainJacobian(benchmark::State& st, const char* robot) {
   const Model m = builtinModel(robot);
   Data d(m);
   MatX J(6, m.nv);
-  const auto qs = states(m);
+  const auto qs = bench::configurations(m, 2);
   size_t k = 0;
   for (auto _ : st) {
-    forwardKinematics(m, d, qs[k++ & 255]);
+    forwardKinematics(m, d, qs[k++ % bench::kStates]);
     toolJacobian(m, d, J);
     benchmark::DoNotOptimize(J.data());
   }
@@ -49,11 +34,11 @@ void achainJdot(benchmark::State& st, const char* robot) {
   const Model m = builtinModel(robot);
   Data d(m);
   MatX Jd(6, m.nv);
-  const auto qs = states(m);
+  const auto qs = bench::configurations(m, 2);
   const VecX qd = VecX::Constant(m.nv, 0.3);
   size_t k = 0;
   for (auto _ : st) {
-    forwardKinematics(m, d, qs[k++ & 255]);
+    forwardKinematics(m, d, qs[k++ % bench::kStates]);
     toolJacobianDerivative(m, d, qd, Jd);
     benchmark::DoNotOptimize(Jd.data());
   }
@@ -65,10 +50,10 @@ void achainInfluence(benchmark::State& st, const char* robot, int order) {
   const Model m = builtinModel(robot);
   Data d(m);
   Influence inf;
-  const auto qs = states(m);
+  const auto qs = bench::configurations(m, 2);
   size_t k = 0;
   for (auto _ : st) {
-    forwardKinematics(m, d, qs[k++ & 255]);
+    forwardKinematics(m, d, qs[k++ % bench::kStates]);
     toolInfluence(m, d, inf, order);
     benchmark::DoNotOptimize(inf.G.data());
   }
@@ -82,17 +67,11 @@ void kdlJacobian(benchmark::State& st, const char* robot) {
   const Model m = builtinModel(robot);
   const KDL::Chain chain = peers::toKdlChain(m);
   KDL::ChainJntToJacSolver solver(chain);
-  const auto qs = states(m);
-  std::vector<KDL::JntArray> kq;
-  for (const auto& q : qs) {
-    KDL::JntArray a(m.nq);
-    a.data = q;
-    kq.push_back(a);
-  }
+  const auto kq = bench::kdlArrays(bench::configurations(m, 2));
   KDL::Jacobian J(m.nq);
   size_t k = 0;
   for (auto _ : st) {
-    solver.JntToJac(kq[k++ & 255], J);
+    solver.JntToJac(kq[k++ % bench::kStates], J);
     benchmark::DoNotOptimize(J.data.data());
   }
 }

@@ -4,20 +4,14 @@
 #include <benchmark/benchmark.h>
 
 #include "apair_collision.hpp"
-#include "io/model_json.hpp"
 #include "robots.hpp"
 #include "workspace/workspace.hpp"
+#include "../tests/core/workspace_test_support.hpp"
 
 using namespace achain;
+using test::thesis3R;
 
 namespace {
-
-Model thesis3R() {
-  return modelFromJsonString(R"({"schema_version":1,"name":"thesis-3r","units":{"length":"m","angle":"deg"},"joints":[
-    {"kind":"R","a":5,"d":8,"alpha":180,"limits":{"lower":60,"upper":300}},
-    {"kind":"R","a":2,"d":8,"alpha":90,"limits":{"lower":60,"upper":300}},
-    {"kind":"R","a":2,"d":8,"alpha":0,"limits":{"lower":60,"upper":300}}]})");
-}
 
 void run(benchmark::State& st, const Model& m, const WorkspaceOptions& o) {
   size_t voxels = 0, evals = 0;

@@ -157,7 +157,8 @@ void toolInfluence(const Model& model, const Data& data, Influence& out, int ord
   influence(model, data, link, data.oMi[link].inverse().act(data.oMtool.p), out, order);
 }
 
-void rotationInfluence(const Model& model, const Data& data, int link, Eigen::Ref<MatX> G, Tensor3* H, Tensor4* D) {
+/// Checks and zeroes the outputs of the 3-row influence functions (G 3×n, H 3×n×n, D 3×n×n×n).
+static void prepareRows3(const Model& model, int link, Eigen::Ref<MatX> G, Tensor3* H, Tensor4* D) {
   checkLink(model, link);
   checkG(model, G, 3, "G");
   const int n = model.nv;
@@ -171,6 +172,10 @@ void rotationInfluence(const Model& model, const Data& data, int link, Eigen::Re
     D->resize(3, n, n, n);
     D->setZero();
   }
+}
+
+void rotationInfluence(const Model& model, const Data& data, int link, Eigen::Ref<MatX> G, Tensor3* H, Tensor4* D) {
+  prepareRows3(model, link, G, H, D);
   auto& path = pathBuffer();
   const int K = buildPath(model, data, link, data.oMi[link].p, path);
   fill(path, K, -1, 0, G, H, D);
@@ -178,19 +183,7 @@ void rotationInfluence(const Model& model, const Data& data, int link, Eigen::Re
 
 void pointInfluence(const Model& model, const Data& data, int link, const Vec3& point_in_link, Eigen::Ref<MatX> G,
                     Tensor3* H, Tensor4* D) {
-  checkLink(model, link);
-  checkG(model, G, 3, "G");
-  const int n = model.nv;
-  G.setZero();
-  if (D && !H) throw Error("D: needs H (the third order is built from the second)");
-  if (H) {
-    H->resize(3, n, n);
-    H->setZero();
-  }
-  if (D) {
-    D->resize(3, n, n, n);
-    D->setZero();
-  }
+  prepareRows3(model, link, G, H, D);
   auto& path = pathBuffer();
   const int K = buildPath(model, data, link, data.oMi[link].act(point_in_link), path);
   fill(path, K, 0, -1, G, H, D);

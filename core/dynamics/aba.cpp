@@ -8,14 +8,6 @@ namespace achain {
 using Vec6d = Eigen::Matrix<double, 6, 1>;
 using Mat6d = Eigen::Matrix<double, 6, 6>;
 
-namespace {
-inline Mat3 skew3(const Vec3& v) {
-  Mat3 S;
-  S << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-  return S;
-}
-}  // namespace
-
 void forwardDynamicsABA(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& tau,
                         const DynamicsOptions& options, Eigen::Ref<VecX> qdd) {
@@ -48,15 +40,8 @@ void forwardDynamicsABA(const Model& model, DynamicsWorkspace& ws, const Eigen::
     ws.A_w[i] = pw.cross(sw) * v;
     ws.A_v[i] = (pw.cross(sv) + pv.cross(sw)) * v + (axialCurvature(j, q[k]) * v * v) * z;
     // Spatial inertia about the world origin.
-    const DynBody& b = bodies[i];
-    const Mat3& R = d.oMi[i].R;
-    const Vec3 c = d.oMi[i].act(b.com);
-    const Mat3 C = skew3(c);
     Mat6d& I = ws.Icomp[i];
-    I.topLeftCorner<3, 3>() = R * b.inertia * R.transpose() - b.mass * C * C;
-    I.topRightCorner<3, 3>() = b.mass * C;
-    I.bottomLeftCorner<3, 3>() = -b.mass * C;
-    I.bottomRightCorner<3, 3>() = b.mass * Mat3::Identity();
+    dyn_detail::spatialInertiaAtOrigin(bodies[i], d.oMi[i], I);
     Vec6d V;
     V << ws.V_w[i], ws.V_v[i];
     const Vec6d h = I * V;
@@ -102,7 +87,7 @@ void forwardDynamicsABA(const Model& model, DynamicsWorkspace& ws, const Eigen::
     const Vec6d U = IA * S;
     double D = S.dot(U);
     const Motor& mo = model.joints[i].motor;
-    if (options.motors && mo.present) D += mo.rotor_inertia * mo.gear_ratio * mo.gear_ratio;
+    if (options.motors && mo.present) D += dyn_detail::reflectedInertia(mo);
     if (!(D > 1e-300)) throw Error("forward dynamics (ABA): joint " + std::to_string(i) + " moves no mass");
     const int k = model.idx_q[i];
     Vec6d pA;

@@ -7,11 +7,6 @@ namespace dyn_detail {
 
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 
-inline Mat3 skew(const Vec3& v) {
-  Mat3 S;
-  S << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-  return S;
-}
 
 /// CRBA with FK already in ws.data (S_w/S_v are recomputed here).
 void crba(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions& options, Eigen::Ref<MatX> M) {
@@ -22,15 +17,7 @@ void crba(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions& opti
     const Vec3 z = d.oMj[i].R.col(2);
     ws.S_w[i] = d.rot_rate[i] * z;
     ws.S_v[i] = d.oMj[i].p.cross(ws.S_w[i]) + d.axial_rate[i] * z;
-    const DynBody& b = bodies[i];
-    const Mat3& R = d.oMi[i].R;
-    const Vec3 c = d.oMi[i].act(b.com);
-    const Mat3 C = skew(c);
-    Mat6& I = ws.Icomp[i];
-    I.topLeftCorner<3, 3>() = R * b.inertia * R.transpose() - b.mass * C * C;
-    I.topRightCorner<3, 3>() = b.mass * C;
-    I.bottomLeftCorner<3, 3>() = -b.mass * C;
-    I.bottomRightCorner<3, 3>() = b.mass * Mat3::Identity();
+    spatialInertiaAtOrigin(bodies[i], d.oMi[i], ws.Icomp[i]);
   }
   for (int i = n - 1; i >= 0; --i) {
     const int p = model.joints[i].parent;
@@ -67,12 +54,7 @@ void crba(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions& opti
         }
     }
   }
-  if (options.motors) {
-    for (int i = 0; i < n; ++i) {
-      const Motor& mo = model.joints[i].motor;
-      if (mo.present) M(model.idx_q[i], model.idx_q[i]) += mo.rotor_inertia * mo.gear_ratio * mo.gear_ratio;
-    }
-  }
+  if (options.motors) addRotorInertias(model, M);
 }
 
 }  // namespace dyn_detail

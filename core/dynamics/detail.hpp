@@ -1,5 +1,7 @@
 // Internal pieces shared by the dynamics algorithms (not part of the public API).
 #pragma once
+#include <cmath>
+
 #include "../fk.hpp"
 #include "options.hpp"
 #include "workspace.hpp"
@@ -36,6 +38,39 @@ inline Vec3 legBase(const DynamicsWorkspace& ws, const DynLeg& L) {
 /// RNEA core: τ for (q̇, q̈) with base acceleration −g_accel (g_accel = gravity for the full
 /// dynamics, 0 for none), bodies of leg model `legs`, parts `parts`. FK must already be in ws.data
 /// (set run_fk to compute it). Adds nothing for motors/friction/wrench.
+/// Spatial inertia of body b about the world origin, blocks (angular, linear), for the link pose oMi.
+inline void spatialInertiaAtOrigin(const DynBody& b, const SE3& oMi, Eigen::Matrix<double, 6, 6>& I) {
+  const Mat3& R = oMi.R;
+  const Vec3 c = oMi.act(b.com);
+  Mat3 C;  // [c]×
+  C << 0, -c.z(), c.y(), c.z(), 0, -c.x(), -c.y(), c.x(), 0;
+  I.topLeftCorner<3, 3>() = R * b.inertia * R.transpose() - b.mass * C * C;
+  I.topRightCorner<3, 3>() = b.mass * C;
+  I.bottomLeftCorner<3, 3>() = -b.mass * C;
+  I.bottomRightCorner<3, 3>() = b.mass * Mat3::Identity();
+}
+
+/// Reflected rotor inertia J_m·G² of a motor, seen at the joint.
+inline double reflectedInertia(const Motor& mo) { return mo.rotor_inertia * mo.gear_ratio * mo.gear_ratio; }
+
+/// Adds the reflected rotor inertias of the joints with a motor to the diagonal of a joint-space matrix.
+template <class Matrix>
+void addRotorInertias(const Model& model, Matrix& M) {
+  for (int i = 0; i < model.njoints(); ++i) {
+    const Motor& mo = model.joints[i].motor;
+    if (mo.present) M(model.idx_q[i], model.idx_q[i]) += reflectedInertia(mo);
+  }
+}
+
+/// Joint-side friction torque of a motor at joint rate v: G²·viscous·v ± |G|·Coulomb.
+inline double motorFriction(const Motor& mo, double v) {
+  const double G = mo.gear_ratio;
+  double t = G * G * mo.viscous * v;
+  if (v > 0) t += std::abs(G) * mo.coulomb_pos;
+  else if (v < 0) t -= std::abs(G) * mo.coulomb_neg;
+  return t;
+}
+
 void rnea(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
           const Eigen::Ref<const VecX>& qdd, const Vec3& g, LegModel legs, Parts parts, Eigen::Ref<VecX> tau,
           bool run_fk);

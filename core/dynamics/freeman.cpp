@@ -85,11 +85,7 @@ void freemanModel(const Model& model, DynamicsWorkspace& ws, FreemanWorkspace& f
         addPoint(leg.mass, fw.Gc, fw.Hc, grav, 1.0, out, false);
     }
   }
-  if (options.motors)
-    for (int i = 0; i < nj; ++i) {
-      const Motor& mo = model.joints[i].motor;
-      if (mo.present) out.Istar(model.idx_q[i], model.idx_q[i]) += mo.rotor_inertia * mo.gear_ratio * mo.gear_ratio;
-    }
+  if (options.motors) dyn_detail::addRotorInertias(model, out.Istar);
   // Friction and the tool wrench are applied loads too: T^L −= τ_friction + Jᵀh_e.
   DynamicsOptions o = options;
   o.motors = false;

@@ -143,11 +143,7 @@ void leeTerms(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const 
     }
   }
   out.D = out.D_tran + out.D_rot;
-  if (options.motors)
-    for (int i = 0; i < nj; ++i) {
-      const Motor& mo = model.joints[i].motor;
-      if (mo.present) out.D(model.idx_q[i], model.idx_q[i]) += mo.rotor_inertia * mo.gear_ratio * mo.gear_ratio;
-    }
+  if (options.motors) dyn_detail::addRotorInertias(model, out.D);
   DynamicsOptions o = options;
   o.motors = false;
   ws.zero.setZero();

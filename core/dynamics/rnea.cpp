@@ -118,7 +118,7 @@ void addActuationTerms(const Model& model, DynamicsWorkspace& ws, const Eigen::R
       const Motor& mo = model.joints[i].motor;
       if (!mo.present) continue;
       const int k = model.idx_q[i];
-      tau[k] += mo.rotor_inertia * mo.gear_ratio * mo.gear_ratio * qdd[k];
+      tau[k] += reflectedInertia(mo) * qdd[k];
     }
   }
   if (o.friction) {
@@ -126,11 +126,7 @@ void addActuationTerms(const Model& model, DynamicsWorkspace& ws, const Eigen::R
       const Motor& mo = model.joints[i].motor;
       if (!mo.present) continue;
       const int k = model.idx_q[i];
-      const double G = mo.gear_ratio, v = qd[k];
-      double t = G * G * mo.viscous * v;
-      if (v > 0) t += std::abs(G) * mo.coulomb_pos;
-      else if (v < 0) t -= std::abs(G) * mo.coulomb_neg;
-      tau[k] += t;
+      tau[k] += motorFriction(mo, qd[k]);
     }
   }
   addWrench(model, ws, o, tau);
@@ -175,11 +171,7 @@ void frictionTorques(const Model& model, const Eigen::Ref<const VecX>& qd, const
     const Motor& mo = model.joints[i].motor;
     if (!mo.present) continue;
     const int k = model.idx_q[i];
-    const double G = mo.gear_ratio, v = qd[k];
-    double t = G * G * mo.viscous * v;
-    if (v > 0) t += std::abs(G) * mo.coulomb_pos;
-    else if (v < 0) t -= std::abs(G) * mo.coulomb_neg;
-    tau[k] = t;
+    tau[k] = motorFriction(mo, qd[k]);
   }
 }
 

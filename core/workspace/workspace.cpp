@@ -343,17 +343,20 @@ struct WorkspaceJob::Impl {
     return rem;
   }
 
+  // Sources of the current sweep left, or else the next sweep started; false (finished) when none is left.
+  bool sourcesLeft() {
+    if (src < src_end) return true;
+    if (sweep >= 0) finishSweep();
+    if (startSweep()) return true;
+    finished = true;
+    return false;
+  }
+
   // Sequential Robinson slice.
   void robinsonSlice(double budget) {
     double spent = 0;
     while (!finished && spent < budget) {
-      if (src >= src_end) {
-        if (sweep >= 0) finishSweep();
-        if (!startSweep()) {
-          finished = true;
-          break;
-        }
-      }
+      if (!sourcesLeft()) break;
       const size_t n = motions.size();
       while (src < src_end && spent < budget) {
         const Vec3 x = reps[src++];
@@ -375,13 +378,7 @@ struct WorkspaceJob::Impl {
   std::vector<std::vector<Candidate>> local_lists;
 
   void robinsonRound(int nthreads, double budget) {
-    if (src >= src_end) {
-      if (sweep >= 0) finishSweep();
-      if (!startSweep()) {
-        finished = true;
-        return;
-      }
-    }
+    if (!sourcesLeft()) return;
     const size_t n = motions.size();
     const size_t count = std::min(src_end - src, std::max<size_t>(1, size_t(budget / double(n))));
     const size_t i0 = src, i1 = src + count;
@@ -481,19 +478,23 @@ struct WorkspaceJob::Impl {
     }
     for (int i = 0; i < n; ++i) pre[i + 1] = pre[i] * link(i);
     for (double w = u0; w < u1; w += 1) {
-      const Vec3 p = pre[n].act(tp);
-      const int64_t c = G.cellOf(p);
-      if (c < 0) {
-        ++out_count;
-      } else if (atomic) {
-        G.insertAtomic(c);
-      } else {
-        G.insert(c);
-      }
+      markPoint(G, pre[n].act(tp), atomic, out_count);
       int i = n - 1;
       while (i >= 0 && ++dig[i] == radix[i]) dig[i--] = 0;
       if (i < 0) break;
       for (int k = i; k < n; ++k) pre[k + 1] = pre[k] * link(k);
+    }
+  }
+
+  // Marks the voxel of p in G (atomically when threads share G), or counts p as outside the grid.
+  static void markPoint(VoxelSet& G, const Vec3& p, bool atomic, size_t& out_count) {
+    const int64_t c = G.cellOf(p);
+    if (c < 0) {
+      ++out_count;
+    } else if (atomic) {
+      G.insertAtomic(c);
+    } else {
+      G.insert(c);
     }
   }
 
@@ -512,14 +513,7 @@ struct WorkspaceJob::Impl {
         jointMotion(model.joints[j], path.lower[i] + f * (path.upper[i] - path.lower[i]), th, dz);
         T = T * model.pre[j] * rotZ(th) * translation(Vec3(0, 0, dz)) * model.post[j];
       }
-      const int64_t c = G.cellOf(T.act(tp));
-      if (c < 0) {
-        ++out_count;
-      } else if (atomic) {
-        G.insertAtomic(c);
-      } else {
-        G.insert(c);
-      }
+      markPoint(G, T.act(tp), atomic, out_count);
     }
   }
 

@@ -187,8 +187,6 @@ float Reader::f32() {
   return v;
 }
 
-static size_t finish(const Writer& w) { return w.ok ? w.n : 0; }
-
 uint16_t schemaId() {
   static const char kLayout[] =
       "achain-bridge/1;hello:u16 u32;caps:u16 u16 u8 u16 u16 u16 u16 u32 c12;"
@@ -197,218 +195,188 @@ uint16_t schemaId() {
   return crc16(reinterpret_cast<const uint8_t*>(kLayout), sizeof kLayout - 1);
 }
 
-size_t encode(const Hello& m, uint8_t* out, size_t cap) {
-  Writer w(out, cap);
-  w.u16(m.version);
-  w.u32(m.nonce);
-  return finish(w);
+// ---- messages: one field list per message serves both directions ----
+// fields(io, m) names every field once, in wire order; Put writes them (m const), Get reads them back.
+namespace {
+struct Put {
+  Writer w;
+  void u8(uint8_t v) { w.u8(v); }
+  void u16(uint16_t v) { w.u16(v); }
+  void u32(uint32_t v) { w.u32(v); }
+  void i32(int32_t v) { w.i32(v); }
+  void f32(float v) { w.f32(v); }
+  void ch(char c) { w.u8(static_cast<uint8_t>(c)); }
+  void state(State s) { w.u8(static_cast<uint8_t>(s)); }
+  size_t finish() const { return w.ok ? w.n : 0; }
+};
+struct Get {
+  Reader r;
+  void u8(uint8_t& v) { v = r.u8(); }
+  void u16(uint16_t& v) { v = r.u16(); }
+  void u32(uint32_t& v) { v = r.u32(); }
+  void i32(int32_t& v) { v = r.i32(); }
+  void f32(float& v) { v = r.f32(); }
+  void ch(char& c) { c = static_cast<char>(r.u8()); }
+  void state(State& s) {  // an unknown state fails the decode
+    const uint8_t v = r.u8();
+    if (v > static_cast<uint8_t>(State::Fault)) r.ok = false;
+    else s = static_cast<State>(v);
+  }
+};
+
+template <class IO>
+void fields(IO& io, Hello& m) {
+  io.u16(m.version);
+  io.u32(m.nonce);
 }
-bool decode(const uint8_t* b, size_t n, Hello& m) {
-  Reader r(b, n);
-  m.version = r.u16();
-  m.nonce = r.u32();
-  return r.done();
+template <class IO>
+void fields(IO& io, Caps& m) {
+  io.u16(m.version);
+  io.u16(m.schema);
+  io.u8(m.joints);
+  io.u16(m.servo_hz);
+  io.u16(m.queue_capacity);
+  io.u16(m.max_body);
+  io.u16(m.status_hz);
+  io.u32(m.nonce);
+  for (int i = 0; i < 12; ++i) io.ch(m.name[i]);
+}
+template <class IO>
+void fields(IO& io, JointConfig& m) {
+  io.u8(m.joint);
+  io.f32(m.gear_ratio);
+  io.u32(m.counts_per_rev);
+  io.i32(m.zero_offset);
+  io.f32(m.q_min);
+  io.f32(m.q_max);
+  io.f32(m.v_max);
+  io.f32(m.a_max);
+  io.f32(m.torque_max);
+  io.f32(m.kp);
+  io.f32(m.ki);
+  io.f32(m.kd);
+  io.f32(m.inertia_ff);
+  io.f32(m.viscous_ff);
+}
+template <class IO>
+void fields(IO& io, GlobalConfig& m) {
+  io.u16(m.watchdog_ms);
+  io.u16(m.status_period_ms);
+  io.f32(m.accel_margin);
+  io.f32(m.following_error_max);
+  io.f32(m.start_tolerance);
+}
+template <class IO>
+void fields(IO& io, Segment& m) {  // m.joints: from the body length (see decode)
+  io.u32(m.id);
+  io.u32(m.t_start_us);
+  io.u32(m.duration_us);
+  io.u8(m.flags);
+  for (int j = 0; j < m.joints; ++j) {
+    io.i32(m.a[j].q);
+    io.i32(m.a[j].v);
+    io.i32(m.b[j].q);
+    io.i32(m.b[j].v);
+  }
+}
+template <class IO>
+void fields(IO& io, Home& m) {
+  io.u8(m.joint);
+  io.i32(m.q);
+}
+template <class IO>
+void fields(IO& io, Ack& m) {
+  io.u8(m.next_seq);
+  io.u16(m.credits);
+}
+template <class IO>
+void fields(IO& io, Nak& m) {
+  io.u8(m.expected_seq);
+  io.u8(m.reason);
+}
+template <class IO>
+void fields(IO& io, Status& m) {  // m.joints: from the body length (see decode)
+  io.u32(m.time_us);
+  io.state(m.state);
+  io.u8(m.estop);
+  io.u16(m.faults);
+  io.u8(m.fault_joint);
+  io.u16(m.queue_fill);
+  io.u16(m.credits);
+  io.u32(m.segment_id);
+  io.u32(m.segments_done);
+  io.u32(m.traj_time_us);
+  for (int j = 0; j < m.joints; ++j) {
+    io.i32(m.q[j]);
+    io.i32(m.v[j]);
+    io.i32(m.q_cmd[j]);
+  }
+}
+template <class IO>
+void fields(IO& io, Event& m) {
+  io.u16(m.fault);
+  io.u8(m.joint);
+  io.u32(m.segment_id);
+  io.i32(m.value);
 }
 
-size_t encode(const Caps& m, uint8_t* out, size_t cap) {
-  Writer w(out, cap);
-  w.u16(m.version);
-  w.u16(m.schema);
-  w.u8(m.joints);
-  w.u16(m.servo_hz);
-  w.u16(m.queue_capacity);
-  w.u16(m.max_body);
-  w.u16(m.status_hz);
-  w.u32(m.nonce);
-  for (int i = 0; i < 12; ++i) w.u8(static_cast<uint8_t>(m.name[i]));
-  return finish(w);
+/// Joints of a variable-length body: `head` fixed bytes, then `per_joint` bytes a joint; -1 if malformed.
+int jointsOf(size_t n, size_t head, size_t per_joint) {
+  if (n < head || (n - head) % per_joint != 0 || (n - head) / per_joint > static_cast<size_t>(kMaxJoints)) return -1;
+  return static_cast<int>((n - head) / per_joint);
 }
+
+
+/// Writes m's fields (Put only reads them: the const_cast lets one field list serve both directions).
+template <class M>
+size_t encodeFields(const M& m, uint8_t* out, size_t cap) {
+  Put io{Writer(out, cap)};
+  fields(io, const_cast<M&>(m));
+  return io.finish();
+}
+template <class M>
+bool decodeFields(const uint8_t* b, size_t n, M& m) {
+  Get io{Reader(b, n)};
+  fields(io, m);
+  return io.r.done();
+}
+}  // namespace
+
+size_t encode(const Hello& m, uint8_t* out, size_t cap) { return encodeFields(m, out, cap); }
+size_t encode(const Caps& m, uint8_t* out, size_t cap) { return encodeFields(m, out, cap); }
+size_t encode(const JointConfig& m, uint8_t* out, size_t cap) { return encodeFields(m, out, cap); }
+size_t encode(const GlobalConfig& m, uint8_t* out, size_t cap) { return encodeFields(m, out, cap); }
+size_t encode(const Segment& m, uint8_t* out, size_t cap) { return m.joints > kMaxJoints ? 0 : encodeFields(m, out, cap); }
+size_t encode(const Home& m, uint8_t* out, size_t cap) { return encodeFields(m, out, cap); }
+size_t encode(const Ack& m, uint8_t* out, size_t cap) { return encodeFields(m, out, cap); }
+size_t encode(const Nak& m, uint8_t* out, size_t cap) { return encodeFields(m, out, cap); }
+size_t encode(const Status& m, uint8_t* out, size_t cap) { return m.joints > kMaxJoints ? 0 : encodeFields(m, out, cap); }
+size_t encode(const Event& m, uint8_t* out, size_t cap) { return encodeFields(m, out, cap); }
+
+bool decode(const uint8_t* b, size_t n, Hello& m) { return decodeFields(b, n, m); }
 bool decode(const uint8_t* b, size_t n, Caps& m) {
-  Reader r(b, n);
-  m.version = r.u16();
-  m.schema = r.u16();
-  m.joints = r.u8();
-  m.servo_hz = r.u16();
-  m.queue_capacity = r.u16();
-  m.max_body = r.u16();
-  m.status_hz = r.u16();
-  m.nonce = r.u32();
-  for (int i = 0; i < 12; ++i) m.name[i] = static_cast<char>(r.u8());
+  const bool ok = decodeFields(b, n, m);
   m.name[11] = 0;
-  return r.done() && m.joints <= kMaxJoints;
+  return ok && m.joints <= kMaxJoints;
 }
-
-size_t encode(const JointConfig& m, uint8_t* out, size_t cap) {
-  Writer w(out, cap);
-  w.u8(m.joint);
-  w.f32(m.gear_ratio);
-  w.u32(m.counts_per_rev);
-  w.i32(m.zero_offset);
-  const float f[10] = {m.q_min, m.q_max, m.v_max, m.a_max, m.torque_max, m.kp, m.ki, m.kd, m.inertia_ff, m.viscous_ff};
-  for (float x : f) w.f32(x);
-  return finish(w);
-}
-bool decode(const uint8_t* b, size_t n, JointConfig& m) {
-  Reader r(b, n);
-  m.joint = r.u8();
-  m.gear_ratio = r.f32();
-  m.counts_per_rev = r.u32();
-  m.zero_offset = r.i32();
-  float* f[10] = {&m.q_min, &m.q_max, &m.v_max, &m.a_max, &m.torque_max, &m.kp, &m.ki, &m.kd, &m.inertia_ff, &m.viscous_ff};
-  for (float* x : f) *x = r.f32();
-  return r.done();
-}
-
-size_t encode(const GlobalConfig& m, uint8_t* out, size_t cap) {
-  Writer w(out, cap);
-  w.u16(m.watchdog_ms);
-  w.u16(m.status_period_ms);
-  w.f32(m.accel_margin);
-  w.f32(m.following_error_max);
-  w.f32(m.start_tolerance);
-  return finish(w);
-}
-bool decode(const uint8_t* b, size_t n, GlobalConfig& m) {
-  Reader r(b, n);
-  m.watchdog_ms = r.u16();
-  m.status_period_ms = r.u16();
-  m.accel_margin = r.f32();
-  m.following_error_max = r.f32();
-  m.start_tolerance = r.f32();
-  return r.done();
-}
-
-size_t encode(const Segment& m, uint8_t* out, size_t cap) {
-  if (m.joints > kMaxJoints) return 0;
-  Writer w(out, cap);
-  w.u32(m.id);
-  w.u32(m.t_start_us);
-  w.u32(m.duration_us);
-  w.u8(m.flags);
-  for (int j = 0; j < m.joints; ++j) {
-    w.i32(m.a[j].q);
-    w.i32(m.a[j].v);
-    w.i32(m.b[j].q);
-    w.i32(m.b[j].v);
-  }
-  return finish(w);
-}
+bool decode(const uint8_t* b, size_t n, JointConfig& m) { return decodeFields(b, n, m); }
+bool decode(const uint8_t* b, size_t n, GlobalConfig& m) { return decodeFields(b, n, m); }
 bool decode(const uint8_t* b, size_t n, Segment& m) {
-  if (n < 13 || (n - 13) % 16 != 0 || (n - 13) / 16 > static_cast<size_t>(kMaxJoints)) return false;
-  Reader r(b, n);
-  m.id = r.u32();
-  m.t_start_us = r.u32();
-  m.duration_us = r.u32();
-  m.flags = r.u8();
-  m.joints = static_cast<uint8_t>((n - 13) / 16);
-  for (int j = 0; j < m.joints; ++j) {
-    m.a[j].q = r.i32();
-    m.a[j].v = r.i32();
-    m.b[j].q = r.i32();
-    m.b[j].v = r.i32();
-  }
-  return r.done();
+  const int joints = jointsOf(n, 13, 16);
+  if (joints < 0) return false;
+  m.joints = static_cast<uint8_t>(joints);
+  return decodeFields(b, n, m);
 }
-
-size_t encode(const Home& m, uint8_t* out, size_t cap) {
-  Writer w(out, cap);
-  w.u8(m.joint);
-  w.i32(m.q);
-  return finish(w);
-}
-bool decode(const uint8_t* b, size_t n, Home& m) {
-  Reader r(b, n);
-  m.joint = r.u8();
-  m.q = r.i32();
-  return r.done();
-}
-
-size_t encode(const Ack& m, uint8_t* out, size_t cap) {
-  Writer w(out, cap);
-  w.u8(m.next_seq);
-  w.u16(m.credits);
-  return finish(w);
-}
-bool decode(const uint8_t* b, size_t n, Ack& m) {
-  Reader r(b, n);
-  m.next_seq = r.u8();
-  m.credits = r.u16();
-  return r.done();
-}
-
-size_t encode(const Nak& m, uint8_t* out, size_t cap) {
-  Writer w(out, cap);
-  w.u8(m.expected_seq);
-  w.u8(m.reason);
-  return finish(w);
-}
-bool decode(const uint8_t* b, size_t n, Nak& m) {
-  Reader r(b, n);
-  m.expected_seq = r.u8();
-  m.reason = r.u8();
-  return r.done();
-}
-
-size_t encode(const Status& m, uint8_t* out, size_t cap) {
-  if (m.joints > kMaxJoints) return 0;
-  Writer w(out, cap);
-  w.u32(m.time_us);
-  w.u8(static_cast<uint8_t>(m.state));
-  w.u8(m.estop);
-  w.u16(m.faults);
-  w.u8(m.fault_joint);
-  w.u16(m.queue_fill);
-  w.u16(m.credits);
-  w.u32(m.segment_id);
-  w.u32(m.segments_done);
-  w.u32(m.traj_time_us);
-  for (int j = 0; j < m.joints; ++j) {
-    w.i32(m.q[j]);
-    w.i32(m.v[j]);
-    w.i32(m.q_cmd[j]);
-  }
-  return finish(w);
-}
+bool decode(const uint8_t* b, size_t n, Home& m) { return decodeFields(b, n, m); }
+bool decode(const uint8_t* b, size_t n, Ack& m) { return decodeFields(b, n, m); }
+bool decode(const uint8_t* b, size_t n, Nak& m) { return decodeFields(b, n, m); }
 bool decode(const uint8_t* b, size_t n, Status& m) {
-  if (n < 25 || (n - 25) % 12 != 0 || (n - 25) / 12 > static_cast<size_t>(kMaxJoints)) return false;
-  Reader r(b, n);
-  m.time_us = r.u32();
-  const uint8_t s = r.u8();
-  if (s > static_cast<uint8_t>(State::Fault)) return false;
-  m.state = static_cast<State>(s);
-  m.estop = r.u8();
-  m.faults = r.u16();
-  m.fault_joint = r.u8();
-  m.queue_fill = r.u16();
-  m.credits = r.u16();
-  m.segment_id = r.u32();
-  m.segments_done = r.u32();
-  m.traj_time_us = r.u32();
-  m.joints = static_cast<uint8_t>((n - 25) / 12);
-  for (int j = 0; j < m.joints; ++j) {
-    m.q[j] = r.i32();
-    m.v[j] = r.i32();
-    m.q_cmd[j] = r.i32();
-  }
-  return r.done();
+  const int joints = jointsOf(n, 25, 12);
+  if (joints < 0) return false;
+  m.joints = static_cast<uint8_t>(joints);
+  return decodeFields(b, n, m);
 }
-
-size_t encode(const Event& m, uint8_t* out, size_t cap) {
-  Writer w(out, cap);
-  w.u16(m.fault);
-  w.u8(m.joint);
-  w.u32(m.segment_id);
-  w.i32(m.value);
-  return finish(w);
-}
-bool decode(const uint8_t* b, size_t n, Event& m) {
-  Reader r(b, n);
-  m.fault = r.u16();
-  m.joint = r.u8();
-  m.segment_id = r.u32();
-  m.value = r.i32();
-  return r.done();
-}
+bool decode(const uint8_t* b, size_t n, Event& m) { return decodeFields(b, n, m); }
 
 // ---- interpolation ----
 void hermite(double q0, double v0, double q1, double v1, double T, double t, double& q, double& v, double& a) {

@@ -1,44 +1,17 @@
 // The CLI contract: JSON on stdout, one-line errors on stderr with a non-zero exit.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
-namespace {
-struct Result { int status; std::string out; std::string err; };
+#include "cli_runner.hpp"
 
-std::string tempPath(const char* suffix) {
-  char tmpl[] = "/tmp/achain_cli_XXXXXX";
-  const int fd = mkstemp(tmpl);
-  if (fd >= 0) close(fd);
-  std::remove(tmpl);
-  return std::string(tmpl) + suffix;
-}
-
-Result runCli(const std::string& args) {
-  const std::string errfile = tempPath(".err");
-  const std::string cmd = std::string(ACHAIN_CLI_PATH) + " " + args + " 2>" + errfile;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  std::ifstream ef(errfile);
-  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
-  std::remove(errfile.c_str());
-  return {WEXITSTATUS(st), out, err};
-}
-}  // namespace
+using achain::test::CliResult;
+using achain::test::runCli;
+using achain::test::tempPath;
 
 TEST_CASE("achain fk: prototype fully extended", "[cli]") {
-  const Result r = runCli("fk --robot prototype-4a --q 180,180,180,180 --deg");
+  const CliResult r = runCli("fk --robot prototype-4a --q 180,180,180,180 --deg");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   const auto& T = j.at("T");
@@ -55,7 +28,7 @@ TEST_CASE("achain validate: negative link mass exits non-zero naming the field",
     std::ofstream f(path);
     f << R"({"schema_version":1,"name":"bad","joints":[{"kind":"R","link":{"mass":-2}}]})";
   }
-  const Result r = runCli("validate " + path);
+  const CliResult r = runCli("validate " + path);
   std::remove(path.c_str());
   CHECK(r.status != 0);
   CHECK(r.out.empty());
@@ -64,7 +37,7 @@ TEST_CASE("achain validate: negative link mass exits non-zero naming the field",
 }
 
 TEST_CASE("achain validate: a good file prints its summary", "[cli]") {
-  const Result r = runCli(std::string("validate ") + ACHAIN_SOURCE_DIR + "/core/robots/prototype-4a.json");
+  const CliResult r = runCli(std::string("validate ") + ACHAIN_SOURCE_DIR + "/core/robots/prototype-4a.json");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j.at("valid").get<bool>());
@@ -72,7 +45,7 @@ TEST_CASE("achain validate: a good file prints its summary", "[cli]") {
 }
 
 TEST_CASE("achain robots lists every built-in", "[cli]") {
-  const Result r = runCli("robots");
+  const CliResult r = runCli("robots");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   std::vector<std::string> names;
@@ -82,7 +55,7 @@ TEST_CASE("achain robots lists every built-in", "[cli]") {
 }
 
 TEST_CASE("achain fk: bad input gives a one-line error and non-zero exit", "[cli][errors]") {
-  Result r = runCli("fk --robot prototype-4a --q 1,2,x,4");
+  CliResult r = runCli("fk --robot prototype-4a --q 1,2,x,4");
   CHECK(r.status != 0);
   CHECK(r.err.find("--q[2]: 'x' is not a number") != std::string::npos);
   r = runCli("fk --robot prototype-4a --q 1,2,3");
@@ -95,7 +68,7 @@ TEST_CASE("achain fk: bad input gives a one-line error and non-zero exit", "[cli
 
 TEST_CASE("achain --help works for every subcommand", "[cli]") {
   for (const char* sub : {"fk", "robots", "validate"}) {
-    const Result r = runCli(std::string(sub) + " --help");
+    const CliResult r = runCli(std::string(sub) + " --help");
     INFO(sub);
     CHECK(r.status == 0);
     CHECK(r.out.find("Usage") != std::string::npos);

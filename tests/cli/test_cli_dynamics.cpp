@@ -1,48 +1,16 @@
 // CLI of the dynamics area: id (single state, breakdown, trajectory file), mass, fd, sim, errors.
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
-namespace {
-struct DynResult {
-  int status;
-  std::string out;
-  std::string err;
-  nlohmann::json json() const { return nlohmann::json::parse(out); }
-};
+#include "cli_runner.hpp"
 
-std::string dynTemp(const char* suffix) {
-  char tmpl[] = "/tmp/achain_dyn_XXXXXX";
-  const int fd = mkstemp(tmpl);
-  if (fd >= 0) close(fd);
-  std::remove(tmpl);
-  return std::string(tmpl) + suffix;
-}
-
-DynResult dynCli(const std::string& args) {
-  const std::string errfile = dynTemp(".err");
-  const std::string cmd = std::string(ACHAIN_CLI_PATH) + " " + args + " 2>" + errfile;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  std::ifstream ef(errfile);
-  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
-  std::remove(errfile.c_str());
-  return {WEXITSTATUS(st), out, err};
-}
-}  // namespace
+using achain::test::runCli;
+using achain::test::tempPath;
 
 TEST_CASE("achain id: puma560 gravity load at qn (Corke) and the breakdown sums", "[cli][dynamics]") {
-  const auto r = dynCli("id --robot puma560 --q 0,45,180,0,45,0 --deg");
+  const auto r = runCli("id --robot puma560 --q 0,45,180,0,45,0 --deg");
   REQUIRE(r.status == 0);
   const auto j = r.json();
   const double ref[] = {0, 31.6399, 6.0351, 0, 0.0283, 0};
@@ -54,8 +22,8 @@ TEST_CASE("achain id: puma560 gravity load at qn (Corke) and the breakdown sums"
 
 TEST_CASE("achain id: prototype-4a leg models and options change the torque as they should", "[cli][dynamics]") {
   const std::string base = "id --robot prototype-4a --q 100,200,150,250 --deg --qd 30,-20,10,40 --qdd 100,50,-80,30";
-  const auto full = dynCli(base).json(), massless = dynCli(base + " --legs massless").json(),
-             pe = dynCli(base + " --legs potential").json(), zero_g = dynCli(base + " --gravity 0,0,0").json();
+  const auto full = runCli(base).json(), massless = runCli(base + " --legs massless").json(),
+             pe = runCli(base + " --legs potential").json(), zero_g = runCli(base + " --gravity 0,0,0").json();
   for (int i = 0; i < 4; ++i) {
     const auto& b = full["breakdown"];
     const double sum = b["inertial"][i].get<double>() + b["velocity"][i].get<double>() + b["gravity"][i].get<double>() +
@@ -72,39 +40,39 @@ TEST_CASE("achain id: prototype-4a leg models and options change the torque as t
 }
 
 TEST_CASE("achain mass / fd: armature diagonal and forward∘inverse", "[cli][dynamics]") {
-  const auto m = dynCli("mass --robot puma560 --q 0,45,180,0,45,0 --deg --motors --qd 0.1,0.2,0.3,0.4,0.5,0.6").json();
+  const auto m = runCli("mass --robot puma560 --q 0,45,180,0,45,0 --deg --motors --qd 0.1,0.2,0.3,0.4,0.5,0.6").json();
   CHECK(m["M"][0][0].get<double>() == Approx(3.6594).margin(6e-5));
   CHECK(m["M"][1][1].get<double>() == Approx(4.4137).margin(6e-5));
   CHECK(m["C"].size() == 6);
-  const auto alias = dynCli("mass-matrix --robot puma560 --q 0,45,180,0,45,0 --deg --motors").json();
+  const auto alias = runCli("mass-matrix --robot puma560 --q 0,45,180,0,45,0 --deg --motors").json();
   CHECK(alias["M"][0][0] == m["M"][0][0]);
-  const auto id = dynCli("id --robot prototype-4a --q 1.5,3.5,2.5,4 --qd 0.3,-0.2,0.1,0.4 --qdd 1,0.5,-0.8,0.3").json();
+  const auto id = runCli("id --robot prototype-4a --q 1.5,3.5,2.5,4 --qd 0.3,-0.2,0.1,0.4 --qdd 1,0.5,-0.8,0.3").json();
   std::string tau;
   for (int i = 0; i < 4; ++i) {
     char b[64];
     std::snprintf(b, sizeof b, "%s%.17g", i ? "," : "", id["tau"][i].get<double>());
     tau += b;
   }
-  const auto fd = dynCli("fd --robot prototype-4a --q 1.5,3.5,2.5,4 --qd 0.3,-0.2,0.1,0.4 --tau " + tau).json();
+  const auto fd = runCli("fd --robot prototype-4a --q 1.5,3.5,2.5,4 --qd 0.3,-0.2,0.1,0.4 --tau " + tau).json();
   const double qdd[] = {1, 0.5, -0.8, 0.3};
   for (int i = 0; i < 4; ++i) CHECK(fd["qdd"][i].get<double>() == Approx(qdd[i]).margin(1e-9));
 }
 
 TEST_CASE("achain id --traj: torque series and per-joint peaks against the effort limits", "[cli][dynamics]") {
-  const std::string path = dynTemp(".json");
+  const std::string path = tempPath(".json");
   {
     std::ofstream f(path);
     f << R"({"schema":"achain-trajectory","version":1,"robot":"prototype-4a","joints":["waist","shoulder","elbow","wrist"],)"
       << R"("t":[0,0.1,0.2],"q":[[1.1,1.2,1.3,1.4],[1.2,1.3,1.4,1.5],[1.3,1.4,1.5,1.6]],)"
       << R"("qd":[[0,0,0,0],[1,1,1,1],[1,1,1,1]],"qdd":[[10,10,10,10],[0,0,0,0],[-10,-10,-10,-10]]})";
   }
-  const auto r = dynCli("id --traj " + path);
+  const auto r = runCli("id --traj " + path);
   std::remove(path.c_str());
   REQUIRE(r.status == 0);
   const auto j = r.json();
   REQUIRE(j["tau"].size() == 3);
   REQUIRE(j["peaks"].size() == 4);
-  const auto one = dynCli("id --robot prototype-4a --q 1.3,1.4,1.5,1.6 --qd 1,1,1,1 --qdd -10,-10,-10,-10").json();
+  const auto one = runCli("id --robot prototype-4a --q 1.3,1.4,1.5,1.6 --qd 1,1,1,1 --qdd -10,-10,-10,-10").json();
   for (int i = 0; i < 4; ++i) CHECK(j["tau"][2][i].get<double>() == Approx(one["tau"][i].get<double>()).epsilon(1e-14));
   double peak0 = 0;
   for (int k = 0; k < 3; ++k) peak0 = std::max(peak0, std::abs(j["tau"][k][0].get<double>()));
@@ -113,33 +81,33 @@ TEST_CASE("achain id --traj: torque series and per-joint peaks against the effor
 }
 
 TEST_CASE("achain sim: free motion conserves energy (RK4)", "[cli][dynamics]") {
-  const auto j = dynCli("sim --robot planar-2r --q 0.3,-0.5 --qd 0.5,0 --duration 0.5 --dt 0.001 --every 50").json();
+  const auto j = runCli("sim --robot planar-2r --q 0.3,-0.5 --qd 0.5,0 --duration 0.5 --dt 0.001 --every 50").json();
   REQUIRE(j["t"].size() == 11);
   const double E0 = j["energy"][0].get<double>();
   for (const auto& e : j["energy"]) CHECK(std::abs(e.get<double>() - E0) < 1e-7 * std::max(1.0, std::abs(E0)));
-  const auto csv = dynCli("sim --robot planar-2r --q 0.3,-0.5 --duration 0.01 --csv");
+  const auto csv = runCli("sim --robot planar-2r --q 0.3,-0.5 --duration 0.01 --csv");
   CHECK(csv.out.rfind("t,q_", 0) == 0);
 }
 
 TEST_CASE("dynamics CLI errors name the bad option", "[cli][dynamics]") {
-  auto r = dynCli("id --robot puma560 --q 0,0,0,0,0,0 --legs heavy");
+  auto r = runCli("id --robot puma560 --q 0,0,0,0,0,0 --legs heavy");
   CHECK(r.status == 1);
   CHECK(r.err.find("achain id: error: legs: expected massless, lumped, full or potential") != std::string::npos);
-  r = dynCli("id --robot puma560 --q 0,0,0,0,0,0 --gravity 1,2");
+  r = runCli("id --robot puma560 --q 0,0,0,0,0,0 --gravity 1,2");
   CHECK(r.err.find("--gravity: expected 3 values") != std::string::npos);
-  r = dynCli("id --robot puma560 --q 0,0,0,0,0,0 --qd 1,2");
+  r = runCli("id --robot puma560 --q 0,0,0,0,0,0 --qd 1,2");
   CHECK(r.err.find("--qd: robot 'puma560' has 6 joints, got 2 values") != std::string::npos);
-  r = dynCli("id --traj /nonexistent/traj.json --robot puma560");
+  r = runCli("id --traj /nonexistent/traj.json --robot puma560");
   CHECK(r.err.find("/nonexistent/traj.json: cannot open file") != std::string::npos);
-  r = dynCli("fd --robot stanford --q 0,0,0.3,0,0,0");
+  r = runCli("fd --robot stanford --q 0,0,0.3,0,0,0");
   CHECK(r.status == 1);
   CHECK(r.err.find("mass matrix is not positive definite") != std::string::npos);
-  r = dynCli("sim --robot planar-2r --q 0,0 --integrator verlet");
+  r = runCli("sim --robot planar-2r --q 0,0 --integrator verlet");
   CHECK(r.err.find("integrator: expected rk4 or euler") != std::string::npos);
 }
 
 TEST_CASE("achain sim --traj: computed-torque tracking (a perfect model tracks, a leg-less controller lags)", "[cli][dynamics]") {
-  const std::string path = dynTemp(".json");
+  const std::string path = tempPath(".json");
   {
     // q_d(t) = 2 + 0.3 sin(2t) on every joint of prototype-4a, sampled at 100 Hz for 1 s.
     std::ofstream f(path);
@@ -158,8 +126,8 @@ TEST_CASE("achain sim --traj: computed-torque tracking (a perfect model tracks, 
     j["qdd"] = qdd;
     f << j.dump();
   }
-  const auto good = dynCli("sim --traj " + path + " --dt 0.001 --every 100");
-  const auto bad = dynCli("sim --traj " + path + " --dt 0.001 --every 100 --controller-legs massless");
+  const auto good = runCli("sim --traj " + path + " --dt 0.001 --every 100");
+  const auto bad = runCli("sim --traj " + path + " --dt 0.001 --every 100 --controller-legs massless");
   std::remove(path.c_str());
   REQUIRE(good.status == 0);
   const auto g = good.json(), b = bad.json();
@@ -175,14 +143,14 @@ TEST_CASE("achain sim --traj: computed-torque tracking (a perfect model tracks, 
 }
 
 TEST_CASE("achain sim --traj with DC motors reports currents and voltages and refuses incomplete motor data", "[cli][dynamics]") {
-  const std::string path = dynTemp(".json");
+  const std::string path = tempPath(".json");
   {
     std::ofstream f(path);
     f << R"({"schema":"achain-trajectory","version":1,"robot":"planar-2r","t":[0,0.5],"q":[[0.1,0.2],[0.3,0.1]],)"
       << R"("qd":[[0,0],[0,0]],"qdd":[[0,0],[0,0]]})";
   }
-  const auto r = dynCli("sim --traj " + path + " --dt 0.0005 --every 100 --motor-r 1 --motor-l 0.0005 --motor-kt 0.2 --motor-ke 0.2");
-  const auto bad = dynCli("sim --traj " + path + " --motor-r 1");
+  const auto r = runCli("sim --traj " + path + " --dt 0.0005 --every 100 --motor-r 1 --motor-l 0.0005 --motor-kt 0.2 --motor-ke 0.2");
+  const auto bad = runCli("sim --traj " + path + " --motor-r 1");
   std::remove(path.c_str());
   REQUIRE(r.status == 0);
   const auto j = r.json();

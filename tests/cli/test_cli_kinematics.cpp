@@ -1,12 +1,7 @@
 // CLI contract of the differential-kinematics subcommands: jacobian, influence, manipulability, statics.
-#include <catch2/catch.hpp>
-#include <cstdio>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "cli_runner.hpp"
 #include "fk.hpp"
 #include "helpers.hpp"
 #include "influence.hpp"
@@ -16,30 +11,10 @@
 
 using namespace achain;
 using nlohmann::json;
+using test::CliResult;
+using test::runCli;
 
 namespace {
-struct Result {
-  int status;
-  std::string out, err;
-};
-Result runCli(const std::string& args) {
-  char tmpl[] = "/tmp/achain_kin_XXXXXX";
-  const int fd = mkstemp(tmpl);
-  if (fd >= 0) close(fd);
-  const std::string errfile = tmpl;
-  const std::string cmd = std::string(ACHAIN_CLI_PATH) + " " + args + " 2>" + errfile;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  std::ifstream ef(errfile);
-  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
-  std::remove(errfile.c_str());
-  return {WEXITSTATUS(st), out, err};
-}
 MatX matrix(const json& j) {
   MatX M(j.size(), j.at(0).size());
   for (size_t r = 0; r < j.size(); ++r)
@@ -49,7 +24,7 @@ MatX matrix(const json& j) {
 }  // namespace
 
 TEST_CASE("achain jacobian: the thesis's 4A-chain Jacobian at the IK example (acceptance)", "[cli][kinematics]") {
-  const Result r = runCli("jacobian --robot prototype-4a --q 84.107,224.203,106.791,236.997 --deg");
+  const CliResult r = runCli("jacobian --robot prototype-4a --q 84.107,224.203,106.791,236.997 --deg");
   REQUIRE(r.status == 0);
   const json j = json::parse(r.out);
   const MatX J = matrix(j.at("J"));
@@ -67,7 +42,7 @@ TEST_CASE("achain jacobian: --point/--link, --frame tool, --qd, --analytic agree
   const VecX q = (VecX(6) << 0.1, 0.7, -1.9, 0.4, 0.8, -0.3).finished();
   const VecX qd = (VecX(6) << 0.5, -0.2, 0.3, 1.0, -0.4, 0.2).finished();
   forwardKinematics(m, d, q);
-  const Result r = runCli("jacobian --robot puma560 --q 0.1,0.7,-1.9,0.4,0.8,-0.3 --point 0.01,0.02,0.03 --link 2 "
+  const CliResult r = runCli("jacobian --robot puma560 --q 0.1,0.7,-1.9,0.4,0.8,-0.3 --point 0.01,0.02,0.03 --link 2 "
                           "--qd 0.5,-0.2,0.3,1.0,-0.4,0.2");
   REQUIRE(r.status == 0);
   const json j = json::parse(r.out);
@@ -77,7 +52,7 @@ TEST_CASE("achain jacobian: --point/--link, --frame tool, --qd, --analytic agree
   CHECK((matrix(j.at("J")) - J).cwiseAbs().maxCoeff() < 1e-15);
   CHECK((matrix(j.at("Jdot")) - Jd).cwiseAbs().maxCoeff() < 1e-15);
   CHECK(j.at("link") == 2);
-  const Result rt = runCli("jacobian --robot puma560 --q 0.1,0.7,-1.9,0.4,0.8,-0.3 --frame tool --analytic");
+  const CliResult rt = runCli("jacobian --robot puma560 --q 0.1,0.7,-1.9,0.4,0.8,-0.3 --frame tool --analytic");
   REQUIRE(rt.status == 0);
   const json jt = json::parse(rt.out);
   toolJacobian(m, d, J, Frame::Tool);
@@ -93,7 +68,7 @@ TEST_CASE("achain influence: G, H (and D) as nested arrays, acceleration and jer
   forwardKinematics(m, d, q);
   Influence inf;
   toolInfluence(m, d, inf, 3);
-  const Result r = runCli("influence --robot prototype-4a --q 100,150,200,250 --deg --order 3 --qd 0.1,0.2,0.3,0.4 "
+  const CliResult r = runCli("influence --robot prototype-4a --q 100,150,200,250 --deg --order 3 --qd 0.1,0.2,0.3,0.4 "
                           "--qdd 1,0,-1,0.5 --qddd 0,1,0,1");
   REQUIRE(r.status == 0);
   const json j = json::parse(r.out);
@@ -110,7 +85,7 @@ TEST_CASE("achain influence: G, H (and D) as nested arrays, acceleration and jer
 }
 
 TEST_CASE("achain manipulability: the 4A-chain at 180 deg is rank 3 with named singularities", "[cli][kinematics]") {
-  const Result r = runCli("manipulability --robot prototype-4a --q 180,180,180,180 --deg");
+  const CliResult r = runCli("manipulability --robot prototype-4a --q 180,180,180,180 --deg");
   REQUIRE(r.status == 0);
   const json j = json::parse(r.out);
   CHECK(j.at("rank") == 3);
@@ -119,7 +94,7 @@ TEST_CASE("achain manipulability: the 4A-chain at 180 deg is rank 3 with named s
   for (const auto& s : j.at("singularities")) axial += s.at("kind") == "apair-axial";
   CHECK(axial == 4);
   CHECK(j.at("linear").at("force_ellipsoid").at("radii")[1].is_null());  // unbounded: borne by the structure
-  const Result ok = runCli("manipulability --robot puma560 --q 0,45,180,0,45,0 --deg");
+  const CliResult ok = runCli("manipulability --robot puma560 --q 0,45,180,0,45,0 --deg");
   REQUIRE(ok.status == 0);
   const json k = json::parse(ok.out);
   CHECK(k.at("rank") == 6);
@@ -128,11 +103,11 @@ TEST_CASE("achain manipulability: the 4A-chain at 180 deg is rank 3 with named s
 }
 
 TEST_CASE("achain statics: tau = J^T F", "[cli][kinematics]") {
-  const Result r = runCli("statics --robot prototype-4a --q 180,180,180,180 --deg --wrench 0,3,-7,2,0,0");
+  const CliResult r = runCli("statics --robot prototype-4a --q 180,180,180,180 --deg --wrench 0,3,-7,2,0,0");
   REQUIRE(r.status == 0);
   const json j = json::parse(r.out);
   for (const auto& t : j.at("tau")) CHECK(std::abs(t.get<double>()) < 1e-12);
-  const Result r2 = runCli("statics --robot planar-2r --q 0,90 --deg --wrench 0,0,0,0,0,1");
+  const CliResult r2 = runCli("statics --robot planar-2r --q 0,90 --deg --wrench 0,0,0,0,0,1");
   REQUIRE(r2.status == 0);
   const json j2 = json::parse(r2.out);
   // a pure moment about the joint axes: both joints carry it (axes ∥ base z or −z depending on the model)
@@ -140,22 +115,22 @@ TEST_CASE("achain statics: tau = J^T F", "[cli][kinematics]") {
 }
 
 TEST_CASE("kinematics subcommands name the bad option and exit 1", "[cli][kinematics][errors]") {
-  const Result a = runCli("jacobian --robot puma560 --q 0,0,0,0,0,0 --frame world");
+  const CliResult a = runCli("jacobian --robot puma560 --q 0,0,0,0,0,0 --frame world");
   CHECK(a.status == 1);
   CHECK(a.err.find("--frame") != std::string::npos);
-  const Result b = runCli("jacobian --robot puma560 --q 0,0,0,0,0,0 --link 9");
+  const CliResult b = runCli("jacobian --robot puma560 --q 0,0,0,0,0,0 --link 9");
   CHECK(b.status == 1);
   CHECK(b.err.find("--link") != std::string::npos);
-  const Result c = runCli("influence --robot puma560 --q 0,0,0,0,0,0 --point 1,2");
+  const CliResult c = runCli("influence --robot puma560 --q 0,0,0,0,0,0 --point 1,2");
   CHECK(c.status == 1);
   CHECK(c.err.find("--point") != std::string::npos);
-  const Result e = runCli("influence --robot puma560 --q 0,0,0,0,0,0 --order 5");
+  const CliResult e = runCli("influence --robot puma560 --q 0,0,0,0,0,0 --order 5");
   CHECK(e.status == 1);
   CHECK(e.err.find("order") != std::string::npos);
-  const Result f = runCli("statics --robot puma560 --q 0,0,0,0,0,0 --wrench 1,2,3");
+  const CliResult f = runCli("statics --robot puma560 --q 0,0,0,0,0,0 --wrench 1,2,3");
   CHECK(f.status == 1);
   CHECK(f.err.find("--wrench") != std::string::npos);
-  const Result g = runCli("influence --robot puma560 --q 0,0,0,0,0,0 --qd 1,1,1,1,1,1");
+  const CliResult g = runCli("influence --robot puma560 --q 0,0,0,0,0,0 --qd 1,1,1,1,1,1");
   CHECK(g.status == 1);
   CHECK(g.err.find("--qdd") != std::string::npos);
 }

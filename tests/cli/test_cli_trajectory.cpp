@@ -1,44 +1,20 @@
 // `achain traj`, `analyze`, `work`, `apair-study`: JSON on stdout, files, CSV, one-line errors.
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "cli_runner.hpp"
+
+using achain::test::CliResult;
+using achain::test::runCli;
+using achain::test::tempPath;
 
 namespace {
-struct Res { int status; std::string out; std::string err; };
-
-std::string tmpName(const char* suffix) {
-  char tmpl[] = "/tmp/achain_traj_XXXXXX";
-  const int fd = mkstemp(tmpl);
-  if (fd >= 0) close(fd);
-  std::remove(tmpl);
-  return std::string(tmpl) + suffix;
-}
-
-Res achainRun(const std::string& args) {
-  const std::string errfile = tmpName(".err");
-  FILE* p = popen((std::string(ACHAIN_CLI_PATH) + " " + args + " 2>" + errfile).c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  std::ifstream ef(errfile);
-  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
-  std::remove(errfile.c_str());
-  return {WEXITSTATUS(st), out, err};
-}
 const double kD = 3.14159265358979323846 / 180;
 }  // namespace
 
 TEST_CASE("achain traj: the thesis trapezoid's breakpoints", "[cli][trajectory]") {
-  const Res r = achainRun("traj --robot prototype-4a --from 60,60,60,60 --to 300,300,300,300 --deg --rate 100");
+  const CliResult r = runCli("traj --robot prototype-4a --from 60,60,60,60 --to 300,300,300,300 --deg --rate 100");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["schema"] == "achain-trajectory");
@@ -59,43 +35,43 @@ TEST_CASE("achain traj: the thesis trapezoid's breakpoints", "[cli][trajectory]"
 }
 
 TEST_CASE("achain traj --out, analyze, work; --csv", "[cli][trajectory]") {
-  const std::string file = tmpName(".json");
-  const Res r = achainRun("traj --robot prototype-4a --from 60,60,60,60 --to 300,300,300,300 --deg --rate 500 --out " + file);
+  const std::string file = tempPath(".json");
+  const CliResult r = runCli("traj --robot prototype-4a --from 60,60,60,60 --to 300,300,300,300 --deg --rate 500 --out " + file);
   REQUIRE(r.status == 0);
   const auto s = nlohmann::json::parse(r.out);  // summary only
   CHECK(s["out"] == file);
   CHECK_FALSE(s.contains("q"));
-  const Res a = achainRun("analyze --traj " + file);
+  const CliResult a = runCli("analyze --traj " + file);
   REQUIRE(a.status == 0);
   const auto ja = nlohmann::json::parse(a.out);
   CHECK(ja["robot"] == "prototype-4a");
   CHECK(ja["peaks"].size() == 4);
   CHECK(ja["total_work"].get<double>() > 0);
-  const Res w = achainRun("work --traj " + file + " --legs massless");
+  const CliResult w = runCli("work --traj " + file + " --legs massless");
   REQUIRE(w.status == 0);
   const auto jw = nlohmann::json::parse(w.out);
   CHECK(jw["legs"] == "massless");
   CHECK(jw["total_work"].get<double>() < ja["total_work"].get<double>());  // legs add weight to lift
   std::remove(file.c_str());
-  const Res c = achainRun("traj --robot planar-2r --from 0,0 --to 90,45 --deg --profile quintic --rate 10 --csv");
+  const CliResult c = runCli("traj --robot planar-2r --from 0,0 --to 90,45 --deg --profile quintic --rate 10 --csv");
   REQUIRE(c.status == 0);
   CHECK(c.out.rfind("t,q_", 0) == 0);
 }
 
 TEST_CASE("achain traj: errors are one line naming the problem", "[cli][trajectory][errors]") {
-  Res r = achainRun("traj --robot prototype-4a --from 60,60,60 --to 300,300,300,300 --deg");
+  CliResult r = runCli("traj --robot prototype-4a --from 60,60,60 --to 300,300,300,300 --deg");
   CHECK(r.status == 1);
   CHECK(r.err.rfind("achain traj: error: --from: robot 'prototype-4a' has 4 joints", 0) == 0);
-  r = achainRun("traj --robot prototype-4a --from 60,60,60,60 --to 300,300,300,300 --deg --profile zigzag");
+  r = runCli("traj --robot prototype-4a --from 60,60,60,60 --to 300,300,300,300 --deg --profile zigzag");
   CHECK(r.status == 1);
   CHECK(r.err.find("profile: 'zigzag'") != std::string::npos);
-  r = achainRun("analyze --traj /nonexistent/traj.json");
+  r = runCli("analyze --traj /nonexistent/traj.json");
   CHECK(r.status == 1);
   CHECK(r.err.find("/nonexistent/traj.json: cannot open file") != std::string::npos);
 }
 
 TEST_CASE("achain apair-study: rows, thesis values beside them", "[cli][trajectory][apair]") {
-  const Res r = achainRun("apair-study --duration 10 --rho-in 6.875 --leg1x6");
+  const CliResult r = runCli("apair-study --duration 10 --rho-in 6.875 --leg1x6");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["rows"].size() == 4);
@@ -106,17 +82,17 @@ TEST_CASE("achain apair-study: rows, thesis values beside them", "[cli][trajecto
 }
 
 TEST_CASE("achain traj --cartesian line/arc", "[cli][trajectory][cartesian]") {
-  Res r = achainRun("traj --robot prototype-4a --from 100,200,120,150 --to 140,230,100,170 --deg --cartesian line --rate 20");
+  CliResult r = runCli("traj --robot prototype-4a --from 100,200,120,150 --to 140,230,100,170 --deg --cartesian line --rate 20");
   REQUIRE(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["profile"] == "line");
   CHECK(j["cartesian"]["position_only"] == true);
   CHECK(j["cartesian"]["max_deviation"].get<double>() < 2e-4);
   CHECK(j["limits"]["ok"] == true);
-  r = achainRun("traj --robot prototype-4a --from 100,200,120,150 --to 140,230,100,170 --deg --cartesian arc");
+  r = runCli("traj --robot prototype-4a --from 100,200,120,150 --to 140,230,100,170 --deg --cartesian arc");
   CHECK(r.status == 1);
   CHECK(r.err.find("--arc-via: required") != std::string::npos);
-  r = achainRun("traj --robot prototype-4a --from 100,200,120,150 --to-xyz 3,0,0 --deg --cartesian line");
+  r = runCli("traj --robot prototype-4a --from 100,200,120,150 --to-xyz 3,0,0 --deg --cartesian line");
   CHECK(r.status == 1);
   CHECK(r.err.find("line: IK unreachable at s =") != std::string::npos);
 }

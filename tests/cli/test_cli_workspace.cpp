@@ -1,43 +1,16 @@
 // CLI contract of the workspace area: `achain workspace` and `achain apair-range`.
-#include <catch2/catch.hpp>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
-namespace {
-struct WsResult { int status; std::string out; std::string err; };
+#include "cli_runner.hpp"
 
-std::string wsTempPath(const char* suffix) {
-  char tmpl[] = "/tmp/achain_ws_XXXXXX";
-  const int fd = mkstemp(tmpl);
-  if (fd >= 0) close(fd);
-  std::remove(tmpl);
-  return std::string(tmpl) + suffix;
-}
-
-WsResult wsRun(const std::string& args) {
-  const std::string errfile = wsTempPath(".err");
-  const std::string cmd = std::string(ACHAIN_CLI_PATH) + " " + args + " 2>" + errfile;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  std::ifstream ef(errfile);
-  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
-  std::remove(errfile.c_str());
-  return {WEXITSTATUS(st), out, err};
-}
-}  // namespace
+using achain::test::CliResult;
+using achain::test::runCli;
+using achain::test::tempPath;
 
 TEST_CASE("achain workspace: prototype at 0.5 in within 10 % of the thesis", "[cli][workspace]") {
-  const WsResult r = wsRun("workspace --robot prototype-4a --voxel 0.0127");
+  const CliResult r = runCli("workspace --robot prototype-4a --voxel 0.0127");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   const double n = j.at("voxels").get<double>();
@@ -52,8 +25,8 @@ TEST_CASE("achain workspace: prototype at 0.5 in within 10 % of the thesis", "[c
 }
 
 TEST_CASE("achain workspace: outputs, overlap and errors", "[cli][workspace]") {
-  const std::string ply = wsTempPath(".ply"), js = wsTempPath(".json");
-  WsResult r = wsRun("workspace --robot prototype-4a --voxel 0.0254 --out " + ply + " --section z=0.3 --compare prototype-4r");
+  const std::string ply = tempPath(".ply"), js = tempPath(".json");
+  CliResult r = runCli("workspace --robot prototype-4a --voxel 0.0254 --out " + ply + " --section z=0.3 --compare prototype-4r");
   REQUIRE(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
   const size_t n = j.at("voxels").get<size_t>();
@@ -68,7 +41,7 @@ TEST_CASE("achain workspace: outputs, overlap and errors", "[cli][workspace]") {
   while (std::getline(f, line) && line != "end_header") has_faces |= line.rfind("element face", 0) == 0;
   CHECK(has_faces);
   std::remove(ply.c_str());
-  r = wsRun("workspace --robot planar-2r --voxel 0.05 --method castelli --step 2 --out " + js);
+  r = runCli("workspace --robot planar-2r --voxel 0.05 --method castelli --step 2 --out " + js);
   REQUIRE(r.status == 0);
   j = nlohmann::json::parse(r.out);
   std::ifstream g(js);
@@ -77,32 +50,32 @@ TEST_CASE("achain workspace: outputs, overlap and errors", "[cli][workspace]") {
   CHECK(file.at("cells")[0].size() == 3);
   std::remove(js.c_str());
 
-  r = wsRun("workspace --robot prototype-4a --voxel 0");
+  r = runCli("workspace --robot prototype-4a --voxel 0");
   CHECK(r.status != 0);
   CHECK(r.err.find("achain workspace: error: voxel: must be a positive") == 0);
-  r = wsRun("workspace --robot prototype-4a --voxel 0.01 --method quick");
+  r = runCli("workspace --robot prototype-4a --voxel 0.01 --method quick");
   CHECK(r.status != 0);
   CHECK(r.err.find("method: unknown 'quick'") != std::string::npos);
-  r = wsRun("workspace --robot prototype-4a --voxel 0.01 --out x.obj");
+  r = runCli("workspace --robot prototype-4a --voxel 0.01 --out x.obj");
   CHECK(r.status != 0);
   CHECK(r.err.find("--out: expected a .ply or .json") != std::string::npos);
 }
 
 TEST_CASE("achain apair-range: r/a = 0.05 gives 181.9 deg", "[cli][apair_collision]") {
-  WsResult r = wsRun("apair-range --side 1 --leg-radius 0.05");
+  CliResult r = runCli("apair-range --side 1 --leg-radius 0.05");
   REQUIRE(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j.at("range_deg").get<double>() == Approx(181.9).margin(0.05));
   CHECK(j.at("lower_deg").get<double>() == Approx(89.05).margin(0.015));
   CHECK(j.at("upper_legs")[0] == 1);
   CHECK(j.at("upper_legs")[1] == 2);
-  r = wsRun("apair-range --side 0.17598 --leg-radius 0 --curves 12");
+  r = runCli("apair-range --side 0.17598 --leg-radius 0 --curves 12");
   REQUIRE(r.status == 0);
   j = nlohmann::json::parse(r.out);
   CHECK(j.at("range_deg").get<double>() == Approx(240).margin(1e-6));
   CHECK(j.at("curves").at("d16")[2].get<double>() == Approx(0).margin(1e-12));   // 60°
   CHECK(j.at("curves").at("d12")[10].get<double>() == Approx(0).margin(1e-12));  // 300°
-  r = wsRun("apair-range --side 1 --leg-radius 0.5");
+  r = runCli("apair-range --side 1 --leg-radius 0.5");
   CHECK(r.status != 0);
   CHECK(r.err.find("achain apair-range: error: leg radius:") == 0);
 }

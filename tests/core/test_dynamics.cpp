@@ -31,6 +31,17 @@ std::vector<Model> testModels(std::mt19937& rng) {
   return out;
 }
 
+/// Options with every term on: the leg model, motors, friction and a random base-frame wrench.
+DynamicsOptions everyTerm(LegModel legs, std::mt19937& rng) {
+  DynamicsOptions o;
+  o.legs = legs;
+  o.motors = true;
+  o.friction = true;
+  o.use_wrench = true;
+  o.wrench = test::randomVector(rng, 6, 3.0);
+  return o;
+}
+
 bool hasMass(const Model& m) {
   for (const auto& j : m.joints)
     if (j.link.mass > 0) return true;
@@ -139,12 +150,7 @@ TEST_CASE("forward dynamics inverts inverse dynamics", "[dynamics]") {
     const int n = m.nv;
     VecX tau(n), qdd2(n);
     for (LegModel legs : kLegModels) {
-      DynamicsOptions o;
-      o.legs = legs;
-      o.motors = true;
-      o.friction = true;
-      o.use_wrench = true;
-      o.wrench = test::randomVector(rng, 6, 3.0);
+      DynamicsOptions o = everyTerm(legs, rng);
       if (m.name == "puma560") o.motors = true;  // link 1 needs its rotor
       for (int k = 0; k < 5; ++k) {
         const VecX q = test::randomConfiguration(m, rng);
@@ -258,12 +264,7 @@ TEST_CASE("ABA = Cholesky forward dynamics (every leg model but Full-with-legs) 
     const int n = m.nv;
     VecX a1(n), a2(n);
     for (LegModel legs : kLegModels) {
-      DynamicsOptions o;
-      o.legs = legs;
-      o.motors = true;
-      o.friction = true;
-      o.use_wrench = true;
-      o.wrench = test::randomVector(rng, 6, 3.0);
+      DynamicsOptions o = everyTerm(legs, rng);
       o.wrench_frame = WrenchFrame::Tool;
       const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 2.0), tau = test::randomVector(rng, n, 5.0);
       if (legs == LegModel::Full && !ws.legs.empty()) {

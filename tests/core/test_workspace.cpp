@@ -10,18 +10,13 @@
 #include "io/model_json.hpp"
 #include "robots.hpp"
 #include "workspace/workspace.hpp"
+#include "workspace_test_support.hpp"
 
 using namespace achain;
+using test::thesis3R;
 
 namespace {
 
-// The thesis's 3R test chain (Table 3.2): (a, d, α) = (5, 8, 180°), (2, 8, 90°), (2, 8, 0°), 240° sweeps.
-Model thesis3R() {
-  return modelFromJsonString(R"({"schema_version":1,"name":"thesis-3r","units":{"length":"m","angle":"deg"},"joints":[
-    {"kind":"R","a":5,"d":8,"alpha":180,"limits":{"lower":60,"upper":300}},
-    {"kind":"R","a":2,"d":8,"alpha":90,"limits":{"lower":60,"upper":300}},
-    {"kind":"R","a":2,"d":8,"alpha":0,"limits":{"lower":60,"upper":300}}]})");
-}
 // A mixed R/P/H/A chain.
 Model mixedChain() {
   return modelFromJsonString(R"({"schema_version":1,"name":"mixed","units":{"length":"m","angle":"deg"},"joints":[

@@ -1,46 +1,17 @@
 // `achain send --virtual` and its error contract (the PTY/real-time variants run in pty-e2e.test.mjs).
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
 
-namespace {
-struct Out {
-  int status;
-  std::string out, err;
-};
-std::string uniqueTemp(const char* stem) {
-  // ctest runs these cases in parallel processes: every file must be private to its process.
-  char tmpl[128];
-  std::snprintf(tmpl, sizeof tmpl, "/tmp/%s_XXXXXX", stem);
-  const int fd = mkstemp(tmpl);
-  if (fd >= 0) close(fd);
-  return tmpl;
-}
+#include "../cli/cli_runner.hpp"
 
-Out run(const std::string& args) {
-  const std::string errfile = uniqueTemp("achain_bridge_cli_err");
-  FILE* p = popen((std::string(ACHAIN_CLI_PATH) + " " + args + " 2>" + errfile).c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  std::ifstream ef(errfile);
-  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
-  std::remove(errfile.c_str());
-  return {WEXITSTATUS(st), out, err};
-}
-}  // namespace
+using achain::test::CliResult;
+using achain::test::runCli;
+using achain::test::tempPath;
 
 TEST_CASE("achain send --virtual: the thesis trapezoid below 0.1° final error", "[bridge][cli]") {
-  const Out r = run("send --virtual --demo thesis-trapezoid --quiet");
+  const CliResult r = runCli("send --virtual --demo thesis-trapezoid --quiet");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["ok"] == true);
@@ -52,7 +23,7 @@ TEST_CASE("achain send --virtual: the thesis trapezoid below 0.1° final error",
 }
 
 TEST_CASE("achain send: a silent host ends in a watchdog fault and exit status 2", "[bridge][cli]") {
-  const Out r = run("send --virtual --demo thesis-trapezoid --quiet --abandon-after 0.5");
+  const CliResult r = runCli("send --virtual --demo thesis-trapezoid --quiet --abandon-after 0.5");
   CHECK(r.status == 2);  // exit status 2: the controller reported a fault
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["ok"] == false);
@@ -62,33 +33,33 @@ TEST_CASE("achain send: a silent host ends in a watchdog fault and exit status 2
 }
 
 TEST_CASE("achain send: refuses an out-of-limit trajectory and bad arguments", "[bridge][cli]") {
-  const std::string path = uniqueTemp("achain_bridge_fast") + ".json";
+  const std::string path = tempPath(".json");
   std::ofstream(path) << R"({"schema":"achain-trajectory","version":1,"robot":"prototype-4a","joints":["a","b","c","d"],)"
                          R"("t":[0,0.1],"q":[[1.0472,1.0472,1.0472,1.0472],[1.3,1.0472,1.0472,1.0472]],"qd":[[0,0,0,0],[0,0,0,0]]})";
-  Out r = run("send --virtual " + path);
+  CliResult r = runCli("send --virtual " + path);
   CHECK(r.status == 1);
   CHECK(r.err.find("joint 1: velocity") != std::string::npos);
-  r = run("send --demo thesis-trapezoid");
+  r = runCli("send --demo thesis-trapezoid");
   CHECK(r.status == 1);
   CHECK(r.err.find("exactly one of --port PATH or --virtual") != std::string::npos);
-  r = run("send --port /nonexistent/tty --demo thesis-trapezoid");
+  r = runCli("send --port /nonexistent/tty --demo thesis-trapezoid");
   CHECK(r.status == 1);
   CHECK(r.err.find("cannot open") != std::string::npos);
   std::ofstream(path) << R"({"schema":"achain-trajectory","version":1,"t":[0,1],"q":[[0],[1]],"qd":[[0],["x"]]})";
-  r = run("send --virtual " + path);
+  r = runCli("send --virtual " + path);
   CHECK(r.status == 1);
   CHECK(r.err.find("qd[1][0]") != std::string::npos);
   std::remove(path.c_str());
 }
 
 TEST_CASE("achain traj | achain send: the planned thesis trapezoid streams below 0.1°", "[bridge][cli]") {
-  const std::string path = uniqueTemp("achain_bridge_traj") + ".json";
-  const Out t = run("traj --robot prototype-4a --deg --from 60,60,60,60 --to 300,300,300,300 --rate 1000 > " + path);
+  const std::string path = tempPath(".json");
+  const CliResult t = runCli("traj --robot prototype-4a --deg --from 60,60,60,60 --to 300,300,300,300 --rate 1000 > " + path);
   if (t.status != 0) {
     WARN("achain traj unavailable (" << t.err << "): skipped");
     return;
   }
-  const Out r = run("send --virtual --quiet " + path);
+  const CliResult r = runCli("send --virtual --quiet " + path);
   std::remove(path.c_str());
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);

@@ -20,13 +20,17 @@ struct Run {
   bool ids_monotonic = true;
 };
 
+/// Queues `segs`, waits until `prefill` of them are acknowledged (within timeout_ms), then starts.
+void startAfterPrefill(Rig& rig, const std::vector<Segment>& segs, size_t prefill, int timeout_ms) {
+  rig.host.queueSegments(segs);
+  REQUIRE(rig.runUntil([&] { return rig.host.counters().segments_acked >= prefill; }, timeout_ms));
+  rig.host.start();
+}
+
 /// Streams `segs`, starts after a prefill, runs to the end, settles; compares with the plan.
 Run streamPlan(Rig& rig, const std::vector<Segment>& segs, int max_ms = 20000) {
   Run r;
-  rig.host.queueSegments(segs);
-  const size_t prefill = std::min<size_t>(segs.size(), 32);
-  REQUIRE(rig.runUntil([&] { return rig.host.counters().segments_acked >= prefill; }, 5000));
-  rig.host.start();
+  startAfterPrefill(rig, segs, std::min<size_t>(segs.size(), 32), 5000);
   bool have_t0 = false;
   double t0 = 0;
   uint32_t last_id = 0;
@@ -68,6 +72,17 @@ std::vector<Segment> trapezoidSegments(const Rig& rig, double seg_dt = 0.01) {
   const auto lim = profileLimits(rig.profile);
   return buildSegments(thesisTrapezoid(0.001), seg_dt, 1, false, &lim, rig.profile.global.accel_margin);
 }
+
+/// The whole plan of n segments ran: every segment accepted and executed in order, no fault.
+void checkPlanCompleted(Rig& rig, const Run& r, size_t n) {
+  REQUIRE(r.ok);
+  const auto& k = rig.vc.controller().counters();
+  CHECK(k.segments_accepted == n);
+  CHECK(k.segments_rejected == 0);
+  CHECK(rig.vc.controller().segmentsDone() == n);
+  CHECK(rig.vc.controller().faults() == 0);
+  CHECK(r.ids_monotonic);
+}
 }  // namespace
 
 TEST_CASE("bridge: the thesis trapezoid over a clean link", "[bridge][firmware]") {
@@ -75,13 +90,7 @@ TEST_CASE("bridge: the thesis trapezoid over a clean link", "[bridge][firmware]"
   REQUIRE(rig.connectAndConfigure());
   const auto segs = trapezoidSegments(rig);
   const Run r = streamPlan(rig, segs);
-  REQUIRE(r.ok);
-  const auto& k = rig.vc.controller().counters();
-  CHECK(k.segments_accepted == segs.size());
-  CHECK(k.segments_rejected == 0);
-  CHECK(rig.vc.controller().segmentsDone() == segs.size());
-  CHECK(rig.vc.controller().faults() == 0);
-  CHECK(r.ids_monotonic);
+  checkPlanCompleted(rig, r, segs.size());
   CHECK(r.max_cmd_dev < 1e-6 + 3.2 * 1e-3);  // the interpolator reproduces the plan (±1 servo period of time base)
   CHECK(r.max_track < 0.5 * kDegr);         // the simulated joints follow within half a degree
   CHECK(r.final_err < 0.1 * kDegr);         // acceptance: final error below 0.1° on every joint
@@ -97,14 +106,9 @@ TEST_CASE("bridge: corrupted and dropped frames in both directions are detected 
   REQUIRE(rig.connectAndConfigure());
   const auto segs = trapezoidSegments(rig);
   const Run r = streamPlan(rig, segs);
-  REQUIRE(r.ok);
-  const auto& k = rig.vc.controller().counters();
   // no lost, duplicated or reordered segment was executed: the firmware's continuity check would have faulted
-  CHECK(k.segments_accepted == segs.size());
-  CHECK(k.segments_rejected == 0);
-  CHECK(rig.vc.controller().segmentsDone() == segs.size());
-  CHECK(rig.vc.controller().faults() == 0);
-  CHECK(r.ids_monotonic);
+  checkPlanCompleted(rig, r, segs.size());
+  const auto& k = rig.vc.controller().counters();
   // and the damage was real and seen
   CHECK(k.crc_errors + k.malformed > 0);
   CHECK(k.out_of_order + k.duplicates > 0);
@@ -118,9 +122,7 @@ TEST_CASE("bridge: a silent host triggers the watchdog and a controlled stop wit
   Rig rig;
   REQUIRE(rig.connectAndConfigure());
   const auto segs = trapezoidSegments(rig);
-  rig.host.queueSegments(segs);
-  REQUIRE(rig.runUntil([&] { return rig.host.counters().segments_acked >= 32; }, 3000));
-  rig.host.start();
+  startAfterPrefill(rig, segs, 32, 3000);
   REQUIRE(rig.runUntil([&] { return rig.vc.controller().state() == State::Running; }, 100));
   rig.step(600);  // mid-cruise
   rig.host_alive = false;
@@ -153,9 +155,7 @@ TEST_CASE("bridge: e-stop cuts the drive as its last byte arrives, ahead of a fu
   Rig rig;
   REQUIRE(rig.connectAndConfigure());
   const auto segs = trapezoidSegments(rig);
-  rig.host.queueSegments(segs);
-  REQUIRE(rig.runUntil([&] { return rig.host.counters().segments_acked >= 64; }, 5000));
-  rig.host.start();
+  startAfterPrefill(rig, segs, 64, 5000);
   rig.step(500);
   REQUIRE(rig.vc.controller().state() == State::Running);
   REQUIRE(rig.vc.hal().enabled);
@@ -245,9 +245,7 @@ TEST_CASE("bridge: replacing a running trajectory blends within the limits", "[b
   Rig rig;
   REQUIRE(rig.connectAndConfigure());
   const auto segs = trapezoidSegments(rig);
-  rig.host.queueSegments(segs);
-  REQUIRE(rig.runUntil([&] { return rig.host.counters().segments_acked >= 32; }, 3000));
-  rig.host.start();
+  startAfterPrefill(rig, segs, 32, 3000);
   rig.step(700);  // cruising at 180°/s
   double prev_q[4], prev_v[4];
   for (int j = 0; j < 4; ++j) {
@@ -312,9 +310,7 @@ TEST_CASE("bridge: pause holds on the path and resume finishes the plan", "[brid
   Rig rig;
   REQUIRE(rig.connectAndConfigure());
   const auto segs = trapezoidSegments(rig);
-  rig.host.queueSegments(segs);
-  REQUIRE(rig.runUntil([&] { return rig.host.counters().segments_acked >= 32; }, 3000));
-  rig.host.start();
+  startAfterPrefill(rig, segs, 32, 3000);
   rig.step(600);
   rig.host.pause();
   rig.step(800);
