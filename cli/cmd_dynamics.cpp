@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "trajectory/trajectory.hpp"
 #include "dynamics/control.hpp"
 #include "dynamics/coriolis.hpp"
 #include "dynamics/crba.hpp"
@@ -65,6 +66,19 @@ json breakdownJson(const TorqueBreakdown& b) {
           {"translational", toJson(b.translational)}, {"rotational", toJson(b.rotational)}};
 }
 
+/// The robot of a trajectory-file mode: --robot if given, else the one the file names.
+Model trajectoryRobot(const std::string& robot_arg, const std::string& path) {
+  std::string robot = robot_arg;
+  if (robot.empty()) {
+    std::ifstream f(path);
+    if (!f) throw Error(path + ": cannot open file");
+    json j = json::parse(f, nullptr, false);
+    if (j.is_discarded() || !j.contains("robot")) throw Error("--robot: required (the trajectory names no robot)");
+    robot = j["robot"].get<std::string>();
+  }
+  return loadRobot(robot);
+}
+
 /// Reads an achain-trajectory JSON file (schema "achain-trajectory", version 1, SI).
 struct TrajectoryFile {
   std::string robot;
@@ -72,44 +86,17 @@ struct TrajectoryFile {
   std::vector<VecX> q, qd, qdd;
 };
 TrajectoryFile readTrajectory(const std::string& path, int nv) {
-  std::ifstream f(path);
-  if (!f) throw Error(path + ": cannot open file");
-  json j;
-  try {
-    j = json::parse(f);
-  } catch (const std::exception& e) {
-    throw Error(path + ": not valid JSON (" + e.what() + ")");
-  }
-  if (j.value("schema", "") != "achain-trajectory") throw Error(path + ": schema: expected \"achain-trajectory\"");
-  if (j.value("version", 0) != 1) throw Error(path + ": version: expected 1");
+  const Trajectory tr = loadTrajectory(path);  // the one reader of the format (core/trajectory)
+  if (tr.dof() != nv)
+    throw Error(path + ": q: samples have " + std::to_string(tr.dof()) + " values, the robot has " + std::to_string(nv) + " joints");
   TrajectoryFile out;
-  out.robot = j.value("robot", "");
-  if (!j.contains("t") || !j["t"].is_array()) throw Error(path + ": t: missing or not an array");
-  for (const auto& v : j["t"]) out.t.push_back(v.get<double>());
-  auto rows = [&](const char* key, std::vector<VecX>& dst, bool required) {
-    if (!j.contains(key)) {
-      if (required) throw Error(path + ": " + key + ": missing");
-      dst.assign(out.t.size(), VecX::Zero(nv));
-      return;
-    }
-    const auto& a = j[key];
-    if (!a.is_array() || a.size() != out.t.size())
-      throw Error(path + ": " + key + ": expected " + std::to_string(out.t.size()) + " rows (one per time)");
-    for (size_t k = 0; k < a.size(); ++k) {
-      if (!a[k].is_array() || static_cast<int>(a[k].size()) != nv)
-        throw Error(path + ": " + key + "[" + std::to_string(k) + "]: expected " + std::to_string(nv) + " values");
-      VecX v(nv);
-      for (int i = 0; i < nv; ++i) {
-        if (!a[k][i].is_number()) throw Error(path + ": " + key + "[" + std::to_string(k) + "][" + std::to_string(i) + "]: not a number");
-        v[i] = a[k][i].get<double>();
-        if (!std::isfinite(v[i])) throw Error(path + ": " + key + "[" + std::to_string(k) + "][" + std::to_string(i) + "]: must be finite");
-      }
-      dst.push_back(v);
-    }
-  };
-  rows("q", out.q, true);
-  rows("qd", out.qd, false);
-  rows("qdd", out.qdd, false);
+  out.robot = tr.robot;
+  out.t = tr.t;
+  for (int k = 0; k < tr.samples(); ++k) {
+    out.q.push_back(tr.q.row(k).transpose());
+    out.qd.push_back(tr.qd.row(k).transpose());
+    out.qdd.push_back(tr.qdd.row(k).transpose());
+  }
   return out;
 }
 
@@ -147,15 +134,7 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
         return;
       }
       // Trajectory mode.
-      std::string robot = args.robot;
-      if (robot.empty()) {
-        std::ifstream f(traj);
-        if (!f) throw Error(traj + ": cannot open file");
-        json j = json::parse(f, nullptr, false);
-        if (j.is_discarded() || !j.contains("robot")) throw Error("--robot: required (the trajectory names no robot)");
-        robot = j["robot"].get<std::string>();
-      }
-      const Model m = loadRobot(robot);
+      const Model m = trajectoryRobot(args.robot, traj);
       const TrajectoryFile T = readTrajectory(traj, m.nv);
       const DynamicsOptions o = dyn.options();
       DynamicsWorkspace ws(m);
@@ -305,15 +284,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
       os.precision(12);
       if (!traj.empty()) {
         // ---- computed-torque tracking ----
-        std::string robot = args.robot;
-        if (robot.empty()) {
-          std::ifstream f(traj);
-          if (!f) throw Error(traj + ": cannot open file");
-          json j = json::parse(f, nullptr, false);
-          if (j.is_discarded() || !j.contains("robot")) throw Error("--robot: required (the trajectory names no robot)");
-          robot = j["robot"].get<std::string>();
-        }
-        const Model m = loadRobot(robot);
+        const Model m = trajectoryRobot(args.robot, traj);
         const TrajectoryFile T = readTrajectory(traj, m.nv);
         const int n = m.nv;
         ComputedTorqueOptions co;

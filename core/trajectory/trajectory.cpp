@@ -54,8 +54,11 @@ json rows(const MatX& M) {
   return r;
 }
 
-MatX readRows(const json& j, const char* key, int N, int n) {
-  if (!j.contains(key)) throw Error(std::string(key) + ": missing");
+MatX readRows(const json& j, const char* key, int N, int n, bool required) {
+  if (!j.contains(key)) {
+    if (required) throw Error(std::string(key) + ": missing");
+    return MatX::Zero(N, n);  // optional rates default to rest
+  }
   const json& a = j.at(key);
   if (!a.is_array() || static_cast<int>(a.size()) != N)
     throw Error(std::string(key) + ": must be an array of " + std::to_string(N) + " samples (one per t)");
@@ -96,10 +99,17 @@ Trajectory trajectoryFromJson(const json& j) {
     throw Error("version: must be 1");
   Trajectory tr;
   tr.robot = j.value("robot", std::string());
-  if (!j.contains("joints") || !j["joints"].is_array()) throw Error("joints: must be an array of joint names");
-  for (size_t i = 0; i < j["joints"].size(); ++i) {
-    if (!j["joints"][i].is_string()) throw Error("joints[" + std::to_string(i) + "]: must be a string");
-    tr.joints.push_back(j["joints"][i].get<std::string>());
+  if (j.contains("joints")) {
+    if (!j["joints"].is_array() || j["joints"].empty()) throw Error("joints: must be a non-empty array of joint names");
+    for (size_t i = 0; i < j["joints"].size(); ++i) {
+      if (!j["joints"][i].is_string()) throw Error("joints[" + std::to_string(i) + "]: must be a string");
+      tr.joints.push_back(j["joints"][i].get<std::string>());
+    }
+  } else {
+    // Without names, the joint count comes from the first sample: j1, j2, …
+    if (!j.contains("q") || !j["q"].is_array() || j["q"].empty() || !j["q"][0].is_array() || j["q"][0].empty())
+      throw Error("joints: missing, and q[0] does not give the joint count");
+    for (size_t i = 0; i < j["q"][0].size(); ++i) tr.joints.push_back("j" + std::to_string(i + 1));
   }
   if (!j.contains("t") || !j["t"].is_array() || j["t"].empty()) throw Error("t: must be a non-empty array of times (s)");
   const int N = static_cast<int>(j["t"].size()), n = static_cast<int>(tr.joints.size());
@@ -110,9 +120,9 @@ Trajectory trajectoryFromJson(const json& j) {
     if (!std::isfinite(tr.t[k])) throw Error("t[" + std::to_string(k) + "]: must be finite");
     if (k > 0 && !(tr.t[k] > tr.t[k - 1])) throw Error("t[" + std::to_string(k) + "]: times must increase");
   }
-  tr.q = readRows(j, "q", N, n);
-  tr.qd = readRows(j, "qd", N, n);
-  tr.qdd = readRows(j, "qdd", N, n);
+  tr.q = readRows(j, "q", N, n, true);
+  tr.qd = readRows(j, "qd", N, n, false);
+  tr.qdd = readRows(j, "qdd", N, n, false);
   tr.profile = j.value("profile", std::string());
   if (j.contains("breakpoints") && j["breakpoints"].is_array()) {
     try {

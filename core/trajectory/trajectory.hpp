@@ -30,6 +30,8 @@ Trajectory samplePath(const Model& m, const JointPath& path, double rate);
 /// plus "profile", "duration" and "breakpoints" when known. q[k] is the joint vector at t[k].
 nlohmann::json trajectoryToJson(const Trajectory& tr);
 /// Reads the JSON above; checks schema, version, sizes and finiteness, naming the bad field.
+/// "joints" may be omitted (names j1…jn, n from q[0]); "qd" and "qdd" may be omitted (zeros).
+/// This is the one reader of the format: the CLI, the dynamics commands and the bridge use it.
 Trajectory trajectoryFromJson(const nlohmann::json& j);
 /// Reads a trajectory file (JSON).
 Trajectory loadTrajectory(const std::string& path);

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "robots.hpp"
+#include "trajectory/plan.hpp"
+#include "trajectory/trajectory.hpp"
 #include "types.hpp"
 
 namespace achain {
@@ -10,93 +13,32 @@ namespace bridge {
 using nlohmann::json;
 
 namespace {
-
-std::vector<std::vector<double>> readMatrix(const json& j, const char* key, size_t rows, size_t cols, bool optional) {
-  std::vector<std::vector<double>> m;
-  if (!j.contains(key)) {
-    if (optional) return m;
-    throw Error(std::string(key) + ": missing");
-  }
-  const json& a = j.at(key);
-  if (!a.is_array() || a.size() != rows)
-    throw Error(std::string(key) + ": must be an array of " + std::to_string(rows) + " rows (one per time sample)");
-  m.resize(rows);
-  for (size_t i = 0; i < rows; ++i) {
-    const json& r = a[i];
-    if (!r.is_array() || r.size() != cols)
-      throw Error(std::string(key) + "[" + std::to_string(i) + "]: must have " + std::to_string(cols) + " entries (one per joint)");
-    m[i].resize(cols);
-    for (size_t k = 0; k < cols; ++k) {
-      if (!r[k].is_number() || !std::isfinite(r[k].get<double>()))
-        throw Error(std::string(key) + "[" + std::to_string(i) + "][" + std::to_string(k) + "]: not a finite number");
-      m[i][k] = r[k].get<double>();
-    }
-  }
-  return m;
+SampledTrajectory fromCore(const Trajectory& c) {
+  SampledTrajectory tr;
+  tr.robot = c.robot;
+  tr.joints = c.joints;
+  tr.t = c.t;
+  auto rows = [&](const MatX& M, std::vector<std::vector<double>>& dst) {
+    dst.resize(M.rows());
+    for (auto& r : dst) r.resize(M.cols());
+    for (int k = 0; k < M.rows(); ++k)
+      for (int i = 0; i < M.cols(); ++i) dst[k][i] = M(k, i);
+  };
+  rows(c.q, tr.q);
+  rows(c.qd, tr.qd);
+  rows(c.qdd, tr.qdd);
+  return tr;
 }
-
-struct Trap {
-  double q0, q1, a, v, ta, tc, T;
-};
-Trap makeTrap(double q0, double q1, double a, double v) {
-  Trap p{q0, q1, a, v, 0, 0, 0};
-  const double d = std::fabs(q1 - q0);
-  p.ta = v / a;
-  if (a * p.ta * p.ta > d) {  // triangular profile
-    p.ta = std::sqrt(d / a);
-    p.v = a * p.ta;
-  }
-  p.tc = (d - a * p.ta * p.ta) / p.v;
-  p.T = 2 * p.ta + p.tc;
-  return p;
-}
-void evalTrap(const Trap& p, double t, double& q, double& qd, double& qdd) {
-  const double s = p.q1 >= p.q0 ? 1.0 : -1.0;
-  double x, v, a;
-  if (t <= 0) { x = 0; v = 0; a = 0; }
-  else if (t < p.ta) { x = 0.5 * p.a * t * t; v = p.a * t; a = p.a; }
-  else if (t < p.ta + p.tc) { x = 0.5 * p.a * p.ta * p.ta + p.v * (t - p.ta); v = p.v; a = 0; }
-  else if (t < p.T) {
-    const double r = p.T - t;
-    x = std::fabs(p.q1 - p.q0) - 0.5 * p.a * r * r; v = p.a * r; a = -p.a;
-  } else { x = std::fabs(p.q1 - p.q0); v = 0; a = 0; }
-  q = p.q0 + s * x;
-  qd = s * v;
-  qdd = s * a;
-}
-
 }  // namespace
 
 SampledTrajectory trajectoryFromJson(const json& j) {
-  if (!j.is_object()) throw Error("trajectory: must be a JSON object");
-  if (j.value("schema", std::string()) != "achain-trajectory")
-    throw Error("schema: must be \"achain-trajectory\"");
-  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
-    throw Error("version: only version 1 is supported");
-  SampledTrajectory tr;
-  tr.robot = j.value("robot", std::string());
-  if (!j.contains("t") || !j["t"].is_array() || j["t"].size() < 2) throw Error("t: must be an array of at least 2 times");
-  for (size_t i = 0; i < j["t"].size(); ++i) {
-    const json& v = j["t"][i];
-    if (!v.is_number() || !std::isfinite(v.get<double>())) throw Error("t[" + std::to_string(i) + "]: not a finite number");
-    tr.t.push_back(v.get<double>());
-    if (i > 0 && !(tr.t[i] > tr.t[i - 1])) throw Error("t[" + std::to_string(i) + "]: times must increase strictly");
-  }
-  size_t dof = 0;
-  if (j.contains("joints")) {
-    if (!j["joints"].is_array() || j["joints"].empty()) throw Error("joints: must be a non-empty array of names");
-    for (const auto& n : j["joints"]) tr.joints.push_back(n.is_string() ? n.get<std::string>() : n.dump());
-    dof = tr.joints.size();
-  } else if (j.contains("q") && j["q"].is_array() && !j["q"].empty() && j["q"][0].is_array()) {
-    dof = j["q"][0].size();
-    for (size_t k = 0; k < dof; ++k) tr.joints.push_back("j" + std::to_string(k + 1));
-  }
-  if (dof == 0 || dof > static_cast<size_t>(kMaxJoints))
+  // The format has one reader (core/trajectory); the bridge adds what streaming needs.
+  if (j.is_object() && !j.contains("qd")) throw Error("qd: missing (streaming interpolates positions and velocities)");
+  const Trajectory c = achain::trajectoryFromJson(j);
+  if (c.samples() < 2) throw Error("t: must be an array of at least 2 times");
+  if (c.dof() < 1 || c.dof() > kMaxJoints)
     throw Error("joints: between 1 and " + std::to_string(kMaxJoints) + " joints are supported");
-  tr.q = readMatrix(j, "q", tr.t.size(), dof, false);
-  tr.qd = readMatrix(j, "qd", tr.t.size(), dof, false);
-  tr.qdd = readMatrix(j, "qdd", tr.t.size(), dof, true);
-  return tr;
+  return fromCore(c);
 }
 
 json trajectoryToJson(const SampledTrajectory& t) {
@@ -108,26 +50,14 @@ json trajectoryToJson(const SampledTrajectory& t) {
 
 SampledTrajectory thesisTrapezoid(double dt) {
   if (!(dt > 0)) throw Error("dt: must be positive");
-  const double deg = 3.14159265358979323846 / 180.0;
-  Trap p[4];
-  for (int k = 0; k < 3; ++k) p[k] = makeTrap(60 * deg, 300 * deg, 720 * deg, 180 * deg);
-  p[3] = makeTrap(60 * deg, 300 * deg, 1430 * deg, 171 * deg);
-  double T = 0;
-  for (const Trap& x : p) T = std::max(T, x.T);
-  SampledTrajectory tr;
-  tr.robot = "prototype-4a";
-  tr.joints = {"waist", "shoulder", "elbow", "wrist"};
-  const int n = static_cast<int>(std::ceil(T / dt - 1e-9));
-  for (int i = 0; i <= n; ++i) {
-    const double t = i * dt;
-    std::vector<double> q(4), qd(4), qdd(4);
-    for (int k = 0; k < 4; ++k) evalTrap(p[k], t, q[k], qd[k], qdd[k]);
-    tr.t.push_back(t);
-    tr.q.push_back(q);
-    tr.qd.push_back(qd);
-    tr.qdd.push_back(qdd);
-  }
-  return tr;
+  // The trajectory area's planner with the prototype's Table 3.11 limits (one trapezoid code).
+  const Model m = builtinModel("prototype-4a");
+  PlanSpec spec;
+  spec.profile = "trapezoid";
+  spec.from = VecX::Constant(4, 60 * kDeg);
+  spec.to = VecX::Constant(4, 300 * kDeg);
+  const Plan plan = planJointPath(m, spec);
+  return fromCore(samplePath(m, *plan.path, 1.0 / dt));
 }
 
 std::vector<Segment> buildSegments(const SampledTrajectory& tr, double segment_dt, uint32_t first_id, bool blend_first,
