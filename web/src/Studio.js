@@ -78,27 +78,10 @@ export class Studio extends EventTarget {
     const old = this.model;
     this.model = model;
     this.q = q && q.length === model.dof ? Float64Array.from(q) : homeConfiguration(model.joints);
-    const fk = model.fk(this.q);
-    // characteristic size: farthest frame origin from the base origin (m)
-    const b = fk.base;
-    const box = new THREE.Box3();
-    const v = new THREE.Vector3();
-    let L = 0;
-    for (const F of [...fk.frames, fk.tool]) {
-      v.set(F[3], F[7], F[11]);
-      box.expandByPoint(v);
-      L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
-    }
-    for (const j of model.joints) L = Math.max(L, Math.abs(j.a) + Math.abs(j.d));
-    L = Math.max(L, 0.2);
+    const L = this._reach(model);
     if (!keepCamera || !this.size) this.size = L;
     this.chain.build(model, this.size);
-    if (!keepCamera) {
-      this.viewport.setGrid(L * 1.1);
-      // frame the reach sphere rather than the first pose, so every pose stays in view
-      const center = new THREE.Vector3(b[3], b[7], b[11] + 0.42 * L);
-      this.viewport.frame(center, 0.95 * L);
-    }
+    if (!keepCamera) this._frameReach(model, L);
     this._rebuildTwin();
     this._render();
     for (const cb of this._modelListeners) cb(model);
@@ -106,6 +89,34 @@ export class Studio extends EventTarget {
     if (old && old !== model) old.dispose();
     this._notifyQ(null);
     this.status(`${model.name}: ${model.dof} joints (${model.joints.map((j) => j.kind).join('')}, ${model.info.convention} DH), ${this.chain.legCount} legs drawn — core ${this.achain.version}`);
+  }
+
+  /** Characteristic size of a model (m): farthest frame origin from the base origin, at least 0.2. */
+  _reach(model) {
+    const fk = model.fk(this.q.length === model.dof ? this.q : homeConfiguration(model.joints));
+    const b = fk.base;
+    let L = 0;
+    for (const F of [...fk.frames, fk.tool]) L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
+    for (const j of model.joints) L = Math.max(L, Math.abs(j.a) + Math.abs(j.d));
+    return Math.max(L, 0.2);
+  }
+
+  /** Grid and camera for the reach sphere rather than the first pose, so every pose stays in view. */
+  _frameReach(model, L) {
+    const b = model.fk(this.q).base;
+    this.viewport.setGrid(L * 1.1);
+    this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.42 * L), 0.95 * L);
+  }
+
+  /** Re-frames the camera (and the drawing scale) on the current model, e.g. after a new design. */
+  fitView() {
+    if (!this.model) return;
+    this.size = this._reach(this.model);
+    this.chain.build(this.model, this.size);
+    this._rebuildTwin();
+    this._frameReach(this.model, this.size);
+    this._render();
+    this.dispatchEvent(new CustomEvent('fit', { detail: this.size }));
   }
 
   /** Sets the joint vector (SI) and redraws. `source` names who changed it (views ignore their own). */

@@ -116,6 +116,7 @@ async function main() {
     ['T', 'R-twin overlay on/off'],
     ['F', 'link frames on/off'],
     ['H', 'home pose'],
+    ['V', 'fit the view to the chain'],
     ['U', 'cycle length unit (mm → in → m)'],
     ['D', 'angles in deg / rad'],
     ['Ctrl+Z / Ctrl+Y', 'undo / redo in Design'],
@@ -140,6 +141,7 @@ async function main() {
     else if (k === 't' || k === 'T') studio.setTwin(!studio.twin);
     else if (k === 'f' || k === 'F') { studio.setFramesVisible(!studio.chain.showFrames); }
     else if (k === 'h' || k === 'H') teleop.home();
+    else if (k === 'v' || k === 'V') studio.fitView();
     else if (k === 'u' || k === 'U') { ul.value = { mm: 'in', in: 'm', m: 'mm' }[ul.value]; applyUnits(); }
     else if (k === 'd' || k === 'D') { ua.value = ua.value === 'deg' ? 'rad' : 'deg'; applyUnits(); }
     else if (k === '?') els.help.hidden = !els.help.hidden;

@@ -21,6 +21,7 @@ import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { loadAchain } from '../../../wasm/achain.mjs';
 import { Viewport } from '../three/Viewport.js';
 import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
+import { ikFollow } from '../core/follow.js';
 import { JointSliders } from '../ui/JointSliders.js';
 import { PoseReadout } from '../ui/PoseReadout.js';
 import { homeConfiguration, makeUnits, DEG, jointRange } from '../core/units.js';
@@ -252,7 +253,7 @@ export class AchainViewer extends HTMLElement {
       const T = new Float64Array(16);
       for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) T[4 * r + c] = e[4 * c + r];
       try {
-        const res = this.model.ikSolve(T, this._q, this.model.dof < 6 ? { positionOnly: true } : {});
+        const res = ikFollow(this.model, T, this._q, this.model.dof < 6 ? { positionOnly: true } : {});
         this.setQ(res.q, 'gizmo');
         this._els.ik.textContent = `IK ${res.status} · |Δp| ${(res.positionError * 1000).toFixed(2)} mm`;
         this.dispatchEvent(new CustomEvent('achain-ik', { detail: res, bubbles: true, composed: true }));

@@ -90,6 +90,13 @@ export class ChainView {
       this.group.add(seg1, seg2, knee);
       this.links.push({ seg1, seg2, knee });
     }
+    // the tool hangs from the link named by the description's tool.link (a joint index), else the last
+    let toolLink = n - 1;
+    try {
+      const k = model.toJSON().tool?.link;
+      if (Number.isInteger(k) && k >= 0 && k < n) toolLink = k;
+    } catch { /* keep the last link */ }
+    this.toolLink = toolLink;
     this.toolSeg = new THREE.Mesh(cyl, linkMat);
     this.group.add(this.toolSeg);
 
@@ -221,7 +228,7 @@ export class ChainView {
         placeBetween(this.axes[i], _b, _c, j.kind === 'P' ? axisR * 0.7 : axisR);
       }
     }
-    origin(fk.frames[n], _a);
+    origin(fk.frames[this.toolLink + 1], _a);
     origin(fk.tool, _b);
     placeBetween(this.toolSeg, _a, _b, r * 0.8);
     this.toolBall.position.copy(_b);

@@ -21,7 +21,7 @@ export class DesignView {
       <h3>Chain</h3>
       <div class="row">
         <label>name <input type="text" class="d-name" size="14" aria-label="chain name"></label>
-        <label>DH <select class="d-conv" aria-label="DH convention"><option value="standard">standard (distal)</option><option value="modified">modified (proximal)</option></select></label>
+        <label title="switching converts the parameters so the arm keeps its tool pose (the core's convertConvention)">DH <select class="d-conv" aria-label="DH convention"><option value="standard">standard (distal)</option><option value="modified">modified (proximal)</option></select></label>
       </div>
       <div class="row">
         <button type="button" class="d-new" title="Start an empty chain with one R joint">New chain</button>
@@ -29,6 +29,7 @@ export class DesignView {
         <button type="button" class="d-add">Add joint</button>
         <button type="button" class="d-undo" title="Ctrl+Z">Undo</button>
         <button type="button" class="d-redo" title="Ctrl+Y">Redo</button>
+        <button type="button" class="d-fit" title="frame the camera on the whole chain (key V)">Fit view</button>
       </div>
       <div class="d-error error-box" hidden></div>
       <div class="d-joints"></div>
@@ -45,11 +46,12 @@ export class DesignView {
       </div>`;
     this.$ = (s) => panel.querySelector(s);
     this.$('.d-name').addEventListener('change', (e) => this.edit((d) => { d.name = e.target.value || 'my-chain'; }));
-    this.$('.d-conv').addEventListener('change', (e) => this.edit((d) => { d.convention = e.target.value; }));
+    this.$('.d-conv').addEventListener('change', (e) => this.convertTo(e.target.value));
     this.$('.d-new').addEventListener('click', () => this.newChain());
     this.$('.d-add').addEventListener('click', () => this.addJoint(this.$('.d-addkind').value));
     this.$('.d-undo').addEventListener('click', () => this.undo());
     this.$('.d-redo').addEventListener('click', () => this.redo());
+    this.$('.d-fit').addEventListener('click', () => this.studio.fitView());
     this.$('.d-export').addEventListener('click', () => this.exportJson());
     this.$('.d-file').addEventListener('change', async (e) => {
       const f = e.target.files[0];
@@ -133,6 +135,7 @@ export class DesignView {
         joints: [DesignView.defaultJoint('R', 0)],
       });
     });
+    this.studio.fitView();
   }
 
   static defaultJoint(kind, index) {
@@ -153,6 +156,37 @@ export class DesignView {
     if (kind === 'P') j.limits = { ...(j.limits ?? {}), lower: 0, upper: 0.5 };
     else if (j.limits && j.limits.upper != null && j.limits.upper <= 1 && kind !== 'A') j.limits = { ...j.limits, lower: -Math.PI, upper: Math.PI };
     return j;
+  }
+
+  /**
+   * Switches the DH convention keeping the arm where it is: the core's convertConvention() rewrites
+   * the description (a, α, d, θ_f, base/tool, link frames and inertials) so that every q gives the
+   * same tool pose. Without that binding the numbers are re-read in the other convention.
+   */
+  convertTo(target) {
+    if ((this.doc.convention ?? 'standard') === target) return true;
+    const err = this.$('.d-error');
+    let src = null;
+    let conv = null;
+    try {
+      src = this.studio.achain.loadModel(this.doc);
+      if (typeof src.convertConvention !== 'function') return this.edit((d) => { d.convention = target; });
+      conv = src.convertConvention(target);
+      const json = conv.toJSON();
+      json.name = this.doc.name ?? json.name;
+      return this.edit((d) => {
+        for (const k of Object.keys(d)) delete d[k];
+        Object.assign(d, json);
+      });
+    } catch (e) {
+      err.hidden = false;
+      err.textContent = `DH convention: ${e.message}`;
+      this.$('.d-conv').value = this.doc.convention ?? 'standard';
+      return false;
+    } finally {
+      conv?.dispose();
+      src?.dispose();
+    }
   }
 
   addJoint(kind) {
@@ -197,7 +231,9 @@ export class DesignView {
     this.undoStack.push(this.doc);
     this.redoStack = [];
     this.doc = si;
-    return this.apply();
+    const ok = this.apply();
+    if (ok) this.studio.fitView();
+    return ok;
   }
 
   // ---------------------------------------------------------------- table

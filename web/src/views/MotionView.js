@@ -6,7 +6,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { has } from '../core/features.js';
-import { fmt, jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel } from '../core/units.js';
+import { fmt, jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 
 const COLOURS = ['#60a5fa', '#f472b6', '#4ade80', '#facc15', '#fb923c', '#a78bfa', '#22d3ee', '#f87171'];
 const INLBF = 0.112984829; // N·m per in·lbf
@@ -16,6 +16,24 @@ function column(flat, dof, j) {
   const out = new Float64Array(N);
   for (let k = 0; k < N; k++) out[k] = flat[k * dof + j];
   return out;
+}
+
+/** Colour key of the per-joint plot lines (uPlot's own legends are off to save room). */
+function plotKey(joints) {
+  const key = document.createElement('div');
+  key.className = 'plot-key';
+  joints.forEach((j, i) => {
+    const item = document.createElement('span');
+    const sw = document.createElement('i');
+    sw.style.background = COLOURS[i % COLOURS.length];
+    item.append(sw, `q${i + 1} ${j.name}`);
+    key.appendChild(item);
+  });
+  const note = document.createElement('span');
+  note.className = 'muted';
+  note.textContent = 'dashed: limits · orange line: time shown on the arm';
+  key.appendChild(note);
+  return key;
 }
 
 export class MotionView {
@@ -28,7 +46,7 @@ export class MotionView {
       <h3>Trajectory</h3>
       <div class="m-na na" hidden>Trajectory planning is not available in this build of the core yet.</div>
       <div class="m-ui">
-        <p class="hint">Joint-space move from <b>start</b> through optional via points to <b>goal</b> (joint values in display units).
+        <p class="hint m-joint-only">Joint-space move from <b>start</b> through optional via points to <b>goal</b> (joint values in display units).
         The defaults for the prototype are the thesis's trapezoid, 60° → 300° on every joint.</p>
         <div class="row"><label>path <select class="m-mode" aria-label="path kind">
           <option value="joint">joint space</option><option value="cart-line">Cartesian line</option><option value="cart-arc">Cartesian arc</option></select></label></div>
@@ -111,12 +129,14 @@ export class MotionView {
     this.$('.m-mode').addEventListener('change', () => this._mode());
     this.$('.m-goal-cap').addEventListener('click', () => {
       this.goalT = Float64Array.from(studio.lastFk.tool);
-      this.$('.m-goal').textContent = `goal: p = (${[3, 7, 11].map((k) => fmt(this.goalT[k] * 1000, 1)).join(', ')}) mm`;
+      const f = lengthFactor(studio.units);
+      this.$('.m-goal').textContent = `goal: p = (${[3, 7, 11].map((k) => fmt(this.goalT[k] * f, studio.units.length === 'mm' ? 1 : 3)).join(', ')}) ${studio.units.length}`;
     });
     this.$('.m-arc-cap').addEventListener('click', () => {
       const T = studio.lastFk.tool;
       this.arcVia = Float64Array.of(T[3], T[7], T[11]);
-      this.$('.m-arc').textContent = `arc via: (${Array.from(this.arcVia, (v) => fmt(v * 1000, 1)).join(', ')}) mm`;
+      const f = lengthFactor(studio.units);
+      this.$('.m-arc').textContent = `arc via: (${Array.from(this.arcVia, (v) => fmt(v * f, studio.units.length === 'mm' ? 1 : 3)).join(', ')}) ${studio.units.length}`;
     });
     studio.viewport.onFrame((dt) => this._tick(dt));
     this.simId = 0;
@@ -211,27 +231,12 @@ export class MotionView {
 
   /** Plans with the core; shows the core's error message on bad input. */
   plan() {
-    const s = this.studio;
     const err = this.$('.m-error');
     err.hidden = true;
     try {
       const from = this._parseQ(this.$('.m-from').value, 'start');
       const mode = this.$('.m-mode').value;
-      if (mode !== 'joint') return this._planCartesian(from, mode === 'cart-arc' ? 'arc' : 'line');
-      const to = this._parseQ(this.$('.m-to').value, 'goal');
-      this._from = from; this._to = to;
-      const opts = {
-        profile: this.$('.m-profile').value,
-        sync: this.$('.m-sync').checked,
-        velocityScale: Number(this.$('.m-vscale').value) || 1,
-        torqueLimits: this.$('.m-tlim').checked,
-        legs: this.$('.m-legs').value,
-      };
-      const dur = Number(this.$('.m-duration').value);
-      if (this.$('.m-duration').value !== '' && dur > 0) opts.duration = dur;
-      if (this.vias.length) opts.via = this.vias;
-      if (opts.profile === 'spline' && !this.vias.length) opts.profile = 'quintic';
-      this.traj = s.model.planTrajectory(from, to, opts);
+      this.traj = mode === 'joint' ? this._planJoint(from) : this._planCartesian(from, mode === 'cart-arc' ? 'arc' : 'line');
       this._started();
       return this.traj;
     } catch (e) {
@@ -241,29 +246,41 @@ export class MotionView {
     }
   }
 
+  _planJoint(from) {
+    const to = this._parseQ(this.$('.m-to').value, 'goal');
+    this._from = from; this._to = to;
+    const opts = {
+      profile: this.$('.m-profile').value,
+      sync: this.$('.m-sync').checked,
+      velocityScale: Number(this.$('.m-vscale').value) || 1,
+      torqueLimits: this.$('.m-tlim').checked,
+      legs: this.$('.m-legs').value,
+    };
+    const dur = Number(this.$('.m-duration').value);
+    if (this.$('.m-duration').value !== '' && dur > 0) opts.duration = dur;
+    if (this.vias.length) opts.via = this.vias;
+    if (opts.profile === 'spline' && !this.vias.length) opts.profile = 'quintic';
+    return this.studio.model.planTrajectory(from, to, opts);
+  }
+
   _planCartesian(from, kind) {
-    const s = this.studio;
-    const err = this.$('.m-error');
-    try {
-      if (!this.goalT) throw new Error('goal pose: capture one with "goal pose = current tool pose"');
-      if (kind === 'arc' && !this.arcVia) throw new Error('arc via: capture a point with "arc via = current tool position"');
-      const opts = { kind, speed: Number(this.$('.m-speed').value) || 0.25, legs: this.$('.m-legs').value };
-      if (kind === 'arc') opts.arcVia = this.arcVia;
-      this.traj = s.model.planCartesian(from, this.goalT, opts);
-      this._started();
-      return this.traj;
-    } catch (e) {
-      err.hidden = false;
-      err.textContent = e.message;
-      return null;
-    }
+    if (!this.goalT) throw new Error('goal pose: capture one with "goal pose = current tool pose"');
+    if (kind === 'arc' && !this.arcVia) throw new Error('arc via: capture a point with "arc via = current tool position"');
+    const opts = { kind, speed: Number(this.$('.m-speed').value) || 0.25, legs: this.$('.m-legs').value };
+    if (kind === 'arc') opts.arcVia = this.arcVia;
+    return this.studio.model.planCartesian(from, this.goalT, opts);
   }
 
   _started() {
     this.analyze();
+    this._startPlayback(true);
+  }
+
+  /** Rewinds to t = 0 and plays, with play and scrub enabled (export only for a planned trajectory). */
+  _startPlayback(exportable) {
     this.time = 0;
     this.$('.m-play').disabled = false;
-    this.$('.m-export').disabled = false;
+    this.$('.m-export').disabled = !exportable;
     this.$('.m-scrub').disabled = false;
     this._setTime(0);
     this.playing = true;
@@ -353,6 +370,7 @@ export class MotionView {
     const conv = (i) => jointToDisplay(m.joints[i].kind, 1, s.units);
     const lab = (i, suffix) => `${jointUnitLabel(m.joints[i].kind, s.units)}${suffix}`;
     const series = (flat, scale = conv) => Array.from({ length: n }, (_, i) => Array.from(column(flat, n, i), (v) => v * scale(i)));
+    this.dock.appendChild(plotKey(m.joints));
     const charts = [
       { title: `position (${lab(0, '')})`, data: series(tr.q) },
       { title: `velocity (${lab(0, '/s')})`, data: series(tr.qd), limit: (j) => j.velocity },
@@ -487,13 +505,7 @@ export class MotionView {
       this.$('.s-status').textContent = `${msg.t.length} samples over ${fmt(this.traj.duration, 3)} s in ${fmt((performance.now() - t0) / 1000, 2)} s; energy drift ${fmt(drift, 6)} J`;
       this.$('.m-summary').replaceChildren();
       this._plot();
-      this.time = 0;
-      this.$('.m-play').disabled = false;
-      this.$('.m-scrub').disabled = false;
-      this.$('.m-export').disabled = true;
-      this._setTime(0);
-      this.playing = true;
-      this._playLabel();
+      this._startPlayback(false);
     };
     this.simWorker.onerror = (e) => { this._endSimulation(); this.$('.s-status').textContent = e.message || 'simulation worker failed'; };
     this.simWorker.postMessage({

@@ -8,6 +8,8 @@ import { JointSliders } from '../ui/JointSliders.js';
 import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
 import { DEG, fmt, jointToDisplay, jointUnitLabel } from '../core/units.js';
 import { has } from '../core/features.js';
+import { BatchIk } from '../ui/BatchIk.js';
+import { ikFollow } from '../core/follow.js';
 
 const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf8, 0xa3e635, 0xf87171];
 const _m = new THREE.Matrix4();
@@ -31,7 +33,7 @@ export class TeleopView {
       <h3>Tool gizmo &amp; IK</h3>
       <div class="ik-na na" hidden>Inverse kinematics is not available in this build of the core yet — drag the joint sliders instead.</div>
       <div class="ik-ui">
-        <p class="hint">Drag the gizmo on the tool: the core's numeric IK follows each frame from the current pose. Keys: W move, E rotate.</p>
+        <p class="hint">Drag an arrow (or the centre square) of the gizmo on the tool — the orange ball: the core's numeric IK moves the arm to follow, every frame, from the current pose. Keys: W move, E rotate; drag empty space to orbit the camera.</p>
         <div class="row">
           <button type="button" data-mode="translate" class="primary">Move (W)</button>
           <button type="button" data-mode="rotate">Rotate (E)</button>
@@ -46,7 +48,7 @@ export class TeleopView {
           </select></label>
         </div>
         <div class="row weight-row" hidden><label>orientation weight <input type="range" class="ow" min="0" max="1" step="0.01" value="0.2"></label><span class="ow-val">0.20 m/rad</span></div>
-        <div class="ik-status muted">—</div>
+        <div class="ik-status muted">IK status: drag the gizmo to start</div>
       </div>
       <h3>Joints</h3>
       <div class="sliders"></div>
@@ -62,6 +64,10 @@ export class TeleopView {
       <div class="sol-ui">
         <div class="row"><button type="button" class="solve-all">Solve all for this tool pose</button><button type="button" class="clear-ghosts">Clear</button></div>
         <div class="solutions"></div>
+      </div>
+      <div class="batch-ui">
+        <h3>Tool path (batch IK)</h3>
+        <div class="batch"></div>
       </div>`;
     this.$ = (s) => panel.querySelector(s);
     this.sliders = new JointSliders(this.$('.sliders'), { onChange: (q) => studio.setQ(q, this) });
@@ -96,6 +102,7 @@ export class TeleopView {
     this.$('.frames').addEventListener('change', (e) => studio.setFramesVisible(e.target.checked));
     this.$('.solve-all').addEventListener('click', () => this.solveAll());
     this.$('.clear-ghosts').addEventListener('click', () => this.clearGhosts());
+    this.batch = new BatchIk(this.$('.batch'), studio, { options: () => this._options() });
 
     studio.onModel((m) => {
       this.sliders.build(m.joints, studio.q, studio.units);
@@ -107,6 +114,7 @@ export class TeleopView {
       this.$('.ik-ui').hidden = !this.hasIk;
       this.$('.sol-na').hidden = this.hasIkAll;
       this.$('.sol-ui').hidden = !this.hasIkAll;
+      this.$('.batch-ui').hidden = !this.hasIk;
       this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
       this.$('.goal').value = m.dof < 6 ? 'position' : 'pose';
       this.$('.weight-row').hidden = true;
@@ -121,8 +129,8 @@ export class TeleopView {
     studio.addEventListener('units', (e) => { this.sliders.setUnits(e.detail); this._renderSolutions(); });
   }
 
-  activate() { this.active = true; this._showGizmo(this.$('.gizmo-on').checked); }
-  deactivate() { this.active = false; this._showGizmo(false, true); this.clearGhosts(); }
+  activate() { this.active = true; this._showGizmo(this.$('.gizmo-on').checked); this.batch.setActive(true); }
+  deactivate() { this.active = false; this._showGizmo(false, true); this.clearGhosts(); this.batch.setActive(false); }
 
   _showGizmo(on, keepCheckbox = false) {
     const m = this.studio.model;
@@ -182,7 +190,7 @@ export class TeleopView {
     const t0 = performance.now();
     let r;
     try {
-      r = s.model.ikSolve(target, s.q, opts);
+      r = ikFollow(s.model, target, s.q, opts); // ikSolve from q, with the singularity escape
     } catch (e) {
       this.$('.ik-status').textContent = `IK error: ${e.message}`;
       return null;

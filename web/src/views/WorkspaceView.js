@@ -46,7 +46,7 @@ export class WorkspaceView {
         </div>
         <div class="w-section muted"></div>
         <div class="row">
-          <label><input type="checkbox" class="w-showA" checked> <span style="color:#a855f7">■</span> A only</label>
+          <label><input type="checkbox" class="w-showA" checked> <span style="color:#a855f7">■</span> <span class="w-labA">A only</span></label>
           <label><input type="checkbox" class="w-showS" checked> <span style="color:#cbd5e1">■</span> shared</label>
           <label><input type="checkbox" class="w-showB" checked> <span style="color:#22d3ee">■</span> R only</label>
         </div>
@@ -72,6 +72,7 @@ export class WorkspaceView {
       this.result = null;
       this.$('.w-result').replaceChildren();
       this.$('.w-section').textContent = '';
+      this._legend(null);
       this.$('.w-twin').disabled = !m.joints.some((j) => j.kind === 'A');
       this.$('.w-twin').checked = false;
       this._setVoxelDefault();
@@ -233,7 +234,18 @@ export class WorkspaceView {
     }
     const b = msg.a.bounds;
     this.bounds = b;
+    this._legend(!!msg.centresB);
     this._visibility();
+  }
+
+  /** The colour key: three sets with the A-vs-R overlap, one ("workspace") without it; none before a run. */
+  _legend(overlap) {
+    const show = (sel, on) => { this.$(sel).closest('label').hidden = !on; };
+    const any = overlap !== null;
+    show('.w-showA', any);
+    show('.w-showS', any && overlap);
+    show('.w-showB', any && overlap);
+    this.$('.w-labA').textContent = overlap ? 'A only' : 'workspace';
   }
 
   _visibility() {
