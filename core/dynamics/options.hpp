@@ -9,8 +9,10 @@
 //                 and platform anchor P (fixed on the moving link): exact kinetic energy
 //                 (m_leg/6)(v_B² + v_B·v_P + v_P²), potential energy of the leg's midpoint.
 //                 Equivalently (Simpson, exact): m_leg/6 at B, m_leg/6 at P, 2·m_leg/3 at (B+P)/2.
-//                 For a single A-pair on a fixed base this is B_legs = (m_leg·ρ²/4)(2 + cos θ)
-//                 (six legs) and the six legs' weight acting halfway between the plates.
+//                 For a single A-pair on a fixed base this is B_legs = (m_leg·ρ²/8)(7 + 2cos θ)
+//                 (six legs: three end at platform midpoints, three at vertices twice as far out;
+//                 the thesis's six-times-leg-1 value (m_leg·ρ²/4)(2 + cos θ) misses (3/8)·m_leg·ρ²)
+//                 and the six legs' weight acting halfway between the plates.
 //   PotentialOnly the legs' weight only (half of each leg's weight at B, half at P: a point mass
 //                 6·m_leg on the axis halfway between the plates); no leg kinetic energy.
 #pragma once
