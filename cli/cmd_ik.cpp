@@ -17,7 +17,9 @@ struct IkArgs {
   double wp = 1, wo = 1, tolerance = 1e-10;
 };
 
-json jointsOut(const Model& m, const VecX& q, bool deg) {
+/// Joint values as JSON: SI (rad, m) — the CLI contract — or, for the *_deg convenience fields,
+/// angular joints in degrees.
+json jointsOut(const Model& m, const VecX& q, bool deg = false) {
   json a = json::array();
   for (int i = 0; i < m.njoints(); ++i) {
     const double v = q[m.idx_q[i]];
@@ -26,8 +28,23 @@ json jointsOut(const Model& m, const VecX& q, bool deg) {
   return a;
 }
 
-json solutionOut(const Model& m, const IkSolution& s, bool deg) {
-  json o = {{"q", jointsOut(m, s.q, deg)},
+/// With --deg, adds solutions_deg / q_deg beside the SI fields (which stay in radians).
+void addDegrees(const Model& m, json& out) {
+  auto conv = [&](const json& qs) {
+    VecX q(m.nq);
+    for (int i = 0; i < m.nq; ++i) q[i] = qs[i].get<double>();
+    return jointsOut(m, q, true);
+  };
+  if (out.contains("solutions")) {
+    json d = json::array();
+    for (const auto& s : out["solutions"]) d.push_back(conv(s));
+    out["solutions_deg"] = d;
+  }
+  if (out.contains("q")) out["q_deg"] = conv(out["q"]);
+}
+
+json solutionOut(const Model& m, const IkSolution& s) {
+  json o = {{"q", jointsOut(m, s.q)},
             {"within_limits", s.within_limits},
             {"position_error", s.position_error},
             {"orientation_error", s.orientation_error}};
@@ -110,13 +127,15 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
         const IkResult r = solveNumeric(m, target, seed, opt);
         out["method"] = "numeric";
         out["status"] = toString(r.status);
-        out["solutions"] = r.status == IkStatus::Ok ? json::array({jointsOut(m, r.q, deg)}) : json::array();
-        out["q"] = jointsOut(m, r.q, deg);
+        out["solutions"] = r.status == IkStatus::Ok ? json::array({jointsOut(m, r.q)}) : json::array();
+        out["q"] = jointsOut(m, r.q);
         out["residual"] = r.residual;
         out["position_error"] = r.position_error;
         out["orientation_error"] = r.orientation_error;
         out["iterations"] = r.iterations;
         out["within_limits"] = withinLimits(m, r.q, 1e-12);
+        out["units"] = "SI (rad, m)";
+        if (deg) addDegrees(m, out);
         print(out);
         return;
       }
@@ -126,24 +145,25 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
       json sols = json::array(), det = json::array(), outside = json::array();
       const size_t keep = a.all ? res.solutions.size() : std::min<size_t>(1, res.solutions.size());
       for (size_t k = 0; k < keep; ++k) {
-        sols.push_back(jointsOut(m, res.solutions[k].q, deg));
-        det.push_back(solutionOut(m, res.solutions[k], deg));
+        sols.push_back(jointsOut(m, res.solutions[k].q));
+        det.push_back(solutionOut(m, res.solutions[k]));
       }
       if (a.all)
-        for (const auto& s : res.outside_limits) outside.push_back(solutionOut(m, s, deg));
+        for (const auto& s : res.outside_limits) outside.push_back(solutionOut(m, s));
       out["solutions"] = sols;
       out["details"] = det;
       if (a.all) out["outside_limits"] = outside;
       out["residual"] = res.residual;
       if (res.has_nearest) {
-        out["nearest"] = solutionOut(m, res.nearest, deg);
-        out["q"] = jointsOut(m, res.nearest.q, deg);
+        out["nearest"] = solutionOut(m, res.nearest);
+        out["q"] = jointsOut(m, res.nearest.q);
       }
       if (res.family_q0.size() == m.nq) {
-        out["family"] = {{"q0", jointsOut(m, res.family_q0, deg)}, {"direction", jointsOut(m, res.family_dir, false)}};
+        out["family"] = {{"q0", jointsOut(m, res.family_q0)}, {"direction", jointsOut(m, res.family_dir)}};
       }
       if (!res.note.empty()) out["note"] = res.note;
-      out["units"] = deg ? "deg (angles), m" : "rad, m";
+      out["units"] = "SI (rad, m)";
+      if (deg) addDegrees(m, out);
       print(out);
     });
   });

@@ -1,7 +1,6 @@
 // Embind surface of the ik area (mirrors core/ik/*). See wasm/js/ik.mjs and wasm/types/ik.d.ts.
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 
 #include "ik/ik.hpp"
 #include "ik/numeric.hpp"
@@ -12,7 +11,7 @@ using namespace emscripten;
 namespace achain::wasm {
 namespace {
 
-/// One numeric-IK workspace per live model handle (created on first use, freed by ikRelease).
+/// One numeric-IK workspace per live model handle, kept in WasmModel::ik_state.
 struct IkState {
   explicit IkState(const Model& m) : ws(m), target(Mat4::Identity()), seed(m.nq) { result.q = VecX::Zero(m.nq); }
   NumericIkWorkspace ws;
@@ -21,16 +20,15 @@ struct IkState {
   IkResult result;
   int nq = 0, nj = 0;
 };
-std::unordered_map<const WasmModel*, std::unique_ptr<IkState>>& states() {
-  static std::unordered_map<const WasmModel*, std::unique_ptr<IkState>> s;
-  return s;
-}
-IkState& stateOf(const WasmModel& h) {
-  auto& p = states()[&h];
+/// The model handle's ik_state slot (WasmModel::ik_state): created on first use, rebuilt if the model's
+/// shape changed, freed with the model.
+IkState& stateOf(WasmModel& h) {
+  auto p = std::static_pointer_cast<IkState>(h.ik_state);
   if (!p || p->nq != h.model.nq || p->nj != h.model.njoints()) {
-    p = std::make_unique<IkState>(h.model);
+    p = std::make_shared<IkState>(h.model);
     p->nq = h.model.nq;
     p->nj = h.model.njoints();
+    h.ik_state = p;
   }
   return *p;
 }
@@ -124,7 +122,6 @@ std::string ikAllJS(WasmModel& h, const std::string& method, bool has_seed) {
   });
 }
 
-void ikRelease(WasmModel& h) { states().erase(&h); }
 int ikOptionCount() { return kOptionCount; }
 
 }  // namespace
@@ -134,6 +131,5 @@ EMSCRIPTEN_BINDINGS(achain_ik) {
   using namespace achain::wasm;
   function("ikSolve", &ikSolve);
   function("ikAll", &ikAllJS);
-  function("ikRelease", &ikRelease);
   function("ikOptionCount", &ikOptionCount);
 }

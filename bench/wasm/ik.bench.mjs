@@ -66,7 +66,15 @@ export function cases(achain) {
       const r = m.ikAll(targets[k], { method: 'closed' });
       return r.solutions.length ? r.solutions[0].q : null;
     };
-    let k1 = 0, k2 = 0, k3 = 0;
+    let k1 = 0, k2 = 0, k3 = 0, k4 = 0;
+    if (robot === 'prototype-4a') {
+      // the algebraic method (Study parameters, homotopy with 128 paths) on the first 20 targets
+      const alg = (k) => {
+        const r = m.ikAll(targets[k], { method: 'algebraic' });
+        return r.solutions.length ? r.solutions[0].q : null;
+      };
+      out.push({ name: `IK/${robot}/achain-wasm-algebraic (20 targets)`, fn: () => alg(k4++ % 20), extra: stats(m, targets.slice(0, 20), alg) });
+    }
     out.push({ name: `IK-track/${robot}/achain-wasm`, fn: () => track(k3++ % 1000), extra: stats(m, targets, track) });
     out.push({ name: `IK/${robot}/achain-wasm`, fn: () => numeric(k1++ % 1000), extra: stats(m, targets, numeric) });
     out.push({ name: `IK/${robot}/achain-wasm-closed`, fn: () => all(k2++ % 1000), extra: stats(m, targets, all), dispose: () => m.dispose() });

@@ -1,6 +1,10 @@
 #include "algebraic_4a.hpp"
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <Eigen/QR>
 #include <Eigen/SVD>
+#include <complex>
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -222,53 +226,12 @@ std::vector<Eigen::Vector2d> solveTwoJoint(const Joint& ja, const Joint& jb, con
 }
 
 namespace {
-bool checkAlgebraic(const Model& m, std::string* why) {
-  auto fail = [&](const std::string& s) {
-    if (why) *why = s;
-    return false;
-  };
-  if (m.njoints() != 4 || m.nq != 4) return fail("needs exactly 4 joints");
-  for (int i = 0; i < 4; ++i) {
-    if (m.joints[i].parent != i - 1) return fail("joints[" + std::to_string(i) + "].parent: not a serial chain");
-    if (m.joints[i].kind != JointKind::R && m.joints[i].kind != JointKind::A)
-      return fail("joints[" + std::to_string(i) + "].kind: only R and A joints");
-  }
-  if (m.toolLink() != 3) return fail("tool_link: the tool must sit on the last link");
-  return true;
-}
-}  // namespace
-
-IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* seed, AlgebraicReport* report) {
-  using namespace ik_detail;
-  std::string why;
-  if (!checkAlgebraic(model, &why)) throw Error("algebraic IK (4A-chain): " + why);
-  Model conv;
-  const Model* sp = &model;
-  if (model.convention != DHConvention::Standard) {
-    conv = convertConvention(model, DHConvention::Standard);
-    sp = &conv;
-  }
-  const Model& S = *sp;
-  const auto& J = S.joints;
-  if (std::abs(std::sin(J[0].alpha)) < 1e-9 || std::abs(std::sin(J[2].alpha)) < 1e-9)
-    throw Error("algebraic IK (4A-chain): joints[0].alpha and joints[2].alpha must not be 0 or 180 deg (two-joint sub-IK)");
-  auto link = [&](int i, double q) {
-    double th, dz;
-    jointMotion(J[i], q, th, dz);
-    return dhLink(th, dz, J[i].a, J[i].alpha);
-  };
-  auto leftPose = [&](double q1, double q2) { return S.base * link(0, q1) * link(1, q2); };
-  auto rightPose = [&](double q3, double q4) { return (link(2, q3) * link(3, q4) * S.tool).inverse(); };
-  auto period = [](const Joint& j) { return j.kind == JointKind::A ? 4 * kPi : 2 * kPi; };
-  AlgebraicReport local;
-  AlgebraicReport& rep = report ? *report : local;
-  rep = AlgebraicReport{};
-  rep.left = implicitizeTwoJoint(leftPose, period(J[0]), period(J[1]));
-  rep.right_local = implicitizeTwoJoint(rightPose, period(J[2]), period(J[3]));
-  // Σ0: L = target · R  ⇒  Study(R) ∝ T_b(Study(target⁻¹)) · Study(L)
-  rep.target_inverse = studyFromPose(target.inverse());
-  rep.right = rep.right_local.transferred(rep.target_inverse);
-
+/// Fallback intersection (chains whose varieties lack the structure the eliminant needs, e.g. 2R
+/// sub-chains with meeting axes, which have linear forms): the right chain's implicit equations on the
+/// left chain's parametrisation, minimised over a 64×64 grid of the (θ1, θ2) torus and refined by
+/// Levenberg–Marquardt. Not a certified all-roots method; also used in tests as an independent check.
+std::vector<Eigen::Vector2d> intersectByGrid(const AlgebraicReport& rep, const std::function<SE3(double, double)>& leftPose,
+                                             double P1, double P2) {
   // Intersection over the left parametrisation: F(q1, q2) = right polynomials at Study(L(q1, q2)).
   const int nl = static_cast<int>(rep.right.linear.size()), nquad = static_cast<int>(rep.right.quadrics.size());
   const int nf = nl + nquad + 1;
@@ -282,7 +245,6 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
     return f;
   };
   const int N1 = 64, N2 = 64;
-  const double P1 = period(J[0]), P2 = period(J[1]);
   MatX g(N1, N2);
   for (int i = 0; i < N1; ++i)
     for (int j = 0; j < N2; ++j) g(i, j) = F(P1 * i / N1, P2 * j / N2).squaredNorm();
@@ -334,15 +296,335 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
       if (!dup) roots.push_back(q);
     }
 
+  return roots;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Intersection of the two implicit varieties by total-degree homotopy continuation.
+//
+// The 9 distinct equations (4 + 4 quadrics with S²₆ shared, 2 cubics) in P⁷. As in the thesis, 7 of
+// them are solved and the other two checked: the 7 independent quadrics (the span of both quadric
+// spaces, S²₆ once). Bézout: 2⁷ = 128 paths. The homotopy H(z, t) = (1 − t)·γ·g(z) + t·f(z) with the
+// start system g_i = z_i² − 1 (128 known roots ±1), a random complex γ (the gamma trick: no path
+// meets a singularity for t < 1 with probability one), an affine chart X = M·(1, z) with a fixed random
+// orthogonal M (no Study coordinate is special, so points with x₀ = 0 are found too), Euler predictor
+// with adaptive step and Newton corrector, and an endgame that approaches t = 1 in geometrically
+// shrinking steps (singular endpoints converge slowly; they are polished afterwards). Paths that
+// diverge (|z| > 1e8) end at infinity. Every finite endpoint is a candidate; the real ones are
+// polished by Gauss–Newton on all 9 equations (cubics included) and kept when all vanish.
+
+using Mat8 = Eigen::Matrix<double, 8, 8>;
+Mat8 quadricMatrix(const StudyPolynomial& p) {
+  Mat8 M = Mat8::Zero();
+  const auto& L = monomialList(2);
+  for (size_t r = 0; r < L.size(); ++r) {
+    const int i = L[r][0], j = L[r][1];
+    if (i == j) M(i, i) += p.c[r];
+    else {
+      M(i, j) += 0.5 * p.c[r];
+      M(j, i) += 0.5 * p.c[r];
+    }
+  }
+  return M;
+}
+
+
+double lengthScale(const Model& S) {
+  double L = S.base.p.norm() + S.tool.p.norm();
+  for (const auto& j : S.joints) L += std::abs(j.a) + std::abs(j.d) + std::abs(j.rho);
+  return L > 0 ? L : 1.0;
+}
+
+bool intersectByHomotopy(AlgebraicReport& rep, double length_scale, std::vector<Study>& points) {
+  using C = std::complex<double>;
+  using CVec8 = Eigen::Matrix<C, 8, 1>;
+  using CVec7 = Eigen::Matrix<C, 7, 1>;
+  using CMat7 = Eigen::Matrix<C, 7, 7>;
+  if (rep.left.quadrics.size() + rep.right.quadrics.size() < 7) return false;
+  // quadrics in Σ0 coordinates (right: Q' = Tᵀ Q T); linear forms enter as products with a random form
+  std::vector<Mat8> W;
+  const Mat8 T = rep.right.transfer;
+  for (const auto& q : rep.left.quadrics) W.push_back(quadricMatrix(q));
+  for (const auto& q : rep.right.quadrics) {
+    Mat8 M = T.transpose() * quadricMatrix(q) * T;
+    W.push_back(M / M.norm());
+  }
+  std::mt19937_64 rng(20120606);
+  std::normal_distribution<double> Nd(0, 1);
+  Eigen::Matrix<double, 8, 1> r8;
+  for (int i = 0; i < 8; ++i) r8[i] = Nd(rng);
+  for (const auto& l : rep.left.linear) {
+    Mat8 M = 0.5 * (l.c * r8.transpose() + r8 * l.c.transpose());
+    W.push_back(M / M.norm());
+  }
+  for (const auto& l : rep.right.linear) {
+    const Eigen::Matrix<double, 8, 1> c = T.transpose() * l.c;
+    Mat8 M = 0.5 * (c * r8.transpose() + r8 * c.transpose());
+    W.push_back(M / M.norm());
+  }
+  // work in scaled lengths (y ↦ k·y) so that y is O(10) whatever the unit: the paths' conditioning
+  // and the x = 0 test do not depend on metres vs inches
+  const double kscale = 10.0 / length_scale;
+  Mat8 Dk = Mat8::Identity();
+  Dk.bottomRightCorner<4, 4>() /= kscale;
+  for (auto& M : W) {
+    M = Dk * M * Dk;
+    M /= M.norm();
+  }
+  const int nw = static_cast<int>(W.size());
+  MatX K(36, nw);
+  for (int k = 0; k < nw; ++k) {
+    int r = 0;
+    for (int i = 0; i < 8; ++i)
+      for (int j = i; j < 8; ++j) K(r++, k) = W[k](i, j) * (i == j ? 1.0 : 2.0);
+  }
+  Eigen::JacobiSVD<MatX> svd(K, Eigen::ComputeFullV);
+  const VecX sv = svd.singularValues();
+  if (sv.size() < 7 || sv[6] < 1e-8 * sv[0]) return false;
+  std::array<Eigen::Matrix<C, 8, 8>, 7> Q;
+  std::array<Mat8, 7> Qr;
+  for (int k = 0; k < 7; ++k) {
+    Mat8 M = Mat8::Zero();
+    for (int i = 0; i < nw; ++i) M += svd.matrixV()(i, k) * W[i];
+    Qr[k] = M / M.norm();
+    Q[k] = Qr[k].cast<C>();
+  }
+  // random chart and gamma
+  Mat8 Mc;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) Mc(i, j) = Nd(rng);
+  const Mat8 Mo = Eigen::HouseholderQR<Mat8>(Mc).householderQ();
+  const Eigen::Matrix<C, 8, 8> Mchart = Mo.cast<C>();
+  const double ga = 2 * kPi * std::uniform_real_distribution<double>(0, 1)(rng);
+  const C gamma = std::polar(1.0, ga);
+  auto lift = [&](const CVec7& z) {
+    CVec8 v;
+    v[0] = 1;
+    v.tail<7>() = z;
+    return (Mchart * v).eval();
+  };
+  // f(z), its Jacobian, g(z) and its Jacobian
+  auto evalH = [&](const CVec7& z, double t, CVec7& H, CMat7* Hz, CVec7* Ht) {
+    const CVec8 X = lift(z);
+    for (int k = 0; k < 7; ++k) {
+      const CVec8 QX = Q[k] * X;
+      const C f = X.transpose() * QX;
+      const C g = z[k] * z[k] - 1.0;
+      H[k] = (1.0 - t) * gamma * g + t * f;
+      if (Hz) {
+        const Eigen::Matrix<C, 1, 7> df = 2.0 * QX.transpose() * Mchart.rightCols<7>();
+        Hz->row(k) = t * df;
+        (*Hz)(k, k) += (1.0 - t) * gamma * 2.0 * z[k];
+      }
+      if (Ht) (*Ht)[k] = f - gamma * g;
+    }
+  };
+  int finite = 0, diverged = 0, failed = 0, exceptional = 0;
+  std::vector<CVec8> ends;
+  for (int path = 0; path < 128; ++path) {
+    CVec7 z;
+    for (int k = 0; k < 7; ++k) z[k] = (path >> k) & 1 ? -1.0 : 1.0;
+    double t = 0, dt = 0.02;
+    bool ok = true;
+    CVec7 H, Ht;
+    CMat7 Hz;
+    int steps = 0;
+    while (t < 1 && ok) {
+      if (++steps > 5000) {
+        ok = false;
+        ++failed;
+        break;
+      }
+      // endgame: never step more than a fraction of the remaining distance near t = 1
+      double h = std::min(dt, 1 - t);
+      if (1 - t > 1e-12 && h > 0.5 * (1 - t) && 1 - t < 0.05) h = std::max(0.5 * (1 - t), 1e-14);
+      if (1 - t <= 1e-12) h = 1 - t;
+      evalH(z, t, H, &Hz, &Ht);
+      Eigen::PartialPivLU<CMat7> lu(Hz);
+      const CVec7 dz = -lu.solve(Ht);
+      CVec7 zn = z + h * dz;
+      const double tn = t + h;
+      bool conv = false;
+      for (int it = 0; it < 4; ++it) {
+        evalH(zn, tn, H, &Hz, nullptr);
+        const CVec7 corr = Eigen::PartialPivLU<CMat7>(Hz).solve(-H);
+        zn += corr;
+        if (!zn.allFinite()) break;
+        if (corr.norm() <= 1e-10 * (1 + zn.norm())) {
+          conv = true;
+          break;
+        }
+      }
+      if (conv || (tn >= 1 && zn.allFinite())) {
+        t = tn;
+        z = zn;
+        dt = std::min(0.1, dt * 1.6);
+        if (z.norm() > 1e8) { ok = false; ++diverged; break; }
+        // heading for the exceptional set x = 0: in the scaled units a real pose has |y| ≤ 5|x|
+        // (|y| = |p||x|/2 and k|p| ≤ 10), so |x|/|X| < 2e-2 this close to t = 1 is no pose
+        if (1 - t < 1e-3) {
+          const CVec8 X = lift(z);
+          if (X.head<4>().norm() < 2e-2 * X.norm()) { ok = false; ++exceptional; break; }
+        }
+      } else {
+        dt = h * 0.5;
+        if (dt < 1e-13) {
+          ok = false;
+          // singular endpoint: the paths that stall near t = 1 converge to the exceptional set x = 0
+          // (every quadric reduces to c·|y|² there: a positive-dimensional component, no pose)
+          const CVec8 X = lift(z);
+          if (1 - t < 1e-6 && X.head<4>().norm() < 5e-2 * X.norm()) ++exceptional;
+          else ++failed;
+          break;
+        }
+      }
+    }
+    if (!ok) continue;
+    const CVec8 X = lift(z);
+    if (X.head<4>().norm() < 5e-2 * X.norm()) {  // converged onto the exceptional set
+      ++exceptional;
+      continue;
+    }
+    ++finite;
+    ends.push_back(X);
+  }
+  rep.homotopy_paths = 128;
+  rep.homotopy_finite = finite;
+  rep.homotopy_diverged = diverged;
+  rep.homotopy_failed = failed;
+  rep.homotopy_exceptional = exceptional;
+  // Newton on the 7 quadrics (square after fixing the largest x-coordinate)
+  auto q7 = [&](const Study& X) {
+    Eigen::Matrix<double, 7, 1> f;
+    for (int k = 0; k < 7; ++k) f[k] = X.dot(Qr[k] * X) / X.squaredNorm();
+    return f;
+  };
+  auto polish = [&](Study& X) {
+    int fix = 0;
+    X.head<4>().cwiseAbs().maxCoeff(&fix);
+    X /= X[fix];
+    for (int it = 0; it < 12; ++it) {
+      Eigen::Matrix<double, 7, 1> f;
+      Eigen::Matrix<double, 7, 8> Jf;
+      for (int k = 0; k < 7; ++k) {
+        const Study QX = Qr[k] * X;
+        f[k] = X.dot(QX);
+        Jf.row(k) = 2 * QX.transpose();
+      }
+      if (f.norm() < 1e-15 * X.squaredNorm()) break;
+      Jf.col(fix).setZero();
+      const Eigen::Matrix<double, 8, 1> dx = Jf.completeOrthogonalDecomposition().solve(-f);
+      X += dx;
+      if (dx.norm() < 1e-15 * X.norm()) break;
+    }
+  };
+  int complex_points = 0;
+  for (CVec8 X8 : ends) {
+    int imax = 0;
+    X8.head<4>().cwiseAbs().maxCoeff(&imax);
+    if (std::abs(X8[imax]) == 0.0) continue;
+    X8 /= X8[imax];
+    if (X8.imag().norm() > 1e-5 * (1 + X8.real().norm())) {
+      ++complex_points;
+      continue;
+    }
+    Study X = X8.real();
+    polish(X);
+    if (!X.allFinite() || q7(X).norm() > 1e-9) continue;
+    X.tail<4>() /= kscale;
+    Study Xn = X / X.head<4>().norm();
+    int big = 0;
+    Xn.head<4>().cwiseAbs().maxCoeff(&big);
+    if (Xn[big] < 0) Xn = -Xn;
+    bool dup = false;
+    for (const auto& p : points) {
+      Study pn = p / p.head<4>().norm();
+      int bb = 0;
+      pn.head<4>().cwiseAbs().maxCoeff(&bb);
+      if (pn[bb] < 0) pn = -pn;
+      dup = dup || (pn - Xn).norm() < 1e-6 * (1 + Xn.norm());
+    }
+    if (dup) continue;
+    // normalise x0 = 1 as the thesis does, or by the largest x-coordinate when x0 ≈ 0
+    if (std::abs(X[0]) > 1e-3 * X.head<4>().norm()) X /= X[0];
+    else X /= X[big];
+    points.push_back(X);
+    // the two cubics (thesis: "used as a check") at the real intersection point
+    const Study xn = X / X.norm();
+    rep.cubic_residual.push_back(std::max(std::abs(rep.left.cubic(xn)), std::abs(rep.right.cubic(rep.right.transfer * xn))));
+  }
+  rep.homotopy_complex = complex_points;
+  rep.intersection_method = "homotopy";
+  return true;
+}
+
+bool checkAlgebraic(const Model& m, std::string* why) {
+  auto fail = [&](const std::string& s) {
+    if (why) *why = s;
+    return false;
+  };
+  if (m.njoints() != 4 || m.nq != 4) return fail("needs exactly 4 joints");
+  for (int i = 0; i < 4; ++i) {
+    if (m.joints[i].parent != i - 1) return fail("joints[" + std::to_string(i) + "].parent: not a serial chain");
+    if (m.joints[i].kind != JointKind::R && m.joints[i].kind != JointKind::A)
+      return fail("joints[" + std::to_string(i) + "].kind: only R and A joints");
+  }
+  if (m.toolLink() != 3) return fail("tool_link: the tool must sit on the last link");
+  return true;
+}
+}  // namespace
+
+IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* seed, AlgebraicReport* report) {
+  using namespace ik_detail;
+  std::string why;
+  if (!checkAlgebraic(model, &why)) throw Error("algebraic IK (4A-chain): " + why);
+  Model conv;
+  const Model* sp = &model;
+  if (model.convention != DHConvention::Standard) {
+    conv = convertConvention(model, DHConvention::Standard);
+    sp = &conv;
+  }
+  const Model& S = *sp;
+  const auto& J = S.joints;
+  if (std::abs(std::sin(J[0].alpha)) < 1e-9 || std::abs(std::sin(J[2].alpha)) < 1e-9)
+    throw Error("algebraic IK (4A-chain): joints[0].alpha and joints[2].alpha must not be 0 or 180 deg (two-joint sub-IK)");
+  auto link = [&](int i, double q) {
+    double th, dz;
+    jointMotion(J[i], q, th, dz);
+    return dhLink(th, dz, J[i].a, J[i].alpha);
+  };
+  auto leftPose = [&](double q1, double q2) { return S.base * link(0, q1) * link(1, q2); };
+  auto rightPose = [&](double q3, double q4) { return (link(2, q3) * link(3, q4) * S.tool).inverse(); };
+  auto period = [](const Joint& j) { return j.kind == JointKind::A ? 4 * kPi : 2 * kPi; };
+  AlgebraicReport local;
+  AlgebraicReport& rep = report ? *report : local;
+  rep = AlgebraicReport{};
+  rep.left = implicitizeTwoJoint(leftPose, period(J[0]), period(J[1]));
+  rep.right_local = implicitizeTwoJoint(rightPose, period(J[2]), period(J[3]));
+  // Σ0: L = target · R  ⇒  Study(R) ∝ T_b(Study(target⁻¹)) · Study(L)
+  rep.target_inverse = studyFromPose(target.inverse());
+  rep.right = rep.right_local.transferred(rep.target_inverse);
+
+  std::vector<Study> points;
+  if (!intersectByHomotopy(rep, lengthScale(S), points)) {
+    rep.intersection_method = "grid";
+    for (const auto& r : intersectByGrid(rep, leftPose, period(J[0]), period(J[1]))) {
+      points.push_back(studyFromPose(leftPose(r[0], r[1])));
+      rep.cubic_residual.push_back(rep.right.residual(points.back()));
+    }
+  }
   SolutionSet set(model, target, seed, 1e-9);
-  for (const auto& r : roots) {
-    const SE3 L = leftPose(r[0], r[1]);
-    const Study X = studyFromPose(L);
+  const SE3 base_inv = S.base.inverse(), tool_inv = S.tool.inverse();
+  for (const Study& X : points) {
     rep.intersections.push_back(X);
-    // recover joints 3, 4 from ᴿT = L⁻¹·target·tool⁻¹ (the two-joint sub-IK); none ⇒ spurious point
-    const SE3 M34 = L.inverse() * target * S.tool.inverse();
+    // recover (u1, u2) from ⁰T_L = pose(X) and (u3, u4) from ᴿT = ⁰T_L⁻¹·target·tool⁻¹ (the two-joint
+    // sub-IKs); a point without both is a spurious point of the implicit varieties
+    const SE3 L = poseFromStudy(X);
+    const auto sub12 = solveTwoJoint(J[0], J[1], base_inv * L);
+    const SE3 M34 = L.inverse() * target * tool_inv;
     const auto sub = solveTwoJoint(J[2], J[3], M34);
-    rep.genuine.push_back(!sub.empty());
+    rep.genuine.push_back(!sub12.empty() && !sub.empty());
+    for (const auto& r : sub12)
     for (const auto& s34 : sub) {
       // u = tan(θ_v/4) for A-pairs (tan(θ/2) for R); θ_v = 4·atan(u) recovers the joint values
       Eigen::Vector4d u;
@@ -359,7 +641,7 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
     }
   }
   IkAllResult res;
-  set.finish(res, "algebraic (Study parameters): " + std::to_string(rep.intersections.size()) + " intersection point(s) on the left chain, " +
+  set.finish(res, "algebraic (Study parameters): " + std::to_string(rep.intersections.size()) + " real intersection point(s) (" + rep.intersection_method + "), " +
                       std::to_string(std::count(rep.genuine.begin(), rep.genuine.end(), false)) + " spurious");
   res.method = IkMethod::Algebraic;
   return res;

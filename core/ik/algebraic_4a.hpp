@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "ik.hpp"
@@ -61,17 +62,26 @@ std::vector<Eigen::Vector2d> solveTwoJoint(const Joint& ja, const Joint& jb, con
 struct AlgebraicReport {
   ConstraintVariety left, right_local, right;
   Study target_inverse;
-  std::vector<Study> intersections;
-  std::vector<bool> genuine;
+  std::vector<Study> intersections;  ///< every real root (x0 = 1, or the largest x_i = 1 when x0 ≈ 0)
+  std::vector<bool> genuine;         ///< both two-joint sub-IKs succeed
   std::vector<Eigen::Vector4d> u;
+  std::string intersection_method;  ///< "homotopy" (total-degree continuation, all isolated roots) or "grid" (fallback)
+  int homotopy_paths = 0;           ///< 2⁷ = 128 (Bézout number of the 7 quadrics)
+  int homotopy_finite = 0;          ///< paths that ended at a finite point
+  int homotopy_diverged = 0;        ///< paths to infinity
+  int homotopy_failed = 0;          ///< paths given up (step size collapsed)
+  int homotopy_complex = 0;         ///< finite endpoints that are not real
+  int homotopy_exceptional = 0;     ///< paths ending on the exceptional set x = 0 (all quadrics → c·|y|²; no pose)
+  std::vector<double> cubic_residual;  ///< per intersection point: max |cubic| (normalised point); the thesis's check
 };
 
 /// Algebraic IK of a 4-joint R/A chain (standard DH; base and tool included) after Robinson/Pfurner:
 /// split after joint 2, implicitize both 2-joint chains, transfer the right one into Σ0 with T_b of
-/// the inverse target pose, intersect, recover (u1,u2) and (u3,u4) by the two-joint sub-IK, reject
-/// spurious points, θ_v = 4·atan(u). Intersection: the left variety is used through its parametrisation,
-/// the right chain's implicit equations are solved over the (θ1, θ2) torus by a deterministic grid and
-/// Gauss–Newton refinement (no computer algebra; runs in wasm).
+/// the inverse target pose, intersect (total-degree homotopy continuation on the 7 independent
+/// quadrics, 128 paths, all isolated roots; the two cubics checked), recover (u1,u2) and (u3,u4) by the
+/// two-joint sub-IKs, reject spurious points (no sub-IK), θ_v = 4·atan(u). No computer algebra; runs
+/// in wasm. The grid intersection is kept only as a fallback for varieties without 7 independent
+/// quadrics.
 IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* seed = nullptr,
                              AlgebraicReport* report = nullptr);
 

@@ -61,6 +61,22 @@ void boundedStep(NumericIkWorkspace& ws, const VecX& q, double lambda, bool limi
   ws.dq.setZero();
   // free_idx[i] = 1 if free, 0 if fixed at a bound
   for (int i = 0; i < n; ++i) ws.free_idx[i] = 1;
+  // common case first: no bound hit, full system; fixed-size 6×6 for 6-joint chains
+  if (n == 6) {
+    using M6 = Eigen::Matrix<double, 6, 6>;
+    using V6 = Eigen::Matrix<double, 6, 1>;
+    M6 M = Eigen::Map<const M6>(ws.A.data());
+    M.diagonal() += lambda * (V6::Ones() + M.diagonal());
+    const Eigen::LLT<M6> llt(M);
+    const V6 d = llt.solve(Eigen::Map<const V6>(ws.g.data()));
+    bool inside = true;
+    if (limits)
+      for (int i = 0; i < 6; ++i) inside = inside && q[i] + d[i] <= ws.hi[i] && q[i] + d[i] >= ws.lo[i];
+    if (inside) {
+      Eigen::Map<V6>(ws.dq.data()) = d;
+      return;
+    }
+  }
   for (int pass = 0; pass <= n; ++pass) {
     int nf = 0;
     for (int i = 0; i < n; ++i)
@@ -149,10 +165,20 @@ StartResult runLM(const Model& model, NumericIkWorkspace& ws, const SE3& target,
   int it = 0;
   for (; it < opt.max_iterations && E > opt.tolerance; ++it) {
     jacobianAt(model, ws, w);
-    auto Jr = ws.Jw.topRows(rows);
-    ws.A.noalias() = Jr.transpose() * Jr;
-    ws.g.noalias() = Jr.transpose() * ws.e.head(rows);
-    if (lambda < 0) lambda = 1e-3;
+    if (n == 6 && rows == 6) {
+      using M6 = Eigen::Matrix<double, 6, 6>;
+      const Eigen::Map<const M6> Jf(ws.Jw.data());
+      Eigen::Map<M6>(ws.A.data()).noalias() = Jf.transpose() * Jf;
+      Eigen::Map<Eigen::Matrix<double, 6, 1>>(ws.g.data()).noalias() = Jf.transpose() * ws.e.head<6>();
+    } else {
+      auto Jr = ws.Jw.topRows(rows);
+      ws.A.noalias() = Jr.transpose() * Jr;
+      ws.g.noalias() = Jr.transpose() * ws.e.head(rows);
+    }
+    // initial damping (relative to the Marquardt scaling 1 + diag JᵀJ): 3e-2 measured best on random
+    // PUMA / prototype starts (1e-3: 23.5 µs median, 1e-2: 20, 3e-2: 18.9, 1e-1: 19.3)
+    // (near the solution, e.g. tracking a drag, a small start keeps Gauss–Newton's quadratic rate)
+    if (lambda < 0) lambda = E < 0.05 ? 1e-3 : 3e-2;
     const double E2 = E * E;
     bool accepted = false;
     while (!accepted) {

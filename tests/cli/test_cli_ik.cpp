@@ -1,46 +1,21 @@
 // `achain ik`: the acceptance cases through the CLI (JSON on stdout, one-line errors).
-#include <catch2/catch.hpp>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "cli_runner.hpp"
 
 namespace {
 struct IkCliResult { int status; nlohmann::json out; std::string err; };
 
 IkCliResult runIkCli(const std::string& args) {
-  char tmpl[] = "/tmp/achain_ik_cli_XXXXXX";
-  const int fd = mkstemp(tmpl);
-  if (fd >= 0) close(fd);
-  const std::string errfile = tmpl;
-  const std::string cmd = std::string(ACHAIN_CLI_PATH) + " ik " + args + " 2>" + errfile;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = pclose(p);
-  std::ifstream ef(errfile);
-  std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
-  std::remove(errfile.c_str());
+  const auto r = achain::test::runCli("ik " + args);
   nlohmann::json j;
-  if (WEXITSTATUS(st) == 0) j = nlohmann::json::parse(out);
-  return {WEXITSTATUS(st), j, err};
+  if (r.status == 0) j = nlohmann::json::parse(r.out);
+  return {r.status, j, r.err};
 }
 
 std::string fkTarget(const std::string& robot, const std::string& q) {
-  const std::string cmd = std::string(ACHAIN_CLI_PATH) + " fk --robot " + robot + " --deg --q " + q;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  const auto T = nlohmann::json::parse(out)["T"];
+  const auto T = achain::test::runCli("fk --robot " + robot + " --deg --q " + q).json()["T"];
   std::string s;
   char num[64];
   for (int r = 0; r < 4; ++r)
@@ -59,7 +34,11 @@ TEST_CASE("achain ik: prototype-4a thesis target, --all gives the one thesis sol
   CHECK(r.out["method"] == "closed");
   REQUIRE(r.out["solutions"].size() == 1);
   const double expect[4] = {84.107, 224.203, 106.791, 236.997};
-  for (int i = 0; i < 4; ++i) CHECK(r.out["solutions"][0][i].get<double>() == Approx(expect[i]).margin(0.01));
+  for (int i = 0; i < 4; ++i) {
+    CHECK(r.out["solutions_deg"][0][i].get<double>() == Approx(expect[i]).margin(0.01));
+    // the contract: the main fields are SI (radians) even with --deg
+    CHECK(r.out["solutions"][0][i].get<double>() == Approx(expect[i] * 3.14159265358979323846 / 180).margin(2e-4));
+  }
 }
 
 TEST_CASE("achain ik: puma560 --all returns 8 solutions, each verified by FK", "[cli][ik]") {

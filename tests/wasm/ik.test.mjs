@@ -33,7 +33,7 @@ test('ikAll: puma560 gives 8 solutions with flags, each reproducing the pose; pa
   const native = cli('ik', '--robot', 'puma560', '--q-target', '20,30,-60,40,50,60', '--deg', '--all');
   assert.equal(native.details.length, r.solutions.length);
   for (let k = 0; k < r.solutions.length; k++) {
-    assert.ok(maxAbsDiff(native.details[k].q.map((x) => x * deg), r.solutions[k].q) < 1e-11);
+    assert.ok(maxAbsDiff(native.details[k].q, r.solutions[k].q) < 1e-11);
   }
   m.dispose();
 });
@@ -81,7 +81,7 @@ test('ikSolve: native parity (same code, same numbers)', () => {
   const T = Float64Array.from(native.target.flat());
   const r = m.ikSolve(T, [0, 0, 0.4, 0, 0, 0].map((x, i) => (i === 2 ? x : x * deg)));
   assert.equal(r.status, native.status);
-  const nq = native.q.map((x, i) => (i === 2 ? x : x * deg));
+  const nq = native.q;  // the CLI prints SI (rad, m)
   assert.ok(maxAbsDiff(r.q, nq) < 1e-9, `${Array.from(r.q)} vs ${nq}`);
   m.dispose();
 });
@@ -96,4 +96,39 @@ test('ik: malformed targets and options throw named errors', () => {
   assert.throws(() => m.ikSolve(m.fk(q).tool, q, { positionWeight: -1 }), /positionWeight/);
   assert.throws(() => m.ikAll(m.fk(q).tool, { method: 'magic' }), /method/);
   m.dispose();
+});
+
+test('ikAll method algebraic (homotopy): thesis target, 4 real intersection points, 1 genuine; parity with the CLI', () => {
+  const m = achain.loadModel('prototype-4a');
+  const T = m.fk([84.107 * deg, 224.203 * deg, 106.791 * deg, 236.997 * deg]).tool;
+  const r = m.ikAll(T, { method: 'algebraic' });
+  assert.equal(r.status, 'ok');
+  assert.equal(r.method, 'algebraic');
+  assert.equal(r.solutions.length, 1);
+  assert.match(r.note, /4 real intersection point\(s\) \(homotopy\), 3 spurious/);
+  const got = Array.from(r.solutions[0].q, (x) => x / deg);
+  assert.ok(maxAbsDiff(got, [84.107, 224.203, 106.791, 236.997]) < 0.01, String(got));
+  const native = cli('ik', '--robot', 'prototype-4a', '--q-target', '84.107,224.203,106.791,236.997', '--deg', '--all', '--method', 'algebraic');
+  assert.ok(maxAbsDiff(native.solutions[0], r.solutions[0].q) < 1e-9);
+  m.dispose();
+});
+
+test('per-model IK state lives in the model handle: two models solve independently, dispose frees it', () => {
+  const a = achain.loadModel('puma560');
+  const b = achain.loadModel('prototype-4a');
+  const qa = [0.3, -0.4, 0.5, 0.6, -0.7, 0.8];
+  const qb = [1.5, 4.0, 2.0, 4.2];
+  const ra = a.ikSolve(a.fk(qa).tool, qa.map((x) => x + 0.01));
+  const rb = b.ikSolve(b.fk(qb).tool, qb.map((x) => x + 0.01));
+  const ra2 = a.ikSolve(a.fk(qa).tool, qa.map((x) => x + 0.01));
+  assert.equal(ra.status, 'ok');
+  assert.equal(rb.status, 'ok');
+  assert.ok(maxAbsDiff(ra.q, qa) < 1e-8 && maxAbsDiff(rb.q, qb) < 1e-8);
+  assert.ok(maxAbsDiff(ra.q, ra2.q) === 0);
+  assert.equal(typeof achain.module.ikRelease, 'undefined');  // no side table to release any more
+  a.dispose();
+  b.dispose();
+  const c = achain.loadModel('puma560');  // a fresh handle gets fresh state
+  assert.equal(c.ikSolve(c.fk(qa).tool, qa).status, 'ok');
+  c.dispose();
 });

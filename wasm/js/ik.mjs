@@ -60,13 +60,4 @@ export function install(Model) {
     if (r.note) out.note = r.note;
     return out;
   };
-
-  // Free the per-model IK workspace with the model.
-  const dispose = Model.prototype.dispose;
-  Model.prototype.dispose = function disposeWithIk() {
-    if (this.raw) {
-      try { this.achain.module.ikRelease(this.raw); } catch { /* module without ik */ }
-    }
-    dispose.call(this);
-  };
 }
