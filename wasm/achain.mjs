@@ -46,29 +46,58 @@ export class Model {
     return this.raw;
   }
   // ---- hot-path plumbing: inputs are written straight into wasm memory, results copied out.
-  /** Writes vectors into the model's input buffer: _input([q, 'q', n], [target, 'target', 16], …). */
-  _input(...parts) {
+  /** Makes the input buffer hold `total` doubles; returns the raw handle. */
+  _reserve(total) {
     const raw = this._raw();
-    let total = 0;
-    for (const [, , n] of parts) total += n;
-    if (total > this._inCap) { this._inPtr = raw.reserveInput(Math.max(total, 64)); this._inCap = Math.max(total, 64); }
-    const heap = this.achain.module.HEAPF64;
-    let off = this._inPtr >>> 3;
-    for (const [v, what, n] of parts) {
-      if (v == null || typeof v.length !== 'number') throw new Error(`${what}: must be an array of ${n} numbers`);
-      if (v.length !== n) throw new Error(`${what}: expected ${n} values, got ${v.length}`);
-      heap.set(v, off);
-      off += n;
+    if (total > this._inCap) {
+      const cap = Math.max(total, 64);
+      this._inPtr = raw.reserveInput(cap);
+      this._inCap = cap;
     }
     return raw;
   }
-  /** Copies n doubles at byte address ptr out of wasm memory. */
-  _output(ptr, n) { return this.achain.module.HEAPF64.slice(ptr >>> 3, (ptr >>> 3) + n); }
+  /** Writes vector v (n numbers, named `what` in errors) at double offset `at` of the input buffer. */
+  _put(v, what, n, at) {
+    if (v == null || typeof v.length !== 'number') throw new Error(`${what}: must be an array of ${n} numbers`);
+    if (v.length !== n) throw new Error(`${what}: expected ${n} values, got ${v.length}`);
+    const heap = this.achain.module.HEAPF64, o = (this._inPtr >>> 3) + at;
+    if (n <= 16) for (let i = 0; i < n; i++) heap[o + i] = v[i];  // cheaper than set() for short vectors
+    else heap.set(v, o);
+  }
+  /** Writes q (dof numbers) as the only input; returns the raw handle. */
+  _q(q) {
+    const raw = this._reserve(this.info.dof);
+    this._put(q, 'q', this.info.dof, 0);
+    return raw;
+  }
+  /** Writes vectors into the model's input buffer: _input([q, 'q', n], [target, 'target', 16], …). */
+  _input(...parts) {
+    let total = 0;
+    for (const [, , n] of parts) total += n;
+    const raw = this._reserve(total);
+    let at = 0;
+    for (const [v, what, n] of parts) {
+      this._put(v, what, n, at);
+      at += n;
+    }
+    return raw;
+  }
+  /**
+   * Copies n doubles at byte address ptr out of wasm memory: into `out` when given (a Float64Array or
+   * array with room for n numbers; returned, no allocation), else into a new Float64Array.
+   */
+  _output(ptr, n, out) {
+    const heap = this.achain.module.HEAPF64, at = ptr >>> 3;
+    if (out == null) return heap.slice(at, at + n);
+    if (typeof out.length !== 'number' || out.length < n) throw new Error(`out: needs room for ${n} numbers`);
+    for (let i = 0; i < n; i++) out[i] = heap[at + i];
+    return out;
+  }
 
   /** Forward kinematics. q in SI (rad, m; θ_v for A-pairs). Matrices are row-major 4×4. */
   fk(q) {
     const n = this.dof;
-    const all = this._output(this._input([q, 'q', n]).fk(), 16 * (n + 2));
+    const all = this._output(this._q(q).fk(), 16 * (n + 2));
     const frames = [];
     for (let i = 0; i < n + 1; i++) frames.push(all.subarray(16 * (i + 1), 16 * (i + 2)));
     return { tool: all.subarray(0, 16), base: frames[0], links: frames.slice(1), frames };
@@ -76,10 +105,10 @@ export class Model {
   /** A-pair legs for q: per A-pair joint, {joint, base: Float64Array(18), platform: Float64Array(18)}. */
   legs(q) {
     const apairs = this.info.joints.map((j, i) => (j.kind === 'A' ? i : -1)).filter((i) => i >= 0);
-    const all = this._output(this._input([q, 'q', this.dof]).legs(), 36 * apairs.length);
+    const all = this._output(this._q(q).legs(), 36 * apairs.length);
     return apairs.map((joint, k) => ({ joint, base: all.subarray(36 * k, 36 * k + 18), platform: all.subarray(36 * k + 18, 36 * k + 36) }));
   }
-  withinLimits(q) { return this._input([q, 'q', this.dof]).withinLimits(); }
+  withinLimits(q) { return this._q(q).withinLimits(); }
   /** The same arm in the other DH convention ('standard' | 'modified'): a new Model (same tool pose, inertials moved). */
   convertConvention(target) { return new Model(this.achain, this._raw().convertConvention(target)); }
   /** The model as a JSON robot description (SI units). */

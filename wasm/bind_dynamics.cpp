@@ -5,7 +5,6 @@
 //   flags: 1 motors, 2 friction, 4 override gravity, 8 wrench, 16 wrench in the tool frame
 // See wasm/js/dynamics.mjs and wasm/types/dynamics.d.ts.
 #include <memory>
-#include <unordered_map>
 
 #include "dynamics/control.hpp"
 #include "dynamics/coriolis.hpp"
@@ -23,51 +22,26 @@ using namespace emscripten;
 namespace achain::wasm {
 namespace {
 
-/// One dynamics workspace per model handle, made on first use. WasmModel has no slot for it, so it
-/// lives in a side table keyed by the handle, re-made whenever the handle's model differs from the
-/// one the workspace was built for (a freed handle's address can be reused).
-struct DynEntry {
-  std::unique_ptr<DynamicsWorkspace> ws;
-  Model model;  // copy of the description it was built for
+/// The dynamics scratch of one model handle, kept in WasmModel::dynamics_state: created on first
+/// use and freed with the handle (the handle's model never changes, so it never needs rebuilding).
+struct DynState {
+  explicit DynState(const Model& m)
+      : ws(m), M(MatX::Zero(m.nv, m.nv)), C(MatX::Zero(m.nv, m.nv)), a(VecX::Zero(m.nv)), b(VecX::Zero(m.nv)), q(VecX::Zero(m.nv)) {
+    bd.resize(m.nv);
+  }
+  DynamicsWorkspace ws;
   MatX M, C;
-  VecX a, b;
+  VecX a, b, q;  ///< per-call vectors (q: batch samples)
   TorqueBreakdown bd;
   LeeTerms lee;
   FreemanWorkspace fw;
   FreemanModel fm;
+  std::vector<double> rows;  ///< simulate / computedTorque results (a view of it goes to JS, copied at once)
 };
-std::unordered_map<const WasmModel*, DynEntry>& table() {
-  static std::unordered_map<const WasmModel*, DynEntry> t;
-  return t;
-}
-/// The fields the dynamics depends on (names, limits and notes are not compared: cheaper per call).
-bool sameDynamics(const Model& a, const Model& b) {
-  if (a.nv != b.nv || a.njoints() != b.njoints() || a.convention != b.convention || a.gravity != b.gravity ||
-      a.base != b.base || a.tool != b.tool || a.tool_link != b.tool_link)
-    return false;
-  for (int i = 0; i < a.njoints(); ++i) {
-    const Joint &x = a.joints[i], &y = b.joints[i];
-    if (x.kind != y.kind || x.parent != y.parent || x.a != y.a || x.alpha != y.alpha || x.d != y.d ||
-        x.theta_f != y.theta_f || x.sign != y.sign || x.pitch != y.pitch || x.rho != y.rho || x.leg_mass != y.leg_mass ||
-        !(x.motor == y.motor) || !(x.link == y.link))
-      return false;
-  }
-  return true;
-}
 
-DynEntry& entry(WasmModel& h) {
-  DynEntry& e = table()[&h];
-  if (!e.ws || !sameDynamics(e.model, h.model)) {
-    e.model = h.model;
-    e.ws = std::make_unique<DynamicsWorkspace>(h.model);
-    const int n = h.model.nv;
-    e.M.setZero(n, n);
-    e.C.setZero(n, n);
-    e.a.setZero(n);
-    e.b.setZero(n);
-    e.bd.resize(n);
-  }
-  return e;
+DynState& state(WasmModel& h) {
+  if (!h.dynamics_state) h.dynamics_state = std::make_shared<DynState>(h.model);
+  return *static_cast<DynState*>(h.dynamics_state.get());
 }
 
 DynamicsOptions options(const WasmModel& h, int legs, int flags, int offset) {
@@ -105,17 +79,30 @@ void putMatrix(double* o, const MatX& M) {
     for (int c = 0; c < M.cols(); ++c) *o++ = M(r, c);
 }
 
+/// The common start of the single-state entry points. in = [q | v1 | v2 | gravity (3), wrench (6)]:
+/// v1 and v2 (named for error messages; nullptr = absent) are read into s.a and s.b, and the options
+/// follow the last vector.
+struct Call {
+  DynState& s;
+  DynamicsOptions o;
+  const VecX& q;
+};
+Call begin(WasmModel& h, int legs, int flags, const char* v1 = nullptr, const char* v2 = nullptr) {
+  const int n = h.model.nv;
+  DynState& s = state(h);
+  const DynamicsOptions o = options(h, legs, flags, (1 + (v1 != nullptr) + (v2 != nullptr)) * n);
+  const VecX& q = h.readQ(0);
+  if (v1) readVec(h, n, s.a, v1);
+  if (v2) readVec(h, 2 * n, s.b, v2);
+  return {s, o, q};
+}
+
 /// in: q, qd, qdd, [gravity, wrench] → τ (nv)
 uintptr_t dynInverse(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, 3 * n);
-    const VecX& q = h.readQ(0);
-    readVec(h, n, e.a, "qd");
-    readVec(h, 2 * n, e.b, "qdd");
-    double* out = h.output(n);
-    inverseDynamics(h.model, *e.ws, q, e.a, e.b, o, Eigen::Map<VecX>(out, n));
+    const Call c = begin(h, legs, flags, "qd", "qdd");
+    inverseDynamics(h.model, c.s.ws, c.q, c.s.a, c.s.b, c.o, Eigen::Map<VecX>(h.output(n), n));
     return h.outAddress();
   });
 }
@@ -125,17 +112,13 @@ uintptr_t dynInverse(WasmModel& h, int legs, int flags) {
 uintptr_t dynBreakdown(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, 3 * n);
-    const VecX& q = h.readQ(0);
-    readVec(h, n, e.a, "qd");
-    readVec(h, 2 * n, e.b, "qdd");
-    torqueBreakdown(h.model, *e.ws, q, e.a, e.b, o, e.bd);
+    const Call c = begin(h, legs, flags, "qd", "qdd");
+    TorqueBreakdown& bd = c.s.bd;
+    torqueBreakdown(h.model, c.s.ws, c.q, c.s.a, c.s.b, c.o, bd);
     double* out = h.output(9 * n);
-    int k = 0;
-    for (const VecX* v : {&e.bd.total, &e.bd.inertial, &e.bd.velocity, &e.bd.gravity, &e.bd.friction, &e.bd.wrench,
-                          &e.bd.rotor, &e.bd.translational, &e.bd.rotational})
-      for (int i = 0; i < n; ++i) out[k++] = (*v)[i];
+    for (const VecX* v : {&bd.total, &bd.inertial, &bd.velocity, &bd.gravity, &bd.friction, &bd.wrench, &bd.rotor,
+                          &bd.translational, &bd.rotational})
+      for (int i = 0; i < n; ++i) *out++ = (*v)[i];
     return h.outAddress();
   });
 }
@@ -144,10 +127,9 @@ uintptr_t dynBreakdown(WasmModel& h, int legs, int flags) {
 uintptr_t dynMass(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, n);
-    massMatrix(h.model, *e.ws, h.readQ(0), o, e.M);
-    putMatrix(h.output(n * n), e.M);
+    const Call c = begin(h, legs, flags);
+    massMatrix(h.model, c.s.ws, c.q, c.o, c.s.M);
+    putMatrix(h.output(n * n), c.s.M);
     return h.outAddress();
   });
 }
@@ -156,11 +138,8 @@ uintptr_t dynMass(WasmModel& h, int legs, int flags) {
 uintptr_t dynGravity(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, n);
-    const VecX& q = h.readQ(0);
-    double* out = h.output(n);
-    gravityTorques(h.model, *e.ws, q, o, Eigen::Map<VecX>(out, n));
+    const Call c = begin(h, legs, flags);
+    gravityTorques(h.model, c.s.ws, c.q, c.o, Eigen::Map<VecX>(h.output(n), n));
     return h.outAddress();
   });
 }
@@ -169,12 +148,9 @@ uintptr_t dynGravity(WasmModel& h, int legs, int flags) {
 uintptr_t dynCoriolis(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, 2 * n);
-    const VecX& q = h.readQ(0);
-    readVec(h, n, e.a, "qd");
-    coriolisMatrix(h.model, *e.ws, q, e.a, o, e.C);
-    putMatrix(h.output(n * n), e.C);
+    const Call c = begin(h, legs, flags, "qd");
+    coriolisMatrix(h.model, c.s.ws, c.q, c.s.a, c.o, c.s.C);
+    putMatrix(h.output(n * n), c.s.C);
     return h.outAddress();
   });
 }
@@ -183,13 +159,8 @@ uintptr_t dynCoriolis(WasmModel& h, int legs, int flags) {
 uintptr_t dynForward(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, 3 * n);
-    const VecX& q = h.readQ(0);
-    readVec(h, n, e.a, "qd");
-    readVec(h, 2 * n, e.b, "tau");
-    double* out = h.output(n);
-    forwardDynamics(h.model, *e.ws, q, e.a, e.b, o, Eigen::Map<VecX>(out, n));
+    const Call c = begin(h, legs, flags, "qd", "tau");
+    forwardDynamics(h.model, c.s.ws, c.q, c.s.a, c.s.b, c.o, Eigen::Map<VecX>(h.output(n), n));
     return h.outAddress();
   });
 }
@@ -197,52 +168,63 @@ uintptr_t dynForward(WasmModel& h, int legs, int flags) {
 /// in: q, qd, [gravity, wrench] → (kinetic, potential)
 uintptr_t dynEnergy(WasmModel& h, int legs, int flags) {
   return guard([&] {
-    const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, 2 * n);
-    const VecX& q = h.readQ(0);
-    readVec(h, n, e.a, "qd");
+    const Call c = begin(h, legs, flags, "qd");
     double* out = h.output(2);
-    out[0] = kineticEnergy(h.model, *e.ws, q, e.a, o);
-    out[1] = potentialEnergy(h.model, *e.ws, q, o);
+    out[0] = kineticEnergy(h.model, c.s.ws, c.q, c.s.a, c.o);
+    out[1] = potentialEnergy(h.model, c.s.ws, c.q, c.o);
     return h.outAddress();
   });
 }
 
-/// in: count samples of (q, qd, qdd), then [gravity, wrench] → count·nv torques (sample-major)
-uintptr_t dynInverseSeries(WasmModel& h, int legs, int flags, int count) {
+/// Batch evaluation inside one call (no per-sample JS or Embind cost). op: 0 inverse dynamics
+/// (samples of q, qd, qdd → τ), 1 mass matrix (samples of q → M row-major), 2 forward dynamics
+/// (samples of q, qd, τ → q̈). in: count samples, then [gravity, wrench]; out: count results.
+uintptr_t dynSeries(WasmModel& h, int op, int legs, int flags, int count) {
   return guard([&] {
     const int n = h.model.nv;
+    if (op < 0 || op > 2) throw Error("op: must be 0 (inverse), 1 (mass) or 2 (forward)");
     if (count < 0) throw Error("count: must be ≥ 0");
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, 3 * n * count);
-    double* out = h.output(static_cast<size_t>(n) * std::max(count, 1));
-    VecX q(n);
+    const int stride = op == 1 ? n : 3 * n;   // doubles per input sample
+    const int result = op == 1 ? n * n : n;   // doubles per result
+    h.requireInput(static_cast<size_t>(stride) * count + ((flags & 12) ? 9 : 0));
+    DynState& s = state(h);
+    const DynamicsOptions o = options(h, legs, flags, stride * count);
+    double* out = h.output(static_cast<size_t>(result) * std::max(count, 1));
+    VecX& q = s.q;
     for (int k = 0; k < count; ++k) {
-      readVec(h, 3 * n * k, q, "q");
-      readVec(h, 3 * n * k + n, e.a, "qd");
-      readVec(h, 3 * n * k + 2 * n, e.b, "qdd");
-      inverseDynamics(h.model, *e.ws, q, e.a, e.b, o, Eigen::Map<VecX>(out + static_cast<size_t>(n) * k, n));
+      const int at = stride * k;
+      readVec(h, at, q, "q");
+      double* r = out + static_cast<size_t>(result) * k;
+      if (op == 1) {
+        massMatrix(h.model, s.ws, q, o, s.M);
+        putMatrix(r, s.M);
+        continue;
+      }
+      readVec(h, at + n, s.a, "qd");
+      readVec(h, at + 2 * n, s.b, op == 0 ? "qdd" : "tau");
+      if (op == 0) inverseDynamics(h.model, s.ws, q, s.a, s.b, o, Eigen::Map<VecX>(r, n));
+      else forwardDynamics(h.model, s.ws, q, s.a, s.b, o, Eigen::Map<VecX>(r, n));
     }
     return h.outAddress();
   });
 }
 
+/// in: count samples of (q, qd, qdd), then [gravity, wrench] → count·nv torques (sample-major)
+uintptr_t dynInverseSeries(WasmModel& h, int legs, int flags, int count) { return dynSeries(h, 0, legs, flags, count); }
+
 /// in: q, qd, [gravity, wrench] → D_tran, D_rot, D (3·nv²), h_tran, h_rot, c, other (4·nv)
 uintptr_t dynLee(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, 2 * n);
-    const VecX& q = h.readQ(0);
-    readVec(h, n, e.a, "qd");
-    leeTerms(h.model, *e.ws, q, e.a, o, e.lee);
+    const Call c = begin(h, legs, flags, "qd");
+    LeeTerms& lee = c.s.lee;
+    leeTerms(h.model, c.s.ws, c.q, c.s.a, c.o, lee);
     double* out = h.output(3 * n * n + 4 * n);
-    putMatrix(out, e.lee.D_tran);
-    putMatrix(out + n * n, e.lee.D_rot);
-    putMatrix(out + 2 * n * n, e.lee.D);
+    putMatrix(out, lee.D_tran);
+    putMatrix(out + n * n, lee.D_rot);
+    putMatrix(out + 2 * n * n, lee.D);
     double* v = out + 3 * n * n;
-    for (const VecX* x : {&e.lee.h_tran, &e.lee.h_rot, &e.lee.c, &e.lee.other})
+    for (const VecX* x : {&lee.h_tran, &lee.h_rot, &lee.c, &lee.other})
       for (int i = 0; i < n; ++i) *v++ = (*x)[i];
     return h.outAddress();
   });
@@ -252,18 +234,16 @@ uintptr_t dynLee(WasmModel& h, int legs, int flags) {
 uintptr_t dynFreeman(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
-    const DynamicsOptions o = options(h, legs, flags, 2 * n);
-    const VecX& q = h.readQ(0);
-    readVec(h, n, e.a, "qd");
-    freemanModel(h.model, *e.ws, e.fw, q, e.a, o, e.fm);
+    const Call c = begin(h, legs, flags, "qd");
+    FreemanModel& fm = c.s.fm;
+    freemanModel(h.model, c.s.ws, c.s.fw, c.q, c.s.a, c.o, fm);
     double* out = h.output(n * n + n * n * n + n);
-    putMatrix(out, e.fm.Istar);
+    putMatrix(out, fm.Istar);
     double* p = out + n * n;
     for (int k = 0; k < n; ++k)
       for (int m = 0; m < n; ++m)
-        for (int c = 0; c < n; ++c) *p++ = e.fm.Pstar(k, m, c);
-    for (int i = 0; i < n; ++i) *p++ = e.fm.TL[i];
+        for (int j = 0; j < n; ++j) *p++ = fm.Pstar(k, m, j);
+    for (int i = 0; i < n; ++i) *p++ = fm.TL[i];
     return h.outAddress();
   });
 }
@@ -274,14 +254,14 @@ uintptr_t dynFreeman(WasmModel& h, int legs, int flags) {
 val dynSimulate(WasmModel& h, int legs, int flags, double dt, int steps, int every, int integrator, val onProgress) {
   return guard([&] {
     const int n = h.model.nv;
-    DynEntry& e = entry(h);
+    DynState& s = state(h);
     const DynamicsOptions o = options(h, legs, flags, 3 * n);
     VecX q(n), qd(n), tau(n);
     readVec(h, 0, q, "q");
     readVec(h, n, qd, "qd");
     readVec(h, 2 * n, tau, "tau");
     if (steps < 0 || steps > 100000000) throw Error("steps: must be in [0, 1e8]");
-    static std::vector<double> rows;
+    std::vector<double>& rows = s.rows;
     rows.clear();
     DynamicsWorkspace energy_ws(h.model);
     SimulationSample io;
@@ -294,7 +274,7 @@ val dynSimulate(WasmModel& h, int legs, int flags, double dt, int steps, int eve
     };
     const bool progress = onProgress.typeOf().as<std::string>() == "function";
     if (progress) io.progress = [&](double f) { onProgress(f); };
-    simulate(h.model, *e.ws, q, qd, dt, steps,
+    simulate(h.model, s.ws, q, qd, dt, steps,
              [&](double, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) { out = tau; },
              o, integrator == 1 ? Integrator::SemiImplicitEuler : Integrator::RK4, io);
     return view(rows.data(), rows.size());
@@ -350,7 +330,7 @@ val dynControl(WasmModel& h, int legs, int flags, int ctrlLegs, double dt, doubl
     const ControlRun r = simulateComputedTorque(h.model, sampledMotion(t, q, qd, qdd), q0, qd0, duration, co,
                                                 progress ? std::function<void(double)>([&](double f) { onProgress(f); })
                                                          : std::function<void(double)>());
-    static std::vector<double> rows;
+    std::vector<double>& rows = state(h).rows;
     rows.clear();
     for (size_t k = 0; k < r.t.size(); ++k) {
       rows.push_back(r.t[k]);
@@ -379,6 +359,7 @@ EMSCRIPTEN_BINDINGS(achain_dynamics) {
   function("dynForward", &dynForward);
   function("dynEnergy", &dynEnergy);
   function("dynInverseSeries", &dynInverseSeries);
+  function("dynSeries", &dynSeries);
   function("dynLee", &dynLee);
   function("dynFreeman", &dynFreeman);
   function("dynSimulate", &dynSimulate);

@@ -70,19 +70,65 @@ void putRowMajor(double* o, const MatX& M) {
     for (int c = 0; c < M.cols(); ++c) *o++ = M(r, c);
 }
 
+/// The common start of the point-based entry points: FK of q = in[0, n), the named rate vectors that
+/// follow q (read into s.v, s.a, s.j in that order), then the (link, point) pair after them.
+struct PointCall {
+  KinScratch& s;
+  int link;
+  Vec3 p;
+};
+PointCall beginPoint(WasmModel& h, int link, bool usePoint, std::initializer_list<const char*> rates = {}) {
+  const int n = h.model.nv;
+  forwardKinematics(h.model, h.data, h.readQ());
+  KinScratch& s = scratch(n);
+  VecX* const dst[] = {&s.v, &s.a, &s.j};
+  int k = 0;
+  for (const char* what : rates) {
+    readVec(h, (k + 1) * n, *dst[k], what);
+    ++k;
+  }
+  PointCall c{s, 0, Vec3::Zero()};
+  resolvePoint(h, link, usePoint, (k + 1) * n, c.link, c.p);
+  return c;
+}
+
+int checkFrame(int frame) {
+  if (frame != 0 && frame != 1) throw Error("frame: must be 'base' or 'tool'");
+  return frame;
+}
+
 /// in = [q (n) | point (3)]; out = J row-major 6×n. frame: 0 base, 1 tool.
 uintptr_t jacobianJS(WasmModel& h, int link, bool usePoint, int frame) {
   return guard([&] {
+    const PointCall c = beginPoint(h, link, usePoint);
+    checkFrame(frame);
+    pointJacobian(h.model, h.data, c.link, c.p, c.s.J);
+    if (frame == 1) rotateJacobian(h.data.oMtool.R, c.s.J);
+    putRowMajor(h.output(6 * h.model.nv), c.s.J);
+    return h.outAddress();
+  });
+}
+
+/// Batch Jacobians inside one call (no per-sample JS or Embind cost): in = [count samples of q (n each) |
+/// point (3)]; out = count Jacobians, row-major 6×n each. frame: 0 base, 1 tool.
+uintptr_t jacobianSeries(WasmModel& h, int link, bool usePoint, int frame, int count) {
+  return guard([&] {
     const int n = h.model.nv;
-    forwardKinematics(h.model, h.data, h.readQ());
-    int lk;
-    Vec3 p;
-    resolvePoint(h, link, usePoint, n, lk, p);
-    if (frame != 0 && frame != 1) throw Error("frame: must be 'base' or 'tool'");
+    if (count < 0) throw Error("count: must be ≥ 0");
+    h.requireInput(static_cast<size_t>(n) * count + 3);
+    checkLinkArg(h.model, link);
+    checkFrame(frame);
     KinScratch& s = scratch(n);
-    pointJacobian(h.model, h.data, lk, p, s.J);
-    if (frame == 1) rotateJacobian(h.data.oMtool.R, s.J);
-    putRowMajor(h.output(6 * n), s.J);
+    double* out = h.output(static_cast<size_t>(6 * n) * std::max(count, 1));
+    for (int k = 0; k < count; ++k) {
+      forwardKinematics(h.model, h.data, h.readQ(n * k));
+      int lk;
+      Vec3 p;
+      resolvePoint(h, link, usePoint, n * count, lk, p);
+      pointJacobian(h.model, h.data, lk, p, s.J);
+      if (frame == 1) rotateJacobian(h.data.oMtool.R, s.J);
+      putRowMajor(out + static_cast<size_t>(6 * n) * k, s.J);
+    }
     return h.outAddress();
   });
 }
@@ -91,17 +137,12 @@ uintptr_t jacobianJS(WasmModel& h, int link, bool usePoint, int frame) {
 uintptr_t jacobianDotJS(WasmModel& h, int link, bool usePoint) {
   return guard([&] {
     const int n = h.model.nv;
-    forwardKinematics(h.model, h.data, h.readQ());
-    KinScratch& s = scratch(n);
-    readVec(h, n, s.v, "qd");
-    int lk;
-    Vec3 p;
-    resolvePoint(h, link, usePoint, 2 * n, lk, p);
-    pointJacobianDerivative(h.model, h.data, lk, p, s.v, s.Jd);
+    const PointCall c = beginPoint(h, link, usePoint, {"qd"});
+    pointJacobianDerivative(h.model, h.data, c.link, c.p, c.s.v, c.s.Jd);
     double* o = h.output(6 * n + 6);
-    putRowMajor(o, s.Jd);
-    s.out6.noalias() = s.Jd * s.v;
-    for (int r = 0; r < 6; ++r) o[6 * n + r] = s.out6[r];
+    putRowMajor(o, c.s.Jd);
+    c.s.out6.noalias() = c.s.Jd * c.s.v;
+    for (int r = 0; r < 6; ++r) o[6 * n + r] = c.s.out6[r];
     return h.outAddress();
   });
 }
@@ -126,25 +167,22 @@ uintptr_t analyticalJacobianJS(WasmModel& h) {
 uintptr_t influenceJS(WasmModel& h, int link, bool usePoint, int order) {
   return guard([&] {
     const int n = h.model.nv;
-    forwardKinematics(h.model, h.data, h.readQ());
-    int lk;
-    Vec3 p;
-    resolvePoint(h, link, usePoint, n, lk, p);
-    KinScratch& s = scratch(n);
-    influence(h.model, h.data, lk, p, s.inf, order);
+    const PointCall c = beginPoint(h, link, usePoint);
+    Influence& inf = c.s.inf;
+    influence(h.model, h.data, c.link, c.p, inf, order);
     const size_t size = 6 * n + (order >= 2 ? 6 * n * n : 0) + (order >= 3 ? 6 * n * n * n : 0);
     double* o = h.output(size);
-    putRowMajor(o, s.inf.G);
+    putRowMajor(o, inf.G);
     o += 6 * n;
     if (order >= 2)
       for (int q = 0; q < 6; ++q)
         for (int a = 0; a < n; ++a)
-          for (int b = 0; b < n; ++b) *o++ = s.inf.H(q, a, b);
+          for (int b = 0; b < n; ++b) *o++ = inf.H(q, a, b);
     if (order >= 3)
       for (int q = 0; q < 6; ++q)
         for (int l = 0; l < n; ++l)
           for (int a = 0; a < n; ++a)
-            for (int b = 0; b < n; ++b) *o++ = s.inf.D(q, l, a, b);
+            for (int b = 0; b < n; ++b) *o++ = inf.D(q, l, a, b);
     return h.outAddress();
   });
 }
@@ -152,16 +190,9 @@ uintptr_t influenceJS(WasmModel& h, int link, bool usePoint, int order) {
 /// in = [q | qd | qdd | qddd | point]; out = [acceleration (6) | jerk (6)] of the point (v; ω rows).
 uintptr_t influenceMotionJS(WasmModel& h, int link, bool usePoint) {
   return guard([&] {
-    const int n = h.model.nv;
-    forwardKinematics(h.model, h.data, h.readQ());
-    KinScratch& s = scratch(n);
-    readVec(h, n, s.v, "qd");
-    readVec(h, 2 * n, s.a, "qdd");
-    readVec(h, 3 * n, s.j, "qddd");
-    int lk;
-    Vec3 p;
-    resolvePoint(h, link, usePoint, 4 * n, lk, p);
-    influence(h.model, h.data, lk, p, s.inf, 3);
+    const PointCall c = beginPoint(h, link, usePoint, {"qd", "qdd", "qddd"});
+    KinScratch& s = c.s;
+    influence(h.model, h.data, c.link, c.p, s.inf, 3);
     double* o = h.output(12);
     Eigen::Map<VecX> acc(o, 6), jerk(o + 6, 6);
     influenceAcceleration(s.inf.G, s.inf.H, s.v, s.a, acc);
@@ -214,7 +245,7 @@ uintptr_t staticTorquesJS(WasmModel& h, int frame) {
   return guard([&] {
     const int n = h.model.nv;
     forwardKinematics(h.model, h.data, h.readQ());
-    if (frame != 0 && frame != 1) throw Error("frame: must be 'base' or 'tool'");
+    checkFrame(frame);
     Vec6 F;
     for (int i = 0; i < 6; ++i) {
       F[i] = h.in[n + i];
@@ -235,6 +266,7 @@ uintptr_t staticTorquesJS(WasmModel& h, int frame) {
 EMSCRIPTEN_BINDINGS(achain_kinematics) {
   using namespace achain::wasm;
   function("jacobian", &jacobianJS);
+  function("jacobianSeries", &jacobianSeries);
   function("jacobianDot", &jacobianDotJS);
   function("analyticalJacobian", &analyticalJacobianJS);
   function("influence", &influenceJS);

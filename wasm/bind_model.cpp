@@ -62,24 +62,49 @@ std::string info(const WasmModel& h) {
   });
 }
 
+/// Writes T as a row-major 4×4 block at b.
+void putPose(double* b, const SE3& T) {
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) b[4 * r + c] = T.R(r, c);
+    b[4 * r + 3] = T.p[r];
+  }
+  b[12] = b[13] = b[14] = 0;
+  b[15] = 1;
+}
+
 /// FK of q = in[0, nq): writes [tool | base | link 1 … link n] as row-major 4×4 blocks.
 uintptr_t fk(WasmModel& h) {
   return guard([&] {
     forwardKinematics(h.model, h.data, h.readQ());
     const int n = h.model.njoints();
     double* o = h.output(16 * (n + 2));
-    auto put = [&](int slot, const SE3& T) {
-      double* b = o + 16 * slot;
-      for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c) b[4 * r + c] = T.R(r, c);
-        b[4 * r + 3] = T.p[r];
-      }
-      b[12] = b[13] = b[14] = 0;
-      b[15] = 1;
-    };
-    put(0, h.data.oMtool);
-    put(1, h.model.base);
-    for (int i = 0; i < n; ++i) put(2 + i, h.data.oMi[i]);
+    putPose(o, h.data.oMtool);
+    putPose(o + 16, h.model.base);
+    for (int i = 0; i < n; ++i) putPose(o + 16 * (2 + i), h.data.oMi[i]);
+    return h.outAddress();
+  });
+}
+
+/// FK of q = in[0, nq), tool pose only: 16 numbers (row-major 4×4).
+uintptr_t fkTool(WasmModel& h) {
+  return guard([&] {
+    forwardKinematics(h.model, h.data, h.readQ());
+    putPose(h.output(16), h.data.oMtool);
+    return h.outAddress();
+  });
+}
+
+/// Batch FK inside one call (no per-sample JS or Embind cost): in = count samples of q (nq each);
+/// out = count tool poses (16 numbers each, row-major 4×4).
+uintptr_t fkSeries(WasmModel& h, int count) {
+  return guard([&] {
+    if (count < 0) throw Error("count: must be ≥ 0");
+    h.requireInput(static_cast<size_t>(h.model.nq) * count);
+    double* o = h.output(16 * static_cast<size_t>(std::max(count, 1)));
+    for (int k = 0; k < count; ++k) {
+      forwardKinematics(h.model, h.data, h.readQ(h.model.nq * k));
+      putPose(o + 16 * static_cast<size_t>(k), h.data.oMtool);
+    }
     return h.outAddress();
   });
 }
@@ -137,6 +162,8 @@ EMSCRIPTEN_BINDINGS(achain_model) {
       .function("info", &info)
       .function("reserveInput", &reserveInput)
       .function("fk", &fk)
+      .function("fkTool", &fkTool)
+      .function("fkSeries", &fkSeries)
       .function("legs", &legs)
       .function("withinLimits", &withinLimitsJS)
       .function("convertConvention", &convertConventionJS, allow_raw_pointers());

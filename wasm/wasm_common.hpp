@@ -37,6 +37,11 @@ struct WasmModel {
     if (static_cast<size_t>(n) > in.size()) in.resize(n);
     return reinterpret_cast<uintptr_t>(in.data());
   }
+  /// Throws unless `in` holds at least n doubles (the batch entry points read count samples from it).
+  void requireInput(size_t n) const {
+    if (n > in.size())
+      throw Error("count: " + std::to_string(n) + " input numbers needed, " + std::to_string(in.size()) + " staged");
+  }
   /// Copies in[offset, offset+nq) into q and checks it ("q[2]: must be a finite number").
   const VecX& readQ(int offset = 0) {
     for (int i = 0; i < model.nq; ++i) {

@@ -7,13 +7,18 @@
 // Matrices come back as row-major Float64Arrays (M[r*dof + c]). Every method takes an optional
 // options object: { legs: 'massless'|'lumped'|'full'|'potential' (default 'full'), motors, friction,
 // gravity: [x, y, z] (default: the model's), wrench: [fx, fy, fz, mx, my, mz] (the tool exerts on
-// the environment, moment about the tool origin), wrenchFrame: 'base'|'tool' }.
+// the environment, moment about the tool origin), wrenchFrame: 'base'|'tool' }. The single-result
+// methods (inverseDynamics, massMatrix, gravityTorques, coriolisMatrix, forwardDynamics) also take
+// opts.out: a Float64Array to write the result into and return (no allocation per call).
 
 const LEGS = { massless: 0, lumped: 1, full: 2, potential: 3, pe: 3 };
 
-const EXTRA = new Float64Array(9);  // reused: _input copies it into wasm memory at once
+const EXTRA = new Float64Array(9);  // reused: copied into wasm memory at once
+const ENCODED = { legs: 2, flags: 0, extra: EXTRA };  // reused: encode() allocates nothing
+const NO_OPTIONS = {};
 
-function encode(opts = {}) {
+/** Options → (legs code, flags, gravity/wrench block). The result object is shared: use it at once. */
+function encode(opts = NO_OPTIONS) {
   const legs = LEGS[opts.legs ?? 'full'];
   if (legs === undefined) throw new Error(`legs: expected massless, lumped, full or potential (got '${opts.legs}')`);
   let flags = 0;
@@ -34,18 +39,34 @@ function encode(opts = {}) {
     if (f === 'tool') flags |= 16;
     else if (f !== 'base') throw new Error(`wrenchFrame: must be 'base' or 'tool' (got '${f}')`);
   }
-  return { legs, flags, extra };
+  ENCODED.legs = legs;
+  ENCODED.flags = flags;
+  return ENCODED;
+}
+
+/**
+ * Stages [v₁ … v_k | options] (k vectors of dof numbers, named for errors) without allocating. The
+ * gravity/wrench block is only copied when the flags say the C++ side reads it (4: gravity, 8: wrench).
+ */
+function stage(model, enc, k, v1, w1, v2, w2, v3, w3) {
+  const n = model.dof;
+  const raw = model._reserve(k * n + 9);
+  model._put(v1, w1, n, 0);
+  if (k >= 2) model._put(v2, w2, n, n);
+  if (k >= 3) model._put(v3, w3, n, 2 * n);
+  if (enc.flags & 12) model._put(enc.extra, 'options', 9, k * n);
+  return raw;
 }
 
 const BREAKDOWN = ['total', 'inertial', 'velocity', 'gravity', 'friction', 'wrench', 'rotor', 'translational', 'rotational'];
 
 export function install(Model) {
   /** Joint torques τ = M q̈ + C q̇ + g (+ friction, rotor inertia, Jᵀh_e) by RNEA. */
-  Model.prototype.inverseDynamics = function inverseDynamics(q, qd, qdd, opts = {}) {
+  Model.prototype.inverseDynamics = function inverseDynamics(q, qd, qdd, opts = NO_OPTIONS) {
     const n = this.dof;
-    const { legs, flags, extra } = encode(opts);
-    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9]);
-    return this._output(this.achain.module.dynInverse(raw, legs, flags), n);
+    const enc = encode(opts), { legs, flags } = enc;
+    const raw = stage(this, enc, 3, q, 'q', qd, 'qd', qdd, 'qdd');
+    return this._output(this.achain.module.dynInverse(raw, legs, flags), n, opts.out);
   };
 
   /** τ and its parts: {total, inertial, velocity, gravity, friction, wrench, rotor, translational, rotational}. */
@@ -81,35 +102,35 @@ export function install(Model) {
   };
 
   /** Mass matrix M(q), row-major dof×dof (CRBA; rotor inertia with opts.motors). */
-  Model.prototype.massMatrix = function massMatrix(q, opts = {}) {
+  Model.prototype.massMatrix = function massMatrix(q, opts = NO_OPTIONS) {
     const n = this.dof;
-    const { legs, flags, extra } = encode(opts);
-    const raw = this._input([q, 'q', n], [extra, 'options', 9]);
-    return this._output(this.achain.module.dynMass(raw, legs, flags), n * n);
+    const enc = encode(opts), { legs, flags } = enc;
+    const raw = stage(this, enc, 1, q, 'q');
+    return this._output(this.achain.module.dynMass(raw, legs, flags), n * n, opts.out);
   };
 
   /** Generalized gravity torques g(q). */
-  Model.prototype.gravityTorques = function gravityTorques(q, opts = {}) {
+  Model.prototype.gravityTorques = function gravityTorques(q, opts = NO_OPTIONS) {
     const n = this.dof;
-    const { legs, flags, extra } = encode(opts);
-    const raw = this._input([q, 'q', n], [extra, 'options', 9]);
-    return this._output(this.achain.module.dynGravity(raw, legs, flags), n);
+    const enc = encode(opts), { legs, flags } = enc;
+    const raw = stage(this, enc, 1, q, 'q');
+    return this._output(this.achain.module.dynGravity(raw, legs, flags), n, opts.out);
   };
 
   /** Coriolis matrix in Christoffel form (row-major), so Ṁ − 2C is skew-symmetric. */
-  Model.prototype.coriolisMatrix = function coriolisMatrix(q, qd, opts = {}) {
+  Model.prototype.coriolisMatrix = function coriolisMatrix(q, qd, opts = NO_OPTIONS) {
     const n = this.dof;
-    const { legs, flags, extra } = encode(opts);
-    const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
-    return this._output(this.achain.module.dynCoriolis(raw, legs, flags), n * n);
+    const enc = encode(opts), { legs, flags } = enc;
+    const raw = stage(this, enc, 2, q, 'q', qd, 'qd');
+    return this._output(this.achain.module.dynCoriolis(raw, legs, flags), n * n, opts.out);
   };
 
   /** Joint accelerations for torques tau (Cholesky solve of the CRBA mass matrix). */
-  Model.prototype.forwardDynamics = function forwardDynamics(q, qd, tau, opts = {}) {
+  Model.prototype.forwardDynamics = function forwardDynamics(q, qd, tau, opts = NO_OPTIONS) {
     const n = this.dof;
-    const { legs, flags, extra } = encode(opts);
-    const raw = this._input([q, 'q', n], [qd, 'qd', n], [tau, 'tau', n], [extra, 'options', 9]);
-    return this._output(this.achain.module.dynForward(raw, legs, flags), n);
+    const enc = encode(opts), { legs, flags } = enc;
+    const raw = stage(this, enc, 3, q, 'q', qd, 'qd', tau, 'tau');
+    return this._output(this.achain.module.dynForward(raw, legs, flags), n, opts.out);
   };
 
   /** {kinetic, potential} energy (J). */

@@ -7,13 +7,15 @@
 // `link` is 0-based (the body joint k moves); omit it (or pass -1) for the tool. `point` is in the
 // link's frame (m); without it the reference point is the tool origin (tool link) or the link origin.
 
+import { flatten } from './flatten.mjs';
+
 function pointArgs(model, opts = {}) {
   const link = opts.link ?? -1;
   if (!Number.isInteger(link) || link < -1 || link >= model.dof) {
     throw new Error(`link: must be an integer in [0, ${model.dof - 1}] or -1 for the tool (got ${link})`);
   }
   const usePoint = opts.point != null;
-  return { link, usePoint, point: usePoint ? opts.point : [0, 0, 0] };
+  return { link, usePoint, point: usePoint ? opts.point : NO_POINT };
 }
 
 function frameCode(frame = 'base') {
@@ -23,6 +25,7 @@ function frameCode(frame = 'base') {
 }
 
 const ROWS = { all: 0, linear: 1, angular: 2 };
+const NO_POINT = [0, 0, 0];
 
 function fixInf(v) {
   return v === null ? Infinity : v;
@@ -41,12 +44,51 @@ function fixReport(r) {
 }
 
 export function install(Model) {
-  /** Geometric Jacobian 6×dof (row-major) of the tool or of a point on a link. */
+  /** Tool pose only (row-major 4×4, 16 numbers), the per-frame path: written into `out` when given. */
+  Model.prototype.fkTool = function fkTool(q, out) {
+    return this._output(this._q(q).fkTool(), 16, out);
+  };
+
+  /**
+   * Tool poses of many configurations in one wasm call: qs is an array of configurations or a flat
+   * array of count·dof numbers. Returns a Float64Array of count·16 (row-major 4×4 per sample).
+   */
+  Model.prototype.fkToolSeries = function fkToolSeries(qs) {
+    const n = this.dof;
+    const flat = flatten(qs, n, 'qs');
+    const count = flat.length / n;
+    const raw = this._reserve(flat.length);
+    this._put(flat, 'qs', flat.length, 0);
+    return this._output(raw.fkSeries(count), 16 * count);
+  };
+
+  /**
+   * Geometric Jacobian 6×dof (row-major) of the tool or of a point on a link. opts.out: a
+   * Float64Array (≥ 6·dof) to write into and return instead of allocating one (per-frame use).
+   */
   Model.prototype.jacobian = function jacobian(q, opts = {}) {
     const n = this.dof;
     const { link, usePoint, point } = pointArgs(this, opts);
-    const raw = this._input([q, 'q', n], [point, 'point', 3]);
-    return this._output(this.achain.module.jacobian(raw, link, usePoint, frameCode(opts.frame)), 6 * n);
+    const raw = this._reserve(n + 3);
+    this._put(q, 'q', n, 0);
+    this._put(point, 'point', 3, n);
+    return this._output(this.achain.module.jacobian(raw, link, usePoint, frameCode(opts.frame)), 6 * n, opts.out);
+  };
+
+  /**
+   * Jacobians of many configurations in one wasm call: qs is an array of configurations or a flat
+   * array of count·dof numbers; opts as for jacobian (link, point, frame). Returns a Float64Array of
+   * count·6·dof (one row-major 6×dof block per sample).
+   */
+  Model.prototype.jacobianSeries = function jacobianSeries(qs, opts = {}) {
+    const n = this.dof;
+    const { link, usePoint, point } = pointArgs(this, opts);
+    const flat = flatten(qs, n, 'qs');
+    const count = flat.length / n;
+    const raw = this._reserve(flat.length + 3);
+    this._put(flat, 'qs', flat.length, 0);
+    this._put(point, 'point', 3, flat.length);
+    return this._output(this.achain.module.jacobianSeries(raw, link, usePoint, frameCode(opts.frame), count), 6 * n * count);
   };
 
   /** dJ/dt (base frame) for joint rates qd, and J̇·q̇. */

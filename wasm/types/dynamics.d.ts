@@ -18,6 +18,11 @@ export interface DynamicsOptions {
   wrench?: Vector;
   /** Frame of `wrench` (default 'base'). */
   wrenchFrame?: 'base' | 'tool';
+  /**
+   * inverseDynamics, massMatrix, gravityTorques, coriolisMatrix, forwardDynamics: write the result
+   * into this array (dof or dof² numbers) and return it instead of allocating one.
+   */
+  out?: Float64Array;
 }
 
 export interface TorqueBreakdown {

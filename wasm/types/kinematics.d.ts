@@ -78,8 +78,14 @@ export interface ManipulabilityReport extends ManipulabilitySummary {
 }
 
 export interface KinematicsMethods {
-  /** Geometric Jacobian, 6×dof row-major. */
-  jacobian(q: Vector, opts?: JacobianOptions): Float64Array;
+  /** Tool pose only (row-major 4×4): the per-frame path. Written into `out` (≥ 16 numbers) when given. */
+  fkTool<T extends Float64Array | number[] = Float64Array>(q: Vector, out?: T): T;
+  /** Tool poses of many configurations in one wasm call: count·16 numbers (row-major 4×4 each). */
+  fkToolSeries(qs: Vector[] | Vector): Float64Array;
+  /** Geometric Jacobian, 6×dof row-major. With opts.out, written into it and returned (no allocation). */
+  jacobian(q: Vector, opts?: JacobianOptions & { out?: Float64Array }): Float64Array;
+  /** Jacobians of many configurations in one wasm call: count·6·dof numbers (row-major 6×dof each). */
+  jacobianSeries(qs: Vector[] | Vector, opts?: JacobianOptions): Float64Array;
   /** dJ/dt (base frame) and J̇·q̇. */
   jacobianDot(q: Vector, qd: Vector, opts?: PointOptions): { Jdot: Float64Array; JdotQd: Float64Array };
   /** Analytical Jacobian (rows x, y, z, roll, pitch, yaw; R = Rz(yaw)Ry(pitch)Rx(roll)). Throws at pitch = ±90°. */

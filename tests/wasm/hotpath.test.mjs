@@ -1,0 +1,157 @@
+// The per-frame and batch paths of the wasm API (fkTool, fkToolSeries, jacobian/dynamics with
+// `out`, jacobianSeries, the dynSeries batch entry point): the same numbers as the allocating
+// methods bit for bit, native parity (≤ 1e-12), argument errors, and the per-model dynamics state
+// (WasmModel::dynamics_state) living and dying with its model.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAchain, cli, rng, randomQ, maxAbsDiff } from './helpers.mjs';
+
+const achain = await loadAchain();
+const list = (v) => Array.from(v).join(',');
+function randVec(rand, n, s) { return Float64Array.from({ length: n }, () => (2 * rand() - 1) * s); }
+
+test('fkTool (with and without out) = fk().tool exactly, and = native CLI fk (≤ 1e-12)', () => {
+  const rand = rng(11);
+  for (const { name } of achain.builtins()) {
+    const m = achain.loadModel(name);
+    const out = new Float64Array(16);
+    for (let k = 0; k < 5; k++) {
+      const q = randomQ(m, rand);
+      const full = m.fk(q).tool;
+      assert.deepEqual(m.fkTool(q), full, name);
+      assert.equal(m.fkTool(q, out), out);
+      assert.deepEqual(out, full);
+      if (k === 0) {
+        const T = cli('fk', '--robot', name, '--q', list(q)).T.flat();
+        assert.ok(maxAbsDiff(out, T) <= 1e-12, name);
+      }
+    }
+    const plain = new Array(16).fill(0);
+    m.fkTool(randomQ(m, rand), plain);  // a plain array works as `out` too
+    assert.equal(plain.length, 16);
+    m.dispose();
+  }
+});
+
+test('fkToolSeries = fkTool per sample (nested or flat input)', () => {
+  const m = achain.loadModel('prototype-4a');
+  const rand = rng(12);
+  const qs = Array.from({ length: 37 }, () => randomQ(m, rand));
+  const a = m.fkToolSeries(qs);
+  const flat = new Float64Array(37 * 4);
+  qs.forEach((q, i) => flat.set(q, 4 * i));
+  const b = m.fkToolSeries(flat);
+  assert.equal(a.length, 37 * 16);
+  assert.deepEqual(a, b);
+  qs.forEach((q, i) => assert.deepEqual(a.subarray(16 * i, 16 * i + 16), m.fkTool(q)));
+  assert.equal(m.fkToolSeries([]).length, 0);
+  m.dispose();
+});
+
+test('jacobian with out and jacobianSeries = jacobian exactly; native parity', () => {
+  const rand = rng(13);
+  for (const name of ['puma560', 'prototype-4a', 'stanford']) {
+    const m = achain.loadModel(name);
+    const n = m.dof;
+    const qs = Array.from({ length: 9 }, () => randomQ(m, rand));
+    const out = new Float64Array(6 * n);
+    for (const frame of ['base', 'tool']) {
+      const S = m.jacobianSeries(qs, { frame });
+      qs.forEach((q, i) => {
+        const J = m.jacobian(q, { frame });
+        assert.equal(m.jacobian(q, { frame, out }), out);
+        assert.deepEqual(out, J);
+        assert.deepEqual(S.subarray(6 * n * i, 6 * n * (i + 1)), J, `${name} ${frame} ${i}`);
+      });
+    }
+    const point = [0.01, -0.02, 0.03];
+    const Sp = m.jacobianSeries(qs, { link: 1, point });
+    assert.deepEqual(Sp.subarray(0, 6 * n), m.jacobian(qs[0], { link: 1, point }));
+    const c = cli('jacobian', '--robot', name, '--q', list(qs[3]));
+    assert.ok(maxAbsDiff(m.jacobian(qs[3], { out }), c.J.flat()) <= 1e-12, name);
+    m.dispose();
+  }
+});
+
+test('dynamics with out = without; dynSeries (RNEA, CRBA, forward) = single calls exactly; native parity', () => {
+  const rand = rng(14);
+  const M = achain.module;
+  for (const name of ['puma560', 'prototype-4a']) {
+    const m = achain.loadModel(name);
+    const n = m.dof, count = 7;
+    const opts = name === 'puma560' ? { motors: true } : { legs: 'lumped' };
+    const legs = name === 'puma560' ? 2 : 1, flags = name === 'puma560' ? 1 : 0;
+    const S = Array.from({ length: count }, () => [randomQ(m, rand), randVec(rand, n, 1), randVec(rand, n, 2)]);
+    const tau = new Float64Array(n), Mo = new Float64Array(n * n), acc = new Float64Array(n);
+    for (const [q, qd, qdd] of S) {
+      assert.deepEqual(m.inverseDynamics(q, qd, qdd, { ...opts, out: tau }), m.inverseDynamics(q, qd, qdd, opts));
+      assert.deepEqual(m.massMatrix(q, { ...opts, out: Mo }), m.massMatrix(q, opts));
+      assert.deepEqual(m.forwardDynamics(q, qd, qdd, { ...opts, out: acc }), m.forwardDynamics(q, qd, qdd, opts));
+      assert.deepEqual(m.gravityTorques(q, { ...opts, out: tau }), m.gravityTorques(q, opts));
+      assert.deepEqual(m.coriolisMatrix(q, qd, { ...opts, out: Mo }), m.coriolisMatrix(q, qd, opts));
+    }
+    const run = (op) => {
+      const stride = op === 1 ? n : 3 * n, result = op === 1 ? n * n : n;
+      const buf = new Float64Array(count * stride);
+      S.forEach(([q, qd, x], i) => { buf.set(q, i * stride); if (op !== 1) { buf.set(qd, i * stride + n); buf.set(x, i * stride + 2 * n); } });
+      const ptr = M.dynSeries(m._input([buf, 'states', buf.length], [new Float64Array(9), 'options', 9]), op, legs, flags, count);
+      return m._output(ptr, count * result);
+    };
+    const rnea = run(0), crba = run(1), fd = run(2);
+    S.forEach(([q, qd, x], i) => {
+      assert.deepEqual(rnea.subarray(i * n, (i + 1) * n), m.inverseDynamics(q, qd, x, opts));
+      assert.deepEqual(crba.subarray(i * n * n, (i + 1) * n * n), m.massMatrix(q, opts));
+      assert.deepEqual(fd.subarray(i * n, (i + 1) * n), m.forwardDynamics(q, qd, x, opts));
+    });
+    const series = m.inverseDynamicsSeries({ q: S.map((s) => s[0]), qd: S.map((s) => s[1]), qdd: S.map((s) => s[2]) }, opts);
+    series.forEach((t, i) => assert.deepEqual(t, rnea.subarray(i * n, (i + 1) * n)));
+    const [q, qd, qdd] = S[2];
+    const args = ['--robot', name, '--q', list(q), '--qd', list(qd), ...(flags ? ['--motors'] : ['--legs', 'lumped'])];
+    const c = cli('id', ...args, '--qdd', list(qdd));
+    assert.ok(maxAbsDiff(rnea.subarray(2 * n, 3 * n), c.tau) <= 1e-12 * Math.max(1, ...c.tau.map(Math.abs)), name);
+    const f = cli('fd', ...args, '--tau', list(qdd));
+    assert.ok(maxAbsDiff(fd.subarray(2 * n, 3 * n), f.qdd) <= 1e-10 * Math.max(1, ...f.qdd.map(Math.abs)), name);
+    m.dispose();
+  }
+});
+
+test('errors on the hot paths name the argument', () => {
+  const m = achain.loadModel('puma560');
+  const M = achain.module;
+  const q = new Float64Array(6);
+  assert.throws(() => m.fkTool(q, new Float64Array(15)), { message: 'out: needs room for 16 numbers' });
+  assert.throws(() => m.fkTool([1, 2]), { message: 'q: expected 6 values, got 2' });
+  assert.throws(() => m.jacobian(q, { out: new Float64Array(35) }), { message: 'out: needs room for 36 numbers' });
+  assert.throws(() => m.inverseDynamics(q, q, q, { out: new Float64Array(5) }), { message: 'out: needs room for 6 numbers' });
+  assert.throws(() => m.fkToolSeries([q, [1, 2, 3]]), { message: 'qs[1]: expected 6 values, got 3' });
+  assert.throws(() => m.fkToolSeries(new Float64Array(7)), { message: 'qs: expected a multiple of 6 numbers, got 7' });
+  assert.throws(() => m.fkToolSeries([q, Float64Array.of(0, 0, NaN, 0, 0, 0)]), { message: 'q[2]: must be a finite number' });
+  assert.throws(() => m.jacobianSeries([q], { link: 9 }), { message: /^link: must be an integer/ });
+  assert.throws(() => m.coriolisMatrix(q, undefined), { message: /^qd: must be an array/ });
+  m._input([q, 'q', 6], [new Float64Array(9), 'options', 9]);
+  assert.throws(() => M.dynSeries(m.raw, 3, 2, 0, 1), { message: 'op: must be 0 (inverse), 1 (mass) or 2 (forward)' });
+  assert.throws(() => M.dynSeries(m.raw, 0, 2, 0, -1), { message: 'count: must be ≥ 0' });
+  // a count beyond the staged input is refused, not read past the buffer
+  assert.throws(() => M.dynSeries(m.raw, 0, 2, 0, 1e6), { message: /^count: 18000000 input numbers needed, \d+ staged$/ });
+  assert.throws(() => m.raw.fkSeries(1e6), { message: /^count: 6000000 input numbers needed/ });
+  assert.throws(() => M.jacobianSeries(m.raw, -1, false, 0, 1e6), { message: /^count: 6000003 input numbers needed/ });
+  m.dispose();
+});
+
+test('dynamics state belongs to its model: freeing one model leaves the others right', () => {
+  const rand = rng(15);
+  const a = achain.loadModel('puma560');
+  const q = randomQ(a, rand), qd = randVec(rand, 6, 1), qdd = randVec(rand, 6, 1);
+  const ref = a.inverseDynamics(q, qd, qdd);
+  for (let k = 0; k < 20; k++) {  // handles come and go (their addresses get reused)
+    const b = achain.loadModel(k % 2 ? 'prototype-4a' : 'stanford');
+    b.massMatrix(randomQ(b, rand));
+    b.dispose();
+    const c = achain.loadModel('puma560');
+    assert.deepEqual(c.inverseDynamics(q, qd, qdd), ref);
+    c.dispose();
+  }
+  assert.deepEqual(a.inverseDynamics(q, qd, qdd), ref);
+  a.dispose();
+  assert.throws(() => a.inverseDynamics(q, qd, qdd), { message: /was disposed/ });
+});
