@@ -15,6 +15,7 @@
 #include "ik/algebraic_4a.hpp"
 #include "ik/closed_4a.hpp"
 #include "ik/closed_6r.hpp"
+#include "ik/closed_fast.hpp"
 #include "ik/ik.hpp"
 #include "ik/numeric.hpp"
 #include "kdl_chain.hpp"
@@ -138,13 +139,16 @@ void achainTrack(benchmark::State& st, const char* robot) {
   });
 }
 
+/// Closed form through the allocation-free API (ikClosed: all solutions, flags, each candidate verified);
+/// ikAll(…, Closed) returns the same solution sets (tests/core/test_ik_closed_fast.cpp).
 void achainClosed(benchmark::State& st, const char* robot) {
   const Problem& p = problem(robot);
-  const bool proto = isPrototypeClass(p.model);
+  ClosedIkWorkspace ws(p.model);
+  ClosedIkSolutions out;
   runIk(st, p, [&](int k, VecX& q) {
-    const IkAllResult r = proto ? solvePrototypeClass(p.model, p.targets[k]) : solveWristPartitioned6R(p.model, p.targets[k]);
-    if (r.solutions.empty()) return false;
-    q = r.solutions[0].q;
+    ikClosed(ws, p.targets[k], nullptr, out);
+    if (out.n_inside == 0) return false;
+    for (int i = 0; i < p.model.nq; ++i) q[i] = out.sol[0].q[i];
     return true;
   });
 }

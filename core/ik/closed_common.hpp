@@ -10,7 +10,8 @@
 namespace achain::ik_detail {
 
 inline double wrapPi(double a) {
-  a = std::fmod(a + kPi, 2 * kPi);
+  a += kPi;
+  if (!(a >= 0 && a < 2 * kPi)) a = std::fmod(a, 2 * kPi);  // fmod(a, 2π) = a there: skip the call
   if (a < 0) a += 2 * kPi;
   return a - kPi;
 }
@@ -77,11 +78,13 @@ inline double pickRepresentative(const Joint& j, double q, double period, const 
   // canonical: (−π, π] for R, [0, 4π) for A
   double canon = q;
   if (period > 0) {
+    // fmod(x, period) = x for 0 ≤ x < period: the call is skipped there (same result)
     if (j.kind == JointKind::A) {
-      canon = std::fmod(q, period);
+      canon = q >= 0 && q < period ? q : std::fmod(q, period);
       if (canon < 0) canon += period;
     } else {
-      canon = std::fmod(q + 0.5 * period, period);
+      const double x = q + 0.5 * period;
+      canon = x >= 0 && x < period ? x : std::fmod(x, period);
       if (canon < 0) canon += period;
       canon -= 0.5 * period;
     }
@@ -93,6 +96,11 @@ inline double pickRepresentative(const Joint& j, double q, double period, const 
   }
   double best = canon, bestd = kInf;
   const double ref = prefer ? *prefer : canon;
+  // common case: no preference and the canonical value itself admissible — k = 0 is the unique nearest
+  if (!prefer && canon >= j.limits.lower - tol && canon <= j.limits.upper + tol) {
+    inside = true;
+    return std::min(std::max(canon, j.limits.lower), j.limits.upper);
+  }
   for (int k = -4; k <= 4; ++k) {
     const double v = canon + k * period;
     if (v < j.limits.lower - tol || v > j.limits.upper + tol) continue;
