@@ -563,13 +563,7 @@ bool checkAlgebraic(const Model& m, std::string* why) {
     if (why) *why = s;
     return false;
   };
-  if (m.njoints() != 4 || m.nq != 4) return fail("needs exactly 4 joints");
-  for (int i = 0; i < 4; ++i) {
-    if (m.joints[i].parent != i - 1) return fail("joints[" + std::to_string(i) + "].parent: not a serial chain");
-    if (m.joints[i].kind != JointKind::R && m.joints[i].kind != JointKind::A)
-      return fail("joints[" + std::to_string(i) + "].kind: only R and A joints");
-  }
-  if (m.toolLink() != 3) return fail("tool_link: the tool must sit on the last link");
+  if (const std::string p = ik_detail::serialChainProblem(m, 4, true); !p.empty()) return fail(p);
   return true;
 }
 }  // namespace
@@ -579,12 +573,7 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
   std::string why;
   if (!checkAlgebraic(model, &why)) throw Error("algebraic IK (4A-chain): " + why);
   Model conv;
-  const Model* sp = &model;
-  if (model.convention != DHConvention::Standard) {
-    conv = convertConvention(model, DHConvention::Standard);
-    sp = &conv;
-  }
-  const Model& S = *sp;
+  const Model& S = standardDH(model, conv);
   const auto& J = S.joints;
   if (std::abs(std::sin(J[0].alpha)) < 1e-9 || std::abs(std::sin(J[2].alpha)) < 1e-9)
     throw Error("algebraic IK (4A-chain): joints[0].alpha and joints[2].alpha must not be 0 or 180 deg (two-joint sub-IK)");

@@ -20,20 +20,9 @@ bool checkStructure(const Model& m, std::string* why) {
     if (why) *why = s;
     return false;
   };
-  if (m.njoints() != 4 || m.nq != 4) return fail("needs exactly 4 joints");
-  for (int i = 0; i < 4; ++i) {
-    if (m.joints[i].parent != i - 1) return fail("joints[" + std::to_string(i) + "].parent: not a serial chain");
-    if (m.joints[i].kind != JointKind::R && m.joints[i].kind != JointKind::A)
-      return fail("joints[" + std::to_string(i) + "].kind: only R and A joints");
-  }
-  if (m.toolLink() != 3) return fail("tool_link: the tool must sit on the last link");
-  const Model* s = &m;
+  if (const std::string p = serialChainProblem(m, 4, true); !p.empty()) return fail(p);
   Model conv;
-  if (m.convention != DHConvention::Standard) {
-    conv = convertConvention(m, DHConvention::Standard);
-    s = &conv;
-  }
-  const auto& J = s->joints;
+  const auto& J = standardDH(m, conv).joints;
   if (!nearMultipleOfPi(J[1].alpha)) return fail("joints[1].alpha: axes 2 and 3 must be parallel (alpha = 0 or 180 deg)");
   if (std::abs(std::sin(J[0].alpha)) < 1e-6) return fail("joints[0].alpha: axis 2 must not be parallel to axis 1");
   if (std::abs(std::sin(J[1].alpha + J[2].alpha)) < 1e-6) return fail("joints[2].alpha: axis 4 must not be parallel to axis 3");
@@ -49,12 +38,7 @@ IkAllResult solvePrototypeClass(const Model& model, const SE3& target, const Vec
   std::string why;
   if (!checkStructure(model, &why)) throw Error("closed-form IK (prototype class): " + why);
   Model conv;
-  const Model* sp = &model;
-  if (model.convention != DHConvention::Standard) {
-    conv = convertConvention(model, DHConvention::Standard);
-    sp = &conv;
-  }
-  const Model& S = *sp;
+  const Model& S = standardDH(model, conv);
   const auto& J = S.joints;
   const double c_a2 = std::cos(J[1].alpha) > 0 ? 1.0 : -1.0;
   const SE3 T04 = S.base.inverse() * target * S.tool.inverse();

@@ -14,19 +14,9 @@ bool check6r(const Model& m, std::string* why) {
     if (why) *why = s;
     return false;
   };
-  if (m.njoints() != 6 || m.nq != 6) return fail("needs exactly 6 joints");
-  for (int i = 0; i < 6; ++i) {
-    if (m.joints[i].parent != i - 1) return fail("joints[" + std::to_string(i) + "].parent: not a serial chain");
-    if (m.joints[i].kind != JointKind::R) return fail("joints[" + std::to_string(i) + "].kind: only R joints");
-  }
-  if (m.toolLink() != 5) return fail("tool_link: the tool must sit on the last link");
+  if (const std::string p = serialChainProblem(m, 6, false); !p.empty()) return fail(p);
   Model conv;
-  const Model* s = &m;
-  if (m.convention != DHConvention::Standard) {
-    conv = convertConvention(m, DHConvention::Standard);
-    s = &conv;
-  }
-  const auto& J = s->joints;
+  const auto& J = standardDH(m, conv).joints;
   if (std::abs(std::sin(J[0].alpha)) < 1e-6) return fail("joints[0].alpha: axis 2 must not be parallel to axis 1");
   if (std::abs(std::sin(J[1].alpha)) > 1e-9) return fail("joints[1].alpha: axes 2 and 3 must be parallel");
   if (std::abs(J[1].a) < 1e-9) return fail("joints[1].a: must be non-zero");
@@ -45,12 +35,7 @@ IkAllResult solveWristPartitioned6R(const Model& model, const SE3& target, const
   std::string why;
   if (!check6r(model, &why)) throw Error("closed-form IK (wrist-partitioned 6R): " + why);
   Model conv;
-  const Model* sp = &model;
-  if (model.convention != DHConvention::Standard) {
-    conv = convertConvention(model, DHConvention::Standard);
-    sp = &conv;
-  }
-  const Model& S = *sp;
+  const Model& S = standardDH(model, conv);
   const auto& J = S.joints;
   const double c2s = std::cos(J[1].alpha) > 0 ? 1.0 : -1.0;
   const SE3 T06 = S.base.inverse() * target * S.tool.inverse();

@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cmath>
+#include <string>
 
 #include "ik.hpp"
 
@@ -23,6 +24,27 @@ inline SE3 dhLink(double theta, double dz, double a, double alpha) {
   T.R << c, -s * ca, s * sa, s, c * ca, -c * sa, 0, sa, ca;
   T.p << a * c, a * s, dz;
   return T;
+}
+
+/// The model in standard DH: the model itself, or its conversion kept in `storage`.
+inline const Model& standardDH(const Model& m, Model& storage) {
+  if (m.convention == DHConvention::Standard) return m;
+  storage = convertConvention(m, DHConvention::Standard);
+  return storage;
+}
+
+/// The structure every closed form starts from: a serial chain of n joints, R only (or R and A),
+/// the tool on the last link. Returns "" when it holds, else the reason naming the field.
+inline std::string serialChainProblem(const Model& m, int n, bool allow_a) {
+  if (m.njoints() != n || m.nq != n) return "needs exactly " + std::to_string(n) + " joints";
+  for (int i = 0; i < n; ++i) {
+    if (m.joints[i].parent != i - 1) return "joints[" + std::to_string(i) + "].parent: not a serial chain";
+    const JointKind k = m.joints[i].kind;
+    if (k != JointKind::R && !(allow_a && k == JointKind::A))
+      return "joints[" + std::to_string(i) + "].kind: " + (allow_a ? "only R and A joints" : "only R joints");
+  }
+  if (m.toolLink() != n - 1) return "tool_link: the tool must sit on the last link";
+  return "";
 }
 
 inline Mat3 Rx(double a) { return rotX(a).R; }
