@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "model.hpp"
+#include <achain/model/model.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/jntarray.hpp>
 #endif

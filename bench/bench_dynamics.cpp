@@ -9,16 +9,16 @@
 #include <random>
 
 #include "bench_common.hpp"
-#include "dynamics/aba.hpp"
-#include "dynamics/coriolis.hpp"
-#include "dynamics/crba.hpp"
-#include "dynamics/detail.hpp"
-#include "dynamics/forward.hpp"
-#include "dynamics/lee.hpp"
-#include "dynamics/rnea.hpp"
+#include <achain/dynamics/aba.hpp>
+#include <achain/dynamics/coriolis.hpp>
+#include <achain/dynamics/crba.hpp>
+#include "../core/src/dynamics/detail.hpp"
+#include <achain/dynamics/forward.hpp>
+#include <achain/dynamics/lee.hpp>
+#include <achain/dynamics/rnea.hpp>
 #include "kdl_chain.hpp"
 #include "mujoco_model.hpp"
-#include "robots.hpp"
+#include <achain/model/robots.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>

@@ -2,9 +2,9 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_common.hpp"
-#include "fk.hpp"
+#include <achain/kinematics/fk.hpp>
 #include "kdl_chain.hpp"
-#include "robots.hpp"
+#include <achain/model/robots.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chainfksolverpos_recursive.hpp>
 #endif

@@ -11,15 +11,15 @@
 #include <map>
 #include <random>
 
-#include "fk.hpp"
-#include "ik/algebraic_4a.hpp"
-#include "ik/closed_4a.hpp"
-#include "ik/closed_6r.hpp"
-#include "ik/closed_fast.hpp"
-#include "ik/ik.hpp"
-#include "ik/numeric.hpp"
+#include <achain/kinematics/fk.hpp>
+#include <achain/ik/algebraic_4a.hpp>
+#include <achain/ik/closed_4a.hpp>
+#include <achain/ik/closed_6r.hpp>
+#include <achain/ik/closed_fast.hpp>
+#include <achain/ik/ik.hpp>
+#include <achain/ik/numeric.hpp>
 #include "kdl_chain.hpp"
-#include "robots.hpp"
+#include <achain/model/robots.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chainfksolverpos_recursive.hpp>
 #include <kdl/chainiksolverpos_lma.hpp>

@@ -3,11 +3,11 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_common.hpp"
-#include "fk.hpp"
-#include "influence.hpp"
-#include "jacobian.hpp"
+#include <achain/kinematics/fk.hpp>
+#include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/jacobian.hpp>
 #include "kdl_chain.hpp"
-#include "robots.hpp"
+#include <achain/model/robots.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chainjnttojacsolver.hpp>
 #endif

@@ -3,9 +3,9 @@
 // 4-joint chain 12.8 s (new algorithm, 0.5° steps, 0.5-unit voxels); 3R chain 2.3 s new, 1,450 s Castelli.
 #include <benchmark/benchmark.h>
 
-#include "apair_collision.hpp"
-#include "robots.hpp"
-#include "workspace/workspace.hpp"
+#include <achain/model/apair_collision.hpp>
+#include <achain/model/robots.hpp>
+#include <achain/reach/workspace.hpp>
 #include "../tests/core/workspace_test_support.hpp"
 
 using namespace achain;

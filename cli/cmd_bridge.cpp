@@ -12,8 +12,8 @@
 #include "common.hpp"
 #include "host/posix_io.hpp"
 #include "host/sender.hpp"
-#include "host/trajectory.hpp"
-#include "robots.hpp"
+#include "host/segments.hpp"
+#include <achain/model/robots.hpp>
 
 namespace achain::cli {
 namespace {

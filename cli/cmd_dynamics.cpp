@@ -6,15 +6,15 @@
 #include <sstream>
 
 #include "common.hpp"
-#include "trajectory/trajectory.hpp"
-#include "dynamics/control.hpp"
-#include "dynamics/coriolis.hpp"
-#include "dynamics/crba.hpp"
-#include "dynamics/forward.hpp"
-#include "dynamics/integrate.hpp"
-#include "dynamics/rnea.hpp"
-#include "fk.hpp"
-#include "robots.hpp"
+#include <achain/trajectory/trajectory.hpp>
+#include <achain/dynamics/control.hpp>
+#include <achain/dynamics/coriolis.hpp>
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/forward.hpp>
+#include <achain/dynamics/integrate.hpp>
+#include <achain/dynamics/rnea.hpp>
+#include <achain/kinematics/fk.hpp>
+#include <achain/model/robots.hpp>
 
 namespace achain::cli {
 namespace {

@@ -2,9 +2,9 @@
 #include <cmath>
 
 #include "common.hpp"
-#include "fk.hpp"
-#include "ik/ik.hpp"
-#include "ik/numeric.hpp"
+#include <achain/kinematics/fk.hpp>
+#include <achain/ik/ik.hpp>
+#include <achain/ik/numeric.hpp>
 
 namespace achain::cli {
 namespace {

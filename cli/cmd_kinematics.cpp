@@ -1,11 +1,11 @@
 // Subcommands of the differential-kinematics area: jacobian, influence, manipulability, statics.
 #include "common.hpp"
-#include "fk.hpp"
-#include "influence.hpp"
-#include "jacobian.hpp"
-#include "kinematics_report.hpp"
-#include "singularity.hpp"
-#include "statics.hpp"
+#include <achain/kinematics/fk.hpp>
+#include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/jacobian.hpp>
+#include <achain/kinematics/kinematics_report.hpp>
+#include <achain/kinematics/singularity.hpp>
+#include <achain/kinematics/statics.hpp>
 
 namespace achain::cli {
 namespace {

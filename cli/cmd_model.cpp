@@ -2,11 +2,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "apair.hpp"
+#include <achain/model/apair.hpp>
 #include "common.hpp"
-#include "fk.hpp"
-#include "io/model_json.hpp"
-#include "robots.hpp"
+#include <achain/kinematics/fk.hpp>
+#include <achain/io/model_json.hpp>
+#include <achain/model/robots.hpp>
 
 namespace achain::cli {
 namespace {

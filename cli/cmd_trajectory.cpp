@@ -4,14 +4,14 @@
 #include <sstream>
 
 #include "common.hpp"
-#include "dynamics/options.hpp"
-#include "robots.hpp"
-#include "fk.hpp"
-#include "trajectory/apair_study.hpp"
-#include "trajectory/cartesian.hpp"
-#include "trajectory/dynamics_bridge.hpp"
-#include "trajectory/plan.hpp"
-#include "trajectory/trajectory.hpp"
+#include <achain/dynamics/options.hpp>
+#include <achain/model/robots.hpp>
+#include <achain/kinematics/fk.hpp>
+#include <achain/trajectory/apair_study.hpp>
+#include <achain/trajectory/cartesian.hpp>
+#include <achain/trajectory/torque_analysis.hpp>
+#include <achain/trajectory/plan.hpp>
+#include <achain/trajectory/trajectory.hpp>
 
 namespace achain::cli {
 namespace {

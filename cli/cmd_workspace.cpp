@@ -2,10 +2,10 @@
 // and `achain apair-range` (usable A-pair range from the leg radius).
 #include <fstream>
 
-#include "apair_collision.hpp"
+#include <achain/model/apair_collision.hpp>
 #include "common.hpp"
-#include "robots.hpp"
-#include "workspace/workspace.hpp"
+#include <achain/model/robots.hpp>
+#include <achain/reach/workspace.hpp>
 
 namespace achain::cli {
 namespace {

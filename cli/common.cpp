@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "robots.hpp"
+#include <achain/model/robots.hpp>
 
 namespace achain::cli {
 

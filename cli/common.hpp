@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
+#include <achain/model/model.hpp>
 
 namespace achain::cli {
 

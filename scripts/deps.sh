@@ -5,7 +5,7 @@ ACHAIN_APT_PACKAGES=(
   emscripten
   chromium
   liborocos-kdl-dev libmujoco-dev
-  socat clang
+  socat clang ccache doxygen
 )
 # Node.js and npm: only when absent (an installed Node ≥ 20, e.g. NodeSource's nodejs, which
 # bundles npm and conflicts with Debian's npm package, is used as it is).

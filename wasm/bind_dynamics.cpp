@@ -6,15 +6,15 @@
 // See wasm/js/dynamics.mjs and wasm/types/dynamics.d.ts.
 #include <memory>
 
-#include "dynamics/control.hpp"
-#include "dynamics/coriolis.hpp"
-#include "dynamics/crba.hpp"
-#include "dynamics/forward.hpp"
-#include "dynamics/freeman.hpp"
-#include "dynamics/integrate.hpp"
-#include "dynamics/lee.hpp"
-#include "dynamics/rnea.hpp"
-#include "fk.hpp"
+#include <achain/dynamics/control.hpp>
+#include <achain/dynamics/coriolis.hpp>
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/forward.hpp>
+#include <achain/dynamics/freeman.hpp>
+#include <achain/dynamics/integrate.hpp>
+#include <achain/dynamics/lee.hpp>
+#include <achain/dynamics/rnea.hpp>
+#include <achain/kinematics/fk.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;

@@ -2,8 +2,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "ik/ik.hpp"
-#include "ik/numeric.hpp"
+#include <achain/ik/ik.hpp>
+#include <achain/ik/numeric.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;

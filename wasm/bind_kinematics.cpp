@@ -1,12 +1,12 @@
 // Embind surface of the kinematics area (mirrors core/jacobian, core/influence, core/singularity,
 // core/statics). Hot paths follow the WasmModel convention: inputs in h.in, results in h.out,
 // the function returns h.outAddress(). See wasm/js/kinematics.mjs and wasm/types/kinematics.d.ts.
-#include "fk.hpp"
-#include "influence.hpp"
-#include "jacobian.hpp"
-#include "kinematics_report.hpp"
-#include "singularity.hpp"
-#include "statics.hpp"
+#include <achain/kinematics/fk.hpp>
+#include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/jacobian.hpp>
+#include <achain/kinematics/kinematics_report.hpp>
+#include <achain/kinematics/singularity.hpp>
+#include <achain/kinematics/statics.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;

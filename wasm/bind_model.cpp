@@ -1,10 +1,10 @@
 // Embind surface for models and forward kinematics (mirrors core/model, core/io, core/fk, core/apair).
 #include <nlohmann/json.hpp>
 
-#include "apair.hpp"
-#include "fk.hpp"
-#include "io/model_json.hpp"
-#include "robots.hpp"
+#include <achain/model/apair.hpp>
+#include <achain/kinematics/fk.hpp>
+#include <achain/io/model_json.hpp>
+#include <achain/model/robots.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;

@@ -2,12 +2,12 @@
 // work along a trajectory. Hot-path convention: inputs in h.in, results in h.out (see trajectory.mjs).
 #include <nlohmann/json.hpp>
 
-#include "ik/ik.hpp"
-#include "trajectory/apair_study.hpp"
-#include "trajectory/cartesian.hpp"
-#include "trajectory/dynamics_bridge.hpp"
-#include "trajectory/plan.hpp"
-#include "trajectory/trajectory.hpp"
+#include <achain/ik/ik.hpp>
+#include <achain/trajectory/apair_study.hpp>
+#include <achain/trajectory/cartesian.hpp>
+#include <achain/trajectory/torque_analysis.hpp>
+#include <achain/trajectory/plan.hpp>
+#include <achain/trajectory/trajectory.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;

@@ -4,9 +4,9 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "apair_collision.hpp"
+#include <achain/model/apair_collision.hpp>
 #include "wasm_common.hpp"
-#include "workspace/workspace.hpp"
+#include <achain/reach/workspace.hpp>
 
 using namespace emscripten;
 

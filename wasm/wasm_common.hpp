@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "data.hpp"
-#include "model.hpp"
+#include <achain/model/data.hpp>
+#include <achain/model/model.hpp>
 
 namespace achain::wasm {
 

@@ -6,7 +6,7 @@
 #include <kdl/frames.hpp>
 #include <kdl/rigidbodyinertia.hpp>
 
-#include "model.hpp"
+#include <achain/model/model.hpp>
 
 namespace achain::peers {
 

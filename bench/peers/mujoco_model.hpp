@@ -18,7 +18,7 @@
 #include <sstream>
 #include <string>
 
-#include "model.hpp"
+#include <achain/model/model.hpp>
 
 namespace achain::peers {
 

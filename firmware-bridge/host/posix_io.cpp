@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "types.hpp"
+#include <achain/math/types.hpp>
 
 namespace achain {
 namespace bridge {

@@ -2,12 +2,12 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "fk.hpp"
+#include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
-#include "influence.hpp"
-#include "jacobian.hpp"
+#include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/jacobian.hpp>
 #include "kinematics_test_support.hpp"
-#include "robots.hpp"
+#include <achain/model/robots.hpp>
 
 using namespace achain;
 using nlohmann::json;

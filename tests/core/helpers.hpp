@@ -1,7 +1,7 @@
 #pragma once
 #include <random>
 
-#include "model.hpp"
+#include <achain/model/model.hpp>
 
 namespace achain::test {
 

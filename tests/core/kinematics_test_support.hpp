@@ -10,8 +10,8 @@
 #include <functional>
 #include <random>
 
-#include "fk.hpp"
-#include "model.hpp"
+#include <achain/kinematics/fk.hpp>
+#include <achain/model/model.hpp>
 
 namespace achain::test {
 

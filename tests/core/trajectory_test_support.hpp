@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "trajectory/path.hpp"
+#include <achain/trajectory/path.hpp>
 
 namespace achain::test {
 

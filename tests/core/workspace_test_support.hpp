@@ -1,7 +1,7 @@
 // The workspace area's reference chain, shared by tests/core/test_workspace.cpp and bench/bench_workspace.cpp.
 #pragma once
-#include "io/model_json.hpp"
-#include "model.hpp"
+#include <achain/io/model_json.hpp>
+#include <achain/model/model.hpp>
 
 namespace achain::test {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "host/host_session.hpp"
-#include "host/trajectory.hpp"
+#include "host/segments.hpp"
 #include "sim/virtual_controller.hpp"
 
 namespace bridge_test {

@@ -5,7 +5,7 @@
 
 #include "bridge_test_support.hpp"
 #include "host/sender.hpp"
-#include "types.hpp"
+#include <achain/math/types.hpp>
 
 using namespace bridge_test;
 

@@ -6,12 +6,12 @@
 #include <Eigen/SVD>
 #include <random>
 
-#include "dynamics/crba.hpp"
-#include "dynamics/forward.hpp"
-#include "dynamics/rnea.hpp"
-#include "fk.hpp"
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/forward.hpp>
+#include <achain/dynamics/rnea.hpp>
+#include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
-#include "robots.hpp"
+#include <achain/model/robots.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>

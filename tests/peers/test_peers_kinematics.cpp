@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "fk.hpp"
+#include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
-#include "jacobian.hpp"
-#include "robots.hpp"
+#include <achain/kinematics/jacobian.hpp>
+#include <achain/model/robots.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chainjnttojacdotsolver.hpp>
 #include <kdl/chainjnttojacsolver.hpp>

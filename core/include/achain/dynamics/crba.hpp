@@ -1,0 +1,13 @@
+// Joint-space mass matrix M(q) by the composite-rigid-body algorithm, plus the legs' midpoint masses
+// (LegModel::Full) and the rotor inertias J_m·G² (options.motors). M is symmetric positive definite
+// for any chain whose bodies carry mass in every direction a joint moves them.
+#pragma once
+#include <achain/dynamics/workspace.hpp>
+
+namespace achain {
+
+/// M must be nv×nv. Runs forward kinematics into ws.data. Allocation-free.
+void massMatrix(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+                const DynamicsOptions& options, Eigen::Ref<MatX> M);
+
+}  // namespace achain

@@ -1,0 +1,34 @@
+// Time integration of the joint-space dynamics: classical RK4 and semi-implicit (symplectic) Euler.
+#pragma once
+#include <functional>
+
+#include <achain/dynamics/workspace.hpp>
+
+namespace achain {
+
+enum class Integrator { RK4, SemiImplicitEuler };
+Integrator integratorFromString(const std::string& s);  ///< "rk4" | "euler" (semi-implicit)
+const char* toString(Integrator m);
+
+/// One step of length dt with τ held constant over the step; q, qd updated in place. Allocation-free.
+void integrateStep(const Model& model, DynamicsWorkspace& ws, Eigen::Ref<VecX> q, Eigen::Ref<VecX> qd,
+                   const Eigen::Ref<const VecX>& tau, double dt, const DynamicsOptions& options,
+                   Integrator method = Integrator::RK4);
+
+/// Torque as a function of (t, q, q̇) for simulate(); writes into tau.
+using TorqueFunction =
+    std::function<void(double t, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> tau)>;
+
+/// Runs `steps` steps from (q, qd) at t = 0; calls `sample(k, t, q, qd, tau)` after every
+/// `every`-th step (and at k = 0) when given, and `progress(fraction)` about 100 times. A step whose
+/// state turns non-finite throws achain::Error naming the step and time.
+struct SimulationSample {
+  std::function<void(int k, double t, const VecX& q, const VecX& qd, const VecX& tau)> sample;
+  std::function<void(double fraction)> progress;
+  int every = 1;
+};
+void simulate(const Model& model, DynamicsWorkspace& ws, VecX& q, VecX& qd, double dt, int steps,
+              const TorqueFunction& torque, const DynamicsOptions& options, Integrator method,
+              const SimulationSample& io = {});
+
+}  // namespace achain

@@ -1,0 +1,142 @@
+// Helpers shared by the closed-form solvers (closed_4a.cpp, closed_6r.cpp): the three-axis Euler
+// decomposition M = Rz(t1)·Rx(α)·Rz(t2)·Rx(β)·Rz(t3), standard-DH link transforms, and the choice
+// of a joint value among its periodic representatives.
+#pragma once
+#include <array>
+#include <cmath>
+#include <string>
+
+#include <achain/ik/ik.hpp>
+
+namespace achain::ik_detail {
+
+inline double wrapPi(double a) {
+  a += kPi;
+  if (!(a >= 0 && a < 2 * kPi)) a = std::fmod(a, 2 * kPi);  // fmod(a, 2π) = a there: skip the call
+  if (a < 0) a += 2 * kPi;
+  return a - kPi;
+}
+
+/// Standard-DH link transform Rz(θ) Tz(dz) Tx(a) Rx(α).
+inline SE3 dhLink(double theta, double dz, double a, double alpha) {
+  SE3 T;
+  const double c = std::cos(theta), s = std::sin(theta), ca = std::cos(alpha), sa = std::sin(alpha);
+  T.R << c, -s * ca, s * sa, s, c * ca, -c * sa, 0, sa, ca;
+  T.p << a * c, a * s, dz;
+  return T;
+}
+
+/// The model in standard DH: the model itself, or its conversion kept in `storage`.
+inline const Model& standardDH(const Model& m, Model& storage) {
+  if (m.convention == DHConvention::Standard) return m;
+  storage = convertConvention(m, DHConvention::Standard);
+  return storage;
+}
+
+/// The structure every closed form starts from: a serial chain of n joints, R only (or R and A),
+/// the tool on the last link. Returns "" when it holds, else the reason naming the field.
+inline std::string serialChainProblem(const Model& m, int n, bool allow_a) {
+  if (m.njoints() != n || m.nq != n) return "needs exactly " + std::to_string(n) + " joints";
+  for (int i = 0; i < n; ++i) {
+    if (m.joints[i].parent != i - 1) return "joints[" + std::to_string(i) + "].parent: not a serial chain";
+    const JointKind k = m.joints[i].kind;
+    if (k != JointKind::R && !(allow_a && k == JointKind::A))
+      return "joints[" + std::to_string(i) + "].kind: " + (allow_a ? "only R and A joints" : "only R joints");
+  }
+  if (m.toolLink() != n - 1) return "tool_link: the tool must sit on the last link";
+  return "";
+}
+
+inline Mat3 Rx(double a) { return rotX(a).R; }
+inline Mat3 Rz(double a) { return rotZ(a).R; }
+
+struct Euler3 {
+  int count = 0;          ///< 0 (orientation not reachable by this axis triple), 1 or 2
+  bool degenerate = false;  ///< t2 ∈ {0, π}-like: axes 1 and 3 aligned, only a combination of t1, t3 fixed
+  std::array<double, 2> t1{}, t2{}, t3{};
+};
+
+/// Solves M = Rz(t1) Rx(α) Rz(t2) Rx(β) Rz(t3) (sin α, sin β ≠ 0). In the degenerate case t1 is
+/// set to `t1_hint` and t3 follows (count = 1 per admissible t2).
+inline Euler3 euler3(const Mat3& M, double alpha, double beta, double t1_hint = 0.0, double eps = 1e-9) {
+  Euler3 out;
+  const double sa = std::sin(alpha), ca = std::cos(alpha), sb = std::sin(beta), cb = std::cos(beta);
+  double c2 = (ca * cb - M(2, 2)) / (sa * sb);
+  if (std::abs(c2) > 1 + 1e-9) return out;
+  c2 = std::max(-1.0, std::min(1.0, c2));
+  const double base = std::acos(c2);
+  const Vec3 mz = M.col(2), mr = M.row(2).transpose();
+  if (std::sin(base) < eps) {
+    out.degenerate = true;
+    const double t2 = base;
+    const Mat3 N = Rx(alpha) * Rz(t2) * Rx(beta);
+    const Mat3 X = N.transpose() * Rz(-t1_hint) * M;
+    out.count = 1;
+    out.t1[0] = t1_hint;
+    out.t2[0] = t2;
+    out.t3[0] = std::atan2(X(1, 0), X(0, 0));
+    return out;
+  }
+  for (int k = 0; k < 2; ++k) {
+    const double t2 = k == 0 ? base : -base;
+    const Mat3 N = Rx(alpha) * Rz(t2) * Rx(beta);
+    const Vec3 w = N.col(2);
+    const Vec3 r = N.row(2).transpose();
+    out.t1[k] = std::atan2(mz.y(), mz.x()) - std::atan2(w.y(), w.x());
+    out.t2[k] = t2;
+    out.t3[k] = std::atan2(r.y(), r.x()) - std::atan2(mr.y(), mr.x());
+  }
+  out.count = 2;
+  return out;
+}
+
+/// Joint variable from the total rotation angle θ = θ_f + s·q (modulo the rotation period).
+inline double qFromTheta(const Joint& j, double theta) { return wrapPi(j.sign * (theta - j.theta_f)); }
+
+/// Picks the representative q + k·period inside the limits nearest to `prefer` (or to q's canonical
+/// value); inside = false if none lies inside (then the canonical value is returned).
+inline double pickRepresentative(const Joint& j, double q, double period, const double* prefer, bool& inside) {
+  const double tol = 1e-9;
+  // canonical: (−π, π] for R, [0, 4π) for A
+  double canon = q;
+  if (period > 0) {
+    // fmod(x, period) = x for 0 ≤ x < period: the call is skipped there (same result)
+    if (j.kind == JointKind::A) {
+      canon = q >= 0 && q < period ? q : std::fmod(q, period);
+      if (canon < 0) canon += period;
+    } else {
+      const double x = q + 0.5 * period;
+      canon = x >= 0 && x < period ? x : std::fmod(x, period);
+      if (canon < 0) canon += period;
+      canon -= 0.5 * period;
+    }
+  }
+  inside = false;
+  if (period <= 0) {
+    inside = q >= j.limits.lower - tol && q <= j.limits.upper + tol;
+    return q;
+  }
+  double best = canon, bestd = kInf;
+  const double ref = prefer ? *prefer : canon;
+  // common case: no preference and the canonical value itself admissible — k = 0 is the unique nearest
+  if (!prefer && canon >= j.limits.lower - tol && canon <= j.limits.upper + tol) {
+    inside = true;
+    return std::min(std::max(canon, j.limits.lower), j.limits.upper);
+  }
+  for (int k = -4; k <= 4; ++k) {
+    const double v = canon + k * period;
+    if (v < j.limits.lower - tol || v > j.limits.upper + tol) continue;
+    const double d = std::abs(v - ref);
+    if (d < bestd) {
+      bestd = d;
+      best = v;
+    }
+  }
+  if (bestd < kInf) {
+    inside = true;
+    return std::min(std::max(best, j.limits.lower), j.limits.upper);
+  }
+  return canon;
+}
+
+}  // namespace achain::ik_detail

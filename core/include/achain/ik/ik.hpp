@@ -1,0 +1,94 @@
+// Inverse kinematics: common types, target checking, pose error, and the dispatcher ikAll().
+//
+// Algorithms (one per file):
+//   closed_4a.hpp     closed form for prototype-class 4-joint chains (R/A joints, axes 2 ∥ 3)
+//   closed_6r.hpp     closed form for wrist-partitioned 6R chains (PUMA class), 8 solutions + flags
+//   algebraic_4a.hpp  Study-parameter (kinematic mapping) IK of 4A-chains (Robinson/Pfurner)
+//   numeric.hpp       Levenberg–Marquardt with joint limits inside the solver, any R/P/H/A chain
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <achain/model/data.hpp>
+
+namespace achain {
+
+/// ok: reached within tolerance inside the limits. unreachable: no configuration reaches it (q is the
+/// nearest reachable one, residual says how far). singular: degenerate target family (q is one member).
+/// limits: reachable only outside the joint limits.
+enum class IkStatus { Ok, Unreachable, Singular, Limits };
+enum class IkMethod { Auto, Closed, Algebraic, Numeric };
+
+const char* toString(IkStatus s);
+const char* toString(IkMethod m);
+IkMethod ikMethodFromString(const std::string& s);  ///< "auto|closed|algebraic|numeric", throws Error
+
+struct IkOptions {
+  double position_weight = 1.0;     ///< 1/m
+  double orientation_weight = 1.0;  ///< 1/rad
+  bool position_only = false;       ///< solve the tool position only
+  int max_iterations = 100;         ///< LM iterations per start
+  double tolerance = 1e-10;         ///< success: weighted error norm ≤ tolerance
+  int restarts = 0;                 ///< extra random starts when the seed's start fails
+  std::uint64_t random_seed = 1;    ///< seed of the restart generator (deterministic)
+  bool respect_limits = true;       ///< enforce position limits inside the solver
+};
+
+struct IkResult {
+  VecX q;
+  IkStatus status = IkStatus::Unreachable;
+  double position_error = 0;     ///< m
+  double orientation_error = 0;  ///< rad (0 in position-only mode)
+  double residual = 0;           ///< weighted error norm
+  int iterations = 0;
+};
+
+struct IkSolution {
+  VecX q;
+  bool within_limits = true;
+  double position_error = 0;
+  double orientation_error = 0;
+  std::vector<std::pair<std::string, std::string>> flags;  ///< e.g. {"arm","left"}
+};
+
+struct IkAllResult {
+  IkStatus status = IkStatus::Unreachable;
+  IkMethod method = IkMethod::Numeric;
+  std::vector<IkSolution> solutions;       ///< inside the limits, nearest the seed first
+  std::vector<IkSolution> outside_limits;  ///< exact solutions outside the limits
+  double residual = 0;                     ///< smallest residual (0 when ok)
+  /// unreachable: the nearest reachable configuration inside the limits (weighted least squares).
+  bool has_nearest = false;
+  IkSolution nearest;
+  std::string note;                        ///< human-readable detail (degenerate family, fallback, …)
+  /// singular family: q(t) = family_q0 + t·family_dir (in the joint space) for the free parameter t.
+  VecX family_q0, family_dir;
+};
+
+/// Throws achain::Error if the 4×4 target is malformed: non-finite entries ("target[1][3]: must be a
+/// finite number"), last row not (0 0 0 1), rotation not orthonormal or not proper (tolerance 1e-6).
+SE3 checkTarget(const Mat4& T, const std::string& what = "target");
+
+/// Position error |p − p*| and orientation angle |log(Rᵀ R*)| between two poses.
+void poseError(const SE3& a, const SE3& b, double& position_error, double& orientation_error);
+
+/// Orientation error vector log(R* Rᵀ) (axis·angle, world frame), robust near π.
+Vec3 rotationLog(const Mat3& R);
+
+/// Shorthand: FK of q and the pose error to the target.
+void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& target, double& pe, double& oe);
+
+/// Joint period: 2π for R/H rotations (H is not periodic: returns 0), 4π for A-pairs, 0 for P.
+double jointPeriod(const Joint& j);
+
+/// All solutions by the best method for the chain (method Auto: closed form when the chain has one,
+/// otherwise numeric multi-start). seed (optional) orders the solutions nearest-first.
+IkAllResult ikAll(const Model& model, const SE3& target, IkMethod method, const IkOptions& options,
+                  const VecX* seed = nullptr);
+
+/// True when the chain has a closed-form solver (prototype class or wrist-partitioned 6R).
+bool hasClosedForm(const Model& model);
+
+}  // namespace achain

@@ -1,0 +1,148 @@
+// The chain description (Model): immutable once built, shared by every algorithm.
+// Scratch buffers live in Data (data.hpp); algorithms are free functions over both.
+#pragma once
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <achain/math/types.hpp>
+
+namespace achain {
+
+/// Joint kinds. Joint variable q (θ_v for A-pairs) enters as:
+///   R: rotation θ_f + s·q about z
+///   P: translation d + s·q along z (rotation θ_f fixed)
+///   H: rotation θ_f + s·q, translation d + pitch·s·q   (pitch in m/rad)
+///   A: rotation θ_f + s·q, translation d + ρ·sin(q/2)   (q kept unwrapped, 720° period)
+/// s is the joint's direction sign (±1). For an A-pair s = −1 is the mirror-image platform.
+enum class JointKind { R, P, H, A };
+
+/// Where the DH constants sit relative to the joint motion.
+///   Standard (distal):  ^{i-1}T_i = Rz(θ) Tz(d) · Tx(a) Rx(α)
+///   Modified (proximal): ^{i-1}T_i = Rx(α) Tx(a) · Rz(θ) Tz(d)
+enum class DHConvention { Standard, Modified };
+
+const char* toString(JointKind k);
+const char* toString(DHConvention c);
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct JointLimits {
+  double lower = -kInf;         ///< rad or m
+  double upper = kInf;          ///< rad or m
+  double velocity = kInf;       ///< rad/s or m/s (magnitude)
+  double acceleration = kInf;   ///< rad/s² or m/s² (magnitude)
+  double effort = kInf;         ///< N·m or N (magnitude)
+  bool operator==(const JointLimits& o) const;
+};
+
+/// Optional drive data (motor-referenced, as in Corke's toolbox). Used by dynamics only when asked.
+struct Motor {
+  bool present = false;
+  double rotor_inertia = 0;     ///< kg·m², at the motor
+  double gear_ratio = 1;        ///< motor turns per joint turn, with sign
+  double viscous = 0;           ///< N·m·s/rad, at the motor
+  double coulomb_pos = 0;       ///< N·m, at the motor, for positive velocity
+  double coulomb_neg = 0;       ///< N·m, at the motor, for negative velocity (magnitude)
+  bool operator==(const Motor& o) const;
+};
+
+/// Mass properties of the link carried by a joint, in that link's frame.
+struct Inertial {
+  double mass = 0;                   ///< kg
+  Vec3 com = Vec3::Zero();           ///< m, in the link frame
+  Mat3 inertia = Mat3::Zero();       ///< kg·m², about the CoM, axes parallel to the link frame
+  bool operator==(const Inertial& o) const;
+};
+
+struct Joint {
+  std::string name;
+  JointKind kind = JointKind::R;
+  int parent = -1;        ///< index of the parent link (−1 = base); chains use i−1
+  // DH constants. In the modified convention a/alpha are a_{i−1}, α_{i−1} of Craig's notation.
+  double a = 0;           ///< m
+  double alpha = 0;       ///< rad
+  double d = 0;           ///< m (fixed offset; the home offset for A-pairs)
+  double theta_f = 0;     ///< rad (fixed angle; θ = θ_f + s·q)
+  int sign = 1;           ///< direction sign, ±1
+  double pitch = 0;       ///< H only: m/rad
+  double rho = 0;         ///< A only: ρ = a_side·√6/3 = (2√2/3)·leg length, m
+  double leg_mass = 0;    ///< A only: mass of one of the six legs, kg
+  double leg_radius = 0;  ///< A only: leg radius for collision limits (0 = centrelines), m
+  JointLimits limits;
+  Motor motor;
+  Inertial link;          ///< the link this joint moves
+  bool operator==(const Joint& o) const;
+};
+
+/// An immutable chain (or tree) description. Build it with the JSON loader or
+/// by filling `joints` and calling finalize().
+struct Model {
+  std::string name;
+  std::string description;
+  std::vector<std::string> notes;   ///< provenance and interpretation choices
+  DHConvention convention = DHConvention::Standard;
+  Vec3 gravity = Vec3(0, 0, -9.80665);  ///< m/s², world frame (the frame `base` maps into)
+  SE3 base;                         ///< world ← frame 0
+  SE3 tool;                         ///< last link ← tool frame
+  int tool_link = -1;               ///< link the tool is attached to (−1 = last joint's link)
+  std::vector<Joint> joints;
+
+  // ---- derived by finalize(); not part of the description ----
+  int nq = 0;                       ///< number of generalized coordinates
+  int nv = 0;                       ///< number of generalized velocities
+  std::vector<int> idx_q;           ///< first coordinate of each joint
+  std::vector<SE3> pre;             ///< constant part before the joint motion
+  std::vector<SE3> post;            ///< constant part after the joint motion
+  std::vector<char> is_chain_parent;  ///< joint i's parent is i−1 (or −1 for i = 0)
+
+  int njoints() const { return static_cast<int>(joints.size()); }
+  int toolLink() const { return tool_link < 0 ? njoints() - 1 : tool_link; }
+
+  /// Validates and computes the derived fields. Throws achain::Error naming the field.
+  void finalize();
+
+  /// Description equality (derived fields follow from it).
+  bool sameDescription(const Model& o) const;
+};
+
+/// Joint variable → (rotation angle about z, translation along z), including θ_f and d.
+inline void jointMotion(const Joint& j, double q, double& theta, double& dz) {
+  theta = j.theta_f;
+  dz = j.d;
+  switch (j.kind) {
+    case JointKind::R: theta = j.theta_f + j.sign * q; dz = j.d; break;
+    case JointKind::P: theta = j.theta_f; dz = j.d + j.sign * q; break;
+    case JointKind::H: theta = j.theta_f + j.sign * q; dz = j.d + j.pitch * j.sign * q; break;
+    case JointKind::A: theta = j.theta_f + j.sign * q; dz = j.d + j.rho * std::sin(0.5 * q); break;
+  }
+}
+
+/// Derivatives of jointMotion with respect to q: ∂θ/∂q and ∂dz/∂q.
+inline void jointRates(const Joint& j, double q, double& dtheta, double& ddz) {
+  dtheta = 0;
+  ddz = 0;
+  switch (j.kind) {
+    case JointKind::R: dtheta = j.sign; ddz = 0; break;
+    case JointKind::P: dtheta = 0; ddz = j.sign; break;
+    case JointKind::H: dtheta = j.sign; ddz = j.pitch * j.sign; break;
+    case JointKind::A: dtheta = j.sign; ddz = 0.5 * j.rho * std::cos(0.5 * q); break;
+  }
+}
+
+/// True when the joint variable is an angle (R, H, A).
+inline bool isAngular(JointKind k) { return k != JointKind::P; }
+
+/// A-pair geometry conversions (Robinson Eq. 3.3–3.4): ρ = a√6/3, l = a√3/2, ρ = (2√2/3) l.
+inline double apairRhoFromSide(double side) { return side * std::sqrt(6.0) / 3.0; }
+inline double apairRhoFromLeg(double leg) { return leg * 2.0 * std::sqrt(2.0) / 3.0; }
+inline double apairSideFromRho(double rho) { return rho * 3.0 / std::sqrt(6.0); }
+inline double apairLegFromRho(double rho) { return rho * 3.0 / (2.0 * std::sqrt(2.0)); }
+
+/// The same arm written in the other DH convention (standard ↔ modified): the same tool
+/// pose for every q; link frames move to the other convention's placement, and each link's
+/// inertial is re-expressed there, so dynamics agree too. The base/tool transforms absorb the
+/// constants that move across the chain's ends. Only serial chains (parent = i−1) convert.
+Model convertConvention(const Model& m, DHConvention target);
+
+}  // namespace achain

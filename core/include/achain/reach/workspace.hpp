@@ -1,0 +1,112 @@
+// Reachable workspace of a point on the tool, on a voxel grid (Robinson 2012 §3.4):
+//  * Robinson's sweep: joints from the tool back to the base; each joint's sweep moves only the
+//    voxel set left by the previous sweep (cost Σ steps·|set|, not Π steps);
+//  * Castelli's algorithm: every combination of joint values on a grid (the slow reference);
+//  * Monte-Carlo: uniform random joint samples through FK (validation).
+// All three mark the voxels of a global lattice (voxel faces at origin + k·voxel), so results of
+// different methods, models and runs compare voxel by voxel.
+//
+// A WorkspaceJob runs in slices (run(budget)) for a browser worker, or all at once with threads,
+// progress and cancellation (runAll). The result does not depend on the slicing or the thread count.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <achain/model/model.hpp>
+#include <achain/reach/voxel_set.hpp>
+
+namespace achain {
+
+enum class WorkspaceMethod { Robinson, Castelli, MonteCarlo };
+/// The point that stands for a voxel when Robinson's sweep moves it (thesis §3.4.3).
+///   Centre: the voxel centre (the thesis's default);
+///   Witness: the reachable point that first marked the voxel (never marks an unreachable voxel);
+///   NearCorner / FarCorner: the voxel corner nearest to / farthest from the base origin
+///   (inner / outer estimates).
+enum class Representative { Centre, Witness, NearCorner, FarCorner };
+
+const char* toString(WorkspaceMethod m);
+const char* toString(Representative r);
+WorkspaceMethod parseWorkspaceMethod(const std::string& s);   ///< "robinson" | "castelli" | "montecarlo"
+Representative parseRepresentative(const std::string& s);     ///< "centre" | "witness" | "near" | "far"
+
+struct WorkspaceOptions {
+  double voxel = 0;                   ///< voxel edge, m (required, > 0)
+  WorkspaceMethod method = WorkspaceMethod::Robinson;
+  double step = 0;                    ///< joint step for R/H/A joints, rad; 0 = automatic
+  double step_linear = 0;             ///< joint step for P joints, m; 0 = automatic
+  double spacing = 0.5;               ///< automatic step: largest point displacement per step, in voxels
+  Representative representative = Representative::Witness;
+  int refine = 1;                     ///< Robinson: sources kept on a grid `refine` times finer (1–8)
+  Vec3 point = Vec3::Zero();          ///< swept point in the tool frame (e.g. the wrist centre)
+  Vec3 origin = Vec3::Zero();         ///< lattice origin (voxel faces at origin + k·voxel), base frame
+  double samples = 2e7;               ///< Monte-Carlo samples
+  uint64_t seed = 1;                  ///< Monte-Carlo seed
+  int threads = 0;                    ///< runAll: 0 = all hardware threads (always 1 in WebAssembly)
+  double max_cells = double(1u << 30);  ///< grid-size guard (cells of the reach box)
+  double max_evaluations = 2e10;      ///< guard on point evaluations (Castelli grows as steps^n)
+};
+
+/// Per swept joint (Robinson: tool → base; Castelli/Monte-Carlo: base → tool).
+struct WorkspaceSweep {
+  int joint = 0;          ///< joint index
+  double lower = 0, upper = 0;  ///< swept interval (the joint limits; full period if unbounded)
+  int steps = 0;          ///< intervals (samples = steps + 1)
+  size_t voxels = 0;      ///< Robinson: set size after this joint's sweep
+  size_t evaluations = 0; ///< Robinson: points moved in this sweep
+};
+
+struct WorkspaceResult {
+  VoxelSet voxels;
+  WorkspaceOptions options;
+  std::vector<WorkspaceSweep> sweeps;
+  size_t evaluations = 0;     ///< points transformed (Robinson) or FK evaluations (Castelli, Monte-Carlo)
+  double seconds = 0;         ///< wall time of the computation
+  int threads = 1;
+  bool cancelled = false;
+  size_t outside = 0;         ///< evaluations that fell outside the grid (0 unless something is wrong)
+  size_t count() const { return voxels.count(); }
+  double volume() const { return voxels.volume(); }
+};
+
+/// Progress report: fraction in [0, 1]; return false to cancel.
+using WorkspaceProgress = std::function<bool(double fraction)>;
+
+class WorkspaceJob {
+ public:
+  /// Validates the options (errors name the option: "voxel: …", "step: …") and allocates the grid.
+  WorkspaceJob(const Model& model, const WorkspaceOptions& options);
+  ~WorkspaceJob();
+  WorkspaceJob(const WorkspaceJob&) = delete;
+  WorkspaceJob& operator=(const WorkspaceJob&) = delete;
+
+  /// Sequential slice: about `budget` point evaluations (at least one unit of work). True when done.
+  bool run(double budget);
+  /// Everything, with threads; `progress` is called between rounds (about every 1–2 million
+  /// evaluations) and may cancel; `cancel` is polled too. Returns false if cancelled.
+  bool runAll(const WorkspaceProgress& progress = nullptr, const std::atomic<bool>* cancel = nullptr);
+  void cancel();
+
+  bool done() const;
+  bool cancelled() const;
+  double progress() const;        ///< estimate in [0, 1], non-decreasing
+  double evaluations() const;
+  const WorkspaceResult& result() const;  ///< valid once done (partial if cancelled)
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// One call: runs a job to the end (threads, optional progress/cancel).
+WorkspaceResult computeWorkspace(const Model& model, const WorkspaceOptions& options,
+                                 const WorkspaceProgress& progress = nullptr);
+
+/// Conservative bounding box of the reachable set of the point (used to size the grid).
+void workspaceReachBox(const Model& model, const WorkspaceOptions& options, Vec3& lo, Vec3& hi);
+
+}  // namespace achain

@@ -1,0 +1,85 @@
+// Internal pieces shared by the dynamics algorithms (not part of the public API).
+#pragma once
+#include <cmath>
+
+#include <achain/kinematics/fk.hpp>
+#include <achain/dynamics/options.hpp>
+#include <achain/dynamics/workspace.hpp>
+
+namespace achain::dyn_detail {
+
+/// ∂²dz/∂q² of a joint (A-pair: −(ρ/4)sin(q/2); zero otherwise).
+inline double axialCurvature(const Joint& j, double q) {
+  return j.kind == JointKind::A ? -0.25 * j.rho * std::sin(0.5 * q) : 0.0;
+}
+
+/// Which parts of the bodies' inertia a pass uses (Lee's split is linear in them).
+struct Parts {
+  bool trans = true;  ///< masses (links, leg points, leg weights)
+  bool rot = true;    ///< rotational inertia about the CoMs
+};
+
+/// Gravity in the world frame for these options.
+inline Vec3 gravityVector(const Model& m, const DynamicsOptions& o) { return o.gravityOf(m.gravity); }
+
+/// Classical acceleration of the world point x moving with body i (−1 = the base, whose spatial
+/// acceleration is (0, a_base)).
+inline Vec3 pointAcceleration(const DynamicsWorkspace& ws, int i, const Vec3& x, const Vec3& a_base) {
+  if (i < 0) return a_base;
+  const Vec3& w = ws.V_w[i];
+  return ws.A_v[i] + ws.A_w[i].cross(x) + w.cross(ws.V_v[i] + w.cross(x));
+}
+
+/// World position of a leg's base anchor.
+inline Vec3 legBase(const DynamicsWorkspace& ws, const DynLeg& L) {
+  return L.parent < 0 ? L.B : ws.data.oMi[L.parent].act(L.B);
+}
+
+/// RNEA core: τ for (q̇, q̈) with base acceleration −g_accel (g_accel = gravity for the full
+/// dynamics, 0 for none), bodies of leg model `legs`, parts `parts`. FK must already be in ws.data
+/// (set run_fk to compute it). Adds nothing for motors/friction/wrench.
+/// Spatial inertia of body b about the world origin, blocks (angular, linear), for the link pose oMi.
+inline void spatialInertiaAtOrigin(const DynBody& b, const SE3& oMi, Eigen::Matrix<double, 6, 6>& I) {
+  const Mat3& R = oMi.R;
+  const Vec3 c = oMi.act(b.com);
+  Mat3 C;  // [c]×
+  C << 0, -c.z(), c.y(), c.z(), 0, -c.x(), -c.y(), c.x(), 0;
+  I.topLeftCorner<3, 3>() = R * b.inertia * R.transpose() - b.mass * C * C;
+  I.topRightCorner<3, 3>() = b.mass * C;
+  I.bottomLeftCorner<3, 3>() = -b.mass * C;
+  I.bottomRightCorner<3, 3>() = b.mass * Mat3::Identity();
+}
+
+/// Reflected rotor inertia J_m·G² of a motor, seen at the joint.
+inline double reflectedInertia(const Motor& mo) { return mo.rotor_inertia * mo.gear_ratio * mo.gear_ratio; }
+
+/// Adds the reflected rotor inertias of the joints with a motor to the diagonal of a joint-space matrix.
+template <class Matrix>
+void addRotorInertias(const Model& model, Matrix& M) {
+  for (int i = 0; i < model.njoints(); ++i) {
+    const Motor& mo = model.joints[i].motor;
+    if (mo.present) M(model.idx_q[i], model.idx_q[i]) += reflectedInertia(mo);
+  }
+}
+
+/// Joint-side friction torque of a motor at joint rate v: G²·viscous·v ± |G|·Coulomb.
+inline double motorFriction(const Motor& mo, double v) {
+  const double G = mo.gear_ratio;
+  double t = G * G * mo.viscous * v;
+  if (v > 0) t += std::abs(G) * mo.coulomb_pos;
+  else if (v < 0) t -= std::abs(G) * mo.coulomb_neg;
+  return t;
+}
+
+void rnea(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+          const Eigen::Ref<const VecX>& qdd, const Vec3& g, LegModel legs, Parts parts, Eigen::Ref<VecX> tau,
+          bool run_fk);
+
+/// Motor, friction and wrench terms added on top of the rigid-body τ (q̈ for the rotor term).
+void addActuationTerms(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& qd,
+                       const Eigen::Ref<const VecX>& qdd, const DynamicsOptions& o, Eigen::Ref<VecX> tau);
+
+/// Jᵀh_e for the options' wrench (FK in ws.data).
+void addWrench(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions& o, Eigen::Ref<VecX> tau);
+
+}  // namespace achain::dyn_detail

@@ -1,0 +1,61 @@
+#include <achain/dynamics/integrate.hpp>
+
+#include <cmath>
+
+#include <achain/dynamics/forward.hpp>
+
+namespace achain {
+
+Integrator integratorFromString(const std::string& s) {
+  if (s == "rk4") return Integrator::RK4;
+  if (s == "euler" || s == "semi-implicit-euler" || s == "symplectic-euler") return Integrator::SemiImplicitEuler;
+  throw Error("integrator: expected rk4 or euler (got '" + s + "')");
+}
+const char* toString(Integrator m) { return m == Integrator::RK4 ? "rk4" : "euler"; }
+
+void integrateStep(const Model& model, DynamicsWorkspace& ws, Eigen::Ref<VecX> q, Eigen::Ref<VecX> qd,
+                   const Eigen::Ref<const VecX>& tau, double dt, const DynamicsOptions& options, Integrator method) {
+  if (method == Integrator::SemiImplicitEuler) {
+    forwardDynamics(model, ws, q, qd, tau, options, ws.k_v[0]);
+    qd += dt * ws.k_v[0];
+    q += dt * qd;
+    return;
+  }
+  // Classical RK4 on (q, q̇).
+  ws.k_q[0] = qd;
+  forwardDynamics(model, ws, q, qd, tau, options, ws.k_v[0]);
+  for (int s = 1; s < 4; ++s) {
+    const double h = s == 3 ? dt : 0.5 * dt;
+    ws.q_stage = q + h * ws.k_q[s - 1];
+    ws.v_stage = qd + h * ws.k_v[s - 1];
+    ws.k_q[s] = ws.v_stage;
+    forwardDynamics(model, ws, ws.q_stage, ws.v_stage, tau, options, ws.k_v[s]);
+  }
+  q += (dt / 6.0) * (ws.k_q[0] + 2.0 * ws.k_q[1] + 2.0 * ws.k_q[2] + ws.k_q[3]);
+  qd += (dt / 6.0) * (ws.k_v[0] + 2.0 * ws.k_v[1] + 2.0 * ws.k_v[2] + ws.k_v[3]);
+}
+
+void simulate(const Model& model, DynamicsWorkspace& ws, VecX& q, VecX& qd, double dt, int steps,
+              const TorqueFunction& torque, const DynamicsOptions& options, Integrator method,
+              const SimulationSample& io) {
+  if (!(dt > 0) || !std::isfinite(dt)) throw Error("dt: must be a positive number");
+  if (steps < 0) throw Error("steps: must be ≥ 0");
+  if (q.size() != model.nv || qd.size() != model.nv) throw Error("simulate: q and qd must have nv entries");
+  VecX tau = VecX::Zero(model.nv);
+  const int every = std::max(1, io.every);
+  const int tick = std::max(1, steps / 100);
+  for (int k = 0; k <= steps; ++k) {
+    const double t = k * dt;
+    if (torque) torque(t, q, qd, tau);
+    else tau.setZero();
+    if (io.sample && (k % every == 0 || k == steps)) io.sample(k, t, q, qd, tau);
+    if (k == steps) break;
+    integrateStep(model, ws, q, qd, tau, dt, options, method);
+    if (!q.allFinite() || !qd.allFinite())
+      throw Error("simulate: the state became non-finite at step " + std::to_string(k + 1) + " (t = " +
+                  std::to_string(t + dt) + " s); reduce dt");
+    if (io.progress && (k + 1) % tick == 0) io.progress(double(k + 1) / steps);
+  }
+}
+
+}  // namespace achain

@@ -1,0 +1,169 @@
+#include <achain/ik/ik.hpp>
+
+#include <cmath>
+
+#include <achain/kinematics/fk.hpp>
+#include <achain/ik/algebraic_4a.hpp>
+#include <achain/ik/closed_4a.hpp>
+#include <achain/ik/closed_6r.hpp>
+#include <achain/ik/numeric.hpp>
+#include <achain/ik/solution_set.hpp>
+
+namespace achain {
+
+const char* toString(IkStatus s) {
+  switch (s) {
+    case IkStatus::Ok: return "ok";
+    case IkStatus::Unreachable: return "unreachable";
+    case IkStatus::Singular: return "singular";
+    case IkStatus::Limits: return "limits";
+  }
+  return "?";
+}
+
+const char* toString(IkMethod m) {
+  switch (m) {
+    case IkMethod::Auto: return "auto";
+    case IkMethod::Closed: return "closed";
+    case IkMethod::Algebraic: return "algebraic";
+    case IkMethod::Numeric: return "numeric";
+  }
+  return "?";
+}
+
+IkMethod ikMethodFromString(const std::string& s) {
+  if (s == "auto") return IkMethod::Auto;
+  if (s == "closed") return IkMethod::Closed;
+  if (s == "algebraic") return IkMethod::Algebraic;
+  if (s == "numeric") return IkMethod::Numeric;
+  throw Error("method: expected auto, closed, algebraic or numeric, got '" + s + "'");
+}
+
+SE3 checkTarget(const Mat4& T, const std::string& what) {
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c)
+      if (!std::isfinite(T(r, c)))
+        throw Error(what + "[" + std::to_string(r) + "][" + std::to_string(c) + "]: must be a finite number");
+  if (std::abs(T(3, 0)) > 1e-9 || std::abs(T(3, 1)) > 1e-9 || std::abs(T(3, 2)) > 1e-9 || std::abs(T(3, 3) - 1) > 1e-9)
+    throw Error(what + ": last row must be 0 0 0 1");
+  const Mat3 R = T.topLeftCorner<3, 3>();
+  const double orth = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
+  if (orth > 1e-6) throw Error(what + ": rotation is not orthonormal (|RᵀR − I| = " + std::to_string(orth) + ")");
+  if (R.determinant() < 0) throw Error(what + ": rotation has determinant −1 (a reflection)");
+  // re-orthonormalise (the input passed the 1e-6 test): nearest rotation via the quaternion
+  SE3 out;
+  out.R = Eigen::Quaterniond(R).normalized().toRotationMatrix();
+  out.p = T.topRightCorner<3, 1>();
+  return out;
+}
+
+Vec3 rotationLog(const Mat3& R) {
+  Eigen::Quaterniond q(R);
+  if (q.w() < 0) q.coeffs() = -q.coeffs();
+  const Vec3 v = q.vec();
+  const double s = v.norm();
+  if (s < 1e-12) return 2.0 * v;  // small angle: log ≈ 2·vec
+  return (2.0 * std::atan2(s, q.w()) / s) * v;
+}
+
+void poseError(const SE3& a, const SE3& b, double& pe, double& oe) {
+  pe = (a.p - b.p).norm();
+  oe = rotationLog(a.R.transpose() * b.R).norm();
+}
+
+void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& target, double& pe, double& oe) {
+  forwardKinematics(model, data, q);
+  poseError(data.oMtool, target, pe, oe);
+}
+
+double jointPeriod(const Joint& j) {
+  switch (j.kind) {
+    case JointKind::R: return 2 * kPi;
+    case JointKind::A: return 4 * kPi;
+    default: return 0;
+  }
+}
+
+bool hasClosedForm(const Model& model) { return isPrototypeClass(model) || isWristPartitioned6R(model); }
+
+namespace {
+
+IkAllResult numericAll(const Model& model, const SE3& target, const IkOptions& options, const VecX* seed) {
+  // Multi-start: every converged start is a solution; duplicates removed by the solution set.
+  IkOptions opt = options;
+  opt.restarts = 0;
+  const double tol = std::max(1e-9, 10 * options.tolerance);
+  ik_detail::SolutionSet set(model, target, seed, opt.position_only ? kInf : tol);
+  NumericIkWorkspace ws(model);
+  IkResult r;
+  std::mt19937_64 rng(options.random_seed);
+  std::uniform_real_distribution<double> U(0, 1);
+  const int starts = std::max(1, options.restarts) + (seed ? 1 : 0);
+  IkAllResult res;
+  res.method = IkMethod::Numeric;
+  double best = kInf;
+  VecX q0(model.nq), bestq(model.nq);
+  for (int k = 0; k < starts; ++k) {
+    if (seed && k == 0) {
+      q0 = *seed;
+    } else {
+      for (int j = 0; j < model.njoints(); ++j) {
+        const auto& L = model.joints[j].limits;
+        const double fb = isAngular(model.joints[j].kind) ? kPi : 1.0;
+        const double lo = std::isfinite(L.lower) ? L.lower : -fb, hi = std::isfinite(L.upper) ? L.upper : fb;
+        q0[model.idx_q[j]] = lo + U(rng) * (hi - lo);
+      }
+    }
+    solveNumeric(model, ws, target, q0, opt, r);
+    if (r.status == IkStatus::Ok) {
+      if (opt.position_only) {
+        IkSolution s;
+        s.q = r.q;
+        s.within_limits = true;
+        s.position_error = r.position_error;
+        bool dup = false;
+        for (const auto& o : res.solutions) dup = dup || (o.q - s.q).cwiseAbs().maxCoeff() < 1e-6;
+        if (!dup) res.solutions.push_back(s);
+      } else {
+        set.offer(r.q);
+      }
+    } else if (r.residual < best) {
+      best = r.residual;
+      bestq = r.q;
+    }
+  }
+  if (opt.position_only) {
+    res.status = res.solutions.empty() ? IkStatus::Unreachable : IkStatus::Ok;
+    if (res.solutions.empty()) {
+      res.has_nearest = true;
+      res.nearest.q = bestq;
+      res.residual = best;
+    }
+    return res;
+  }
+  set.finish(res, "numeric multi-start (" + std::to_string(starts) + " starts)");
+  res.method = IkMethod::Numeric;
+  return res;
+}
+
+}  // namespace
+
+IkAllResult ikAll(const Model& model, const SE3& target, IkMethod method, const IkOptions& options, const VecX* seed) {
+  if (seed) checkConfiguration(model, *seed);
+  if (method == IkMethod::Auto) method = hasClosedForm(model) && !options.position_only ? IkMethod::Closed : IkMethod::Numeric;
+  switch (method) {
+    case IkMethod::Closed:
+      if (isPrototypeClass(model)) return solvePrototypeClass(model, target, seed);
+      if (isWristPartitioned6R(model)) return solveWristPartitioned6R(model, target, seed);
+      {
+        std::string a, b;
+        isPrototypeClass(model, &a);
+        isWristPartitioned6R(model, &b);
+        throw Error("method: no closed form for '" + model.name + "' (prototype class: " + a + "; wrist-partitioned 6R: " + b + ")");
+      }
+    case IkMethod::Algebraic: return solveAlgebraic4A(model, target, seed);
+    default: return numericAll(model, target, options, seed);
+  }
+}
+
+}  // namespace achain

@@ -1,0 +1,405 @@
+#include <achain/io/model_json.hpp>
+
+#include <achain/model/apair_collision.hpp>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace achain {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& msg) { throw Error(path + ": " + msg); }
+
+std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+std::string idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+const char* typeName(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::binary: return "binary";
+    case json::value_t::discarded: return "discarded";
+    default: return "a number";
+  }
+}
+
+/// Factors that take file units to SI.
+struct Units {
+  double length = 1, angle = 1, mass = 1, torque = 1, force = 1;
+};
+
+double lookupUnit(const json& units, const std::string& key, const std::map<std::string, double>& table) {
+  if (!units.contains(key)) return 1.0;
+  const json& v = units.at(key);
+  const std::string path = "units." + key;
+  if (!v.is_string()) fail(path, std::string("must be a string, got ") + typeName(v));
+  const std::string s = v.get<std::string>();
+  auto it = table.find(s);
+  if (it == table.end()) {
+    std::string names;
+    for (const auto& kv : table) names += (names.empty() ? "" : ", ") + kv.first;
+    fail(path, "unknown unit '" + s + "' (expected one of: " + names + ")");
+  }
+  return it->second;
+}
+
+void checkKeys(const json& obj, const std::string& path, const std::set<std::string>& allowed) {
+  for (auto it = obj.begin(); it != obj.end(); ++it)
+    if (!allowed.count(it.key())) {
+      std::string names;
+      for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
+      fail(join(path, it.key()), "unknown field (allowed here: " + names + ")");
+    }
+}
+
+const json& requireObject(const json& v, const std::string& path) {
+  if (!v.is_object()) fail(path, std::string("must be an object, got ") + typeName(v));
+  return v;
+}
+
+double asNumber(const json& v, const std::string& path) {
+  if (!v.is_number()) fail(path, std::string("must be a number, got ") + typeName(v));
+  const double x = v.get<double>();
+  if (std::isnan(x)) fail(path, "must be a number (got NaN)");
+  return x;
+}
+
+double number(const json& obj, const std::string& path, const std::string& key, double def) {
+  if (!obj.contains(key)) return def;
+  return asNumber(obj.at(key), join(path, key));
+}
+
+double requiredNumber(const json& obj, const std::string& path, const std::string& key) {
+  if (!obj.contains(key)) fail(join(path, key), "missing required field");
+  return asNumber(obj.at(key), join(path, key));
+}
+
+Vec3 vec3(const json& v, const std::string& path) {
+  if (!v.is_array() || v.size() != 3) fail(path, std::string("must be an array of 3 numbers, got ") + (v.is_array() ? "an array of " + std::to_string(v.size()) : typeName(v)));
+  return Vec3(asNumber(v[0], idx(path, 0)), asNumber(v[1], idx(path, 1)), asNumber(v[2], idx(path, 2)));
+}
+
+Mat3 inertia(const json& v, const std::string& path) {
+  Mat3 I;
+  if (v.is_array() && v.size() == 3 && v[0].is_array()) {
+    for (int r = 0; r < 3; ++r) {
+      const std::string pr = idx(path, r);
+      if (!v[r].is_array() || v[r].size() != 3) fail(pr, "must be a row of 3 numbers");
+      for (int c = 0; c < 3; ++c) I(r, c) = asNumber(v[r][c], idx(pr, c));
+    }
+    return I;
+  }
+  if (v.is_array() && v.size() == 6) {  // [Ixx, Iyy, Izz, Ixy, Iyz, Ixz]
+    double e[6];
+    for (int k = 0; k < 6; ++k) e[k] = asNumber(v[k], idx(path, k));
+    I << e[0], e[3], e[5], e[3], e[1], e[4], e[5], e[4], e[2];
+    return I;
+  }
+  fail(path, "must be a 3×3 array or [Ixx, Iyy, Izz, Ixy, Iyz, Ixz]");
+}
+
+SE3 transform(const json& v, const std::string& path, const Units& u, std::set<std::string> extra = {}) {
+  requireObject(v, path);
+  std::set<std::string> allowed = {"xyz", "rpy", "matrix"};
+  allowed.insert(extra.begin(), extra.end());
+  checkKeys(v, path, allowed);
+  SE3 T;
+  if (v.contains("matrix")) {
+    if (v.contains("xyz") || v.contains("rpy")) fail(path, "give either matrix or xyz/rpy, not both");
+    const json& m = v.at("matrix");
+    const std::string pm = join(path, "matrix");
+    if (!m.is_array() || m.size() != 4) fail(pm, "must be a 4×4 array");
+    Mat4 M;
+    for (int r = 0; r < 4; ++r) {
+      if (!m[r].is_array() || m[r].size() != 4) fail(idx(pm, r), "must be a row of 4 numbers");
+      for (int c = 0; c < 4; ++c) M(r, c) = asNumber(m[r][c], idx(idx(pm, r), c));
+    }
+    if (M(3, 0) != 0 || M(3, 1) != 0 || M(3, 2) != 0 || M(3, 3) != 1) fail(pm, "last row must be [0, 0, 0, 1]");
+    T = SE3::fromMatrix(M);
+    T.p *= u.length;
+  } else {
+    if (v.contains("xyz")) T.p = vec3(v.at("xyz"), join(path, "xyz")) * u.length;
+    if (v.contains("rpy")) {
+      const Vec3 r = vec3(v.at("rpy"), join(path, "rpy")) * u.angle;
+      T.R = rpyToMatrix(r.x(), r.y(), r.z());
+    }
+  }
+  return T;
+}
+
+json transformToJson(const SE3& T) {
+  json rows = json::array();
+  const Mat4 M = T.matrix();
+  for (int r = 0; r < 4; ++r) rows.push_back({M(r, 0), M(r, 1), M(r, 2), M(r, 3)});
+  return json{{"matrix", rows}};
+}
+
+JointKind parseKind(const json& v, const std::string& path) {
+  if (!v.is_string()) fail(path, std::string("must be one of \"R\", \"P\", \"H\", \"A\", got ") + typeName(v));
+  const std::string s = v.get<std::string>();
+  if (s == "R") return JointKind::R;
+  if (s == "P") return JointKind::P;
+  if (s == "H") return JointKind::H;
+  if (s == "A") return JointKind::A;
+  fail(path, "unknown joint kind '" + s + "' (expected R, P, H or A)");
+}
+
+Joint parseJoint(const json& jj, size_t i, const Units& u) {
+  const std::string p = idx("joints", i);
+  requireObject(jj, p);
+  checkKeys(jj, p, {"name", "kind", "parent", "a", "alpha", "d", "theta_f", "sign", "pitch", "rho", "leg_length",
+                    "side", "legs", "limits", "motor", "link"});
+  Joint j;
+  if (jj.contains("name")) {
+    if (!jj.at("name").is_string()) fail(join(p, "name"), std::string("must be a string, got ") + typeName(jj.at("name")));
+    j.name = jj.at("name").get<std::string>();
+  } else {
+    j.name = "joint" + std::to_string(i + 1);
+  }
+  if (!jj.contains("kind")) fail(join(p, "kind"), "missing required field");
+  j.kind = parseKind(jj.at("kind"), join(p, "kind"));
+  if (jj.contains("parent")) {
+    const json& v = jj.at("parent");
+    if (!v.is_number_integer()) fail(join(p, "parent"), std::string("must be an integer, got ") + typeName(v));
+    j.parent = v.get<int>();
+  } else {
+    j.parent = static_cast<int>(i) - 1;
+  }
+  j.a = number(jj, p, "a", 0) * u.length;
+  j.alpha = number(jj, p, "alpha", 0) * u.angle;
+  j.d = number(jj, p, "d", 0) * u.length;
+  j.theta_f = number(jj, p, "theta_f", 0) * u.angle;
+  if (jj.contains("sign")) {
+    const json& v = jj.at("sign");
+    if (!v.is_number_integer()) fail(join(p, "sign"), std::string("must be 1 or -1, got ") + typeName(v));
+    j.sign = v.get<int>();
+  }
+  if (j.kind == JointKind::H) {
+    j.pitch = requiredNumber(jj, p, "pitch") * u.length / u.angle;
+  } else if (jj.contains("pitch")) {
+    fail(join(p, "pitch"), "only a helical (H) joint has a pitch");
+  }
+  const int nsize = int(jj.contains("rho")) + int(jj.contains("leg_length")) + int(jj.contains("side"));
+  if (j.kind == JointKind::A) {
+    if (nsize == 0) fail(join(p, "rho"), "missing: an A-pair needs one of rho, leg_length or side");
+    if (nsize > 1) fail(p, "give only one of rho, leg_length, side");
+    if (jj.contains("rho")) {
+      j.rho = asNumber(jj.at("rho"), join(p, "rho")) * u.length;
+    } else if (jj.contains("leg_length")) {
+      const double l = asNumber(jj.at("leg_length"), join(p, "leg_length"));
+      if (!(l >= 0)) fail(join(p, "leg_length"), "must be ≥ 0");
+      j.rho = apairRhoFromLeg(l * u.length);
+    } else {
+      const double s = asNumber(jj.at("side"), join(p, "side"));
+      if (!(s >= 0)) fail(join(p, "side"), "must be ≥ 0");
+      j.rho = apairRhoFromSide(s * u.length);
+    }
+    if (jj.contains("legs")) {
+      const std::string pl = join(p, "legs");
+      const json& L = requireObject(jj.at("legs"), pl);
+      checkKeys(L, pl, {"mass", "radius"});
+      j.leg_mass = number(L, pl, "mass", 0) * u.mass;
+      j.leg_radius = number(L, pl, "radius", 0) * u.length;
+    }
+  } else {
+    if (nsize > 0) fail(join(p, jj.contains("rho") ? "rho" : (jj.contains("side") ? "side" : "leg_length")),
+                        std::string("only an A-pair has this (kind is ") + toString(j.kind) + ")");
+    if (jj.contains("legs")) fail(join(p, "legs"), std::string("only an A-pair has legs (kind is ") + toString(j.kind) + ")");
+  }
+  const bool ang = isAngular(j.kind);
+  const double pos = ang ? u.angle : u.length;
+  if (jj.contains("limits")) {
+    const std::string pl = join(p, "limits");
+    const json& L = requireObject(jj.at("limits"), pl);
+    checkKeys(L, pl, {"lower", "upper", "velocity", "acceleration", "effort", "from_legs"});
+    j.limits.lower = number(L, pl, "lower", -kInf) * pos;
+    j.limits.upper = number(L, pl, "upper", kInf) * pos;
+    if (L.contains("from_legs")) {  // A-pair: position limits from the leg-collision range (legs.radius)
+      const std::string pf = join(pl, "from_legs");
+      if (!L.at("from_legs").is_boolean()) fail(pf, std::string("must be true or false, got ") + typeName(L.at("from_legs")));
+      if (L.at("from_legs").get<bool>()) {
+        if (j.kind != JointKind::A) fail(pf, std::string("only an A-pair derives its limits from its legs (kind is ") + toString(j.kind) + ")");
+        if (L.contains("lower") || L.contains("upper")) fail(pf, "give either from_legs or lower/upper, not both");
+        try {
+          const ApairRange r = apairUsableRange(j);
+          j.limits.lower = r.lower;
+          j.limits.upper = r.upper;
+        } catch (const Error& e) {
+          fail(pf, e.what());
+        }
+      }
+    }
+    j.limits.velocity = number(L, pl, "velocity", kInf) * pos;
+    j.limits.acceleration = number(L, pl, "acceleration", kInf) * pos;
+    j.limits.effort = number(L, pl, "effort", kInf) * (ang ? u.torque : u.force);
+  }
+  if (jj.contains("motor")) {
+    const std::string pm = join(p, "motor");
+    const json& M = requireObject(jj.at("motor"), pm);
+    checkKeys(M, pm, {"rotor_inertia", "gear_ratio", "viscous", "coulomb"});
+    j.motor.present = true;
+    j.motor.rotor_inertia = number(M, pm, "rotor_inertia", 0) * u.mass * u.length * u.length;
+    j.motor.gear_ratio = number(M, pm, "gear_ratio", 1);
+    // Motor-side rates are per radian of the motor shaft: torque·s/angle.
+    j.motor.viscous = number(M, pm, "viscous", 0) * u.torque / u.angle;
+    if (M.contains("coulomb")) {
+      const json& c = M.at("coulomb");
+      const std::string pc = join(pm, "coulomb");
+      if (c.is_array()) {
+        if (c.size() != 2) fail(pc, "must be a number or [positive, negative] magnitudes");
+        j.motor.coulomb_pos = asNumber(c[0], idx(pc, 0)) * u.torque;
+        j.motor.coulomb_neg = asNumber(c[1], idx(pc, 1)) * u.torque;
+      } else {
+        j.motor.coulomb_pos = j.motor.coulomb_neg = asNumber(c, pc) * u.torque;
+      }
+    }
+  }
+  if (jj.contains("link")) {
+    const std::string pk = join(p, "link");
+    const json& K = requireObject(jj.at("link"), pk);
+    checkKeys(K, pk, {"mass", "com", "inertia"});
+    j.link.mass = number(K, pk, "mass", 0) * u.mass;
+    if (K.contains("com")) j.link.com = vec3(K.at("com"), join(pk, "com")) * u.length;
+    if (K.contains("inertia")) j.link.inertia = inertia(K.at("inertia"), join(pk, "inertia")) * (u.mass * u.length * u.length);
+  }
+  return j;
+}
+
+}  // namespace
+
+Model modelFromJson(const json& j) {
+  requireObject(j, "(document)");
+  checkKeys(j, "", {"schema_version", "name", "description", "notes", "units", "convention", "gravity", "base", "tool",
+                    "joints"});
+  if (!j.contains("schema_version")) fail("schema_version", "missing required field (this library reads version " + std::to_string(kSchemaVersion) + ")");
+  const json& sv = j.at("schema_version");
+  if (!sv.is_number_integer()) fail("schema_version", std::string("must be an integer, got ") + typeName(sv));
+  if (sv.get<int>() != kSchemaVersion)
+    fail("schema_version", "unsupported version " + std::to_string(sv.get<int>()) + " (this library reads version " + std::to_string(kSchemaVersion) + ")");
+
+  Units u;
+  if (j.contains("units")) {
+    const json& U = requireObject(j.at("units"), "units");
+    checkKeys(U, "units", {"length", "angle", "mass", "torque", "force"});
+    u.length = lookupUnit(U, "length", {{"m", 1.0}, {"mm", 1e-3}, {"cm", 1e-2}, {"in", 0.0254}, {"ft", 0.3048}});
+    u.angle = lookupUnit(U, "angle", {{"rad", 1.0}, {"deg", kDeg}});
+    u.mass = lookupUnit(U, "mass", {{"kg", 1.0}, {"g", 1e-3}, {"lb", 0.45359237}});
+    u.torque = lookupUnit(U, "torque", {{"N*m", 1.0}, {"N*mm", 1e-3}, {"lbf*in", 0.1129848290276167}, {"lbf*ft", 1.3558179483314004}});
+    u.force = lookupUnit(U, "force", {{"N", 1.0}, {"lbf", 4.4482216152605}});
+  }
+
+  Model m;
+  auto str = [&](const char* key, std::string& out) {
+    if (!j.contains(key)) return;
+    if (!j.at(key).is_string()) fail(key, std::string("must be a string, got ") + typeName(j.at(key)));
+    out = j.at(key).get<std::string>();
+  };
+  str("name", m.name);
+  str("description", m.description);
+  if (j.contains("notes")) {
+    const json& n = j.at("notes");
+    if (!n.is_array()) fail("notes", std::string("must be an array of strings, got ") + typeName(n));
+    for (size_t i = 0; i < n.size(); ++i) {
+      if (!n[i].is_string()) fail(idx("notes", i), std::string("must be a string, got ") + typeName(n[i]));
+      m.notes.push_back(n[i].get<std::string>());
+    }
+  }
+  if (j.contains("convention")) {
+    const json& c = j.at("convention");
+    if (!c.is_string()) fail("convention", std::string("must be \"standard\" or \"modified\", got ") + typeName(c));
+    const std::string s = c.get<std::string>();
+    if (s == "standard") m.convention = DHConvention::Standard;
+    else if (s == "modified") m.convention = DHConvention::Modified;
+    else fail("convention", "unknown convention '" + s + "' (expected standard or modified)");
+  }
+  if (j.contains("gravity")) m.gravity = vec3(j.at("gravity"), "gravity") * u.length;
+  if (j.contains("base")) m.base = transform(j.at("base"), "base", u);
+  if (j.contains("tool")) {
+    m.tool = transform(j.at("tool"), "tool", u, {"link"});
+    if (j.at("tool").contains("link")) {
+      const json& l = j.at("tool").at("link");
+      if (!l.is_number_integer()) fail("tool.link", std::string("must be an integer joint index, got ") + typeName(l));
+      m.tool_link = l.get<int>();
+    }
+  }
+  if (!j.contains("joints")) fail("joints", "missing required field");
+  const json& J = j.at("joints");
+  if (!J.is_array()) fail("joints", std::string("must be an array, got ") + typeName(J));
+  for (size_t i = 0; i < J.size(); ++i) m.joints.push_back(parseJoint(J[i], i, u));
+  m.finalize();
+  return m;
+}
+
+Model modelFromJsonString(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string("(document): malformed JSON at byte ") + std::to_string(e.byte) + ": " +
+                [&] {
+                  std::string w = e.what();
+                  auto pos = w.find("parse error");
+                  return pos == std::string::npos ? w : w.substr(pos);
+                }());
+  }
+  return modelFromJson(j);
+}
+
+json modelToJson(const Model& m) {
+  json out;
+  out["schema_version"] = kSchemaVersion;
+  out["name"] = m.name;
+  if (!m.description.empty()) out["description"] = m.description;
+  if (!m.notes.empty()) out["notes"] = m.notes;
+  out["units"] = {{"length", "m"}, {"angle", "rad"}, {"mass", "kg"}, {"torque", "N*m"}, {"force", "N"}};
+  out["convention"] = toString(m.convention);
+  out["gravity"] = {m.gravity.x(), m.gravity.y(), m.gravity.z()};
+  out["base"] = transformToJson(m.base);
+  json tool = transformToJson(m.tool);
+  if (m.tool_link >= 0) tool["link"] = m.tool_link;
+  out["tool"] = tool;
+  json joints = json::array();
+  for (int i = 0; i < m.njoints(); ++i) {
+    const Joint& j = m.joints[i];
+    json o;
+    o["name"] = j.name;
+    o["kind"] = toString(j.kind);
+    if (j.parent != i - 1) o["parent"] = j.parent;
+    o["a"] = j.a;
+    o["alpha"] = j.alpha;
+    o["d"] = j.d;
+    o["theta_f"] = j.theta_f;
+    o["sign"] = j.sign;
+    if (j.kind == JointKind::H) o["pitch"] = j.pitch;
+    if (j.kind == JointKind::A) {
+      o["rho"] = j.rho;
+      o["legs"] = {{"mass", j.leg_mass}, {"radius", j.leg_radius}};
+    }
+    json L = json::object();
+    auto put = [&](const char* k, double v) { if (std::isfinite(v)) L[k] = v; };
+    put("lower", j.limits.lower);
+    put("upper", j.limits.upper);
+    put("velocity", j.limits.velocity);
+    put("acceleration", j.limits.acceleration);
+    put("effort", j.limits.effort);
+    if (!L.empty()) o["limits"] = L;
+    if (j.motor.present)
+      o["motor"] = {{"rotor_inertia", j.motor.rotor_inertia}, {"gear_ratio", j.motor.gear_ratio},
+                    {"viscous", j.motor.viscous}, {"coulomb", {j.motor.coulomb_pos, j.motor.coulomb_neg}}};
+    json I = json::array();
+    for (int r = 0; r < 3; ++r) I.push_back({j.link.inertia(r, 0), j.link.inertia(r, 1), j.link.inertia(r, 2)});
+    o["link"] = {{"mass", j.link.mass}, {"com", {j.link.com.x(), j.link.com.y(), j.link.com.z()}}, {"inertia", I}};
+    joints.push_back(o);
+  }
+  out["joints"] = joints;
+  return out;
+}
+
+}  // namespace achain

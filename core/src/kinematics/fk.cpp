@@ -1,0 +1,69 @@
+#include <achain/kinematics/fk.hpp>
+
+#include <cmath>
+
+namespace achain {
+
+Data::Data(const Model& m)
+    : oMi(m.njoints()), oMj(m.njoints()), theta(m.njoints()), dz(m.njoints()), rot_rate(m.njoints()),
+      axial_rate(m.njoints()) {}
+
+void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  const int n = model.njoints();
+  const bool standard = model.convention == DHConvention::Standard;
+  for (int i = 0; i < n; ++i) {
+    const Joint& j = model.joints[i];
+    const SE3& parent = j.parent < 0 ? model.base : data.oMi[j.parent];
+    double th = 0, dz = 0;
+    const double qi = q[model.idx_q[i]];
+    jointMotion(j, qi, th, dz);
+    data.theta[i] = th;
+    data.dz[i] = dz;
+    jointRates(j, qi, data.rot_rate[i], data.axial_rate[i]);
+    const double c = std::cos(th), s = std::sin(th);
+    SE3& axis = data.oMj[i];
+    if (standard) {
+      axis = parent;
+    } else {
+      axis = parent * model.pre[i];
+    }
+    // Motion Rz(θ) Tz(dz) applied in the axis frame.
+    SE3& out = data.oMi[i];
+    const Mat3& Ra = axis.R;
+    Mat3 Rm;
+    Rm.col(0) = c * Ra.col(0) + s * Ra.col(1);
+    Rm.col(1) = -s * Ra.col(0) + c * Ra.col(1);
+    Rm.col(2) = Ra.col(2);
+    const Vec3 pm = axis.p + dz * Ra.col(2);
+    if (standard) {
+      // post = Tx(a) Rx(α)
+      const double ca = model.post[i].R(1, 1), sa = model.post[i].R(2, 1);  // post = Tx(a)·Rx(α)
+      out.p = pm + j.a * Rm.col(0);
+      out.R.col(0) = Rm.col(0);
+      out.R.col(1) = ca * Rm.col(1) + sa * Rm.col(2);
+      out.R.col(2) = -sa * Rm.col(1) + ca * Rm.col(2);
+    } else {
+      out.R = Rm;
+      out.p = pm;
+    }
+  }
+  data.oMtool = data.oMi[model.toolLink()] * model.tool;
+}
+
+void checkConfiguration(const Model& model, const Eigen::Ref<const VecX>& q) {
+  if (q.size() != model.nq)
+    throw Error("q: expected " + std::to_string(model.nq) + " values, got " + std::to_string(q.size()));
+  for (int i = 0; i < q.size(); ++i)
+    if (!std::isfinite(q[i])) throw Error("q[" + std::to_string(i) + "]: must be a finite number");
+}
+
+bool withinLimits(const Model& model, const Eigen::Ref<const VecX>& q, double tol) {
+  for (int i = 0; i < model.njoints(); ++i) {
+    const double v = q[model.idx_q[i]];
+    const JointLimits& L = model.joints[i].limits;
+    if (v < L.lower - tol || v > L.upper + tol) return false;
+  }
+  return true;
+}
+
+}  // namespace achain

@@ -1,0 +1,190 @@
+#include <achain/model/model.hpp>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <sstream>
+
+namespace achain {
+
+const char* toString(JointKind k) {
+  switch (k) {
+    case JointKind::R: return "R";
+    case JointKind::P: return "P";
+    case JointKind::H: return "H";
+    case JointKind::A: return "A";
+  }
+  return "?";
+}
+const char* toString(DHConvention c) { return c == DHConvention::Standard ? "standard" : "modified"; }
+
+bool JointLimits::operator==(const JointLimits& o) const {
+  return lower == o.lower && upper == o.upper && velocity == o.velocity &&
+         acceleration == o.acceleration && effort == o.effort;
+}
+bool Motor::operator==(const Motor& o) const {
+  return present == o.present && rotor_inertia == o.rotor_inertia && gear_ratio == o.gear_ratio &&
+         viscous == o.viscous && coulomb_pos == o.coulomb_pos && coulomb_neg == o.coulomb_neg;
+}
+bool Inertial::operator==(const Inertial& o) const {
+  return mass == o.mass && com == o.com && inertia == o.inertia;
+}
+bool Joint::operator==(const Joint& o) const {
+  return name == o.name && kind == o.kind && parent == o.parent && a == o.a && alpha == o.alpha &&
+         d == o.d && theta_f == o.theta_f && sign == o.sign && pitch == o.pitch && rho == o.rho &&
+         leg_mass == o.leg_mass && leg_radius == o.leg_radius && limits == o.limits &&
+         motor == o.motor && link == o.link;
+}
+
+bool Model::sameDescription(const Model& o) const {
+  return name == o.name && description == o.description && notes == o.notes &&
+         convention == o.convention && gravity == o.gravity && base == o.base && tool == o.tool &&
+         tool_link == o.tool_link && joints == o.joints;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& msg) { throw Error(path + ": " + msg); }
+
+std::string num(double v) {
+  std::ostringstream os;
+  os.precision(10);
+  os << v;
+  return os.str();
+}
+
+void requireFinite(const std::string& path, double v) {
+  if (!std::isfinite(v)) fail(path, "must be a finite number (got " + num(v) + ")");
+}
+void requireNonNegative(const std::string& path, double v) {
+  requireFinite(path, v);
+  if (v < 0) fail(path, "must be ≥ 0 (got " + num(v) + ")");
+}
+void requirePositiveOrInf(const std::string& path, double v) {
+  if (std::isnan(v)) fail(path, "must be a number (got NaN)");
+  if (!(v > 0)) fail(path, "must be > 0 (got " + num(v) + ")");
+}
+
+void validateRotation(const std::string& path, const Mat3& R) {
+  if (!R.allFinite()) fail(path, "must contain finite numbers");
+  const double orth = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
+  if (orth > 1e-6) fail(path, "rotation part is not orthonormal (|RᵀR − I| = " + num(orth) + ")");
+  if (R.determinant() < 0) fail(path, "rotation part has determinant −1 (a reflection)");
+}
+
+void validateInertial(const std::string& path, const Inertial& in) {
+  requireNonNegative(path + ".mass", in.mass);
+  for (int i = 0; i < 3; ++i) requireFinite(path + ".com[" + std::to_string(i) + "]", in.com[i]);
+  if (!in.inertia.allFinite()) fail(path + ".inertia", "must contain finite numbers");
+  const double scale = std::max(1.0, in.inertia.cwiseAbs().maxCoeff());
+  const double asym = (in.inertia - in.inertia.transpose()).cwiseAbs().maxCoeff();
+  if (asym > 1e-9 * scale)
+    fail(path + ".inertia", "must be symmetric (largest |I_ij − I_ji| = " + num(asym) + ")");
+  Eigen::SelfAdjointEigenSolver<Mat3> es(in.inertia);
+  const double lmin = es.eigenvalues().minCoeff();
+  if (lmin < -1e-12 * scale)
+    fail(path + ".inertia", "must be positive semi-definite (smallest eigenvalue " + num(lmin) + ")");
+}
+
+}  // namespace
+
+void Model::finalize() {
+  const int n = njoints();
+  if (n == 0) fail("joints", "must list at least one joint");
+  if (!gravity.allFinite()) fail("gravity", "must contain finite numbers");
+  validateRotation("base", base.R);
+  if (!base.p.allFinite()) fail("base", "translation must be finite");
+  validateRotation("tool", tool.R);
+  if (!tool.p.allFinite()) fail("tool", "translation must be finite");
+  if (tool_link < -1 || tool_link >= n) fail("tool.link", "must be a joint index in [0, " + std::to_string(n - 1) + "]");
+
+  idx_q.resize(n);
+  pre.resize(n);
+  post.resize(n);
+  is_chain_parent.resize(n);
+  nq = 0;
+  for (int i = 0; i < n; ++i) {
+    Joint& j = joints[i];
+    const std::string p = "joints[" + std::to_string(i) + "]";
+    if (j.parent < -1 || j.parent >= i) fail(p + ".parent", "must be −1 (base) or an earlier joint index (got " + std::to_string(j.parent) + ")");
+    requireFinite(p + ".a", j.a);
+    requireFinite(p + ".alpha", j.alpha);
+    requireFinite(p + ".d", j.d);
+    requireFinite(p + ".theta_f", j.theta_f);
+    if (j.sign != 1 && j.sign != -1) fail(p + ".sign", "must be 1 or -1 (got " + std::to_string(j.sign) + ")");
+    requireFinite(p + ".pitch", j.pitch);
+    if (j.kind != JointKind::H && j.pitch != 0) fail(p + ".pitch", "only a helical (H) joint has a pitch");
+    requireNonNegative(p + ".rho", j.rho);
+    requireNonNegative(p + ".legs.mass", j.leg_mass);
+    requireNonNegative(p + ".legs.radius", j.leg_radius);
+    if (j.kind != JointKind::A && (j.rho != 0 || j.leg_mass != 0 || j.leg_radius != 0))
+      fail(p + ".rho", "only an A-pair has rho and legs (kind is " + std::string(toString(j.kind)) + ")");
+    const JointLimits& L = j.limits;
+    if (std::isnan(L.lower) || L.lower == kInf) fail(p + ".limits.lower", "must be a number below +inf (got " + num(L.lower) + ")");
+    if (std::isnan(L.upper) || L.upper == -kInf) fail(p + ".limits.upper", "must be a number above −inf (got " + num(L.upper) + ")");
+    if (L.lower > L.upper) fail(p + ".limits", "lower (" + num(L.lower) + ") must not exceed upper (" + num(L.upper) + ")");
+    requirePositiveOrInf(p + ".limits.velocity", L.velocity);
+    requirePositiveOrInf(p + ".limits.acceleration", L.acceleration);
+    requirePositiveOrInf(p + ".limits.effort", L.effort);
+    if (j.motor.present) {
+      requireNonNegative(p + ".motor.rotor_inertia", j.motor.rotor_inertia);
+      requireFinite(p + ".motor.gear_ratio", j.motor.gear_ratio);
+      if (j.motor.gear_ratio == 0) fail(p + ".motor.gear_ratio", "must not be 0");
+      requireNonNegative(p + ".motor.viscous", j.motor.viscous);
+      requireNonNegative(p + ".motor.coulomb[0]", j.motor.coulomb_pos);
+      requireNonNegative(p + ".motor.coulomb[1]", j.motor.coulomb_neg);
+    }
+    validateInertial(p + ".link", j.link);
+
+    idx_q[i] = nq;
+    nq += 1;
+    is_chain_parent[i] = (j.parent == i - 1);
+    if (convention == DHConvention::Standard) {
+      pre[i] = SE3::Identity();
+      post[i] = translation(Vec3(j.a, 0, 0)) * rotX(j.alpha);
+    } else {
+      pre[i] = rotX(j.alpha) * translation(Vec3(j.a, 0, 0));
+      post[i] = SE3::Identity();
+    }
+  }
+  nv = nq;
+}
+
+Model convertConvention(const Model& m, DHConvention target) {
+  if (m.convention == target) return m;
+  const int n = m.njoints();
+  for (int i = 0; i < n; ++i)
+    if (m.joints[i].parent != i - 1) throw Error("joints[" + std::to_string(i) + "].parent: only serial chains can change DH convention");
+  Model out = m;
+  out.convention = target;
+  auto reexpress = [](Inertial& in, const SE3& g) {  // g: new frame ← old frame
+    in.com = g.act(in.com);
+    in.inertia = g.R * in.inertia * g.R.transpose();
+  };
+  if (target == DHConvention::Modified) {
+    // Standard: Rz Tz · [Tx(a_i) Rx(α_i)]; the bracket moves to the front of joint i+1.
+    for (int i = 0; i < n; ++i) {
+      const Joint& src = m.joints[i];
+      Joint& dst = out.joints[i];
+      dst.a = i > 0 ? m.joints[i - 1].a : 0.0;
+      dst.alpha = i > 0 ? m.joints[i - 1].alpha : 0.0;
+      const SE3 g = translation(Vec3(src.a, 0, 0)) * rotX(src.alpha);  // modified frame i ← standard frame i
+      reexpress(dst.link, g);
+    }
+    const Joint& last = m.joints[n - 1];
+    out.tool = translation(Vec3(last.a, 0, 0)) * rotX(last.alpha) * m.tool;
+  } else {
+    // Modified: [Rx(α_i) Tx(a_i)] · Rz Tz; the bracket moves to the end of joint i−1.
+    out.base = m.base * rotX(m.joints[0].alpha) * translation(Vec3(m.joints[0].a, 0, 0));
+    for (int i = 0; i < n; ++i) {
+      Joint& dst = out.joints[i];
+      dst.a = i + 1 < n ? m.joints[i + 1].a : 0.0;
+      dst.alpha = i + 1 < n ? m.joints[i + 1].alpha : 0.0;
+      const SE3 g = (rotX(dst.alpha) * translation(Vec3(dst.a, 0, 0))).inverse();  // standard frame i ← modified frame i
+      reexpress(dst.link, g);
+    }
+  }
+  out.finalize();
+  return out;
+}
+
+}  // namespace achain

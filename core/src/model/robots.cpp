@@ -1,0 +1,48 @@
+#include <achain/model/robots.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include <achain/io/model_json.hpp>
+
+namespace achain {
+
+namespace generated {
+extern const std::vector<BuiltinRobot>& embeddedRobots();
+}
+
+const std::vector<BuiltinRobot>& builtinRobots() { return generated::embeddedRobots(); }
+
+Model builtinModel(const std::string& name) {
+  for (const auto& r : builtinRobots())
+    if (r.name == name) {
+      try {
+        return modelFromJsonString(r.json);
+      } catch (const Error& e) {
+        throw Error("built-in robot '" + name + "': " + e.what());
+      }
+    }
+  std::string names;
+  for (const auto& r : builtinRobots()) names += (names.empty() ? "" : ", ") + r.name;
+  throw Error("robot: unknown built-in '" + name + "' (built-ins: " + names + ")");
+}
+
+Model loadRobot(const std::string& s) {
+  for (const auto& r : builtinRobots())
+    if (r.name == s) return builtinModel(s);
+  std::ifstream f(s);
+  if (!f) {
+    std::string names;
+    for (const auto& r : builtinRobots()) names += (names.empty() ? "" : ", ") + r.name;
+    throw Error("robot: '" + s + "' is neither a built-in (" + names + ") nor a readable file");
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  try {
+    return modelFromJsonString(ss.str());
+  } catch (const Error& e) {
+    throw Error(s + ": " + e.what());
+  }
+}
+
+}  // namespace achain

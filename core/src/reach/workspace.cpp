@@ -1,0 +1,697 @@
+#include <achain/reach/workspace.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <unordered_map>
+#ifndef __EMSCRIPTEN__
+#include <thread>
+#endif
+
+#include <achain/kinematics/fk.hpp>
+
+namespace achain {
+
+const char* toString(WorkspaceMethod m) {
+  switch (m) {
+    case WorkspaceMethod::Robinson: return "robinson";
+    case WorkspaceMethod::Castelli: return "castelli";
+    case WorkspaceMethod::MonteCarlo: return "montecarlo";
+  }
+  return "?";
+}
+const char* toString(Representative r) {
+  switch (r) {
+    case Representative::Centre: return "centre";
+    case Representative::Witness: return "witness";
+    case Representative::NearCorner: return "near";
+    case Representative::FarCorner: return "far";
+  }
+  return "?";
+}
+WorkspaceMethod parseWorkspaceMethod(const std::string& s) {
+  if (s == "robinson") return WorkspaceMethod::Robinson;
+  if (s == "castelli") return WorkspaceMethod::Castelli;
+  if (s == "montecarlo" || s == "monte-carlo") return WorkspaceMethod::MonteCarlo;
+  throw Error("method: unknown '" + s + "' (expected robinson, castelli or montecarlo)");
+}
+Representative parseRepresentative(const std::string& s) {
+  if (s == "centre" || s == "center") return Representative::Centre;
+  if (s == "witness") return Representative::Witness;
+  if (s == "near" || s == "near-corner") return Representative::NearCorner;
+  if (s == "far" || s == "far-corner") return Representative::FarCorner;
+  throw Error("representative: unknown '" + s + "' (expected centre, witness, near or far)");
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+/// A rigid motion as a 3×4 block, applied to many points.
+struct Motion {
+  Mat3 R;
+  Vec3 t;
+  Vec3 apply(const Vec3& x) const { return R * x + t; }
+};
+
+/// The joints that move the tool, base → tool, and their swept intervals.
+struct Path {
+  std::vector<int> joints;
+  std::vector<double> lower, upper;
+};
+
+Path toolPath(const Model& m) {
+  Path P;
+  for (int j = m.toolLink(); j >= 0; j = m.joints[j].parent) P.joints.push_back(j);
+  std::reverse(P.joints.begin(), P.joints.end());
+  for (int j : P.joints) {
+    const Joint& J = m.joints[j];
+    double lo = J.limits.lower, up = J.limits.upper;
+    const std::string p = "joints[" + std::to_string(j) + "].limits";
+    if (J.kind == JointKind::R || J.kind == JointKind::A) {
+      const double period = J.kind == JointKind::R ? 2 * kPi : 4 * kPi;  // A-pairs: 720°
+      if (!std::isfinite(lo) && !std::isfinite(up)) {
+        lo = J.kind == JointKind::R ? -kPi : 0.0;
+        up = lo + period;
+      } else if (!std::isfinite(lo)) {
+        lo = up - period;
+      } else if (!std::isfinite(up)) {
+        up = lo + period;
+      }
+      up = std::min(up, lo + period);  // more than a period adds nothing
+    } else if (!std::isfinite(lo) || !std::isfinite(up)) {
+      throw Error(p + ": the workspace needs finite lower and upper limits for a " +
+                  (J.kind == JointKind::P ? std::string("prismatic") : std::string("helical")) + " joint");
+    }
+    P.lower.push_back(lo);
+    P.upper.push_back(up);
+  }
+  return P;
+}
+
+/// Largest |∂(axial)/∂q| over the joint's interval, and |∂θ/∂q|.
+void jointSpeeds(const Joint& j, double& rot, double& axial) {
+  rot = j.kind == JointKind::P ? 0.0 : 1.0;
+  switch (j.kind) {
+    case JointKind::R: axial = 0; break;
+    case JointKind::P: axial = 1; break;
+    case JointKind::H: axial = std::abs(j.pitch); break;
+    case JointKind::A: axial = 0.5 * j.rho; break;
+  }
+}
+
+int stepsFor(double range, double step, const std::string& what) {
+  if (range <= 0) return 0;
+  const double n = std::ceil(range / step - 1e-9);
+  if (!(n <= 1e7)) throw Error(what + ": " + num(n) + " steps over the joint range; use a larger step or voxel");
+  return std::max(1, int(n));
+}
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+int hardwareThreads() {
+#ifdef __EMSCRIPTEN__
+  return 1;
+#else
+  const unsigned n = std::thread::hardware_concurrency();
+  return n ? int(n) : 1;
+#endif
+}
+
+template <class F>
+void parallel(int n, F&& f) {
+#ifdef __EMSCRIPTEN__
+  for (int t = 0; t < n; ++t) f(t);
+#else
+  if (n <= 1) {
+    f(0);
+    return;
+  }
+  std::vector<std::thread> th;
+  for (int t = 1; t < n; ++t) th.emplace_back([&f, t] { f(t); });
+  f(0);
+  for (auto& x : th) x.join();
+#endif
+}
+
+}  // namespace
+
+void workspaceReachBox(const Model& model, const WorkspaceOptions& opt, Vec3& lo, Vec3& hi) {
+  // A ball (centre c, radius r) holding the point's reachable set; from the tool back to the
+  // base each joint sweeps it about its axis (placed at the lower limits of the joints before it).
+  const Path P = toolPath(model);
+  Data d(model);
+  VecX q = VecX::Zero(model.nq);
+  for (size_t k = 0; k < P.joints.size(); ++k) q[model.idx_q[P.joints[k]]] = P.lower[k];
+  forwardKinematics(model, d, q);
+  Vec3 c = d.oMtool.act(opt.point);
+  double r = 0;
+  for (int k = int(P.joints.size()) - 1; k >= 0; --k) {
+    const Joint& J = model.joints[P.joints[k]];
+    const SE3& A = d.oMj[P.joints[k]];
+    const Vec3 cl = A.inverse().act(c);
+    double th0 = 0, dz0 = 0;
+    jointMotion(J, P.lower[k], th0, dz0);
+    // axial travel relative to the lower limit over the interval
+    double zmin = 0, zmax = 0;
+    const int n = 256;
+    for (int i = 0; i <= n; ++i) {
+      double th = 0, dz = 0;
+      jointMotion(J, P.lower[k] + (P.upper[k] - P.lower[k]) * i / n, th, dz);
+      zmin = std::min(zmin, dz - dz0);
+      zmax = std::max(zmax, dz - dz0);
+    }
+    if (J.kind == JointKind::A) {  // sampled extremes of ρ·sin(q/2) can miss the peak slightly
+      zmin -= 1e-3 * J.rho;
+      zmax += 1e-3 * J.rho;
+    }
+    const double half = 0.5 * (zmax - zmin), mid = 0.5 * (zmax + zmin);
+    if (J.kind == JointKind::P) {
+      c = A.act(cl + Vec3(0, 0, mid));
+      r += half;
+    } else {
+      const double rad = std::hypot(cl.x(), cl.y());
+      c = A.act(Vec3(0, 0, cl.z() + mid));
+      r += std::hypot(rad, half);
+    }
+  }
+  lo = c - Vec3::Constant(r);
+  hi = c + Vec3::Constant(r);
+}
+
+struct WorkspaceJob::Impl {
+  Model model;
+  WorkspaceOptions opt;
+  WorkspaceResult res;
+  Path path;
+  bool finished = false;
+  bool cancel_requested = false;
+  double done_work = 0;
+  double reported = 0;
+  size_t outside = 0;
+
+  // Robinson
+  Data data;
+  std::vector<int64_t> cells;  // every cell of the set, in insertion order
+  std::vector<Vec3> reps;      // the point that stands for each cell
+  int sweep = -1;              // index into res.sweeps (tool → base)
+  size_t src = 0, src_end = 0;
+  std::vector<Motion> motions;  // relative motions of the current sweep (k = 1..N)
+  std::vector<double> axis_bound;  // per path joint: bound on the point's distance from its axis
+
+  // Castelli / Monte-Carlo
+  double units = 0, next_unit = 0;
+  std::vector<int> radix;  // Castelli: samples per path joint
+
+  explicit Impl(const Model& m, const WorkspaceOptions& o) : model(m), opt(o), data(model) {}
+
+  // The sources of the next sweep live on `track`: the output grid itself, or a finer grid
+  // (voxel/refine, nested in the output lattice) so that each voxel keeps several points.
+  VoxelSet fine;
+  VoxelSet& track() { return opt.refine > 1 ? fine : res.voxels; }
+
+  Vec3 representative(const VoxelSet& S, int64_t c, const Vec3& p) const {
+    switch (opt.representative) {
+      case Representative::Centre: return S.centre(c);
+      case Representative::Witness: return p;
+      case Representative::NearCorner:
+      case Representative::FarCorner: {
+        const Vec3 lo = S.corner(c), base = model.base.p;
+        Vec3 out;
+        for (int a = 0; a < 3; ++a) {
+          const double l = lo[a], h = lo[a] + S.voxel();
+          const bool near_lo = std::abs(l - base[a]) <= std::abs(h - base[a]);
+          out[a] = (near_lo == (opt.representative == Representative::NearCorner)) ? l : h;
+        }
+        return out;
+      }
+    }
+    return p;
+  }
+
+  // Witness representatives: among the hits of a cell added in the current sweep keep the one
+  // nearest the cell centre (a reachable point, placed like a centre). Cells of earlier sweeps are
+  // frozen, so the sweep's sources do not change under it.
+  bool last = false;  // the last sweep: only the output grid matters
+  std::unordered_map<int64_t, uint32_t> fresh;
+  void trackHit(VoxelSet& S, int64_t f, const Vec3& p) {
+    if (S.insert(f)) {
+      if (opt.representative == Representative::Witness) fresh.emplace(f, uint32_t(reps.size()));
+      cells.push_back(f);
+      reps.push_back(representative(S, f, p));
+    } else if (opt.representative == Representative::Witness) {
+      const auto it = fresh.find(f);
+      if (it == fresh.end()) return;
+      const Vec3 m = S.centre(f);
+      Vec3& r = reps[it->second];
+      if ((p - m).squaredNorm() < (r - m).squaredNorm()) r = p;
+    }
+  }
+  void hit(const Vec3& p) {
+    VoxelSet& G = res.voxels;
+    const int64_t c = G.cellOf(p);
+    if (c < 0) {
+      ++outside;
+      return;
+    }
+    if (last) {
+      G.insert(c);
+    } else if (opt.refine <= 1) {
+      trackHit(G, c, p);
+    } else {
+      const int64_t f = fine.cellOf(p);
+      if (f < 0) {
+        ++outside;
+        return;
+      }
+      G.insert(c);
+      trackHit(fine, f, p);
+    }
+  }
+
+  // ---- Robinson: start the next sweep (tool → base); false when none is left.
+  bool startSweep() {
+    while (++sweep < int(res.sweeps.size())) {
+      WorkspaceSweep& S = res.sweeps[sweep];
+      const Joint& J = model.joints[S.joint];
+      const SE3& A = data.oMj[S.joint];
+      double rot = 0, axial = 0;
+      jointSpeeds(J, rot, axial);
+      double step = J.kind == JointKind::P ? opt.step_linear : opt.step;
+      if (step <= 0) {
+        double rmax = 0;
+        const Vec3 z = A.R.col(2);
+        for (const Vec3& x : reps) rmax = std::max(rmax, (x - A.p).cross(z).norm());
+        const double speed = rot * rmax + axial;  // |dx/dq| bound
+        step = speed > 0 ? opt.spacing * opt.voxel / speed : (S.upper - S.lower);
+      }
+      S.steps = stepsFor(S.upper - S.lower, step, "step (joint " + std::to_string(S.joint) + ")");
+      motions.clear();
+      double th0 = 0, dz0 = 0;
+      jointMotion(J, S.lower, th0, dz0);
+      for (int i = 1; i <= S.steps; ++i) {
+        double th = 0, dz = 0;
+        jointMotion(J, S.lower + (S.upper - S.lower) * i / S.steps, th, dz);
+        const SE3 M = A * rotZ(th - th0) * translation(Vec3(0, 0, dz - dz0)) * A.inverse();
+        motions.push_back(Motion{M.R, M.p});
+      }
+      src = 0;
+      src_end = cells.size();
+      fresh.clear();
+      last = sweep + 1 == int(res.sweeps.size());
+      if (!motions.empty()) return true;
+      S.voxels = res.voxels.count();
+    }
+    return false;
+  }
+
+  void finishSweep() {
+    WorkspaceSweep& S = res.sweeps[sweep];
+    S.voxels = res.voxels.count();
+    S.evaluations = src_end * motions.size();
+  }
+
+  double robinsonRemaining() const {
+    if (finished) return 0;
+    double rem = 0, size = double(cells.size());
+    if (sweep >= 0 && sweep < int(res.sweeps.size())) rem += double(src_end - src) * double(motions.size());
+    const double cap = double(res.voxels.cells()) / 4;
+    for (int s = std::max(sweep, 0) + (sweep >= 0 ? 1 : 0); s < int(res.sweeps.size()); ++s) {
+      const WorkspaceSweep& S = res.sweeps[s];
+      const int k = int(path.joints.size()) - 1 - s;
+      const Joint& J = model.joints[S.joint];
+      double rot = 0, axial = 0;
+      jointSpeeds(J, rot, axial);
+      const double len = (rot * axis_bound[k] + axial) * (S.upper - S.lower) / opt.voxel;
+      const double st = J.kind == JointKind::P ? opt.step_linear : opt.step;
+      const double n = st > 0 ? std::ceil((S.upper - S.lower) / st) : len / opt.spacing;
+      rem += n * size;
+      size = std::min(cap, size * std::max(1.0, len));
+    }
+    return rem;
+  }
+
+  // Sources of the current sweep left, or else the next sweep started; false (finished) when none is left.
+  bool sourcesLeft() {
+    if (src < src_end) return true;
+    if (sweep >= 0) finishSweep();
+    if (startSweep()) return true;
+    finished = true;
+    return false;
+  }
+
+  // Sequential Robinson slice.
+  void robinsonSlice(double budget) {
+    double spent = 0;
+    while (!finished && spent < budget) {
+      if (!sourcesLeft()) break;
+      const size_t n = motions.size();
+      while (src < src_end && spent < budget) {
+        const Vec3 x = reps[src++];
+        for (size_t k = 0; k < n; ++k) hit(motions[k].apply(x));
+        spent += double(n);
+      }
+    }
+    done_work += spent;
+    res.evaluations += size_t(spent);
+  }
+
+  // Threaded Robinson: rounds of sources, chunk-local candidate lists merged in source order,
+  // which reproduces the sequential result exactly.
+  struct Candidate {
+    int64_t cell;
+    Vec3 p;
+  };
+  std::vector<std::vector<uint64_t>> local_bits;
+  std::vector<std::vector<Candidate>> local_lists;
+
+  void robinsonRound(int nthreads, double budget) {
+    if (!sourcesLeft()) return;
+    const size_t n = motions.size();
+    const size_t count = std::min(src_end - src, std::max<size_t>(1, size_t(budget / double(n))));
+    const size_t i0 = src, i1 = src + count;
+    const int T = int(std::min<size_t>(size_t(nthreads), count));
+    // Threads where the result cannot depend on the order of the hits: the last sweep (only the
+    // output bits), or order-free representatives on the output grid. Witness sweeps before the
+    // last one (usually cheap) run sequentially.
+    const bool order_free = last || (opt.representative != Representative::Witness && opt.refine <= 1);
+    if (T <= 1 || !order_free) {
+      robinsonSlice(double(count * n));
+      return;
+    }
+    if (last) {  // only the output bits change: atomic ORs, no candidate lists
+      VoxelSet& G = res.voxels;
+      std::vector<size_t> out_t(T, 0);
+      parallel(T, [&](int t) {
+        const size_t a = i0 + count * t / T, b = i0 + count * (t + 1) / T;
+        for (size_t i = a; i < b; ++i) {
+          const Vec3 x = reps[i];
+          for (size_t k = 0; k < n; ++k) {
+            const int64_t c = G.cellOf(motions[k].apply(x));
+            if (c < 0) ++out_t[t];
+            else if (!G.testRelaxed(c)) G.insertAtomic(c);
+          }
+        }
+      });
+      G.recount();
+      for (size_t o : out_t) outside += o;
+    } else {
+      const VoxelSet& G = res.voxels;
+      if (int(local_bits.size()) < T) {
+        local_bits.resize(T);
+        local_lists.resize(T);
+      }
+      std::vector<size_t> outside_t(T, 0);
+      parallel(T, [&](int t) {
+        auto& bits = local_bits[t];
+        if (bits.size() != G.words().size()) bits.assign(G.words().size(), 0);
+        auto& list = local_lists[t];
+        list.clear();
+        const size_t a = i0 + count * t / T, b = i0 + count * (t + 1) / T;
+        for (size_t i = a; i < b; ++i) {
+          const Vec3 x = reps[i];
+          for (size_t k = 0; k < n; ++k) {
+            const Vec3 p = motions[k].apply(x);
+            const int64_t c = G.cellOf(p);
+            if (c < 0) {
+              ++outside_t[t];
+              continue;
+            }
+            if (G.test(c)) continue;
+            uint64_t& w = bits[size_t(c) >> 6];
+            const uint64_t m = uint64_t(1) << (c & 63);
+            if (w & m) continue;
+            w |= m;
+            list.push_back({c, p});
+          }
+        }
+      });
+      for (int t = 0; t < T; ++t) {
+        for (const Candidate& cd : local_lists[t]) {
+          local_bits[t][size_t(cd.cell) >> 6] = 0;
+          if (!G.test(cd.cell)) hit(cd.p);
+        }
+        outside += outside_t[t];
+      }
+    }
+    src = i1;
+    done_work += double(count * n);
+    res.evaluations += count * n;
+    if (src >= src_end) {
+      finishSweep();
+      if (!startSweep()) finished = true;
+    }
+  }
+
+  // ---- Castelli: units are joint-grid combinations (mixed radix, tool joint fastest).
+  void castelliRange(double u0, double u1, VoxelSet& G, bool atomic, size_t& out_count) {
+    const int n = int(path.joints.size());
+    const Vec3 tp = model.tool.act(opt.point);
+    std::vector<int> dig(n);
+    std::vector<SE3> pre(n + 1);
+    pre[0] = model.base;
+    auto value = [&](int i) {
+      return radix[i] <= 1 ? path.lower[i] : path.lower[i] + (path.upper[i] - path.lower[i]) * dig[i] / (radix[i] - 1);
+    };
+    auto link = [&](int i) {
+      const int j = path.joints[i];
+      double th = 0, dz = 0;
+      jointMotion(model.joints[j], value(i), th, dz);
+      return model.pre[j] * rotZ(th) * translation(Vec3(0, 0, dz)) * model.post[j];
+    };
+    uint64_t u = uint64_t(u0);
+    for (int i = n - 1; i >= 0; --i) {
+      dig[i] = int(u % uint64_t(radix[i]));
+      u /= uint64_t(radix[i]);
+    }
+    for (int i = 0; i < n; ++i) pre[i + 1] = pre[i] * link(i);
+    for (double w = u0; w < u1; w += 1) {
+      markPoint(G, pre[n].act(tp), atomic, out_count);
+      int i = n - 1;
+      while (i >= 0 && ++dig[i] == radix[i]) dig[i--] = 0;
+      if (i < 0) break;
+      for (int k = i; k < n; ++k) pre[k + 1] = pre[k] * link(k);
+    }
+  }
+
+  // Marks the voxel of p in G (atomically when threads share G), or counts p as outside the grid.
+  static void markPoint(VoxelSet& G, const Vec3& p, bool atomic, size_t& out_count) {
+    const int64_t c = G.cellOf(p);
+    if (c < 0) {
+      ++out_count;
+    } else if (atomic) {
+      G.insertAtomic(c);
+    } else {
+      G.insert(c);
+    }
+  }
+
+  // ---- Monte-Carlo: unit s draws q from a counter-based generator (independent of slicing).
+  void monteCarloRange(double u0, double u1, VoxelSet& G, bool atomic, size_t& out_count) {
+    const int n = int(path.joints.size());
+    const Vec3 tp = model.tool.act(opt.point);
+    for (double w = u0; w < u1; w += 1) {
+      const uint64_t s = uint64_t(w);
+      SE3 T = model.base;
+      for (int i = 0; i < n; ++i) {
+        const uint64_t r = splitmix(opt.seed * 0x2545f4914f6cdd1dull ^ (s * uint64_t(n) + uint64_t(i)));
+        const double f = double(r >> 11) * (1.0 / 9007199254740992.0);
+        const int j = path.joints[i];
+        double th = 0, dz = 0;
+        jointMotion(model.joints[j], path.lower[i] + f * (path.upper[i] - path.lower[i]), th, dz);
+        T = T * model.pre[j] * rotZ(th) * translation(Vec3(0, 0, dz)) * model.post[j];
+      }
+      markPoint(G, T.act(tp), atomic, out_count);
+    }
+  }
+
+  void gridRound(int nthreads, double budget) {
+    const double u0 = next_unit, u1 = std::min(units, next_unit + std::max(1.0, std::floor(budget)));
+    const bool mc = opt.method == WorkspaceMethod::MonteCarlo;
+    const int T = int(std::max(1.0, std::min(double(nthreads), u1 - u0)));
+    VoxelSet& G = res.voxels;
+    std::vector<size_t> out_t(T, 0);
+    if (T <= 1) {
+      if (mc) monteCarloRange(u0, u1, G, false, out_t[0]);
+      else castelliRange(u0, u1, G, false, out_t[0]);
+    } else {
+      parallel(T, [&](int t) {
+        const double a = u0 + std::floor((u1 - u0) * t / T), b = t + 1 == T ? u1 : u0 + std::floor((u1 - u0) * (t + 1) / T);
+        if (mc) monteCarloRange(a, b, G, true, out_t[t]);
+        else castelliRange(a, b, G, true, out_t[t]);
+      });
+      G.recount();
+    }
+    for (size_t o : out_t) outside += o;
+    next_unit = u1;
+    done_work += u1 - u0;
+    res.evaluations += size_t(u1 - u0);
+    if (next_unit >= units) finished = true;
+  }
+
+  void step(int nthreads, double budget) {
+    if (opt.method == WorkspaceMethod::Robinson) {
+      if (nthreads <= 1) robinsonSlice(budget);
+      else robinsonRound(nthreads, budget);
+    } else {
+      gridRound(nthreads, budget);
+    }
+  }
+
+  double progress() {
+    if (finished) return 1.0;
+    double p;
+    if (opt.method == WorkspaceMethod::Robinson) {
+      const double rem = robinsonRemaining();
+      p = done_work / std::max(1.0, done_work + rem);
+    } else {
+      p = done_work / std::max(1.0, units);
+    }
+    reported = std::max(reported, std::min(p, 0.999));
+    return reported;
+  }
+};
+
+WorkspaceJob::WorkspaceJob(const Model& model, const WorkspaceOptions& o) : impl_(new Impl(model, o)) {
+  Impl& I = *impl_;
+  const WorkspaceOptions& opt = I.opt;
+  if (!(opt.voxel > 0) || !std::isfinite(opt.voxel)) throw Error("voxel: must be a positive finite length in metres (got " + num(opt.voxel) + ")");
+  if (!(opt.step >= 0) || !std::isfinite(opt.step)) throw Error("step: must be ≥ 0 (0 = automatic; got " + num(opt.step) + ")");
+  if (!(opt.step_linear >= 0) || !std::isfinite(opt.step_linear)) throw Error("step_linear: must be ≥ 0 (0 = automatic; got " + num(opt.step_linear) + ")");
+  if (!(opt.spacing > 0) || !std::isfinite(opt.spacing)) throw Error("spacing: must be > 0 (got " + num(opt.spacing) + ")");
+  if (!opt.point.allFinite()) throw Error("point: must be finite");
+  if (!opt.origin.allFinite()) throw Error("origin: must be finite");
+  if (!(opt.samples >= 1) || !std::isfinite(opt.samples) || opt.samples > 1e13) throw Error("samples: must be a count ≥ 1 (got " + num(opt.samples) + ")");
+  if (opt.threads < 0) throw Error("threads: must be ≥ 0");
+  if (opt.refine < 1 || opt.refine > 8) throw Error("refine: must be between 1 and 8 (got " + std::to_string(opt.refine) + ")");
+  I.res.options = opt;
+  I.path = toolPath(I.model);
+  const int n = int(I.path.joints.size());
+
+  // Grid: the reach box plus a margin for representative drift (≤ one voxel diagonal per sweep).
+  Vec3 lo, hi;
+  workspaceReachBox(I.model, opt, lo, hi);
+  const double margin = (n + 2) * std::sqrt(3.0) * opt.voxel;
+  I.res.voxels = VoxelSet(opt.voxel, opt.origin, lo - Vec3::Constant(margin), hi + Vec3::Constant(margin), opt.max_cells);
+
+  // Per joint: a bound on the point's distance from the joint axis (for automatic steps).
+  VecX qmin = VecX::Zero(I.model.nq);
+  for (int k = 0; k < n; ++k) qmin[I.model.idx_q[I.path.joints[k]]] = I.path.lower[k];
+  forwardKinematics(I.model, I.data, qmin);
+  I.axis_bound.assign(n, 0);
+  {
+    const Vec3 d = hi - lo;
+    const double radius = 0.5 * d.norm();
+    const Vec3 centre = 0.5 * (lo + hi);
+    for (int k = 0; k < n; ++k) {
+      const SE3& A = I.data.oMj[I.path.joints[k]];
+      I.axis_bound[k] = (centre - A.p).cross(A.R.col(2)).norm() + radius;
+    }
+  }
+
+  if (opt.method == WorkspaceMethod::Robinson) {
+    for (int k = n - 1; k >= 0; --k) {
+      WorkspaceSweep S;
+      S.joint = I.path.joints[k];
+      S.lower = I.path.lower[k];
+      S.upper = I.path.upper[k];
+      I.res.sweeps.push_back(S);
+    }
+    const Vec3 p0 = I.data.oMtool.act(opt.point);
+    if (I.opt.refine > 1) I.fine = VoxelSet(opt.voxel / opt.refine, opt.origin, lo - Vec3::Constant(margin), hi + Vec3::Constant(margin), opt.max_cells * opt.refine * opt.refine * opt.refine);
+    I.hit(p0);
+    if (I.res.voxels.count() != 1) throw Error("workspace: internal error, the start point lies outside the grid");
+  } else {
+    double total = 1;
+    I.radix.resize(n);
+    for (int k = 0; k < n; ++k) {
+      WorkspaceSweep S;
+      S.joint = I.path.joints[k];
+      S.lower = I.path.lower[k];
+      S.upper = I.path.upper[k];
+      if (opt.method == WorkspaceMethod::Castelli) {
+        double step = I.model.joints[S.joint].kind == JointKind::P ? opt.step_linear : opt.step;
+        if (step <= 0) {
+          double rot = 0, axial = 0;
+          jointSpeeds(I.model.joints[S.joint], rot, axial);
+          step = opt.spacing * opt.voxel / (rot * I.axis_bound[k] + axial);
+        }
+        S.steps = stepsFor(S.upper - S.lower, step, "step (joint " + std::to_string(S.joint) + ")");
+        I.radix[k] = S.steps + 1;
+        total *= S.steps + 1;
+      }
+      I.res.sweeps.push_back(S);
+    }
+    if (opt.method == WorkspaceMethod::MonteCarlo) total = std::floor(opt.samples);
+    if (total > opt.max_evaluations)
+      throw Error(std::string(opt.method == WorkspaceMethod::Castelli ? "step" : "samples") + ": " + num(total) +
+                  " evaluations exceed the limit " + num(opt.max_evaluations) +
+                  (opt.method == WorkspaceMethod::Castelli ? " (Castelli's cost is a product over the joints; use a larger step, or the robinson method)" : ""));
+    I.units = total;
+  }
+}
+
+WorkspaceJob::~WorkspaceJob() = default;
+
+bool WorkspaceJob::run(double budget) {
+  Impl& I = *impl_;
+  if (I.finished || I.cancel_requested) return true;
+  if (!(budget >= 1) || !std::isfinite(budget)) budget = 1;
+  const auto t0 = Clock::now();
+  I.step(1, budget);
+  I.res.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  I.res.threads = 1;
+  I.res.outside = I.outside;
+  return I.finished;
+}
+
+bool WorkspaceJob::runAll(const WorkspaceProgress& progress, const std::atomic<bool>* cancel) {
+  Impl& I = *impl_;
+  const int T = I.opt.threads > 0 ? std::min(I.opt.threads, hardwareThreads() * 4) : hardwareThreads();
+  I.res.threads = T;
+  const double round = 2e6 * T;
+  while (!I.finished && !I.cancel_requested) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      I.cancel_requested = true;
+      break;
+    }
+    const auto t0 = Clock::now();
+    I.step(T, round);
+    I.res.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    if (progress && !I.finished && !progress(I.progress())) I.cancel_requested = true;
+  }
+  I.res.outside = I.outside;
+  if (I.cancel_requested) I.res.cancelled = true;
+  else if (progress) progress(1.0);
+  return !I.res.cancelled;
+}
+
+void WorkspaceJob::cancel() {
+  impl_->cancel_requested = true;
+  impl_->res.cancelled = !impl_->finished;
+}
+bool WorkspaceJob::done() const { return impl_->finished || impl_->cancel_requested; }
+bool WorkspaceJob::cancelled() const { return impl_->res.cancelled; }
+double WorkspaceJob::progress() const { return impl_->progress(); }
+double WorkspaceJob::evaluations() const { return impl_->done_work; }
+const WorkspaceResult& WorkspaceJob::result() const { return impl_->res; }
+
+WorkspaceResult computeWorkspace(const Model& model, const WorkspaceOptions& options, const WorkspaceProgress& progress) {
+  WorkspaceJob job(model, options);
+  job.runAll(progress);
+  return job.result();
+}
+
+}  // namespace achain

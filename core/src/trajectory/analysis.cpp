@@ -1,0 +1,193 @@
+#include <achain/trajectory/analysis.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace achain {
+
+using nlohmann::json;
+
+double integrateAbs(const std::vector<double>& t, const Eigen::Ref<const VecX>& p) {
+  double w = 0;
+  for (size_t k = 1; k < t.size(); ++k) {
+    const double h = t[k] - t[k - 1], a = p[k - 1], b = p[k];
+    if ((a >= 0) == (b >= 0) || a == 0 || b == 0) {
+      w += 0.5 * h * (std::abs(a) + std::abs(b));
+    } else {  // sign change: two triangles
+      const double s = h * std::abs(a) / (std::abs(a) + std::abs(b));
+      w += 0.5 * s * std::abs(a) + 0.5 * (h - s) * std::abs(b);
+    }
+  }
+  return w;
+}
+
+TrajectoryAnalysis analyzeTorques(const Model& m, const Trajectory& tr, const MatX& tau) {
+  const int N = tr.samples(), n = tr.dof();
+  if (n != m.nq) throw Error("trajectory: has " + std::to_string(n) + " joints, robot '" + m.name + "' has " + std::to_string(m.nq));
+  if (tau.rows() != N || tau.cols() != n) throw Error("tau: must be samples x joints");
+  TrajectoryAnalysis a;
+  a.tau = tau;
+  a.power = tau.cwiseProduct(tr.qd);
+  a.work.resize(n);
+  a.net_work.resize(n);
+  a.peak_tau.resize(n);
+  a.peak_tau_time.resize(n);
+  a.peak_power.resize(n);
+  a.effort.resize(n);
+  a.effort_ratio.resize(n);
+  for (int i = 0; i < n; ++i) {
+    a.work[i] = integrateAbs(tr.t, a.power.col(i));
+    double net = 0;
+    for (int k = 1; k < N; ++k) net += 0.5 * (tr.t[k] - tr.t[k - 1]) * (a.power(k, i) + a.power(k - 1, i));
+    a.net_work[i] = net;
+    Eigen::Index kmax = 0;
+    a.peak_tau[i] = N ? tau.col(i).cwiseAbs().maxCoeff(&kmax) : 0;
+    a.peak_tau_time[i] = N ? tr.t[kmax] : 0;
+    a.peak_power[i] = N ? a.power.col(i).cwiseAbs().maxCoeff() : 0;
+  }
+  for (int j = 0; j < m.njoints(); ++j) {
+    const int i = m.idx_q[j];
+    a.effort[i] = m.joints[j].limits.effort;
+    a.effort_ratio[i] = std::isfinite(a.effort[i]) && a.effort[i] > 0 ? a.peak_tau[i] / a.effort[i] : 0;
+    if (a.effort_ratio[i] > 1 + 1e-9) a.within_effort = false;
+  }
+  a.total_work = a.work.sum();
+  return a;
+}
+
+TrajectoryAnalysis analyzeTrajectory(const Model& m, const Trajectory& tr, const InverseDynamicsFn& id) {
+  if (tr.dof() != m.nq) throw Error("trajectory: has " + std::to_string(tr.dof()) + " joints, robot '" + m.name + "' has " + std::to_string(m.nq));
+  MatX tau(tr.samples(), m.nq);
+  VecX q(m.nq), qd(m.nq), qdd(m.nq), t(m.nq);
+  for (int k = 0; k < tr.samples(); ++k) {
+    q = tr.q.row(k).transpose();
+    qd = tr.qd.row(k).transpose();
+    qdd = tr.qdd.row(k).transpose();
+    id(q, qd, qdd, t);
+    if (!t.allFinite()) throw Error("inverse dynamics: non-finite torque at t = " + std::to_string(tr.t[k]) + " s");
+    tau.row(k) = t.transpose();
+  }
+  return analyzeTorques(m, tr, tau);
+}
+
+json analysisToJson(const Model& m, const Trajectory& tr, const TrajectoryAnalysis& a, bool series) {
+  auto vec = [](const VecX& v) {
+    json r = json::array();
+    for (int i = 0; i < v.size(); ++i) r.push_back(std::isfinite(v[i]) ? json(v[i]) : json(nullptr));
+    return r;
+  };
+  json peaks = json::array();
+  for (int j = 0; j < m.njoints(); ++j) {
+    const int i = m.idx_q[j];
+    peaks.push_back({{"joint", m.joints[j].name}, {"peak_tau", a.peak_tau[i]}, {"time", a.peak_tau_time[i]},
+                     {"effort", std::isfinite(a.effort[i]) ? json(a.effort[i]) : json(nullptr)},
+                     {"ratio", a.effort_ratio[i]}, {"ok", a.effort_ratio[i] <= 1 + 1e-9},
+                     {"peak_power", a.peak_power[i]}, {"work", a.work[i]}, {"net_work", a.net_work[i]}});
+  }
+  json out = {{"robot", m.name}, {"joints", tr.joints}, {"duration", tr.duration()}, {"samples", tr.samples()},
+              {"work", vec(a.work)}, {"net_work", vec(a.net_work)}, {"total_work", a.total_work},
+              {"peak_tau", vec(a.peak_tau)}, {"peak_power", vec(a.peak_power)}, {"within_effort", a.within_effort},
+              {"peaks", peaks}};
+  if (series) {
+    auto rows = [](const MatX& M) {
+      json r = json::array();
+      for (int k = 0; k < M.rows(); ++k) {
+        json row = json::array();
+        for (int c = 0; c < M.cols(); ++c) row.push_back(M(k, c));
+        r.push_back(row);
+      }
+      return r;
+    };
+    out["t"] = tr.t;
+    out["tau"] = rows(a.tau);
+    out["power"] = rows(a.power);
+  }
+  return out;
+}
+
+namespace {
+/// Evaluation times: a uniform grid plus each breakpoint approached from both sides.
+std::vector<double> evaluationTimes(const JointPath& path, int samples) {
+  const double T = path.duration();
+  std::set<double> ts;
+  const int N = std::max(samples, 2);
+  for (int k = 0; k <= N; ++k) ts.insert(T * k / N);
+  const double eps = 1e-9 * std::max(T, 1e-9);
+  for (const auto& joint : path.breakpoints())
+    for (double b : joint) {
+      ts.insert(std::clamp(b - eps, 0.0, T));
+      ts.insert(std::clamp(b + eps, 0.0, T));
+    }
+  return std::vector<double>(ts.begin(), ts.end());
+}
+}  // namespace
+
+TimeScaling timeScaleToLimits(const Model& m, const JointPath& path, const TimeScalingOptions& opt) {
+  if (path.dof() != m.nq) throw Error("time scaling: path has " + std::to_string(path.dof()) + " joints, robot has " + std::to_string(m.nq));
+  TimeScaling res;
+  res.factor = 0;
+  const std::vector<double> ts = evaluationTimes(path, opt.samples);
+  const int n = m.nq;
+  VecX q(n), qd(n), qdd(n), tau(n), g(n), zero = VecX::Zero(n);
+  auto raise = [&](double k, const char* what, int joint, double t) {
+    if (k > res.factor) { res.factor = k; res.binding = what; res.joint = joint; res.time = t; }
+  };
+  for (double t : ts) {
+    path.evaluate(t, q, qd, qdd);
+    for (int j = 0; j < m.njoints(); ++j) {
+      const int i = m.idx_q[j];
+      const auto& L = m.joints[j].limits;
+      if (opt.velocity && std::isfinite(L.velocity)) raise(std::abs(qd[i]) / L.velocity, "velocity", j, t);
+      if (opt.acceleration && std::isfinite(L.acceleration)) raise(std::sqrt(std::abs(qdd[i]) / L.acceleration), "acceleration", j, t);
+    }
+    if (opt.torque) {
+      (*opt.torque)(q, zero, zero, g);
+      (*opt.torque)(q, qd, qdd, tau);
+      for (int j = 0; j < m.njoints(); ++j) {
+        const int i = m.idx_q[j];
+        const double E = m.joints[j].limits.effort;
+        if (!std::isfinite(E)) continue;
+        if (std::abs(g[i]) >= E)
+          throw Error("joints[" + std::to_string(j) + "].limits.effort: gravity alone needs " + std::to_string(std::abs(g[i])) +
+                      " at t = " + std::to_string(t) + " s on the path, more than the limit " + std::to_string(E) +
+                      "; no time scaling can hold it");
+        const double a = tau[i] - g[i];
+        const double k2 = a > 0 ? a / (E - g[i]) : a < 0 ? -a / (E + g[i]) : 0.0;
+        raise(std::sqrt(k2), "torque", j, t);
+      }
+    }
+  }
+  if (res.factor == 0) {  // nothing limits (or the path does not move)
+    res.factor = 1;
+    return res;
+  }
+  if (!opt.allow_faster && res.factor < 1) {
+    res.factor = 1;
+    res.binding.clear();
+    res.joint = -1;
+    return res;
+  }
+  if (opt.torque) {  // friction does not scale as 1/k²: verify with the full model, raise until it holds
+    for (int iter = 0; iter < 200; ++iter) {
+      bool ok = true;
+      const double k = res.factor;
+      for (double t : ts) {
+        path.evaluate(t, q, qd, qdd);
+        qd /= k;
+        qdd /= k * k;
+        (*opt.torque)(q, qd, qdd, tau);
+        for (int j = 0; j < m.njoints() && ok; ++j) {
+          const double E = m.joints[j].limits.effort;
+          if (std::isfinite(E) && std::abs(tau[m.idx_q[j]]) > E * (1 + 1e-9)) ok = false;
+        }
+        if (!ok) break;
+      }
+      if (ok) break;
+      res.factor *= 1.01;
+    }
+  }
+  return res;
+}
+
+}  // namespace achain

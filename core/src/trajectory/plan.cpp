@@ -1,0 +1,91 @@
+#include <achain/trajectory/plan.hpp>
+
+#include <cmath>
+
+#include <achain/trajectory/torque_analysis.hpp>
+#include <achain/trajectory/polynomial.hpp>
+#include <achain/trajectory/sequence.hpp>
+#include <achain/trajectory/spline.hpp>
+#include <achain/trajectory/trapezoid.hpp>
+
+namespace achain {
+
+namespace {
+JointPathPtr pointToPoint(const std::string& profile, const VecX& a, const VecX& b, const RateLimits& L, bool sync) {
+  if (profile == "trapezoid") return std::make_shared<TrapezoidPath>(a, b, L, TrapezoidOptions{sync});
+  const int deg = polynomialDegree(profile);
+  double T = PolynomialPath::minimumDuration(deg, a, b, L);
+  if (T == 0) T = 1e-3;  // no motion: a short rest keeps the path well defined
+  return std::make_shared<PolynomialPath>(deg, a, b, T);
+}
+}  // namespace
+
+Plan planJointPath(const Model& m, const PlanSpec& s) {
+  checkJointVector(m, s.from, "from");
+  checkJointVector(m, s.to, "to");
+  for (size_t k = 0; k < s.via.size(); ++k) checkJointVector(m, s.via[k], "via[" + std::to_string(k) + "]");
+  Plan plan;
+  plan.limits = rateLimitsFromModel(m, 1.0, 1.0);
+  if (s.velocity.size()) {
+    if (s.velocity.size() != m.nq) throw Error("vmax: expected " + std::to_string(m.nq) + " values");
+    plan.limits.velocity = s.velocity;
+  }
+  if (s.acceleration.size()) {
+    if (s.acceleration.size() != m.nq) throw Error("amax: expected " + std::to_string(m.nq) + " values");
+    plan.limits.acceleration = s.acceleration;
+  }
+  if (!(s.velocity_scale > 0) || !(s.acceleration_scale > 0)) throw Error("velocity/acceleration scale: must be > 0");
+  plan.limits.velocity *= s.velocity_scale;
+  plan.limits.acceleration *= s.acceleration_scale;
+  for (int i = 0; i < m.nq; ++i) {
+    if (!(plan.limits.velocity[i] > 0)) throw Error("vmax[" + std::to_string(i) + "]: must be > 0");
+    if (!(plan.limits.acceleration[i] > 0)) throw Error("amax[" + std::to_string(i) + "]: must be > 0");
+  }
+
+  MatX pts(s.via.size() + 2, m.nq);
+  pts.row(0) = s.from.transpose();
+  for (size_t k = 0; k < s.via.size(); ++k) pts.row(k + 1) = s.via[k].transpose();
+  pts.row(pts.rows() - 1) = s.to.transpose();
+
+  JointPathPtr path;
+  if (s.profile == "spline") {
+    if (!s.times.empty()) {
+      if (s.times.size() != static_cast<size_t>(pts.rows()))
+        throw Error("times: expected " + std::to_string(pts.rows()) + " knot times (from, each via, to)");
+      path = std::make_shared<CubicSplinePath>(pts, s.times);
+    } else {
+      path = std::make_shared<CubicSplinePath>(CubicSplinePath::throughPoints(pts, plan.limits));
+    }
+  } else if (s.profile == "trapezoid" || s.profile == "cubic" || s.profile == "quintic" || s.profile == "septic") {
+    if (!s.times.empty()) throw Error("times: only the spline profile takes knot times");
+    if (pts.rows() == 2) {
+      path = pointToPoint(s.profile, s.from, s.to, plan.limits, s.synchronize);
+    } else {
+      std::vector<JointPathPtr> segs;
+      for (int k = 1; k < pts.rows(); ++k)
+        segs.push_back(pointToPoint(s.profile, pts.row(k - 1).transpose(), pts.row(k).transpose(), plan.limits, s.synchronize));
+      path = std::make_shared<SequencePath>(segs);
+    }
+  } else {
+    throw Error("profile: '" + s.profile + "' is not one of trapezoid, cubic, quintic, septic, spline");
+  }
+
+  if (std::isnan(s.duration)) throw Error("duration: must be a number");
+  if (s.duration > 0) {
+    if (!std::isfinite(s.duration)) throw Error("duration: must be finite");
+    if (path->duration() > 0) path = std::make_shared<TimeScaledPath>(path, s.duration / path->duration());
+  } else if (s.duration < 0) {
+    throw Error("duration: must be > 0");
+  }
+  if (s.torque_limits) {
+    const InverseDynamicsFn id = makeInverseDynamics(m, s.dynamics);
+    TimeScalingOptions o;  // speed and acceleration too: a forced --duration may have broken them
+    o.torque = &id;
+    plan.torque_scaling = timeScaleToLimits(m, *path, o);
+    if (plan.torque_scaling.factor > 1) path = std::make_shared<TimeScaledPath>(path, plan.torque_scaling.factor);
+  }
+  plan.path = path;
+  return plan;
+}
+
+}  // namespace achain

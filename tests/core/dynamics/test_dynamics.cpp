@@ -1,0 +1,345 @@
+// Dynamics identities: RNEA = M q̈ + C q̇ + g (+ friction, wrench), M SPD, Ṁ − 2C skew, forward∘inverse,
+// g = ∂U/∂q, KE = ½q̇ᵀMq̇, energy conservation; on every built-in and on random R/P/H/A chains and trees.
+#include <Eigen/Eigenvalues>
+#include <catch2/catch.hpp>
+#include <random>
+
+#include <achain/dynamics/coriolis.hpp>
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/forward.hpp>
+#include <achain/dynamics/integrate.hpp>
+#include <achain/dynamics/rnea.hpp>
+#include "dynamics_helpers.hpp"
+#include <achain/kinematics/fk.hpp>
+#include "helpers.hpp"
+#include <achain/kinematics/jacobian.hpp>
+#include <achain/model/robots.hpp>
+
+using namespace achain;
+using test::relErr;
+
+namespace {
+
+const LegModel kLegModels[] = {LegModel::Massless, LegModel::Lumped, LegModel::Full, LegModel::PotentialOnly};
+
+std::vector<Model> testModels(std::mt19937& rng) {
+  std::vector<Model> out;
+  for (const auto& r : builtinRobots()) out.push_back(builtinModel(r.name));
+  for (int k = 0; k < 6; ++k) out.push_back(test::randomDynamicModel(rng, 2 + k, false));
+  for (int k = 0; k < 4; ++k) out.push_back(test::randomDynamicModel(rng, 3 + k, true));
+  out.push_back(test::randomDynamicModel(rng, 5, false, DHConvention::Modified));
+  return out;
+}
+
+/// Options with every term on: the leg model, motors, friction and a random base-frame wrench.
+DynamicsOptions everyTerm(LegModel legs, std::mt19937& rng) {
+  DynamicsOptions o;
+  o.legs = legs;
+  o.motors = true;
+  o.friction = true;
+  o.use_wrench = true;
+  o.wrench = test::randomVector(rng, 6, 3.0);
+  return o;
+}
+
+bool hasMass(const Model& m) {
+  for (const auto& j : m.joints)
+    if (j.link.mass > 0) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("leg model names", "[dynamics]") {
+  CHECK(legModelFromString("pe") == LegModel::PotentialOnly);
+  CHECK(std::string(toString(legModelFromString("lumped"))) == "lumped");
+  CHECK_THROWS_WITH(legModelFromString("heavy"), Catch::Contains("legs: expected massless"));
+}
+
+TEST_CASE("RNEA = M q̈ + C q̇ + g + friction + Jᵀh on built-ins and random R/P/H/A chains and trees", "[dynamics]") {
+  std::mt19937 rng(7);
+  for (const Model& m : testModels(rng)) {
+    DynamicsWorkspace ws(m);
+    const int n = m.nv;
+    VecX tau(n), g(n), fr(n);
+    MatX M(n, n), C(n, n), J(6, n);
+    for (LegModel legs : kLegModels) {
+      for (int k = 0; k < 8; ++k) {
+        DynamicsOptions o;
+        o.legs = legs;
+        o.motors = k % 2 == 1;
+        o.friction = k % 4 >= 2;
+        o.use_wrench = k >= 4;
+        o.wrench = test::randomVector(rng, 6, 5.0);
+        o.wrench_frame = k % 2 ? WrenchFrame::Tool : WrenchFrame::Base;
+        const VecX q = test::randomConfiguration(m, rng);
+        const VecX qd = test::randomVector(rng, n, 2.0), qdd = test::randomVector(rng, n, 3.0);
+        inverseDynamics(m, ws, q, qd, qdd, o, tau);
+        massMatrix(m, ws, q, o, M);
+        coriolisMatrix(m, ws, q, qd, o, C);
+        gravityTorques(m, ws, q, o, g);
+        frictionTorques(m, qd, o, fr);
+        forwardKinematics(m, ws.data, q);
+        toolJacobian(m, ws.data, J);
+        VecX h = VecX::Zero(n);
+        if (o.use_wrench) {
+          Vec6 w = o.wrench;
+          if (o.wrench_frame == WrenchFrame::Tool) {
+            w.head<3>() = ws.data.oMtool.R * w.head<3>();
+            w.tail<3>() = ws.data.oMtool.R * w.tail<3>();
+          }
+          h = J.transpose() * w;
+        }
+        const VecX rhs = M * qdd + C * qd + g + fr + h;
+        INFO(m.name << " legs=" << toString(legs) << " k=" << k);
+        CHECK(relErr(tau, rhs) < 1e-10);
+      }
+    }
+  }
+}
+
+TEST_CASE("M is symmetric positive definite, Ṁ − 2C is skew and Ṁ = C + Cᵀ (central differences)", "[dynamics]") {
+  std::mt19937 rng(11);
+  for (const Model& m : testModels(rng)) {
+    if (!hasMass(m) || m.name == "puma560") continue;  // puma560 link 1 has no mass: see the motors case
+    DynamicsWorkspace ws(m);
+    const int n = m.nv;
+    MatX M(n, n), Mp(n, n), Mm(n, n), C(n, n);
+    for (LegModel legs : kLegModels) {
+      DynamicsOptions o;
+      o.legs = legs;
+      for (int k = 0; k < 5; ++k) {
+        const VecX q = test::randomConfiguration(m, rng);
+        const VecX qd = test::randomVector(rng, n, 2.0);
+        massMatrix(m, ws, q, o, M);
+        INFO(m.name << " legs=" << toString(legs));
+        CHECK(relErr(M, MatX(M.transpose())) < 1e-14);
+        Eigen::SelfAdjointEigenSolver<MatX> es(M);
+        CHECK(es.eigenvalues().minCoeff() > 0);
+        coriolisMatrix(m, ws, q, qd, o, C);
+        const double h = 1e-6;
+        massMatrix(m, ws, q + h * qd, o, Mp);
+        massMatrix(m, ws, q - h * qd, o, Mm);
+        const MatX Mdot = (Mp - Mm) / (2 * h);
+        const MatX N = Mdot - 2 * C;
+        CHECK((N + N.transpose()).cwiseAbs().maxCoeff() < 1e-6 * std::max(1.0, Mdot.cwiseAbs().maxCoeff()));
+        CHECK(relErr(MatX(C + C.transpose()), Mdot) < 1e-6);
+      }
+    }
+  }
+}
+
+TEST_CASE("puma560 with motors: M positive definite", "[dynamics]") {
+  const Model m = builtinModel("puma560");
+  DynamicsWorkspace ws(m);
+  DynamicsOptions o;
+  o.motors = true;
+  std::mt19937 rng(3);
+  MatX M(6, 6);
+  for (int k = 0; k < 20; ++k) {
+    massMatrix(m, ws, test::randomConfiguration(m, rng), o, M);
+    CHECK(Eigen::SelfAdjointEigenSolver<MatX>(M).eigenvalues().minCoeff() > 0);
+  }
+}
+
+TEST_CASE("forward dynamics inverts inverse dynamics", "[dynamics]") {
+  std::mt19937 rng(13);
+  for (const Model& m : testModels(rng)) {
+    if (!hasMass(m)) continue;
+    DynamicsWorkspace ws(m);
+    const int n = m.nv;
+    VecX tau(n), qdd2(n);
+    for (LegModel legs : kLegModels) {
+      DynamicsOptions o = everyTerm(legs, rng);
+      if (m.name == "puma560") o.motors = true;  // link 1 needs its rotor
+      for (int k = 0; k < 5; ++k) {
+        const VecX q = test::randomConfiguration(m, rng);
+        const VecX qd = test::randomVector(rng, n, 2.0), qdd = test::randomVector(rng, n, 3.0);
+        inverseDynamics(m, ws, q, qd, qdd, o, tau);
+        forwardDynamics(m, ws, q, qd, tau, o, qdd2);
+        INFO(m.name << " legs=" << toString(legs));
+        CHECK(relErr(qdd2, qdd) < 1e-9);
+      }
+    }
+  }
+}
+
+TEST_CASE("g = ∂U/∂q and ½q̇ᵀMq̇ = kinetic energy for every leg model", "[dynamics]") {
+  std::mt19937 rng(17);
+  for (const Model& m : testModels(rng)) {
+    DynamicsWorkspace ws(m);
+    const int n = m.nv;
+    VecX g(n), gfd(n);
+    MatX M(n, n);
+    for (LegModel legs : kLegModels) {
+      DynamicsOptions o;
+      o.legs = legs;
+      const VecX q = test::randomConfiguration(m, rng);
+      gravityTorques(m, ws, q, o, g);
+      const double h = 1e-6;
+      for (int i = 0; i < n; ++i) {
+        VecX qp = q, qm = q;
+        qp[i] += h;
+        qm[i] -= h;
+        gfd[i] = (potentialEnergy(m, ws, qp, o) - potentialEnergy(m, ws, qm, o)) / (2 * h);
+      }
+      INFO(m.name << " legs=" << toString(legs));
+      CHECK(relErr(g, gfd) < 1e-7);
+      const VecX qd = test::randomVector(rng, n, 2.0);
+      massMatrix(m, ws, q, o, M);
+      const double T = kineticEnergy(m, ws, q, qd, o);
+      CHECK(T == Approx(0.5 * qd.dot(M * qd)).epsilon(1e-12).margin(1e-14));
+    }
+  }
+}
+
+TEST_CASE("Coriolis matrix is zero at rest and C q̇ equals the RNEA velocity term", "[dynamics]") {
+  std::mt19937 rng(19);
+  const Model m = builtinModel("prototype-4a");
+  DynamicsWorkspace ws(m);
+  MatX C(4, 4);
+  VecX tau(4);
+  DynamicsOptions o;
+  o.override_gravity = true;  // zero gravity
+  const VecX q = test::randomConfiguration(m, rng);
+  coriolisMatrix(m, ws, q, VecX::Zero(4), o, C);
+  CHECK(C.cwiseAbs().maxCoeff() < 1e-12);
+  const VecX qd = test::randomVector(rng, 4, 2.0);
+  coriolisMatrix(m, ws, q, qd, o, C);
+  inverseDynamics(m, ws, q, qd, VecX::Zero(4), o, tau);
+  CHECK(relErr(VecX(C * qd), tau) < 1e-12);
+}
+
+TEST_CASE("energy is conserved in frictionless simulation (RK4 and semi-implicit Euler)", "[dynamics][sim]") {
+  std::mt19937 rng(23);
+  std::vector<Model> models = {builtinModel("prototype-4a"), builtinModel("planar-2r"),
+                               test::randomDynamicModel(rng, 5)};
+  for (const Model& m : models) {
+    DynamicsWorkspace ws(m);
+    DynamicsOptions o;
+    o.legs = LegModel::Full;
+    VecX q = test::randomConfiguration(m, rng);
+    VecX qd = test::randomVector(rng, m.nv, 1.0);
+    const VecX q0 = q, qd0 = qd;
+    auto energy = [&](const VecX& a, const VecX& b) {
+      return kineticEnergy(m, ws, a, b, o) + potentialEnergy(m, ws, a, o);
+    };
+    const double E0 = energy(q, qd);
+    // Energy scale for the relative bound: kinetic + the potential's range over a swing.
+    const double scale = std::abs(kineticEnergy(m, ws, q, qd, o)) + std::abs(potentialEnergy(m, ws, q, o)) + 1e-9;
+    double drift = 0;
+    simulate(m, ws, q, qd, 1e-3, 2000, nullptr, o, Integrator::RK4,
+             {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
+                drift = std::max(drift, std::abs(energy(a, b) - E0));
+              }, nullptr, 10});
+    INFO(m.name << " RK4 drift " << drift / scale);
+    CHECK(drift / scale < 1e-6);  // RK4, dt = 1 ms, 2 s
+    q = q0;
+    qd = qd0;
+    drift = 0;
+    simulate(m, ws, q, qd, 1e-4, 20000, nullptr, o, Integrator::SemiImplicitEuler,
+             {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
+                drift = std::max(drift, std::abs(energy(a, b) - E0));
+              }, nullptr, 100});
+    INFO(m.name << " Euler drift " << drift / scale);
+    CHECK(drift / scale < 1e-2);  // symplectic: bounded O(dt) oscillation, no secular drift
+  }
+}
+
+TEST_CASE("simulation reports non-finite states and bad arguments", "[dynamics][sim]") {
+  const Model m = builtinModel("planar-2r");
+  DynamicsWorkspace ws(m);
+  VecX q = VecX::Zero(2), qd = VecX::Zero(2);
+  CHECK_THROWS_WITH(simulate(m, ws, q, qd, -1, 10, nullptr, {}, Integrator::RK4), Catch::Contains("dt"));
+  CHECK_THROWS_WITH(integratorFromString("verlet"), Catch::Contains("integrator"));
+}
+
+#include <achain/dynamics/aba.hpp>
+
+TEST_CASE("ABA = Cholesky forward dynamics (every leg model but Full-with-legs) and Full with legs refused", "[dynamics][aba]") {
+  std::mt19937 rng(29);
+  for (const Model& m : testModels(rng)) {
+    if (!hasMass(m)) continue;
+    DynamicsWorkspace ws(m);
+    const int n = m.nv;
+    VecX a1(n), a2(n);
+    for (LegModel legs : kLegModels) {
+      DynamicsOptions o = everyTerm(legs, rng);
+      o.wrench_frame = WrenchFrame::Tool;
+      const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 2.0), tau = test::randomVector(rng, n, 5.0);
+      if (legs == LegModel::Full && !ws.legs.empty()) {
+        CHECK_THROWS_WITH(forwardDynamicsABA(m, ws, q, qd, tau, o, a1), Catch::Contains("use the Cholesky method"));
+        continue;
+      }
+      forwardDynamics(m, ws, q, qd, tau, o, a1);
+      forwardDynamicsABA(m, ws, q, qd, tau, o, a2);
+      INFO(m.name << " legs=" << toString(legs));
+      CHECK(relErr(a2, a1) < 1e-9);
+    }
+  }
+}
+
+#include <achain/dynamics/control.hpp>
+
+TEST_CASE("computed-torque control: with a perfect model the error follows ë + Kv ė + Kp e = 0", "[dynamics][control]") {
+  const Model m = builtinModel("prototype-4a");
+  const int n = 4;
+  const VecX qset = (VecX(n) << 2.0, 3.5, 2.5, 4.0).finished();
+  const VecX e0 = (VecX(n) << 0.05, -0.03, 0.02, 0.04).finished();
+  ComputedTorqueOptions o;
+  const double w = 20;  // rad/s, critically damped
+  o.kp = VecX::Constant(n, w * w);
+  o.kv = VecX::Constant(n, 2 * w);
+  o.dt = 1e-4;
+  // Desired: a smooth motion q_d(t) = qset + 0.2 sin(t) (all joints).
+  auto desired = [&](double t, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a) {
+    q = qset.array() + 0.2 * std::sin(t);
+    v.setConstant(0.2 * std::cos(t));
+    a.setConstant(-0.2 * std::sin(t));
+  };
+  const VecX q0 = qset - e0;                      // start off the path by e0
+  const VecX qd0 = VecX::Constant(n, 0.2);        // on the path's speed
+  const ControlRun run = simulateComputedTorque(m, desired, q0, qd0, 0.5, o);
+  for (size_t k = 0; k < run.t.size(); k += 500) {
+    const double t = run.t[k];
+    for (int i = 0; i < n; ++i) {
+      const double expect = (e0[i] + w * e0[i] * t) * std::exp(-w * t);  // ė(0) = 0
+      // τ is held over each control period (zero-order hold): deviation O(ω·dt) = 2e-3 of e0.
+      CHECK(run.error[k][i] == Approx(expect).margin(3e-3 * std::abs(e0[i]) + 1e-7));
+    }
+  }
+  // Model mismatch: the controller ignores the legs the plant has → a residual error remains.
+  o.controller.legs = LegModel::Massless;
+  const ControlRun mis = simulateComputedTorque(m, desired, qset, VecX::Constant(n, 0.2), 1.0, o);
+  CHECK(mis.max_abs_error.maxCoeff() > 1e-5);
+  CHECK(mis.max_abs_error.maxCoeff() < 1e-2);
+}
+
+TEST_CASE("computed torque through DC motors with Freeman's voltage feed-forward tracks like a torque source", "[dynamics][control]") {
+  const Model m = builtinModel("prototype-4a");
+  const int n = 4;
+  auto desired = [&](double t, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a) {
+    q.setConstant(2.0 + 0.3 * std::sin(2 * t));
+    v.setConstant(0.6 * std::cos(2 * t));
+    a.setConstant(-1.2 * std::sin(2 * t));
+  };
+  ComputedTorqueOptions o;
+  o.dt = 1e-4;
+  const VecX q0 = VecX::Constant(n, 2.0), qd0 = VecX::Constant(n, 0.6);
+  const ControlRun ideal = simulateComputedTorque(m, desired, q0, qd0, 1.0, o);
+  o.dc_motor = true;
+  o.R = VecX::Constant(n, 1.0);
+  o.L = VecX::Constant(n, 1e-4);  // electrical time constant 0.1 ms = the control period
+  o.Kt = VecX::Constant(n, 0.5);
+  o.Ke = VecX::Constant(n, 0.5);
+  const ControlRun dc = simulateComputedTorque(m, desired, q0, qd0, 1.0, o);
+  REQUIRE(dc.current.size() == dc.t.size());
+  // Tracking stays at the torque-source level (the current lags the command by ~L/R only).
+  CHECK(dc.max_abs_error.maxCoeff() < 10 * ideal.max_abs_error.maxCoeff() + 1e-5);
+  // The motors deliver the commanded torque: K_t·G·i ≈ τ_c after the transient (G = 1, no motor data).
+  const size_t k = dc.t.size() / 2;
+  for (int i = 0; i < n; ++i) CHECK(o.Kt[i] * dc.current[k][i] == Approx(dc.tau[k][i]).margin(0.02 * std::abs(dc.tau[k][i]) + 1e-3));
+  // Bad motor data is named.
+  o.R[2] = 0;
+  CHECK_THROWS_WITH(simulateComputedTorque(m, desired, q0, qd0, 0.1, o), Catch::Contains("motor[2]"));
+}

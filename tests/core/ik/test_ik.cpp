@@ -1,0 +1,377 @@
+// Inverse kinematics: thesis example, IK∘FK on random states, closed vs numeric, statuses, malformed targets.
+#include <catch2/catch.hpp>
+#include <random>
+#include <set>
+
+#include <achain/kinematics/fk.hpp>
+#include "helpers.hpp"
+#include <achain/ik/algebraic_4a.hpp>
+#include <achain/ik/closed_4a.hpp>
+#include <achain/ik/closed_6r.hpp>
+#include <achain/ik/ik.hpp>
+#include <achain/ik/numeric.hpp>
+#include <achain/model/robots.hpp>
+
+using namespace achain;
+
+namespace {
+
+SE3 fkPose(const Model& m, const VecX& q) {
+  Data d(m);
+  forwardKinematics(m, d, q);
+  return d.oMtool;
+}
+
+double angleDiff(double a, double b, double period) {
+  double d = std::fmod(a - b, period);
+  if (d > period / 2) d -= period;
+  if (d < -period / 2) d += period;
+  return std::abs(d);
+}
+
+bool containsConfig(const Model& m, const std::vector<IkSolution>& sols, const VecX& q, double tol) {
+  for (const auto& s : sols) {
+    bool same = true;
+    for (int j = 0; j < m.njoints(); ++j) {
+      const double period = jointPeriod(m.joints[j]);
+      same = same && (period > 0 ? angleDiff(s.q[j], q[j], period) : std::abs(s.q[j] - q[j])) < tol;
+    }
+    if (same) return true;
+  }
+  return false;
+}
+
+VecX thesisAngles() {
+  VecX q(4);
+  q << 84.107, 224.203, 106.791, 236.997;
+  return q * kDeg;
+}
+
+}  // namespace
+
+TEST_CASE("ik: thesis 4A example, closed form returns exactly the thesis solution", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  REQUIRE(isPrototypeClass(m));
+  const SE3 T = fkPose(m, thesisAngles());
+  // the target is the thesis's Eq. 3.150 (inches) to its printed digits
+  CHECK(T.p.x() / test::kInch == Approx(-1.345).margin(5e-3));
+  CHECK(T.p.y() / test::kInch == Approx(-19.850).margin(5e-3));
+  CHECK(T.p.z() / test::kInch == Approx(13.760).margin(5e-3));
+  CHECK(T.R(0, 2) == Approx(-0.0911).margin(1e-4));
+  CHECK(T.R(2, 2) == Approx(-0.4604).margin(1e-4));
+  const IkAllResult r = ikAll(m, T, IkMethod::Auto, {});
+  REQUIRE(r.status == IkStatus::Ok);
+  CHECK(r.method == IkMethod::Closed);
+  REQUIRE(r.solutions.size() == 1);
+  for (int i = 0; i < 4; ++i) CHECK(r.solutions[0].q[i] / kDeg == Approx(thesisAngles()[i] / kDeg).margin(0.01));
+  CHECK(r.solutions[0].position_error < 1e-12);
+}
+
+TEST_CASE("ik: thesis target from the printed (rounded) angles of Eq. 3.149 is not exactly reachable", "[ik]") {
+  // Eq. 3.150 printed to 3-4 digits is not on the 4-DOF pose set: least squares gives the nearest pose.
+  const Model m = builtinModel("prototype-4a");
+  Mat4 T = Mat4::Identity();
+  T.topLeftCorner<3, 3>() << -0.860, -0.502, -0.0911, -0.163, 0.440, -0.883, 0.484, -0.744, -0.4604;
+  // re-orthonormalise the printed rotation (it is only good to ~1e-3)
+  Eigen::JacobiSVD<Mat3> svd(T.topLeftCorner<3, 3>(), Eigen::ComputeFullU | Eigen::ComputeFullV);
+  T.topLeftCorner<3, 3>() = svd.matrixU() * svd.matrixV().transpose();
+  T.topRightCorner<3, 1>() = Vec3(-1.345, -19.850, 13.760) * test::kInch;
+  const SE3 target = checkTarget(T);
+  const IkAllResult r = ikAll(m, target, IkMethod::Closed, {});
+  CHECK(r.status == IkStatus::Unreachable);
+  REQUIRE(r.has_nearest);
+  CHECK(r.residual > 1e-6);
+  CHECK(r.residual < 5e-3);
+  // the nearest configuration is close to the thesis solution
+  for (int i = 0; i < 4; ++i) CHECK(r.nearest.q[i] / kDeg == Approx(thesisAngles()[i] / kDeg).margin(0.5));
+}
+
+TEST_CASE("ik: closed form 4A, IK∘FK on 1000 random states", "[ik]") {
+  for (const char* name : {"prototype-4a", "prototype-4r"}) {
+    const Model m = builtinModel(name);
+    std::mt19937 rng(7);
+    int ok = 0;
+    for (int k = 0; k < 1000; ++k) {
+      const VecX q = test::randomConfiguration(m, rng);
+      const SE3 T = fkPose(m, q);
+      const IkAllResult r = ikAll(m, T, IkMethod::Closed, {}, &q);
+      REQUIRE(r.status != IkStatus::Unreachable);
+      for (const auto& s : r.solutions) {
+        CHECK(s.position_error < 1e-9);
+        CHECK(s.orientation_error < 1e-9);
+        CHECK(withinLimits(m, s.q, 1e-12));
+      }
+      if (containsConfig(m, r.solutions, q, 1e-7)) ++ok;
+    }
+    INFO(name);
+    CHECK(ok == 1000);
+  }
+}
+
+TEST_CASE("ik: prototype-4a gives exactly one solution in its limits (thesis observation)", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  std::mt19937 rng(11);
+  int one = 0;
+  for (int k = 0; k < 300; ++k) {
+    const VecX q = test::randomConfiguration(m, rng);
+    const IkAllResult r = ikAll(m, fkPose(m, q), IkMethod::Closed, {});
+    one += r.solutions.size() == 1;
+  }
+  CHECK(one == 300);
+}
+
+TEST_CASE("ik: wrist-partitioned 6R (puma560), 8 solutions, IK∘FK on 1000 random states", "[ik]") {
+  const Model m = builtinModel("puma560");
+  REQUIRE(isWristPartitioned6R(m));
+  std::mt19937 rng(3);
+  int found = 0, eight = 0;
+  for (int k = 0; k < 1000; ++k) {
+    const VecX q = test::randomConfiguration(m, rng);
+    const SE3 T = fkPose(m, q);
+    const IkAllResult r = ikAll(m, T, IkMethod::Closed, {}, &q);
+    REQUIRE(r.status == IkStatus::Ok);
+    std::vector<IkSolution> every = r.solutions;
+    every.insert(every.end(), r.outside_limits.begin(), r.outside_limits.end());
+    for (const auto& s : every) {
+      CHECK(s.position_error < 1e-9);
+      CHECK(s.orientation_error < 1e-9);
+      REQUIRE(s.flags.size() == 3);
+    }
+    eight += every.size() == 8;
+    if (containsConfig(m, r.solutions, q, 1e-7)) ++found;
+  }
+  CHECK(found == 1000);
+  CHECK(eight >= 990);  // all 8 distinct except near-degenerate draws
+}
+
+TEST_CASE("ik: puma560 8 distinct configuration-flag combinations", "[ik]") {
+  const Model m = builtinModel("puma560");
+  VecX q(6);
+  q << 20, 30, -60, 40, 50, 60;
+  q *= kDeg;
+  const IkAllResult r = ikAll(m, fkPose(m, q), IkMethod::Closed, {});
+  std::vector<IkSolution> every = r.solutions;
+  every.insert(every.end(), r.outside_limits.begin(), r.outside_limits.end());
+  REQUIRE(every.size() == 8);
+  std::set<std::string> combos;
+  for (const auto& s : every) combos.insert(s.flags[0].second + s.flags[1].second + s.flags[2].second);
+  CHECK(combos.size() == 8);
+}
+
+TEST_CASE("ik: numeric solver ≥ 99.9 % inside the limits on reachable targets, both robots", "[ik]") {
+  for (const char* name : {"puma560", "prototype-4a", "stanford"}) {
+    const Model m = builtinModel(name);
+    NumericIkWorkspace ws(m);
+    IkOptions opt;
+    opt.restarts = 50;
+    std::mt19937 rng(5);
+    int ok = 0;
+    const int N = 1000;
+    IkResult r;
+    for (int k = 0; k < N; ++k) {
+      const VecX q = test::randomConfiguration(m, rng);
+      const VecX seed = test::randomConfiguration(m, rng);
+      solveNumeric(m, ws, fkPose(m, q), seed, opt, r);
+      if (r.status == IkStatus::Ok && r.position_error <= 1e-6 && r.orientation_error <= 1e-6 && withinLimits(m, r.q))
+        ++ok;
+    }
+    INFO(name << ": " << ok << "/" << N);
+    CHECK(ok >= 999);
+  }
+}
+
+TEST_CASE("ik: closed form, numeric and the seed agree on the prototype", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  std::mt19937 rng(21);
+  IkOptions opt;
+  opt.restarts = 20;
+  for (int k = 0; k < 100; ++k) {
+    const VecX q = test::randomConfiguration(m, rng);
+    const SE3 T = fkPose(m, q);
+    const IkResult n = solveNumeric(m, T, test::randomConfiguration(m, rng), opt);
+    REQUIRE(n.status == IkStatus::Ok);
+    const IkAllResult c = ikAll(m, T, IkMethod::Closed, {});
+    REQUIRE(c.solutions.size() == 1);
+    CHECK((n.q - c.solutions[0].q).cwiseAbs().maxCoeff() < 1e-7);
+  }
+}
+
+TEST_CASE("ik: numeric continuity, a dragged target never flips branch", "[ik]") {
+  const Model m = builtinModel("puma560");
+  NumericIkWorkspace ws(m);
+  VecX q(6);
+  q << 0.1, 0.6, -1.2, 0.3, 0.9, 0.2;
+  VecX qdrag = q;
+  IkResult r;
+  for (int k = 0; k < 200; ++k) {
+    VecX qt = q;
+    qt[0] += 0.004 * k;
+    qt[1] += 0.002 * k;
+    qt[4] -= 0.003 * k;
+    solveNumeric(m, ws, fkPose(m, qt), qdrag, {}, r);
+    REQUIRE(r.status == IkStatus::Ok);
+    CHECK((r.q - qdrag).cwiseAbs().maxCoeff() < 0.05);  // small step, same branch
+    CHECK((r.q - qt).cwiseAbs().maxCoeff() < 1e-7);
+    qdrag = r.q;
+  }
+}
+
+TEST_CASE("ik: reduced mobility — least squares, position-only, weights", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  // a 6-DOF pose the 4-DOF chain cannot reach: rotate a reachable pose about its x axis
+  VecX q(4);
+  q << 120, 200, 150, 100;
+  q *= kDeg;
+  SE3 T = fkPose(m, q);
+  T.R = T.R * Eigen::AngleAxisd(0.3, Vec3::UnitX()).toRotationMatrix();
+  IkOptions opt;
+  opt.restarts = 10;
+  const IkResult ls = solveNumeric(m, T, q, opt);
+  CHECK(ls.status == IkStatus::Unreachable);
+  CHECK(ls.residual > 1e-3);
+  CHECK(withinLimits(m, ls.q));
+  // the least-squares residual is a local minimum: small perturbations do not improve it
+  Data d(m);
+  std::mt19937 rng(1);
+  std::normal_distribution<double> N(0, 1e-4);
+  for (int k = 0; k < 50; ++k) {
+    VecX qp = ls.q;
+    for (int i = 0; i < 4; ++i) qp[i] += N(rng);
+    forwardKinematics(m, d, qp);
+    const double e = std::sqrt((d.oMtool.p - T.p).squaredNorm() + rotationLog(T.R * d.oMtool.R.transpose()).squaredNorm());
+    CHECK(e >= ls.residual - 1e-12);
+  }
+  // position only reaches the position exactly
+  opt.position_only = true;
+  const IkResult po = solveNumeric(m, T, q, opt);
+  CHECK(po.status == IkStatus::Ok);
+  CHECK(po.position_error < 1e-9);
+  // a heavy orientation weight trades position for orientation
+  IkOptions ow;
+  ow.orientation_weight = 100;
+  const IkResult wo = solveNumeric(m, T, q, ow);
+  CHECK(wo.orientation_error < ls.orientation_error);
+  CHECK(wo.position_error > ls.position_error);
+  // closed form agrees on the status
+  CHECK(ikAll(m, T, IkMethod::Closed, {}).status == IkStatus::Unreachable);
+}
+
+TEST_CASE("ik: targets reachable only outside the limits report 'limits'", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  VecX q(4);
+  q << 30, 200, 150, 100;  // joint 1 below its 60° limit
+  q *= kDeg;
+  const SE3 T = fkPose(m, q);
+  const IkAllResult c = ikAll(m, T, IkMethod::Closed, {});
+  CHECK(c.status == IkStatus::Limits);
+  REQUIRE(c.outside_limits.size() == 1);
+  CHECK(c.outside_limits[0].q[0] / kDeg == Approx(30).margin(1e-6));
+  IkOptions opt;
+  opt.restarts = 5;
+  VecX near = q;
+  near[0] = 70 * kDeg;  // the user is inside the limits, the target moves beyond joint 1's limit
+  const IkResult n = solveNumeric(m, T, near, opt);
+  CHECK(n.status == IkStatus::Limits);
+  CHECK(withinLimits(m, n.q));  // the returned q stays inside the limits
+  // a target at the joint limits is solved exactly
+  VecX qb(4);
+  qb << 60, 300, 60, 300;
+  qb *= kDeg;
+  const IkAllResult b = ikAll(m, fkPose(m, qb), IkMethod::Closed, {});
+  REQUIRE(b.status == IkStatus::Ok);
+  CHECK((b.solutions[0].q - qb).cwiseAbs().maxCoeff() < 1e-7);
+}
+
+TEST_CASE("ik: degenerate sin(θ2−θ3) = 0 and wrist singularity", "[ik]") {
+  // prototype-4r at θ2 = θ3 (approach ∥ axis 1) with the wrist on axis 1: a one-parameter family
+  const Model r4 = builtinModel("prototype-4r");
+  VecX q(4);
+  q << 180, 180, 180, 180;
+  q *= kDeg;
+  const IkAllResult f = ikAll(r4, fkPose(r4, q), IkMethod::Closed, {});
+  CHECK(f.status == IkStatus::Singular);
+  REQUIRE(f.family_q0.size() == 4);
+  for (double t : {-0.5, 0.0, 0.7}) {
+    const VecX qt = f.family_q0 + t * f.family_dir;
+    double pe, oe;
+    Data d(r4);
+    poseErrorAt(r4, d, qt, fkPose(r4, q), pe, oe);
+    CHECK(pe < 1e-7);
+    CHECK(oe < 1e-7);
+  }
+  // prototype-4a, θ2 = θ3 but generic θ1, θ4: isolated solutions found by the scan, never garbage
+  const Model a4 = builtinModel("prototype-4a");
+  VecX qa(4);
+  qa << 100, 150, 150, 250;
+  qa *= kDeg;
+  const IkAllResult s = ikAll(a4, fkPose(a4, qa), IkMethod::Closed, {});
+  REQUIRE(s.status != IkStatus::Unreachable);
+  for (const auto& sol : s.solutions) CHECK(sol.position_error + sol.orientation_error < 1e-8);
+  CHECK(containsConfig(a4, s.solutions, qa, 1e-5));
+  // PUMA with θ5 = 0: singular, θ4 from the seed, still exact
+  const Model p = builtinModel("puma560");
+  VecX qp(6);
+  qp << 0.2, 0.4, -0.8, 0.5, 0.0, 0.3;
+  const IkAllResult w = ikAll(p, fkPose(p, qp), IkMethod::Closed, {}, &qp);
+  CHECK(w.status == IkStatus::Singular);
+  REQUIRE(!w.solutions.empty());
+  for (const auto& sol : w.solutions) CHECK(sol.position_error + sol.orientation_error < 1e-9);
+  CHECK(containsConfig(p, w.solutions, qp, 1e-7));
+}
+
+TEST_CASE("ik: malformed targets and options are rejected with a named error", "[ik]") {
+  Mat4 T = Mat4::Identity();
+  T(0, 3) = std::nan("");
+  CHECK_THROWS_WITH(checkTarget(T), Catch::Contains("target[0][3]"));
+  T = Mat4::Identity();
+  T(0, 0) = 2;
+  CHECK_THROWS_WITH(checkTarget(T), Catch::Contains("not orthonormal"));
+  T = Mat4::Identity();
+  T(3, 0) = 1;
+  CHECK_THROWS_WITH(checkTarget(T), Catch::Contains("last row"));
+  T = Mat4::Identity();
+  T(2, 2) = -1;
+  CHECK_THROWS_WITH(checkTarget(T), Catch::Contains("reflection"));
+  const Model m = builtinModel("puma560");
+  VecX seed = VecX::Zero(6);
+  seed[2] = std::nan("");
+  CHECK_THROWS_WITH(solveNumeric(m, SE3::Identity(), seed, {}), Catch::Contains("q[2]"));
+  IkOptions bad;
+  bad.position_weight = -1;
+  CHECK_THROWS_WITH(solveNumeric(m, SE3::Identity(), VecX::Zero(6), bad), Catch::Contains("positionWeight"));
+  CHECK_THROWS_WITH(ikAll(builtinModel("stanford"), SE3::Identity(), IkMethod::Closed, {}), Catch::Contains("no closed form"));
+  CHECK_THROWS_WITH(ikMethodFromString("magic"), Catch::Contains("method"));
+}
+
+TEST_CASE("ik: Study parameters, T_b and T_m (corrected row 2)", "[ik]") {
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<double> U(-1, 1);
+  auto randomPose = [&] {
+    SE3 T;
+    T.R = Eigen::Quaterniond(U(rng), U(rng), U(rng), U(rng)).normalized().toRotationMatrix();
+    T.p = Vec3(U(rng), U(rng), U(rng));
+    return T;
+  };
+  for (int k = 0; k < 50; ++k) {
+    const SE3 A = randomPose(), B = randomPose();
+    const Study a = studyFromPose(A), b = studyFromPose(B);
+    // Study quadric
+    CHECK(std::abs(a.head<4>().dot(a.tail<4>())) < 1e-12);
+    const SE3 A2 = poseFromStudy(a);
+    CHECK((A2.R - A.R).norm() < 1e-12);
+    CHECK((A2.p - A.p).norm() < 1e-12);
+    // base change: Study(B·A) ∝ T_b(b)·a ; moving change: Study(A·B) ∝ T_m(b)·a
+    const Study ba = studyFromPose(B * A), tb = studyBaseMatrix(b) * a;
+    const Study ab = studyFromPose(A * B), tm = studyMovingMatrix(b) * a;
+    CHECK(std::abs(std::abs(ba.normalized().dot(tb.normalized())) - 1) < 1e-12);
+    CHECK(std::abs(std::abs(ab.normalized().dot(tm.normalized())) - 1) < 1e-12);
+  }
+  // the thesis target in inches: normalised Study parameters (reference digest §7.3)
+  const Model m = builtinModel("prototype-4a");
+  SE3 T = fkPose(m, thesisAngles());
+  T.p /= test::kInch;
+  Study s = studyFromPose(T);
+  s /= s[0];
+  const double expect[8] = {1, 1.15806, -4.80333, 2.83208, 66.3786, -4.27520, 0.05064, -21.60408};
+  for (int i = 0; i < 8; ++i) CHECK(s[i] == Approx(expect[i]).margin(2e-3 * std::max(1.0, std::abs(expect[i]))));
+}

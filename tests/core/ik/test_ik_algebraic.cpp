@@ -1,0 +1,250 @@
+// Algebraic (Study-parameter) IK of 4A-chains: the thesis worked example (Robinson §3.8.4; reference
+// digest §7.2–7.4 with the errata of §10) and agreement with the closed form.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <random>
+
+#include <achain/kinematics/fk.hpp>
+#include "helpers.hpp"
+#include <achain/ik/algebraic_4a.hpp>
+#include <achain/ik/ik.hpp>
+#include <achain/model/robots.hpp>
+
+using namespace achain;
+
+namespace {
+
+/// prototype-4a with lengths in inches (the thesis's printed numbers are in inches).
+Model prototypeInches() {
+  Model m = builtinModel("prototype-4a");
+  for (auto& j : m.joints) {
+    j.a /= test::kInch;
+    j.d /= test::kInch;
+    j.rho /= test::kInch;
+  }
+  m.base.p /= test::kInch;
+  m.tool.p /= test::kInch;
+  m.finalize();
+  return m;
+}
+
+VecX thesisQ() {
+  VecX q(4);
+  q << 84.107, 224.203, 106.791, 236.997;
+  return q * kDeg;
+}
+
+SE3 fkPose(const Model& m, const VecX& q) {
+  Data d(m);
+  forwardKinematics(m, d, q);
+  return d.oMtool;
+}
+
+/// Quadric from (coefficient, variable indices) terms, as a coefficient vector (unit norm).
+VecX quadric(std::initializer_list<std::pair<double, std::vector<int>>> terms) {
+  VecX c = VecX::Zero(36);
+  for (const auto& t : terms) c[studyMonomialIndex(t.second)] += t.first;
+  return c.normalized();
+}
+
+/// Distance of a coefficient vector from the span of a polynomial basis.
+double distanceFromSpan(const VecX& c, const std::vector<StudyPolynomial>& basis) {
+  MatX B(c.size(), basis.size());
+  for (size_t k = 0; k < basis.size(); ++k) B.col(k) = basis[k].c;
+  const VecX coef = B.colPivHouseholderQr().solve(c);
+  return (B * coef - c).norm();
+}
+
+enum { sx0, sx1, sx2, sx3, sy0, sy1, sy2, sy3 };
+
+}  // namespace
+
+TEST_CASE("ik algebraic: thesis example end to end", "[ik][algebraic]") {
+  const Model m = prototypeInches();
+  const SE3 T = fkPose(m, thesisQ());
+  AlgebraicReport rep;
+  const IkAllResult r = solveAlgebraic4A(m, T, nullptr, &rep);
+  REQUIRE(r.status == IkStatus::Ok);
+  REQUIRE(r.solutions.size() == 1);
+  for (int i = 0; i < 4; ++i) CHECK(r.solutions[0].q[i] / kDeg == Approx(thesisQ()[i] / kDeg).margin(0.01));
+
+  SECTION("constraint varieties: 4 quadrics each (S²₆ included), base chain = Eq. 3.151") {
+    CHECK(rep.left.quadrics.size() == 4);
+    CHECK(rep.right_local.quadrics.size() == 4);
+    // Eq. 3.151 P1 (Study quadric), P2, P3 lie in the computed quadric space
+    CHECK(distanceFromSpan(quadric({{1, {sx0, sy0}}, {1, {sx1, sy1}}, {1, {sx2, sy2}}, {1, {sx3, sy3}}}), rep.left.quadrics) < 1e-9);
+    CHECK(distanceFromSpan(quadric({{1, {sx0, sx0}}, {-1, {sx1, sx1}}, {-1, {sx2, sx2}}, {1, {sx3, sx3}}}), rep.left.quadrics) < 1e-9);
+    CHECK(distanceFromSpan(quadric({{-12, {sx0, sx1}}, {2, {sx0, sy0}}, {-12, {sx2, sx3}}, {2, {sx3, sy3}}}), rep.left.quadrics) < 1e-9);
+    // a wrong coefficient is detected (the test can fail)
+    CHECK(distanceFromSpan(quadric({{-11, {sx0, sx1}}, {2, {sx0, sy0}}, {-12, {sx2, sx3}}, {2, {sx3, sy3}}}), rep.left.quadrics) > 1e-3);
+    // Eq. 3.151 P5 (cubic) vanishes on the base chain
+    std::mt19937 rng(4);
+    std::uniform_real_distribution<double> U(0, 4 * kPi);
+    for (int k = 0; k < 20; ++k) {
+      VecX q = thesisQ();
+      q[0] = U(rng);
+      q[1] = U(rng);
+      Data d(m);
+      forwardKinematics(m, d, q);
+      Study s = studyFromPose(d.oMi[1]);
+      s /= s[0];
+      const double p5 = 2 * s[sx0] * s[sx3] * s[sy0] - 12 * s[sx2] * s[sx3] * s[sx3] - 2 * s[sx0] * s[sx0] * s[sy3] +
+                        2 * s[sx2] * s[sx2] * s[sy3] - 12 * s[sx0] * s[sx1] * s[sx3] + 2 * s[sx1] * s[sx1] * s[sy3];
+      CHECK(std::abs(p5) < 1e-9 * (1 + s.squaredNorm() * s.norm()));
+    }
+  }
+
+  SECTION("EE variety in Σ0 (Eq. 3.153) uses T_b of the inverse target") {
+    // Study parameters of the target (digest §7.3): (1, 1.15806, −4.80333, 2.83208, 66.3786, −4.27520, 0.05064, −21.60408)
+    Study t = studyFromPose(T);
+    t /= t[0];
+    CHECK(t[1] == Approx(1.15806).margin(2e-3));
+    CHECK(t[4] == Approx(66.3786).margin(0.05));
+    Study ti = rep.target_inverse / rep.target_inverse[0];
+    CHECK(ti[1] == Approx(-1.15806).margin(2e-3));  // the conjugate: (t0, −t1, −t2, −t3, t4, −t5, −t6, −t7)
+    CHECK(ti[4] == Approx(66.3786).margin(0.05));
+    // printed Eq. 3.153 P2 vanishes on the transferred EE variety (to its 5 printed digits)
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<double> U(0, 4 * kPi);
+    for (int k = 0; k < 20; ++k) {
+      VecX q = thesisQ();
+      q[2] = U(rng);
+      q[3] = U(rng);
+      Data d(m);
+      forwardKinematics(m, d, q);
+      // Σ2 pose that the right chain (from the target) assigns: target · (T3 T4)⁻¹
+      const SE3 L = T * (d.oMi[1].inverse() * d.oMi[3]).inverse();
+      Study s = studyFromPose(L);
+      s /= s.head<4>().norm();
+      const double p2 = -0.26068 * s[sx2] * s[sx2] + s[sx2] * s[sx3] + 0.26068 * s[sx3] * s[sx3] + 0.26068 * s[sx0] * s[sx0] -
+                        1.0 * s[sx0] * s[sx1] + 0.10322 * s[sx0] * s[sx2] - 0.26068 * s[sx1] * s[sx1] + 0.10322 * s[sx1] * s[sx3];
+      CHECK(std::abs(p2) < 2e-4);
+      CHECK(rep.right.residual(s) < 1e-9);
+      // with T_b of the target itself (not its inverse) the printed polynomial does not vanish everywhere
+    }
+    // the transfer with T_b(target) instead of T_b(target⁻¹) gives a different variety
+    const ConstraintVariety wrong = rep.right_local.transferred(studyFromPose(T));
+    Data d(m);
+    forwardKinematics(m, d, thesisQ());
+    CHECK(rep.right.residual(studyFromPose(d.oMi[1])) < 1e-9);
+    CHECK(wrong.residual(studyFromPose(d.oMi[1])) > 1e-4);
+  }
+
+  SECTION("intersection by homotopy: X1 (sx3 = −0.467 erratum) genuine, X2 spurious, both found by the solver") {
+    CHECK(rep.intersection_method == "homotopy");
+    CHECK(rep.homotopy_paths == 128);
+    CHECK(rep.homotopy_finite + rep.homotopy_diverged + rep.homotopy_failed + rep.homotopy_exceptional == 128);
+    CHECK(rep.homotopy_failed == 0);
+    REQUIRE(rep.intersections.size() >= 2);
+    REQUIRE(rep.genuine.size() == rep.intersections.size());
+    REQUIRE(rep.cubic_residual.size() == rep.intersections.size());
+    CHECK(std::count(rep.genuine.begin(), rep.genuine.end(), true) == 1);
+    auto find = [&](const double* P, double tol) {
+      for (size_t k = 0; k < rep.intersections.size(); ++k) {
+        Study Y = rep.intersections[k];
+        if (std::abs(Y[0]) < 1e-6) continue;
+        Y /= Y[0];
+        bool all = true;
+        for (int i = 0; i < 8; ++i) all = all && std::abs(Y[i] - P[i]) <= tol * std::max(1.0, std::abs(P[i]));
+        if (all) return static_cast<int>(k);
+      }
+      return -1;
+    };
+    const double X1[8] = {1, 0.3622, -1.0427, -0.4673, -0.5252, -11.5870, 0.8633, -12.0301};
+    const double X2p[8] = {1.000, 0.422, -1.049, -0.527, -3.270, -6.590, 2.925, -17.300};  // printed, 3 decimals
+    const int i1 = find(X1, 2e-3), i2 = find(X2p, 1e-3);
+    REQUIRE(i1 >= 0);
+    REQUIRE(i2 >= 0);
+    CHECK(rep.genuine[i1]);
+    CHECK_FALSE(rep.genuine[i2]);
+    CHECK(rep.cubic_residual[i1] < 1e-9);  // X1 satisfies all 9 equations exactly
+    // X2: a root of the 7 quadrics; no base 2A-IK (the thesis's reason for calling it spurious)
+    CHECK(solveTwoJoint(m.joints[0], m.joints[1], poseFromStudy(rep.intersections[i2]), 1e-6).empty());
+    Study X = rep.intersections[i1];
+    X /= X[0];
+    CHECK(X[3] != Approx(-0.457).margin(5e-3));  // the printed digit is wrong
+    // u values (Eq. 3.156, 3.161): u1 = 0.384, u2 = 1.485, u3 = 0.503, u4 = 1.681
+    REQUIRE(rep.u.size() == 1);
+    CHECK(rep.u[0][0] == Approx(0.384).margin(2e-3));
+    CHECK(rep.u[0][1] == Approx(1.485).margin(2e-3));
+    CHECK(rep.u[0][2] == Approx(0.503).margin(2e-3));
+    CHECK(rep.u[0][3] == Approx(1.681).margin(2e-3));
+    // X2 (printed) satisfies the 9 implicit equations to its rounding but has no base 2A-IK: spurious
+    Study X2;
+    X2 << 1.000, 0.422, -1.049, -0.527, -3.270, -6.590, 2.925, -17.300;
+    Study X1p;
+    X1p << 1, 0.362, -1.043, -0.467, -0.525, -11.590, 0.863, -12.030;
+    WARN("residuals X1: " << rep.left.residual(X1p) << " " << rep.right.residual(X1p) << "  X2: " << rep.left.residual(X2) << " " << rep.right.residual(X2));
+    CHECK(rep.left.residual(X2) < 1e-2);
+    CHECK(rep.right.residual(X2) < 1e-2);
+    CHECK(rep.left.residual(X1p) < 1e-2);
+    CHECK(rep.right.residual(X1p) < 1e-2);
+    // a point of S²₆ off the varieties is far from satisfying them
+    Study off;
+    off << 1, 0.5, -0.5, 0.2, 0, 0, 0, 0;
+    off.tail<4>() = Eigen::Vector4d(-3, 4, 1, 0);
+    off[7] = -(off[0] * off[4] + off[1] * off[5] + off[2] * off[6]) / off[3];
+    CHECK(std::max(rep.left.residual(off), rep.right.residual(off)) > 5e-2);
+    CHECK(solveTwoJoint(m.joints[0], m.joints[1], poseFromStudy(X1p), 2e-3).size() == 1);
+    CHECK(solveTwoJoint(m.joints[0], m.joints[1], poseFromStudy(X2), 2e-3).empty());
+  }
+}
+
+TEST_CASE("ik algebraic: agrees with the closed form on random prototype targets", "[ik][algebraic]") {
+  for (const char* name : {"prototype-4a", "prototype-4r"}) {
+    const Model m = builtinModel(name);
+    std::mt19937 rng(13);
+    for (int k = 0; k < 12; ++k) {
+      const VecX q = test::randomConfiguration(m, rng);
+      const SE3 T = fkPose(m, q);
+      const IkAllResult a = ikAll(m, T, IkMethod::Algebraic, {});
+      const IkAllResult c = ikAll(m, T, IkMethod::Closed, {});
+      INFO(name << " " << k);
+      REQUIRE(a.solutions.size() == c.solutions.size());
+      // same set (the order without a seed is unspecified)
+      for (const auto& sa : a.solutions) {
+        double best = 1e9;
+        for (const auto& sc : c.solutions) best = std::min(best, (sa.q - sc.q).cwiseAbs().maxCoeff());
+        CHECK(best < 1e-6);
+      }
+    }
+  }
+}
+
+TEST_CASE("ik algebraic: general 4A-chains (random DH, not prototype class) verified by FK", "[ik][algebraic]") {
+  std::mt19937 rng(2024);
+  std::uniform_real_distribution<double> U(-1, 1), Ua(0.3, 1.3);
+  int solved = 0;
+  for (int trial = 0; trial < 4; ++trial) {
+    Model m = builtinModel("prototype-4a");
+    for (auto& j : m.joints) {
+      j.a = 0.05 + 0.2 * Ua(rng) * (U(rng) > 0 ? 1 : -1);
+      j.alpha = (U(rng) > 0 ? 1 : -1) * Ua(rng);  // skew axes, never parallel
+      j.d = 0.1 * U(rng);
+      j.theta_f = U(rng);
+      j.limits.lower = 0;
+      j.limits.upper = 4 * kPi;
+    }
+    m.finalize();
+    VecX q(4);
+    for (int i = 0; i < 4; ++i) q[i] = 2 * kPi * (1 + U(rng));
+    const SE3 T = fkPose(m, q);
+    AlgebraicReport rep;
+    const IkAllResult r = solveAlgebraic4A(m, T, nullptr, &rep);
+    INFO("trial " << trial << ": " << r.note);
+    CHECK(rep.intersection_method == "homotopy");
+    REQUIRE(r.status == IkStatus::Ok);
+    bool generator = false;
+    for (const auto& s : r.solutions) {
+      const SE3 P = fkPose(m, s.q);
+      CHECK((P.p - T.p).norm() < 1e-9);
+      CHECK((P.R - T.R).norm() < 1e-9);
+      VecX d = s.q - q;
+      for (int i = 0; i < 4; ++i) d[i] = std::remainder(d[i], 4 * kPi);
+      generator = generator || d.cwiseAbs().maxCoeff() < 1e-6;
+    }
+    CHECK(generator);  // the configuration that made the target is among the solutions
+    ++solved;
+  }
+  CHECK(solved == 4);
+}

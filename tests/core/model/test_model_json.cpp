@@ -1,0 +1,144 @@
+// The robot description: validation messages name the field; save/load round-trips; units.
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+#include <achain/io/model_json.hpp>
+#include <achain/model/robots.hpp>
+
+using namespace achain;
+using nlohmann::json;
+
+static json minimal() {
+  return json::parse(R"({
+    "schema_version": 1, "name": "t",
+    "joints": [
+      {"kind": "R", "a": 1, "link": {"mass": 1, "com": [0,0,0], "inertia": [[1,0,0],[0,1,0],[0,0,1]]}},
+      {"kind": "P", "limits": {"lower": 0, "upper": 1}},
+      {"kind": "A", "rho": 0.1, "legs": {"mass": 0.05}}
+    ]})");
+}
+
+static std::string errorOf(const json& j) {
+  try {
+    modelFromJson(j);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST_CASE("a minimal description loads", "[io]") {
+  const Model m = modelFromJson(minimal());
+  CHECK(m.nq == 3);
+  CHECK(m.joints[2].kind == JointKind::A);
+  CHECK(m.joints[0].name == "joint1");
+}
+
+TEST_CASE("every malformed or impossible input names its field", "[io][errors]") {
+  using Catch::Matchers::StartsWith;
+  struct Case { std::function<void(json&)> edit; std::string starts; };
+  const std::vector<Case> cases = {
+      {[](json& j) { j["joints"][0]["link"]["mass"] = -1; }, "joints[0].link.mass: must be ≥ 0"},
+      {[](json& j) { j["joints"][2]["rho"] = -0.1; }, "joints[2].rho: must be ≥ 0"},
+      {[](json& j) { j["joints"][1].erase("kind"); }, "joints[1].kind: missing required field"},
+      {[](json& j) { j["joints"][1]["kind"] = "Q"; }, "joints[1].kind: unknown joint kind 'Q'"},
+      {[](json& j) { j["joints"][0]["a"] = "one"; }, "joints[0].a: must be a number, got a string"},
+      {[](json& j) { j["joints"][0]["link"]["inertia"] = {{1, 0.5, 0}, {0, 1, 0}, {0, 0, 1}}; }, "joints[0].link.inertia: must be symmetric"},
+      {[](json& j) { j["joints"][0]["link"]["inertia"] = {{1, 0, 0}, {0, -2, 0}, {0, 0, 1}}; }, "joints[0].link.inertia: must be positive semi-definite"},
+      {[](json& j) { j["joints"][1]["limits"] = {{"lower", 2}, {"upper", 1}}; }, "joints[1].limits: lower (2) must not exceed upper (1)"},
+      {[](json& j) { j["joints"][1]["limits"]["velocity"] = -3; }, "joints[1].limits.velocity: must be > 0"},
+      {[](json& j) { j["units"] = {{"length", "furlong"}}; }, "units.length: unknown unit 'furlong'"},
+      {[](json& j) { j["units"] = {{"mass", 3}}; }, "units.mass: must be a string"},
+      {[](json& j) { j.erase("schema_version"); }, "schema_version: missing required field"},
+      {[](json& j) { j["schema_version"] = 99; }, "schema_version: unsupported version 99"},
+      {[](json& j) { j["joints"][0]["rh0"] = 1; }, "joints[0].rh0: unknown field"},
+      {[](json& j) { j["joints"][0]["rho"] = 1; }, "joints[0].rho: only an A-pair has this"},
+      {[](json& j) { j["joints"][2].erase("rho"); }, "joints[2].rho: missing"},
+      {[](json& j) { j["joints"][0]["sign"] = 2; }, "joints[0].sign: must be 1 or -1"},
+      {[](json& j) { j["joints"][0]["link"]["com"] = {1, 2}; }, "joints[0].link.com: must be an array of 3 numbers"},
+      {[](json& j) { j["joints"][0]["parent"] = 5; }, "joints[0].parent: must be −1 (base) or an earlier joint index"},
+      {[](json& j) { j["joints"] = json::array(); }, "joints: must list at least one joint"},
+      {[](json& j) { j["joints"][0]["a"] = std::numeric_limits<double>::infinity(); }, "joints[0].a: must be a finite number"},
+      {[](json& j) { j["gravity"] = {0, 0}; }, "gravity: must be an array of 3 numbers"},
+      {[](json& j) { j["base"] = {{"matrix", {{1, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}}}; }, "base: rotation part is not orthonormal"},
+      {[](json& j) { j["joints"][2]["legs"]["mass"] = -1; }, "joints[2].legs.mass: must be ≥ 0"},
+      {[](json& j) { j["joints"][0]["pitch"] = 0.1; }, "joints[0].pitch: only a helical (H) joint has a pitch"},
+      {[](json& j) { j["joints"][0]["kind"] = "H"; }, "joints[0].pitch: missing required field"},
+      {[](json& j) { j["convention"] = "sideways"; }, "convention: unknown convention 'sideways'"},
+  };
+  for (const auto& c : cases) {
+    json j = minimal();
+    c.edit(j);
+    INFO(j.dump());
+    CHECK_THAT(errorOf(j), StartsWith(c.starts));
+  }
+}
+
+TEST_CASE("malformed JSON text is reported as such", "[io][errors]") {
+  CHECK_THROWS_WITH(modelFromJsonString("{\"schema_version\": 1,"), Catch::Matchers::StartsWith("(document): malformed JSON"));
+  CHECK_THROWS_WITH(modelFromJsonString("[1,2]"), Catch::Matchers::StartsWith("(document): must be an object"));
+}
+
+TEST_CASE("units are converted once at load", "[io][units]") {
+  json j = minimal();
+  j["units"] = {{"length", "in"}, {"angle", "deg"}, {"mass", "lb"}, {"torque", "lbf*in"}};
+  j["joints"][0]["alpha"] = 90;
+  j["joints"][0]["limits"] = {{"lower", -90}, {"upper", 90}, {"velocity", 180}, {"effort", 350}};
+  j["joints"][1]["limits"] = {{"lower", 0}, {"upper", 10}};
+  const Model m = modelFromJson(j);
+  CHECK(m.joints[0].a == Approx(0.0254));
+  CHECK(m.joints[0].alpha == Approx(kPi / 2));
+  CHECK(m.joints[0].limits.velocity == Approx(kPi));
+  CHECK(m.joints[0].limits.effort == Approx(350 * 0.1129848290276167));
+  CHECK(m.joints[1].limits.upper == Approx(0.254));
+  CHECK(m.joints[0].link.mass == Approx(0.45359237));
+  CHECK(m.joints[0].link.inertia(0, 0) == Approx(0.45359237 * 0.0254 * 0.0254));
+  CHECK(m.joints[2].rho == Approx(0.1 * 0.0254));
+}
+
+TEST_CASE("A-pair size from rho, leg length or triangle side", "[io][apair]") {
+  json j = minimal();
+  j["joints"][2].erase("rho");
+  j["joints"][2]["leg_length"] = 6.0;
+  CHECK(modelFromJson(j).joints[2].rho == Approx(4 * std::sqrt(2.0)));
+  j["joints"][2].erase("leg_length");
+  j["joints"][2]["side"] = 1.0;
+  CHECK(modelFromJson(j).joints[2].rho == Approx(std::sqrt(6.0) / 3));
+  j["joints"][2]["rho"] = 1.0;
+  CHECK_THROWS_WITH(modelFromJson(j), Catch::Matchers::StartsWith("joints[2]: give only one of rho, leg_length, side"));
+}
+
+TEST_CASE("saving a model and loading it back gives the same model", "[io]") {
+  for (const auto& r : builtinRobots()) {
+    INFO(r.name);
+    const Model m = builtinModel(r.name);
+    const Model back = modelFromJson(modelToJson(m));
+    CHECK(back.sameDescription(m));
+    // and again through text
+    const Model back2 = modelFromJsonString(modelToJson(back).dump());
+    CHECK(back2.sameDescription(m));
+  }
+}
+
+TEST_CASE("built-ins: the prototype's parameters as the thesis prints them", "[io][thesis]") {
+  const Model m = builtinModel("prototype-4a");
+  REQUIRE(m.nq == 4);
+  const double in = 0.0254;
+  for (const auto& j : m.joints) {
+    CHECK(j.kind == JointKind::A);
+    CHECK(j.rho == Approx(4 * std::sqrt(2.0) * in).epsilon(1e-14));
+    CHECK(j.limits.lower == Approx(60 * kDeg));
+    CHECK(j.limits.upper == Approx(300 * kDeg));
+    CHECK(j.leg_mass == Approx(0.115 * 0.45359237));
+  }
+  CHECK(m.joints[0].d + m.joints[0].rho == Approx(13 * in).epsilon(1e-14));
+  CHECK(m.joints[1].d == Approx(-m.joints[1].rho).epsilon(1e-14));
+  CHECK(m.joints[3].limits.velocity == Approx(171 * kDeg));
+  CHECK(m.joints[3].limits.effort == Approx(61 * 0.1129848290276167));
+  CHECK(m.joints[1].link.inertia(0, 2) == m.joints[1].link.inertia(2, 0));
+  CHECK(m.gravity.z() == Approx(-386.088 * in));
+  const Model r = builtinModel("prototype-4r");
+  for (const auto& j : r.joints) CHECK(j.kind == JointKind::R);
+  CHECK_THROWS_WITH(builtinModel("nope"), Catch::Matchers::StartsWith("robot: unknown built-in 'nope'"));
+}

@@ -1,0 +1,362 @@
+// Reachable workspace: Robinson's sweep vs Castelli vs Monte-Carlo, the thesis's prototype numbers,
+// slicing/thread independence, outputs (sections, mesh, overlap), errors.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include <achain/kinematics/fk.hpp>
+#include "helpers.hpp"
+#include <achain/io/model_json.hpp>
+#include <achain/model/robots.hpp>
+#include <achain/reach/workspace.hpp>
+#include "workspace_test_support.hpp"
+
+using namespace achain;
+using test::thesis3R;
+
+namespace {
+
+// A mixed R/P/H/A chain.
+Model mixedChain() {
+  return modelFromJsonString(R"({"schema_version":1,"name":"mixed","units":{"length":"m","angle":"deg"},"joints":[
+    {"kind":"A","side":0.3,"a":0.2,"d":0.1,"alpha":90,"limits":{"lower":60,"upper":300}},
+    {"kind":"P","a":0.1,"alpha":-90,"limits":{"lower":0.0,"upper":0.3}},
+    {"kind":"H","pitch":0.02,"a":0.15,"d":0.05,"alpha":30,"limits":{"lower":-90,"upper":120}}]})");
+}
+const Vec3 kGenericOrigin(0.0123, 0.0271, 0.0377);  // keeps lattice planes off the workspace's planar faces
+
+WorkspaceResult run(const Model& m, WorkspaceMethod method, double voxel, double step_deg, const Vec3& origin,
+                    Representative rep = Representative::Witness, int threads = 0) {
+  WorkspaceOptions o;
+  o.voxel = voxel;
+  o.method = method;
+  o.step = step_deg * kDeg;
+  o.origin = origin;
+  o.representative = rep;
+  o.threads = threads;
+  o.samples = 4e6;
+  return computeWorkspace(m, o);
+}
+
+bool sameBits(const VoxelSet& a, const VoxelSet& b) { return a.count() == b.count() && a.words() == b.words(); }
+
+}  // namespace
+
+TEST_CASE("Workspace: one joint — Robinson and Castelli give the same voxels", "[workspace]") {
+  for (const char* text : {R"({"schema_version":1,"name":"1r","units":{"length":"m","angle":"deg"},"joints":[{"kind":"R","a":10,"d":6,"limits":{"lower":60,"upper":300}}]})",
+                           R"({"schema_version":1,"name":"1a","units":{"length":"m","angle":"deg"},"joints":[{"kind":"A","side":10,"a":10,"limits":{"lower":60,"upper":300}}]})"}) {
+    const Model m = modelFromJsonString(text);
+    const WorkspaceResult r = run(m, WorkspaceMethod::Robinson, 0.5, 0.5, kGenericOrigin);
+    const WorkspaceResult c = run(m, WorkspaceMethod::Castelli, 0.5, 0.5, kGenericOrigin);
+    CHECK(r.count() > 80);
+    CHECK(voxelOverlap(r.voxels, c.voxels).both == c.count());
+    CHECK(r.count() == c.count());
+  }
+}
+
+TEST_CASE("Workspace: thesis 3R chain — Robinson, Castelli and Monte-Carlo agree", "[workspace]") {
+  const Model m = thesis3R();
+  const WorkspaceResult rob = run(m, WorkspaceMethod::Robinson, 0.5, 0.5, kGenericOrigin);
+  const WorkspaceResult cas = run(m, WorkspaceMethod::Castelli, 0.5, 1.0, kGenericOrigin);
+  const WorkspaceResult mc = run(m, WorkspaceMethod::MonteCarlo, 0.5, 0, kGenericOrigin);
+  INFO("robinson " << rob.count() << ", castelli " << cas.count() << ", monte-carlo " << mc.count());
+  // Thesis Table 3.2: new 14,897, Castelli 16,157 voxels (its grid alignment is not stated).
+  CHECK(rob.count() == Approx(14897).epsilon(0.05));
+  CHECK(cas.count() == Approx(14897).epsilon(0.05));
+  // Every method marks only voxels that contain reachable points (witness representatives), so
+  // they differ only in boundary voxels a sampler may miss: all within one voxel of each other,
+  // and the overlap is most of the union.
+  for (const auto* a : {&rob, &cas, &mc})
+    for (const auto* b : {&rob, &cas, &mc}) {
+      CHECK(voxelsNear(a->voxels, b->voxels, 1) == a->count());
+      CHECK(voxelOverlap(a->voxels, b->voxels).jaccard() > 0.93);
+    }
+  // Castelli's cost is the product of the samples, Robinson's a sum over the sweeps.
+  CHECK(cas.evaluations == 241u * 241u * 241u);
+  CHECK(rob.evaluations < cas.evaluations / 20);
+  // With voxel faces exactly on the workspace's planar faces (z = ±2), Castelli's exact grid angles put
+  // points on the faces and rounding spreads them to both sides: a layer of extra voxels (explained in docs).
+  const WorkspaceResult cas0 = run(m, WorkspaceMethod::Castelli, 0.5, 1.0, Vec3::Zero());
+  const WorkspaceResult mc0 = run(m, WorkspaceMethod::MonteCarlo, 0.5, 0, Vec3::Zero());
+  Vec3 lo, hi;
+  REQUIRE(mc0.voxels.bounds(lo, hi));
+  CHECK(lo.z() == Approx(-2.0));
+  CHECK(hi.z() == Approx(2.0));
+  CHECK(cas0.count() > mc0.count() * 1.1);
+}
+
+TEST_CASE("Workspace: mixed R/P/H/A chain — the three methods agree", "[workspace]") {
+  const Model m = mixedChain();
+  const double h = 0.04;
+  const WorkspaceResult rob = run(m, WorkspaceMethod::Robinson, h, 1.0, kGenericOrigin * 0.04);
+  WorkspaceOptions o;
+  o.voxel = h;
+  o.origin = kGenericOrigin * 0.04;
+  o.method = WorkspaceMethod::Castelli;
+  o.step = 1 * kDeg;
+  o.step_linear = 0.002;
+  const WorkspaceResult cas = computeWorkspace(m, o);
+  const WorkspaceResult mc = run(m, WorkspaceMethod::MonteCarlo, h, 0, kGenericOrigin * 0.04);
+  INFO("robinson " << rob.count() << ", castelli " << cas.count() << ", monte-carlo " << mc.count());
+  CHECK(rob.count() > 1000);
+  for (const auto* a : {&rob, &cas, &mc})
+    for (const auto* b : {&rob, &cas, &mc}) {
+      CHECK(voxelsNear(a->voxels, b->voxels, 1) == a->count());
+      CHECK(voxelOverlap(a->voxels, b->voxels).jaccard() > 0.9);
+    }
+  // Every FK sample lands in a Robinson voxel or next to one.
+  std::mt19937 rng(3);
+  Data d(m);
+  for (int k = 0; k < 2000; ++k) {
+    forwardKinematics(m, d, test::randomConfiguration(m, rng));
+    const Vec3i g = ((d.oMtool.p - rob.voxels.origin()) / h).array().floor().cast<int>();
+    bool near = false;
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dz = -1; dz <= 1; ++dz) near |= rob.voxels.containsLattice(g + Vec3i(dx, dy, dz));
+    CHECK(near);
+  }
+}
+
+TEST_CASE("Workspace: prototype 4A-chain at 0.5 in against the thesis (487,640 voxels ≈ 60,955 in³)", "[workspace]") {
+  const Model m = builtinModel("prototype-4a");
+  const double h = 0.5 * test::kInch;
+  const WorkspaceResult w = run(m, WorkspaceMethod::Robinson, h, 0, Vec3::Zero());
+  INFO("voxels " << w.count());
+  CHECK(w.count() == Approx(487640).epsilon(0.10));
+  CHECK(w.volume() == Approx(w.count() * h * h * h).epsilon(1e-12));
+  CHECK(w.volume() / std::pow(test::kInch, 3) == Approx(60955).epsilon(0.10));
+  // Bounding box (reference digest): x, y ∈ ±25.71 in, z ∈ [−9.42, 38.657] in; voxel faces enclose it.
+  Vec3 lo, hi;
+  REQUIRE(w.voxels.bounds(lo, hi));
+  const Vec3 ref_lo(-25.71, -25.71, -9.42), ref_hi(25.71, 25.71, 38.657);
+  for (int a = 0; a < 3; ++a) {
+    CHECK(lo[a] <= ref_lo[a] * test::kInch + 0.01 * test::kInch);
+    CHECK(lo[a] > ref_lo[a] * test::kInch - h);
+    CHECK(hi[a] >= ref_hi[a] * test::kInch - 0.01 * test::kInch);
+    CHECK(hi[a] < ref_hi[a] * test::kInch + h);
+  }
+  // The thesis's centre representative drifts outward (up to half a voxel diagonal per sweep):
+  // more voxels than the reachable-point representative; near/far corners bracket it.
+  const WorkspaceResult c = run(m, WorkspaceMethod::Robinson, h, 0.5, Vec3::Zero(), Representative::Centre);
+  const WorkspaceResult nr = run(m, WorkspaceMethod::Robinson, h, 0.5, Vec3::Zero(), Representative::NearCorner);
+  const WorkspaceResult fr = run(m, WorkspaceMethod::Robinson, h, 0.5, Vec3::Zero(), Representative::FarCorner);
+  CHECK(c.count() > w.count());
+  CHECK(nr.count() < c.count());
+  CHECK(fr.count() > c.count());
+  // 1 in voxels: thesis 60,416.
+  const WorkspaceResult w1 = run(m, WorkspaceMethod::Robinson, 2 * h, 0, Vec3::Zero());
+  CHECK(w1.count() == Approx(60416).epsilon(0.10));
+}
+
+TEST_CASE("Workspace: ρ = 0 A-pairs give exactly the R-chain's voxels", "[workspace]") {
+  nlohmann::json j = modelToJson(builtinModel("prototype-4r"));
+  nlohmann::json a = j;
+  for (auto& jj : a["joints"]) {
+    jj["kind"] = "A";
+    jj["rho"] = 0.0;
+  }
+  const Model r = modelFromJson(j), z = modelFromJson(a);
+  const WorkspaceResult wr = run(r, WorkspaceMethod::Robinson, 0.0254, 0, Vec3::Zero());
+  const WorkspaceResult wz = run(z, WorkspaceMethod::Robinson, 0.0254, 0, Vec3::Zero());
+  CHECK(wr.count() > 10000);
+  CHECK(sameBits(wr.voxels, wz.voxels));
+}
+
+TEST_CASE("Workspace: results do not depend on slicing or thread count", "[workspace]") {
+  const Model m = builtinModel("prototype-4a");
+  for (Representative rep : {Representative::Witness, Representative::Centre}) {
+    WorkspaceOptions o;
+    o.voxel = 0.0254;
+    o.representative = rep;
+    o.threads = 1;
+    const WorkspaceResult one = computeWorkspace(m, o);
+    o.threads = 3;
+    const WorkspaceResult three = computeWorkspace(m, o);
+    CHECK(sameBits(one.voxels, three.voxels));
+    WorkspaceJob job(m, o);
+    std::mt19937 rng(5);
+    double last = 0;
+    int slices = 0;
+    while (!job.run(std::uniform_real_distribution<double>(1, 5e4)(rng))) {
+      const double p = job.progress();
+      CHECK(p >= last);
+      CHECK(p <= 1.0);
+      last = p;
+      ++slices;
+    }
+    CHECK(slices > 10);
+    CHECK(job.progress() == 1.0);
+    CHECK(sameBits(job.result().voxels, one.voxels));
+    CHECK(job.result().evaluations == one.evaluations);
+  }
+  for (WorkspaceMethod method : {WorkspaceMethod::Castelli, WorkspaceMethod::MonteCarlo}) {
+    WorkspaceOptions o;
+    o.voxel = 0.5;
+    o.method = method;
+    o.step = 3 * kDeg;
+    o.samples = 3e5;
+    o.threads = 1;
+    const Model t = thesis3R();
+    const WorkspaceResult one = computeWorkspace(t, o);
+    o.threads = 4;
+    const WorkspaceResult four = computeWorkspace(t, o);
+    CHECK(sameBits(one.voxels, four.voxels));
+    WorkspaceJob job(t, o);
+    while (!job.run(12345)) {
+    }
+    CHECK(sameBits(job.result().voxels, one.voxels));
+  }
+}
+
+TEST_CASE("Workspace: progress and cancellation", "[workspace]") {
+  const Model m = builtinModel("prototype-4a");
+  WorkspaceOptions o;
+  o.voxel = 0.0127;
+  std::vector<double> seen;
+  WorkspaceJob job(m, o);
+  const bool finished = job.runAll([&](double f) {
+    seen.push_back(f);
+    return false;
+  });
+  CHECK_FALSE(finished);
+  CHECK(job.cancelled());
+  CHECK(job.done());
+  CHECK(seen.size() == 1);
+  CHECK(seen[0] > 0);
+  CHECK(seen[0] < 1);
+  CHECK(job.result().evaluations < 9e6);
+  std::atomic<bool> stop{true};
+  WorkspaceJob job2(m, o);
+  CHECK_FALSE(job2.runAll(nullptr, &stop));
+  CHECK(job2.result().evaluations == 0);
+  std::vector<double> all;
+  const WorkspaceResult full = computeWorkspace(m, o, [&](double f) {
+    all.push_back(f);
+    return true;
+  });
+  REQUIRE(all.size() >= 2);
+  CHECK(std::is_sorted(all.begin(), all.end()));
+  CHECK(all.back() == 1.0);
+  CHECK_FALSE(full.cancelled);
+}
+
+TEST_CASE("Workspace: thesis §3.5.1 — 1R and 1A curves share voxels only near θ = 94.59° and 265.41°", "[workspace]") {
+  const Model r = modelFromJsonString(R"({"schema_version":1,"name":"1r","units":{"length":"m","angle":"deg"},"joints":[{"kind":"R","a":10,"d":6,"limits":{"lower":60,"upper":300}}]})");
+  const Model a = modelFromJsonString(R"({"schema_version":1,"name":"1a","units":{"length":"m","angle":"deg"},"joints":[{"kind":"A","side":10,"a":10,"limits":{"lower":60,"upper":300}}]})");
+  const WorkspaceResult wr = run(r, WorkspaceMethod::Robinson, 0.5, 0.5, kGenericOrigin);
+  const WorkspaceResult wa = run(a, WorkspaceMethod::Robinson, 0.5, 0.5, kGenericOrigin);
+  const VoxelOverlap ov = voxelOverlap(wr.voxels, wa.voxels);
+  CHECK(ov.both >= 2);
+  CHECK(ov.both <= 12);  // thesis: 6
+  const double rho = apairRhoFromSide(10), th = 2 * std::asin(6 / rho);
+  CHECK(th / kDeg == Approx(94.59).margin(0.01));
+  const VoxelSet shared = voxelIntersection(wr.voxels, wa.voxels);
+  shared.forEach([&](int64_t c) {
+    const Vec3 p = shared.centre(c);
+    const double ang = std::atan2(p.y(), p.x());
+    const double d1 = std::abs(std::remainder(ang - th, 2 * kPi)), d2 = std::abs(std::remainder(ang + th, 2 * kPi));
+    CHECK(std::min(d1, d2) * 10 < 4 * 0.5);  // within 4 voxels of a crossing along the arc (shallow crossing)
+    CHECK(p.z() == Approx(6).margin(0.75));
+  });
+}
+
+TEST_CASE("Workspace outputs: section of a planar arm, closed surface mesh, centres", "[workspace]") {
+  const Model m = builtinModel("planar-2r");
+  const double h = 0.01;
+  const WorkspaceResult w = run(m, WorkspaceMethod::Robinson, h, 0, Vec3(0, 0, -0.5 * h));
+  // Planar: a single layer; its area is the annulus swept by the 2R arm with |elbow| ≤ 170°.
+  Vec3i lo, hi;
+  REQUIRE(w.voxels.latticeBounds(lo, hi));
+  CHECK(lo.z() == hi.z());
+  const VoxelSection s = voxelSection(w.voxels, 2, 0.0);
+  CHECK(s.count == w.count());
+  CHECK(s.coordinate == Approx(0.0).margin(1e-15));
+  const double rmin = std::sqrt(1 + 0.64 + 1.6 * std::cos(170 * kDeg));
+  const double area = kPi * (1.8 * 1.8 - rmin * rmin);
+  CHECK(s.area() == Approx(area).epsilon(0.03));
+  CHECK(voxelSection(w.voxels, 2, 0.02).count == 0);
+  // y = 0 section through a 3-D workspace: a slab of the prototype.
+  const WorkspaceResult p = run(builtinModel("prototype-4a"), WorkspaceMethod::Robinson, 0.0254, 0, Vec3::Zero());
+  const VoxelSection y0 = voxelSection(p.voxels, 1, 0.001);
+  CHECK(y0.u_axis == 0);
+  CHECK(y0.v_axis == 2);
+  size_t direct = 0;
+  p.voxels.forEach([&](int64_t c) { direct += p.voxels.lattice(c).y() == 0; });
+  CHECK(y0.count == direct);
+
+  // Surface mesh: closed (every edge in exactly two triangles) and its enclosed volume is the voxel volume.
+  const VoxelMesh mesh = voxelSurfaceMesh(p.voxels);
+  std::map<std::pair<uint32_t, uint32_t>, int> edges;
+  double vol = 0;
+  for (size_t t = 0; t < mesh.indices.size(); t += 3) {
+    Vec3 v[3];
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t i = mesh.indices[t + k], j = mesh.indices[t + (k + 1) % 3];
+      edges[{std::min(i, j), std::max(i, j)}]++;
+      v[k] = Vec3(mesh.positions[3 * i], mesh.positions[3 * i + 1], mesh.positions[3 * i + 2]).cast<double>();
+    }
+    vol += v[0].dot(v[1].cross(v[2])) / 6;
+  }
+  for (const auto& e : edges) CHECK(e.second % 2 == 0);
+  CHECK(vol == Approx(p.volume()).epsilon(1e-4));
+  const std::vector<float> all = voxelCentres(p.voxels, false), surf = voxelCentres(p.voxels, true);
+  CHECK(all.size() == 3 * p.count());
+  CHECK(surf.size() == 3 * surfaceVoxelCount(p.voxels));
+  CHECK(surf.size() < all.size());
+}
+
+TEST_CASE("Workspace: A-chain vs its R twin (thesis §3.5) on one lattice", "[workspace]") {
+  const WorkspaceResult a = run(builtinModel("prototype-4a"), WorkspaceMethod::Robinson, 0.0254, 0, Vec3::Zero());
+  const WorkspaceResult r = run(builtinModel("prototype-4r"), WorkspaceMethod::Robinson, 0.0254, 0, Vec3::Zero());
+  const VoxelOverlap ov = voxelOverlap(a.voxels, r.voxels);
+  CHECK(ov.a == a.count());
+  CHECK(ov.b == r.count());
+  CHECK(ov.both == voxelIntersection(a.voxels, r.voxels).count());
+  CHECK(ov.both == voxelOverlap(r.voxels, a.voxels).both);
+  CHECK(ov.both < std::min(ov.a, ov.b));
+  CHECK(ov.either == ov.a + ov.b - ov.both);
+  // The A-chain reaches 13 + 12 + 8 + ρ = 38.657 in high, the R twin 13 − ρ + 12 + 8 = 27.34 in (d1 = 13 − ρ).
+  Vec3 alo, ahi, rlo, rhi;
+  a.voxels.bounds(alo, ahi);
+  r.voxels.bounds(rlo, rhi);
+  CHECK(ahi.z() == Approx(38.657 * test::kInch).margin(0.0254));
+  CHECK(rhi.z() == Approx((33 - 4 * std::sqrt(2.0)) * test::kInch).margin(0.0254));
+  WorkspaceOptions o;
+  o.voxel = 0.02;
+  const WorkspaceResult other = computeWorkspace(builtinModel("prototype-4r"), o);
+  CHECK_THROWS_WITH(voxelOverlap(a.voxels, other.voxels), Catch::StartsWith("overlap: the two workspaces use different voxel sizes"));
+}
+
+TEST_CASE("Workspace: errors name the option", "[workspace][errors]") {
+  const Model m = builtinModel("prototype-4a");
+  WorkspaceOptions o;
+  CHECK_THROWS_WITH(WorkspaceJob(m, o), Catch::StartsWith("voxel: must be a positive"));
+  o.voxel = 0.0127;
+  o.step = -1;
+  CHECK_THROWS_WITH(WorkspaceJob(m, o), Catch::StartsWith("step: must be ≥ 0"));
+  o.step = 0;
+  o.voxel = 1e-5;
+  CHECK_THROWS_WITH(WorkspaceJob(m, o), Catch::StartsWith("voxel: 1e-05 m needs a grid of"));
+  o.voxel = 0.0127;
+  o.method = WorkspaceMethod::Castelli;
+  CHECK_THROWS_WITH(WorkspaceJob(m, o), Catch::StartsWith("step: ") && Catch::Contains("robinson"));
+  o.method = WorkspaceMethod::Robinson;
+  o.refine = 0;
+  CHECK_THROWS_WITH(WorkspaceJob(m, o), Catch::StartsWith("refine:"));
+  o.refine = 1;
+  const Model p = modelFromJsonString(R"({"schema_version":1,"name":"p","joints":[{"kind":"P"}]})");
+  CHECK_THROWS_WITH(WorkspaceJob(p, o), Catch::StartsWith("joints[0].limits: the workspace needs finite"));
+  CHECK_THROWS_WITH(parseWorkspaceMethod("fast"), Catch::StartsWith("method: unknown 'fast'"));
+  CHECK_THROWS_WITH(parseRepresentative("middle"), Catch::StartsWith("representative: unknown"));
+  // An unbounded revolute joint sweeps one full turn.
+  const Model r = modelFromJsonString(R"({"schema_version":1,"name":"r","joints":[{"kind":"R","a":1}]})");
+  o.voxel = 0.05;
+  const WorkspaceResult w = computeWorkspace(r, o);
+  REQUIRE(w.sweeps.size() == 1);
+  CHECK(w.sweeps[0].upper - w.sweeps[0].lower == Approx(2 * kPi));
+  // A ring of touched voxels: a voxel holds at most √2·h of the circle, and a ring crosses ≲ 1.27 voxels per h.
+  CHECK(w.count() >= 2 * kPi / (std::sqrt(2.0) * 0.05));
+  CHECK(w.count() <= 1.3 * 2 * kPi / 0.05);
+}
