@@ -60,7 +60,7 @@ std::string peerName(const char* op, const char* robot, const char* impl) {
 /// What an achain row starts from: the model, its workspace, the states and the options.
 struct Setup {
   Model m;
-  DynamicsWorkspace ws;
+  Data ws;
   States s;
   DynamicsOptions o;
   explicit Setup(const char* robot, LegModel legs = LegModel::Full) : m(builtinModel(robot)), ws(m), s(states(m)) {
@@ -83,7 +83,7 @@ void achainRnea(benchmark::State& st, const char* robot, LegModel legs = LegMode
 void achainRneaNoFk(benchmark::State& st, const char* robot) {
   Setup w(robot);
   VecX tau(w.m.nv);
-  forwardKinematics(w.m, w.ws.data, w.s.q[0]);
+  forwardKinematics(w.m, w.ws, w.s.q[0]);
   const Vec3 g = w.m.gravity;
   size_t k = 0;
   for (auto _ : st) {

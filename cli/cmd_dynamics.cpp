@@ -125,7 +125,7 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
         const VecX v = qd.empty() ? VecX::Zero(m.nv) : args.joints(m, qd, "--qd");
         const VecX a = qdd.empty() ? VecX::Zero(m.nv) : args.joints(m, qdd, "--qdd");
         const DynamicsOptions o = dyn.options();
-        DynamicsWorkspace ws(m);
+        Data ws(m);
         TorqueBreakdown b;
         torqueBreakdown(m, ws, q, v, a, o, b);
         VecX tau(m.nv);
@@ -137,7 +137,7 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
       const Model m = trajectoryRobot(args.robot, traj);
       const TrajectoryFile T = readTrajectory(traj, m.nv);
       const DynamicsOptions o = dyn.options();
-      DynamicsWorkspace ws(m);
+      Data ws(m);
       TorqueBreakdown b;
       json tau_series = json::array(), bd_series = json::array();
       std::vector<double> peak(m.nv, 0.0), peak_t(m.nv, 0.0), peak_signed(m.nv, 0.0);
@@ -189,7 +189,7 @@ RegisterCommand mass_cmd("mass", [](CLI::App& app) {
       const VecX q = args.joints(m, args.q, "--q");
       checkConfiguration(m, q);
       const DynamicsOptions o = dyn.options();
-      DynamicsWorkspace ws(m);
+      Data ws(m);
       MatX M(m.nv, m.nv);
       VecX g(m.nv);
       massMatrix(m, ws, q, o, M);
@@ -228,7 +228,7 @@ RegisterCommand fd_cmd("fd", [](CLI::App& app) {
         for (int i = 0; i < m.nv; ++i) t[i] = list[i];
       }
       const DynamicsOptions o = dyn.options();
-      DynamicsWorkspace ws(m);
+      Data ws(m);
       VecX a(m.nv);
       forwardDynamics(m, ws, q, v, t, o, a);
       print({{"qdd", toJson(a)}, {"options", dyn.describe(m, o)}});
@@ -367,8 +367,8 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
       if (!std::isfinite(D)) throw Error("--duration: must be finite");
       const double nsteps = std::ceil(D / dt - 1e-9);
       if (nsteps > 1e8) throw Error("--duration/--dt: more than 1e8 steps");
-      DynamicsWorkspace ws(m);
-      DynamicsWorkspace ews(m);
+      Data ws(m);
+      Data ews(m);
       json ts = json::array(), qs = json::array(), vs = json::array(), es = json::array();
       if (csv) {
         os << "t";

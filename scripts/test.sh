@@ -11,6 +11,15 @@ echo "=== C++ (Catch2 via ctest) ==="
 (cd build/native && ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)")
 
 echo
+echo "=== C++ under ThreadSanitizer (threads sharing one Model, each with its own Data) ==="
+# A separate, incremental -O1 build of the core and the one concurrency test; TSan fails it on any race.
+cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=thread \
+      -DACHAIN_BUILD_CLI=OFF -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_BRIDGE=OFF -DACHAIN_BUILD_WASM=OFF \
+      > build/tsan-configure.log 2>&1 || { cat build/tsan-configure.log; exit 1; }
+cmake --build build/tsan -j"$(nproc 2>/dev/null || echo 2)" --target achain_tests_concurrency
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build/tsan/tests/achain_tests_concurrency
+
+echo
 echo "=== WebAssembly module and hosts (node --test) ==="
 node_suites=(tests/wasm/)
 [ -d tests/firmware-bridge ] && ls tests/firmware-bridge/*.test.mjs >/dev/null 2>&1 && node_suites+=(tests/firmware-bridge/)

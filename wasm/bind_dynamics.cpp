@@ -29,12 +29,11 @@ struct DynState {
       : ws(m), M(MatX::Zero(m.nv, m.nv)), C(MatX::Zero(m.nv, m.nv)), a(VecX::Zero(m.nv)), b(VecX::Zero(m.nv)), q(VecX::Zero(m.nv)) {
     bd.resize(m.nv);
   }
-  DynamicsWorkspace ws;
+  Data ws;
   MatX M, C;
   VecX a, b, q;  ///< per-call vectors (q: batch samples)
   TorqueBreakdown bd;
   LeeTerms lee;
-  FreemanWorkspace fw;
   FreemanModel fm;
   std::vector<double> rows;  ///< simulate / computedTorque results (a view of it goes to JS, copied at once)
 };
@@ -236,7 +235,7 @@ uintptr_t dynFreeman(WasmModel& h, int legs, int flags) {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd");
     FreemanModel& fm = c.s.fm;
-    freemanModel(h.model, c.s.ws, c.s.fw, c.q, c.s.a, c.o, fm);
+    freemanModel(h.model, c.s.ws, c.q, c.s.a, c.o, fm);
     double* out = h.output(n * n + n * n * n + n);
     putMatrix(out, fm.Istar);
     double* p = out + n * n;
@@ -263,7 +262,7 @@ val dynSimulate(WasmModel& h, int legs, int flags, double dt, int steps, int eve
     if (steps < 0 || steps > 100000000) throw Error("steps: must be in [0, 1e8]");
     std::vector<double>& rows = s.rows;
     rows.clear();
-    DynamicsWorkspace energy_ws(h.model);
+    Data energy_ws(h.model);
     SimulationSample io;
     io.every = std::max(1, every);
     io.sample = [&](int, double t, const VecX& a, const VecX& b, const VecX&) {

@@ -9,6 +9,7 @@ namespace achain::test {
 inline VecX randomConfiguration(const Model& m, std::mt19937& rng) {
   VecX q(m.nq);
   for (int i = 0; i < m.njoints(); ++i) {
+    if (!m.jmodels[i].independent) continue;  // fixed or mimic: no coordinate of its own
     const auto& L = m.joints[i].limits;
     const double fallback = isAngular(m.joints[i].kind) ? kPi : 1.0;
     const double lo = std::isfinite(L.lower) ? L.lower : -fallback;

@@ -90,7 +90,7 @@ TEST_CASE("KDL: puma560 FK, RNEA (with a tool wrench), M, C q̇, g and forward d
   KDL::ChainIdSolver_RNE id(chain, grav);
   KDL::ChainDynParam dp(chain, grav);
   KDL::ChainFdSolver_RNE fd(chain, grav);
-  DynamicsWorkspace ws(m);
+  Data ws(m);
   const int n = m.nv;
   std::mt19937 rng(101);
   VecX tau(n), g(n), qdd2(n);
@@ -100,10 +100,10 @@ TEST_CASE("KDL: puma560 FK, RNEA (with a tool wrench), M, C q̇, g and forward d
     // FK
     KDL::Frame F;
     fk.JntToCart(kdl(q), F);
-    forwardKinematics(m, ws.data, q);
+    forwardKinematics(m, ws, q);
     for (int r = 0; r < 3; ++r) {
-      CHECK(std::abs(F.p(r) - ws.data.oMtool.p[r]) < 1e-12);
-      for (int c = 0; c < 3; ++c) CHECK(std::abs(F.M(r, c) - ws.data.oMtool.R(r, c)) < 1e-12);
+      CHECK(std::abs(F.p(r) - ws.oMtool.p[r]) < 1e-12);
+      for (int c = 0; c < 3; ++c) CHECK(std::abs(F.M(r, c) - ws.oMtool.R(r, c)) < 1e-12);
     }
     // RNEA with a wrench the tool exerts on the environment (KDL: f_ext = −that, tool frame).
     DynamicsOptions o;
@@ -149,7 +149,7 @@ namespace {
 void mujocoCompare(const Model& m, bool armature, int seed, const Model* mj = nullptr) {
   mjModel* mm = peers::toMujoco(mj ? *mj : m, armature);
   mjData* md = mj_makeData(mm);
-  DynamicsWorkspace ws(m);
+  Data ws(m);
   const int n = m.nv;
   REQUIRE(mm->nv == n);
   std::mt19937 rng(seed);
@@ -176,12 +176,12 @@ void mujocoCompare(const Model& m, bool armature, int seed, const Model* mj = nu
     }
     mj_forward(mm, md);
     // FK: the site of link i is the achain link frame.
-    forwardKinematics(m, ws.data, q);
+    forwardKinematics(m, ws, q);
     for (int i = 0; i < m.njoints(); ++i)
       for (int r = 0; r < 3; ++r) {
         INFO("link " << i);
-        CHECK(std::abs(md->site_xpos[3 * site[i] + r] - ws.data.oMi[i].p[r]) < 1e-12);
-        for (int c = 0; c < 3; ++c) CHECK(std::abs(md->site_xmat[9 * site[i] + 3 * r + c] - ws.data.oMi[i].R(r, c)) < 1e-12);
+        CHECK(std::abs(md->site_xpos[3 * site[i] + r] - ws.oMi[i].p[r]) < 1e-12);
+        for (int c = 0; c < 3; ++c) CHECK(std::abs(md->site_xmat[9 * site[i] + 3 * r + c] - ws.oMi[i].R(r, c)) < 1e-12);
       }
     // Mass matrix.
     mj_fullM(mm, full.data(), md->qM);

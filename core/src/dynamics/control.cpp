@@ -44,7 +44,7 @@ ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desir
   const VecX kp = o.kp.size() ? o.kp : VecX::Constant(n, w * w);
   const VecX kv = o.kv.size() ? o.kv : VecX::Constant(n, 2 * w);
   if (kp.size() != n || kv.size() != n) throw Error("gains: kp and kv need " + std::to_string(n) + " values");
-  DynamicsWorkspace plant(model), ctrl(model);
+  Data plant(model), ctrl(model);
   VecX G = VecX::Ones(n), cur = VecX::Zero(n), ic_prev = VecX::Zero(n), volt = VecX::Zero(n), tau_m(n);
   if (o.dc_motor) {
     for (const VecX* v : {&o.R, &o.L, &o.Kt, &o.Ke})
@@ -53,7 +53,7 @@ ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desir
       if (!(o.R[i] > 0) || !(o.L[i] >= 0) || o.Kt[i] == 0 || !std::isfinite(o.Ke[i]))
         throw Error("motor[" + std::to_string(i) + "]: needs R > 0, L ≥ 0, Kt ≠ 0, finite Ke");
       const Motor& mo = model.joints[i].motor;
-      if (mo.present) G[model.idx_q[i]] = mo.gear_ratio;
+      if (mo.present && model.jmodels[i].independent) G[model.idx_q[i]] = mo.gear_ratio;
     }
   }
   VecX q = q0, qd = qd0, qdes(n), vdes(n), ades(n), aref(n), tau(n), e(n);

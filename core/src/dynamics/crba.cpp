@@ -8,50 +8,66 @@ namespace dyn_detail {
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 
 
-/// CRBA with FK already in ws.data (S_w/S_v are recomputed here).
-void crba(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions& options, Eigen::Ref<MatX> M) {
-  const Data& d = ws.data;
+/// CRBA with FK already in data (S_w/S_v are recomputed here).
+void crba(const Model& model, Data& data, const DynamicsOptions& options, Eigen::Ref<MatX> M) {
+  const Data& d = data;
   const int n = model.njoints();
-  const auto& bodies = ws.bodies[static_cast<int>(options.legs)];
+  const auto& bodies = data.dyn.bodies[static_cast<int>(options.legs)];
   for (int i = 0; i < n; ++i) {
     const Vec3 z = d.oMj[i].R.col(2);
-    ws.S_w[i] = d.rot_rate[i] * z;
-    ws.S_v[i] = d.oMj[i].p.cross(ws.S_w[i]) + d.axial_rate[i] * z;
-    spatialInertiaAtOrigin(bodies[i], d.oMi[i], ws.Icomp[i]);
+    data.dyn.S_w[i] = d.rot_rate[i] * z;
+    data.dyn.S_v[i] = d.oMj[i].p.cross(data.dyn.S_w[i]) + d.axial_rate[i] * z;
+    spatialInertiaAtOrigin(bodies[i], d.oMi[i], data.dyn.Icomp[i]);
   }
   for (int i = n - 1; i >= 0; --i) {
     const int p = model.joints[i].parent;
-    if (p >= 0) ws.Icomp[p] += ws.Icomp[i];
+    if (p >= 0) data.dyn.Icomp[p] += data.dyn.Icomp[i];
   }
   M.setZero();
   for (int i = 0; i < n; ++i) {
-    const Mat6& I = ws.Icomp[i];
-    const Vec3 Fn = I.topLeftCorner<3, 3>() * ws.S_w[i] + I.topRightCorner<3, 3>() * ws.S_v[i];
-    const Vec3 Ff = I.bottomLeftCorner<3, 3>() * ws.S_w[i] + I.bottomRightCorner<3, 3>() * ws.S_v[i];
+    const Mat6& I = data.dyn.Icomp[i];
+    const Vec3 Fn = I.topLeftCorner<3, 3>() * data.dyn.S_w[i] + I.topRightCorner<3, 3>() * data.dyn.S_v[i];
+    const Vec3 Ff = I.bottomLeftCorner<3, 3>() * data.dyn.S_w[i] + I.bottomRightCorner<3, 3>() * data.dyn.S_v[i];
+    // Joints that follow one coordinate (mimics) add into it; a fixed joint has no row or column.
     const int ki = model.idx_q[i];
-    M(ki, ki) = ws.S_w[i].dot(Fn) + ws.S_v[i].dot(Ff);
+    if (ki < 0) continue;
+    M(ki, ki) += data.dyn.S_w[i].dot(Fn) + data.dyn.S_v[i].dot(Ff);
     for (int j = model.joints[i].parent; j >= 0; j = model.joints[j].parent) {
       const int kj = model.idx_q[j];
-      M(kj, ki) = M(ki, kj) = ws.S_w[j].dot(Fn) + ws.S_v[j].dot(Ff);
+      if (kj < 0) continue;
+      const double x = data.dyn.S_w[j].dot(Fn) + data.dyn.S_v[j].dot(Ff);
+      M(kj, ki) += x;
+      M(ki, kj) += x;
     }
   }
   // Leg midpoints (Full): 2m/3 at (B+P)/2 with Jacobian ½(J_B + J_P).
   if (options.legs == LegModel::Full) {
-    for (const DynLeg& L : ws.legs) {
-      const Vec3 B = legBase(ws, L);
+    for (const DynLeg& L : data.dyn.legs) {
+      const Vec3 B = legBase(data, L);
       const Vec3 P = d.oMi[L.joint].act(L.P);
       const Vec3 mid = 0.5 * (B + P);
-      ws.J3.setZero();
+      data.dyn.J3.setZero();
       const int ki = model.idx_q[L.joint];
-      ws.J3.col(ki) = 0.5 * (ws.S_v[L.joint] + ws.S_w[L.joint].cross(P));
+      if (ki >= 0) data.dyn.J3.col(ki) += 0.5 * (data.dyn.S_v[L.joint] + data.dyn.S_w[L.joint].cross(P));
       for (int j = L.parent; j >= 0; j = model.joints[j].parent)
-        ws.J3.col(model.idx_q[j]) = ws.S_v[j] + ws.S_w[j].cross(mid);
+        if (model.idx_q[j] >= 0) data.dyn.J3.col(model.idx_q[j]) += data.dyn.S_v[j] + data.dyn.S_w[j].cross(mid);
       const double m = 2.0 * L.mass / 3.0;
-      for (int a = L.joint; a >= 0; a = model.joints[a].parent)
+      // One pass per column: a joint whose coordinate an ancestor on the path already has is skipped.
+      auto firstOfColumn = [&](int a) {
+        const int k = model.idx_q[a];
+        if (k < 0) return false;
+        for (int x = model.joints[a].parent; x >= 0; x = model.joints[x].parent)
+          if (model.idx_q[x] == k) return false;
+        return true;
+      };
+      for (int a = L.joint; a >= 0; a = model.joints[a].parent) {
+        if (!firstOfColumn(a)) continue;
         for (int b = L.joint; b >= 0; b = model.joints[b].parent) {
+          if (!firstOfColumn(b)) continue;
           const int ka = model.idx_q[a], kb = model.idx_q[b];
-          M(ka, kb) += m * ws.J3.col(ka).dot(ws.J3.col(kb));
+          M(ka, kb) += m * data.dyn.J3.col(ka).dot(data.dyn.J3.col(kb));
         }
+      }
     }
   }
   if (options.motors) addRotorInertias(model, M);
@@ -59,10 +75,10 @@ void crba(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions& opti
 
 }  // namespace dyn_detail
 
-void massMatrix(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void massMatrix(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                 const DynamicsOptions& options, Eigen::Ref<MatX> M) {
-  forwardKinematics(model, ws.data, q);
-  dyn_detail::crba(model, ws, options, M);
+  forwardKinematics(model, data, q);
+  dyn_detail::crba(model, data, options, M);
 }
 
 }  // namespace achain

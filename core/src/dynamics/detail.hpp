@@ -4,14 +4,12 @@
 
 #include <achain/kinematics/fk.hpp>
 #include <achain/dynamics/options.hpp>
-#include <achain/dynamics/workspace.hpp>
+#include <achain/model/data.hpp>
 
 namespace achain::dyn_detail {
 
-/// ∂²dz/∂q² of a joint (A-pair: −(ρ/4)sin(q/2); zero otherwise).
-inline double axialCurvature(const Joint& j, double q) {
-  return j.kind == JointKind::A ? -0.25 * j.rho * std::sin(0.5 * q) : 0.0;
-}
+/// Entry k of a joint-space vector, 0 for a joint without a coordinate (k = −1: fixed).
+inline double at(const Eigen::Ref<const VecX>& x, int k) { return k < 0 ? 0.0 : x[k]; }
 
 /// Which parts of the bodies' inertia a pass uses (Lee's split is linear in them).
 struct Parts {
@@ -24,19 +22,19 @@ inline Vec3 gravityVector(const Model& m, const DynamicsOptions& o) { return o.g
 
 /// Classical acceleration of the world point x moving with body i (−1 = the base, whose spatial
 /// acceleration is (0, a_base)).
-inline Vec3 pointAcceleration(const DynamicsWorkspace& ws, int i, const Vec3& x, const Vec3& a_base) {
+inline Vec3 pointAcceleration(const Data& data, int i, const Vec3& x, const Vec3& a_base) {
   if (i < 0) return a_base;
-  const Vec3& w = ws.V_w[i];
-  return ws.A_v[i] + ws.A_w[i].cross(x) + w.cross(ws.V_v[i] + w.cross(x));
+  const Vec3& w = data.dyn.V_w[i];
+  return data.dyn.A_v[i] + data.dyn.A_w[i].cross(x) + w.cross(data.dyn.V_v[i] + w.cross(x));
 }
 
 /// World position of a leg's base anchor.
-inline Vec3 legBase(const DynamicsWorkspace& ws, const DynLeg& L) {
-  return L.parent < 0 ? L.B : ws.data.oMi[L.parent].act(L.B);
+inline Vec3 legBase(const Data& data, const DynLeg& L) {
+  return L.parent < 0 ? L.B : data.oMi[L.parent].act(L.B);
 }
 
 /// RNEA core: τ for (q̇, q̈) with base acceleration −g_accel (g_accel = gravity for the full
-/// dynamics, 0 for none), bodies of leg model `legs`, parts `parts`. FK must already be in ws.data
+/// dynamics, 0 for none), bodies of leg model `legs`, parts `parts`. FK must already be in data
 /// (set run_fk to compute it). Adds nothing for motors/friction/wrench.
 /// Spatial inertia of body b about the world origin, blocks (angular, linear), for the link pose oMi.
 inline void spatialInertiaAtOrigin(const DynBody& b, const SE3& oMi, Eigen::Matrix<double, 6, 6>& I) {
@@ -58,7 +56,7 @@ template <class Matrix>
 void addRotorInertias(const Model& model, Matrix& M) {
   for (int i = 0; i < model.njoints(); ++i) {
     const Motor& mo = model.joints[i].motor;
-    if (mo.present) M(model.idx_q[i], model.idx_q[i]) += reflectedInertia(mo);
+    if (mo.present && model.jmodels[i].independent) M(model.idx_q[i], model.idx_q[i]) += reflectedInertia(mo);
   }
 }
 
@@ -71,15 +69,15 @@ inline double motorFriction(const Motor& mo, double v) {
   return t;
 }
 
-void rnea(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+void rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
           const Eigen::Ref<const VecX>& qdd, const Vec3& g, LegModel legs, Parts parts, Eigen::Ref<VecX> tau,
           bool run_fk);
 
 /// Motor, friction and wrench terms added on top of the rigid-body τ (q̈ for the rotor term).
-void addActuationTerms(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& qd,
+void addActuationTerms(const Model& model, Data& data, const Eigen::Ref<const VecX>& qd,
                        const Eigen::Ref<const VecX>& qdd, const DynamicsOptions& o, Eigen::Ref<VecX> tau);
 
-/// Jᵀh_e for the options' wrench (FK in ws.data).
-void addWrench(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions& o, Eigen::Ref<VecX> tau);
+/// Jᵀh_e for the options' wrench (FK in data).
+void addWrench(const Model& model, Data& data, const DynamicsOptions& o, Eigen::Ref<VecX> tau);
 
 }  // namespace achain::dyn_detail

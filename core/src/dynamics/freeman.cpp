@@ -27,72 +27,72 @@ void addPoint(double mass, const MatX& G, const Tensor3& H, const Vec3& grav, do
 
 }  // namespace
 
-void freemanModel(const Model& model, DynamicsWorkspace& ws, FreemanWorkspace& fw, const Eigen::Ref<const VecX>& q,
+void freemanModel(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                   const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, FreemanModel& out) {
   const int n = model.nv, nj = model.njoints();
-  Data& d = ws.data;
+  Data& d = data;
   forwardKinematics(model, d, q);
   out.Istar.setZero(n, n);
   out.Pstar.resize(n, n, n);
   out.Pstar.setZero();
   out.TL.setZero(n);
-  for (MatX* G : {&fw.Gc, &fw.Gw, &fw.Gb, &fw.Gp})
+  for (MatX* G : {&data.freeman.Gc, &data.freeman.Gw, &data.freeman.Gb, &data.freeman.Gp})
     if (G->rows() != 3 || G->cols() != n) G->setZero(3, n);
-  const auto& bodies = ws.bodies[static_cast<int>(options.legs)];
+  const auto& bodies = data.dyn.bodies[static_cast<int>(options.legs)];
   const Vec3 grav = options.gravityOf(model.gravity);
   for (int s = 0; s < nj; ++s) {
     const DynBody& b = bodies[s];
-    pointInfluence(model, d, s, b.com, fw.Gc, &fw.Hc);
-    addPoint(b.mass, fw.Gc, fw.Hc, grav, 1.0, out);
+    pointInfluence(model, d, s, b.com, data.freeman.Gc, &data.freeman.Hc);
+    addPoint(b.mass, data.freeman.Gc, data.freeman.Hc, grav, 1.0, out);
     // Rotation: I* += Gωᵀ II Gω; P*_{k;m;n} += (II g_k)·h_mn + (II g_n)·(g_k × g_m)   (2-196, 2-197)
-    rotationInfluence(model, d, s, fw.Gw, &fw.Hw);
+    rotationInfluence(model, d, s, data.freeman.Gw, &data.freeman.Hw);
     const Mat3& R = d.oMi[s].R;
     const Mat3 II = R * b.inertia * R.transpose();
-    out.Istar.noalias() += fw.Gw.transpose() * II * fw.Gw;
+    out.Istar.noalias() += data.freeman.Gw.transpose() * II * data.freeman.Gw;
     for (int k = 0; k < n; ++k) {
-      const Vec3 gk = fw.Gw.col(k);
+      const Vec3 gk = data.freeman.Gw.col(k);
       if (gk.isZero(0)) continue;
       const Vec3 IIgk = II * gk;
       auto Pk = out.Pstar.plane(k);
       for (int p = 0; p < 3; ++p)
-        if (IIgk[p] != 0) Pk += IIgk[p] * fw.Hw.plane(p);
+        if (IIgk[p] != 0) Pk += IIgk[p] * data.freeman.Hw.plane(p);
       for (int m = 0; m < n; ++m) {
-        const Vec3 gm = fw.Gw.col(m);
+        const Vec3 gm = data.freeman.Gw.col(m);
         const Vec3 c = gk.cross(gm);
         if (c.isZero(0)) continue;
-        for (int nn = 0; nn < n; ++nn) Pk(m, nn) += (II * fw.Gw.col(nn)).dot(c);
+        for (int nn = 0; nn < n; ++nn) Pk(m, nn) += (II * data.freeman.Gw.col(nn)).dot(c);
       }
     }
   }
   // Legs not rigid with one body.
   if (options.legs == LegModel::Full || options.legs == LegModel::PotentialOnly) {
-    for (const DynLeg& leg : ws.legs) {
-      pointInfluence(model, d, leg.joint, leg.P, fw.Gp, &fw.Hp);
+    for (const DynLeg& leg : data.dyn.legs) {
+      pointInfluence(model, d, leg.joint, leg.P, data.freeman.Gp, &data.freeman.Hp);
       if (leg.parent >= 0) {
-        pointInfluence(model, d, leg.parent, leg.B, fw.Gb, &fw.Hb);
+        pointInfluence(model, d, leg.parent, leg.B, data.freeman.Gb, &data.freeman.Hb);
       } else {
-        fw.Gb.setZero(3, n);
-        fw.Hb.resize(3, n, n);
-        fw.Hb.setZero();
+        data.freeman.Gb.setZero(3, n);
+        data.freeman.Hb.resize(3, n, n);
+        data.freeman.Hb.setZero();
       }
       // Midpoint: G = ½(G_B + G_P), H = ½(H_B + H_P).
-      fw.Gc = 0.5 * (fw.Gb + fw.Gp);
-      fw.Hc.resize(3, n, n);
-      for (int p = 0; p < 3; ++p) fw.Hc.plane(p) = 0.5 * (fw.Hb.plane(p) + fw.Hp.plane(p));
+      data.freeman.Gc = 0.5 * (data.freeman.Gb + data.freeman.Gp);
+      data.freeman.Hc.resize(3, n, n);
+      for (int p = 0; p < 3; ++p) data.freeman.Hc.plane(p) = 0.5 * (data.freeman.Hb.plane(p) + data.freeman.Hp.plane(p));
       if (options.legs == LegModel::Full)
-        addPoint(2.0 * leg.mass / 3.0, fw.Gc, fw.Hc, grav, 1.0, out);
+        addPoint(2.0 * leg.mass / 3.0, data.freeman.Gc, data.freeman.Hc, grav, 1.0, out);
       else
-        addPoint(leg.mass, fw.Gc, fw.Hc, grav, 1.0, out, false);
+        addPoint(leg.mass, data.freeman.Gc, data.freeman.Hc, grav, 1.0, out, false);
     }
   }
   if (options.motors) dyn_detail::addRotorInertias(model, out.Istar);
   // Friction and the tool wrench are applied loads too: T^L −= τ_friction + Jᵀh_e.
   DynamicsOptions o = options;
   o.motors = false;
-  fw.tmp.setZero(n);
-  ws.zero.setZero();
-  dyn_detail::addActuationTerms(model, ws, qd, ws.zero, o, fw.tmp);
-  out.TL -= fw.tmp;
+  data.freeman.tmp.setZero(n);
+  data.dyn.zero.setZero();
+  dyn_detail::addActuationTerms(model, data, qd, data.dyn.zero, o, data.freeman.tmp);
+  out.TL -= data.freeman.tmp;
 }
 
 void freemanTorque(const FreemanModel& fm, const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& qdd,

@@ -13,29 +13,29 @@ Integrator integratorFromString(const std::string& s) {
 }
 const char* toString(Integrator m) { return m == Integrator::RK4 ? "rk4" : "euler"; }
 
-void integrateStep(const Model& model, DynamicsWorkspace& ws, Eigen::Ref<VecX> q, Eigen::Ref<VecX> qd,
+void integrateStep(const Model& model, Data& data, Eigen::Ref<VecX> q, Eigen::Ref<VecX> qd,
                    const Eigen::Ref<const VecX>& tau, double dt, const DynamicsOptions& options, Integrator method) {
   if (method == Integrator::SemiImplicitEuler) {
-    forwardDynamics(model, ws, q, qd, tau, options, ws.k_v[0]);
-    qd += dt * ws.k_v[0];
+    forwardDynamics(model, data, q, qd, tau, options, data.dyn.k_v[0]);
+    qd += dt * data.dyn.k_v[0];
     q += dt * qd;
     return;
   }
   // Classical RK4 on (q, q̇).
-  ws.k_q[0] = qd;
-  forwardDynamics(model, ws, q, qd, tau, options, ws.k_v[0]);
+  data.dyn.k_q[0] = qd;
+  forwardDynamics(model, data, q, qd, tau, options, data.dyn.k_v[0]);
   for (int s = 1; s < 4; ++s) {
     const double h = s == 3 ? dt : 0.5 * dt;
-    ws.q_stage = q + h * ws.k_q[s - 1];
-    ws.v_stage = qd + h * ws.k_v[s - 1];
-    ws.k_q[s] = ws.v_stage;
-    forwardDynamics(model, ws, ws.q_stage, ws.v_stage, tau, options, ws.k_v[s]);
+    data.dyn.q_stage = q + h * data.dyn.k_q[s - 1];
+    data.dyn.v_stage = qd + h * data.dyn.k_v[s - 1];
+    data.dyn.k_q[s] = data.dyn.v_stage;
+    forwardDynamics(model, data, data.dyn.q_stage, data.dyn.v_stage, tau, options, data.dyn.k_v[s]);
   }
-  q += (dt / 6.0) * (ws.k_q[0] + 2.0 * ws.k_q[1] + 2.0 * ws.k_q[2] + ws.k_q[3]);
-  qd += (dt / 6.0) * (ws.k_v[0] + 2.0 * ws.k_v[1] + 2.0 * ws.k_v[2] + ws.k_v[3]);
+  q += (dt / 6.0) * (data.dyn.k_q[0] + 2.0 * data.dyn.k_q[1] + 2.0 * data.dyn.k_q[2] + data.dyn.k_q[3]);
+  qd += (dt / 6.0) * (data.dyn.k_v[0] + 2.0 * data.dyn.k_v[1] + 2.0 * data.dyn.k_v[2] + data.dyn.k_v[3]);
 }
 
-void simulate(const Model& model, DynamicsWorkspace& ws, VecX& q, VecX& qd, double dt, int steps,
+void simulate(const Model& model, Data& data, VecX& q, VecX& qd, double dt, int steps,
               const TorqueFunction& torque, const DynamicsOptions& options, Integrator method,
               const SimulationSample& io) {
   if (!(dt > 0) || !std::isfinite(dt)) throw Error("dt: must be a positive number");
@@ -50,7 +50,7 @@ void simulate(const Model& model, DynamicsWorkspace& ws, VecX& q, VecX& qd, doub
     else tau.setZero();
     if (io.sample && (k % every == 0 || k == steps)) io.sample(k, t, q, qd, tau);
     if (k == steps) break;
-    integrateStep(model, ws, q, qd, tau, dt, options, method);
+    integrateStep(model, data, q, qd, tau, dt, options, method);
     if (!q.allFinite() || !qd.allFinite())
       throw Error("simulate: the state became non-finite at step " + std::to_string(k + 1) + " (t = " +
                   std::to_string(t + dt) + " s); reduce dt");

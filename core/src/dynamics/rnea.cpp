@@ -5,14 +5,15 @@
 namespace achain {
 namespace dyn_detail {
 
-void rnea(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+void rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
           const Eigen::Ref<const VecX>& qdd, const Vec3& g, LegModel legs, Parts parts, Eigen::Ref<VecX> tau,
           bool run_fk) {
-  Data& d = ws.data;
+  Data& d = data;
   if (run_fk) forwardKinematics(model, d, q);
   const int n = model.njoints();
-  const auto& bodies = ws.bodies[static_cast<int>(legs)];
+  const auto& bodies = data.dyn.bodies[static_cast<int>(legs)];
   const Vec3 a_base = -g;
+  tau.setZero();
   // Forward pass: velocities and accelerations (spatial, world frame, about the origin).
   for (int i = 0; i < n; ++i) {
     const Joint& j = model.joints[i];
@@ -21,9 +22,9 @@ void rnea(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX
     const Vec3& o = d.oMj[i].p;
     const Vec3 sw = d.rot_rate[i] * z;
     const Vec3 sv = o.cross(sw) + d.axial_rate[i] * z;
-    ws.S_w[i] = sw;
-    ws.S_v[i] = sv;
-    const double v = qd[k], a = qdd[k];
+    data.dyn.S_w[i] = sw;
+    data.dyn.S_v[i] = sv;
+    const double v = at(qd, k), a = at(qdd, k);
     Vec3 pw, pv, paw, pav;
     if (j.parent < 0) {
       pw.setZero();
@@ -31,71 +32,73 @@ void rnea(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX
       paw.setZero();
       pav = a_base;
     } else {
-      pw = ws.V_w[j.parent];
-      pv = ws.V_v[j.parent];
-      paw = ws.A_w[j.parent];
-      pav = ws.A_v[j.parent];
+      pw = data.dyn.V_w[j.parent];
+      pv = data.dyn.V_v[j.parent];
+      paw = data.dyn.A_w[j.parent];
+      pav = data.dyn.A_v[j.parent];
     }
-    ws.V_w[i] = pw + sw * v;
-    ws.V_v[i] = pv + sv * v;
+    data.dyn.V_w[i] = pw + sw * v;
+    data.dyn.V_v[i] = pv + sv * v;
     // A = A_p + S q̈ + (V_p ×m S) q̇ + (0, b'(q) q̇² z)
-    ws.A_w[i] = paw + sw * a + pw.cross(sw) * v;
-    ws.A_v[i] = pav + sv * a + (pw.cross(sv) + pv.cross(sw)) * v + (axialCurvature(j, q[k]) * v * v) * z;
+    data.dyn.A_w[i] = paw + sw * a + pw.cross(sw) * v;
+    data.dyn.A_v[i] = pav + sv * a + (pw.cross(sv) + pv.cross(sw)) * v + (d.axial_curv[i] * v * v) * z;
     // Body force.
     const DynBody& b = bodies[i];
     const Mat3& R = d.oMi[i].R;
     Vec3 n_o = Vec3::Zero(), f = Vec3::Zero();
     if (parts.trans && b.mass != 0) {
       const Vec3 c = d.oMi[i].act(b.com);
-      const Vec3& w = ws.V_w[i];
-      const Vec3 ac = ws.A_v[i] + ws.A_w[i].cross(c) + w.cross(ws.V_v[i] + w.cross(c));
+      const Vec3& w = data.dyn.V_w[i];
+      const Vec3 ac = data.dyn.A_v[i] + data.dyn.A_w[i].cross(c) + w.cross(data.dyn.V_v[i] + w.cross(c));
       f = b.mass * ac;
       n_o = c.cross(f);
     }
     if (parts.rot) {
-      const Vec3 wl = R.transpose() * ws.V_w[i];
-      const Vec3 al = R.transpose() * ws.A_w[i];
+      const Vec3 wl = R.transpose() * data.dyn.V_w[i];
+      const Vec3 al = R.transpose() * data.dyn.A_w[i];
       n_o += R * (b.inertia * al + wl.cross(b.inertia * wl));
     }
-    ws.F_n[i] = n_o;
-    ws.F_f[i] = f;
+    data.dyn.F_n[i] = n_o;
+    data.dyn.F_f[i] = f;
   }
   // Legs that are not rigid with one body.
   if (parts.trans && (legs == LegModel::Full || legs == LegModel::PotentialOnly)) {
-    for (const DynLeg& L : ws.legs) {
-      const Vec3 B = legBase(ws, L);
+    for (const DynLeg& L : data.dyn.legs) {
+      const Vec3 B = legBase(data, L);
       const Vec3 P = d.oMi[L.joint].act(L.P);
       Vec3 half;  // force supplied at each end
       if (legs == LegModel::Full) {
         // Midpoint particle 2m/3 (the m/6 end masses are in the bodies).
-        const Vec3 aB = pointAcceleration(ws, L.parent, B, a_base);
-        const Vec3 aP = pointAcceleration(ws, L.joint, P, a_base);
+        const Vec3 aB = pointAcceleration(data, L.parent, B, a_base);
+        const Vec3 aP = pointAcceleration(data, L.joint, P, a_base);
         half = (L.mass / 3.0) * 0.5 * (aB + aP);
       } else {
         half = -0.5 * L.mass * g;  // weight only
       }
-      ws.F_f[L.joint] += half;
-      ws.F_n[L.joint] += P.cross(half);
+      data.dyn.F_f[L.joint] += half;
+      data.dyn.F_n[L.joint] += P.cross(half);
       if (L.parent >= 0) {
-        ws.F_f[L.parent] += half;
-        ws.F_n[L.parent] += B.cross(half);
+        data.dyn.F_f[L.parent] += half;
+        data.dyn.F_n[L.parent] += B.cross(half);
       }
     }
   }
   // Backward pass.
   for (int i = n - 1; i >= 0; --i) {
-    tau[model.idx_q[i]] = ws.S_w[i].dot(ws.F_n[i]) + ws.S_v[i].dot(ws.F_f[i]);
+    // Joints that follow one coordinate (mimics) add into it; a fixed joint has none.
+    if (model.idx_q[i] >= 0)
+      tau[model.idx_q[i]] += data.dyn.S_w[i].dot(data.dyn.F_n[i]) + data.dyn.S_v[i].dot(data.dyn.F_f[i]);
     const int p = model.joints[i].parent;
     if (p >= 0) {
-      ws.F_n[p] += ws.F_n[i];
-      ws.F_f[p] += ws.F_f[i];
+      data.dyn.F_n[p] += data.dyn.F_n[i];
+      data.dyn.F_f[p] += data.dyn.F_f[i];
     }
   }
 }
 
-void addWrench(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions& o, Eigen::Ref<VecX> tau) {
+void addWrench(const Model& model, Data& data, const DynamicsOptions& o, Eigen::Ref<VecX> tau) {
   if (!o.use_wrench) return;
-  const Data& d = ws.data;
+  const Data& d = data;
   Vec3 f = o.wrench.head<3>(), m = o.wrench.tail<3>();
   if (o.wrench_frame == WrenchFrame::Tool) {
     f = d.oMtool.R * f;
@@ -107,16 +110,16 @@ void addWrench(const Model& model, DynamicsWorkspace& ws, const DynamicsOptions&
     const Vec3 z = d.oMj[i].R.col(2);
     const Vec3 sw = d.rot_rate[i] * z;
     const Vec3 sv = d.oMj[i].p.cross(sw) + d.axial_rate[i] * z;
-    tau[model.idx_q[i]] += sw.dot(n_o) + sv.dot(f);
+    if (model.idx_q[i] >= 0) tau[model.idx_q[i]] += sw.dot(n_o) + sv.dot(f);
   }
 }
 
-void addActuationTerms(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& qd,
+void addActuationTerms(const Model& model, Data& data, const Eigen::Ref<const VecX>& qd,
                        const Eigen::Ref<const VecX>& qdd, const DynamicsOptions& o, Eigen::Ref<VecX> tau) {
   if (o.motors) {
     for (int i = 0; i < model.njoints(); ++i) {
       const Motor& mo = model.joints[i].motor;
-      if (!mo.present) continue;
+      if (!mo.present || !model.jmodels[i].independent) continue;  // motors drive independent joints
       const int k = model.idx_q[i];
       tau[k] += reflectedInertia(mo) * qdd[k];
     }
@@ -124,12 +127,12 @@ void addActuationTerms(const Model& model, DynamicsWorkspace& ws, const Eigen::R
   if (o.friction) {
     for (int i = 0; i < model.njoints(); ++i) {
       const Motor& mo = model.joints[i].motor;
-      if (!mo.present) continue;
+      if (!mo.present || !model.jmodels[i].independent) continue;
       const int k = model.idx_q[i];
       tau[k] += motorFriction(mo, qd[k]);
     }
   }
-  addWrench(model, ws, o, tau);
+  addWrench(model, data, o, tau);
 }
 
 }  // namespace dyn_detail
@@ -143,24 +146,24 @@ void checkDynamicsInput(const Model& model, const Eigen::Ref<const VecX>& v, con
     if (!std::isfinite(v[i])) throw Error(std::string(what) + "[" + std::to_string(i) + "]: must be a finite number");
 }
 
-void inverseDynamics(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void inverseDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& qdd,
                      const DynamicsOptions& options, Eigen::Ref<VecX> tau) {
-  rnea(model, ws, q, qd, qdd, gravityVector(model, options), options.legs, Parts{}, tau, true);
-  addActuationTerms(model, ws, qd, qdd, options, tau);
+  rnea(model, data, q, qd, qdd, gravityVector(model, options), options.legs, Parts{}, tau, true);
+  addActuationTerms(model, data, qd, qdd, options, tau);
 }
 
-void gravityTorques(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void gravityTorques(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                     const DynamicsOptions& options, Eigen::Ref<VecX> g) {
-  ws.zero.setZero();
-  rnea(model, ws, q, ws.zero, ws.zero, gravityVector(model, options), options.legs, Parts{}, g, true);
+  data.dyn.zero.setZero();
+  rnea(model, data, q, data.dyn.zero, data.dyn.zero, gravityVector(model, options), options.legs, Parts{}, g, true);
 }
 
-void biasTorques(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void biasTorques(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                  const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, Eigen::Ref<VecX> b) {
-  ws.zero.setZero();
-  rnea(model, ws, q, qd, ws.zero, gravityVector(model, options), options.legs, Parts{}, b, true);
-  addActuationTerms(model, ws, qd, ws.zero, options, b);
+  data.dyn.zero.setZero();
+  rnea(model, data, q, qd, data.dyn.zero, gravityVector(model, options), options.legs, Parts{}, b, true);
+  addActuationTerms(model, data, qd, data.dyn.zero, options, b);
 }
 
 void frictionTorques(const Model& model, const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options,
@@ -169,7 +172,7 @@ void frictionTorques(const Model& model, const Eigen::Ref<const VecX>& qd, const
   if (!options.friction) return;
   for (int i = 0; i < model.njoints(); ++i) {
     const Motor& mo = model.joints[i].motor;
-    if (!mo.present) continue;
+    if (!mo.present || !model.jmodels[i].independent) continue;
     const int k = model.idx_q[i];
     tau[k] = motorFriction(mo, qd[k]);
   }
@@ -180,57 +183,57 @@ void TorqueBreakdown::resize(int n) {
     v->setZero(n);
 }
 
-void torqueBreakdown(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void torqueBreakdown(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& qdd,
                      const DynamicsOptions& options, TorqueBreakdown& out) {
   const int n = model.nv;
   if (out.total.size() != n) out.resize(n);
   const Vec3 g = gravityVector(model, options);
   const Vec3 g0 = Vec3::Zero();
-  ws.zero.setZero();
-  forwardKinematics(model, ws.data, q);
-  rnea(model, ws, q, ws.zero, ws.zero, g, options.legs, Parts{}, out.gravity, false);
-  rnea(model, ws, q, qd, ws.zero, g0, options.legs, Parts{}, out.velocity, false);
-  rnea(model, ws, q, ws.zero, qdd, g0, options.legs, Parts{}, out.inertial, false);
-  rnea(model, ws, q, qd, qdd, g, options.legs, Parts{true, false}, out.translational, false);
-  rnea(model, ws, q, qd, qdd, g0, options.legs, Parts{false, true}, out.rotational, false);
+  data.dyn.zero.setZero();
+  forwardKinematics(model, data, q);
+  rnea(model, data, q, data.dyn.zero, data.dyn.zero, g, options.legs, Parts{}, out.gravity, false);
+  rnea(model, data, q, qd, data.dyn.zero, g0, options.legs, Parts{}, out.velocity, false);
+  rnea(model, data, q, data.dyn.zero, qdd, g0, options.legs, Parts{}, out.inertial, false);
+  rnea(model, data, q, qd, qdd, g, options.legs, Parts{true, false}, out.translational, false);
+  rnea(model, data, q, qd, qdd, g0, options.legs, Parts{false, true}, out.rotational, false);
   out.rotor.setZero();
   out.friction.setZero();
   out.wrench.setZero();
   DynamicsOptions o = options;
   o.friction = false;
   o.use_wrench = false;
-  addActuationTerms(model, ws, ws.zero, qdd, o, out.rotor);
+  addActuationTerms(model, data, data.dyn.zero, qdd, o, out.rotor);
   frictionTorques(model, qd, options, out.friction);
-  addWrench(model, ws, options, out.wrench);
+  addWrench(model, data, options, out.wrench);
   out.inertial += out.rotor;
   out.total = out.inertial + out.velocity + out.gravity + out.friction + out.wrench;
 }
 
-double kineticEnergy(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+double kineticEnergy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options) {
   // ½ q̇ᵀ M q̇ = ½ q̇ᵀ τ(q, 0, q̇) without gravity, rotors as options say.
-  ws.zero.setZero();
-  rnea(model, ws, q, ws.zero, qd, Vec3::Zero(), options.legs, Parts{}, ws.tmp_d, true);
+  data.dyn.zero.setZero();
+  rnea(model, data, q, data.dyn.zero, qd, Vec3::Zero(), options.legs, Parts{}, data.dyn.tmp_d, true);
   DynamicsOptions o = options;
   o.friction = false;
   o.use_wrench = false;
-  addActuationTerms(model, ws, ws.zero, qd, o, ws.tmp_d);
-  return 0.5 * qd.dot(ws.tmp_d);
+  addActuationTerms(model, data, data.dyn.zero, qd, o, data.dyn.tmp_d);
+  return 0.5 * qd.dot(data.dyn.tmp_d);
 }
 
-double potentialEnergy(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+double potentialEnergy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                        const DynamicsOptions& options) {
-  Data& d = ws.data;
+  Data& d = data;
   forwardKinematics(model, d, q);
   const Vec3 g = gravityVector(model, options);
-  const auto& bodies = ws.bodies[static_cast<int>(options.legs)];
+  const auto& bodies = data.dyn.bodies[static_cast<int>(options.legs)];
   double U = 0;
   for (int i = 0; i < model.njoints(); ++i) U -= bodies[i].mass * g.dot(d.oMi[i].act(bodies[i].com));
   if (options.legs == LegModel::Full || options.legs == LegModel::PotentialOnly) {
     const double share = options.legs == LegModel::Full ? 2.0 / 3.0 : 1.0;
-    for (const DynLeg& L : ws.legs) {
-      const Vec3 mid = 0.5 * (legBase(ws, L) + d.oMi[L.joint].act(L.P));
+    for (const DynLeg& L : data.dyn.legs) {
+      const Vec3 mid = 0.5 * (legBase(data, L) + d.oMi[L.joint].act(L.P));
       U -= share * L.mass * g.dot(mid);
     }
   }

@@ -82,9 +82,11 @@ Eigen::Matrix<double, 8, 8> studyMovingMatrix(const Study& t) {
 // Study polynomials
 
 namespace {
-const std::vector<std::vector<int>>& monomialList(int degree) {
-  static std::vector<std::vector<int>> m1, m2, m3;
-  if (m2.empty()) {
+/// The monomials of degree 1, 2 and 3 in the eight Study parameters, in a fixed order. Built once, on
+/// first use, by a thread-safe static initialisation, and never changed afterwards.
+struct MonomialLists {
+  std::vector<std::vector<int>> m1, m2, m3;
+  MonomialLists() {
     for (int i = 0; i < 8; ++i) m1.push_back({i});
     for (int i = 0; i < 8; ++i)
       for (int j = i; j < 8; ++j) m2.push_back({i, j});
@@ -92,7 +94,10 @@ const std::vector<std::vector<int>>& monomialList(int degree) {
       for (int j = i; j < 8; ++j)
         for (int k = j; k < 8; ++k) m3.push_back({i, j, k});
   }
-  return degree == 1 ? m1 : degree == 2 ? m2 : m3;
+};
+const std::vector<std::vector<int>>& monomialList(int degree) {
+  static const MonomialLists lists;
+  return degree == 1 ? lists.m1 : degree == 2 ? lists.m2 : lists.m3;
 }
 }  // namespace
 

@@ -76,13 +76,7 @@ void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& targe
   poseError(data.oMtool, target, pe, oe);
 }
 
-double jointPeriod(const Joint& j) {
-  switch (j.kind) {
-    case JointKind::R: return 2 * kPi;
-    case JointKind::A: return 4 * kPi;
-    default: return 0;
-  }
-}
+double jointPeriod(const Joint& j) { return makeJointModel(j, 0).period; }
 
 bool hasClosedForm(const Model& model) { return isPrototypeClass(model) || isWristPartitioned6R(model); }
 
@@ -109,6 +103,7 @@ IkAllResult numericAll(const Model& model, const SE3& target, const IkOptions& o
     } else {
       for (int j = 0; j < model.njoints(); ++j) {
         const auto& L = model.joints[j].limits;
+        if (!model.jmodels[j].independent) continue;
         const double fb = isAngular(model.joints[j].kind) ? kPi : 1.0;
         const double lo = std::isfinite(L.lower) ? L.lower : -fb, hi = std::isfinite(L.upper) ? L.upper : fb;
         q0[model.idx_q[j]] = lo + U(rng) * (hi - lo);

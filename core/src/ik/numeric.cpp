@@ -233,6 +233,7 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
   const int n = ws.n;
   for (int i = 0; i < model.njoints(); ++i) {
     const JointLimits& L = model.joints[i].limits;
+    if (!model.jmodels[i].independent) continue;
     ws.lo[model.idx_q[i]] = opt.respect_limits ? L.lower : -kInf;
     ws.hi[model.idx_q[i]] = opt.respect_limits ? L.upper : kInf;
   }
@@ -257,6 +258,7 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
       const double spread = k < 2 ? 0.25 * (k + 1) : 1.0;
       for (int j = 0; j < model.njoints(); ++j) {
         const int i = model.idx_q[j];
+        if (i < 0 || !model.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
         const double fb = isAngular(model.joints[j].kind) ? kPi : 1.0;
         const double lo = std::isfinite(ws.lo[i]) ? ws.lo[i] : seed[i] - fb;
         const double hi = std::isfinite(ws.hi[i]) ? ws.hi[i] : seed[i] + fb;
@@ -278,8 +280,8 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
         bool fits = u.err <= opt.tolerance;
         for (int j = 0; j < model.njoints() && fits; ++j) {
           const int i = model.idx_q[j];
-          const Joint& J = model.joints[j];
-          const double period = J.kind == JointKind::R ? 2 * kPi : J.kind == JointKind::A ? 4 * kPi : 0.0;
+          if (i < 0 || !model.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
+          const double period = model.jmodels[j].period;
           if (ws.q[i] >= ws.lo[i] && ws.q[i] <= ws.hi[i]) continue;
           fits = false;
           if (period > 0)

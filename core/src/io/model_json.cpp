@@ -142,20 +142,64 @@ json transformToJson(const SE3& T) {
 }
 
 JointKind parseKind(const json& v, const std::string& path) {
-  if (!v.is_string()) fail(path, std::string("must be one of \"R\", \"P\", \"H\", \"A\", got ") + typeName(v));
+  if (!v.is_string())
+    fail(path, std::string("must be one of \"R\", \"P\", \"H\", \"A\", \"law\", \"fixed\", got ") + typeName(v));
   const std::string s = v.get<std::string>();
   if (s == "R") return JointKind::R;
   if (s == "P") return JointKind::P;
   if (s == "H") return JointKind::H;
   if (s == "A") return JointKind::A;
-  fail(path, "unknown joint kind '" + s + "' (expected R, P, H or A)");
+  if (s == "law") return JointKind::Law;
+  if (s == "fixed") return JointKind::Fixed;
+  fail(path, "unknown joint kind '" + s + "' (expected R, P, H, A, law or fixed)");
 }
 
-Joint parseJoint(const json& jj, size_t i, const Units& u) {
+/// A joint's axial law (kind "law"): {"c": [c1, c2, c3], "sine": [{"amplitude", "frequency", "phase"}, …]},
+/// f(u) = c1·u + c2·u² + c3·u³ + Σ amplitude·sin(frequency·u + phase), in the file's length and angle units.
+AxialLaw parseLaw(const json& v, const std::string& path, const Units& u) {
+  requireObject(v, path);
+  checkKeys(v, path, {"c", "sine"});
+  AxialLaw law;
+  if (v.contains("c")) {
+    const json& c = v.at("c");
+    const std::string pc = join(path, "c");
+    if (!c.is_array() || c.empty() || c.size() > 3) fail(pc, "must be an array of 1 to 3 numbers [c1, c2, c3]");
+    double* out[3] = {&law.c1, &law.c2, &law.c3};
+    for (size_t k = 0; k < c.size(); ++k) *out[k] = asNumber(c[k], idx(pc, k)) * u.length / std::pow(u.angle, double(k + 1));
+  }
+  if (v.contains("sine")) {
+    const json& S = v.at("sine");
+    const std::string ps = join(path, "sine");
+    if (!S.is_array()) fail(ps, std::string("must be an array of sine terms, got ") + typeName(S));
+    if (S.size() > size_t(AxialLaw::kMaxSine)) fail(ps, "at most " + std::to_string(AxialLaw::kMaxSine) + " sine terms");
+    law.nsine = int(S.size());
+    for (size_t k = 0; k < S.size(); ++k) {
+      const std::string pk = idx(ps, k);
+      requireObject(S[k], pk);
+      checkKeys(S[k], pk, {"amplitude", "frequency", "phase"});
+      law.sine[k].amplitude = requiredNumber(S[k], pk, "amplitude") * u.length;
+      law.sine[k].frequency = requiredNumber(S[k], pk, "frequency") / u.angle;
+      law.sine[k].phase = number(S[k], pk, "phase", 0) * u.angle;
+    }
+  }
+  return law;
+}
+
+json lawToJson(const AxialLaw& law) {
+  json o = json::object();
+  if (law.c1 != 0 || law.c2 != 0 || law.c3 != 0) o["c"] = {law.c1, law.c2, law.c3};
+  json S = json::array();
+  for (int k = 0; k < law.nsine; ++k)
+    S.push_back({{"amplitude", law.sine[k].amplitude}, {"frequency", law.sine[k].frequency}, {"phase", law.sine[k].phase}});
+  if (!S.empty()) o["sine"] = S;
+  return o;
+}
+
+Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_name) {
   const std::string p = idx("joints", i);
   requireObject(jj, p);
   checkKeys(jj, p, {"name", "kind", "parent", "a", "alpha", "d", "theta_f", "sign", "pitch", "rho", "leg_length",
-                    "side", "legs", "limits", "motor", "link"});
+                    "side", "legs", "limits", "motor", "link", "law", "mimic"});
   Joint j;
   if (jj.contains("name")) {
     if (!jj.at("name").is_string()) fail(join(p, "name"), std::string("must be a string, got ") + typeName(jj.at("name")));
@@ -180,6 +224,25 @@ Joint parseJoint(const json& jj, size_t i, const Units& u) {
     const json& v = jj.at("sign");
     if (!v.is_number_integer()) fail(join(p, "sign"), std::string("must be 1 or -1, got ") + typeName(v));
     j.sign = v.get<int>();
+  }
+  if (j.kind == JointKind::Law) {
+    if (!jj.contains("law")) fail(join(p, "law"), "missing: a joint of kind 'law' needs its axial law");
+    j.law = parseLaw(jj.at("law"), join(p, "law"), u);
+  } else if (jj.contains("law")) {
+    fail(join(p, "law"), std::string("only a joint of kind 'law' has an axial law (kind is ") + toString(j.kind) + ")");
+  }
+  if (jj.contains("mimic")) {  // this joint follows another: u = multiplier·u_other + offset (URDF's mimic)
+    const std::string pm = join(p, "mimic");
+    const json& M = requireObject(jj.at("mimic"), pm);
+    checkKeys(M, pm, {"joint", "multiplier", "offset"});
+    if (!M.contains("joint")) fail(join(pm, "joint"), "missing: the name or index of the joint to follow");
+    const json& t = M.at("joint");
+    if (t.is_string()) mimic_name = t.get<std::string>();
+    else if (t.is_number_integer()) j.mimic = t.get<int>();
+    else fail(join(pm, "joint"), std::string("must be a joint name or index, got ") + typeName(t));
+    if (t.is_number_integer() && j.mimic < 0) fail(join(pm, "joint"), "must be a joint index ≥ 0");
+    j.mimic_multiplier = number(M, pm, "multiplier", 1);
+    j.mimic_offset = number(M, pm, "offset", 0) * (isAngular(j.kind) ? u.angle : u.length);
   }
   if (j.kind == JointKind::H) {
     j.pitch = requiredNumber(jj, p, "pitch") * u.length / u.angle;
@@ -332,7 +395,16 @@ Model modelFromJson(const json& j) {
   if (!j.contains("joints")) fail("joints", "missing required field");
   const json& J = j.at("joints");
   if (!J.is_array()) fail("joints", std::string("must be an array, got ") + typeName(J));
-  for (size_t i = 0; i < J.size(); ++i) m.joints.push_back(parseJoint(J[i], i, u));
+  std::vector<std::string> mimic_names(J.size());
+  for (size_t i = 0; i < J.size(); ++i) m.joints.push_back(parseJoint(J[i], i, u, mimic_names[i]));
+  for (size_t i = 0; i < J.size(); ++i) {
+    if (mimic_names[i].empty()) continue;
+    int found = -1;
+    for (size_t k = 0; k < J.size(); ++k)
+      if (m.joints[k].name == mimic_names[i]) found = int(k);
+    if (found < 0) fail(join(idx("joints", i), "mimic.joint"), "no joint is named '" + mimic_names[i] + "'");
+    m.joints[i].mimic = found;
+  }
   m.finalize();
   return m;
 }
@@ -378,6 +450,9 @@ json modelToJson(const Model& m) {
     o["theta_f"] = j.theta_f;
     o["sign"] = j.sign;
     if (j.kind == JointKind::H) o["pitch"] = j.pitch;
+    if (j.kind == JointKind::Law) o["law"] = lawToJson(j.law);
+    if (j.mimic >= 0)
+      o["mimic"] = {{"joint", j.mimic}, {"multiplier", j.mimic_multiplier}, {"offset", j.mimic_offset}};
     if (j.kind == JointKind::A) {
       o["rho"] = j.rho;
       o["legs"] = {{"mass", j.leg_mass}, {"radius", j.leg_radius}};

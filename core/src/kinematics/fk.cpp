@@ -4,22 +4,23 @@
 
 namespace achain {
 
-Data::Data(const Model& m)
-    : oMi(m.njoints()), oMj(m.njoints()), theta(m.njoints()), dz(m.njoints()), rot_rate(m.njoints()),
-      axial_rate(m.njoints()) {}
-
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   const int n = model.njoints();
   const bool standard = model.convention == DHConvention::Standard;
   for (int i = 0; i < n; ++i) {
     const Joint& j = model.joints[i];
     const SE3& parent = j.parent < 0 ? model.base : data.oMi[j.parent];
-    double th = 0, dz = 0;
-    const double qi = q[model.idx_q[i]];
-    jointMotion(j, qi, th, dz);
+    const JointModel& jm = model.jmodels[i];
+    JointState js;
+    jm.evaluate(jm.coord < 0 ? 0.0 : q[jm.coord], js);
+    const double th = js.theta, dz = js.dz;
+    data.u[i] = js.u;
     data.theta[i] = th;
     data.dz[i] = dz;
-    jointRates(j, qi, data.rot_rate[i], data.axial_rate[i]);
+    data.rot_rate[i] = js.rot_rate;
+    data.axial_rate[i] = js.axial_rate;
+    data.axial_curv[i] = js.axial_curv;
+    data.axial_jerk[i] = js.axial_jerk;
     const double c = std::cos(th), s = std::sin(th);
     SE3& axis = data.oMj[i];
     if (standard) {
@@ -59,7 +60,9 @@ void checkConfiguration(const Model& model, const Eigen::Ref<const VecX>& q) {
 
 bool withinLimits(const Model& model, const Eigen::Ref<const VecX>& q, double tol) {
   for (int i = 0; i < model.njoints(); ++i) {
-    const double v = q[model.idx_q[i]];
+    const JointModel& jm = model.jmodels[i];
+    if (jm.coord < 0) continue;
+    const double v = jm.scale * q[jm.coord] + jm.offset;  // the joint's own variable (mimics included)
     const JointLimits& L = model.joints[i].limits;
     if (v < L.lower - tol || v > L.upper + tol) return false;
   }

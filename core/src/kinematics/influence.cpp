@@ -1,73 +1,49 @@
 #include <achain/kinematics/influence.hpp>
 
-#include <array>
+#include <algorithm>
 #include <string>
 
 namespace achain {
 
 namespace {
 
-constexpr int kMaxDepth = 256;
-
-/// Per-joint quantities on the path from the base to one link, in world coordinates.
-struct PathJoint {
-  int col;   ///< column (generalized coordinate index)
-  Vec3 z;    ///< axis
-  Vec3 w;    ///< (∂θ/∂q)·z
-  Vec3 g;    ///< translational influence of the point: w × (P − o) + b z
-  double b2; ///< ∂²dz/∂q²
-  double b3; ///< ∂³dz/∂q³
-};
-
-std::array<PathJoint, kMaxDepth>& pathBuffer() {
-  static thread_local std::array<PathJoint, kMaxDepth> path;
-  return path;
-}
-
 void checkLink(const Model& model, int link) {
   if (link < 0 || link >= model.njoints())
     throw Error("link: must be in [0, " + std::to_string(model.njoints() - 1) + "] (got " + std::to_string(link) + ")");
 }
 
-/// Fills path[0..K) with the joints that move `link`, base first. Returns K.
-int buildPath(const Model& model, const Data& data, int link, const Vec3& P, std::array<PathJoint, kMaxDepth>& path) {
+/// Fills path[0..K) with the joints that move `link` (those with a coordinate), base first. Returns K.
+int buildPath(const Model& model, const Data& data, int link, const Vec3& P, std::vector<PathJoint>& path) {
   int K = 0;
-  for (int i = link; i >= 0; i = model.joints[i].parent) {
-    if (K == kMaxDepth) throw Error("link: chains deeper than 256 joints are not supported");
-    ++K;
-  }
+  for (int i = link; i >= 0; i = model.joints[i].parent)
+    if (model.idx_q[i] >= 0) ++K;
   int t = K;
   for (int i = link; i >= 0; i = model.joints[i].parent) {
+    if (model.idx_q[i] < 0) continue;  // fixed joint: moves nothing
     PathJoint& pj = path[--t];
-    const Joint& j = model.joints[i];
     pj.col = model.idx_q[i];
     pj.z = data.oMj[i].R.col(2);
     pj.w = data.rot_rate[i] * pj.z;
     pj.g = pj.w.cross(P - data.oMj[i].p) + data.axial_rate[i] * pj.z;
-    if (j.kind == JointKind::A) {
-      // dz = d + ρ sin(q/2): ∂²dz/∂q² = −(dz − d)/4, ∂³dz/∂q³ = −(∂dz/∂q)/4 (exact, no q needed).
-      pj.b2 = -0.25 * (data.dz[i] - j.d);
-      pj.b3 = -0.25 * data.axial_rate[i];
-    } else {
-      pj.b2 = pj.b3 = 0;
-    }
+    pj.b2 = data.axial_curv[i];
+    pj.b3 = data.axial_jerk[i];
   }
   return K;
 }
 
 /// Writes the requested parts. Translation goes to rows/planes [tOff, tOff+3) when tOff ≥ 0,
-/// rotation to [rOff, rOff+3) when rOff ≥ 0. G/H/D must already have the right shape and be zero
-/// (G is zeroed here; H/D are zeroed by the callers).
-void fill(const std::array<PathJoint, kMaxDepth>& path, int K, int tOff, int rOff, Eigen::Ref<MatX> G, Tensor3* H,
+/// rotation to [rOff, rOff+3) when rOff ≥ 0. G/H/D must already have the right shape and be zero.
+/// Contributions are added: joints that follow one coordinate (mimics) sum into its column.
+void fill(const std::vector<PathJoint>& path, int K, int tOff, int rOff, Eigen::Ref<MatX> G, Tensor3* H,
           Tensor4* D) {
   for (int t = 0; t < K; ++t) {
     const PathJoint& a = path[t];
-    if (tOff >= 0) G.block<3, 1>(tOff, a.col) = a.g;
-    if (rOff >= 0) G.block<3, 1>(rOff, a.col) = a.w;
+    if (tOff >= 0) G.block<3, 1>(tOff, a.col) += a.g;
+    if (rOff >= 0) G.block<3, 1>(rOff, a.col) += a.w;
   }
   if (!H) return;
   auto putH = [&](int off, int m, int n, const Vec3& v) {
-    for (int r = 0; r < 3; ++r) (*H)(off + r, m, n) = v[r];
+    for (int r = 0; r < 3; ++r) (*H)(off + r, m, n) += v[r];
   };
   for (int s = 0; s < K; ++s) {
     const PathJoint& a = path[s];
@@ -86,12 +62,12 @@ void fill(const std::array<PathJoint, kMaxDepth>& path, int K, int tOff, int rOf
     }
   }
   if (!D) return;
-  auto hT = [&](int s, int t) {  // translational h between path positions s and t
-    const int m = path[s].col, n = path[t].col;
-    return Vec3((*H)(tOff, m, n), (*H)(tOff + 1, m, n), (*H)(tOff + 2, m, n));
+  auto hT = [&](int s, int t) -> Vec3 {  // translational h between path positions s and t (per joint pair)
+    if (s == t) return path[s].w.cross(path[s].g) + path[s].b2 * path[s].z;
+    return path[std::min(s, t)].w.cross(path[std::max(s, t)].g);
   };
   auto putD = [&](int off, int l, int m, int n, const Vec3& v) {
-    for (int r = 0; r < 3; ++r) (*D)(off + r, l, m, n) = v[r];
+    for (int r = 0; r < 3; ++r) (*D)(off + r, l, m, n) += v[r];
   };
   for (int L = 0; L < K; ++L) {
     const PathJoint& pl = path[L];
@@ -147,7 +123,7 @@ void influence(const Model& model, const Data& data, int link, const Vec3& point
     out.D.setZero();
   }
   out.order = order;
-  auto& path = pathBuffer();
+  auto& path = data.kin.path;
   const int K = buildPath(model, data, link, data.oMi[link].act(point_in_link), path);
   fill(path, K, 0, 3, out.G, order >= 2 ? &out.H : nullptr, order >= 3 ? &out.D : nullptr);
 }
@@ -176,7 +152,7 @@ static void prepareRows3(const Model& model, int link, Eigen::Ref<MatX> G, Tenso
 
 void rotationInfluence(const Model& model, const Data& data, int link, Eigen::Ref<MatX> G, Tensor3* H, Tensor4* D) {
   prepareRows3(model, link, G, H, D);
-  auto& path = pathBuffer();
+  auto& path = data.kin.path;
   const int K = buildPath(model, data, link, data.oMi[link].p, path);
   fill(path, K, -1, 0, G, H, D);
 }
@@ -184,7 +160,7 @@ void rotationInfluence(const Model& model, const Data& data, int link, Eigen::Re
 void pointInfluence(const Model& model, const Data& data, int link, const Vec3& point_in_link, Eigen::Ref<MatX> G,
                     Tensor3* H, Tensor4* D) {
   prepareRows3(model, link, G, H, D);
-  auto& path = pathBuffer();
+  auto& path = data.kin.path;
   const int K = buildPath(model, data, link, data.oMi[link].act(point_in_link), path);
   fill(path, K, 0, -1, G, H, D);
 }

@@ -1,6 +1,5 @@
 #include <achain/kinematics/jacobian.hpp>
 
-#include <array>
 #include <cmath>
 #include <string>
 
@@ -24,53 +23,46 @@ void checkShape(const Model& model, const Eigen::Ref<MatX>& J, const char* what)
 void worldPointJacobian(const Model& model, const Data& data, int link, const Vec3& p, Eigen::Ref<MatX> J) {
   J.setZero();
   for (int i = link; i >= 0; i = model.joints[i].parent) {
+    const int c = model.idx_q[i];
+    if (c < 0) continue;  // fixed joint
     const Vec3 z = data.oMj[i].R.col(2);
     const Vec3 w = data.rot_rate[i] * z;
-    const int c = model.idx_q[i];
-    J.block<3, 1>(0, c) = w.cross(p - data.oMj[i].p) + data.axial_rate[i] * z;
-    J.block<3, 1>(3, c) = w;
+    J.block<3, 1>(0, c) += w.cross(p - data.oMj[i].p) + data.axial_rate[i] * z;  // mimics add into
+    J.block<3, 1>(3, c) += w;                                                     // their coordinate
   }
 }
 
-constexpr int kMaxDepth = 256;
-struct Col {
-  int col;
-  Vec3 z, w, g;
-  double b2;
-};
-
 void worldJacobianDerivative(const Model& model, const Data& data, int link, const Vec3& p,
                              const Eigen::Ref<const VecX>& qd, Eigen::Ref<MatX> Jdot) {
-  static thread_local std::array<Col, kMaxDepth> path;
+  std::vector<PathJoint>& path = data.kin.path;
   int K = 0;
-  for (int i = link; i >= 0; i = model.joints[i].parent) {
-    if (K == kMaxDepth) throw Error("link: chains deeper than 256 joints are not supported");
-    ++K;
-  }
+  for (int i = link; i >= 0; i = model.joints[i].parent)
+    if (model.idx_q[i] >= 0) ++K;
   int t = K;
   for (int i = link; i >= 0; i = model.joints[i].parent) {
-    Col& c = path[--t];
+    if (model.idx_q[i] < 0) continue;
+    PathJoint& c = path[--t];
     c.col = model.idx_q[i];
     c.z = data.oMj[i].R.col(2);
     c.w = data.rot_rate[i] * c.z;
     c.g = c.w.cross(p - data.oMj[i].p) + data.axial_rate[i] * c.z;
-    c.b2 = model.joints[i].kind == JointKind::A ? -0.25 * (data.dz[i] - model.joints[i].d) : 0.0;
+    c.b2 = data.axial_curv[i];
   }
   Jdot.setZero();
   // Ω_n = Σ_{m before n} w_m q̇_m (angular velocity of the body carrying axis n);
   // S_n = Σ_{m after n} g_m q̇_m (velocity of p due to the joints after n).
   Vec3 S = Vec3::Zero();
   for (int k = K - 1; k >= 0; --k) {
-    const Col& c = path[k];
-    Jdot.block<3, 1>(0, c.col) = c.w.cross(S);  // temporarily: the "after" part
+    PathJoint& c = path[k];
+    c.after = c.w.cross(S);
     S += c.g * qd[c.col];
   }
   Vec3 Omega = Vec3::Zero();
   for (int k = 0; k < K; ++k) {
-    const Col& c = path[k];
+    const PathJoint& c = path[k];
     const double v = qd[c.col];
-    Jdot.block<3, 1>(0, c.col) += Omega.cross(c.g) + v * (c.w.cross(c.g) + c.b2 * c.z);
-    Jdot.block<3, 1>(3, c.col) = Omega.cross(c.w);
+    Jdot.block<3, 1>(0, c.col) += c.after + Omega.cross(c.g) + v * (c.w.cross(c.g) + c.b2 * c.z);
+    Jdot.block<3, 1>(3, c.col) += Omega.cross(c.w);
     Omega += c.w * v;
   }
 }
@@ -111,8 +103,7 @@ void toolJacobianDerivative(const Model& model, const Data& data, const Eigen::R
 }
 
 Vec6 toolJacobianDotTimesQdot(const Model& model, const Data& data, const Eigen::Ref<const VecX>& qd) {
-  static thread_local MatX Jdot;
-  Jdot.resize(6, model.nv);
+  MatX& Jdot = data.kin.J;
   toolJacobianDerivative(model, data, qd, Jdot);
   return Jdot * qd;
 }

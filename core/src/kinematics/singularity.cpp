@@ -30,7 +30,12 @@ Manipulability manipulability(const MatX& J, double rank_tol) {
 
 double lengthScale(const Model& model) {
   double L = 0;
-  for (const auto& j : model.joints) L += std::abs(j.a) + std::abs(j.d) + j.rho;
+  for (int i = 0; i < model.njoints(); ++i) {
+    const Joint& j = model.joints[i];
+    L += std::abs(j.a) + std::abs(j.d);
+    const AxialLaw& law = model.jmodels[i].law;
+    for (int k = 0; k < law.nsine; ++k) L += std::abs(law.sine[k].amplitude);
+  }
   return L > 0 ? L : 1.0;
 }
 
@@ -56,7 +61,7 @@ Vec3 closestPoint(const Vec3& oa, const Vec3& za, const Vec3& ob, const Vec3& zb
 bool isWristPartitioned(const Model& model, const Data& data, double tol) {
   if (model.njoints() != 6) return false;
   for (int i = 0; i < 6; ++i)
-    if (model.joints[i].kind != JointKind::R || model.joints[i].parent != i - 1) return false;
+    if (!model.jmodels[i].revolute() || !model.jmodels[i].independent || model.joints[i].parent != i - 1) return false;
   const double L = lengthScale(model);
   auto z = [&](int i) { return Vec3(data.oMj[i].R.col(2)); };
   auto o = [&](int i) { return Vec3(data.oMj[i].p); };
@@ -80,9 +85,12 @@ std::vector<Singularity> detectSingularities(const Model& model, const Data& dat
   const double L = lengthScale(model);
   const int n = model.njoints();
   for (int i = 0; i < n; ++i) {
-    const Joint& j = model.joints[i];
-    if (j.kind != JointKind::A || j.rho <= 0) continue;
-    const double c = std::abs(data.axial_rate[i] / (0.5 * j.rho));  // |cos(θ_v/2)|
+    // A joint whose translation is a sine law (the A-pair: ρ·sin(θ_v/2)) loses its axial velocity at the
+    // law's extremes (θ_v = 180° mod 360° for an A-pair).
+    const JointModel& jm = model.jmodels[i];
+    if (jm.coord < 0 || jm.law.nsine == 0 || jm.law.c1 != 0 || jm.law.c2 != 0 || jm.law.c3 != 0) continue;
+    if (!(jm.axial_rate_bound > 0)) continue;
+    const double c = std::abs(data.axial_rate[i]) / (jm.axial_rate_bound * std::abs(jm.scale));  // |cos(θ_v/2)|
     if (c < tol)
       out.push_back({"apair-axial", {i}, c,
                      "A-pair " + jointLabel(model, i) + " at θ_v = 180° (mod 360°): maximum extension, no axial velocity"});
@@ -90,9 +98,11 @@ std::vector<Singularity> detectSingularities(const Model& model, const Data& dat
   MatX J(6, model.nv);
   toolJacobian(model, data, J);
   for (int a = 0; a < n; ++a) {
-    if (model.joints[a].kind == JointKind::P) continue;
+    if (!model.jmodels[a].angular() || model.idx_q[a] < 0) continue;
     for (int b = a + 1; b < n; ++b) {
-      if (model.joints[b].kind == JointKind::P || !supports(model, a, b)) continue;
+      if (!model.jmodels[b].angular() || model.idx_q[b] < 0 || model.idx_q[b] == model.idx_q[a] ||
+          !supports(model, a, b))
+        continue;
       const Vec3 za = data.oMj[a].R.col(2), zb = data.oMj[b].R.col(2);
       const double m = std::max(za.cross(zb).norm(), lineDistance(data.oMj[a].p, za, data.oMj[b].p, zb) / L);
       if (m >= tol) continue;

@@ -15,8 +15,7 @@ void staticTorques(const MatX& J, const Vec6& wrench, Eigen::Ref<VecX> tau) {
 }
 
 VecX staticTorques(const Model& model, const Data& data, const Vec6& wrench, Frame frame) {
-  static thread_local MatX J;
-  J.resize(6, model.nv);
+  MatX& J = data.kin.J;
   toolJacobian(model, data, J, frame);
   VecX tau(model.nv);
   staticTorques(J, wrench, tau);

@@ -22,7 +22,9 @@ void apairLegEndpoints(const Model& model, const Data& data, int joint, double q
   const SE3 plate = data.oMj[joint] * rotZ(j.theta_f);
   const double my = j.sign > 0 ? 1.0 : -1.0;      // mirror image for sign −1
   const double c = std::cos(j.sign * q), s = std::sin(j.sign * q);
-  const double h = j.rho * std::sin(0.5 * q);
+  double f = 0, f1 = 0, f2 = 0, f3 = 0;
+  apairLaw(j.rho).evaluate(q, f, f1, f2, f3);
+  const double h = f;  // plate separation ρ·sin(θ_v/2)
   for (int k = 0; k < 6; ++k) {
     const Vec3 b(A.base[k].x(), my * A.base[k].y(), 0);
     const Vec3 p(A.platform[k].x(), my * A.platform[k].y(), 0);

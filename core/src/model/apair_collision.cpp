@@ -87,7 +87,9 @@ CylinderTest cylinderInterference(const Cylinder& A, const Cylinder& B) {
 ApairLegs apairLegs(double side, double theta) {
   const ApairAnchors A = apairAnchors(side);
   const double rho = apairRhoFromSide(side);
-  const double c = std::cos(theta), s = std::sin(theta), h = rho * std::sin(0.5 * theta);
+  double h = 0, f1 = 0, f2 = 0, f3 = 0;
+  apairLaw(rho).evaluate(theta, h, f1, f2, f3);  // plate separation ρ·sin(θ_v/2)
+  const double c = std::cos(theta), s = std::sin(theta);
   ApairLegs L;
   for (int k = 0; k < 6; ++k) {
     L.base[k] = A.base[k];

@@ -12,6 +12,8 @@ const char* toString(JointKind k) {
     case JointKind::P: return "P";
     case JointKind::H: return "H";
     case JointKind::A: return "A";
+    case JointKind::Law: return "law";
+    case JointKind::Fixed: return "fixed";
   }
   return "?";
 }
@@ -31,7 +33,8 @@ bool Inertial::operator==(const Inertial& o) const {
 bool Joint::operator==(const Joint& o) const {
   return name == o.name && kind == o.kind && parent == o.parent && a == o.a && alpha == o.alpha &&
          d == o.d && theta_f == o.theta_f && sign == o.sign && pitch == o.pitch && rho == o.rho &&
-         leg_mass == o.leg_mass && leg_radius == o.leg_radius && limits == o.limits &&
+         leg_mass == o.leg_mass && leg_radius == o.leg_radius && law == o.law && mimic == o.mimic &&
+         mimic_multiplier == o.mimic_multiplier && mimic_offset == o.mimic_offset && limits == o.limits &&
          motor == o.motor && link == o.link;
 }
 
@@ -135,8 +138,34 @@ void Model::finalize() {
     }
     validateInertial(p + ".link", j.link);
 
-    idx_q[i] = nq;
-    nq += 1;
+    if (j.kind == JointKind::Law) {
+      requireFinite(p + ".law.c1", j.law.c1);
+      requireFinite(p + ".law.c2", j.law.c2);
+      requireFinite(p + ".law.c3", j.law.c3);
+      if (j.law.nsine < 0 || j.law.nsine > AxialLaw::kMaxSine)
+        fail(p + ".law.sine", "at most " + std::to_string(AxialLaw::kMaxSine) + " sine terms");
+      for (int k = 0; k < j.law.nsine; ++k) {
+        const std::string q = p + ".law.sine[" + std::to_string(k) + "]";
+        requireFinite(q + ".amplitude", j.law.sine[k].amplitude);
+        requireFinite(q + ".frequency", j.law.sine[k].frequency);
+        requireFinite(q + ".phase", j.law.sine[k].phase);
+      }
+    } else if (!j.law.isZero()) {
+      fail(p + ".law", std::string("only a joint of kind 'law' has an axial law (kind is ") + toString(j.kind) + ")");
+    }
+    if (j.mimic >= 0) {
+      if (j.mimic >= n || j.mimic == i) fail(p + ".mimic.joint", "must name another joint of the model");
+      const Joint& m = joints[j.mimic];
+      if (m.kind == JointKind::Fixed || m.mimic >= 0)
+        fail(p + ".mimic.joint", "must name a joint with a coordinate of its own (not fixed, not itself a mimic)");
+      if (j.kind == JointKind::Fixed) fail(p + ".mimic", "a fixed joint cannot mimic another joint");
+      requireFinite(p + ".mimic.multiplier", j.mimic_multiplier);
+      requireFinite(p + ".mimic.offset", j.mimic_offset);
+    } else if (j.mimic < -1) {
+      fail(p + ".mimic.joint", "must be a joint index");
+    }
+    idx_q[i] = -1;
+    if (j.kind != JointKind::Fixed && j.mimic < 0) idx_q[i] = nq++;
     is_chain_parent[i] = (j.parent == i - 1);
     if (convention == DHConvention::Standard) {
       pre[i] = SE3::Identity();
@@ -146,7 +175,19 @@ void Model::finalize() {
       post[i] = SE3::Identity();
     }
   }
+  // Mimic joints follow their master's coordinate; the joint model is built once per joint here.
+  coord_joint.assign(nq, -1);
+  jmodels.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const Joint& j = joints[i];
+    if (j.mimic >= 0) idx_q[i] = idx_q[j.mimic];
+    else if (idx_q[i] >= 0) coord_joint[idx_q[i]] = i;
+    jmodels[i] = j.mimic >= 0 ? makeJointModel(j, idx_q[i], j.mimic_multiplier, j.mimic_offset)
+                              : makeJointModel(j, idx_q[i]);
+  }
   nv = nq;
+  coupled = nq != n;
+  if (nq == 0) fail("joints", "must have at least one joint with a coordinate (all are fixed or mimic)");
 }
 
 Model convertConvention(const Model& m, DHConvention target) {

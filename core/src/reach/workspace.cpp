@@ -68,17 +68,19 @@ struct Path {
 };
 
 Path toolPath(const Model& m) {
+  if (m.coupled)
+    throw Error("workspace: the model has fixed or mimic joints; the voxel sweep needs one coordinate per joint");
   Path P;
   for (int j = m.toolLink(); j >= 0; j = m.joints[j].parent) P.joints.push_back(j);
   std::reverse(P.joints.begin(), P.joints.end());
   for (int j : P.joints) {
-    const Joint& J = m.joints[j];
-    double lo = J.limits.lower, up = J.limits.upper;
+    const JointModel& JM = m.jmodels[j];
+    double lo = m.joints[j].limits.lower, up = m.joints[j].limits.upper;
     const std::string p = "joints[" + std::to_string(j) + "].limits";
-    if (J.kind == JointKind::R || J.kind == JointKind::A) {
-      const double period = J.kind == JointKind::R ? 2 * kPi : 4 * kPi;  // A-pairs: 720°
+    if (JM.period > 0) {
+      const double period = JM.period;  // 2π; 720° for A-pairs
       if (!std::isfinite(lo) && !std::isfinite(up)) {
-        lo = J.kind == JointKind::R ? -kPi : 0.0;
+        lo = JM.law.isZero() ? -0.5 * period : 0.0;  // a pure rotation centred on 0; an A-pair's θ_v from 0
         up = lo + period;
       } else if (!std::isfinite(lo)) {
         lo = up - period;
@@ -88,7 +90,7 @@ Path toolPath(const Model& m) {
       up = std::min(up, lo + period);  // more than a period adds nothing
     } else if (!std::isfinite(lo) || !std::isfinite(up)) {
       throw Error(p + ": the workspace needs finite lower and upper limits for a " +
-                  (J.kind == JointKind::P ? std::string("prismatic") : std::string("helical")) + " joint");
+                  (!JM.angular() ? std::string("prismatic") : std::string("helical")) + " joint");
     }
     P.lower.push_back(lo);
     P.upper.push_back(up);
@@ -96,15 +98,18 @@ Path toolPath(const Model& m) {
   return P;
 }
 
-/// Largest |∂(axial)/∂q| over the joint's interval, and |∂θ/∂q|.
-void jointSpeeds(const Joint& j, double& rot, double& axial) {
-  rot = j.kind == JointKind::P ? 0.0 : 1.0;
-  switch (j.kind) {
-    case JointKind::R: axial = 0; break;
-    case JointKind::P: axial = 1; break;
-    case JointKind::H: axial = std::abs(j.pitch); break;
-    case JointKind::A: axial = 0.5 * j.rho; break;
-  }
+/// Largest |∂(axial)/∂q| over all q, and |∂θ/∂q| (from the joint model).
+void jointSpeeds(const JointModel& jm, double& rot, double& axial) {
+  rot = std::abs(jm.rot);
+  axial = jm.axial_rate_bound;
+}
+
+/// Rotation and translation of a joint at its variable u.
+void jointMotion(const JointModel& jm, double u, double& theta, double& dz) {
+  JointState s;
+  jm.evaluate(u, s);
+  theta = s.theta;
+  dz = s.dz;
 }
 
 int stepsFor(double range, double step, const std::string& what) {
@@ -159,26 +164,26 @@ void workspaceReachBox(const Model& model, const WorkspaceOptions& opt, Vec3& lo
   Vec3 c = d.oMtool.act(opt.point);
   double r = 0;
   for (int k = int(P.joints.size()) - 1; k >= 0; --k) {
-    const Joint& J = model.joints[P.joints[k]];
+    const JointModel& JM = model.jmodels[P.joints[k]];
     const SE3& A = d.oMj[P.joints[k]];
     const Vec3 cl = A.inverse().act(c);
     double th0 = 0, dz0 = 0;
-    jointMotion(J, P.lower[k], th0, dz0);
+    jointMotion(JM, P.lower[k], th0, dz0);
     // axial travel relative to the lower limit over the interval
     double zmin = 0, zmax = 0;
     const int n = 256;
     for (int i = 0; i <= n; ++i) {
       double th = 0, dz = 0;
-      jointMotion(J, P.lower[k] + (P.upper[k] - P.lower[k]) * i / n, th, dz);
+      jointMotion(JM, P.lower[k] + (P.upper[k] - P.lower[k]) * i / n, th, dz);
       zmin = std::min(zmin, dz - dz0);
       zmax = std::max(zmax, dz - dz0);
     }
-    if (J.kind == JointKind::A) {  // sampled extremes of ρ·sin(q/2) can miss the peak slightly
-      zmin -= 1e-3 * J.rho;
-      zmax += 1e-3 * J.rho;
+    for (int t = 0; t < JM.law.nsine; ++t) {  // sampled extremes of a sine law can miss the peak slightly
+      zmin -= 1e-3 * std::abs(JM.law.sine[t].amplitude);
+      zmax += 1e-3 * std::abs(JM.law.sine[t].amplitude);
     }
     const double half = 0.5 * (zmax - zmin), mid = 0.5 * (zmax + zmin);
-    if (J.kind == JointKind::P) {
+    if (!JM.angular()) {
       c = A.act(cl + Vec3(0, 0, mid));
       r += half;
     } else {
@@ -285,11 +290,11 @@ struct WorkspaceJob::Impl {
   bool startSweep() {
     while (++sweep < int(res.sweeps.size())) {
       WorkspaceSweep& S = res.sweeps[sweep];
-      const Joint& J = model.joints[S.joint];
+      const JointModel& JM = model.jmodels[S.joint];
       const SE3& A = data.oMj[S.joint];
       double rot = 0, axial = 0;
-      jointSpeeds(J, rot, axial);
-      double step = J.kind == JointKind::P ? opt.step_linear : opt.step;
+      jointSpeeds(JM, rot, axial);
+      double step = !JM.angular() ? opt.step_linear : opt.step;
       if (step <= 0) {
         double rmax = 0;
         const Vec3 z = A.R.col(2);
@@ -300,10 +305,10 @@ struct WorkspaceJob::Impl {
       S.steps = stepsFor(S.upper - S.lower, step, "step (joint " + std::to_string(S.joint) + ")");
       motions.clear();
       double th0 = 0, dz0 = 0;
-      jointMotion(J, S.lower, th0, dz0);
+      jointMotion(JM, S.lower, th0, dz0);
       for (int i = 1; i <= S.steps; ++i) {
         double th = 0, dz = 0;
-        jointMotion(J, S.lower + (S.upper - S.lower) * i / S.steps, th, dz);
+        jointMotion(JM, S.lower + (S.upper - S.lower) * i / S.steps, th, dz);
         const SE3 M = A * rotZ(th - th0) * translation(Vec3(0, 0, dz - dz0)) * A.inverse();
         motions.push_back(Motion{M.R, M.p});
       }
@@ -331,11 +336,11 @@ struct WorkspaceJob::Impl {
     for (int s = std::max(sweep, 0) + (sweep >= 0 ? 1 : 0); s < int(res.sweeps.size()); ++s) {
       const WorkspaceSweep& S = res.sweeps[s];
       const int k = int(path.joints.size()) - 1 - s;
-      const Joint& J = model.joints[S.joint];
+      const JointModel& JM = model.jmodels[S.joint];
       double rot = 0, axial = 0;
-      jointSpeeds(J, rot, axial);
+      jointSpeeds(JM, rot, axial);
       const double len = (rot * axis_bound[k] + axial) * (S.upper - S.lower) / opt.voxel;
-      const double st = J.kind == JointKind::P ? opt.step_linear : opt.step;
+      const double st = !JM.angular() ? opt.step_linear : opt.step;
       const double n = st > 0 ? std::ceil((S.upper - S.lower) / st) : len / opt.spacing;
       rem += n * size;
       size = std::min(cap, size * std::max(1.0, len));
@@ -468,7 +473,7 @@ struct WorkspaceJob::Impl {
     auto link = [&](int i) {
       const int j = path.joints[i];
       double th = 0, dz = 0;
-      jointMotion(model.joints[j], value(i), th, dz);
+      jointMotion(model.jmodels[j], value(i), th, dz);
       return model.pre[j] * rotZ(th) * translation(Vec3(0, 0, dz)) * model.post[j];
     };
     uint64_t u = uint64_t(u0);
@@ -510,7 +515,7 @@ struct WorkspaceJob::Impl {
         const double f = double(r >> 11) * (1.0 / 9007199254740992.0);
         const int j = path.joints[i];
         double th = 0, dz = 0;
-        jointMotion(model.joints[j], path.lower[i] + f * (path.upper[i] - path.lower[i]), th, dz);
+        jointMotion(model.jmodels[j], path.lower[i] + f * (path.upper[i] - path.lower[i]), th, dz);
         T = T * model.pre[j] * rotZ(th) * translation(Vec3(0, 0, dz)) * model.post[j];
       }
       markPoint(G, T.act(tp), atomic, out_count);
@@ -622,10 +627,10 @@ WorkspaceJob::WorkspaceJob(const Model& model, const WorkspaceOptions& o) : impl
       S.lower = I.path.lower[k];
       S.upper = I.path.upper[k];
       if (opt.method == WorkspaceMethod::Castelli) {
-        double step = I.model.joints[S.joint].kind == JointKind::P ? opt.step_linear : opt.step;
+        double step = !I.model.jmodels[S.joint].angular() ? opt.step_linear : opt.step;
         if (step <= 0) {
           double rot = 0, axial = 0;
-          jointSpeeds(I.model.joints[S.joint], rot, axial);
+          jointSpeeds(I.model.jmodels[S.joint], rot, axial);
           step = opt.spacing * opt.voxel / (rot * I.axis_bound[k] + axial);
         }
         S.steps = stepsFor(S.upper - S.lower, step, "step (joint " + std::to_string(S.joint) + ")");

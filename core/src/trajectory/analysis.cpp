@@ -48,6 +48,7 @@ TrajectoryAnalysis analyzeTorques(const Model& m, const Trajectory& tr, const Ma
   }
   for (int j = 0; j < m.njoints(); ++j) {
     const int i = m.idx_q[j];
+    if (i < 0 || !m.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
     a.effort[i] = m.joints[j].limits.effort;
     a.effort_ratio[i] = std::isfinite(a.effort[i]) && a.effort[i] > 0 ? a.peak_tau[i] / a.effort[i] : 0;
     if (a.effort_ratio[i] > 1 + 1e-9) a.within_effort = false;
@@ -80,6 +81,7 @@ json analysisToJson(const Model& m, const Trajectory& tr, const TrajectoryAnalys
   json peaks = json::array();
   for (int j = 0; j < m.njoints(); ++j) {
     const int i = m.idx_q[j];
+    if (i < 0 || !m.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
     peaks.push_back({{"joint", m.joints[j].name}, {"peak_tau", a.peak_tau[i]}, {"time", a.peak_tau_time[i]},
                      {"effort", std::isfinite(a.effort[i]) ? json(a.effort[i]) : json(nullptr)},
                      {"ratio", a.effort_ratio[i]}, {"ok", a.effort_ratio[i] <= 1 + 1e-9},
@@ -137,6 +139,7 @@ TimeScaling timeScaleToLimits(const Model& m, const JointPath& path, const TimeS
     path.evaluate(t, q, qd, qdd);
     for (int j = 0; j < m.njoints(); ++j) {
       const int i = m.idx_q[j];
+      if (i < 0 || !m.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
       const auto& L = m.joints[j].limits;
       if (opt.velocity && std::isfinite(L.velocity)) raise(std::abs(qd[i]) / L.velocity, "velocity", j, t);
       if (opt.acceleration && std::isfinite(L.acceleration)) raise(std::sqrt(std::abs(qdd[i]) / L.acceleration), "acceleration", j, t);
@@ -146,6 +149,7 @@ TimeScaling timeScaleToLimits(const Model& m, const JointPath& path, const TimeS
       (*opt.torque)(q, qd, qdd, tau);
       for (int j = 0; j < m.njoints(); ++j) {
         const int i = m.idx_q[j];
+        if (i < 0 || !m.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
         const double E = m.joints[j].limits.effort;
         if (!std::isfinite(E)) continue;
         if (std::abs(g[i]) >= E)
@@ -179,7 +183,7 @@ TimeScaling timeScaleToLimits(const Model& m, const JointPath& path, const TimeS
         (*opt.torque)(q, qd, qdd, tau);
         for (int j = 0; j < m.njoints() && ok; ++j) {
           const double E = m.joints[j].limits.effort;
-          if (std::isfinite(E) && std::abs(tau[m.idx_q[j]]) > E * (1 + 1e-9)) ok = false;
+          if (m.jmodels[j].independent && std::isfinite(E) && std::abs(tau[m.idx_q[j]]) > E * (1 + 1e-9)) ok = false;
         }
         if (!ok) break;
       }

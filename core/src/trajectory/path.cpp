@@ -27,6 +27,7 @@ RateLimits rateLimitsFromModel(const Model& m, double vs, double as) {
   if (!(as > 0) || !std::isfinite(as)) throw Error("acceleration scale: must be finite and > 0");
   RateLimits L{VecX(m.nq), VecX(m.nq)};
   for (int i = 0; i < m.njoints(); ++i) {
+    if (!m.jmodels[i].independent) continue;  // fixed or mimic: no coordinate of its own
     L.velocity[m.idx_q[i]] = m.joints[i].limits.velocity * vs;
     L.acceleration[m.idx_q[i]] = m.joints[i].limits.acceleration * as;
   }

@@ -173,6 +173,7 @@ json checkRateLimits(const Model& m, const Trajectory& tr, double tol) {
   auto lim = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
   for (int i = 0; i < m.njoints(); ++i) {
     const int c = m.idx_q[i];
+    if (!m.jmodels[i].independent) continue;  // fixed or mimic: no coordinate of its own
     const auto& L = m.joints[i].limits;
     const double vp = tr.qd.col(c).cwiseAbs().maxCoeff(), ap = tr.qdd.col(c).cwiseAbs().maxCoeff();
     const double qlo = tr.q.col(c).minCoeff(), qhi = tr.q.col(c).maxCoeff();

@@ -59,7 +59,7 @@ TEST_CASE("leg model names", "[dynamics]") {
 TEST_CASE("RNEA = M q̈ + C q̇ + g + friction + Jᵀh on built-ins and random R/P/H/A chains and trees", "[dynamics]") {
   std::mt19937 rng(7);
   for (const Model& m : testModels(rng)) {
-    DynamicsWorkspace ws(m);
+    Data ws(m);
     const int n = m.nv;
     VecX tau(n), g(n), fr(n);
     MatX M(n, n), C(n, n), J(6, n);
@@ -79,14 +79,14 @@ TEST_CASE("RNEA = M q̈ + C q̇ + g + friction + Jᵀh on built-ins and random R
         coriolisMatrix(m, ws, q, qd, o, C);
         gravityTorques(m, ws, q, o, g);
         frictionTorques(m, qd, o, fr);
-        forwardKinematics(m, ws.data, q);
-        toolJacobian(m, ws.data, J);
+        forwardKinematics(m, ws, q);
+        toolJacobian(m, ws, J);
         VecX h = VecX::Zero(n);
         if (o.use_wrench) {
           Vec6 w = o.wrench;
           if (o.wrench_frame == WrenchFrame::Tool) {
-            w.head<3>() = ws.data.oMtool.R * w.head<3>();
-            w.tail<3>() = ws.data.oMtool.R * w.tail<3>();
+            w.head<3>() = ws.oMtool.R * w.head<3>();
+            w.tail<3>() = ws.oMtool.R * w.tail<3>();
           }
           h = J.transpose() * w;
         }
@@ -102,7 +102,7 @@ TEST_CASE("M is symmetric positive definite, Ṁ − 2C is skew and Ṁ = C + C�
   std::mt19937 rng(11);
   for (const Model& m : testModels(rng)) {
     if (!hasMass(m) || m.name == "puma560") continue;  // puma560 link 1 has no mass: see the motors case
-    DynamicsWorkspace ws(m);
+    Data ws(m);
     const int n = m.nv;
     MatX M(n, n), Mp(n, n), Mm(n, n), C(n, n);
     for (LegModel legs : kLegModels) {
@@ -131,7 +131,7 @@ TEST_CASE("M is symmetric positive definite, Ṁ − 2C is skew and Ṁ = C + C�
 
 TEST_CASE("puma560 with motors: M positive definite", "[dynamics]") {
   const Model m = builtinModel("puma560");
-  DynamicsWorkspace ws(m);
+  Data ws(m);
   DynamicsOptions o;
   o.motors = true;
   std::mt19937 rng(3);
@@ -146,7 +146,7 @@ TEST_CASE("forward dynamics inverts inverse dynamics", "[dynamics]") {
   std::mt19937 rng(13);
   for (const Model& m : testModels(rng)) {
     if (!hasMass(m)) continue;
-    DynamicsWorkspace ws(m);
+    Data ws(m);
     const int n = m.nv;
     VecX tau(n), qdd2(n);
     for (LegModel legs : kLegModels) {
@@ -167,7 +167,7 @@ TEST_CASE("forward dynamics inverts inverse dynamics", "[dynamics]") {
 TEST_CASE("g = ∂U/∂q and ½q̇ᵀMq̇ = kinetic energy for every leg model", "[dynamics]") {
   std::mt19937 rng(17);
   for (const Model& m : testModels(rng)) {
-    DynamicsWorkspace ws(m);
+    Data ws(m);
     const int n = m.nv;
     VecX g(n), gfd(n);
     MatX M(n, n);
@@ -196,7 +196,7 @@ TEST_CASE("g = ∂U/∂q and ½q̇ᵀMq̇ = kinetic energy for every leg model",
 TEST_CASE("Coriolis matrix is zero at rest and C q̇ equals the RNEA velocity term", "[dynamics]") {
   std::mt19937 rng(19);
   const Model m = builtinModel("prototype-4a");
-  DynamicsWorkspace ws(m);
+  Data ws(m);
   MatX C(4, 4);
   VecX tau(4);
   DynamicsOptions o;
@@ -215,7 +215,7 @@ TEST_CASE("energy is conserved in frictionless simulation (RK4 and semi-implicit
   std::vector<Model> models = {builtinModel("prototype-4a"), builtinModel("planar-2r"),
                                test::randomDynamicModel(rng, 5)};
   for (const Model& m : models) {
-    DynamicsWorkspace ws(m);
+    Data ws(m);
     DynamicsOptions o;
     o.legs = LegModel::Full;
     VecX q = test::randomConfiguration(m, rng);
@@ -248,7 +248,7 @@ TEST_CASE("energy is conserved in frictionless simulation (RK4 and semi-implicit
 
 TEST_CASE("simulation reports non-finite states and bad arguments", "[dynamics][sim]") {
   const Model m = builtinModel("planar-2r");
-  DynamicsWorkspace ws(m);
+  Data ws(m);
   VecX q = VecX::Zero(2), qd = VecX::Zero(2);
   CHECK_THROWS_WITH(simulate(m, ws, q, qd, -1, 10, nullptr, {}, Integrator::RK4), Catch::Contains("dt"));
   CHECK_THROWS_WITH(integratorFromString("verlet"), Catch::Contains("integrator"));
@@ -260,14 +260,14 @@ TEST_CASE("ABA = Cholesky forward dynamics (every leg model but Full-with-legs) 
   std::mt19937 rng(29);
   for (const Model& m : testModels(rng)) {
     if (!hasMass(m)) continue;
-    DynamicsWorkspace ws(m);
+    Data ws(m);
     const int n = m.nv;
     VecX a1(n), a2(n);
     for (LegModel legs : kLegModels) {
       DynamicsOptions o = everyTerm(legs, rng);
       o.wrench_frame = WrenchFrame::Tool;
       const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 2.0), tau = test::randomVector(rng, n, 5.0);
-      if (legs == LegModel::Full && !ws.legs.empty()) {
+      if (legs == LegModel::Full && !ws.dyn.legs.empty()) {
         CHECK_THROWS_WITH(forwardDynamicsABA(m, ws, q, qd, tau, o, a1), Catch::Contains("use the Cholesky method"));
         continue;
       }

@@ -30,7 +30,7 @@ std::vector<Model> models(std::mt19937& rng) {
 TEST_CASE("Lee's G-D form = RNEA, and its translational/rotational split = the RNEA breakdown", "[dynamics][lee]") {
   std::mt19937 rng(41);
   for (const Model& m : models(rng)) {
-    DynamicsWorkspace ws(m);
+    Data ws(m);
     const int n = m.nv;
     VecX tau(n), tl(n);
     MatX M(n, n);
@@ -66,7 +66,7 @@ TEST_CASE("Lee's G-D form = RNEA, and its translational/rotational split = the R
 
 TEST_CASE("Lee's simplified model keeps translational terms on the first joints, rotational on the rest", "[dynamics][lee]") {
   const Model m = builtinModel("puma560");
-  DynamicsWorkspace ws(m);
+  Data ws(m);
   std::mt19937 rng(43);
   const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, 6, 1), qdd = test::randomVector(rng, 6, 2);
   LeeTerms t;
@@ -93,8 +93,7 @@ TEST_CASE("Lee's simplified model keeps translational terms on the first joints,
 TEST_CASE("Freeman's I*/P* form = RNEA and I* = M", "[dynamics][freeman]") {
   std::mt19937 rng(47);
   for (const Model& m : models(rng)) {
-    DynamicsWorkspace ws(m);
-    FreemanWorkspace fw;
+    Data ws(m);
     FreemanModel fm;
     const int n = m.nv;
     VecX tau(n), tf(n);
@@ -110,7 +109,7 @@ TEST_CASE("Freeman's I*/P* form = RNEA and I* = M", "[dynamics][freeman]") {
         const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 2),
                    qdd = test::randomVector(rng, n, 3);
         inverseDynamics(m, ws, q, qd, qdd, o, tau);
-        freemanModel(m, ws, fw, q, qd, o, fm);
+        freemanModel(m, ws, q, qd, o, fm);
         freemanTorque(fm, qd, qdd, tf);
         INFO(m.name << " legs=" << toString(legs) << " k=" << k);
         CHECK(relErr(tf, tau) < 1e-10);
@@ -125,8 +124,7 @@ TEST_CASE("Freeman model transfer to tool coordinates: T_u = I*_uu ü + u̇ᵀP*
   std::mt19937 rng(53);
   for (const char* name : {"puma560"}) {
     const Model m = builtinModel(name);
-    DynamicsWorkspace ws(m);
-    FreemanWorkspace fw;
+    Data ws(m);
     FreemanModel fm, fu;
     Influence inf;
     const int n = m.nv;
@@ -135,11 +133,11 @@ TEST_CASE("Freeman model transfer to tool coordinates: T_u = I*_uu ü + u̇ᵀP*
     o.motors = true;
     for (int k = 0; k < 20; ++k) {
       const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 1), qdd = test::randomVector(rng, n, 2);
-      forwardKinematics(m, ws.data, q);
-      toolInfluence(m, ws.data, inf, 2);
+      forwardKinematics(m, ws, q);
+      toolInfluence(m, ws, inf, 2);
       Eigen::JacobiSVD<MatX> svd(inf.G);
       if (svd.singularValues()(n - 1) < 1e-3) continue;  // stay away from singular poses
-      freemanModel(m, ws, fw, q, qd, o, fm);
+      freemanModel(m, ws, q, qd, o, fm);
       transferModel(fm, inf.G, inf.H, fu);
       const VecX ud = inf.G * qd;
       VecX udd(n);

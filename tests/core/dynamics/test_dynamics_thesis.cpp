@@ -56,7 +56,7 @@ TEST_CASE("single vertical A-pair = Robinson Eq. 3.63 plus the corrected leg ter
   // Thesis Sec. 3.8.6: 10 x 8 in plate of 4.135 lb, Izz = m/12 (10² + 8²), legs 0.115 lb, rho = 4√2 in.
   const double rho = 4 * std::sqrt(2.0) * kIn, m = 4.135 * kLb, Izz = m / 12 * (100 + 64) * kIn * kIn, ml = 0.115 * kLb;
   const Model M = singleApair(rho, m, Izz, ml);
-  DynamicsWorkspace ws(M);
+  Data ws(M);
   VecX tau(1);
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> th(kPi / 3, 5 * kPi / 3), u(-5, 5);
@@ -94,7 +94,7 @@ TEST_CASE("A-pair leg kinetic energy: six slender rods from the leg endpoints (f
   std::mt19937 rng(31);
   for (int k = 0; k < 6; ++k) {
     const Model M = test::randomDynamicModel(rng, 4);
-    DynamicsWorkspace ws(M);
+    Data ws(M);
     Data d(M);
     DynamicsOptions full, massless;
     full.legs = LegModel::Full;
@@ -123,7 +123,7 @@ TEST_CASE("A-pair leg kinetic energy: six slender rods from the leg endpoints (f
 TEST_CASE("single horizontal A-pair with its CG on the axis: no gravity torque, B = Izz + (ρ²m/8)(1+cos θ)", "[dynamics][thesis]") {
   const double rho = 4 * std::sqrt(2.0) * kIn, m = 4.135 * kLb, Izz = m / 12 * 164 * kIn * kIn;
   const Model M = singleApair(rho, m, Izz, 0.115 * kLb, false);
-  DynamicsWorkspace ws(M);
+  Data ws(M);
   VecX g(1);
   MatX B(1, 1);
   DynamicsOptions o;
@@ -138,7 +138,7 @@ TEST_CASE("single horizontal A-pair with its CG on the axis: no gravity torque, 
 
 TEST_CASE("prototype-4a joint-1 gravity terms: Eq. 3.134 (links) and Eq. 3.137 (legs, 7/4 m_Legs ρ g k1)", "[dynamics][thesis]") {
   const Model M = builtinModel("prototype-4a");
-  DynamicsWorkspace ws(M);
+  Data ws(M);
   std::mt19937 rng(9);
   VecX g(4), g0(4);
   const double rho = 4 * std::sqrt(2.0) * kIn, mLegs = 6 * 0.115 * kLb;
@@ -164,7 +164,7 @@ TEST_CASE("prototype-4a joint-1 gravity terms: Eq. 3.134 (links) and Eq. 3.137 (
 
 TEST_CASE("puma560 oracles (Corke mdl_puma560, g = 9.81): gravity, M with and without armature, Coriolis", "[dynamics][puma]") {
   const Model M = builtinModel("puma560");
-  DynamicsWorkspace ws(M);
+  Data ws(M);
   VecX qn(6);
   qn << 0, kPi / 4, kPi, 0, kPi / 4, 0;
   VecX g(6), tau(6);
@@ -213,7 +213,7 @@ struct Peaks {
 };
 
 Peaks trapezoidPeaks(const Model& M, LegModel legs) {
-  DynamicsWorkspace ws(M);
+  Data ws(M);
   DynamicsOptions o;
   o.legs = legs;
   VecX q(4), qd(4), qdd(4), tau(4);

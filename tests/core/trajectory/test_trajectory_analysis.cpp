@@ -37,7 +37,7 @@ TEST_CASE("single A-pair: RNEA with each leg model equals the closed form (Robin
   std::uniform_real_distribution<double> th(60 * kDeg, 300 * kDeg), rate(-4, 4);
   for (Mounting mt : {Mounting::Vertical, Mounting::Horizontal}) {
     const Model m = apairStudyModel(p, mt);
-    DynamicsWorkspace ws(m);
+    Data ws(m);
     for (LegModel legs : {LegModel::Massless, LegModel::Lumped, LegModel::Full, LegModel::PotentialOnly}) {
       DynamicsOptions o;
       o.legs = legs;
@@ -101,7 +101,7 @@ TEST_CASE("analysis: work along the thesis trapezoid, energy balance, effort pea
   DynamicsOptions o;
   const TrajectoryAnalysis a = analyzeTrajectory(m, tr, o);
   // rest to rest: Σ net work = ΔPE
-  DynamicsWorkspace ws(m);
+  Data ws(m);
   const double dPE = potentialEnergy(m, ws, s.to, o) - potentialEnergy(m, ws, s.from, o);
   CHECK(a.net_work.sum() == Approx(dPE).margin(1e-4 * a.total_work));
   CHECK(a.total_work >= std::abs(a.net_work.sum()));

@@ -5,13 +5,13 @@
 // forwardDynamics (Cholesky). Every other option is supported. See docs/dynamics.md for the
 // measured cost against the Cholesky solve.
 #pragma once
-#include <achain/dynamics/workspace.hpp>
+#include <achain/dynamics/options.hpp>
 
 namespace achain {
 
 /// Throws achain::Error for LegModel::Full on a model with A-pair leg mass, or when an
 /// articulated inertia is singular (a joint that moves no mass). Allocation-free.
-void forwardDynamicsABA(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void forwardDynamicsABA(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& tau,
                         const DynamicsOptions& options, Eigen::Ref<VecX> qdd);
 

@@ -5,12 +5,12 @@
 // symmetric bilinear form is the Christoffel symbol: column j of C is ¼[h(e_j + q̇) − h(e_j − q̇)].
 // Cost: 2·nv RNEA passes.
 #pragma once
-#include <achain/dynamics/workspace.hpp>
+#include <achain/dynamics/options.hpp>
 
 namespace achain {
 
 /// C must be nv×nv. Allocation-free.
-void coriolisMatrix(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void coriolisMatrix(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                     const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, Eigen::Ref<MatX> C);
 
 }  // namespace achain

@@ -2,12 +2,12 @@
 // (LegModel::Full) and the rotor inertias J_m·G² (options.motors). M is symmetric positive definite
 // for any chain whose bodies carry mass in every direction a joint moves them.
 #pragma once
-#include <achain/dynamics/workspace.hpp>
+#include <achain/dynamics/options.hpp>
 
 namespace achain {
 
-/// M must be nv×nv. Runs forward kinematics into ws.data. Allocation-free.
-void massMatrix(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+/// M must be nv×nv. Runs forward kinematics into data. Allocation-free.
+void massMatrix(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                 const DynamicsOptions& options, Eigen::Ref<MatX> M);
 
 }  // namespace achain

@@ -15,7 +15,7 @@
 #pragma once
 #include <achain/kinematics/influence.hpp>
 #include <achain/math/tensor3.hpp>
-#include <achain/dynamics/workspace.hpp>
+#include <achain/dynamics/options.hpp>
 
 namespace achain {
 
@@ -26,14 +26,9 @@ struct FreemanModel {
 };
 
 /// Scratch for freemanModel (influence coefficients of the bodies and leg points).
-struct FreemanWorkspace {
-  MatX Gc, Gw, Gb, Gp;
-  Tensor3 Hc, Hw, Hb, Hp;
-  VecX tmp;
-};
 
 /// I*, P* and T^L at (q, q̇) (q̇ only matters for friction in T^L).
-void freemanModel(const Model& model, DynamicsWorkspace& ws, FreemanWorkspace& fw, const Eigen::Ref<const VecX>& q,
+void freemanModel(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                   const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, FreemanModel& out);
 
 /// T = I* q̈ + q̇ᵀP* q̇ − T^L.

@@ -2,7 +2,7 @@
 #pragma once
 #include <functional>
 
-#include <achain/dynamics/workspace.hpp>
+#include <achain/dynamics/options.hpp>
 
 namespace achain {
 
@@ -11,7 +11,7 @@ Integrator integratorFromString(const std::string& s);  ///< "rk4" | "euler" (se
 const char* toString(Integrator m);
 
 /// One step of length dt with τ held constant over the step; q, qd updated in place. Allocation-free.
-void integrateStep(const Model& model, DynamicsWorkspace& ws, Eigen::Ref<VecX> q, Eigen::Ref<VecX> qd,
+void integrateStep(const Model& model, Data& data, Eigen::Ref<VecX> q, Eigen::Ref<VecX> qd,
                    const Eigen::Ref<const VecX>& tau, double dt, const DynamicsOptions& options,
                    Integrator method = Integrator::RK4);
 
@@ -27,7 +27,7 @@ struct SimulationSample {
   std::function<void(double fraction)> progress;
   int every = 1;
 };
-void simulate(const Model& model, DynamicsWorkspace& ws, VecX& q, VecX& qd, double dt, int steps,
+void simulate(const Model& model, Data& data, VecX& q, VecX& qd, double dt, int steps,
               const TorqueFunction& torque, const DynamicsOptions& options, Integrator method,
               const SimulationSample& io = {});
 

@@ -12,7 +12,7 @@
 // Bodies and leg masses follow the leg model exactly as in RNEA (leg midpoints are translational).
 // O(n³), like the paper's G-D count; use RNEA for speed and this for structure.
 #pragma once
-#include <achain/dynamics/workspace.hpp>
+#include <achain/dynamics/options.hpp>
 
 namespace achain {
 
@@ -30,12 +30,12 @@ struct LeeOptions {
   int translational_joints = 3;
 };
 
-/// All G-D terms at (q, q̇). Runs forward kinematics into ws.data.
-void leeTerms(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+/// All G-D terms at (q, q̇). Runs forward kinematics into data.
+void leeTerms(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
               const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, LeeTerms& out);
 
 /// τ = D q̈ + h^tran + h^rot + c (+ other), honouring the simplified-model switch.
-void leeInverseDynamics(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void leeInverseDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& qdd,
                         const DynamicsOptions& options, const LeeOptions& lee, LeeTerms& terms,
                         Eigen::Ref<VecX> tau);

@@ -18,11 +18,10 @@
 #pragma once
 #include <string>
 
-#include <achain/math/types.hpp>
+#include <achain/model/data.hpp>
 
 namespace achain {
 
-enum class LegModel { Massless, Lumped, Full, PotentialOnly };
 
 /// "massless" | "lumped" | "full" | "potential" (also accepted: "pe", "potential-only").
 LegModel legModelFromString(const std::string& s);

@@ -9,21 +9,21 @@
 // Leg models, motors, friction, gravity and the tool wrench are chosen per call (options.hpp).
 // Everything here is allocation-free once the workspace exists.
 #pragma once
-#include <achain/dynamics/workspace.hpp>
+#include <achain/dynamics/options.hpp>
 
 namespace achain {
 
-/// τ for (q, q̇, q̈). tau must have model.nv entries. Runs forward kinematics into ws.data.
-void inverseDynamics(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+/// τ for (q, q̇, q̈). tau must have model.nv entries. Runs forward kinematics into data.
+void inverseDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& qdd,
                      const DynamicsOptions& options, Eigen::Ref<VecX> tau);
 
 /// Generalized gravity vector g(q) (the torque that holds the chain still against gravity).
-void gravityTorques(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void gravityTorques(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                     const DynamicsOptions& options, Eigen::Ref<VecX> g);
 
 /// Bias torques b(q, q̇) = C q̇ + g + τ_friction + Jᵀh_e, i.e. inverseDynamics with q̈ = 0.
-void biasTorques(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void biasTorques(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                  const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, Eigen::Ref<VecX> b);
 
 /// Joint friction alone (zero unless options.friction and the joint has motor data).
@@ -39,15 +39,15 @@ struct TorqueBreakdown {
   VecX translational, rotational, rotor;
   void resize(int n);
 };
-void torqueBreakdown(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+void torqueBreakdown(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& qdd,
                      const DynamicsOptions& options, TorqueBreakdown& out);
 
 /// Kinetic energy ½q̇ᵀM q̇ (rotors included when options.motors) and potential energy −Σ m g·c
 /// (legs per the leg model; zero at the base origin).
-double kineticEnergy(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+double kineticEnergy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options);
-double potentialEnergy(const Model& model, DynamicsWorkspace& ws, const Eigen::Ref<const VecX>& q,
+double potentialEnergy(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                        const DynamicsOptions& options);
 
 /// Checks sizes and finiteness of the inputs ("qd[2]: must be a finite number"). The algorithms

@@ -41,6 +41,7 @@ class SolutionSet {
     bool inside = true;
     for (int j = 0; j < m_.njoints(); ++j) {
       const int i = m_.idx_q[j];
+      if (i < 0 || !m_.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
       const double period = jointPeriod(m_.joints[j]);
       bool in = false;
       const double pref = seed_ ? (*seed_)[i] : 0.0;
@@ -94,6 +95,7 @@ class SolutionSet {
       VecX mid(m_.nq);
       for (int j = 0; j < m_.njoints(); ++j) {
         const auto& L = m_.joints[j].limits;
+        if (!m_.jmodels[j].independent) continue;
         mid[m_.idx_q[j]] = std::isfinite(L.lower) && std::isfinite(L.upper) ? 0.5 * (L.lower + L.upper) : 0.0;
       }
       starts.push_back(mid);
@@ -101,6 +103,7 @@ class SolutionSet {
     for (auto& s0 : starts) {
       for (int j = 0; j < m_.njoints(); ++j) {
         const auto& L = m_.joints[j].limits;
+        if (!m_.jmodels[j].independent) continue;
         s0[m_.idx_q[j]] = std::min(std::max(s0[m_.idx_q[j]], L.lower), L.upper);
       }
       solveNumeric(m_, ws, target_, s0, opt, r);

@@ -6,16 +6,21 @@
 #include <vector>
 
 #include <achain/math/types.hpp>
+#include <achain/model/joint.hpp>
 
 namespace achain {
 
-/// Joint kinds. Joint variable q (θ_v for A-pairs) enters as:
-///   R: rotation θ_f + s·q about z
-///   P: translation d + s·q along z (rotation θ_f fixed)
-///   H: rotation θ_f + s·q, translation d + pitch·s·q   (pitch in m/rad)
-///   A: rotation θ_f + s·q, translation d + ρ·sin(q/2)   (q kept unwrapped, 720° period)
+/// Joint kinds. Joint variable u (θ_v for A-pairs) enters as:
+///   R: rotation θ_f + s·u about z
+///   P: translation d + s·u along z (rotation θ_f fixed)
+///   H: rotation θ_f + s·u, translation d + pitch·s·u   (pitch in m/rad)
+///   A: rotation θ_f + s·u, translation d + ρ·sin(u/2)   (u kept unwrapped, 720° period)
+///   Law: rotation θ_f + s·u, translation d + f(u) for a declared axial law f (other algebraic screws)
+///   Fixed: no motion and no coordinate (θ_f, d only)
 /// s is the joint's direction sign (±1). For an A-pair s = −1 is the mirror-image platform.
-enum class JointKind { R, P, H, A };
+/// u is the joint's own coordinate, or k·q_m + c for a joint that mimics joint m (Joint::mimic).
+/// How each kind moves is written once, in makeJointModel (joint.hpp / joint.cpp).
+enum class JointKind { R, P, H, A, Law, Fixed };
 
 /// Where the DH constants sit relative to the joint motion.
 ///   Standard (distal):  ^{i-1}T_i = Rz(θ) Tz(d) · Tx(a) Rx(α)
@@ -69,6 +74,10 @@ struct Joint {
   double rho = 0;         ///< A only: ρ = a_side·√6/3 = (2√2/3)·leg length, m
   double leg_mass = 0;    ///< A only: mass of one of the six legs, kg
   double leg_radius = 0;  ///< A only: leg radius for collision limits (0 = centrelines), m
+  AxialLaw law;           ///< Law only: dz − d = f(u)
+  int mimic = -1;         ///< ≥ 0: this joint follows joint `mimic`, u = mimic_multiplier·u_m + mimic_offset
+  double mimic_multiplier = 1;
+  double mimic_offset = 0;  ///< rad or m
   JointLimits limits;
   Motor motor;
   Inertial link;          ///< the link this joint moves
@@ -91,7 +100,10 @@ struct Model {
   // ---- derived by finalize(); not part of the description ----
   int nq = 0;                       ///< number of generalized coordinates
   int nv = 0;                       ///< number of generalized velocities
-  std::vector<int> idx_q;           ///< first coordinate of each joint
+  std::vector<int> idx_q;           ///< coordinate each joint follows (−1 for a fixed joint)
+  std::vector<JointModel> jmodels;  ///< how each joint moves (the joint model), from makeJointModel
+  std::vector<int> coord_joint;     ///< the joint that owns each coordinate (size nq)
+  bool coupled = false;             ///< some joint is fixed or a mimic (nq < njoints)
   std::vector<SE3> pre;             ///< constant part before the joint motion
   std::vector<SE3> post;            ///< constant part after the joint motion
   std::vector<char> is_chain_parent;  ///< joint i's parent is i−1 (or −1 for i = 0)
@@ -106,32 +118,20 @@ struct Model {
   bool sameDescription(const Model& o) const;
 };
 
-/// Joint variable → (rotation angle about z, translation along z), including θ_f and d.
-inline void jointMotion(const Joint& j, double q, double& theta, double& dz) {
-  theta = j.theta_f;
-  dz = j.d;
-  switch (j.kind) {
-    case JointKind::R: theta = j.theta_f + j.sign * q; dz = j.d; break;
-    case JointKind::P: theta = j.theta_f; dz = j.d + j.sign * q; break;
-    case JointKind::H: theta = j.theta_f + j.sign * q; dz = j.d + j.pitch * j.sign * q; break;
-    case JointKind::A: theta = j.theta_f + j.sign * q; dz = j.d + j.rho * std::sin(0.5 * q); break;
-  }
-}
-
-/// Derivatives of jointMotion with respect to q: ∂θ/∂q and ∂dz/∂q.
-inline void jointRates(const Joint& j, double q, double& dtheta, double& ddz) {
-  dtheta = 0;
-  ddz = 0;
-  switch (j.kind) {
-    case JointKind::R: dtheta = j.sign; ddz = 0; break;
-    case JointKind::P: dtheta = 0; ddz = j.sign; break;
-    case JointKind::H: dtheta = j.sign; ddz = j.pitch * j.sign; break;
-    case JointKind::A: dtheta = j.sign; ddz = 0.5 * j.rho * std::cos(0.5 * q); break;
-  }
-}
-
 /// True when the joint variable is an angle (R, H, A).
 inline bool isAngular(JointKind k) { return k != JointKind::P; }
+
+/// The joint model of a joint following coordinate `coord` with u = scale·q + offset (joint.cpp).
+JointModel makeJointModel(const Joint& j, int coord, double scale = 1, double offset = 0);
+
+/// A joint's rotation θ and translation dz at its own variable u (through its joint model; for
+/// code that holds a Joint outside a finalized Model, e.g. the closed-form IK's DH view).
+inline void jointMotion(const Joint& j, double u, double& theta, double& dz) {
+  JointState s;
+  makeJointModel(j, 0).evaluate(u, s);
+  theta = s.theta;
+  dz = s.dz;
+}
 
 /// A-pair geometry conversions (Robinson Eq. 3.3–3.4): ρ = a√6/3, l = a√3/2, ρ = (2√2/3) l.
 inline double apairRhoFromSide(double side) { return side * std::sqrt(6.0) / 3.0; }

@@ -1,27 +1,9 @@
-#include <achain/dynamics/workspace.hpp>
+// Data: one thread's scratch for every algorithm, sized once from a Model.
+#include <achain/model/data.hpp>
 
 #include <achain/model/apair.hpp>
-#include <achain/dynamics/options.hpp>
 
 namespace achain {
-
-LegModel legModelFromString(const std::string& s) {
-  if (s == "massless") return LegModel::Massless;
-  if (s == "lumped") return LegModel::Lumped;
-  if (s == "full") return LegModel::Full;
-  if (s == "potential" || s == "pe" || s == "potential-only" || s == "potentialonly") return LegModel::PotentialOnly;
-  throw Error("legs: expected massless, lumped, full or potential (got '" + s + "')");
-}
-
-const char* toString(LegModel m) {
-  switch (m) {
-    case LegModel::Massless: return "massless";
-    case LegModel::Lumped: return "lumped";
-    case LegModel::Full: return "full";
-    case LegModel::PotentialOnly: return "potential";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -39,26 +21,31 @@ void addPointMass(DynBody& b, double m, const Vec3& x) {
 
 }  // namespace
 
-DynamicsWorkspace::DynamicsWorkspace(const Model& m) : nv(m.nv), njoints(m.njoints()), data(m) {
+Data::Data(const Model& m)
+    : nv(m.nv), njoints(m.njoints()), oMi(m.njoints()), oMj(m.njoints()), theta(m.njoints()), dz(m.njoints()),
+      u(m.njoints()), rot_rate(m.njoints()), axial_rate(m.njoints()), axial_curv(m.njoints()),
+      axial_jerk(m.njoints()) {
   const int n = njoints;
-  for (auto& v : {&S_w, &S_v, &V_w, &V_v, &A_w, &A_v, &F_n, &F_f, &com_w}) v->assign(n, Vec3::Zero());
-  Ic_w.assign(n, Mat3::Zero());
-  mass.assign(n, 0.0);
-  Icomp.assign(n, Eigen::Matrix<double, 6, 6>::Zero());
-  U6.assign(n, Eigen::Matrix<double, 6, 1>::Zero());
-  for (VecX* v : {&tmp_a, &tmp_b, &tmp_c, &tmp_d, &zero, &q_stage, &v_stage}) *v = VecX::Zero(nv);
+  kin.path.resize(n);
+  kin.J.resize(6, m.nv);
+  for (auto* v : {&dyn.S_w, &dyn.S_v, &dyn.V_w, &dyn.V_v, &dyn.A_w, &dyn.A_v, &dyn.F_n, &dyn.F_f, &dyn.com_w}) v->assign(n, Vec3::Zero());
+  dyn.Ic_w.assign(n, Mat3::Zero());
+  dyn.mass.assign(n, 0.0);
+  dyn.Icomp.assign(n, Eigen::Matrix<double, 6, 6>::Zero());
+  dyn.U6.assign(n, Eigen::Matrix<double, 6, 1>::Zero());
+  for (VecX* v : {&dyn.tmp_a, &dyn.tmp_b, &dyn.tmp_c, &dyn.tmp_d, &dyn.zero, &dyn.q_stage, &dyn.v_stage}) *v = VecX::Zero(nv);
   for (int k = 0; k < 4; ++k) {
-    k_q[k] = VecX::Zero(nv);
-    k_v[k] = VecX::Zero(nv);
+    dyn.k_q[k] = VecX::Zero(nv);
+    dyn.k_v[k] = VecX::Zero(nv);
   }
-  M = MatX::Zero(nv, nv);
-  J3 = MatX::Zero(3, nv);
-  llt = Eigen::LLT<MatX>(nv);
+  dyn.M = MatX::Zero(nv, nv);
+  dyn.J3 = MatX::Zero(3, nv);
+  dyn.llt = Eigen::LLT<MatX>(nv);
 
   // Legs: anchors in the parent's frame (B) and the link's frame (P).
   for (int i = 0; i < n; ++i) {
     const Joint& j = m.joints[i];
-    if (j.kind != JointKind::A || j.leg_mass <= 0) continue;
+    if (!(j.leg_mass > 0)) continue;  // only A-pairs have legs (validated)
     const ApairAnchors A = apairAnchors(apairSideFromRho(j.rho));
     const double my = j.sign > 0 ? 1.0 : -1.0;
     const SE3 postInv = m.post[i].inverse();
@@ -73,23 +60,23 @@ DynamicsWorkspace::DynamicsWorkspace(const Model& m) : nv(m.nv), njoints(m.njoin
       L.B = j.parent < 0 ? (m.base * m.pre[i]).act(b_axis) : m.pre[i].act(b_axis);
       L.P = postInv.act(p);
       L.mass = j.leg_mass;
-      legs.push_back(L);
+      dyn.legs.push_back(L);
     }
   }
 
   for (int v = 0; v < 4; ++v) {
-    bodies[v].resize(n);
+    dyn.bodies[v].resize(n);
     for (int i = 0; i < n; ++i) {
-      DynBody& b = bodies[v][i];
+      DynBody& b = dyn.bodies[v][i];
       b.mass = m.joints[i].link.mass;
       b.com = m.joints[i].link.com;
       b.inertia = m.joints[i].link.inertia;
     }
   }
-  auto& lumped = bodies[static_cast<int>(LegModel::Lumped)];
+  auto& lumped = dyn.bodies[static_cast<int>(LegModel::Lumped)];
   for (int i = 0; i < n; ++i) {
     const Joint& j = m.joints[i];
-    if (j.kind != JointKind::A || j.leg_mass <= 0) continue;
+    if (!(j.leg_mass > 0)) continue;  // only A-pairs have legs (validated)
     DynBody& b = lumped[i];
     const double add = 6 * j.leg_mass;
     if (b.mass > 0) {
@@ -100,16 +87,17 @@ DynamicsWorkspace::DynamicsWorkspace(const Model& m) : nv(m.nv), njoints(m.njoin
       b.mass = add;
     }
   }
-  auto& full = bodies[static_cast<int>(LegModel::Full)];
-  for (const DynLeg& L : legs) {
+  auto& full = dyn.bodies[static_cast<int>(LegModel::Full)];
+  for (const DynLeg& L : dyn.legs) {
     addPointMass(full[L.joint], L.mass / 6, L.P);
     if (L.parent >= 0) addPointMass(full[L.parent], L.mass / 6, L.B);
   }
 }
 
-void checkWorkspace(const Model& model, const DynamicsWorkspace& ws) {
-  if (ws.nv != model.nv || ws.njoints != model.njoints())
-    throw Error("workspace: made for a model with " + std::to_string(ws.nv) + " joints, used with " +
+void checkData(const Model& model, const Data& data) {
+  if (data.nv != model.nv || data.njoints != model.njoints())
+    throw Error("data: made for a model with " + std::to_string(data.njoints) + " joints and " +
+                std::to_string(data.nv) + " coordinates, used with " + std::to_string(model.njoints()) + " and " +
                 std::to_string(model.nv));
 }
 

@@ -1,0 +1,125 @@
+// The joint model: the one place where a joint kind's motion is defined.
+//
+// Every joint moves its link by Rz(θ) Tz(dz) about/along its axis (z of the axis frame), with
+//   θ  = θ_f + r·u                      (r = ∂θ/∂u: the direction sign s for rotating joints, 0 otherwise)
+//   dz = d   + f(u)                     (the axial law: polynomial + sine terms, below)
+//   u  = k·q_c + c₀                     (the joint variable: q_c is the generalized coordinate it follows;
+//                                        k = 1, c₀ = 0 for an independent joint; URDF's mimic otherwise)
+// The kinds are laws of that one form, built by makeJointModel (joint.cpp, the only switch on JointKind):
+//   R  r = s, f = 0            P  r = 0, f = s·u            H  r = s, f = pitch·s·u
+//   A  r = s, f = ρ·sin(u/2)   (Robinson's algebraic screw pair; ρ = 0 is the R-pair, bit for bit)
+//   law  r = s, f = the declared law (other algebraic screw laws, from JSON)
+//   fixed  no coordinate: θ = θ_f, dz = d
+// Algorithms read a joint's motion only through JointModel::evaluate (FK stores the result in Data):
+// the transform (θ, dz), the motion subspace per unit q̇_c (rot_rate·z, axial_rate·z) and the
+// derivatives of the axial rate that RNEA, the influence coefficients and J̇ need. Adding a kind is one
+// new case in makeJointModel; no algorithm changes.
+#pragma once
+#include <array>
+#include <cmath>
+
+#include <achain/math/types.hpp>
+
+namespace achain {
+
+/// One sine term a·sin(ω·u + φ) of an axial law.
+struct SineTerm {
+  double amplitude = 0;  ///< m
+  double frequency = 0;  ///< ω, 1/rad (per unit of the joint variable)
+  double phase = 0;      ///< φ, rad
+  bool operator==(const SineTerm& o) const {
+    return amplitude == o.amplitude && frequency == o.frequency && phase == o.phase;
+  }
+};
+
+/// The translation along the axis as a function of the joint variable u (constant part excluded):
+///   f(u) = c₁u + c₂u² + c₃u³ + Σ_k a_k·sin(ω_k u + φ_k)     (at most kMaxSine sine terms)
+struct AxialLaw {
+  static constexpr int kMaxSine = 2;
+  double c1 = 0, c2 = 0, c3 = 0;
+  int nsine = 0;
+  std::array<SineTerm, kMaxSine> sine{};
+
+  /// f and its first three derivatives at u.
+  void evaluate(double u, double& f, double& f1, double& f2, double& f3) const {
+    f = ((c3 * u + c2) * u + c1) * u;
+    f1 = (3 * c3 * u + 2 * c2) * u + c1;
+    f2 = 6 * c3 * u + 2 * c2;
+    f3 = 6 * c3;
+    for (int k = 0; k < nsine; ++k) {
+      const SineTerm& t = sine[k];
+      const double x = t.frequency * u + t.phase;
+      const double s = std::sin(x), c = std::cos(x), w = t.frequency;
+      const double a = t.amplitude;
+      f += a * s;
+      f1 += a * w * c;
+      f2 -= a * w * w * s;
+      f3 -= a * w * w * w * c;
+    }
+  }
+  bool isZero() const { return c1 == 0 && c2 == 0 && c3 == 0 && nsine == 0; }
+  bool operator==(const AxialLaw& o) const {
+    if (c1 != o.c1 || c2 != o.c2 || c3 != o.c3 || nsine != o.nsine) return false;
+    for (int k = 0; k < nsine; ++k)
+      if (!(sine[k] == o.sine[k])) return false;
+    return true;
+  }
+};
+
+/// The A-pair's law (Robinson): translation ρ·sin(θ_v/2) along the axis for the rotation θ_v. The one
+/// place this law is written; the A-pair joint kind, its leg geometry and collision limits use it.
+inline AxialLaw apairLaw(double rho) {
+  AxialLaw law;
+  law.nsine = 1;
+  law.sine[0] = SineTerm{rho, 0.5, 0.0};
+  return law;
+}
+
+/// A joint's motion and its derivatives with respect to its generalized coordinate q_c, at one q.
+struct JointState {
+  double u = 0;           ///< the joint variable
+  double theta = 0;       ///< total rotation about the axis (θ_f included)
+  double dz = 0;          ///< total translation along the axis (d included)
+  double rot_rate = 0;    ///< ∂θ/∂q_c
+  double axial_rate = 0;  ///< ∂dz/∂q_c
+  double axial_curv = 0;  ///< ∂²dz/∂q_c²
+  double axial_jerk = 0;  ///< ∂³dz/∂q_c³
+};
+
+/// How one joint moves (derived from the Joint description by makeJointModel).
+struct JointModel {
+  int coord = -1;          ///< generalized coordinate the joint follows (−1: fixed, no coordinate)
+  double scale = 1;        ///< k in u = k·q_c + c₀
+  double offset = 0;       ///< c₀
+  bool independent = false;  ///< owns its coordinate (not fixed, not a mimic)
+  double theta0 = 0;       ///< θ_f
+  double d0 = 0;           ///< d
+  double rot = 0;          ///< r = ∂θ/∂u
+  AxialLaw law;            ///< dz − d = f(u)
+  double period = 0;       ///< period of the motion in u (2π, 4π for A-pairs, …), 0 if not periodic
+  double axial_rate_bound = 0;  ///< max |∂dz/∂u| over all u (kInf when unbounded)
+
+  /// The joint's state for coordinate value qc (ignored when coord < 0).
+  void evaluate(double qc, JointState& s) const {
+    const double u = coord < 0 ? 0.0 : scale * qc + offset;
+    double f = 0, f1 = 0, f2 = 0, f3 = 0;
+    law.evaluate(u, f, f1, f2, f3);
+    s.u = u;
+    s.theta = theta0 + rot * u;
+    s.dz = d0 + f;
+    if (coord < 0) {
+      s.rot_rate = s.axial_rate = s.axial_curv = s.axial_jerk = 0;
+      return;
+    }
+    s.rot_rate = rot * scale;
+    s.axial_rate = f1 * scale;
+    s.axial_curv = f2 * scale * scale;
+    s.axial_jerk = f3 * scale * scale * scale;
+  }
+  /// The joint variable is an angle (the joint rotates); a prismatic joint's is a length.
+  bool angular() const { return rot != 0; }
+  /// A pure rotation (R-like: no translation law).
+  bool revolute() const { return rot != 0 && law.isZero(); }
+};
+
+}  // namespace achain

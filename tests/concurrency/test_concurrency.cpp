@@ -1,0 +1,102 @@
+// Threads that each own a Data (and their solvers' scratch) share one Model safely. Run by ctest in the
+// normal build (results equal the single-thread reference) and, in npm test, under ThreadSanitizer,
+// which fails the test on any data race.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <achain/dynamics/aba.hpp>
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/rnea.hpp>
+#include <achain/ik/algebraic_4a.hpp>
+#include <achain/ik/closed_fast.hpp>
+#include <achain/ik/numeric.hpp>
+#include <achain/kinematics/fk.hpp>
+#include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/jacobian.hpp>
+#include <achain/kinematics/statics.hpp>
+#include <achain/model/robots.hpp>
+#include <achain/reach/workspace.hpp>
+
+using namespace achain;
+
+namespace {
+
+/// Everything one thread computes, as numbers to compare with the single-thread run.
+std::vector<double> work(const Model& m, const Model& proto, int seed, int rounds) {
+  std::vector<double> out;
+  Data d(m);
+  NumericIkWorkspace nik(m);
+  ClosedIkWorkspace cik(m);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> U(-1, 1);
+  DynamicsOptions o;
+  MatX J(6, m.nv), M(m.nv, m.nv);
+  VecX tau(m.nv), qdd(m.nv);
+  Influence I;
+  for (int r = 0; r < rounds; ++r) {
+    VecX q(m.nq), qd(m.nv), a(m.nv);
+    for (int k = 0; k < m.nq; ++k) {
+      q[k] = U(rng);
+      qd[k] = U(rng);
+      a[k] = U(rng);
+    }
+    forwardKinematics(m, d, q);
+    out.push_back(d.oMtool.p.x());
+    toolJacobian(m, d, J);
+    out.push_back(J.sum());
+    out.push_back(toolJacobianDotTimesQdot(m, d, qd).sum());
+    toolInfluence(m, d, I, 2);
+    out.push_back(I.H.data().sum());
+    out.push_back(staticTorques(m, d, Vec6::Ones()).sum());
+    inverseDynamics(m, d, q, qd, a, o, tau);
+    out.push_back(tau.sum());
+    massMatrix(m, d, q, o, M);
+    out.push_back(M.sum());
+    forwardDynamicsABA(m, d, q, qd, tau, o, qdd);
+    out.push_back(qdd.sum());
+    // IK: numeric from a nearby seed, and the closed form, for the pose just computed.
+    forwardKinematics(m, d, q);
+    const SE3 target = d.oMtool;
+    IkResult res;
+    VecX seed = q;
+    for (int k = 0; k < m.nq; ++k) seed[k] += 0.05 * U(rng);
+    solveNumeric(m, nik, target, seed, IkOptions{}, res);
+    out.push_back(res.residual);
+    ClosedIkSolutions sols;
+    ikClosed(cik, target, q.data(), sols);
+    out.push_back(sols.count);
+  }
+  // The algebraic 4A solver and a small reachable-set job on the prototype.
+  Data dp(proto);
+  VecX qp = VecX::Constant(proto.nq, 2.0);
+  qp[1] = 3.9;
+  forwardKinematics(proto, dp, qp);
+  const IkAllResult alg = solveAlgebraic4A(proto, dp.oMtool);
+  out.push_back(double(alg.solutions.size()));
+  WorkspaceOptions wo;
+  wo.voxel = 0.05;
+  wo.threads = 1;
+  out.push_back(double(computeWorkspace(proto, wo).count()));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("concurrency: threads with their own Data share one Model", "[concurrency]") {
+  const Model puma = builtinModel("puma560");
+  const Model proto = builtinModel("prototype-4a");
+  const int kThreads = 4, kRounds = 6;
+  std::vector<std::vector<double>> reference(kThreads), threaded(kThreads);
+  for (int t = 0; t < kThreads; ++t) reference[t] = work(puma, proto, t, kRounds);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < kThreads; ++t)
+    pool.emplace_back([&, t] { threaded[t] = work(puma, proto, t, kRounds); });
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    REQUIRE(threaded[t].size() == reference[t].size());
+    for (size_t k = 0; k < reference[t].size(); ++k) CHECK(threaded[t][k] == reference[t][k]);
+  }
+}
