@@ -14,6 +14,7 @@
 #include "host/sender.hpp"
 #include "host/segments.hpp"
 #include <achain/model/robots.hpp>
+#include <achain/io/trajectory_json.hpp>
 
 namespace achain::cli {
 namespace {

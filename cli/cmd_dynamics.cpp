@@ -7,6 +7,7 @@
 
 #include "common.hpp"
 #include <achain/trajectory/trajectory.hpp>
+#include <achain/io/trajectory_json.hpp>
 #include <achain/dynamics/control.hpp>
 #include <achain/dynamics/coriolis.hpp>
 #include <achain/dynamics/crba.hpp>

@@ -3,7 +3,7 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/jacobian.hpp>
-#include <achain/kinematics/kinematics_report.hpp>
+#include <achain/io/kinematics_json.hpp>
 #include <achain/kinematics/singularity.hpp>
 #include <achain/kinematics/statics.hpp>
 

@@ -5,6 +5,7 @@
 
 #include "common.hpp"
 #include <achain/dynamics/options.hpp>
+#include <achain/io/trajectory_json.hpp>
 #include <achain/model/robots.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/trajectory/apair_study.hpp>

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <achain/model/robots.hpp>
+#include <achain/io/trajectory_json.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/trajectory.hpp>
 #include <achain/math/types.hpp>

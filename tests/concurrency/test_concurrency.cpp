@@ -49,7 +49,7 @@ std::vector<double> work(const Model& m, const Model& proto, int seed, int round
     out.push_back(J.sum());
     out.push_back(toolJacobianDotTimesQdot(m, d, qd).sum());
     toolInfluence(m, d, I, 2);
-    out.push_back(I.H.data().sum());
+    out.push_back(I.H.maxAbs());
     out.push_back(staticTorques(m, d, Vec6::Ones()).sum());
     inverseDynamics(m, d, q, qd, a, o, tau);
     out.push_back(tau.sum());

@@ -6,7 +6,7 @@
 
 namespace achain {
 
-using nlohmann::json;
+
 
 double integrateAbs(const std::vector<double>& t, const Eigen::Ref<const VecX>& p) {
   double w = 0;
@@ -70,42 +70,6 @@ TrajectoryAnalysis analyzeTrajectory(const Model& m, const Trajectory& tr, const
     tau.row(k) = t.transpose();
   }
   return analyzeTorques(m, tr, tau);
-}
-
-json analysisToJson(const Model& m, const Trajectory& tr, const TrajectoryAnalysis& a, bool series) {
-  auto vec = [](const VecX& v) {
-    json r = json::array();
-    for (int i = 0; i < v.size(); ++i) r.push_back(std::isfinite(v[i]) ? json(v[i]) : json(nullptr));
-    return r;
-  };
-  json peaks = json::array();
-  for (int j = 0; j < m.njoints(); ++j) {
-    const int i = m.idx_q[j];
-    if (i < 0 || !m.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
-    peaks.push_back({{"joint", m.joints[j].name}, {"peak_tau", a.peak_tau[i]}, {"time", a.peak_tau_time[i]},
-                     {"effort", std::isfinite(a.effort[i]) ? json(a.effort[i]) : json(nullptr)},
-                     {"ratio", a.effort_ratio[i]}, {"ok", a.effort_ratio[i] <= 1 + 1e-9},
-                     {"peak_power", a.peak_power[i]}, {"work", a.work[i]}, {"net_work", a.net_work[i]}});
-  }
-  json out = {{"robot", m.name}, {"joints", tr.joints}, {"duration", tr.duration()}, {"samples", tr.samples()},
-              {"work", vec(a.work)}, {"net_work", vec(a.net_work)}, {"total_work", a.total_work},
-              {"peak_tau", vec(a.peak_tau)}, {"peak_power", vec(a.peak_power)}, {"within_effort", a.within_effort},
-              {"peaks", peaks}};
-  if (series) {
-    auto rows = [](const MatX& M) {
-      json r = json::array();
-      for (int k = 0; k < M.rows(); ++k) {
-        json row = json::array();
-        for (int c = 0; c < M.cols(); ++c) row.push_back(M(k, c));
-        r.push_back(row);
-      }
-      return r;
-    };
-    out["t"] = tr.t;
-    out["tau"] = rows(a.tau);
-    out["power"] = rows(a.power);
-  }
-  return out;
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <random>
 
 #include <achain/model/robots.hpp>
+#include <achain/io/trajectory_json.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/polynomial.hpp>
 #include <achain/trajectory/sequence.hpp>

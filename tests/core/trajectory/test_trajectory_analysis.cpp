@@ -3,6 +3,7 @@
 #include <random>
 
 #include <achain/dynamics/rnea.hpp>
+#include <achain/io/trajectory_json.hpp>
 #include <achain/model/robots.hpp>
 #include <achain/trajectory/apair_study.hpp>
 #include <achain/trajectory/torque_analysis.hpp>

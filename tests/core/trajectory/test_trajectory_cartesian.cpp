@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <achain/kinematics/fk.hpp>
+#include <achain/io/trajectory_json.hpp>
 #include <achain/model/robots.hpp>
 #include <achain/trajectory/cartesian.hpp>
 #include <achain/trajectory/trajectory.hpp>

@@ -8,9 +8,9 @@
 // translational H and D are symmetric.
 //
 // Per joint i (axis z_i, a point o_i on it, both before the joint's own motion):
-//   w_i = (∂θ/∂q)·z_i  (s for R/H/A, 0 for P),  b_i = ∂dz/∂q,  b_i' = ∂²dz/∂q²,  b_i'' = ∂³dz/∂q³
-//   A-pair: dz = d + ρ·sin(q/2) → b = (ρ/2)cos(q/2), b' = −(ρ/4)sin(q/2), b'' = −(ρ/8)cos(q/2);
-//   H-pair: b = pitch·s, b' = b'' = 0;  P: b = s;  R: b = 0.
+//   w_i = (∂θ/∂q)·z_i  (s for R/H/A, 0 for P),  b_i = ∂dz/∂q,  b_i' = ∂²dz/∂q²,  b_i'' = ∂³dz/∂q³,
+//   all from the joint model through Data (rot_rate, axial_rate, axial_curv, axial_jerk).
+// Joints that follow one coordinate (mimics) add into its column; fixed joints have none.
 // Translation of point P on link k (i < k means "i is a strict ancestor of k"):
 //   g_n = w_n × (P − o_n) + b_n z_n
 //   h_{mn} = w_i × g_k  with i = min, k = max (i ≠ k);   h_{nn} = w_n × g_n + b_n' z_n
@@ -20,16 +20,6 @@
 #include <achain/math/tensor3.hpp>
 
 namespace achain {
-
-/// Second and third derivatives of a joint's axial translation dz(q): zero except for A-pairs.
-inline void jointAxialCurvature(const Joint& j, double q, double& d2, double& d3) {
-  if (j.kind == JointKind::A) {
-    d2 = -0.25 * j.rho * std::sin(0.5 * q);
-    d3 = -0.125 * j.rho * std::cos(0.5 * q);
-  } else {
-    d2 = d3 = 0;
-  }
-}
 
 /// Influence coefficients of the 6-vector u = (ṗ of a point; ω of its link):
 /// rows 0–2 translation of the point, rows 3–5 rotation of the link (the Jacobian's row order),

@@ -3,13 +3,12 @@
 // acceleration and torque limits all hold.
 #pragma once
 #include <functional>
-#include <nlohmann/json.hpp>
 
 #include <achain/trajectory/trajectory.hpp>
 
 namespace achain {
 
-/// τ = f(q, q̇, q̈) (size nq). core/trajectory/dynamics_bridge.hpp makes one from the RNEA.
+/// τ = f(q, q̇, q̈) (size nq). trajectory/torque_analysis.hpp makes one from the RNEA.
 using InverseDynamicsFn = std::function<void(const VecX& q, const VecX& qd, const VecX& qdd, VecX& tau)>;
 
 struct TrajectoryAnalysis {
@@ -34,7 +33,6 @@ TrajectoryAnalysis analyzeTorques(const Model& m, const Trajectory& tr, const Ma
 /// ∫|p| dt of a piecewise-linear signal p(t) (zero crossings located by linear interpolation).
 double integrateAbs(const std::vector<double>& t, const Eigen::Ref<const VecX>& p);
 
-nlohmann::json analysisToJson(const Model& m, const Trajectory& tr, const TrajectoryAnalysis& a, bool series = true);
 
 /// Result of timeScaleToLimits: the factor k (>1 slower) and what binds.
 struct TimeScaling {

@@ -1,7 +1,6 @@
 // A sampled trajectory (the interchange format shared with the dynamics and firmware areas):
-// sampling a JointPath at a rate, JSON ("achain-trajectory" v1) and CSV.
+// sampling a JointPath at a rate, and CSV. Its JSON reader and writer are in io/trajectory_json.hpp.
 #pragma once
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -26,21 +25,7 @@ struct Trajectory {
 /// endpoint), so the last interval may be shorter. rate in Hz, > 0. Names come from the model.
 Trajectory samplePath(const Model& m, const JointPath& path, double rate);
 
-/// {"schema":"achain-trajectory","version":1,"robot":…,"joints":[…],"t":[…],"q":[[…]…],"qd":…,"qdd":…}
-/// plus "profile", "duration" and "breakpoints" when known. q[k] is the joint vector at t[k].
-nlohmann::json trajectoryToJson(const Trajectory& tr);
-/// Reads the JSON above; checks schema, version, sizes and finiteness, naming the bad field.
-/// "joints" may be omitted (names j1…jn, n from q[0]); "qd" and "qdd" may be omitted (zeros).
-/// This is the one reader of the format: the CLI, the dynamics commands and the bridge use it.
-Trajectory trajectoryFromJson(const nlohmann::json& j);
-/// Reads a trajectory file (JSON).
-Trajectory loadTrajectory(const std::string& path);
-
 /// CSV: header "t,q_<joint>…,qd_<joint>…,qdd_<joint>…", one row per sample, full precision.
 std::string trajectoryToCsv(const Trajectory& tr);
-
-/// Checks a sampled trajectory against the model's speed, acceleration and position limits.
-/// Returns a JSON object: per joint peaks and margins, and "ok".
-nlohmann::json checkRateLimits(const Model& m, const Trajectory& tr, double tolerance = 1e-9);
 
 }  // namespace achain

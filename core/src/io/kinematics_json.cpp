@@ -1,4 +1,4 @@
-#include <achain/kinematics/kinematics_report.hpp>
+#include <achain/io/kinematics_json.hpp>
 
 #include <cmath>
 
