@@ -15,7 +15,7 @@ function matVec(M, v, n) {
 
 test('inverse dynamics: wasm = native CLI (≤ 1e-12) for every built-in and leg model', () => {
   const rand = rng(5);
-  for (const { name } of achain.builtins()) {
+  for (const { name } of achain.builtinRobots()) {
     const m = achain.loadModel(name);
     const n = m.dof;
     for (const legs of ['massless', 'lumped', 'full', 'potential']) {
@@ -114,13 +114,13 @@ test('computed-torque tracking in wasm = native CLI; a leg-less controller track
     traj.qdd.push(new Array(4).fill(-1.2 * Math.sin(2 * s)));
   }
   let calls = 0;
-  const good = m.computedTorque({ traj, every: 50, onProgress: () => { calls++; } });
-  const bad = m.computedTorque({ traj, every: 50, controllerLegs: 'massless' });
+  const good = m.simulateComputedTorque({ traj, every: 50, onProgress: () => { calls++; } });
+  const bad = m.simulateComputedTorque({ traj, every: 50, controllerLegs: 'massless' });
   assert.equal(good.t.length, 11);
   assert.ok(calls > 50);
   assert.ok(Math.max(...good.maxAbsError) < 1e-4);
   assert.ok(Math.max(...bad.maxAbsError) > 3 * Math.max(...good.maxAbsError));
-  const dc = m.computedTorque({ traj, every: 50, dt: 1e-4, motor: { R: 1, L: 1e-4, Kt: 0.5, Ke: 0.5 } });
+  const dc = m.simulateComputedTorque({ traj, every: 50, dt: 1e-4, motor: { R: 1, L: 1e-4, Kt: 0.5, Ke: 0.5 } });
   assert.equal(dc.current.length, dc.t.length);
   assert.ok(Math.max(...dc.maxAbsError) < 1e-3);
   const k = 5;
