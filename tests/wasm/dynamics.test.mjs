@@ -91,6 +91,20 @@ test('simulation conserves energy and reports progress', () => {
   m.dispose();
 });
 
+test('kineticEnergy = ½ q̇ᵀ M q̇ (massMatrix); kinetic + potential = the simulation\'s energy', () => {
+  const m = achain.loadModel('planar-2r');
+  const q = [0.3, -0.5], qd = [0.5, -1.25];
+  const M = m.massMatrix(q);
+  const half = 0.5 * (qd[0] * (M[0] * qd[0] + M[1] * qd[1]) + qd[1] * (M[2] * qd[0] + M[3] * qd[1]));
+  const ke = m.kineticEnergy(q, qd);
+  assert.ok(ke > 0 && Math.abs(ke - half) <= 1e-12 * ke, `${ke} vs ${half}`);
+  const r = m.simulate({ q, qd, dt: 1e-3, duration: 0.01, every: 10 });
+  assert.ok(Math.abs(r.energy[0] - (ke + m.potentialEnergy(q))) <= 1e-12 * Math.max(1, Math.abs(r.energy[0])));
+  assert.equal(m.kineticEnergy(q, [0, 0]), 0);
+  assert.notEqual(m.potentialEnergy(q), m.potentialEnergy(q, { gravity: [0, 0, -1] }));
+  m.dispose();
+});
+
 test('errors name the bad argument, in wasm and in the CLI', () => {
   const m = achain.loadModel('puma560');
   assert.throws(() => m.inverseDynamics([0, 0, 0, 0, 0, 0], [0, 0, NaN, 0, 0, 0], [0, 0, 0, 0, 0, 0]), /qd\[2\]: must be a finite number/);

@@ -108,6 +108,24 @@ describe('forward kinematics', () => {
     }
   });
 
+  test('matrixToRpy (the core\'s, R = Rz(yaw)·Ry(pitch)·Rx(roll)) of a 4×4 pose and of a 3×3 rotation', () => {
+    const [r, p, y] = [0.3, -0.4, 1.1];
+    const c = Math.cos, s = Math.sin;
+    const R = [
+      [c(y) * c(p), c(y) * s(p) * s(r) - s(y) * c(r), c(y) * s(p) * c(r) + s(y) * s(r)],
+      [s(y) * c(p), s(y) * s(p) * s(r) + c(y) * c(r), s(y) * s(p) * c(r) - c(y) * s(r)],
+      [-s(p), c(p) * s(r), c(p) * c(r)],
+    ];
+    const T = [...R[0], 0.1, ...R[1], 0.2, ...R[2], 0.3, 0, 0, 0, 1];
+    assert.ok(maxAbsDiff(achain.matrixToRpy(T), [r, p, y]) <= 1e-14);
+    assert.ok(maxAbsDiff(achain.matrixToRpy(R.flat()), [r, p, y]) <= 1e-14);
+    const m = achain.loadModel('prototype-4a');
+    const rpy = achain.matrixToRpy(m.forwardKinematics([Math.PI, Math.PI, Math.PI, Math.PI]).tool);
+    assert.ok(Math.abs(Math.abs(rpy[2]) - Math.PI) < 1e-12 && Math.abs(rpy[0]) < 1e-12);  // R = diag(-1, -1, 1): yaw ±π
+    m.dispose();
+    assert.throws(() => achain.matrixToRpy([1, 0, 0]), /^Error: T: expected 16 \(4×4\) or 9 \(3×3\) numbers, got 3$/);
+  });
+
   test('TypeScript declarations ship beside the module', () => {
     const dts = fs.readFileSync(path.join(root, 'wasm/achain.d.ts'), 'utf8');
     assert.match(dts, /export function loadAchain\(\): Promise<Achain>/);

@@ -24,9 +24,6 @@ async function teleop(hash = '#view=teleop') {
 test('dragging the tool gizmo moves the tool; IK follows; camera still; joints agree with the native FK', async (t) => {
   const { page, errors, context } = await teleop('#robot=prototype-4a&q=150,120,200,100&view=teleop');
   try {
-    const hasIk = await page.evaluate(() => window.__achain.views.teleop.hasIk);
-    // Every area has landed: a missing solveNumeric is a regression, not a reason to skip.
-    assert.ok(hasIk, 'solveNumeric missing from the wasm build');
     const before = await page.evaluate(() => ({ q: window.__achain.q, tool: window.__achain.tool, cam: window.__achain.studio.viewport.camera.position.toArray() }));
     const start = await page.evaluate(([x, y, z]) => window.__achain.screenOf(x, y, z), [before.tool[3], before.tool[7], before.tool[11]]);
     await screenshot(page, 'teleop-before-drag');
@@ -76,7 +73,6 @@ test('dragging the tool gizmo moves the tool; IK follows; camera still; joints a
 test('an unreachable full-pose target holds the nearest pose and says so', async () => {
   const { page, errors, context } = await teleop('#robot=prototype-4a&q=150,120,200,100&view=teleop');
   try {
-    if (!(await page.evaluate(() => window.__achain.views.teleop.hasIk))) return;
     const r = await page.evaluate(() => {
       const v = window.__achain.views.teleop;
       const T = Float64Array.from(window.__achain.tool);
@@ -97,7 +93,6 @@ test('an unreachable full-pose target holds the nearest pose and says so', async
 test('all IK solutions appear as ghost arms; clicking one switches the arm to it', async () => {
   const { page, errors, context } = await teleop('#robot=puma560&q=10,30,-40,20,30,10&view=teleop');
   try {
-    if (!(await page.evaluate(() => window.__achain.views.teleop.hasIkAll))) return;
     const tool0 = await page.evaluate(() => window.__achain.tool);
     await page.click('.solve-all');
     await page.waitForTimeout(200);

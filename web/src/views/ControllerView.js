@@ -22,7 +22,7 @@ export class ControllerView {
       getTrajectory: () => {
         const motion = studio.views.find((v) => v.id === 'motion');
         const tr = motion?.traj;
-        if (!tr || tr.simulated || typeof studio.model?.trajectoryToJson !== 'function') return null;
+        if (!tr || tr.simulated || !studio.model) return null;
         return studio.model.trajectoryToJson(tr);
       },
     };

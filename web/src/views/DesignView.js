@@ -170,7 +170,6 @@ export class DesignView {
     let conv = null;
     try {
       src = this.studio.achain.loadModel(this.doc);
-      if (typeof src.convertConvention !== 'function') return this.edit((d) => { d.convention = target; });
       conv = src.convertConvention(target);
       const json = conv.modelToJson();
       json.name = this.doc.name ?? json.name;
