@@ -55,25 +55,43 @@ export class Model {
   readonly dof: number;
   readonly joints: JointInfo[];
   readonly disposed: boolean;
-  fk(q: Vector): FkResult;
-  legs(q: Vector): ApairLegs[];
+  forwardKinematics(q: Vector): FkResult;
+  apairLegEndpoints(q: Vector): ApairLegs[];
   withinLimits(q: Vector): boolean;
   /** The same arm in the other DH convention: a new Model with the same tool pose. */
   convertConvention(target: 'standard' | 'modified'): Model;
-  toJSON(): object;
+  /** The model as a JSON robot description (SI units). */
+  modelToJson(): any;
   dispose(): void;
 }
 
 export interface BuiltinRobot { name: string; dof: number; description: string; }
 
+export interface ApairStudyRow {
+  legs: string; vertical: number; horizontal: number; thesisVertical: number | null; thesisHorizontal: number | null;
+}
+export interface ApairStudyResult { duration: number; profile: string; rhoIn: number; inchPound: number; rows: ApairStudyRow[]; }
+
 export class Achain {
   readonly version: string;
-  builtins(): BuiltinRobot[];
-  builtinFile(name: string): string;
+  /** IK status names in code order, from the core. */
+  readonly ikStatusNames: readonly IkStatus[];
+  builtinRobots(): BuiltinRobot[];
+  builtinRobotFile(name: string): string;
+  builtinModel(name: string): Model;
+  modelFromJsonString(text: string): Model;
+  /** A built-in name, a JSON text or a description object. */
   loadModel(source: string | object): Model;
+  /** Roll, pitch, yaw (rad) of a row-major 4×4 pose or 3×3 rotation; R = Rz(yaw)·Ry(pitch)·Rx(roll). */
+  matrixToRpy(T: Vector): Float64Array;
+  apairUsableRange(side: number, legRadius: number): ApairRangeResult;
+  legPairSample(side: number, options?: { samples?: number }): LegPairCurves;
+  apairStudy(options?: { duration?: number; profile?: string; rhoIn?: number; exactLegInertia?: boolean }): ApairStudyResult;
 }
 
-export { Workspace, apairRange, apairLegCurves } from './types/workspace';
-export type { WorkspaceOptions, WorkspaceSummary, ApairRangeResult } from './types/workspace';
+import type { ApairRangeResult, LegPairCurves } from './types/workspace';
+import type { IkStatus } from './types/ik';
+export { Workspace } from './types/workspace';
+export type { WorkspaceOptions, WorkspaceSummary, ApairRangeResult, LegPairCurves } from './types/workspace';
 export function loadAchain(): Promise<Achain>;
 export default loadAchain;

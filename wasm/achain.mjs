@@ -95,24 +95,24 @@ export class Model {
   }
 
   /** Forward kinematics. q in SI (rad, m; θ_v for A-pairs). Matrices are row-major 4×4. */
-  fk(q) {
+  forwardKinematics(q) {
     const n = this.dof;
-    const all = this._output(this._q(q).fk(), 16 * (n + 2));
+    const all = this._output(this._q(q).forwardKinematics(), 16 * (n + 2));
     const frames = [];
     for (let i = 0; i < n + 1; i++) frames.push(all.subarray(16 * (i + 1), 16 * (i + 2)));
     return { tool: all.subarray(0, 16), base: frames[0], links: frames.slice(1), frames };
   }
   /** A-pair legs for q: per A-pair joint, {joint, base: Float64Array(18), platform: Float64Array(18)}. */
-  legs(q) {
+  apairLegEndpoints(q) {
     const apairs = this.info.joints.map((j, i) => (j.kind === 'A' ? i : -1)).filter((i) => i >= 0);
-    const all = this._output(this._q(q).legs(), 36 * apairs.length);
+    const all = this._output(this._q(q).apairLegEndpoints(), 36 * apairs.length);
     return apairs.map((joint, k) => ({ joint, base: all.subarray(36 * k, 36 * k + 18), platform: all.subarray(36 * k + 18, 36 * k + 36) }));
   }
   withinLimits(q) { return this._q(q).withinLimits(); }
   /** The same arm in the other DH convention ('standard' | 'modified'): a new Model (same tool pose, inertials moved). */
   convertConvention(target) { return new Model(this.achain, this._raw().convertConvention(target)); }
   /** The model as a JSON robot description (SI units). */
-  toJSON() { return JSON.parse(this._raw().toJSON()); }
+  modelToJson() { return JSON.parse(this._raw().modelToJson()); }
   /** Frees the wasm memory; the model is unusable afterwards. */
   dispose() {
     if (this.raw) {
@@ -131,18 +131,37 @@ installWorkspace(Model);
 installTrajectory(Model);
 
 export class Achain {
-  constructor(module) { this.module = module; }
+  constructor(module) {
+    this.module = module;
+    /** IK status names in code order ('ok', 'unreachable', 'singular', 'limits'), from the core's toString(IkStatus). */
+    this.ikStatusNames = Object.freeze(Array.from(module.ikStatusNames()));
+  }
   get version() { return this.module.version(); }
   /** [{name, dof, description}] */
-  builtins() { return JSON.parse(this.module.builtinRobots()); }
+  builtinRobots() { return JSON.parse(this.module.builtinRobots()); }
   /** The JSON text of a built-in robot file (original units, with its notes). */
-  builtinFile(name) { return this.module.builtinRobotFile(name); }
-  /** Loads a built-in by name, a JSON text, or a parsed description object. Throws Error naming the bad field. */
+  builtinRobotFile(name) { return this.module.builtinRobotFile(name); }
+  /** A built-in robot by name. */
+  builtinModel(name) { return new Model(this, this.module.builtinModel(name)); }
+  /** A model from a JSON robot description (text). Throws Error naming the bad field. */
+  modelFromJsonString(text) { return new Model(this, this.module.modelFromJsonString(text)); }
+  /** Loads a built-in by name, a JSON text, or a parsed description object (builtinModel or modelFromJsonString). */
   loadModel(source) {
-    let raw;
-    if (typeof source === 'string' && !source.trimStart().startsWith('{')) raw = this.module.loadBuiltin(source);
-    else raw = this.module.loadModelJSON(typeof source === 'string' ? source : JSON.stringify(source));
-    return new Model(this, raw);
+    if (typeof source === 'string' && !source.trimStart().startsWith('{')) return this.builtinModel(source);
+    return this.modelFromJsonString(typeof source === 'string' ? source : JSON.stringify(source));
+  }
+  /** Roll, pitch, yaw (rad; R = Rz(yaw)·Ry(pitch)·Rx(roll)) of a row-major 4×4 pose or 3×3 rotation. */
+  matrixToRpy(T) { return Float64Array.from(this.module.matrixToRpy(T)); }
+  /** Usable A-pair range (rad) for legs of radius legRadius on a triangle of side `side` (only the ratio matters). */
+  apairUsableRange(side, legRadius) { return JSON.parse(this.module.apairUsableRange(side, legRadius)); }
+  /** Leg-pair centreline curves over θ = 0…2π (options.samples + 1 points, default 360): theta, d12, d16, omega12, omega16. */
+  legPairSample(side, { samples = 360 } = {}) {
+    const c = JSON.parse(this.module.legPairSample(side, samples));
+    return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Float64Array.from(v)]));
+  }
+  /** Robinson's single-A-pair work study, 60° → 300°: options {duration (s, default 10), profile (default 'quintic'), rhoIn (in, default 4√2), exactLegInertia}. */
+  apairStudy({ duration = 10, profile = 'quintic', rhoIn = 4 * Math.SQRT2, exactLegInertia = false } = {}) {
+    return JSON.parse(this.module.apairStudy(duration, profile, rhoIn, exactLegInertia));
   }
 }
 
@@ -157,6 +176,6 @@ export function loadAchain() {
   return shared;
 }
 
-export { Workspace, apairRange, apairLegCurves } from './js/workspace.mjs';
+export { Workspace } from './js/workspace.mjs';
 
 export default loadAchain;

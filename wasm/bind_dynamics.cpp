@@ -164,14 +164,19 @@ uintptr_t dynForward(WasmModel& h, int legs, int flags) {
   });
 }
 
-/// in: q, qd, [gravity, wrench] → (kinetic, potential)
-uintptr_t dynEnergy(WasmModel& h, int legs, int flags) {
+/// in: q, qd, [gravity, wrench] → kinetic energy (J)
+double dynKinetic(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const Call c = begin(h, legs, flags, "qd");
-    double* out = h.output(2);
-    out[0] = kineticEnergy(h.model, c.s.ws, c.q, c.s.a, c.o);
-    out[1] = potentialEnergy(h.model, c.s.ws, c.q, c.o);
-    return h.outAddress();
+    return kineticEnergy(h.model, c.s.ws, c.q, c.s.a, c.o);
+  });
+}
+
+/// in: q, [gravity, wrench] → potential energy (J)
+double dynPotential(WasmModel& h, int legs, int flags) {
+  return guard([&] {
+    const Call c = begin(h, legs, flags);
+    return potentialEnergy(h.model, c.s.ws, c.q, c.o);
   });
 }
 
@@ -350,17 +355,18 @@ val dynControl(WasmModel& h, int legs, int flags, int ctrlLegs, double dt, doubl
 
 EMSCRIPTEN_BINDINGS(achain_dynamics) {
   using namespace achain::wasm;
-  function("dynInverse", &dynInverse);
-  function("dynBreakdown", &dynBreakdown);
-  function("dynMass", &dynMass);
-  function("dynGravity", &dynGravity);
-  function("dynCoriolis", &dynCoriolis);
-  function("dynForward", &dynForward);
-  function("dynEnergy", &dynEnergy);
-  function("dynInverseSeries", &dynInverseSeries);
-  function("dynSeries", &dynSeries);
-  function("dynLee", &dynLee);
-  function("dynFreeman", &dynFreeman);
-  function("dynSimulate", &dynSimulate);
-  function("dynControl", &dynControl);
+  function("inverseDynamics", &dynInverse);
+  function("torqueBreakdown", &dynBreakdown);
+  function("massMatrix", &dynMass);
+  function("gravityTorques", &dynGravity);
+  function("coriolisMatrix", &dynCoriolis);
+  function("forwardDynamics", &dynForward);
+  function("kineticEnergy", &dynKinetic);
+  function("potentialEnergy", &dynPotential);
+  function("inverseDynamicsSeries", &dynInverseSeries);
+  function("dynamicsSeries", &dynSeries);
+  function("leeTerms", &dynLee);
+  function("freemanModel", &dynFreeman);
+  function("simulate", &dynSimulate);
+  function("simulateComputedTorque", &dynControl);
 }

@@ -33,7 +33,7 @@ IkState& stateOf(WasmModel& h) {
   return *p;
 }
 
-constexpr int kOptionCount = 8;  // wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed, respectLimits
+// The options block: 8 doubles — wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed, respectLimits.
 
 IkOptions readOptions(const double* o) {
   IkOptions opt;
@@ -122,14 +122,21 @@ std::string ikAllJS(WasmModel& h, const std::string& method, bool has_seed) {
   });
 }
 
-int ikOptionCount() { return kOptionCount; }
+/// toString(IkStatus) for every status, in code order.
+val ikStatusNames() {
+  val out = val::array();
+  for (IkStatus s : {IkStatus::Ok, IkStatus::Unreachable, IkStatus::Singular, IkStatus::Limits}) out.call<void>("push", std::string(toString(s)));
+  return out;
+}
 
 }  // namespace
 }  // namespace achain::wasm
 
 EMSCRIPTEN_BINDINGS(achain_ik) {
   using namespace achain::wasm;
-  function("ikSolve", &ikSolve);
+  function("solveNumeric", &ikSolve);
   function("ikAll", &ikAllJS);
-  function("ikOptionCount", &ikOptionCount);
+  // IK status names in IkStatus order (status code k ↔ ikStatusNames()[k]): the JS layer has no copy
+  // (wasm/achain.mjs reads them once into the constant achain.ikStatusNames).
+  function("ikStatusNames", &ikStatusNames);
 }

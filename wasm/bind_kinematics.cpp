@@ -7,6 +7,8 @@
 #include <achain/io/kinematics_json.hpp>
 #include <achain/kinematics/singularity.hpp>
 #include <achain/kinematics/statics.hpp>
+#include <nlohmann/json.hpp>
+
 #include "wasm_common.hpp"
 
 using namespace emscripten;
@@ -187,17 +189,48 @@ uintptr_t influenceJS(WasmModel& h, int link, bool usePoint, int order) {
   });
 }
 
-/// in = [q | qd | qdd | qddd | point]; out = [acceleration (6) | jerk (6)] of the point (v; ω rows).
-uintptr_t influenceMotionJS(WasmModel& h, int link, bool usePoint) {
+/// in = [q | qd | qdd | point]; out = acceleration (6) of the point (v; ω rows): G·q̈ + q̇ᵀHq̇.
+uintptr_t influenceAccelerationJS(WasmModel& h, int link, bool usePoint) {
+  return guard([&] {
+    const PointCall c = beginPoint(h, link, usePoint, {"qd", "qdd"});
+    KinScratch& s = c.s;
+    influence(h.model, h.data, c.link, c.p, s.inf, 2);
+    double* o = h.output(6);
+    Eigen::Map<VecX> acc(o, 6);
+    influenceAcceleration(s.inf.G, s.inf.H, s.v, s.a, acc);
+    return h.outAddress();
+  });
+}
+
+/// in = [q | qd | qdd | qddd | point]; out = jerk (6) of the point (v; ω rows).
+uintptr_t influenceJerkJS(WasmModel& h, int link, bool usePoint) {
   return guard([&] {
     const PointCall c = beginPoint(h, link, usePoint, {"qd", "qdd", "qddd"});
     KinScratch& s = c.s;
     influence(h.model, h.data, c.link, c.p, s.inf, 3);
-    double* o = h.output(12);
-    Eigen::Map<VecX> acc(o, 6), jerk(o + 6, 6);
-    influenceAcceleration(s.inf.G, s.inf.H, s.v, s.a, acc);
+    double* o = h.output(6);
+    Eigen::Map<VecX> jerk(o, 6);
     influenceJerk(s.inf.G, s.inf.H, s.inf.D, s.v, s.a, s.j, jerk);
     return h.outAddress();
+  });
+}
+
+/// Roll, pitch, yaw (R = Rz(yaw)·Ry(pitch)·Rx(roll)) of the rotation block of a row-major 4×4 (or 3×3) matrix.
+val matrixToRpyJS(const val& T) {
+  return guard([&] {
+    if (T.isUndefined() || T.isNull()) throw Error("T: missing");
+    const int n = T["length"].as<int>();
+    if (n != 16 && n != 9) throw Error("T: expected 16 (4×4) or 9 (3×3) numbers, got " + std::to_string(n));
+    double a[16];
+    readVector(T, a, n, "T");
+    const int w = n == 16 ? 4 : 3;
+    Mat3 R;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) R(r, c) = a[w * r + c];
+    const Vec3 rpy = matrixToRpy(R);
+    val out = val::array();
+    for (int i = 0; i < 3; ++i) out.call<void>("push", rpy[i]);
+    return out;
   });
 }
 
@@ -225,18 +258,40 @@ uintptr_t manipulabilityMeasuresJS(WasmModel& h, int rows) {
   });
 }
 
+/// The C++ report's snake_case keys (shared with the CLI) as the camelCase keys of the JS API, recursively.
+nlohmann::json camelKeys(const nlohmann::json& j) {
+  if (j.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& x : j) out.push_back(camelKeys(x));
+    return out;
+  }
+  if (!j.is_object()) return j;
+  nlohmann::json out = nlohmann::json::object();
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    std::string k;
+    bool up = false;
+    for (char ch : it.key()) {
+      if (ch == '_') { up = true; continue; }
+      k += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(ch))) : ch;
+      up = false;
+    }
+    out[k] = camelKeys(it.value());
+  }
+  return out;
+}
+
 /// Cold path: the full report (same JSON as `achain manipulability`), q from in.
 std::string manipulabilityReportJS(WasmModel& h, double tol) {
   return guard([&] {
     forwardKinematics(h.model, h.data, h.readQ());
-    return manipulabilityReport(h.model, h.data, tol).dump();
+    return camelKeys(manipulabilityReport(h.model, h.data, tol)).dump();
   });
 }
 
 std::string singularitiesJS(WasmModel& h, double tol) {
   return guard([&] {
     forwardKinematics(h.model, h.data, h.readQ());
-    return singularitiesJson(h.model, h.data, tol).dump();
+    return camelKeys(singularitiesJson(h.model, h.data, tol)).dump();
   });
 }
 
@@ -265,14 +320,16 @@ uintptr_t staticTorquesJS(WasmModel& h, int frame) {
 
 EMSCRIPTEN_BINDINGS(achain_kinematics) {
   using namespace achain::wasm;
-  function("jacobian", &jacobianJS);
-  function("jacobianSeries", &jacobianSeries);
-  function("jacobianDot", &jacobianDotJS);
+  function("pointJacobian", &jacobianJS);
+  function("pointJacobianSeries", &jacobianSeries);
+  function("pointJacobianDerivative", &jacobianDotJS);
   function("analyticalJacobian", &analyticalJacobianJS);
   function("influence", &influenceJS);
-  function("influenceMotion", &influenceMotionJS);
-  function("manipulabilityMeasures", &manipulabilityMeasuresJS);
+  function("influenceAcceleration", &influenceAccelerationJS);
+  function("influenceJerk", &influenceJerkJS);
+  function("manipulability", &manipulabilityMeasuresJS);
   function("manipulabilityReport", &manipulabilityReportJS);
-  function("singularities", &singularitiesJS);
+  function("detectSingularities", &singularitiesJS);
+  function("matrixToRpy", &matrixToRpyJS);
   function("staticTorques", &staticTorquesJS);
 }

@@ -158,17 +158,17 @@ EMSCRIPTEN_BINDINGS(achain_model) {
   class_<WasmModel>("Model")
       .function("dof", &dof)
       .function("name", &name)
-      .function("toJSON", &toJSON)
+      .function("modelToJson", &toJSON)
       .function("info", &info)
       .function("reserveInput", &reserveInput)
-      .function("fk", &fk)
+      .function("forwardKinematics", &fk)
       .function("fkTool", &fkTool)
-      .function("fkSeries", &fkSeries)
-      .function("legs", &legs)
+      .function("fkToolSeries", &fkSeries)
+      .function("apairLegEndpoints", &legs)
       .function("withinLimits", &withinLimitsJS)
       .function("convertConvention", &convertConventionJS, allow_raw_pointers());
-  function("loadModelJSON", &loadModelJSON, allow_raw_pointers());
-  function("loadBuiltin", &loadBuiltin, allow_raw_pointers());
+  function("modelFromJsonString", &loadModelJSON, allow_raw_pointers());
+  function("builtinModel", &loadBuiltin, allow_raw_pointers());
   function("builtinRobots", &builtinRobotsJSON);
   function("builtinRobotFile", &builtinRobotFile);
   function("version", &version);

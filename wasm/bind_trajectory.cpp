@@ -205,8 +205,8 @@ std::string apairStudyJSON(double duration, const std::string& profile, double r
 
 EMSCRIPTEN_BINDINGS(achain_trajectory) {
   using namespace achain::wasm;
-  function("trajectoryPlan", &trajectoryPlan);
-  function("trajectoryAnalyze", &trajectoryAnalyze);
-  function("trajectoryCartesian", &trajectoryCartesian);
+  function("planJointPath", &trajectoryPlan);
+  function("analyzeTrajectory", &trajectoryAnalyze);
+  function("planCartesianPath", &trajectoryCartesian);
   function("apairStudy", &apairStudyJSON);
 }

@@ -247,14 +247,14 @@ EMSCRIPTEN_BINDINGS(achain_workspace) {
       .function("progress", &wsProgress)
       .function("evaluations", &wsEvaluations)
       .function("summary", &wsSummary)
-      .function("centres", &wsCentres)
+      .function("voxelCentres", &wsCentres)
       .function("lattice", &wsLattice)
-      .function("mesh", &wsMesh)
-      .function("section", &wsSection)
-      .function("overlap", &wsOverlap)
-      .function("sharedCentres", &wsSharedCentres);
-  function("workspaceStart", &workspaceStart, allow_raw_pointers());
-  function("legClearances", &legClearances);
-  function("apairRange", &apairRangeJSON);
-  function("apairLegCurves", &apairLegCurvesJSON);
+      .function("voxelSurfaceMesh", &wsMesh)
+      .function("voxelSection", &wsSection)
+      .function("voxelOverlap", &wsOverlap)
+      .function("voxelIntersection", &wsSharedCentres);
+  function("computeWorkspace", &workspaceStart, allow_raw_pointers());
+  function("apairClearance", &legClearances);
+  function("apairUsableRange", &apairRangeJSON);
+  function("legPairSample", &apairLegCurvesJSON);
 }

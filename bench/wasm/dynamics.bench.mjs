@@ -3,7 +3,7 @@
 //   achain-wasm                 the Model method: JS wrapper, result in a new Float64Array
 //   achain-wasm (out)           the Model method writing into the caller's array (opts.out)
 //   achain-wasm (raw call)      the Embind function on inputs already in wasm memory
-//   achain-wasm (in-wasm loop)  256 states in one dynSeries call: time per evaluation (compiled code alone)
+//   achain-wasm (in-wasm loop)  256 states in one dynamicsSeries call: time per evaluation (compiled code alone)
 import { accelerations, configurations, velocities } from './states.mjs';
 
 const OP = { RNEA: 0, CRBA: 1, ForwardDynamics: 2 };
@@ -34,17 +34,17 @@ export function cases(achain) {
     let k = 0;
     out.push({ name: `RNEA/${robot}/achain-wasm`, fn: () => { const i = k++ & 255; return m.inverseDynamics(qs[i], vs[i], as[i]); } });
     out.push({ name: `RNEA/${robot}/achain-wasm (out)`, fn: () => { const i = k++ & 255; return m.inverseDynamics(qs[i], vs[i], as[i], tau); } });
-    out.push({ name: `RNEA/${robot}/achain-wasm (raw call)`, setup: single, fn: () => M.dynInverse(m.raw, 2, 0) });
-    out.push({ name: `RNEA/${robot}/achain-wasm (in-wasm loop)`, per: 256, setup: series(OP.RNEA), fn: () => M.dynSeries(m.raw, OP.RNEA, 2, 0, 256) });
+    out.push({ name: `RNEA/${robot}/achain-wasm (raw call)`, setup: single, fn: () => M.inverseDynamics(m.raw, 2, 0) });
+    out.push({ name: `RNEA/${robot}/achain-wasm (in-wasm loop)`, per: 256, setup: series(OP.RNEA), fn: () => M.dynamicsSeries(m.raw, OP.RNEA, 2, 0, 256) });
     out.push({ name: `CRBA/${robot}/achain-wasm`, fn: () => m.massMatrix(qs[k++ & 255]) });
     out.push({ name: `CRBA/${robot}/achain-wasm (out)`, fn: () => m.massMatrix(qs[k++ & 255], mass) });
-    out.push({ name: `CRBA/${robot}/achain-wasm (raw call)`, setup: massOnly, fn: () => M.dynMass(m.raw, 2, 0) });
-    out.push({ name: `CRBA/${robot}/achain-wasm (in-wasm loop)`, per: 256, setup: series(OP.CRBA), fn: () => M.dynSeries(m.raw, OP.CRBA, 2, 0, 256) });
+    out.push({ name: `CRBA/${robot}/achain-wasm (raw call)`, setup: massOnly, fn: () => M.massMatrix(m.raw, 2, 0) });
+    out.push({ name: `CRBA/${robot}/achain-wasm (in-wasm loop)`, per: 256, setup: series(OP.CRBA), fn: () => M.dynamicsSeries(m.raw, OP.CRBA, 2, 0, 256) });
     out.push({ name: `ForwardDynamics/${robot}/achain-wasm`, fn: () => { const i = k++ & 255; return m.forwardDynamics(qs[i], vs[i], as[i], fdOpts); } });
     out.push({ name: `ForwardDynamics/${robot}/achain-wasm (out)`, fn: () => { const i = k++ & 255; return m.forwardDynamics(qs[i], vs[i], as[i], fdOut); } });
-    out.push({ name: `ForwardDynamics/${robot}/achain-wasm (raw call)`, setup: single, fn: () => M.dynForward(m.raw, 2, flags) });
+    out.push({ name: `ForwardDynamics/${robot}/achain-wasm (raw call)`, setup: single, fn: () => M.forwardDynamics(m.raw, 2, flags) });
     out.push({ name: `ForwardDynamics/${robot}/achain-wasm (in-wasm loop)`, per: 256, setup: series(OP.ForwardDynamics),
-      fn: () => M.dynSeries(m.raw, OP.ForwardDynamics, 2, flags, 256) });
+      fn: () => M.dynamicsSeries(m.raw, OP.ForwardDynamics, 2, flags, 256) });
     out.push({ name: `CoriolisMatrix/${robot}/achain-wasm`, fn: () => { const i = k++ & 255; return m.coriolisMatrix(qs[i], vs[i]); } });
     out.push({ name: `LeeGD/${robot}/achain-wasm`, fn: () => { const i = k++ & 255; return m.leeTerms(qs[i], vs[i]); },
       dispose: () => m.dispose() });

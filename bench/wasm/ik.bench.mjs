@@ -21,7 +21,7 @@ function randomQ(m, rand) {
 
 function poseOk(m, q, T) {
   if (!m.withinLimits(q)) return false;
-  const F = m.fk(q).tool;
+  const F = m.forwardKinematics(q).tool;
   let pe = 0;
   for (const i of [3, 7, 11]) pe = Math.max(pe, Math.abs(F[i] - T[i]));
   let oe = 0;
@@ -50,16 +50,16 @@ export function cases(achain) {
     const targets = [], seeds = [], near = [];
     for (let k = 0; k < 1000; k++) {
       const q = randomQ(m, rand);
-      targets.push(Float64Array.from(m.fk(q).tool));
+      targets.push(Float64Array.from(m.forwardKinematics(q).tool));
       seeds.push(randomQ(m, rand));
       near.push(q.map((x) => x + (rand() - 0.5) * 0.04));
     }
     const track = (k) => {
-      const r = m.ikSolve(targets[k], near[k]);
+      const r = m.solveNumeric(targets[k], near[k]);
       return r.status === 'ok' ? r.q : null;
     };
     const numeric = (k) => {
-      const r = m.ikSolve(targets[k], seeds[k], { restarts: 50 });
+      const r = m.solveNumeric(targets[k], seeds[k], { restarts: 50 });
       return r.status === 'ok' ? r.q : null;
     };
     const all = (k) => {

@@ -50,7 +50,7 @@ export async function cases(achain) {
   for (const robot of ['puma560', 'prototype-4a']) {
     const peer = robot === 'prototype-4a' ? 'prototype-4r' : robot;
     const m = achain.loadModel(peer);
-    const desc = m.toJSON();
+    const desc = m.modelToJson();
     if (peer === 'puma560') {  // MuJoCo needs physical inertias (see tests/peers/test_peers_dynamics.cpp)
       desc.joints[0].link.inertia = [[0.35, 0, 0], [0, 0.35, 0], [0, 0, 0.35]];
       desc.joints[0].link.mass = 1;

@@ -1,6 +1,6 @@
-// Teleoperation frame of the studio (issue 7 target ≤ 1 ms): fk + jacobian + one ikSolve seeded with q.
-//   achain-wasm         as the studio calls it: m.fk(q) (every frame, for drawing), m.jacobian(q), ikSolve
-//   achain-wasm (out)   the lean per-frame path: fkTool and jacobian writing into reused arrays, ikSolve
+// Teleoperation frame of the studio (issue 7 target ≤ 1 ms): fk + jacobian + one solveNumeric seeded with q.
+//   achain-wasm         as the studio calls it: m.forwardKinematics(q) (every frame, for drawing), m.pointJacobian(q), solveNumeric
+//   achain-wasm (out)   the lean per-frame path: fkTool and jacobian writing into reused arrays, solveNumeric
 export function cases(achain) {
   const D = Math.PI / 180;
   const setups = [
@@ -11,13 +11,13 @@ export function cases(achain) {
   for (const [robot, q0, opts] of setups) {
     const m = achain.loadModel(robot);
     const q = Float64Array.from(q0, (v) => v * D);
-    const T = Float64Array.from(m.fk(q).tool);
+    const T = Float64Array.from(m.forwardKinematics(q).tool);
     T[3] += 0.01;
     const pose = new Float64Array(16), J = { out: new Float64Array(6 * m.dof) };
-    out.push({ name: `TeleopFrame/${robot}/achain-wasm`, fn: () => { m.fk(q); m.jacobian(q); m.ikSolve(T, q, opts); } });
+    out.push({ name: `TeleopFrame/${robot}/achain-wasm`, fn: () => { m.forwardKinematics(q); m.pointJacobian(q); m.solveNumeric(T, q, opts); } });
     out.push({
       name: `TeleopFrame/${robot}/achain-wasm (out)`,
-      fn: () => { m.fkTool(q, pose); m.jacobian(q, J); m.ikSolve(T, q, opts); },
+      fn: () => { m.fkTool(q, pose); m.pointJacobian(q, J); m.solveNumeric(T, q, opts); },
       dispose: () => m.dispose(),
     });
   }

@@ -20,7 +20,7 @@ export function cases(achain) {
     const m = achain.loadModel(robot);
     let voxels = 0;
     const ns = fastest(() => {
-      const w = m.workspace({ voxel: 0.0127 });
+      const w = m.computeWorkspace({ voxel: 0.0127 });
       voxels = w.voxels;
       w.dispose();
     });
@@ -28,7 +28,7 @@ export function cases(achain) {
   }
   const m = achain.loadModel('prototype-4a');
   const ns = fastest(() => {
-    const w = m.workspace({ voxel: 0.0127, step: 0.5 * Math.PI / 180, representative: 'centre' });
+    const w = m.computeWorkspace({ voxel: 0.0127, step: 0.5 * Math.PI / 180, representative: 'centre' });
     w.dispose();
   }, 3, 1);
   out.push({ name: 'Workspace/prototype-4a@12.7mm/achain-wasm-centre-0.5deg', ns, dispose: () => m.dispose() });

@@ -15,7 +15,7 @@ function matVec(M, v, n) {
 
 test('inverse dynamics: wasm = native CLI (≤ 1e-12) for every built-in and leg model', () => {
   const rand = rng(5);
-  for (const { name } of achain.builtins()) {
+  for (const { name } of achain.builtinRobots()) {
     const m = achain.loadModel(name);
     const n = m.dof;
     for (const legs of ['massless', 'lumped', 'full', 'potential']) {
@@ -91,6 +91,20 @@ test('simulation conserves energy and reports progress', () => {
   m.dispose();
 });
 
+test('kineticEnergy = ½ q̇ᵀ M q̇ (massMatrix); kinetic + potential = the simulation\'s energy', () => {
+  const m = achain.loadModel('planar-2r');
+  const q = [0.3, -0.5], qd = [0.5, -1.25];
+  const M = m.massMatrix(q);
+  const half = 0.5 * (qd[0] * (M[0] * qd[0] + M[1] * qd[1]) + qd[1] * (M[2] * qd[0] + M[3] * qd[1]));
+  const ke = m.kineticEnergy(q, qd);
+  assert.ok(ke > 0 && Math.abs(ke - half) <= 1e-12 * ke, `${ke} vs ${half}`);
+  const r = m.simulate({ q, qd, dt: 1e-3, duration: 0.01, every: 10 });
+  assert.ok(Math.abs(r.energy[0] - (ke + m.potentialEnergy(q))) <= 1e-12 * Math.max(1, Math.abs(r.energy[0])));
+  assert.equal(m.kineticEnergy(q, [0, 0]), 0);
+  assert.notEqual(m.potentialEnergy(q), m.potentialEnergy(q, { gravity: [0, 0, -1] }));
+  m.dispose();
+});
+
 test('errors name the bad argument, in wasm and in the CLI', () => {
   const m = achain.loadModel('puma560');
   assert.throws(() => m.inverseDynamics([0, 0, 0, 0, 0, 0], [0, 0, NaN, 0, 0, 0], [0, 0, 0, 0, 0, 0]), /qd\[2\]: must be a finite number/);
@@ -114,13 +128,13 @@ test('computed-torque tracking in wasm = native CLI; a leg-less controller track
     traj.qdd.push(new Array(4).fill(-1.2 * Math.sin(2 * s)));
   }
   let calls = 0;
-  const good = m.computedTorque({ traj, every: 50, onProgress: () => { calls++; } });
-  const bad = m.computedTorque({ traj, every: 50, controllerLegs: 'massless' });
+  const good = m.simulateComputedTorque({ traj, every: 50, onProgress: () => { calls++; } });
+  const bad = m.simulateComputedTorque({ traj, every: 50, controllerLegs: 'massless' });
   assert.equal(good.t.length, 11);
   assert.ok(calls > 50);
   assert.ok(Math.max(...good.maxAbsError) < 1e-4);
   assert.ok(Math.max(...bad.maxAbsError) > 3 * Math.max(...good.maxAbsError));
-  const dc = m.computedTorque({ traj, every: 50, dt: 1e-4, motor: { R: 1, L: 1e-4, Kt: 0.5, Ke: 0.5 } });
+  const dc = m.simulateComputedTorque({ traj, every: 50, dt: 1e-4, motor: { R: 1, L: 1e-4, Kt: 0.5, Ke: 0.5 } });
   assert.equal(dc.current.length, dc.t.length);
   assert.ok(Math.max(...dc.maxAbsError) < 1e-3);
   const k = 5;

@@ -1,5 +1,5 @@
 // The per-frame and batch paths of the wasm API (fkTool, fkToolSeries, jacobian/dynamics with
-// `out`, jacobianSeries, the dynSeries batch entry point): the same numbers as the allocating
+// `out`, pointJacobianSeries, the dynamicsSeries batch entry point): the same numbers as the allocating
 // methods bit for bit, native parity (≤ 1e-12), argument errors, and the per-model dynamics state
 // (WasmModel::dynamics_state) living and dying with its model.
 import { test } from 'node:test';
@@ -12,12 +12,12 @@ function randVec(rand, n, s) { return Float64Array.from({ length: n }, () => (2 
 
 test('fkTool (with and without out) = fk().tool exactly, and = native CLI fk (≤ 1e-12)', () => {
   const rand = rng(11);
-  for (const { name } of achain.builtins()) {
+  for (const { name } of achain.builtinRobots()) {
     const m = achain.loadModel(name);
     const out = new Float64Array(16);
     for (let k = 0; k < 5; k++) {
       const q = randomQ(m, rand);
-      const full = m.fk(q).tool;
+      const full = m.forwardKinematics(q).tool;
       assert.deepEqual(m.fkTool(q), full, name);
       assert.equal(m.fkTool(q, out), out);
       assert.deepEqual(out, full);
@@ -48,7 +48,7 @@ test('fkToolSeries = fkTool per sample (nested or flat input)', () => {
   m.dispose();
 });
 
-test('jacobian with out and jacobianSeries = jacobian exactly; native parity', () => {
+test('jacobian with out and pointJacobianSeries = jacobian exactly; native parity', () => {
   const rand = rng(13);
   for (const name of ['puma560', 'prototype-4a', 'stanford']) {
     const m = achain.loadModel(name);
@@ -56,24 +56,24 @@ test('jacobian with out and jacobianSeries = jacobian exactly; native parity', (
     const qs = Array.from({ length: 9 }, () => randomQ(m, rand));
     const out = new Float64Array(6 * n);
     for (const frame of ['base', 'tool']) {
-      const S = m.jacobianSeries(qs, { frame });
+      const S = m.pointJacobianSeries(qs, { frame });
       qs.forEach((q, i) => {
-        const J = m.jacobian(q, { frame });
-        assert.equal(m.jacobian(q, { frame, out }), out);
+        const J = m.pointJacobian(q, { frame });
+        assert.equal(m.pointJacobian(q, { frame, out }), out);
         assert.deepEqual(out, J);
         assert.deepEqual(S.subarray(6 * n * i, 6 * n * (i + 1)), J, `${name} ${frame} ${i}`);
       });
     }
     const point = [0.01, -0.02, 0.03];
-    const Sp = m.jacobianSeries(qs, { link: 1, point });
-    assert.deepEqual(Sp.subarray(0, 6 * n), m.jacobian(qs[0], { link: 1, point }));
+    const Sp = m.pointJacobianSeries(qs, { link: 1, point });
+    assert.deepEqual(Sp.subarray(0, 6 * n), m.pointJacobian(qs[0], { link: 1, point }));
     const c = cli('jacobian', '--robot', name, '--q', list(qs[3]));
-    assert.ok(maxAbsDiff(m.jacobian(qs[3], { out }), c.J.flat()) <= 1e-12, name);
+    assert.ok(maxAbsDiff(m.pointJacobian(qs[3], { out }), c.J.flat()) <= 1e-12, name);
     m.dispose();
   }
 });
 
-test('dynamics with out = without; dynSeries (RNEA, CRBA, forward) = single calls exactly; native parity', () => {
+test('dynamics with out = without; dynamicsSeries (RNEA, CRBA, forward) = single calls exactly; native parity', () => {
   const rand = rng(14);
   const M = achain.module;
   for (const name of ['puma560', 'prototype-4a']) {
@@ -94,7 +94,7 @@ test('dynamics with out = without; dynSeries (RNEA, CRBA, forward) = single call
       const stride = op === 1 ? n : 3 * n, result = op === 1 ? n * n : n;
       const buf = new Float64Array(count * stride);
       S.forEach(([q, qd, x], i) => { buf.set(q, i * stride); if (op !== 1) { buf.set(qd, i * stride + n); buf.set(x, i * stride + 2 * n); } });
-      const ptr = M.dynSeries(m._input([buf, 'states', buf.length], [new Float64Array(9), 'options', 9]), op, legs, flags, count);
+      const ptr = M.dynamicsSeries(m._input([buf, 'states', buf.length], [new Float64Array(9), 'options', 9]), op, legs, flags, count);
       return m._output(ptr, count * result);
     };
     const rnea = run(0), crba = run(1), fd = run(2);
@@ -121,20 +121,20 @@ test('errors on the hot paths name the argument', () => {
   const q = new Float64Array(6);
   assert.throws(() => m.fkTool(q, new Float64Array(15)), { message: 'out: needs room for 16 numbers' });
   assert.throws(() => m.fkTool([1, 2]), { message: 'q: expected 6 values, got 2' });
-  assert.throws(() => m.jacobian(q, { out: new Float64Array(35) }), { message: 'out: needs room for 36 numbers' });
+  assert.throws(() => m.pointJacobian(q, { out: new Float64Array(35) }), { message: 'out: needs room for 36 numbers' });
   assert.throws(() => m.inverseDynamics(q, q, q, { out: new Float64Array(5) }), { message: 'out: needs room for 6 numbers' });
   assert.throws(() => m.fkToolSeries([q, [1, 2, 3]]), { message: 'qs[1]: expected 6 values, got 3' });
   assert.throws(() => m.fkToolSeries(new Float64Array(7)), { message: 'qs: expected a multiple of 6 numbers, got 7' });
   assert.throws(() => m.fkToolSeries([q, Float64Array.of(0, 0, NaN, 0, 0, 0)]), { message: 'q[2]: must be a finite number' });
-  assert.throws(() => m.jacobianSeries([q], { link: 9 }), { message: /^link: must be an integer/ });
+  assert.throws(() => m.pointJacobianSeries([q], { link: 9 }), { message: /^link: must be an integer/ });
   assert.throws(() => m.coriolisMatrix(q, undefined), { message: /^qd: must be an array/ });
   m._input([q, 'q', 6], [new Float64Array(9), 'options', 9]);
-  assert.throws(() => M.dynSeries(m.raw, 3, 2, 0, 1), { message: 'op: must be 0 (inverse), 1 (mass) or 2 (forward)' });
-  assert.throws(() => M.dynSeries(m.raw, 0, 2, 0, -1), { message: 'count: must be ≥ 0' });
+  assert.throws(() => M.dynamicsSeries(m.raw, 3, 2, 0, 1), { message: 'op: must be 0 (inverse), 1 (mass) or 2 (forward)' });
+  assert.throws(() => M.dynamicsSeries(m.raw, 0, 2, 0, -1), { message: 'count: must be ≥ 0' });
   // a count beyond the staged input is refused, not read past the buffer
-  assert.throws(() => M.dynSeries(m.raw, 0, 2, 0, 1e6), { message: /^count: 18000000 input numbers needed, \d+ staged$/ });
-  assert.throws(() => m.raw.fkSeries(1e6), { message: /^count: 6000000 input numbers needed/ });
-  assert.throws(() => M.jacobianSeries(m.raw, -1, false, 0, 1e6), { message: /^count: 6000003 input numbers needed/ });
+  assert.throws(() => M.dynamicsSeries(m.raw, 0, 2, 0, 1e6), { message: /^count: 18000000 input numbers needed, \d+ staged$/ });
+  assert.throws(() => m.raw.fkToolSeries(1e6), { message: /^count: 6000000 input numbers needed/ });
+  assert.throws(() => M.pointJacobianSeries(m.raw, -1, false, 0, 1e6), { message: /^count: 6000003 input numbers needed/ });
   m.dispose();
 });
 

@@ -8,7 +8,7 @@ const achain = await loadAchain();
 
 test('ikAll: prototype-4a thesis target → exactly the thesis solution', () => {
   const m = achain.loadModel('prototype-4a');
-  const T = m.fk([84.107 * deg, 224.203 * deg, 106.791 * deg, 236.997 * deg]).tool;
+  const T = m.forwardKinematics([84.107 * deg, 224.203 * deg, 106.791 * deg, 236.997 * deg]).tool;
   const r = m.ikAll(T);
   assert.equal(r.status, 'ok');
   assert.equal(r.method, 'closed');
@@ -21,13 +21,13 @@ test('ikAll: prototype-4a thesis target → exactly the thesis solution', () => 
 test('ikAll: puma560 gives 8 solutions with flags, each reproducing the pose; parity with the CLI', () => {
   const m = achain.loadModel('puma560');
   const q = [20, 30, -60, 40, 50, 60].map((x) => x * deg);
-  const T = m.fk(q).tool;
+  const T = m.forwardKinematics(q).tool;
   const r = m.ikAll(T);
   const every = [...r.solutions, ...r.outsideLimits];
   assert.equal(every.length, 8);
   for (const s of every) {
     assert.ok(s.positionError < 1e-9 && s.orientationError < 1e-9);
-    assert.ok(maxAbsDiff(m.fk(s.q).tool, T) < 1e-9);
+    assert.ok(maxAbsDiff(m.forwardKinematics(s.q).tool, T) < 1e-9);
     assert.ok(['left', 'right'].includes(s.flags.arm));
   }
   const native = cli('ik', '--robot', 'puma560', '--q-target', '20,30,-60,40,50,60', '--deg', '--all');
@@ -38,48 +38,48 @@ test('ikAll: puma560 gives 8 solutions with flags, each reproducing the pose; pa
   m.dispose();
 });
 
-test('ikSolve: IK∘FK from random seeds on both robots (≥ 99.9 % with restarts)', () => {
+test('solveNumeric: IK∘FK from random seeds on both robots (≥ 99.9 % with restarts)', () => {
   for (const robot of ['puma560', 'prototype-4a']) {
     const m = achain.loadModel(robot);
     const rand = rng(9);
     let ok = 0;
     const N = 300;
     for (let k = 0; k < N; k++) {
-      const T = m.fk(randomQ(m, rand)).tool;
-      const r = m.ikSolve(T, randomQ(m, rand), { restarts: 50 });
-      if (r.status === 'ok' && m.withinLimits(r.q) && maxAbsDiff(m.fk(r.q).tool, T) < 1e-6) ok++;
+      const T = m.forwardKinematics(randomQ(m, rand)).tool;
+      const r = m.solveNumeric(T, randomQ(m, rand), { restarts: 50 });
+      if (r.status === 'ok' && m.withinLimits(r.q) && maxAbsDiff(m.forwardKinematics(r.q).tool, T) < 1e-6) ok++;
     }
     assert.ok(ok >= N - 1, `${robot}: ${ok}/${N}`);
     m.dispose();
   }
 });
 
-test('ikSolve: teleoperation loop stays on the seed branch; unreachable gives the nearest pose', () => {
+test('solveNumeric: teleoperation loop stays on the seed branch; unreachable gives the nearest pose', () => {
   const m = achain.loadModel('puma560');
   let q = Float64Array.from([0.1, 0.6, -1.2, 0.3, 0.9, 0.2]);
   for (let k = 0; k < 100; k++) {
     const qt = Float64Array.from(q);
     qt[0] += 0.005; qt[2] += 0.003;
-    const T = m.fk(qt).tool;
-    const r = m.ikSolve(T, q);
+    const T = m.forwardKinematics(qt).tool;
+    const r = m.solveNumeric(T, q);
     assert.equal(r.status, 'ok');
     assert.ok(maxAbsDiff(r.q, qt) < 1e-7);
     q = r.q;
   }
   // far beyond reach: least squares, finite, inside limits
   const T = Float64Array.from([1, 0, 0, 5, 0, 1, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 1]);
-  const r = m.ikSolve(T, q);
+  const r = m.solveNumeric(T, q);
   assert.equal(r.status, 'unreachable');
   assert.ok(Number.isFinite(r.residual) && r.residual > 1);
   assert.ok(m.withinLimits(r.q));
   m.dispose();
 });
 
-test('ikSolve: native parity (same code, same numbers)', () => {
+test('solveNumeric: native parity (same code, same numbers)', () => {
   const m = achain.loadModel('stanford');
   const native = cli('ik', '--robot', 'stanford', '--q-target', '10,20,0.5,40,50,60', '--deg', '--seed', '0,0,0.4,0,0,0', '--restarts', '0');
   const T = Float64Array.from(native.target.flat());
-  const r = m.ikSolve(T, [0, 0, 0.4, 0, 0, 0].map((x, i) => (i === 2 ? x : x * deg)));
+  const r = m.solveNumeric(T, [0, 0, 0.4, 0, 0, 0].map((x, i) => (i === 2 ? x : x * deg)));
   assert.equal(r.status, native.status);
   const nq = native.q;  // the CLI prints SI (rad, m)
   assert.ok(maxAbsDiff(r.q, nq) < 1e-9, `${Array.from(r.q)} vs ${nq}`);
@@ -89,18 +89,18 @@ test('ikSolve: native parity (same code, same numbers)', () => {
 test('ik: malformed targets and options throw named errors', () => {
   const m = achain.loadModel('puma560');
   const q = new Float64Array(6);
-  assert.throws(() => m.ikSolve([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1], q), /targetT: rotation is not orthonormal/);
-  assert.throws(() => m.ikSolve([NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], q), /targetT\[0\]\[0\]/);
-  assert.throws(() => m.ikSolve(m.fk(q).tool, [0, 0, NaN, 0, 0, 0]), /seedQ\[2\]/);
-  assert.throws(() => m.ikSolve(m.fk(q).tool, [0, 0]), /seedQ: expected 6 values/);
-  assert.throws(() => m.ikSolve(m.fk(q).tool, q, { positionWeight: -1 }), /positionWeight/);
-  assert.throws(() => m.ikAll(m.fk(q).tool, { method: 'magic' }), /method/);
+  assert.throws(() => m.solveNumeric([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1], q), /targetT: rotation is not orthonormal/);
+  assert.throws(() => m.solveNumeric([NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], q), /targetT\[0\]\[0\]/);
+  assert.throws(() => m.solveNumeric(m.forwardKinematics(q).tool, [0, 0, NaN, 0, 0, 0]), /seedQ\[2\]/);
+  assert.throws(() => m.solveNumeric(m.forwardKinematics(q).tool, [0, 0]), /seedQ: expected 6 values/);
+  assert.throws(() => m.solveNumeric(m.forwardKinematics(q).tool, q, { positionWeight: -1 }), /positionWeight/);
+  assert.throws(() => m.ikAll(m.forwardKinematics(q).tool, { method: 'magic' }), /method/);
   m.dispose();
 });
 
 test('ikAll method algebraic (homotopy): thesis target, 4 real intersection points, 1 genuine; parity with the CLI', () => {
   const m = achain.loadModel('prototype-4a');
-  const T = m.fk([84.107 * deg, 224.203 * deg, 106.791 * deg, 236.997 * deg]).tool;
+  const T = m.forwardKinematics([84.107 * deg, 224.203 * deg, 106.791 * deg, 236.997 * deg]).tool;
   const r = m.ikAll(T, { method: 'algebraic' });
   assert.equal(r.status, 'ok');
   assert.equal(r.method, 'algebraic');
@@ -118,9 +118,9 @@ test('per-model IK state lives in the model handle: two models solve independent
   const b = achain.loadModel('prototype-4a');
   const qa = [0.3, -0.4, 0.5, 0.6, -0.7, 0.8];
   const qb = [1.5, 4.0, 2.0, 4.2];
-  const ra = a.ikSolve(a.fk(qa).tool, qa.map((x) => x + 0.01));
-  const rb = b.ikSolve(b.fk(qb).tool, qb.map((x) => x + 0.01));
-  const ra2 = a.ikSolve(a.fk(qa).tool, qa.map((x) => x + 0.01));
+  const ra = a.solveNumeric(a.forwardKinematics(qa).tool, qa.map((x) => x + 0.01));
+  const rb = b.solveNumeric(b.forwardKinematics(qb).tool, qb.map((x) => x + 0.01));
+  const ra2 = a.solveNumeric(a.forwardKinematics(qa).tool, qa.map((x) => x + 0.01));
   assert.equal(ra.status, 'ok');
   assert.equal(rb.status, 'ok');
   assert.ok(maxAbsDiff(ra.q, qa) < 1e-8 && maxAbsDiff(rb.q, qb) < 1e-8);
@@ -129,6 +129,6 @@ test('per-model IK state lives in the model handle: two models solve independent
   a.dispose();
   b.dispose();
   const c = achain.loadModel('puma560');  // a fresh handle gets fresh state
-  assert.equal(c.ikSolve(c.fk(qa).tool, qa).status, 'ok');
+  assert.equal(c.solveNumeric(c.forwardKinematics(qa).tool, qa).status, 'ok');
   c.dispose();
 });

@@ -10,14 +10,14 @@ const deg = Math.PI / 180;
 
 describe('models', () => {
   test('lists the built-ins', () => {
-    const names = achain.builtins().map((b) => b.name);
+    const names = achain.builtinRobots().map((b) => b.name);
     for (const n of ['prototype-4a', 'prototype-4r', 'puma560', 'stanford', 'planar-2r']) assert.ok(names.includes(n), n);
   });
 
   test('loads by name, from JSON text and from an object', () => {
     const a = achain.loadModel('prototype-4a');
-    const b = achain.loadModel(achain.builtinFile('prototype-4a'));
-    const c = achain.loadModel(a.toJSON());
+    const b = achain.loadModel(achain.builtinRobotFile('prototype-4a'));
+    const c = achain.loadModel(a.modelToJson());
     assert.equal(a.dof, 4);
     assert.deepEqual(b.info.joints, a.info.joints);
     assert.deepEqual(c.info.joints, a.info.joints);
@@ -27,7 +27,7 @@ describe('models', () => {
 
   test('validation errors arrive as JS Errors naming the field, as in C++', () => {
     const bad = (edit) => {
-      const j = JSON.parse(achain.builtinFile('planar-2r'));
+      const j = JSON.parse(achain.builtinRobotFile('planar-2r'));
       edit(j);
       return () => achain.loadModel(j);
     };
@@ -41,18 +41,18 @@ describe('models', () => {
 
   test('bad joint vectors are refused with a clear message', () => {
     const m = achain.loadModel('prototype-4a');
-    assert.throws(() => m.fk([1, 2, 3]), { message: 'q: expected 4 values, got 3' });
-    assert.throws(() => m.fk([1, 2, NaN, 3]), { message: 'q[2]: must be a finite number' });
-    assert.throws(() => m.fk(null), { message: /^q: must be an array/ });
+    assert.throws(() => m.forwardKinematics([1, 2, 3]), { message: 'q: expected 4 values, got 3' });
+    assert.throws(() => m.forwardKinematics([1, 2, NaN, 3]), { message: 'q[2]: must be a finite number' });
+    assert.throws(() => m.forwardKinematics(null), { message: /^q: must be an array/ });
     m.dispose();
-    assert.throws(() => m.fk([1, 2, 3, 4]), { message: /was disposed/ });
+    assert.throws(() => m.forwardKinematics([1, 2, 3, 4]), { message: /was disposed/ });
   });
 });
 
 describe('forward kinematics', () => {
   test('prototype fully extended: p = (0, 0, 0.98189) m, R = diag(-1, -1, 1)', () => {
     const m = achain.loadModel('prototype-4a');
-    const T = m.fk([180 * deg, 180 * deg, 180 * deg, 180 * deg]).tool;
+    const T = m.forwardKinematics([180 * deg, 180 * deg, 180 * deg, 180 * deg]).tool;
     assert.ok(Math.abs(T[11] - (33 + 4 * Math.SQRT2) * 0.0254) < 1e-15);
     assert.ok(Math.abs(T[11] - 0.98189) < 1e-5);
     assert.ok(maxAbsDiff([T[0], T[5], T[10]], [-1, -1, 1]) < 1e-12);
@@ -67,7 +67,7 @@ describe('forward kinematics', () => {
       for (let k = 0; k < 5; k++) {
         const q = randomQ(m, rand);
         const native = cli('fk', '--robot', robot, '--q', Array.from(q, (v) => v.toPrecision(17)).join(','), '--frames');
-        const w = m.fk(q);
+        const w = m.forwardKinematics(q);
         assert.ok(maxAbsDiff(w.tool, native.T.flat()) <= 1e-12, 'tool');
         native.frames.forEach((F, i) => assert.ok(maxAbsDiff(w.links[i], F.flat()) <= 1e-12, `link ${i + 1}`));
       }
@@ -78,7 +78,7 @@ describe('forward kinematics', () => {
   test('A-pair legs keep their length (6 in) and match the native legs', () => {
     const m = achain.loadModel('prototype-4a');
     const q = [100 * deg, 200 * deg, 150 * deg, 250 * deg];
-    const legs = m.legs(q);
+    const legs = m.apairLegEndpoints(q);
     assert.equal(legs.length, 4);
     const native = cli('fk', '--robot', 'prototype-4a', '--q', q.map((v) => v.toPrecision(17)).join(','), '--legs');
     legs.forEach(({ base, platform }, a) => {
@@ -100,7 +100,7 @@ describe('forward kinematics', () => {
       const rand = rng(3);
       for (let k = 0; k < 10; k++) {
         const q = randomQ(s, rand);
-        assert.ok(maxAbsDiff(s.fk(q).tool, m.fk(q).tool) < 1e-12, robot);
+        assert.ok(maxAbsDiff(s.forwardKinematics(q).tool, m.forwardKinematics(q).tool) < 1e-12, robot);
       }
       assert.throws(() => s.convertConvention('sideways'), { message: /^convention: expected "standard" or "modified"/ });
       s.dispose();
@@ -108,9 +108,27 @@ describe('forward kinematics', () => {
     }
   });
 
+  test('matrixToRpy (the core\'s, R = Rz(yaw)·Ry(pitch)·Rx(roll)) of a 4×4 pose and of a 3×3 rotation', () => {
+    const [r, p, y] = [0.3, -0.4, 1.1];
+    const c = Math.cos, s = Math.sin;
+    const R = [
+      [c(y) * c(p), c(y) * s(p) * s(r) - s(y) * c(r), c(y) * s(p) * c(r) + s(y) * s(r)],
+      [s(y) * c(p), s(y) * s(p) * s(r) + c(y) * c(r), s(y) * s(p) * c(r) - c(y) * s(r)],
+      [-s(p), c(p) * s(r), c(p) * c(r)],
+    ];
+    const T = [...R[0], 0.1, ...R[1], 0.2, ...R[2], 0.3, 0, 0, 0, 1];
+    assert.ok(maxAbsDiff(achain.matrixToRpy(T), [r, p, y]) <= 1e-14);
+    assert.ok(maxAbsDiff(achain.matrixToRpy(R.flat()), [r, p, y]) <= 1e-14);
+    const m = achain.loadModel('prototype-4a');
+    const rpy = achain.matrixToRpy(m.forwardKinematics([Math.PI, Math.PI, Math.PI, Math.PI]).tool);
+    assert.ok(Math.abs(Math.abs(rpy[2]) - Math.PI) < 1e-12 && Math.abs(rpy[0]) < 1e-12);  // R = diag(-1, -1, 1): yaw ±π
+    m.dispose();
+    assert.throws(() => achain.matrixToRpy([1, 0, 0]), /^Error: T: expected 16 \(4×4\) or 9 \(3×3\) numbers, got 3$/);
+  });
+
   test('TypeScript declarations ship beside the module', () => {
     const dts = fs.readFileSync(path.join(root, 'wasm/achain.d.ts'), 'utf8');
     assert.match(dts, /export function loadAchain\(\): Promise<Achain>/);
-    assert.match(dts, /fk\(q: Vector\): FkResult/);
+    assert.match(dts, /forwardKinematics\(q: Vector\): FkResult/);
   });
 });

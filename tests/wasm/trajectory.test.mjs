@@ -15,7 +15,7 @@ const flat = (rows) => Float64Array.from(rows.flat());
 describe('trajectory (wasm)', () => {
   test('thesis trapezoid: 0.25 / 1.3333 / 1.5833 s (joints 1-3) and 0.11958 / 1.4035 / 1.5231 s (joint 4)', () => {
     const m = achain.loadModel('prototype-4a');
-    const tr = m.planTrajectory([60, 60, 60, 60].map((x) => x * deg), [300, 300, 300, 300].map((x) => x * deg), { rate: 100 });
+    const tr = m.planJointPath([60, 60, 60, 60].map((x) => x * deg), [300, 300, 300, 300].map((x) => x * deg), { rate: 100 });
     for (let j = 0; j < 3; j++) {
       assert.ok(Math.abs(tr.breakpoints[j][1] - 0.25) < 1e-12);
       assert.ok(Math.abs(tr.breakpoints[j][2] - 4 / 3) < 1e-12);
@@ -50,7 +50,7 @@ describe('trajectory (wasm)', () => {
         if (extra[k] === '--vel-scale') opts.velocityScale = Number(extra[k + 1]);
         if (extra[k] === '--via') opts.via = extra[k + 1].split(';').map((p) => p.split(',').map((x) => Number(x) * deg));
       }
-      const w = m.planTrajectory([60, 100, 250, 300].map((x) => x * deg), [300, 80, 90, 61].map((x) => x * deg), opts);
+      const w = m.planJointPath([60, 100, 250, 300].map((x) => x * deg), [300, 80, 90, 61].map((x) => x * deg), opts);
       assert.equal(w.samples, nat.t.length, extra.join(' '));
       assert.equal(w.profile, nat.profile);
       assert.ok(maxAbsDiff(w.t, nat.t) <= 1e-12);
@@ -64,10 +64,10 @@ describe('trajectory (wasm)', () => {
 
   test('torque, power and work agree with `achain analyze`; JSON round trip through the CLI', () => {
     const m = achain.loadModel('prototype-4a');
-    const tr = m.planTrajectory([60, 60, 60, 60].map((x) => x * deg), [300, 300, 300, 300].map((x) => x * deg), { rate: 200 });
+    const tr = m.planJointPath([60, 60, 60, 60].map((x) => x * deg), [300, 300, 300, 300].map((x) => x * deg), { rate: 200 });
     const a = m.analyzeTrajectory(tr, { legs: 'full' });
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'achain-traj-')), 'traj.json');
-    fs.writeFileSync(file, JSON.stringify(m.trajectoryJSON(tr)));
+    fs.writeFileSync(file, JSON.stringify(m.trajectoryToJson(tr)));
     const nat = cli('analyze', '--traj', file, '--series');
     assert.ok(maxAbsDiff(a.tau, flat(nat.tau)) <= 1e-9 * Math.max(...nat.peak_tau));
     assert.ok(maxAbsDiff(a.work, nat.work) <= 1e-9 * nat.total_work);
@@ -75,7 +75,7 @@ describe('trajectory (wasm)', () => {
     assert.equal(a.withinEffort, nat.within_effort);
     for (let i = 0; i < 4 * tr.samples; i++) assert.equal(a.power[i], a.tau[i] * tr.qd[i]);
     // torque-limited planning brings every peak within the effort limits
-    const slow = m.planTrajectory([60, 60, 60, 60].map((x) => x * deg), [300, 300, 300, 300].map((x) => x * deg), { rate: 500, torqueLimits: true });
+    const slow = m.planJointPath([60, 60, 60, 60].map((x) => x * deg), [300, 300, 300, 300].map((x) => x * deg), { rate: 500, torqueLimits: true });
     assert.ok(slow.torqueScaling.factor > 1);
     const b = m.analyzeTrajectory(slow);
     assert.ok(Math.max(...b.effortRatio) <= 1 + 1e-9);
@@ -84,7 +84,7 @@ describe('trajectory (wasm)', () => {
   });
 
   test('single-A-pair study: lumped/massless = 4.825/4.135', () => {
-    const r = JSON.parse(achain.module.apairStudy(10, 'quintic', 4 * Math.SQRT2, true));
+    const r = achain.apairStudy({ duration: 10, profile: 'quintic', rhoIn: 4 * Math.SQRT2, exactLegInertia: true });
     assert.ok(Math.abs(r.rows[1].vertical / r.rows[0].vertical - 4.825 / 4.135) < 1e-9);
     const nat = cli('apair-study', '--duration', '10');
     assert.ok(Math.abs(nat.rows[2].vertical_J - r.rows[2].vertical) < 1e-12);
@@ -93,34 +93,34 @@ describe('trajectory (wasm)', () => {
   test('Cartesian line and arc agree with the native CLI', () => {
     const m = achain.loadModel('prototype-4a');
     const from = [100, 200, 120, 150].map((x) => x * deg);
-    const goal = m.fk([140, 230, 100, 170].map((x) => x * deg)).tool;
-    const line = m.planCartesian(from, goal, { rate: 50 });
+    const goal = m.forwardKinematics([140, 230, 100, 170].map((x) => x * deg)).tool;
+    const line = m.planCartesianPath(from, goal, { rate: 50 });
     const nat = cli('traj', '--robot', 'prototype-4a', '--from', '100,200,120,150', '--to', '140,230,100,170', '--deg', '--cartesian', 'line', '--rate', '50');
     assert.equal(line.samples, nat.t.length);
     assert.ok(maxAbsDiff(line.q, flat(nat.q)) <= 1e-12);
     assert.ok(Math.abs(line.cartesian.length - nat.cartesian.length) < 1e-15);
     assert.ok(line.cartesian.maxDeviation < 2e-4);
-    const endT = m.fk(line.q.subarray((line.samples - 1) * 4)).tool;
+    const endT = m.forwardKinematics(line.q.subarray((line.samples - 1) * 4)).tool;
     assert.ok(Math.hypot(endT[3] - goal[3], endT[7] - goal[7], endT[11] - goal[11]) < 1e-9);
-    const p0 = m.fk(from).tool;
+    const p0 = m.forwardKinematics(from).tool;
     const via = [(p0[3] + goal[3]) / 2, (p0[7] + goal[7]) / 2, (p0[11] + goal[11]) / 2 + 0.05];
-    const arc = m.planCartesian(from, goal, { kind: 'arc', arcVia: via, rate: 50 });
+    const arc = m.planCartesianPath(from, goal, { kind: 'arc', arcVia: via, rate: 50 });
     const natArc = cli('traj', '--robot', 'prototype-4a', '--from', '100,200,120,150', '--to', '140,230,100,170', '--deg',
       '--cartesian', 'arc', '--arc-via', via.join(','), '--rate', '50');
     assert.ok(maxAbsDiff(arc.q, flat(natArc.q)) <= 1e-12);
     assert.ok(arc.cartesian.length > line.cartesian.length);
-    assert.throws(() => m.planCartesian(from, goal, { kind: 'arc', arcVia: [(p0[3] + goal[3]) / 2, (p0[7] + goal[7]) / 2, (p0[11] + goal[11]) / 2] }), /collinear/);
+    assert.throws(() => m.planCartesianPath(from, goal, { kind: 'arc', arcVia: [(p0[3] + goal[3]) / 2, (p0[7] + goal[7]) / 2, (p0[11] + goal[11]) / 2] }), /collinear/);
     m.dispose();
   });
 
   test('errors name the option', () => {
     const m = achain.loadModel('prototype-4a');
-    assert.throws(() => m.planTrajectory([1, 1, 1, 1], [2, 2, 2], {}), /to: expected 4 values, got 3/);
-    assert.throws(() => m.planTrajectory([1, 1, 1, 1], [2, 2, 2, 2], { profile: 'bang' }), /options.profile/);
-    assert.throws(() => m.planTrajectory([1, 1, 1, 1], [2, 2, 2, 2], { rate: 0 }), /rate/);
+    assert.throws(() => m.planJointPath([1, 1, 1, 1], [2, 2, 2], {}), /to: expected 4 values, got 3/);
+    assert.throws(() => m.planJointPath([1, 1, 1, 1], [2, 2, 2, 2], { profile: 'bang' }), /options.profile/);
+    assert.throws(() => m.planJointPath([1, 1, 1, 1], [2, 2, 2, 2], { rate: 0 }), /rate/);
     assert.throws(() => m.analyzeTrajectory({ t: [0, 0], q: new Float64Array(8), qd: new Float64Array(8), qdd: new Float64Array(8) }), /times must increase/);
     const puma = achain.loadModel('puma560');
-    assert.throws(() => puma.planTrajectory(new Float64Array(6), new Float64Array(6).fill(0.5)), /joints\[0\]\.limits\.velocity/);
+    assert.throws(() => puma.planJointPath(new Float64Array(6), new Float64Array(6).fill(0.5)), /joints\[0\]\.limits\.velocity/);
     puma.dispose();
     m.dispose();
     const f = cliFails('traj', '--robot', 'puma560', '--from', '0,0,0,0,0,0', '--to', '1,1,1,1,1,1');

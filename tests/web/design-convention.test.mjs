@@ -28,7 +28,7 @@ for (const robot of ['prototype-4a', 'puma560']) {
         const s = window.__achain.studio;
         const m = s.model;
         const g = typeof m.gravityTorques === 'function' ? Array.from(m.gravityTorques(s.q)) : null;
-        const legs = m.legs(s.q).flatMap((l) => [...l.base, ...l.platform]);
+        const legs = m.apairLegEndpoints(s.q).flatMap((l) => [...l.base, ...l.platform]);
         return { conv: m.info.convention, q: Array.from(s.q), tool: Array.from(s.lastFk.tool), joints: m.joints.map((j) => [j.a, j.alpha, j.d, j.thetaF]), g, legs, legCount: window.__achain.legCount };
       });
       const before = await state();
@@ -51,7 +51,7 @@ for (const robot of ['prototype-4a', 'puma560']) {
         let worst = 0;
         for (let k = 0; k < 5; k++) {
           const qq = Float64Array.from(s.model.joints, (j, i) => { const lo = j.lower ?? -Math.PI; const hi = j.upper ?? Math.PI; return lo + ((k + 1) / 6 + 0.07 * i) % 1 * (hi - lo); });
-          const a = s.model.fk(qq).tool; const b = ref.fk(qq).tool;
+          const a = s.model.forwardKinematics(qq).tool; const b = ref.forwardKinematics(qq).tool;
           for (let i = 0; i < 16; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
         }
         ref.dispose();
@@ -101,7 +101,7 @@ test('chain view: the tool segment starts at the link named by tool.link, not at
     assert.equal(last.toolLink, 3);
     // prototype's tool sits at the last frame's origin: a zero-length tool segment from frame 4
     // now attach a tool 0.2 m along x of link 2 (joint index 1)
-    const json = await page.evaluate(() => window.__achain.studio.model.toJSON());
+    const json = await page.evaluate(() => window.__achain.studio.model.modelToJson());
     json.tool = { xyz: [0.2, 0, 0], rpy: [0, 0, 0], link: 1 };
     await page.click(`${P} .d-show`);
     await page.fill(`${P} .d-text`, JSON.stringify(json));

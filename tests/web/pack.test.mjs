@@ -71,8 +71,8 @@ test('npm pack (Node): another project imports "achain" and runs FK on prototype
     const achain = await loadAchain();
     const m = achain.loadModel('prototype-4a');
     const d = Math.PI / 180;
-    const home = m.fk([180 * d, 180 * d, 180 * d, 180 * d]).tool;
-    const other = m.fk([150 * d, 120 * d, 200 * d, 100 * d]).tool;
+    const home = m.forwardKinematics([180 * d, 180 * d, 180 * d, 180 * d]).tool;
+    const other = m.forwardKinematics([150 * d, 120 * d, 200 * d, 100 * d]).tool;
     process.stdout.write(JSON.stringify({ resolved: import.meta.resolve('achain'), worker: import.meta.resolve('achain/workspace.worker'),
       version: achain.version, home: Array.from(home), other: Array.from(other) }));
   `);
@@ -87,7 +87,7 @@ test('npm pack (Node): another project imports "achain" and runs FK on prototype
   return import(pathToFileURL(path.join(repo, 'wasm', 'achain.mjs')).href).then(async ({ loadAchain }) => {
     const a = await loadAchain();
     const m = a.loadModel('prototype-4a');
-    const mine = m.fk([150 * DEG, 120 * DEG, 200 * DEG, 100 * DEG]).tool;
+    const mine = m.forwardKinematics([150 * DEG, 120 * DEG, 200 * DEG, 100 * DEG]).tool;
     m.dispose();
     let worst = 0;
     for (let i = 0; i < 16; i++) worst = Math.max(worst, Math.abs(mine[i] - out.other[i]));
@@ -108,7 +108,7 @@ test('npm pack (browser): a minimal static page imports the packed wasm/achain.m
     const achain = await loadAchain();
     const m = achain.loadModel('prototype-4a');
     const d = Math.PI / 180;
-    const T = m.fk([180 * d, 180 * d, 180 * d, 180 * d]).tool;
+    const T = m.forwardKinematics([180 * d, 180 * d, 180 * d, 180 * d]).tool;
     // the packed workspace worker (package.json "exports": "./workspace.worker")
     const w = new Worker(new URL('./achain/wasm/js/workspace.worker.mjs', import.meta.url), { type: 'module' });
     const ws = await new Promise((resolve, reject) => {
@@ -117,7 +117,7 @@ test('npm pack (browser): a minimal static page imports the packed wasm/achain.m
       w.postMessage({ type: 'start', id: 1, model: 'planar-2r', options: { voxel: 0.05 }, output: 'none' });
     });
     w.terminate();
-    window.result = { tool: Array.from(T), builtins: achain.builtins().map((b) => b.name), voxels: ws.voxels };
+    window.result = { tool: Array.from(T), builtins: achain.builtinRobots().map((b) => b.name), voxels: ws.voxels };
   } catch (e) { window.result = { error: String(e.message ?? e) }; }
   document.getElementById('out').textContent = JSON.stringify(window.result);
 </script>`);

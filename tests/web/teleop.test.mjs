@@ -24,9 +24,6 @@ async function teleop(hash = '#view=teleop') {
 test('dragging the tool gizmo moves the tool; IK follows; camera still; joints agree with the native FK', async (t) => {
   const { page, errors, context } = await teleop('#robot=prototype-4a&q=150,120,200,100&view=teleop');
   try {
-    const hasIk = await page.evaluate(() => window.__achain.views.teleop.hasIk);
-    // Every area has landed: a missing ikSolve is a regression, not a reason to skip.
-    assert.ok(hasIk, 'ikSolve missing from the wasm build');
     const before = await page.evaluate(() => ({ q: window.__achain.q, tool: window.__achain.tool, cam: window.__achain.studio.viewport.camera.position.toArray() }));
     const start = await page.evaluate(([x, y, z]) => window.__achain.screenOf(x, y, z), [before.tool[3], before.tool[7], before.tool[11]]);
     await screenshot(page, 'teleop-before-drag');
@@ -76,7 +73,6 @@ test('dragging the tool gizmo moves the tool; IK follows; camera still; joints a
 test('an unreachable full-pose target holds the nearest pose and says so', async () => {
   const { page, errors, context } = await teleop('#robot=prototype-4a&q=150,120,200,100&view=teleop');
   try {
-    if (!(await page.evaluate(() => window.__achain.views.teleop.hasIk))) return;
     const r = await page.evaluate(() => {
       const v = window.__achain.views.teleop;
       const T = Float64Array.from(window.__achain.tool);
@@ -97,7 +93,6 @@ test('an unreachable full-pose target holds the nearest pose and says so', async
 test('all IK solutions appear as ghost arms; clicking one switches the arm to it', async () => {
   const { page, errors, context } = await teleop('#robot=puma560&q=10,30,-40,20,30,10&view=teleop');
   try {
-    if (!(await page.evaluate(() => window.__achain.views.teleop.hasIkAll))) return;
     const tool0 = await page.evaluate(() => window.__achain.tool);
     await page.click('.solve-all');
     await page.waitForTimeout(200);
@@ -140,12 +135,12 @@ test('singularity warnings come from the core; the per-frame budget (FK + Jacobi
         T[3] += 0.01;
         const N = 500;
         const t0 = performance.now();
-        for (let k = 0; k < N; k++) { m.fk(q); m.jacobian(q); m.ikSolve(T, q, { positionOnly: true }); }
+        for (let k = 0; k < N; k++) { m.forwardKinematics(q); m.pointJacobian(q); m.solveNumeric(T, q, { positionOnly: true }); }
         return (performance.now() - t0) / N;
       });
-      t.diagnostic(`frame budget (prototype-4a, headless chromium): fk + jacobian + ikSolve = ${ms.toFixed(4)} ms per frame`);
+      t.diagnostic(`frame budget (prototype-4a, headless chromium): fk + jacobian + solveNumeric = ${ms.toFixed(4)} ms per frame`);
       fs.mkdirSync(path.join(repo, 'test-results', 'web'), { recursive: true });
-      fs.writeFileSync(path.join(repo, 'test-results', 'web', 'frame-budget.json'), JSON.stringify({ robot: 'prototype-4a', msPerFrame: ms, what: 'fk + jacobian + ikSolve (position only), wasm in headless chromium' }, null, 2));
+      fs.writeFileSync(path.join(repo, 'test-results', 'web', 'frame-budget.json'), JSON.stringify({ robot: 'prototype-4a', msPerFrame: ms, what: 'fk + jacobian + solveNumeric (position only), wasm in headless chromium' }, null, 2));
     }
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
@@ -163,7 +158,7 @@ test('R-twin overlay, frames toggle and the shareable URL state', async () => {
     const same = await page.evaluate(() => {
       const s = window.__achain.studio;
       const r = s.achain.loadModel('prototype-4r');
-      const a = r.fk(s.q).tool; const b = s.twin.model.fk(s.q).tool;
+      const a = r.forwardKinematics(s.q).tool; const b = s.twin.model.forwardKinematics(s.q).tool;
       r.dispose();
       return Math.max(...Array.from(a, (v, i) => Math.abs(v - b[i])));
     });

@@ -66,7 +66,7 @@ export function install(Model) {
     const n = this.dof;
     const enc = encode(opts), { legs, flags } = enc;
     const raw = stage(this, enc, 3, q, 'q', qd, 'qd', qdd, 'qdd');
-    return this._output(this.achain.module.dynInverse(raw, legs, flags), n, opts.out);
+    return this._output(this.achain.module.inverseDynamics(raw, legs, flags), n, opts.out);
   };
 
   /** τ and its parts: {total, inertial, velocity, gravity, friction, wrench, rotor, translational, rotational}. */
@@ -74,7 +74,7 @@ export function install(Model) {
     const n = this.dof;
     const { legs, flags, extra } = encode(opts);
     const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9]);
-    const all = this._output(this.achain.module.dynBreakdown(raw, legs, flags), 9 * n);
+    const all = this._output(this.achain.module.torqueBreakdown(raw, legs, flags), 9 * n);
     const out = {};
     BREAKDOWN.forEach((k, i) => { out[k] = all.subarray(i * n, (i + 1) * n); });
     return out;
@@ -95,7 +95,7 @@ export function install(Model) {
     }
     const { legs, flags, extra } = encode(opts);
     const raw = this._input([buf, 'trajectory', buf.length], [extra, 'options', 9]);
-    const all = this._output(this.achain.module.dynInverseSeries(raw, legs, flags, count), n * count);
+    const all = this._output(this.achain.module.inverseDynamicsSeries(raw, legs, flags, count), n * count);
     const out = [];
     for (let k = 0; k < count; k++) out.push(all.subarray(k * n, (k + 1) * n));
     return out;
@@ -106,7 +106,7 @@ export function install(Model) {
     const n = this.dof;
     const enc = encode(opts), { legs, flags } = enc;
     const raw = stage(this, enc, 1, q, 'q');
-    return this._output(this.achain.module.dynMass(raw, legs, flags), n * n, opts.out);
+    return this._output(this.achain.module.massMatrix(raw, legs, flags), n * n, opts.out);
   };
 
   /** Generalized gravity torques g(q). */
@@ -114,7 +114,7 @@ export function install(Model) {
     const n = this.dof;
     const enc = encode(opts), { legs, flags } = enc;
     const raw = stage(this, enc, 1, q, 'q');
-    return this._output(this.achain.module.dynGravity(raw, legs, flags), n, opts.out);
+    return this._output(this.achain.module.gravityTorques(raw, legs, flags), n, opts.out);
   };
 
   /** Coriolis matrix in Christoffel form (row-major), so Ṁ − 2C is skew-symmetric. */
@@ -122,7 +122,7 @@ export function install(Model) {
     const n = this.dof;
     const enc = encode(opts), { legs, flags } = enc;
     const raw = stage(this, enc, 2, q, 'q', qd, 'qd');
-    return this._output(this.achain.module.dynCoriolis(raw, legs, flags), n * n, opts.out);
+    return this._output(this.achain.module.coriolisMatrix(raw, legs, flags), n * n, opts.out);
   };
 
   /** Joint accelerations for torques tau (Cholesky solve of the CRBA mass matrix). */
@@ -130,16 +130,19 @@ export function install(Model) {
     const n = this.dof;
     const enc = encode(opts), { legs, flags } = enc;
     const raw = stage(this, enc, 3, q, 'q', qd, 'qd', tau, 'tau');
-    return this._output(this.achain.module.dynForward(raw, legs, flags), n, opts.out);
+    return this._output(this.achain.module.forwardDynamics(raw, legs, flags), n, opts.out);
   };
 
-  /** {kinetic, potential} energy (J). */
-  Model.prototype.energy = function energy(q, qd, opts = {}) {
-    const n = this.dof;
-    const { legs, flags, extra } = encode(opts);
-    const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
-    const e = this._output(this.achain.module.dynEnergy(raw, legs, flags), 2);
-    return { kinetic: e[0], potential: e[1] };
+  /** Kinetic energy ½q̇ᵀMq̇ (J). */
+  Model.prototype.kineticEnergy = function kineticEnergy(q, qd, opts = NO_OPTIONS) {
+    const enc = encode(opts), { legs, flags } = enc;
+    return this.achain.module.kineticEnergy(stage(this, enc, 2, q, 'q', qd, 'qd'), legs, flags);
+  };
+
+  /** Potential energy (J): gravity, plus the A-pair leg springs with legs 'potential'. */
+  Model.prototype.potentialEnergy = function potentialEnergy(q, opts = NO_OPTIONS) {
+    const enc = encode(opts), { legs, flags } = enc;
+    return this.achain.module.potentialEnergy(stage(this, enc, 1, q, 'q'), legs, flags);
   };
 
   /** Lee's G-D terms: {Dtran, Drot, D (row-major), htran, hrot, c, other}. */
@@ -147,7 +150,7 @@ export function install(Model) {
     const n = this.dof;
     const { legs, flags, extra } = encode(opts);
     const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
-    const a = this._output(this.achain.module.dynLee(raw, legs, flags), 3 * n * n + 4 * n);
+    const a = this._output(this.achain.module.leeTerms(raw, legs, flags), 3 * n * n + 4 * n);
     const m = n * n, v = 3 * m;
     return {
       Dtran: a.subarray(0, m), Drot: a.subarray(m, 2 * m), D: a.subarray(2 * m, 3 * m),
@@ -161,7 +164,7 @@ export function install(Model) {
     const n = this.dof;
     const { legs, flags, extra } = encode(opts);
     const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
-    const a = this._output(this.achain.module.dynFreeman(raw, legs, flags), n * n + n * n * n + n);
+    const a = this._output(this.achain.module.freemanModel(raw, legs, flags), n * n + n * n * n + n);
     return { Istar: a.subarray(0, n * n), Pstar: a.subarray(n * n, n * n + n * n * n), TL: a.subarray(n * n + n * n * n) };
   };
 
@@ -182,7 +185,7 @@ export function install(Model) {
     const { legs, flags, extra } = encode(opts);
     const zero = new Float64Array(n);
     const raw = this._input([sim.q, 'q', n], [sim.qd ?? zero, 'qd', n], [sim.tau ?? zero, 'tau', n], [extra, 'options', 9]);
-    const rows = this.achain.module.dynSimulate(raw, legs, flags, dt, steps, sim.every ?? 10, integ === 'euler' ? 1 : 0,
+    const rows = this.achain.module.simulate(raw, legs, flags, dt, steps, sim.every ?? 10, integ === 'euler' ? 1 : 0,
       typeof sim.onProgress === 'function' ? sim.onProgress : null).slice();
     const w = 2 * n + 2, count = rows.length / w;
     const out = { t: new Float64Array(count), q: [], qd: [], energy: new Float64Array(count) };
@@ -203,7 +206,7 @@ export function install(Model) {
    * (optional DC motors with Freeman's voltage feed-forward)}.
    * Returns {t, q, qDes, error, tau (arrays of Float64Array), maxAbsError, rmsError [, current, voltage]}.
    */
-  Model.prototype.computedTorque = function computedTorque(spec, opts = {}) {
+  Model.prototype.simulateComputedTorque = function simulateComputedTorque(spec, opts = {}) {
     const n = this.dof;
     const tr = spec.traj;
     const count = tr?.t?.length ?? 0;
@@ -246,7 +249,7 @@ export function install(Model) {
     const integ = spec.integrator ?? 'rk4';
     if (integ !== 'rk4' && integ !== 'euler') throw new Error(`integrator: expected rk4 or euler (got '${integ}')`);
     const raw = this._input([buf, 'trajectory', buf.length], [extra, 'options', 9]);
-    const rows = this.achain.module.dynControl(raw, legs, flags, ctrl, dt, duration, spec.every ?? 10,
+    const rows = this.achain.module.simulateComputedTorque(raw, legs, flags, ctrl, dt, duration, spec.every ?? 10,
       integ === 'euler' ? 1 : 0, count, dc ? 1 : 0, typeof spec.onProgress === 'function' ? spec.onProgress : null).slice();
     const rw = 1 + (dc ? 6 : 4) * n, m = (rows.length - 2 * n) / rw;
     const out = { t: new Float64Array(m), q: [], qDes: [], error: [], tau: [] };

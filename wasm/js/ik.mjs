@@ -1,6 +1,6 @@
-// Model methods of the ik area: ikSolve (numeric, per frame) and ikAll (every solution).
+// Model methods of the ik area: solveNumeric (numeric, per frame) and ikAll (every solution).
+// Status names come from the core (module.ikStatusNames, toString(IkStatus)).
 // C++: wasm/bind_ik.cpp → core/ik/*. Types: wasm/types/ik.d.ts.
-const STATUS = ['ok', 'unreachable', 'singular', 'limits'];
 
 function optionVector(o = {}) {
   const num = (v, d, what) => {
@@ -26,13 +26,13 @@ function solution(s) {
 
 export function install(Model) {
   /** Numeric IK from seedQ (teleoperation: call every frame with the current q). */
-  Model.prototype.ikSolve = function ikSolve(targetT, seedQ, options) {
+  Model.prototype.solveNumeric = function solveNumeric(targetT, seedQ, options) {
     const n = this.dof;
     const raw = this._input([targetT, 'targetT', 16], [seedQ, 'seedQ', n], [optionVector(options), 'options', 8]);
-    const out = this._output(this.achain.module.ikSolve(raw), n + 5);
+    const out = this._output(this.achain.module.solveNumeric(raw), n + 5);
     return {
       q: out.slice(0, n),
-      status: STATUS[out[n]],
+      status: this.achain.ikStatusNames[out[n]],
       positionError: out[n + 1],
       orientationError: out[n + 2],
       residual: out[n + 3],

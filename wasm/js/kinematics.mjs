@@ -33,7 +33,7 @@ function fixInf(v) {
 function fixReport(r) {
   const fixSummary = (s) => {
     s.condition = fixInf(s.condition);
-    for (const k of ['velocity_ellipsoid', 'force_ellipsoid', 'moment_ellipsoid']) {
+    for (const k of ['velocityEllipsoid', 'forceEllipsoid', 'momentEllipsoid']) {
       if (s[k]) s[k].radii = s[k].radii.map(fixInf);
     }
   };
@@ -59,28 +59,28 @@ export function install(Model) {
     const count = flat.length / n;
     const raw = this._reserve(flat.length);
     this._put(flat, 'qs', flat.length, 0);
-    return this._output(raw.fkSeries(count), 16 * count);
+    return this._output(raw.fkToolSeries(count), 16 * count);
   };
 
   /**
    * Geometric Jacobian 6×dof (row-major) of the tool or of a point on a link. opts.out: a
    * Float64Array (≥ 6·dof) to write into and return instead of allocating one (per-frame use).
    */
-  Model.prototype.jacobian = function jacobian(q, opts = {}) {
+  Model.prototype.pointJacobian = function pointJacobian(q, opts = {}) {
     const n = this.dof;
     const { link, usePoint, point } = pointArgs(this, opts);
     const raw = this._reserve(n + 3);
     this._put(q, 'q', n, 0);
     this._put(point, 'point', 3, n);
-    return this._output(this.achain.module.jacobian(raw, link, usePoint, frameCode(opts.frame)), 6 * n, opts.out);
+    return this._output(this.achain.module.pointJacobian(raw, link, usePoint, frameCode(opts.frame)), 6 * n, opts.out);
   };
 
   /**
    * Jacobians of many configurations in one wasm call: qs is an array of configurations or a flat
-   * array of count·dof numbers; opts as for jacobian (link, point, frame). Returns a Float64Array of
+   * array of count·dof numbers; opts as for pointJacobian (link, point, frame). Returns a Float64Array of
    * count·6·dof (one row-major 6×dof block per sample).
    */
-  Model.prototype.jacobianSeries = function jacobianSeries(qs, opts = {}) {
+  Model.prototype.pointJacobianSeries = function pointJacobianSeries(qs, opts = {}) {
     const n = this.dof;
     const { link, usePoint, point } = pointArgs(this, opts);
     const flat = flatten(qs, n, 'qs');
@@ -88,15 +88,15 @@ export function install(Model) {
     const raw = this._reserve(flat.length + 3);
     this._put(flat, 'qs', flat.length, 0);
     this._put(point, 'point', 3, flat.length);
-    return this._output(this.achain.module.jacobianSeries(raw, link, usePoint, frameCode(opts.frame), count), 6 * n * count);
+    return this._output(this.achain.module.pointJacobianSeries(raw, link, usePoint, frameCode(opts.frame), count), 6 * n * count);
   };
 
   /** dJ/dt (base frame) for joint rates qd, and J̇·q̇. */
-  Model.prototype.jacobianDot = function jacobianDot(q, qd, opts = {}) {
+  Model.prototype.pointJacobianDerivative = function pointJacobianDerivative(q, qd, opts = {}) {
     const n = this.dof;
     const { link, usePoint, point } = pointArgs(this, opts);
     const raw = this._input([q, 'q', n], [qd, 'qd', n], [point, 'point', 3]);
-    const out = this._output(this.achain.module.jacobianDot(raw, link, usePoint), 6 * n + 6);
+    const out = this._output(this.achain.module.pointJacobianDerivative(raw, link, usePoint), 6 * n + 6);
     return { Jdot: out.subarray(0, 6 * n), JdotQd: out.subarray(6 * n) };
   };
 
@@ -126,23 +126,29 @@ export function install(Model) {
     return r;
   };
 
-  /** Acceleration G·q̈ + q̇ᵀHq̇ and jerk of the tool (or a point): {acceleration, jerk}, 6 each (v; ω). */
-  Model.prototype.influenceMotion = function influenceMotion(q, qd, qdd, qddd, opts = {}) {
+  /** Acceleration G·q̈ + q̇ᵀHq̇ of the tool (or a point): 6 numbers (v; ω). */
+  Model.prototype.influenceAcceleration = function influenceAcceleration(q, qd, qdd, opts = {}) {
     const n = this.dof;
     const { link, usePoint, point } = pointArgs(this, opts);
-    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [qddd ?? new Float64Array(n), 'qddd', n],
-      [point, 'point', 3]);
-    const out = this._output(this.achain.module.influenceMotion(raw, link, usePoint), 12);
-    return { acceleration: out.subarray(0, 6), jerk: out.subarray(6) };
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [point, 'point', 3]);
+    return this._output(this.achain.module.influenceAcceleration(raw, link, usePoint), 6);
+  };
+
+  /** Jerk of the tool (or a point) from Freeman's G, H, D: 6 numbers (v; ω). */
+  Model.prototype.influenceJerk = function influenceJerk(q, qd, qdd, qddd, opts = {}) {
+    const n = this.dof;
+    const { link, usePoint, point } = pointArgs(this, opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [qddd, 'qddd', n], [point, 'point', 3]);
+    return this._output(this.achain.module.influenceJerk(raw, link, usePoint), 6);
   };
 
   /** Per-frame manipulability numbers of the tool Jacobian (rows 'all' | 'linear' | 'angular'). */
-  Model.prototype.manipulability = function manipulability(q, rows = 'all') {
+  Model.prototype.manipulability = function manipulability(q, { rows = 'all' } = {}) {
     const n = this.dof;
     const code = ROWS[rows];
     if (code === undefined) throw new Error(`rows: must be 'all', 'linear' or 'angular' (got '${rows}')`);
     const k = Math.min(code === 0 ? 6 : 3, n);
-    const out = this._output(this.achain.module.manipulabilityMeasures(this._input([q, 'q', n]), code), k + 6);
+    const out = this._output(this.achain.module.manipulability(this._input([q, 'q', n]), code), k + 6);
     return {
       singularValues: out.slice(0, k),
       sigmaMin: out[k],
@@ -155,17 +161,17 @@ export function install(Model) {
   };
 
   /** The full report of `achain manipulability` (ellipsoids, named singularities); +inf as Infinity. */
-  Model.prototype.manipulabilityReport = function manipulabilityReport(q, tol = 1e-6) {
+  Model.prototype.manipulabilityReport = function manipulabilityReport(q, { tol = 1e-6 } = {}) {
     return fixReport(JSON.parse(this.achain.module.manipulabilityReport(this._input([q, 'q', this.dof]), tol)));
   };
 
   /** Named singular conditions at q: [{kind, joints, measure, description}]. */
-  Model.prototype.singularities = function singularities(q, tol = 1e-6) {
-    return JSON.parse(this.achain.module.singularities(this._input([q, 'q', this.dof]), tol));
+  Model.prototype.detectSingularities = function detectSingularities(q, { tol = 1e-6 } = {}) {
+    return JSON.parse(this.achain.module.detectSingularities(this._input([q, 'q', this.dof]), tol));
   };
 
   /** τ = Jᵀ·F for the wrench F = (fx, fy, fz, mx, my, mz) the tool exerts, in the base (or tool) frame. */
-  Model.prototype.staticTorques = function staticTorques(q, wrench, frame = 'base') {
+  Model.prototype.staticTorques = function staticTorques(q, wrench, { frame = 'base' } = {}) {
     const n = this.dof;
     const raw = this._input([q, 'q', n], [wrench, 'wrench', 6]);
     return this._output(this.achain.module.staticTorques(raw, frameCode(frame)), n);

@@ -1,5 +1,5 @@
-// Model methods of the trajectory area: planTrajectory (plan + sample), analyzeTrajectory (torque,
-// power, work via the RNEA), trajectoryJSON (the shared "achain-trajectory" v1 format).
+// Model methods of the trajectory area: planJointPath (plan + sample), planCartesianPath, analyzeTrajectory
+// (torque, power, work via the RNEA), trajectoryToJson (the shared "achain-trajectory" v1 format).
 // C++: wasm/bind_trajectory.cpp → core/trajectory/*. Types: wasm/types/trajectory.d.ts.
 // Series are row-major Float64Arrays (sample k, joint i at k*dof + i); jointSeries() extracts a column.
 const PROFILES = ['trapezoid', 'cubic', 'quintic', 'septic', 'spline'];
@@ -26,7 +26,7 @@ export function jointSeries(flat, dof, j) {
   return out;
 }
 
-/** Unpacks the output layout shared by trajectoryPlan / trajectoryCartesian. */
+/** Unpacks the output layout shared by planJointPath / planCartesianPath. */
 function readTrajectory(model, ptr, profile) {
   const n = model.dof;
   const h = model._output(ptr, 8);
@@ -49,7 +49,7 @@ function readTrajectory(model, ptr, profile) {
 
 export function install(Model) {
   /** Plans q0 → q1 (SI; θ_v for A-pairs) and samples it at options.rate Hz (default 100). */
-  Model.prototype.planTrajectory = function planTrajectory(from, to, options = {}) {
+  Model.prototype.planJointPath = function planJointPath(from, to, options = {}) {
     const n = this.dof;
     const via = options.via ?? [];
     let profile = options.profile ?? (via.length ? 'spline' : 'trapezoid');
@@ -67,7 +67,7 @@ export function install(Model) {
     if (times.length) parts.push([times, 'options.times', times.length]);
     if (options.vmax) parts.push([options.vmax, 'options.vmax', n]);
     if (options.amax) parts.push([options.amax, 'options.amax', n]);
-    const ptr = this.achain.module.trajectoryPlan(this._input(...parts));
+    const ptr = this.achain.module.planJointPath(this._input(...parts));
     const { traj, h } = readTrajectory(this, ptr, profile);
     traj.torqueScaling = { factor: h[4], joint: h[5] };
     return traj;
@@ -76,7 +76,7 @@ export function install(Model) {
   /** Tool line or arc from configuration `from` to the pose `goal` (row-major 4×4), through the numeric IK.
    * options: {kind: 'line'|'arc', arcVia: [x,y,z], rate, speed, acceleration, angularSpeed,
    * angularAcceleration, knots, positionOnly, jointLimits}. */
-  Model.prototype.planCartesian = function planCartesian(from, goal, options = {}) {
+  Model.prototype.planCartesianPath = function planCartesianPath(from, goal, options = {}) {
     const n = this.dof;
     const kind = options.kind ?? 'line';
     if (kind !== 'line' && kind !== 'arc') throw new Error(`options.kind: '${kind}' is not line or arc`);
@@ -87,7 +87,7 @@ export function install(Model) {
       num(options.angularAcceleration, 4, 'angularAcceleration'), num(options.knots, 41, 'knots'),
       options.positionOnly === undefined ? -1 : (options.positionOnly ? 1 : 0), options.jointLimits === false ? 0 : 1, 0, 0, 0,
     ];
-    const ptr = this.achain.module.trajectoryCartesian(this._input([header, 'header', 12], [from, 'from', n],
+    const ptr = this.achain.module.planCartesianPath(this._input([header, 'header', 12], [from, 'from', n],
       [goal, 'goal', 16], [options.arcVia ?? [0, 0, 0], 'options.arcVia', 3]));
     const { traj, h, extra } = readTrajectory(this, ptr, kind);
     traj.cartesian = {
@@ -97,13 +97,13 @@ export function install(Model) {
     return traj;
   };
 
-  /** Torque (RNEA), power τ_i·q̇_i and work ∫|τ_i q̇_i|dt along a trajectory (planTrajectory's result
+  /** Torque (RNEA), power τ_i·q̇_i and work ∫|τ_i q̇_i|dt along a trajectory (planJointPath's result
    * or any {t, q, qd, qdd} with row-major series). options: {legs, motors, friction}. */
   Model.prototype.analyzeTrajectory = function analyzeTrajectory(traj, options = {}) {
     const n = this.dof;
     const N = traj.t.length;
     const header = [N, legCode(options.legs), options.motors ? 1 : 0, options.friction ? 1 : 0];
-    const ptr = this.achain.module.trajectoryAnalyze(this._input([header, 'header', 4], [traj.t, 't', N],
+    const ptr = this.achain.module.analyzeTrajectory(this._input([header, 'header', 4], [traj.t, 't', N],
       [traj.q, 'q', N * n], [traj.qd, 'qd', N * n], [traj.qdd, 'qdd', N * n]));
     const all = this._output(ptr, 6 * n + 2 + 2 * N * n);
     const v = (k) => all.subarray(k * n, (k + 1) * n);
@@ -116,7 +116,7 @@ export function install(Model) {
   };
 
   /** The shared interchange object {"schema":"achain-trajectory","version":1,…} (nested arrays). */
-  Model.prototype.trajectoryJSON = function trajectoryJSON(traj) {
+  Model.prototype.trajectoryToJson = function trajectoryToJson(traj) {
     const n = this.dof;
     const rows = (flat) => Array.from({ length: traj.t.length }, (_, k) => Array.from(flat.subarray(k * n, (k + 1) * n)));
     const out = {

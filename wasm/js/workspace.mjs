@@ -11,7 +11,7 @@ const registry = typeof FinalizationRegistry !== 'undefined'
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-/** A workspace computation: step() it in slices, or let Model.workspace() run it to the end. */
+/** A workspace computation: step() it in slices, or let Model.computeWorkspace() run it to the end. */
 export class Workspace {
   constructor(model, raw) {
     this.model = model;
@@ -42,25 +42,25 @@ export class Workspace {
   get volume() { return this.summary().volume; }
   get bounds() { return this.summary().bounds; }
   /** Voxel centres (xyz per voxel) for a three.js Points cloud; surfaceOnly keeps the boundary voxels. */
-  centres({ surfaceOnly = false } = {}) { return this._raw().centres(!!surfaceOnly).slice(); }
+  voxelCentres({ surfaceOnly = false } = {}) { return this._raw().voxelCentres(!!surfaceOnly).slice(); }
   /** Lattice indices (i, j, k per voxel): voxel = origin + voxel·[i, i+1) × … */
   lattice() { return this._raw().lattice().slice(); }
   /** Boundary surface as an indexed triangle mesh (outward faces): {positions, indices}. */
-  mesh() {
-    const m = this._raw().mesh();
+  voxelSurfaceMesh() {
+    const m = this._raw().voxelSurfaceMesh();
     return { positions: m.positions.slice(), indices: m.indices.slice() };
   }
   /** Axis-aligned cross-section through the plane {axis = value}: an occupancy image (row-major, nu × nv). */
-  section(axis, value) {
+  voxelSection(axis, value) {
     const a = typeof axis === 'string' ? AXES[axis] : axis;
     if (a === undefined) throw new Error(`axis: must be 'x', 'y', 'z' or 0..2, got ${axis}`);
-    const s = this._raw().section(a, value);
+    const s = this._raw().voxelSection(a, value);
     return { ...s, image: s.image.slice() };
   }
   /** Overlap with another workspace on the same lattice: {a, b, shared, onlyA, onlyB, union, jaccard, sharedVolume}. */
-  overlap(other) { return JSON.parse(this._raw().overlap(other._raw())); }
+  voxelOverlap(other) { return JSON.parse(this._raw().voxelOverlap(other._raw())); }
   /** Centres of the voxels both workspaces contain. */
-  sharedCentres(other) { return this._raw().sharedCentres(other._raw()).slice(); }
+  voxelIntersection(other) { return this._raw().voxelIntersection(other._raw()).slice(); }
   dispose() {
     if (this.raw) {
       registry?.unregister(this);
@@ -80,19 +80,19 @@ function abortError() {
 export function install(Model) {
   /** A workspace job, not started: call step(budget) until done (e.g. inside a Web Worker). */
   Model.prototype.workspaceJob = function workspaceJob(options = {}) {
-    const raw = this.achain.module.workspaceStart(this._raw(), JSON.stringify(options));
+    const raw = this.achain.module.computeWorkspace(this._raw(), JSON.stringify(options));
     return new Workspace(this, raw);
   };
   /**
    * Smallest leg clearance (m) of each joint's A-pair legs at q (legs.radius; negative = interference,
    * +Infinity for joints that are not A-pairs). For colouring legs near a self-collision.
    */
-  Model.prototype.legClearances = function legClearances(q) {
+  Model.prototype.apairClearance = function apairClearance(q) {
     const n = this.dof;
-    return this._output(this.achain.module.legClearances(this._input([q, 'q', n])), n);
+    return this._output(this.achain.module.apairClearance(this._input([q, 'q', n])), n);
   };
-  /** Runs the whole computation synchronously (blocks the thread: use workspaceAsync on a page). */
-  Model.prototype.workspace = function workspace(options = {}) {
+  /** Runs the whole computation synchronously (blocks the thread: use computeWorkspaceAsync on a page). */
+  Model.prototype.computeWorkspace = function computeWorkspace(options = {}) {
     const w = this.workspaceJob(options);
     try {
       while (!w.done) w.step(1e7);
@@ -106,7 +106,7 @@ export function install(Model) {
    * Runs in slices of about sliceMs, yielding to the event loop between them so progress can be
    * shown and a cancel (AbortSignal) honoured. Rejects with an AbortError when aborted.
    */
-  Model.prototype.workspaceAsync = async function workspaceAsync(options = {}, { onProgress, signal, sliceMs = 25 } = {}) {
+  Model.prototype.computeWorkspaceAsync = async function computeWorkspaceAsync(options = {}, { onProgress, signal, sliceMs = 25 } = {}) {
     const w = this.workspaceJob(options);
     let budget = 2e5;
     try {
@@ -126,15 +126,4 @@ export function install(Model) {
     }
     return w;
   };
-}
-
-/** Usable A-pair range for legs of radius legRadius (triangle side `side`; only the ratio matters). Radians. */
-export function apairRange(achain, side, legRadius) {
-  return JSON.parse(achain.module.apairRange(side, legRadius));
-}
-
-/** Leg-pair centreline curves over θ = 0…2π (samples + 1 points): theta, d12, d16, omega12, omega16. */
-export function apairLegCurves(achain, side, samples = 360) {
-  const c = JSON.parse(achain.module.apairLegCurves(side, samples));
-  return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Float64Array.from(v)]));
 }

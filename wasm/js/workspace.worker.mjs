@@ -25,7 +25,7 @@ self.onmessage = async (event) => {
   try {
     const achain = await achainReady;
     model = achain.loadModel(msg.model);
-    ws = await model.workspaceAsync(msg.options ?? {}, {
+    ws = await model.computeWorkspaceAsync(msg.options ?? {}, {
       signal: ctrl.signal,
       onProgress: (fraction) => self.postMessage({ type: 'progress', id, fraction }),
     });
@@ -33,10 +33,10 @@ self.onmessage = async (event) => {
     const transfer = [];
     const kind = msg.output ?? 'surface';
     if (kind === 'surface' || kind === 'centres') {
-      out.centres = ws.centres({ surfaceOnly: kind === 'surface' });
+      out.centres = ws.voxelCentres({ surfaceOnly: kind === 'surface' });
       transfer.push(out.centres.buffer);
     } else if (kind === 'mesh') {
-      const m = ws.mesh();
+      const m = ws.voxelSurfaceMesh();
       out.positions = m.positions;
       out.indices = m.indices;
       transfer.push(m.positions.buffer, m.indices.buffer);

@@ -128,7 +128,7 @@ export interface ComputedTorqueResult {
 
 export interface DynamicsMethods {
   /** Computed-torque + PD tracking of a sampled trajectory on the simulated chain (thesis Fig. 2.18). */
-  computedTorque(spec: ComputedTorqueSpec, opts?: DynamicsOptions): ComputedTorqueResult;
+  simulateComputedTorque(spec: ComputedTorqueSpec, opts?: DynamicsOptions): ComputedTorqueResult;
   inverseDynamics(q: Vector, qd: Vector, qdd: Vector, opts?: DynamicsOptions): Float64Array;
   torqueBreakdown(q: Vector, qd: Vector, qdd: Vector, opts?: DynamicsOptions): TorqueBreakdown;
   inverseDynamicsSeries(traj: { q: Vector[]; qd?: Vector[]; qdd?: Vector[] }, opts?: DynamicsOptions): Float64Array[];
@@ -137,7 +137,10 @@ export interface DynamicsMethods {
   gravityTorques(q: Vector, opts?: DynamicsOptions): Float64Array;
   coriolisMatrix(q: Vector, qd: Vector, opts?: DynamicsOptions): Float64Array;
   forwardDynamics(q: Vector, qd: Vector, tau: Vector, opts?: DynamicsOptions): Float64Array;
-  energy(q: Vector, qd: Vector, opts?: DynamicsOptions): { kinetic: number; potential: number };
+  /** Kinetic energy ½q̇ᵀMq̇ (J). */
+  kineticEnergy(q: Vector, qd: Vector, opts?: DynamicsOptions): number;
+  /** Potential energy (J). */
+  potentialEnergy(q: Vector, opts?: DynamicsOptions): number;
   leeTerms(q: Vector, qd: Vector, opts?: DynamicsOptions): LeeTerms;
   freemanModel(q: Vector, qd: Vector, opts?: DynamicsOptions): FreemanModel;
   simulate(sim: SimulationSpec, opts?: DynamicsOptions): SimulationResult;

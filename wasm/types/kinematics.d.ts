@@ -60,21 +60,21 @@ export interface EllipsoidData {
 }
 
 export interface ManipulabilitySummary {
-  singular_values: number[];
-  sigma_min: number;
-  sigma_max: number;
+  singularValues: number[];
+  sigmaMin: number;
+  sigmaMax: number;
   condition: number;
-  inverse_condition: number;
+  inverseCondition: number;
   yoshikawa: number;
   rank: number;
-  rank_tolerance: number;
+  rankTolerance: number;
 }
 
 export interface ManipulabilityReport extends ManipulabilitySummary {
-  linear: ManipulabilitySummary & { velocity_ellipsoid: EllipsoidData; force_ellipsoid: EllipsoidData };
-  angular: ManipulabilitySummary & { velocity_ellipsoid: EllipsoidData; moment_ellipsoid: EllipsoidData };
+  linear: ManipulabilitySummary & { velocityEllipsoid: EllipsoidData; forceEllipsoid: EllipsoidData };
+  angular: ManipulabilitySummary & { velocityEllipsoid: EllipsoidData; momentEllipsoid: EllipsoidData };
   singularities: Singularity[];
-  length_scale: number;
+  lengthScale: number;
 }
 
 export interface KinematicsMethods {
@@ -83,24 +83,25 @@ export interface KinematicsMethods {
   /** Tool poses of many configurations in one wasm call: count·16 numbers (row-major 4×4 each). */
   fkToolSeries(qs: Vector[] | Vector): Float64Array;
   /** Geometric Jacobian, 6×dof row-major. With opts.out, written into it and returned (no allocation). */
-  jacobian(q: Vector, opts?: JacobianOptions & { out?: Float64Array }): Float64Array;
+  pointJacobian(q: Vector, opts?: JacobianOptions & { out?: Float64Array }): Float64Array;
   /** Jacobians of many configurations in one wasm call: count·6·dof numbers (row-major 6×dof each). */
-  jacobianSeries(qs: Vector[] | Vector, opts?: JacobianOptions): Float64Array;
+  pointJacobianSeries(qs: Vector[] | Vector, opts?: JacobianOptions): Float64Array;
   /** dJ/dt (base frame) and J̇·q̇. */
-  jacobianDot(q: Vector, qd: Vector, opts?: PointOptions): { Jdot: Float64Array; JdotQd: Float64Array };
+  pointJacobianDerivative(q: Vector, qd: Vector, opts?: PointOptions): { Jdot: Float64Array; JdotQd: Float64Array };
   /** Analytical Jacobian (rows x, y, z, roll, pitch, yaw; R = Rz(yaw)Ry(pitch)Rx(roll)). Throws at pitch = ±90°. */
   analyticalJacobian(q: Vector): { Ja: Float64Array; rpy: Float64Array };
   /** Freeman's influence coefficients. */
   influence(q: Vector, opts?: InfluenceOptions): Influence;
-  /** Acceleration and jerk (v; ω) from the influence coefficients. */
-  influenceMotion(q: Vector, qd: Vector, qdd: Vector, qddd?: Vector, opts?: PointOptions):
-    { acceleration: Float64Array; jerk: Float64Array };
+  /** Acceleration G·q̈ + q̇ᵀHq̇ (v; ω) of the tool or a point. */
+  influenceAcceleration(q: Vector, qd: Vector, qdd: Vector, opts?: PointOptions): Float64Array;
+  /** Jerk (v; ω) of the tool or a point from G, H, D. */
+  influenceJerk(q: Vector, qd: Vector, qdd: Vector, qddd: Vector, opts?: PointOptions): Float64Array;
   /** Hot-path manipulability numbers of the tool Jacobian. */
-  manipulability(q: Vector, rows?: 'all' | 'linear' | 'angular'): ManipulabilityMeasures;
-  /** Same JSON as `achain manipulability` (+inf as Infinity). */
-  manipulabilityReport(q: Vector, tol?: number): ManipulabilityReport;
+  manipulability(q: Vector, options?: { rows?: 'all' | 'linear' | 'angular' }): ManipulabilityMeasures;
+  /** The report of `achain manipulability` with camelCase keys (+inf as Infinity). */
+  manipulabilityReport(q: Vector, options?: { tol?: number }): ManipulabilityReport;
   /** Named singular conditions (tol dimensionless, default 1e-6). */
-  singularities(q: Vector, tol?: number): Singularity[];
+  detectSingularities(q: Vector, options?: { tol?: number }): Singularity[];
   /** τ = Jᵀ·F for the tool wrench F = (f; m) in the base (default) or tool frame. */
-  staticTorques(q: Vector, wrench: Vector, frame?: 'base' | 'tool'): Float64Array;
+  staticTorques(q: Vector, wrench: Vector, options?: { frame?: 'base' | 'tool' }): Float64Array;
 }

@@ -34,7 +34,7 @@ export interface PlanOptions {
 export interface PlannedTrajectory {
   robot: string;
   joints: string[];
-  /** The profile, or 'line' / 'arc' for planCartesian. */
+  /** The profile, or 'line' / 'arc' for planCartesianPath. */
   profile: TrajectoryProfile | 'line' | 'arc';
   samples: number;
   dof: number;
@@ -48,7 +48,7 @@ export interface PlannedTrajectory {
   qdd: Float64Array;
   /** Per joint: times (s) where its profile changes piece, including 0 and its end. */
   breakpoints: Float64Array[];
-  /** planTrajectory: factor > 1 when torqueLimits slowed the path; joint = binding joint index (−1 none). */
+  /** planJointPath: factor > 1 when torqueLimits slowed the path; joint = binding joint index (−1 none). */
   torqueScaling?: { factor: number; joint: number };
 }
 
@@ -130,11 +130,11 @@ export interface CartesianTrajectory extends PlannedTrajectory {
 }
 
 export interface TrajectoryMethods {
-  planTrajectory(from: Vector, to: Vector, options?: PlanOptions): PlannedTrajectory;
+  planJointPath(from: Vector, to: Vector, options?: PlanOptions): PlannedTrajectory;
   /** goal: row-major 4×4 tool pose (base frame). Throws naming s when the IK fails along the path. */
-  planCartesian(from: Vector, goal: Vector, options?: CartesianOptions): CartesianTrajectory;
+  planCartesianPath(from: Vector, goal: Vector, options?: CartesianOptions): CartesianTrajectory;
   analyzeTrajectory(traj: TrajectorySeries, options?: AnalyzeOptions): TrajectoryAnalysis;
-  trajectoryJSON(traj: PlannedTrajectory | TrajectorySeries): TrajectoryJSON;
+  trajectoryToJson(traj: PlannedTrajectory | TrajectorySeries): TrajectoryJSON;
 }
 
 /** Column j of a row-major samples × dof series (exported by wasm/js/trajectory.mjs). */

@@ -80,24 +80,24 @@ export class Workspace {
   readonly bounds: WorkspaceSummary['bounds'];
   cancel(): void;
   summary(): WorkspaceSummary;
-  centres(options?: { surfaceOnly?: boolean }): Float32Array;
+  voxelCentres(options?: { surfaceOnly?: boolean }): Float32Array;
   lattice(): Int32Array;
-  mesh(): { positions: Float32Array; indices: Uint32Array };
-  section(axis: 'x' | 'y' | 'z' | 0 | 1 | 2, value: number): WorkspaceSection;
-  overlap(other: Workspace): WorkspaceOverlap;
-  sharedCentres(other: Workspace): Float32Array;
+  voxelSurfaceMesh(): { positions: Float32Array; indices: Uint32Array };
+  voxelSection(axis: 'x' | 'y' | 'z' | 0 | 1 | 2, value: number): WorkspaceSection;
+  voxelOverlap(other: Workspace): WorkspaceOverlap;
+  voxelIntersection(other: Workspace): Float32Array;
   dispose(): void;
 }
 
 export interface WorkspaceMethods {
   /** Smallest A-pair leg clearance per joint at q, m (negative = legs interfere; +Infinity if not an A-pair). */
-  legClearances(q: ArrayLike<number>): Float64Array;
+  apairClearance(q: ArrayLike<number>): Float64Array;
   /** Whole computation, synchronous. */
-  workspace(options: WorkspaceOptions): Workspace;
+  computeWorkspace(options: WorkspaceOptions): Workspace;
   /** A job to step() in slices (Web Worker). */
   workspaceJob(options: WorkspaceOptions): Workspace;
   /** Slices of ~sliceMs with progress; rejects with an AbortError when `signal` aborts. */
-  workspaceAsync(options: WorkspaceOptions, control?: {
+  computeWorkspaceAsync(options: WorkspaceOptions, control?: {
     onProgress?: (fraction: number, job: Workspace) => void;
     signal?: AbortSignal;
     sliceMs?: number;
@@ -110,7 +110,6 @@ export interface ApairRangeResult {
   lower: number; upper: number; range: number;
   lowerLegs: [number, number]; upperLegs: [number, number];
 }
-export function apairRange(achain: { module: unknown }, side: number, legRadius: number): ApairRangeResult;
-export function apairLegCurves(achain: { module: unknown }, side: number, samples?: number): {
+export interface LegPairCurves {
   theta: Float64Array; d12: Float64Array; d16: Float64Array; omega12: Float64Array; omega16: Float64Array;
-};
+}

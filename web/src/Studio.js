@@ -93,7 +93,7 @@ export class Studio extends EventTarget {
 
   /** Characteristic size of a model (m): farthest frame origin from the base origin, at least 0.2. */
   _reach(model) {
-    const fk = model.fk(this.q.length === model.dof ? this.q : homeConfiguration(model.joints));
+    const fk = model.forwardKinematics(this.q.length === model.dof ? this.q : homeConfiguration(model.joints));
     const b = fk.base;
     let L = 0;
     for (const F of [...fk.frames, fk.tool]) L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
@@ -103,7 +103,7 @@ export class Studio extends EventTarget {
 
   /** Grid and camera for the reach sphere rather than the first pose, so every pose stays in view. */
   _frameReach(model, L) {
-    const b = model.fk(this.q).base;
+    const b = model.forwardKinematics(this.q).base;
     this.viewport.setGrid(L * 1.1);
     this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.42 * L), 0.95 * L);
   }
@@ -143,21 +143,21 @@ export class Studio extends EventTarget {
   }
 
   _render() {
-    const fk = this.model.fk(this.q);
-    const legs = this.model.legs(this.q);
+    const fk = this.model.forwardKinematics(this.q);
+    const legs = this.model.apairLegEndpoints(this.q);
     this.lastFk = fk;
     this.lastLegs = legs;
     this.chain.update(fk, legs, { legWarn: this._legWarn(legs) });
-    this.readout.update(fk.tool, this.units);
+    this.readout.update(fk.tool, this.units, this.achain);
     if (this.twin) {
-      this.twin.view.update(this.twin.model.fk(this.q), this.twin.model.legs(this.q));
+      this.twin.view.update(this.twin.model.forwardKinematics(this.q), this.twin.model.apairLegEndpoints(this.q));
     }
     this.viewport.requestRender();
   }
 
   /**
    * Per A-pair: true when its legs are near a self-collision — within LEG_WARN of the collision-free
-   * range the core computes for the pair's triangle side and leg radius (achain.module.apairRange,
+   * range the core computes for the pair's triangle side and leg radius (achain.apairUsableRange,
    * Robinson §3.2: 60°…300° for centre lines).
    */
   _legWarn(legs) {
@@ -166,16 +166,12 @@ export class Studio extends EventTarget {
     if (this._legRangesFor !== m) {
       this._legRangesFor = m;
       this._legRanges = null;
-      const fn = this.achain.module.apairRange;
-      if (typeof fn === 'function') {
-        try {
-          this._legRanges = legs.map(({ joint }) => {
-            const j = m.joints[joint];
-            const r = JSON.parse(fn(j.side, j.legRadius || 0));
-            return r;
-          });
-        } catch { this._legRanges = null; }
-      }
+      try {
+        this._legRanges = legs.map(({ joint }) => {
+          const j = m.joints[joint];
+          return this.achain.apairUsableRange(j.side, j.legRadius || 0);
+        });
+      } catch { this._legRanges = null; }
     }
     if (!this._legRanges) return null;
     const LEG_WARN = 3 * DEG;
@@ -205,7 +201,7 @@ export class Studio extends EventTarget {
 
   setUnits(units) {
     this.units = units;
-    if (this.model) this.readout.update(this.lastFk.tool, units);
+    if (this.model) this.readout.update(this.lastFk.tool, units, this.achain);
     this.dispatchEvent(new CustomEvent('units', { detail: units }));
   }
 
@@ -238,7 +234,7 @@ export class Studio extends EventTarget {
   _rebuildTwin() {
     if (this.twin) { this.twin.view.dispose(); this.twin.model.dispose(); this.twin = null; }
     if (!this.twinWanted || !this.model || !this.model.joints.some((j) => j.kind === 'A')) return;
-    const model = this.achain.loadModel(Studio.twinDescription(this.model.toJSON()));
+    const model = this.achain.loadModel(Studio.twinDescription(this.model.modelToJson()));
     const view = new ChainView({ ghost: true, color: 0x38bdf8 });
     view.build(model, this.size);
     this.viewport.world.add(view.group);
@@ -250,7 +246,7 @@ export class Studio extends EventTarget {
   hashState() {
     const p = new URLSearchParams();
     if (this.modelSource) p.set('robot', this.modelSource);
-    else if (this.model) p.set('json', encodeJson(this.model.toJSON()));
+    else if (this.model) p.set('json', encodeJson(this.model.modelToJson()));
     if (this.model) {
       p.set('q', Array.from(this.q, (v, i) => {
         const x = this.model.joints[i].kind === 'P' ? v : v / DEG;

@@ -28,7 +28,7 @@ const CUSTOM = '__custom__';
 async function main() {
   const achain = await loadAchain();
   const studio = new Studio(achain, els);
-  const builtins = achain.builtins();
+  const builtins = achain.builtinRobots();
   for (const b of builtins) {
     const opt = document.createElement('option');
     opt.value = b.name;

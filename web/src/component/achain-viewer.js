@@ -25,7 +25,6 @@ import { ikFollow } from '../core/follow.js';
 import { JointSliders } from '../ui/JointSliders.js';
 import { PoseReadout } from '../ui/PoseReadout.js';
 import { homeConfiguration, makeUnits, DEG, jointRange } from '../core/units.js';
-import { has } from '../core/features.js';
 
 const CSS = `
 :host { display: block; position: relative; height: var(--achain-height, 360px); border: 1px solid #25324d; border-radius: 8px; overflow: hidden;
@@ -147,7 +146,7 @@ export class AchainViewer extends HTMLElement {
       this._els.msg.hidden = true;
       this._q = homeConfiguration(model.joints);
       this._qFromAttr();
-      const fk = model.fk(this._q);
+      const fk = model.forwardKinematics(this._q);
       const b = fk.base;
       let L = 0;
       for (const F of [...fk.frames, fk.tool]) L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
@@ -205,7 +204,7 @@ export class AchainViewer extends HTMLElement {
   _setupTwin(on) {
     if (this.twin) { this.twin.view.dispose(); this.twin.model.dispose(); this.twin = null; }
     if (!on || !this.model.joints.some((j) => j.kind === 'A')) return;
-    const d = this.model.toJSON();
+    const d = this.model.modelToJson();
     d.name += '-r-twin';
     for (const j of d.joints) if (j.kind === 'A') { j.kind = 'R'; delete j.rho; delete j.leg_length; delete j.side; delete j.legs; }
     const model = this.achain.loadModel(d);
@@ -216,11 +215,9 @@ export class AchainViewer extends HTMLElement {
   }
 
   _setupGizmo(on) {
-    const can = on && has(this.model, 'ikSolve', (m) => m.ikSolve(m.fk(this._q).tool, this._q));
-    if (!can) {
+    if (!on) {
       if (this.gizmo) { this.gizmo.getHelper().removeFromParent(); this.gizmo.dispose(); this.gizmo = null; }
-      this._els.ik.hidden = !on;
-      if (on) this._els.ik.textContent = 'IK not available in this build';
+      this._els.ik.hidden = true;
       return;
     }
     this._els.ik.hidden = false;
@@ -293,11 +290,11 @@ export class AchainViewer extends HTMLElement {
 
   _render() {
     if (!this.model || !this.viewport) return;
-    const fk = this.model.fk(this._q);
+    const fk = this.model.forwardKinematics(this._q);
     this._fk = fk;
-    this.chain.update(fk, this.model.legs(this._q));
-    if (this.twin) this.twin.view.update(this.twin.model.fk(this._q), this.twin.model.legs(this._q));
-    if (!this._els.readout.hidden) this.readout.update(fk.tool, this.units);
+    this.chain.update(fk, this.model.apairLegEndpoints(this._q));
+    if (this.twin) this.twin.view.update(this.twin.model.forwardKinematics(this._q), this.twin.model.apairLegEndpoints(this._q));
+    if (!this._els.readout.hidden) this.readout.update(fk.tool, this.units, this.achain);
     if (!this._dragging) this._syncProxy();
     this.viewport.requestRender();
   }

@@ -1,4 +1,4 @@
-// IK for dragging: one core ikSolve from the current q (continuity: stays on the seed's branch), plus a
+// IK for dragging: one core solveNumeric from the current q (continuity: stays on the seed's branch), plus a
 // singularity escape. At a stretched or folded pose (e.g. the prototype's 180° home) the gradient of the
 // pose error can vanish and the solve stays put; then one more solve from a seed nudged 3° (3 mm for P
 // joints) off the current pose is kept if it is 'ok' or at least halves the residual, so the arm bends
@@ -17,10 +17,10 @@ export function nudged(joints, q) {
   });
 }
 
-/** model.ikSolve(target, q, opts) with the singularity escape above. Throws the core's errors. */
+/** model.solveNumeric(target, q, opts) with the singularity escape above. Throws the core's errors. */
 export function ikFollow(model, target, q, opts) {
-  const r = model.ikSolve(target, q, opts);
+  const r = model.solveNumeric(target, q, opts);
   if (r.status === 'ok') return r;
-  const r2 = model.ikSolve(target, nudged(model.joints, q), opts);
+  const r2 = model.solveNumeric(target, nudged(model.joints, q), opts);
   return r2.status === 'ok' || r2.residual < 0.5 * r.residual ? r2 : r;
 }

@@ -43,11 +43,3 @@ export function fmt(v, digits = 3) {
   const s = v.toFixed(digits);
   return s === `-${(0).toFixed(digits)}` ? (0).toFixed(digits) : s;
 }
-
-/** Z-Y-X (yaw-pitch-roll) angles in rad of a row-major 4×4 pose, for display only. */
-export function rpyFromPose(T) {
-  const yaw = Math.atan2(T[4], T[0]);
-  const pitch = Math.atan2(-T[8], Math.hypot(T[9], T[10]));
-  const roll = Math.atan2(T[9], T[10]);
-  return { roll, pitch, yaw };
-}

@@ -1,6 +1,6 @@
 // ChainView: a three.js picture of an achain Model, synchronised from the core's answers.
-// Every position drawn comes from the wasm core: frames from model.fk(q), A-pair anchor
-// points from model.legs(q). Nothing here recomputes kinematics; the view only places
+// Every position drawn comes from the wasm core: frames from model.forwardKinematics(q), A-pair anchor
+// points from model.apairLegEndpoints(q). Nothing here recomputes kinematics; the view only places
 // primitives between points the core returned. World frame is the robot's base frame (z up).
 import * as THREE from 'three';
 
@@ -93,7 +93,7 @@ export class ChainView {
     // the tool hangs from the link named by the description's tool.link (a joint index), else the last
     let toolLink = n - 1;
     try {
-      const k = model.toJSON().tool?.link;
+      const k = model.modelToJson().tool?.link;
       if (Number.isInteger(k) && k >= 0 && k < n) toolLink = k;
     } catch { /* keep the last link */ }
     this.toolLink = toolLink;
@@ -189,8 +189,8 @@ export class ChainView {
 
   /**
    * Moves every primitive to the core's answer for one configuration.
-   * @param {import('../../../wasm/achain.mjs').FkResult} fk model.fk(q)
-   * @param {Array<{joint:number, base:Float64Array, platform:Float64Array}>} legs model.legs(q)
+   * @param {import('../../../wasm/achain.mjs').FkResult} fk model.forwardKinematics(q)
+   * @param {Array<{joint:number, base:Float64Array, platform:Float64Array}>} legs model.apairLegEndpoints(q)
    * @param {{legWarn?: boolean[]}} [flags] per A-pair: draw its legs red (near a collision)
    */
   update(fk, legs, flags = {}) {

@@ -1,12 +1,11 @@
 // BatchIk: IK along a whole tool path in a Web Worker (web/src/workers/ik.worker.js) with a progress
 // bar and Cancel, then a replay of the joint path on the arm. The path starts at the current tool
 // pose and keeps its orientation: a circle or a straight line from here, or any list of positions /
-// row-major poses pasted as JSON. Every pose is solved by the core's model.ikSolve seeded with the
+// row-major poses pasted as JSON. Every pose is solved by the core's model.solveNumeric seeded with the
 // previous answer (the first with the current q), so the joint path stays on one branch.
 import * as THREE from 'three';
 import { DEG, fmt, lengthFactor } from '../core/units.js';
 
-const IK_STATUS = ['ok', 'unreachable', 'singular', 'limits']; // the worker's status codes
 const MAX_DRAWN = 4000; // points of the path lines drawn (the job itself may hold many more poses)
 
 export class BatchIk {
@@ -190,7 +189,7 @@ export class BatchIk {
     const seed = Array.from(job.seed ?? s.q);
     return new Promise((resolve, reject) => {
       this._pending = { id, resolve, reject };
-      this._worker().postMessage({ type: 'start', id, model: s.model.toJSON(), poses, seed, options });
+      this._worker().postMessage({ type: 'start', id, model: s.model.modelToJson(), poses, seed, options });
     });
   }
 
@@ -249,7 +248,7 @@ export class BatchIk {
     let maxP = 0; let maxO = 0; let maxStep = 0;
     const n = r.dof;
     for (let k = 0; k < r.count; k++) {
-      const st = IK_STATUS[r.status[k]] ?? 'unknown';
+      const st = r.statusNames[r.status[k]] ?? 'unknown';
       counts[st] = (counts[st] ?? 0) + 1;
       maxP = Math.max(maxP, r.positionError[k]);
       maxO = Math.max(maxO, r.orientationError[k]);
@@ -273,7 +272,7 @@ export class BatchIk {
     const n = r.dof;
     this.studio.setQ(r.q.subarray(k * n, (k + 1) * n), this);
     this.$('.b-scrub').value = String(k);
-    this.$('.b-at').textContent = `${k + 1}/${r.count} ${IK_STATUS[r.status[k]] ?? ''}`;
+    this.$('.b-at').textContent = `${k + 1}/${r.count} ${r.statusNames[r.status[k]] ?? ''}`;
   }
 
   _playLabel() { this.$('.b-play').textContent = this.playing ? '❚❚ Pause' : '▶ Play'; }
@@ -323,7 +322,7 @@ export class BatchIk {
     const stride = Math.max(1, Math.ceil(r.count / MAX_DRAWN));
     const pts = [];
     for (let k = 0; k < r.count; k += stride) {
-      const T = m.fk(r.q.subarray(k * n, (k + 1) * n)).tool;
+      const T = m.forwardKinematics(r.q.subarray(k * n, (k + 1) * n)).tool;
       pts.push(T[3], T[7], T[11]);
     }
     this._line(pts, 0x4ade80, 'batch-reached');

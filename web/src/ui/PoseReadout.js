@@ -1,13 +1,15 @@
 // PoseReadout: the tool pose from the core's FK, position in mm and in, rotation as
-// Z-Y-X angles and the rotation matrix.
-import { INCH, DEG, fmt, rpyFromPose } from '../core/units.js';
+// Z-Y-X angles (the core's matrixToRpy) and the rotation matrix.
+import { INCH, DEG, fmt } from '../core/units.js';
 
 export class PoseReadout {
   constructor(el) { this.el = el; }
 
-  update(T, units) {
+  /** T: row-major 4×4 tool pose; achain: the loaded module (its matrixToRpy gives roll, pitch, yaw). */
+  update(T, units, achain) {
     const p = [T[3], T[7], T[11]];
-    const rpy = rpyFromPose(T);
+    const [roll, pitch, yaw] = achain.matrixToRpy(T);
+    const rpy = { roll, pitch, yaw };
     const ang = units.angle === 'deg' ? (v) => `${fmt(v / DEG, 2)}°` : (v) => `${fmt(v, 4)} rad`;
     const mm = p.map((v) => fmt(v * 1000, 2).padStart(9)).join(' ');
     const inch = p.map((v) => fmt(v / INCH, 3).padStart(9)).join(' ');

@@ -18,12 +18,12 @@ export class ControllerView {
       setQ: (q) => studio.setQ(Float64Array.from(q), 'controller'),
       onQ: (cb) => studio.onQ((q, source) => cb(Float64Array.from(q), source)),
       onModel: (cb) => studio.onModel(cb),
-      /** The Motion view's planned trajectory as an "achain-trajectory" v1 object (model.trajectoryJSON), or null. */
+      /** The Motion view's planned trajectory as an "achain-trajectory" v1 object (model.trajectoryToJson), or null. */
       getTrajectory: () => {
         const motion = studio.views.find((v) => v.id === 'motion');
         const tr = motion?.traj;
-        if (!tr || tr.simulated || typeof studio.model?.trajectoryJSON !== 'function') return null;
-        return studio.model.trajectoryJSON(tr);
+        if (!tr || tr.simulated || !studio.model) return null;
+        return studio.model.trajectoryToJson(tr);
       },
     };
     const load = panels['../controller/panel.js'];

@@ -1,5 +1,5 @@
 // DesignView: a chain editor. The working document is the core's own JSON robot description
-// (SI, from model.toJSON()); every edit is handed to achain.loadModel() so validation is the
+// (SI, from model.modelToJson()); every edit is handed to achain.loadModel() so validation is the
 // core's, and its message (with the field path) is shown as is. Live 3D update, undo/redo,
 // JSON import/export, start from a built-in or from scratch.
 import { DEG, INCH, fmt } from '../core/units.js';
@@ -67,7 +67,7 @@ export class DesignView {
 
     studio.onModel((m) => {
       if (this._applying) return;
-      this.doc = m.toJSON();
+      this.doc = m.modelToJson();
       this.undoStack = [];
       this.redoStack = [];
       this.render();
@@ -170,9 +170,8 @@ export class DesignView {
     let conv = null;
     try {
       src = this.studio.achain.loadModel(this.doc);
-      if (typeof src.convertConvention !== 'function') return this.edit((d) => { d.convention = target; });
       conv = src.convertConvention(target);
-      const json = conv.toJSON();
+      const json = conv.modelToJson();
       json.name = this.doc.name ?? json.name;
       return this.edit((d) => {
         for (const k of Object.keys(d)) delete d[k];
@@ -226,7 +225,7 @@ export class DesignView {
       err.textContent = e.message;
       return false;
     }
-    const si = model.toJSON();
+    const si = model.modelToJson();
     model.dispose();
     this.undoStack.push(this.doc);
     this.redoStack = [];

@@ -1,11 +1,10 @@
-// MotionView: plan a joint-space trajectory with the core (model.planTrajectory: trapezoid, cubic,
+// MotionView: plan a joint-space trajectory with the core (model.planJointPath: trapezoid, cubic,
 // quintic, septic, spline through via points), animate it, and plot position, velocity, acceleration,
 // torque against the limits, power and work (model.analyzeTrajectory, RNEA with the chosen leg model).
 // The torque breakdown (inertial / velocity / gravity) uses the dynamics area's inverse dynamics when
 // present. Plots: uPlot, in a dock over the 3D view.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { has } from '../core/features.js';
 import { fmt, jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 
 const COLOURS = ['#60a5fa', '#f472b6', '#4ade80', '#facc15', '#fb923c', '#a78bfa', '#22d3ee', '#f87171'];
@@ -44,7 +43,6 @@ export class MotionView {
     this.plots = [];
     panel.innerHTML = `
       <h3>Trajectory</h3>
-      <div class="m-na na" hidden>Trajectory planning is not available in this build of the core yet.</div>
       <div class="m-ui">
         <p class="hint m-joint-only">Joint-space move from <b>start</b> through optional via points to <b>goal</b> (joint values in display units).
         The defaults for the prototype are the thesis's trapezoid, 60° → 300° on every joint.</p>
@@ -93,7 +91,6 @@ export class MotionView {
         <div class="m-summary"></div>
       </div>
       <h3>Simulation</h3>
-      <div class="s-na na" hidden>Forward-dynamics simulation is not available in this build of the core yet.</div>
       <div class="s-ui">
         <p class="hint">Let go from the current pose: the core integrates the forward dynamics with zero joint torque
         (gravity and the leg model only, no joint limits) in a Web Worker.</p>
@@ -144,22 +141,12 @@ export class MotionView {
     this.$('.s-cancel').addEventListener('click', () => this.cancelSimulation());
 
     studio.onModel((m) => {
-      this.available = has(m, 'planTrajectory', (mm) => mm.planTrajectory(studio.q, studio.q, {}));
-      this.$('.m-na').hidden = this.available;
-      this.$('.m-ui').hidden = !this.available;
       this.vias = [];
       this._renderVias();
       this._clear();
       this._defaults(false);
-      const z = new Float64Array(m.dof);
-      this.dynamics = has(m, 'torqueBreakdown', (mm) => mm.torqueBreakdown(studio.q, z, z));
-      this.cartesian = has(m, 'planCartesian', (mm) => mm.planCartesian(studio.q, studio.lastFk.tool, { knots: 3 }));
-      this.$('.m-mode').querySelectorAll('option[value^="cart"]').forEach((o) => { o.disabled = !this.cartesian; });
       this.$('.m-mode').value = 'joint';
       this._mode();
-      this.canSimulate = has(m, 'simulate', (mm) => mm.simulate({ q: studio.q, duration: 0.001, dt: 0.001 }));
-      this.$('.s-na').hidden = this.canSimulate;
-      this.$('.s-ui').hidden = !this.canSimulate;
       this.cancelSimulation();
       const sel = this.$('.m-bj');
       sel.replaceChildren(...m.joints.map((j, i) => new Option(`q${i + 1} ${j.name}`, String(i))));
@@ -260,7 +247,7 @@ export class MotionView {
     if (this.$('.m-duration').value !== '' && dur > 0) opts.duration = dur;
     if (this.vias.length) opts.via = this.vias;
     if (opts.profile === 'spline' && !this.vias.length) opts.profile = 'quintic';
-    return this.studio.model.planTrajectory(from, to, opts);
+    return this.studio.model.planJointPath(from, to, opts);
   }
 
   _planCartesian(from, kind) {
@@ -268,7 +255,7 @@ export class MotionView {
     if (kind === 'arc' && !this.arcVia) throw new Error('arc via: capture a point with "arc via = current tool position"');
     const opts = { kind, speed: Number(this.$('.m-speed').value) || 0.25, legs: this.$('.m-legs').value };
     if (kind === 'arc') opts.arcVia = this.arcVia;
-    return this.studio.model.planCartesian(from, this.goalT, opts);
+    return this.studio.model.planCartesianPath(from, this.goalT, opts);
   }
 
   _started() {
@@ -298,7 +285,7 @@ export class MotionView {
       err.hidden = false;
       err.textContent = `torque analysis: ${e.message}`;
     }
-    this.breakdown = this.dynamics ? this._breakdown() : null;
+    this.breakdown = this._breakdown();
     this._summary();
     this._plot();
   }
@@ -338,7 +325,6 @@ export class MotionView {
       html += `<tr><td><b>total</b></td><td></td><td></td><td><b>${fmt(a.totalWork, 3)}</b></td><td><b>${fmt(a.totalWork / INLBF, 2)}</b></td></tr></table>`;
       html += a.withinEffort ? '<p class="ok-box">All torques within the effort limits.</p>' : '<p style="color:var(--warn)">Some torques exceed the effort limits (see the torque plot).</p>';
     }
-    if (!this.dynamics) html += '<p class="muted">Torque breakdown (inertial / velocity / gravity; Lee\'s translational / rotational): needs the dynamics module\'s torqueBreakdown — not in this build yet.</p>';
     box.innerHTML = html;
   }
 
@@ -509,7 +495,7 @@ export class MotionView {
     };
     this.simWorker.onerror = (e) => { this._endSimulation(); this.$('.s-status').textContent = e.message || 'simulation worker failed'; };
     this.simWorker.postMessage({
-      type: 'start', id, model: s.model.toJSON(), q: Array.from(s.q), qd: new Array(s.model.dof).fill(0), tau: new Array(s.model.dof).fill(0),
+      type: 'start', id, model: s.model.modelToJson(), q: Array.from(s.q), qd: new Array(s.model.dof).fill(0), tau: new Array(s.model.dof).fill(0),
       duration: Number(this.$('.s-duration').value) || 1, dt: Number(this.$('.s-dt').value) || 1e-3, every: 10,
       integrator: this.$('.s-int').value, legs: this.$('.m-legs').value,
     });
@@ -531,7 +517,7 @@ export class MotionView {
   }
 
   exportJson() {
-    const data = this.studio.model.trajectoryJSON(this.traj);
+    const data = this.studio.model.trajectoryToJson(this.traj);
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([JSON.stringify(data)], { type: 'application/json' }));
     a.download = `${this.studio.model.name}-trajectory.json`;

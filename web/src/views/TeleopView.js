@@ -1,5 +1,5 @@
 // TeleopView: drag the tool with a TransformControls gizmo while the core's numeric IK
-// (model.ikSolve, seeded with the current q → continuous, no branch flips) follows every frame;
+// (model.solveNumeric, seeded with the current q → continuous, no branch flips) follows every frame;
 // joint sliders; all IK solutions as ghost arms (model.ikAll) with one click to switch;
 // R-twin overlay, frames, joint-limit and singularity warnings.
 import * as THREE from 'three';
@@ -7,7 +7,6 @@ import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { JointSliders } from '../ui/JointSliders.js';
 import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
 import { DEG, fmt, jointToDisplay, jointUnitLabel } from '../core/units.js';
-import { has } from '../core/features.js';
 import { BatchIk } from '../ui/BatchIk.js';
 import { ikFollow } from '../core/follow.js';
 
@@ -31,7 +30,6 @@ export class TeleopView {
     this._target = new Float64Array(16);
     panel.innerHTML = `
       <h3>Tool gizmo &amp; IK</h3>
-      <div class="ik-na na" hidden>Inverse kinematics is not available in this build of the core yet — drag the joint sliders instead.</div>
       <div class="ik-ui">
         <p class="hint">Drag an arrow (or the centre square) of the gizmo on the tool — the orange ball: the core's numeric IK moves the arm to follow, every frame, from the current pose. Keys: W move, E rotate; drag empty space to orbit the camera.</p>
         <div class="row">
@@ -60,7 +58,6 @@ export class TeleopView {
       </div>
       <div class="sing muted"></div>
       <h3>All IK solutions</h3>
-      <div class="sol-na na" hidden>ikAll is not available in this build of the core yet.</div>
       <div class="sol-ui">
         <div class="row"><button type="button" class="solve-all">Solve all for this tool pose</button><button type="button" class="clear-ghosts">Clear</button></div>
         <div class="solutions"></div>
@@ -107,14 +104,6 @@ export class TeleopView {
     studio.onModel((m) => {
       this.sliders.build(m.joints, studio.q, studio.units);
       this.clearGhosts();
-      const T = studio.lastFk.tool;
-      this.hasIk = has(m, 'ikSolve', (mm) => mm.ikSolve(T, studio.q));
-      this.hasIkAll = has(m, 'ikAll', (mm) => mm.ikAll(T, { seedQ: studio.q, restarts: 0 }));
-      this.$('.ik-na').hidden = this.hasIk;
-      this.$('.ik-ui').hidden = !this.hasIk;
-      this.$('.sol-na').hidden = this.hasIkAll;
-      this.$('.sol-ui').hidden = !this.hasIkAll;
-      this.$('.batch-ui').hidden = !this.hasIk;
       this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
       this.$('.goal').value = m.dof < 6 ? 'position' : 'pose';
       this.$('.weight-row').hidden = true;
@@ -134,7 +123,7 @@ export class TeleopView {
 
   _showGizmo(on, keepCheckbox = false) {
     const m = this.studio.model;
-    const can = !!(on && this.active && m && this.hasIk);
+    const can = !!(on && this.active && m);
     this.gizmoHelper.visible = can;
     this.gizmo.enabled = can;
     if (!keepCheckbox) this.$('.gizmo-on').checked = on;
@@ -190,7 +179,7 @@ export class TeleopView {
     const t0 = performance.now();
     let r;
     try {
-      r = ikFollow(s.model, target, s.q, opts); // ikSolve from q, with the singularity escape
+      r = ikFollow(s.model, target, s.q, opts); // solveNumeric from q, with the singularity escape
     } catch (e) {
       this.$('.ik-status').textContent = `IK error: ${e.message}`;
       return null;
@@ -225,27 +214,17 @@ export class TeleopView {
     const el = this.$('.sing');
     let text = '';
     const SING_TOL = 0.02;
-    if (has(m, 'manipulability', (mm) => mm.manipulability(q))) {
+    try {
+      const r = m.manipulability(q);
+      text = `tool Jacobian: σ_min ${fmt(r.sigmaMin, 4)}, σ_max ${fmt(r.sigmaMax, 4)}, rank ${r.rank}, 1/κ ${fmt(r.inverseCondition, 4)}`;
+    } catch (e) { text = e.message; }
+    {
       try {
-        const r = m.manipulability(q);
-        text = `tool Jacobian: σ_min ${fmt(r.sigmaMin, 4)}, σ_max ${fmt(r.sigmaMax, 4)}, rank ${r.rank}, 1/κ ${fmt(r.inverseCondition, 4)}`;
-      } catch (e) { text = e.message; }
-    }
-    if (has(m, 'singularities', (mm) => mm.singularities(q, SING_TOL))) {
-      try {
-        const list = m.singularities(q, SING_TOL);
+        const list = m.detectSingularities(q, { tol: SING_TOL });
         const axial = list.filter((x) => x.kind === 'apair-axial');
         if (axial.length) out.push({ text: `A-pair${axial.length > 1 ? 's' : ''} ${axial.map((x) => `q${x.joints[0] + 1}`).join(', ')} near θ_v = 180°: axial singularity (no axial velocity)`, level: 'warn' });
         for (const x of list) if (x.kind !== 'apair-axial') out.push({ text: x.description, level: 'warn' });
-      } catch { /* shown only when available */ }
-    } else {
-      const at = [];
-      m.joints.forEach((j, i) => {
-        if (j.kind !== 'A' || !(j.rho > 0)) return;
-        const off = ((((q[i] / DEG - 180) % 720) + 720 + 360) % 720) - 360;
-        if (Math.abs(off) < 1 || Math.abs(Math.abs(off) - 360) < 1) at.push(`q${i + 1}`);
-      });
-      if (at.length) out.push({ text: `A-pair${at.length > 1 ? 's' : ''} ${at.join(', ')} at θ_v = 180°: axial singularity (∂d/∂θ_v = 0)`, level: 'warn' });
+      } catch (e) { out.push({ text: e.message, level: 'warn' }); }
     }
     el.textContent = text;
     this.singularities = out;
@@ -275,7 +254,7 @@ export class TeleopView {
       if (!sol.inside) return;
       const v = new ChainView({ ghost: true, color: GHOST_COLOURS[k] });
       v.build(m, s.size);
-      v.update(m.fk(sol.q), m.legs(sol.q));
+      v.update(m.forwardKinematics(sol.q), m.apairLegEndpoints(sol.q));
       s.viewport.world.add(v.group);
       this.ghosts.push(v);
     });

@@ -3,7 +3,6 @@
 // A-vs-R overlap (the R twin on the same lattice) and cross-section planes (clipping + the core's
 // section area).
 import * as THREE from 'three';
-import { has } from '../core/features.js';
 import { Studio } from '../Studio.js';
 import { INCH, fmt, lengthFactor } from '../core/units.js';
 
@@ -21,7 +20,6 @@ export class WorkspaceView {
     this.lastProgress = 0;
     panel.innerHTML = `
       <h3>Reachable workspace</h3>
-      <div class="w-na na" hidden>The workspace computation is not available in this build of the core yet.</div>
       <div class="w-ui">
         <p class="hint">Voxels reached by the tool point over the joint limits, computed by the core in a Web Worker.
         The thesis used 0.5 in voxels (prototype: 487,640 voxels ≈ 60,955 in³).</p>
@@ -64,9 +62,6 @@ export class WorkspaceView {
     for (const c of ['.w-showA', '.w-showS', '.w-showB']) this.$(c).addEventListener('change', () => this._visibility());
 
     studio.onModel((m) => {
-      this.available = has(m, 'workspaceJob', (mm) => mm.workspaceJob({ voxel: 0.1 }).dispose());
-      this.$('.w-na').hidden = this.available;
-      this.$('.w-ui').hidden = !this.available;
       this.cancel();
       this._clearCloud();
       this.result = null;
@@ -109,7 +104,7 @@ export class WorkspaceView {
     this.$('.w-error').hidden = true;
     if (!(voxel > 0)) { this._fail('voxel: must be a positive length'); return; }
     this._voxelSi = voxel;
-    const json = s.model.toJSON();
+    const json = s.model.modelToJson();
     const twin = this.$('.w-twin').checked && s.model.joints.some((j) => j.kind === 'A') ? Studio.twinDescription(json) : null;
     const id = ++this.jobId;
     this.progressLog = [];

@@ -1,4 +1,4 @@
-// Batch IK worker: solves the core's numeric IK (model.ikSolve) along a list of tool poses off the
+// Batch IK worker: solves the core's numeric IK (model.solveNumeric) along a list of tool poses off the
 // page's thread, each solve seeded with the previous answer (the first with the page's q), so the
 // joint path stays on one branch. Progress after every slice (~20 ms); cancel between slices keeps
 // the poses solved so far.
@@ -6,12 +6,10 @@
 //   → {type:'cancel', id}
 //   ← {type:'progress', id, fraction, count}
 //   ← {type:'result', id, cancelled, count, dof, q: Float64Array(count·dof), status: Uint8Array(count),
+//      statusNames (the core's IK status names: status code k ↔ statusNames[k]),
 //      positionError: Float64Array(count), orientationError: Float64Array(count), iterations, seconds}
 //   ← {type:'error', id, message}
 import { loadAchain } from '../../../wasm/achain.mjs';
-
-// status codes of the result's `status` array (index = code); web/src/ui/BatchIk.js uses the same list
-const IK_STATUS = ['ok', 'unreachable', 'singular', 'limits'];
 
 const ready = loadAchain();
 const cancelled = new Set();
@@ -45,9 +43,9 @@ self.onmessage = async (event) => {
       if (cancelled.has(id)) break;
       const slice0 = performance.now();
       while (k < N && performance.now() - slice0 < 20) {
-        const r = model.ikSolve(poses.subarray(16 * k, 16 * k + 16), prev, options);
+        const r = model.solveNumeric(poses.subarray(16 * k, 16 * k + 16), prev, options);
         q.set(r.q, k * n);
-        const code = IK_STATUS.indexOf(r.status);
+        const code = achain.ikStatusNames.indexOf(r.status);
         status[k] = code < 0 ? 255 : code;
         positionError[k] = r.positionError;
         orientationError[k] = r.orientationError;
@@ -61,7 +59,7 @@ self.onmessage = async (event) => {
     const stop = cancelled.has(id);
     cancelled.delete(id);
     const out = {
-      type: 'result', id, cancelled: stop, count: k, total: N, dof: n,
+      type: 'result', id, cancelled: stop, count: k, total: N, dof: n, statusNames: [...achain.ikStatusNames],
       q: q.slice(0, k * n), status: status.slice(0, k), positionError: positionError.slice(0, k),
       orientationError: orientationError.slice(0, k), iterations, seconds: (performance.now() - t0) / 1000,
     };

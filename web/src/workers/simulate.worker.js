@@ -14,7 +14,6 @@ self.onmessage = async (event) => {
   try {
     const achain = await ready;
     model = achain.loadModel(msg.model);
-    if (typeof model.simulate !== 'function') throw new Error('simulation is not available in this build of the core');
     let last = 0;
     const r = model.simulate({
       q: msg.q, qd: msg.qd, tau: msg.tau, duration: msg.duration, dt: msg.dt, every: msg.every, integrator: msg.integrator,

@@ -40,9 +40,9 @@ self.onmessage = async (event) => {
     if (!current || current.id !== msg.id || !current.done) { self.postMessage({ type: 'error', id: msg.id, message: 'section: no finished workspace' }); return; }
     try {
       const [a, b] = current.jobs;
-      const sa = a.section(msg.axis, msg.value);
+      const sa = a.voxelSection(msg.axis, msg.value);
       const out = { type: 'section', id: msg.id, a: { area: sa.area, voxels: sa.voxels, coordinate: sa.coordinate } };
-      if (b) { const sb = b.section(msg.axis, msg.value); out.b = { area: sb.area, voxels: sb.voxels, coordinate: sb.coordinate }; }
+      if (b) { const sb = b.voxelSection(msg.axis, msg.value); out.b = { area: sb.area, voxels: sb.voxels, coordinate: sb.coordinate }; }
       self.postMessage(out);
     } catch (e) { self.postMessage({ type: 'error', id: msg.id, message: String(e.message ?? e) }); }
     return;
@@ -74,13 +74,13 @@ self.onmessage = async (event) => {
     if (jb) {
       // three sets on one lattice: shared, A only, R only (from the core's lattice indices)
       out.b = jb.summary();
-      out.overlap = ja.overlap(jb);
-      out.shared = ja.sharedCentres(jb);
-      out.centresA = ja.centres({ surfaceOnly: surface });
-      out.centresB = jb.centres({ surfaceOnly: surface });
+      out.overlap = ja.voxelOverlap(jb);
+      out.shared = ja.voxelIntersection(jb);
+      out.centresA = ja.voxelCentres({ surfaceOnly: surface });
+      out.centresB = jb.voxelCentres({ surfaceOnly: surface });
       transfer.push(out.shared.buffer, out.centresA.buffer, out.centresB.buffer);
     } else {
-      out.centresA = ja.centres({ surfaceOnly: surface });
+      out.centresA = ja.voxelCentres({ surfaceOnly: surface });
       transfer.push(out.centresA.buffer);
     }
     state.done = true;

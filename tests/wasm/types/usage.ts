@@ -1,0 +1,104 @@
+// Typed usage of the achain declarations (wasm/achain.d.ts, wasm/types/*.d.ts): calls every declared
+// function with correct argument types and uses the results as their declared types, so
+// `npx tsc --noEmit -p tests/wasm/types/tsconfig.json` fails when a declaration is wrong or missing.
+// Type-checked only, never run.
+import loadAchain, { Achain, Model, Workspace } from '../../../wasm/achain';
+import type {
+  FkResult, ApairLegs, ModelInfo, BuiltinRobot, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
+} from '../../../wasm/achain';
+import type { IkResult, IkAllResult, IkStatus } from '../../../wasm/types/ik';
+import type { TorqueBreakdown, SimulationResult, LeeTerms, FreemanModel, ComputedTorqueResult } from '../../../wasm/types/dynamics';
+import type { Influence, ManipulabilityMeasures, ManipulabilityReport, Singularity } from '../../../wasm/types/kinematics';
+import type { PlannedTrajectory, CartesianTrajectory, TrajectoryAnalysis, TrajectoryJSON } from '../../../wasm/types/trajectory';
+import type { WorkspaceSection, WorkspaceOverlap } from '../../../wasm/types/workspace';
+
+export async function usage(): Promise<number> {
+  const achain: Achain = await loadAchain();
+  const version: string = achain.version;
+  const names: readonly IkStatus[] = achain.ikStatusNames;
+  const robots: BuiltinRobot[] = achain.builtinRobots();
+  const file: string = achain.builtinRobotFile(robots[0].name);
+  const m: Model = achain.loadModel('prototype-4a');
+  const b: Model = achain.builtinModel('puma560');
+  const j: Model = achain.modelFromJsonString(file);
+  const rpy: Float64Array = achain.matrixToRpy(new Float64Array(16));
+  const range: ApairRangeResult = achain.apairUsableRange(1, 0.05);
+  const curves: LegPairCurves = achain.legPairSample(1, { samples: 90 });
+  const study: ApairStudyResult = achain.apairStudy({ duration: 10, profile: 'quintic', rhoIn: 4 * Math.SQRT2, exactLegInertia: true });
+
+  // model
+  const info: ModelInfo = m.info;
+  const q = new Float64Array(m.dof);
+  const fk: FkResult = m.forwardKinematics(q);
+  const legs: ApairLegs[] = m.apairLegEndpoints(q);
+  const ok: boolean = m.withinLimits([1, 2, 3, 4]);
+  const conv: Model = m.convertConvention('modified');
+  const desc: object = m.modelToJson();
+  const tool: Float64Array = m.fkTool(q);
+  const toolOut: number[] = m.fkTool(q, new Array<number>(16));
+  const tools: Float64Array = m.fkToolSeries([q, q]);
+
+  // kinematics
+  const J: Float64Array = m.pointJacobian(q, { link: 1, point: [0, 0, 0.1], frame: 'tool', out: new Float64Array(6 * m.dof) });
+  const Js: Float64Array = m.pointJacobianSeries(q, { frame: 'base' });
+  const Jd: { Jdot: Float64Array; JdotQd: Float64Array } = m.pointJacobianDerivative(q, q, { link: 0 });
+  const Ja: { Ja: Float64Array; rpy: Float64Array } = m.analyticalJacobian(q);
+  const inf: Influence = m.influence(q, { order: 3 });
+  const acc: Float64Array = m.influenceAcceleration(q, q, q, { point: [0, 0, 0] });
+  const jerk: Float64Array = m.influenceJerk(q, q, q, q);
+  const mm: ManipulabilityMeasures = m.manipulability(q, { rows: 'linear' });
+  const rep: ManipulabilityReport = m.manipulabilityReport(q, { tol: 1e-6 });
+  const sigmaMin: number = rep.linear.sigmaMin + rep.linear.forceEllipsoid.radii[0] + rep.lengthScale;
+  const sing: Singularity[] = m.detectSingularities(q, { tol: 0.02 });
+  const tau: Float64Array = m.staticTorques(q, [0, 0, 1, 0, 0, 0], { frame: 'tool' });
+
+  // ik
+  const T = fk.tool;
+  const ik: IkResult = m.solveNumeric(T, q, { maxIterations: 50, positionOnly: true });
+  const status: IkStatus = ik.status;
+  const all: IkAllResult = m.ikAll(T, { method: 'auto', seedQ: q, restarts: 4 });
+
+  // dynamics
+  const opts = { legs: 'full' as const, motors: true, gravity: [0, 0, -9.81], wrench: [0, 0, 0, 0, 0, 0], wrenchFrame: 'tool' as const };
+  const id: Float64Array = m.inverseDynamics(q, q, q, opts);
+  const bd: TorqueBreakdown = m.torqueBreakdown(q, q, q);
+  const ids: Float64Array[] = m.inverseDynamicsSeries({ q: [q, q], qd: [q, q] }, { legs: 'lumped' });
+  const M: Float64Array = m.massMatrix(q);
+  const g: Float64Array = m.gravityTorques(q, { legs: 'massless' });
+  const C: Float64Array = m.coriolisMatrix(q, q);
+  const fd: Float64Array = m.forwardDynamics(q, q, q);
+  const ke: number = m.kineticEnergy(q, q);
+  const pe: number = m.potentialEnergy(q, { legs: 'potential' });
+  const lee: LeeTerms = m.leeTerms(q, q);
+  const fm: FreemanModel = m.freemanModel(q, q);
+  const sim: SimulationResult = m.simulate({ q, duration: 0.01, dt: 1e-3, integrator: 'euler', onProgress: (f: number) => f });
+  const ct: ComputedTorqueResult = m.simulateComputedTorque({ traj: { t: [0, 1], q: [q, q] }, kp: 100, kv: [1, 2, 3, 4] });
+
+  // trajectory
+  const plan: PlannedTrajectory = m.planJointPath(q, q, { profile: 'quintic', rate: 100, torqueLimits: true, legs: 'full' });
+  const cart: CartesianTrajectory = m.planCartesianPath(q, T, { kind: 'line', rate: 50 });
+  const an: TrajectoryAnalysis = m.analyzeTrajectory(plan, { legs: 'lumped' });
+  const tj: TrajectoryJSON = m.trajectoryToJson(plan);
+
+  // workspace
+  const clear: Float64Array = m.apairClearance(q);
+  const ws: Workspace = m.computeWorkspace({ voxel: 0.05 });
+  const job: Workspace = m.workspaceJob({ voxel: 0.05, method: 'robinson' });
+  const progress: number = job.step(1e5);
+  const wsa: Workspace = await m.computeWorkspaceAsync({ voxel: 0.05 }, { onProgress: (f: number) => f, sliceMs: 10 });
+  const summary: WorkspaceSummary = ws.summary();
+  const centres: Float32Array = ws.voxelCentres({ surfaceOnly: true });
+  const mesh: { positions: Float32Array; indices: Uint32Array } = ws.voxelSurfaceMesh();
+  const section: WorkspaceSection = ws.voxelSection('z', 0.3);
+  const overlap: WorkspaceOverlap = ws.voxelOverlap(wsa);
+  const shared: Float32Array = ws.voxelIntersection(wsa);
+  const lattice: Int32Array = ws.lattice();
+  [ws, wsa, job].forEach((w) => w.dispose());
+  [m, b, j, conv].forEach((x) => x.dispose());
+
+  return [version.length, names.length, rpy[0], range.range, curves.theta[0], study.rows.length, info.dof, legs.length, Number(ok),
+    Object.keys(desc).length, tool[0], toolOut[0], tools[0], J[0], Js[0], Jd.Jdot[0], Ja.rpy[0], inf.G[0], acc[0], jerk[0], mm.rank,
+    sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
+    ke, pe, lee.D[0], fm.TL[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
+    summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0]].reduce((a, x) => a + x, 0);
+}
