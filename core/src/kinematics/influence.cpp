@@ -1,5 +1,7 @@
 #include <achain/kinematics/influence.hpp>
 
+#include "joint_path.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -10,25 +12,6 @@ namespace {
 void checkLink(const Model& model, int link) {
   if (link < 0 || link >= model.njoints())
     throw Error("link: must be in [0, " + std::to_string(model.njoints() - 1) + "] (got " + std::to_string(link) + ")");
-}
-
-/// Fills path[0..K) with the joints that move `link` (those with a coordinate), base first. Returns K.
-int buildPath(const Model& model, const Data& data, int link, const Vec3& P, std::vector<PathJoint>& path) {
-  int K = 0;
-  for (int i = link; i >= 0; i = model.joints[i].parent)
-    if (model.idx_q[i] >= 0) ++K;
-  int t = K;
-  for (int i = link; i >= 0; i = model.joints[i].parent) {
-    if (model.idx_q[i] < 0) continue;  // fixed joint: moves nothing
-    PathJoint& pj = path[--t];
-    pj.col = model.idx_q[i];
-    pj.z = data.oMj[i].R.col(2);
-    pj.w = data.rot_rate[i] * pj.z;
-    pj.g = pj.w.cross(P - data.oMj[i].p) + data.axial_rate[i] * pj.z;
-    pj.b2 = data.axial_curv[i];
-    pj.b3 = data.axial_jerk[i];
-  }
-  return K;
 }
 
 /// Writes the requested parts. Translation goes to rows/planes [tOff, tOff+3) when tOff ≥ 0,
@@ -124,7 +107,7 @@ void influence(const Model& model, const Data& data, int link, const Vec3& point
   }
   out.order = order;
   auto& path = data.kin.path;
-  const int K = buildPath(model, data, link, data.oMi[link].act(point_in_link), path);
+  const int K = kin_detail::buildJointPath(model, data, link, data.oMi[link].act(point_in_link));
   fill(path, K, 0, 3, out.G, order >= 2 ? &out.H : nullptr, order >= 3 ? &out.D : nullptr);
 }
 
@@ -153,7 +136,7 @@ static void prepareRows3(const Model& model, int link, Eigen::Ref<MatX> G, Tenso
 void rotationInfluence(const Model& model, const Data& data, int link, Eigen::Ref<MatX> G, Tensor3* H, Tensor4* D) {
   prepareRows3(model, link, G, H, D);
   auto& path = data.kin.path;
-  const int K = buildPath(model, data, link, data.oMi[link].p, path);
+  const int K = kin_detail::buildJointPath(model, data, link, data.oMi[link].p);
   fill(path, K, -1, 0, G, H, D);
 }
 
@@ -161,7 +144,7 @@ void pointInfluence(const Model& model, const Data& data, int link, const Vec3& 
                     Tensor3* H, Tensor4* D) {
   prepareRows3(model, link, G, H, D);
   auto& path = data.kin.path;
-  const int K = buildPath(model, data, link, data.oMi[link].act(point_in_link), path);
+  const int K = kin_detail::buildJointPath(model, data, link, data.oMi[link].act(point_in_link));
   fill(path, K, 0, -1, G, H, D);
 }
 

@@ -1,5 +1,7 @@
 #include <achain/kinematics/jacobian.hpp>
 
+#include "joint_path.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -35,19 +37,7 @@ void worldPointJacobian(const Model& model, const Data& data, int link, const Ve
 void worldJacobianDerivative(const Model& model, const Data& data, int link, const Vec3& p,
                              const Eigen::Ref<const VecX>& qd, Eigen::Ref<MatX> Jdot) {
   std::vector<PathJoint>& path = data.kin.path;
-  int K = 0;
-  for (int i = link; i >= 0; i = model.joints[i].parent)
-    if (model.idx_q[i] >= 0) ++K;
-  int t = K;
-  for (int i = link; i >= 0; i = model.joints[i].parent) {
-    if (model.idx_q[i] < 0) continue;
-    PathJoint& c = path[--t];
-    c.col = model.idx_q[i];
-    c.z = data.oMj[i].R.col(2);
-    c.w = data.rot_rate[i] * c.z;
-    c.g = c.w.cross(p - data.oMj[i].p) + data.axial_rate[i] * c.z;
-    c.b2 = data.axial_curv[i];
-  }
+  const int K = kin_detail::buildJointPath(model, data, link, p);
   Jdot.setZero();
   // Ω_n = Σ_{m before n} w_m q̇_m (angular velocity of the body carrying axis n);
   // S_n = Σ_{m after n} g_m q̇_m (velocity of p due to the joints after n).

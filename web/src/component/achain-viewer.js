@@ -17,11 +17,10 @@
 // Events (bubbling, composed): achain-load {model}, achain-change {q}, achain-error {message}, achain-ik {status,…}.
 // Properties: q (Float64Array, SI; settable), model, achain; methods setQ(q), dispose().
 import * as THREE from 'three';
-import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { loadAchain } from '../../../wasm/achain.mjs';
 import { Viewport } from '../three/Viewport.js';
-import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
-import { ikFollow } from '../core/follow.js';
+import { ChainView } from '../three/ChainView.js';
+import { DragIk } from '../three/DragIk.js';
 import { JointSliders } from '../ui/JointSliders.js';
 import { PoseReadout } from '../ui/PoseReadout.js';
 import { homeConfiguration, makeUnits, DEG, jointRange } from '../core/units.js';
@@ -52,7 +51,6 @@ const CSS = `
 .ik[hidden] { display: none; }
 `;
 
-const _m = new THREE.Matrix4();
 
 export class AchainViewer extends HTMLElement {
   static get observedAttributes() { return ['robot', 'src', 'q', 'units', 'controls', 'gizmo', 'readout', 'frames', 'twin', 'height', 'animate']; }
@@ -96,7 +94,7 @@ export class AchainViewer extends HTMLElement {
   }
 
   dispose() {
-    this.gizmo?.dispose();
+    this.drag?.dispose();
     this.viewport?.dispose();
     this.chain?.dispose();
     this.twin?.view.dispose();
@@ -216,46 +214,37 @@ export class AchainViewer extends HTMLElement {
 
   _setupGizmo(on) {
     if (!on) {
-      if (this.gizmo) { this.gizmo.getHelper().removeFromParent(); this.gizmo.dispose(); this.gizmo = null; }
+      if (this.drag) { this.drag.dispose(); this.drag = null; this.gizmo = null; this.proxy = null; }
       this._els.ik.hidden = true;
       return;
     }
     this._els.ik.hidden = false;
     this._els.ik.textContent = 'drag the tool';
-    if (this.gizmo) return;
-    const vp = this.viewport;
-    this.proxy = new THREE.Object3D();
-    vp.world.add(this.proxy);
-    this.gizmo = new TransformControls(vp.camera, vp.canvas);
-    this.gizmo.size = 0.9;
-    this.gizmo.attach(this.proxy);
-    vp.scene.add(this.gizmo.getHelper());
-    this.gizmo.addEventListener('change', () => vp.requestRender());
-    this.gizmo.addEventListener('dragging-changed', (e) => { vp.controls.enabled = !e.value; this._dragging = e.value; if (!e.value) this._syncProxy(); });
-    this.gizmo.addEventListener('objectChange', () => { if (this._dragging) this._ikPending = true; });
-  }
-
-  _syncProxy() {
-    if (!this.proxy || !this._fk) return;
-    matrixFromRowMajor(_m, this._fk.tool);
-    _m.decompose(this.proxy.position, this.proxy.quaternion, this.proxy.scale);
-  }
-
-  _tick(dt) {
-    if (this._ikPending && this.model) {
-      this._ikPending = false;
-      this.proxy.updateMatrixWorld(true);
-      _m.compose(this.proxy.position, this.proxy.quaternion, new THREE.Vector3(1, 1, 1));
-      const e = _m.elements;
-      const T = new Float64Array(16);
-      for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) T[4 * r + c] = e[4 * c + r];
-      try {
-        const res = ikFollow(this.model, T, this._q, this.model.dof < 6 ? { positionOnly: true } : {});
+    if (this.drag) return;
+    // the shared drag-to-IK controller (also used by the studio's Teleoperate view)
+    this.drag = new DragIk(this.viewport, {
+      size: 0.9,
+      model: () => this.model,
+      q: () => this._q,
+      tool: () => this._fk?.tool,
+      options: () => (this.model.dof < 6 ? { positionOnly: true } : {}),
+      onSolve: (res) => {
         this.setQ(res.q, 'gizmo');
         this._els.ik.textContent = `IK ${res.status} · |Δp| ${(res.positionError * 1000).toFixed(2)} mm`;
         this.dispatchEvent(new CustomEvent('achain-ik', { detail: res, bubbles: true, composed: true }));
-      } catch (err) { this._els.ik.textContent = err.message; }
-    }
+      },
+      onError: (err) => { this._els.ik.textContent = err.message; },
+    });
+    this.gizmo = this.drag.gizmo;
+    this.proxy = this.drag.proxy;
+  }
+
+  get _dragging() { return !!this.drag?.dragging; }
+
+  _syncProxy() { this.drag?.syncToTool(); }
+
+  _tick(dt) {
+    if (this.drag && this.model) this.drag.frame();
     if (this._anim && this.model && !this._dragging) {
       const a = this._anim;
       a.t += dt;

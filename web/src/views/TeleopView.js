@@ -3,31 +3,26 @@
 // joint sliders; all IK solutions as ghost arms (model.ikAll) with one click to switch;
 // R-twin overlay, frames, joint-limit and singularity warnings.
 import * as THREE from 'three';
-import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { JointSliders } from '../ui/JointSliders.js';
-import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
+import { ChainView } from '../three/ChainView.js';
+import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
 import { DEG, fmt, jointToDisplay, jointUnitLabel } from '../core/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
-import { ikFollow } from '../core/follow.js';
 
 const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf8, 0xa3e635, 0xf87171];
-const _m = new THREE.Matrix4();
 
-/** Row-major 16 from a THREE.Matrix4 (column-major elements). */
-export function rowMajorFromMatrix(m, out = new Float64Array(16)) {
-  const e = m.elements;
-  for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) out[4 * r + c] = e[4 * c + r];
-  return out;
-}
+export { rowMajorFromMatrix };
 
 export class TeleopView {
   constructor() { this.id = 'teleop'; this.title = 'Teleoperate'; this.key = '2'; }
+
+  /** True while the user drags the gizmo. */
+  get dragging() { return !!this.drag?.dragging; }
 
   mount(panel, studio) {
     this.studio = studio;
     this.ghosts = [];
     this.solveTimes = [];
-    this._target = new Float64Array(16);
     panel.innerHTML = `
       <h3>Tool gizmo &amp; IK</h3>
       <div class="ik-ui">
@@ -69,28 +64,25 @@ export class TeleopView {
     this.$ = (s) => panel.querySelector(s);
     this.sliders = new JointSliders(this.$('.sliders'), { onChange: (q) => studio.setQ(q, this) });
 
-    // gizmo
+    // gizmo: the shared drag-to-IK controller (also used by <achain-viewer>)
     const vp = studio.viewport;
-    this.proxy = new THREE.Object3D();
-    this.proxy.name = 'tool-target';
-    vp.world.add(this.proxy);
-    this.gizmo = new TransformControls(vp.camera, vp.canvas);
-    this.gizmo.setSpace('world');
-    this.gizmo.attach(this.proxy);
-    this.gizmoHelper = this.gizmo.getHelper();
-    vp.scene.add(this.gizmoHelper);
-    this.gizmo.addEventListener('change', () => vp.requestRender());
-    this.gizmo.addEventListener('dragging-changed', (e) => {
-      vp.controls.enabled = !e.value; // the camera stays still while dragging (three.js PR #14619)
-      this.dragging = e.value;
-      if (!e.value) { this._solvePending = false; this._syncProxy(); }
+    this.drag = new DragIk(vp, {
+      size: 1.1,
+      model: () => studio.model,
+      q: () => studio.q,
+      tool: () => studio.lastFk?.tool,
+      options: () => this._options(),
+      onSolve: (r) => this._applySolve(r),
+      onError: (e) => { this.$('.ik-status').textContent = `IK error: ${e.message}`; },
     });
-    this.gizmo.addEventListener('objectChange', () => { if (this.dragging) this._solvePending = true; });
+    this.proxy = this.drag.proxy;
+    this.gizmo = this.drag.gizmo;
+    this.gizmoHelper = this.drag.helper;
     vp.onFrame(() => this._frame());
 
     panel.querySelectorAll('[data-mode]').forEach((b) => b.addEventListener('click', () => this.setMode(b.dataset.mode)));
     this.$('.gizmo-on').addEventListener('change', (e) => this._showGizmo(e.target.checked));
-    this.$('.gizmo-local').addEventListener('change', (e) => { this.gizmo.setSpace(e.target.checked ? 'local' : 'world'); vp.requestRender(); });
+    this.$('.gizmo-local').addEventListener('change', (e) => this.drag.setSpace(e.target.checked ? 'local' : 'world'));
     this.$('.goal').addEventListener('change', () => { this.$('.weight-row').hidden = this.$('.goal').value !== 'weighted'; });
     this.$('.ow').addEventListener('input', () => { this.$('.ow-val').textContent = `${Number(this.$('.ow').value).toFixed(2)} m/rad`; });
     this.$('.home').addEventListener('click', () => this.home());
@@ -112,7 +104,7 @@ export class TeleopView {
     });
     studio.onQ((q, source) => {
       if (source !== this) { this.sliders.set(q); this.clearGhosts(); }
-      if (!this.dragging) this._syncProxy();
+      if (!this.drag.dragging) this._syncProxy();
       this._singularity(q);
     });
     studio.addEventListener('units', (e) => { this.sliders.setUnits(e.detail); this._renderSolutions(); });
@@ -123,15 +115,12 @@ export class TeleopView {
 
   _showGizmo(on, keepCheckbox = false) {
     const m = this.studio.model;
-    const can = !!(on && this.active && m);
-    this.gizmoHelper.visible = can;
-    this.gizmo.enabled = can;
+    this.drag.setVisible(!!(on && this.active && m));
     if (!keepCheckbox) this.$('.gizmo-on').checked = on;
-    this.studio.viewport.requestRender();
   }
 
   setMode(mode) {
-    this.gizmo.setMode(mode);
+    this.drag.setMode(mode);
     this.$$mode = mode;
     this.studio.els.panel.querySelectorAll('[data-view="teleop"] [data-mode]').forEach((b) => b.classList.toggle('primary', b.dataset.mode === mode));
   }
@@ -146,14 +135,7 @@ export class TeleopView {
   }
 
   /** Puts the gizmo on the core's tool pose. */
-  _syncProxy() {
-    const fk = this.studio.lastFk;
-    if (!fk) return;
-    matrixFromRowMajor(_m, fk.tool);
-    _m.decompose(this.proxy.position, this.proxy.quaternion, this.proxy.scale);
-    this.proxy.updateMatrixWorld(true);
-    this.studio.viewport.requestRender();
-  }
+  _syncProxy() { this.drag.syncToTool(); }
 
   _options() {
     const goal = this.$('.goal').value;
@@ -163,28 +145,17 @@ export class TeleopView {
   }
 
   /** One IK solve toward the gizmo, seeded with the current q (runs at most once per frame). */
-  _frame() {
-    if (!this._solvePending) return;
-    this._solvePending = false;
-    const s = this.studio;
-    this.proxy.updateMatrixWorld(true);
-    _m.compose(this.proxy.position, this.proxy.quaternion, new THREE.Vector3(1, 1, 1));
-    rowMajorFromMatrix(_m, this._target);
-    this.solveToward(this._target);
-  }
+  _frame() { this.drag.frame(); }
 
   /** Solves IK toward a row-major target from the current q and applies it. Returns the IkResult. */
   solveToward(target, opts = this._options()) {
+    this._t0 = performance.now();
+    return this.drag.solveToward(target, opts);
+  }
+
+  _applySolve(r) {
     const s = this.studio;
-    const t0 = performance.now();
-    let r;
-    try {
-      r = ikFollow(s.model, target, s.q, opts); // solveNumeric from q, with the singularity escape
-    } catch (e) {
-      this.$('.ik-status').textContent = `IK error: ${e.message}`;
-      return null;
-    }
-    const dt = performance.now() - t0;
+    const dt = performance.now() - (this._t0 ?? performance.now());
     this.solveTimes.push(dt);
     if (this.solveTimes.length > 60) this.solveTimes.shift();
     s.setQ(r.q, this);

@@ -1,0 +1,107 @@
+// One drag-to-IK controller, shared by the studio's Teleoperate view and <achain-viewer>: a three.js
+// TransformControls gizmo on a proxy placed at the tool; while the user drags it, at most one IK solve per
+// frame toward the proxy's pose, seeded with the current q (the core's numeric solver: continuous, no
+// branch flips), with the singularity escape of ikFollow. The owner says how to read the model, q and the
+// tool pose, which IK options to use, and what to do with a result.
+import * as THREE from 'three';
+import { TransformControls } from 'three/addons/controls/TransformControls.js';
+import { matrixFromRowMajor } from './ChainView.js';
+import { ikFollow } from '../core/follow.js';
+
+const _m = new THREE.Matrix4();
+const _one = new THREE.Vector3(1, 1, 1);
+
+/** Row-major 16 from a THREE.Matrix4 (column-major elements). */
+export function rowMajorFromMatrix(m, out = new Float64Array(16)) {
+  const e = m.elements;
+  for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) out[4 * r + c] = e[4 * c + r];
+  return out;
+}
+
+export class DragIk {
+  /**
+   * @param viewport  the Viewport (camera, canvas, scene, world, controls, requestRender)
+   * @param opts {size, space, model(): Model, q(): Float64Array, tool(): row-major tool pose,
+   *              options(): IK options, onSolve(result), onError(error), onDragEnd()}
+   */
+  constructor(viewport, opts) {
+    this.vp = viewport;
+    this.opts = opts;
+    this.dragging = false;
+    this._pending = false;
+    this._target = new Float64Array(16);
+    this.proxy = new THREE.Object3D();
+    this.proxy.name = 'tool-target';
+    viewport.world.add(this.proxy);
+    this.gizmo = new TransformControls(viewport.camera, viewport.canvas);
+    this.gizmo.size = opts.size ?? 1;
+    this.gizmo.setSpace(opts.space ?? 'world');
+    this.gizmo.attach(this.proxy);
+    this.helper = this.gizmo.getHelper();
+    viewport.scene.add(this.helper);
+    this.gizmo.addEventListener('change', () => viewport.requestRender());
+    this.gizmo.addEventListener('dragging-changed', (e) => {
+      viewport.controls.enabled = !e.value; // the camera stays still while dragging (three.js PR #14619)
+      this.dragging = e.value;
+      if (!e.value) {
+        this._pending = false;
+        this.syncToTool();
+        opts.onDragEnd?.();
+      }
+    });
+    this.gizmo.addEventListener('objectChange', () => { if (this.dragging) this._pending = true; });
+  }
+
+  /** Shows or hides the gizmo (a hidden gizmo takes no input). */
+  setVisible(on) {
+    this.helper.visible = on;
+    this.gizmo.enabled = on;
+    this.vp.requestRender();
+  }
+
+  setMode(mode) { this.gizmo.setMode(mode); }
+  setSpace(space) { this.gizmo.setSpace(space); this.vp.requestRender(); }
+
+  /** Puts the proxy on the current tool pose (row-major 4×4 from the core's FK). */
+  syncToTool() {
+    const T = this.opts.tool();
+    if (!T) return;
+    matrixFromRowMajor(_m, T);
+    _m.decompose(this.proxy.position, this.proxy.quaternion, this.proxy.scale);
+    this.proxy.updateMatrixWorld(true);
+    this.vp.requestRender();
+  }
+
+  /** The proxy's pose, row-major. */
+  target() {
+    this.proxy.updateMatrixWorld(true);
+    _m.compose(this.proxy.position, this.proxy.quaternion, _one);
+    return rowMajorFromMatrix(_m, this._target);
+  }
+
+  /** Solves IK toward a row-major target from the current q; hands the result to onSolve. */
+  solveToward(target, options = this.opts.options()) {
+    let r;
+    try {
+      r = ikFollow(this.opts.model(), target, this.opts.q(), options);
+    } catch (e) {
+      this.opts.onError?.(e);
+      return null;
+    }
+    this.opts.onSolve(r);
+    return r;
+  }
+
+  /** Call once per animation frame: runs the pending solve, if the gizmo moved. */
+  frame() {
+    if (!this._pending) return;
+    this._pending = false;
+    this.solveToward(this.target());
+  }
+
+  dispose() {
+    this.helper.removeFromParent();
+    this.proxy.removeFromParent();
+    this.gizmo.dispose();
+  }
+}
