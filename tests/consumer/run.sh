@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds tests/consumer/project against achain, as another project would, and runs it.
 #   run.sh install   SOURCE_DIR BUILD_DIR  — cmake --install BUILD_DIR to a temporary prefix, then find_package
-#   run.sh subdir    SOURCE_DIR            — add_subdirectory of the source tree (builds the core at -O0)
+#   run.sh subdir    SOURCE_DIR            — add_subdirectory of the source tree (builds the core with the main
+#                                          build's flags, so ccache, when present, reuses its objects)
 set -euo pipefail
 mode=$1 src=$2
 tmp=$(mktemp -d)
@@ -12,7 +13,7 @@ if [ "$mode" = install ]; then
   cmake -S "$src/tests/consumer/project" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" > "$tmp/cfg.log" || { cat "$tmp/cfg.log"; exit 1; }
 else
   cmake -S "$src/tests/consumer/project" -B "$tmp/build" -DACHAIN_SOURCE_DIR="$src" \
-        -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O0 > "$tmp/cfg.log" || { cat "$tmp/cfg.log"; exit 1; }
+        -DCMAKE_BUILD_TYPE=Release > "$tmp/cfg.log" || { cat "$tmp/cfg.log"; exit 1; }
 fi
 cmake --build "$tmp/build" -j"$(nproc 2>/dev/null || echo 2)" > "$tmp/build.log" 2>&1 || { tail -40 "$tmp/build.log"; exit 1; }
 "$tmp/build/consumer"
