@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh
+ACHAIN_BUILD_BENCH=ON bash scripts/build.sh
 node bench/run.mjs

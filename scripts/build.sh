@@ -14,7 +14,8 @@ what="${ACHAIN_BUILD:-all}"   # all | native | wasm
 
 if [ "$what" != wasm ]; then
   echo "build: native (build/native)"
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > build/native-configure.log 2>&1 || { cat build/native-configure.log; exit 1; }
+  # Benchmarks are built by npm run bench only (ACHAIN_BUILD_BENCH=ON there): npm test and npm start skip them.
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DACHAIN_BUILD_BENCH="${ACHAIN_BUILD_BENCH:-OFF}" > build/native-configure.log 2>&1 || { cat build/native-configure.log; exit 1; }
   cmake --build build/native -j"$jobs"
 fi
 

@@ -3,6 +3,8 @@
 #include <achain/model/apair_collision.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -141,6 +143,20 @@ json transformToJson(const SE3& T) {
   return json{{"matrix", rows}};
 }
 
+/// An integer that fits an int exactly (no truncation of 4294967295 to −1).
+int exactInt(const json& v, const std::string& path, const char* what) {
+  if (!v.is_number_integer()) fail(path, std::string("must be ") + what + ", got " + typeName(v));
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > std::uint64_t(std::numeric_limits<int>::max())) fail(path, std::string("must be ") + what + " (got " + std::to_string(u) + ", out of range)");
+    return int(u);
+  }
+  const auto i = v.get<std::int64_t>();
+  if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
+    fail(path, std::string("must be ") + what + " (got " + std::to_string(i) + ", out of range)");
+  return int(i);
+}
+
 JointKind parseKind(const json& v, const std::string& path) {
   if (!v.is_string())
     fail(path, std::string("must be one of \"R\", \"P\", \"H\", \"A\", \"law\", \"fixed\", got ") + typeName(v));
@@ -211,8 +227,7 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
   j.kind = parseKind(jj.at("kind"), join(p, "kind"));
   if (jj.contains("parent")) {
     const json& v = jj.at("parent");
-    if (!v.is_number_integer()) fail(join(p, "parent"), std::string("must be an integer, got ") + typeName(v));
-    j.parent = v.get<int>();
+    j.parent = exactInt(v, join(p, "parent"), "an integer");
   } else {
     j.parent = static_cast<int>(i) - 1;
   }
@@ -222,8 +237,7 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
   j.theta_f = number(jj, p, "theta_f", 0) * u.angle;
   if (jj.contains("sign")) {
     const json& v = jj.at("sign");
-    if (!v.is_number_integer()) fail(join(p, "sign"), std::string("must be 1 or -1, got ") + typeName(v));
-    j.sign = v.get<int>();
+    j.sign = exactInt(v, join(p, "sign"), "1 or -1");
   }
   if (j.kind == JointKind::Law) {
     if (!jj.contains("law")) fail(join(p, "law"), "missing: a joint of kind 'law' needs its axial law");
@@ -238,7 +252,7 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
     if (!M.contains("joint")) fail(join(pm, "joint"), "missing: the name or index of the joint to follow");
     const json& t = M.at("joint");
     if (t.is_string()) mimic_name = t.get<std::string>();
-    else if (t.is_number_integer()) j.mimic = t.get<int>();
+    else if (t.is_number_integer()) j.mimic = exactInt(t, join(pm, "joint"), "a joint index");
     else fail(join(pm, "joint"), std::string("must be a joint name or index, got ") + typeName(t));
     if (t.is_number_integer() && j.mimic < 0) fail(join(pm, "joint"), "must be a joint index ≥ 0");
     j.mimic_multiplier = number(M, pm, "multiplier", 1);
@@ -343,9 +357,9 @@ Model modelFromJson(const json& j) {
                     "joints"});
   if (!j.contains("schema_version")) fail("schema_version", "missing required field (this library reads version " + std::to_string(kSchemaVersion) + ")");
   const json& sv = j.at("schema_version");
-  if (!sv.is_number_integer()) fail("schema_version", std::string("must be an integer, got ") + typeName(sv));
-  if (sv.get<int>() != kSchemaVersion)
-    fail("schema_version", "unsupported version " + std::to_string(sv.get<int>()) + " (this library reads version " + std::to_string(kSchemaVersion) + ")");
+  const int version = exactInt(sv, "schema_version", "an integer");
+  if (version != kSchemaVersion)
+    fail("schema_version", "unsupported version " + std::to_string(version) + " (this library reads version " + std::to_string(kSchemaVersion) + ")");
 
   Units u;
   if (j.contains("units")) {
@@ -388,8 +402,7 @@ Model modelFromJson(const json& j) {
     m.tool = transform(j.at("tool"), "tool", u, {"link"});
     if (j.at("tool").contains("link")) {
       const json& l = j.at("tool").at("link");
-      if (!l.is_number_integer()) fail("tool.link", std::string("must be an integer joint index, got ") + typeName(l));
-      m.tool_link = l.get<int>();
+      m.tool_link = exactInt(l, "tool.link", "an integer joint index");
     }
   }
   if (!j.contains("joints")) fail("joints", "missing required field");
@@ -412,7 +425,24 @@ Model modelFromJson(const json& j) {
 Model modelFromJsonString(const std::string& text) {
   json j;
   try {
-    j = json::parse(text);
+    // Duplicate keys are refused: JSON parsers disagree on which one wins, so a file with
+    // "kind": "R", "kind": "A" must not silently load an A-pair.
+    std::vector<std::set<std::string>> keys;
+    std::vector<std::string> path;
+    std::string duplicate;
+    json::parser_callback_t cb = [&](int, json::parse_event_t ev, json& parsed) {
+      if (ev == json::parse_event_t::object_start) keys.emplace_back();
+      else if (ev == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+      else if (ev == json::parse_event_t::key && !keys.empty() && duplicate.empty()) {
+        const std::string k = parsed.get<std::string>();
+        if (!keys.back().insert(k).second) duplicate = k;
+      }
+      return true;
+    };
+    j = json::parse(text, cb);
+    if (!duplicate.empty())
+      throw Error("(document): duplicate key \"" + (duplicate.size() > 64 ? duplicate.substr(0, 64) + "…" : duplicate) +
+                  "\" in one object (give each field once)");
   } catch (const json::parse_error& e) {
     throw Error(std::string("(document): malformed JSON at byte ") + std::to_string(e.byte) + ": " +
                 [&] {

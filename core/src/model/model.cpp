@@ -67,6 +67,21 @@ void requirePositiveOrInf(const std::string& path, double v) {
   if (!(v > 0)) fail(path, "must be > 0 (got " + num(v) + ")");
 }
 
+// The documented physical range of a description (docs/robot-format.md): values beyond these are typing
+// errors or units gone wrong, and would overflow downstream (1e200 m squared is inf).
+constexpr double kMaxLength = 1e3;      // m: link lengths, offsets, ρ, CoM, base/tool translation, law terms
+constexpr double kMaxMass = 1e6;        // kg
+constexpr double kMaxInertia = 1e6;     // kg·m²
+constexpr double kMaxGravity = 1e3;     // m/s²
+constexpr double kMaxLimit = 1e6;       // rad or m: position limits; rad/s, rad/s², N·m for the others (when finite)
+constexpr double kMaxRate = 1e9;
+
+void requireWithin(const std::string& path, double v, double bound, const char* unit) {
+  requireFinite(path, v);
+  if (std::abs(v) > bound)
+    fail(path, "magnitude " + num(std::abs(v)) + " exceeds the physical range (≤ " + num(bound) + " " + unit + ")");
+}
+
 void validateRotation(const std::string& path, const Mat3& R) {
   if (!R.allFinite()) fail(path, "must contain finite numbers");
   const double orth = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
@@ -76,8 +91,12 @@ void validateRotation(const std::string& path, const Mat3& R) {
 
 void validateInertial(const std::string& path, const Inertial& in) {
   requireNonNegative(path + ".mass", in.mass);
-  for (int i = 0; i < 3; ++i) requireFinite(path + ".com[" + std::to_string(i) + "]", in.com[i]);
+  requireWithin(path + ".mass", in.mass, kMaxMass, "kg");
+  for (int i = 0; i < 3; ++i) requireWithin(path + ".com[" + std::to_string(i) + "]", in.com[i], kMaxLength, "m");
   if (!in.inertia.allFinite()) fail(path + ".inertia", "must contain finite numbers");
+  if (in.inertia.cwiseAbs().maxCoeff() > kMaxInertia)
+    fail(path + ".inertia", "magnitude " + num(in.inertia.cwiseAbs().maxCoeff()) + " exceeds the physical range (≤ " +
+                                num(kMaxInertia) + " kg·m²)");
   const double scale = std::max(1.0, in.inertia.cwiseAbs().maxCoeff());
   const double asym = (in.inertia - in.inertia.transpose()).cwiseAbs().maxCoeff();
   if (asym > 1e-9 * scale)
@@ -94,10 +113,13 @@ void Model::finalize() {
   const int n = njoints();
   if (n == 0) fail("joints", "must list at least one joint");
   if (!gravity.allFinite()) fail("gravity", "must contain finite numbers");
+  if (gravity.norm() > kMaxGravity) fail("gravity", "magnitude " + num(gravity.norm()) + " m/s² exceeds the physical range (≤ " + num(kMaxGravity) + ")");
   validateRotation("base", base.R);
   if (!base.p.allFinite()) fail("base", "translation must be finite");
+  for (int k = 0; k < 3; ++k) requireWithin("base.xyz[" + std::to_string(k) + "]", base.p[k], kMaxLength, "m");
   validateRotation("tool", tool.R);
   if (!tool.p.allFinite()) fail("tool", "translation must be finite");
+  for (int k = 0; k < 3; ++k) requireWithin("tool.xyz[" + std::to_string(k) + "]", tool.p[k], kMaxLength, "m");
   if (tool_link < -1 || tool_link >= n) fail("tool.link", "must be a joint index in [0, " + std::to_string(n - 1) + "]");
 
   idx_q.resize(n);
@@ -109,14 +131,17 @@ void Model::finalize() {
     Joint& j = joints[i];
     const std::string p = "joints[" + std::to_string(i) + "]";
     if (j.parent < -1 || j.parent >= i) fail(p + ".parent", "must be −1 (base) or an earlier joint index (got " + std::to_string(j.parent) + ")");
-    requireFinite(p + ".a", j.a);
+    requireWithin(p + ".a", j.a, kMaxLength, "m");
     requireFinite(p + ".alpha", j.alpha);
-    requireFinite(p + ".d", j.d);
+    requireWithin(p + ".d", j.d, kMaxLength, "m");
     requireFinite(p + ".theta_f", j.theta_f);
     if (j.sign != 1 && j.sign != -1) fail(p + ".sign", "must be 1 or -1 (got " + std::to_string(j.sign) + ")");
-    requireFinite(p + ".pitch", j.pitch);
+    requireWithin(p + ".pitch", j.pitch, kMaxLength, "m/rad");
     if (j.kind != JointKind::H && j.pitch != 0) fail(p + ".pitch", "only a helical (H) joint has a pitch");
     requireNonNegative(p + ".rho", j.rho);
+    requireWithin(p + ".rho", j.rho, kMaxLength, "m");
+    requireWithin(p + ".legs.mass", j.leg_mass, kMaxMass, "kg");
+    requireWithin(p + ".legs.radius", j.leg_radius, kMaxLength, "m");
     requireNonNegative(p + ".legs.mass", j.leg_mass);
     requireNonNegative(p + ".legs.radius", j.leg_radius);
     if (j.kind != JointKind::A && (j.rho != 0 || j.leg_mass != 0 || j.leg_radius != 0))
@@ -125,12 +150,21 @@ void Model::finalize() {
     if (std::isnan(L.lower) || L.lower == kInf) fail(p + ".limits.lower", "must be a number below +inf (got " + num(L.lower) + ")");
     if (std::isnan(L.upper) || L.upper == -kInf) fail(p + ".limits.upper", "must be a number above −inf (got " + num(L.upper) + ")");
     if (L.lower > L.upper) fail(p + ".limits", "lower (" + num(L.lower) + ") must not exceed upper (" + num(L.upper) + ")");
+    if (std::isfinite(L.lower)) requireWithin(p + ".limits.lower", L.lower, kMaxLimit, "rad or m");
+    if (std::isfinite(L.upper)) requireWithin(p + ".limits.upper", L.upper, kMaxLimit, "rad or m");
+    if (std::isfinite(L.velocity)) requireWithin(p + ".limits.velocity", L.velocity, kMaxRate, "per s");
+    if (std::isfinite(L.acceleration)) requireWithin(p + ".limits.acceleration", L.acceleration, kMaxRate, "per s²");
+    if (std::isfinite(L.effort)) requireWithin(p + ".limits.effort", L.effort, kMaxRate, "N·m or N");
     requirePositiveOrInf(p + ".limits.velocity", L.velocity);
     requirePositiveOrInf(p + ".limits.acceleration", L.acceleration);
     requirePositiveOrInf(p + ".limits.effort", L.effort);
     if (j.motor.present) {
       requireNonNegative(p + ".motor.rotor_inertia", j.motor.rotor_inertia);
-      requireFinite(p + ".motor.gear_ratio", j.motor.gear_ratio);
+      requireWithin(p + ".motor.rotor_inertia", j.motor.rotor_inertia, kMaxInertia, "kg·m²");
+      requireWithin(p + ".motor.gear_ratio", j.motor.gear_ratio, kMaxLimit, "");
+      requireWithin(p + ".motor.viscous", j.motor.viscous, kMaxRate, "N·m·s/rad");
+      requireWithin(p + ".motor.coulomb[0]", j.motor.coulomb_pos, kMaxRate, "N·m");
+      requireWithin(p + ".motor.coulomb[1]", j.motor.coulomb_neg, kMaxRate, "N·m");
       if (j.motor.gear_ratio == 0) fail(p + ".motor.gear_ratio", "must not be 0");
       requireNonNegative(p + ".motor.viscous", j.motor.viscous);
       requireNonNegative(p + ".motor.coulomb[0]", j.motor.coulomb_pos);
@@ -139,15 +173,15 @@ void Model::finalize() {
     validateInertial(p + ".link", j.link);
 
     if (j.kind == JointKind::Law) {
-      requireFinite(p + ".law.c1", j.law.c1);
-      requireFinite(p + ".law.c2", j.law.c2);
-      requireFinite(p + ".law.c3", j.law.c3);
+      requireWithin(p + ".law.c[0]", j.law.c1, kMaxLength, "m/rad");
+      requireWithin(p + ".law.c[1]", j.law.c2, kMaxLength, "m/rad²");
+      requireWithin(p + ".law.c[2]", j.law.c3, kMaxLength, "m/rad³");
       if (j.law.nsine < 0 || j.law.nsine > AxialLaw::kMaxSine)
         fail(p + ".law.sine", "at most " + std::to_string(AxialLaw::kMaxSine) + " sine terms");
       for (int k = 0; k < j.law.nsine; ++k) {
         const std::string q = p + ".law.sine[" + std::to_string(k) + "]";
-        requireFinite(q + ".amplitude", j.law.sine[k].amplitude);
-        requireFinite(q + ".frequency", j.law.sine[k].frequency);
+        requireWithin(q + ".amplitude", j.law.sine[k].amplitude, kMaxLength, "m");
+        requireWithin(q + ".frequency", j.law.sine[k].frequency, kMaxLength, "1/rad");
         requireFinite(q + ".phase", j.law.sine[k].phase);
       }
     } else if (!j.law.isZero()) {
@@ -159,8 +193,8 @@ void Model::finalize() {
       if (m.kind == JointKind::Fixed || m.mimic >= 0)
         fail(p + ".mimic.joint", "must name a joint with a coordinate of its own (not fixed, not itself a mimic)");
       if (j.kind == JointKind::Fixed) fail(p + ".mimic", "a fixed joint cannot mimic another joint");
-      requireFinite(p + ".mimic.multiplier", j.mimic_multiplier);
-      requireFinite(p + ".mimic.offset", j.mimic_offset);
+      requireWithin(p + ".mimic.multiplier", j.mimic_multiplier, kMaxLimit, "");
+      requireWithin(p + ".mimic.offset", j.mimic_offset, kMaxLimit, "rad or m");
     } else if (j.mimic < -1) {
       fail(p + ".mimic.joint", "must be a joint index");
     }

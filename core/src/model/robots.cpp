@@ -36,8 +36,15 @@ Model loadRobot(const std::string& s) {
     for (const auto& r : builtinRobots()) names += (names.empty() ? "" : ", ") + r.name;
     throw Error("robot: '" + s + "' is neither a built-in (" + names + ") nor a readable file");
   }
-  std::stringstream ss;
-  ss << f.rdbuf();
+  // A robot description is small; a larger file (or /dev/zero) is refused before it fills the memory.
+  constexpr size_t kMaxBytes = 16u << 20;
+  std::string text;
+  char buf[1 << 16];
+  while (f.read(buf, sizeof buf) || f.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(f.gcount()));
+    if (text.size() > kMaxBytes) throw Error("robot: '" + s + "' is larger than 16 MiB; a robot description is not that large");
+  }
+  std::stringstream ss(text);
   try {
     return modelFromJsonString(ss.str());
   } catch (const Error& e) {

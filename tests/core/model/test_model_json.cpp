@@ -1,6 +1,7 @@
 // The robot description: validation messages name the field; save/load round-trips; units.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <limits>
 
 #include <achain/io/model_json.hpp>
@@ -141,4 +142,35 @@ TEST_CASE("built-ins: the prototype's parameters as the thesis prints them", "[i
   const Model r = builtinModel("prototype-4r");
   for (const auto& j : r.joints) CHECK(j.kind == JointKind::R);
   CHECK_THROWS_WITH(builtinModel("nope"), Catch::Matchers::StartsWith("robot: unknown built-in 'nope'"));
+}
+
+TEST_CASE("out-of-range integers, duplicate keys and unphysical magnitudes are refused at load", "[io][errors]") {
+  using Catch::Matchers::Contains;
+  using Catch::Matchers::StartsWith;
+  auto with = [](const std::function<void(json&)>& edit) {
+    json j = minimal();
+    edit(j);
+    return errorOf(j);
+  };
+  // integers that do not fit are refused, not truncated (4294967295 would become −1)
+  CHECK_THAT(with([](json& j) { j["joints"][1]["parent"] = 4294967295u; }),
+             StartsWith("joints[1].parent: must be an integer (got 4294967295, out of range)"));
+  CHECK_THAT(with([](json& j) { j["joints"][0]["sign"] = 4294967297u; }), StartsWith("joints[0].sign: must be 1 or -1"));
+  CHECK_THAT(with([](json& j) { j["schema_version"] = 4294967297u; }), StartsWith("schema_version: must be an integer"));
+  // magnitudes beyond the documented physical range
+  CHECK_THAT(with([](json& j) { j["joints"][0]["d"] = 1e200; }), StartsWith("joints[0].d: magnitude"));
+  CHECK_THAT(with([](json& j) { j["joints"][0]["link"]["com"] = {1e154, 0, 0}; }), StartsWith("joints[0].link.com[0]: magnitude"));
+  CHECK_THAT(with([](json& j) { j["joints"][0]["link"]["inertia"] = {1e308, 1e308, 1e308, 0, 0, 0}; }),
+             StartsWith("joints[0].link.inertia: magnitude"));
+  CHECK_THAT(with([](json& j) { j["gravity"] = {0, 0, -1e308}; }), StartsWith("gravity: magnitude"));
+  CHECK_THAT(with([](json& j) { j["joints"][0]["link"]["mass"] = 1e12; }), StartsWith("joints[0].link.mass: magnitude"));
+  // duplicate keys: the text form is the only place they survive
+  try {
+    modelFromJsonString(R"({"schema_version": 1, "joints": [{"kind": "R", "kind": "A", "rho": 0.1}]})");
+    FAIL("a duplicate key loaded");
+  } catch (const Error& e) {
+    CHECK_THAT(std::string(e.what()), Contains("duplicate key \"kind\""));
+  }
+  // a file that is not a robot description at all is refused before it fills the memory
+  CHECK_THROWS_WITH(loadRobot("/dev/zero"), Contains("larger than 16 MiB"));
 }
