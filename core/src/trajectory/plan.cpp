@@ -37,6 +37,15 @@ Plan planJointPath(const Model& m, const PlanSpec& s) {
   if (!(s.velocity_scale > 0) || !(s.acceleration_scale > 0)) throw Error("velocity/acceleration scale: must be > 0");
   plan.limits.velocity *= s.velocity_scale;
   plan.limits.acceleration *= s.acceleration_scale;
+  if (std::isnan(s.duration)) throw Error("duration: must be a number");
+  if (s.duration > 0) {
+    // A given duration fixes the timing: joints without a speed or acceleration limit get a nominal
+    // 1 (rad or m)/s and /s², which only shapes the profile before it is scaled to the duration.
+    for (int i = 0; i < m.nq; ++i) {
+      if (!std::isfinite(plan.limits.velocity[i])) plan.limits.velocity[i] = 1.0;
+      if (!std::isfinite(plan.limits.acceleration[i])) plan.limits.acceleration[i] = 1.0;
+    }
+  }
   for (int i = 0; i < m.nq; ++i) {
     if (!(plan.limits.velocity[i] > 0)) throw Error("vmax[" + std::to_string(i) + "]: must be > 0");
     if (!(plan.limits.acceleration[i] > 0)) throw Error("amax[" + std::to_string(i) + "]: must be > 0");

@@ -112,7 +112,7 @@ double PolynomialPath::minimumDuration(int degree, const VecX& q0, const VecX& q
     if (std::isfinite(A)) T = std::max(T, std::sqrt(ca * D / A));
     if (!std::isfinite(V) && !std::isfinite(A))
       throw Error("joints[" + std::to_string(i) +
-                  "].limits: no speed or acceleration limit, so no minimum duration (give --duration, --vmax or --amax)");
+                  "].limits: no speed or acceleration limit, so no minimum duration (give a duration, or speed and acceleration limits)");
   }
   return T;
 }

@@ -290,3 +290,25 @@ TEST_CASE("planning errors name the joint or argument", "[trajectory][errors]") 
   s.to = VecX::Constant(5, 0.5);
   CHECK_THROWS_WITH(planJointPath(puma, s), Catch::Contains("to: robot 'puma560' has 6 joints"));
 }
+
+TEST_CASE("plan: a given duration is honoured on a chain without speed limits", "[trajectory]") {
+  const Model m = builtinModel("puma560");  // no speed or acceleration limits in the file
+  for (const char* profile : {"trapezoid", "quintic", "cubic"}) {
+    PlanSpec s;
+    s.profile = profile;
+    s.from = VecX::Zero(6);
+    s.to = VecX::Constant(6, 0.5);
+    s.duration = 3;
+    const Plan p = planJointPath(m, s);
+    CHECK(p.path->duration() == Approx(3).epsilon(1e-12));
+    VecX q(6), qd(6), qdd(6);
+    p.path->evaluate(3, q, qd, qdd);
+    CHECK((q - s.to).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK(qd.cwiseAbs().maxCoeff() < 1e-12);
+  }
+  PlanSpec none;  // without a duration the missing limits are named
+  none.from = VecX::Zero(6);
+  none.to = VecX::Constant(6, 0.5);
+  none.profile = "quintic";
+  CHECK_THROWS_WITH(planJointPath(m, none), Catch::Matchers::Contains("give a duration"));
+}
