@@ -1,7 +1,9 @@
 #include <achain/io/model_json.hpp>
+#include <achain/math/text.hpp>
 
 #include <achain/model/apair_collision.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -47,7 +49,7 @@ double lookupUnit(const json& units, const std::string& key, const std::map<std:
   if (it == table.end()) {
     std::string names;
     for (const auto& kv : table) names += (names.empty() ? "" : ", ") + kv.first;
-    fail(path, "unknown unit '" + s + "' (expected one of: " + names + ")");
+    fail(path, "unknown unit " + quoteInput(s) + " (expected one of: " + names + ")");
   }
   return it->second;
 }
@@ -57,7 +59,11 @@ void checkKeys(const json& obj, const std::string& path, const std::set<std::str
     if (!allowed.count(it.key())) {
       std::string names;
       for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
-      fail(join(path, it.key()), "unknown field (allowed here: " + names + ")");
+      // a plain key is named as it is; a long one or one with control characters is escaped and cut
+      const std::string& k = it.key();
+      const bool plain = k.size() <= 64 && std::all_of(k.begin(), k.end(), [](char c) {
+                           return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f; });
+      fail(join(path, plain ? k : quoteInput(k, 64)), "unknown field (allowed here: " + names + ")");
     }
 }
 
@@ -167,7 +173,7 @@ JointKind parseKind(const json& v, const std::string& path) {
   if (s == "A") return JointKind::A;
   if (s == "law") return JointKind::Law;
   if (s == "fixed") return JointKind::Fixed;
-  fail(path, "unknown joint kind '" + s + "' (expected R, P, H, A, law or fixed)");
+  fail(path, "unknown joint kind " + quoteInput(s) + " (expected R, P, H, A, law or fixed)");
 }
 
 /// A joint's axial law (kind "law"): {"c": [c1, c2, c3], "sine": [{"amplitude", "frequency", "phase"}, …]},
@@ -394,7 +400,7 @@ Model modelFromJson(const json& j) {
     const std::string s = c.get<std::string>();
     if (s == "standard") m.convention = DHConvention::Standard;
     else if (s == "modified") m.convention = DHConvention::Modified;
-    else fail("convention", "unknown convention '" + s + "' (expected standard or modified)");
+    else fail("convention", "unknown convention " + quoteInput(s) + " (expected standard or modified)");
   }
   if (j.contains("gravity")) m.gravity = vec3(j.at("gravity"), "gravity") * u.length;
   if (j.contains("base")) m.base = transform(j.at("base"), "base", u);
@@ -415,7 +421,7 @@ Model modelFromJson(const json& j) {
     int found = -1;
     for (size_t k = 0; k < J.size(); ++k)
       if (m.joints[k].name == mimic_names[i]) found = int(k);
-    if (found < 0) fail(join(idx("joints", i), "mimic.joint"), "no joint is named '" + mimic_names[i] + "'");
+    if (found < 0) fail(join(idx("joints", i), "mimic.joint"), "no joint is named " + quoteInput(mimic_names[i]));
     m.joints[i].mimic = found;
   }
   m.finalize();

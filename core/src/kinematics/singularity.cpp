@@ -1,5 +1,7 @@
 #include <achain/kinematics/singularity.hpp>
 
+#include <cstdio>
+
 #include <cmath>
 #include <limits>
 
@@ -142,8 +144,14 @@ std::vector<Singularity> detectSingularities(const Model& model, const Data& dat
     if (mm.inverse_condition < tol) {
       std::vector<int> all;
       for (int i = 0; i < n; ++i) all.push_back(i);
-      out.push_back({"rank-deficient", all, mm.inverse_condition,
-                     "tool Jacobian rank " + std::to_string(mm.rank) + " < " + std::to_string(model.nv)});
+      // Worded from σ_min: the rank drops only at the singularity itself, while the warning fires near it.
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%.3g", mm.inverse_condition);
+      const std::string what =
+          mm.rank < model.nv
+              ? "tool Jacobian rank " + std::to_string(mm.rank) + " < " + std::to_string(model.nv) + " (σ_min/σ_max = " + ratio + ")"
+              : std::string("tool Jacobian nearly singular: σ_min/σ_max = ") + ratio + " (a direction of tool motion is almost lost)";
+      out.push_back({"rank-deficient", all, mm.inverse_condition, what});
     }
   }
   return out;

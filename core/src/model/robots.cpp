@@ -1,4 +1,5 @@
 #include <achain/model/robots.hpp>
+#include <achain/math/text.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -22,9 +23,12 @@ Model builtinModel(const std::string& name) {
         throw Error("built-in robot '" + name + "': " + e.what());
       }
     }
+  const size_t first = name.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && name[first] == '<')
+    throw Error("robot: this is XML (URDF?); URDF is not supported yet: give a JSON robot description");
   std::string names;
   for (const auto& r : builtinRobots()) names += (names.empty() ? "" : ", ") + r.name;
-  throw Error("robot: unknown built-in '" + name + "' (built-ins: " + names + ")");
+  throw Error("robot: unknown built-in " + quoteInput(name) + " (built-ins: " + names + ")");
 }
 
 Model loadRobot(const std::string& s) {
@@ -34,7 +38,7 @@ Model loadRobot(const std::string& s) {
   if (!f) {
     std::string names;
     for (const auto& r : builtinRobots()) names += (names.empty() ? "" : ", ") + r.name;
-    throw Error("robot: '" + s + "' is neither a built-in (" + names + ") nor a readable file");
+    throw Error("robot: " + quoteInput(s) + " is neither a built-in (" + names + ") nor a readable file");
   }
   // A robot description is small; a larger file (or /dev/zero) is refused before it fills the memory.
   constexpr size_t kMaxBytes = 16u << 20;
@@ -42,7 +46,7 @@ Model loadRobot(const std::string& s) {
   char buf[1 << 16];
   while (f.read(buf, sizeof buf) || f.gcount() > 0) {
     text.append(buf, static_cast<size_t>(f.gcount()));
-    if (text.size() > kMaxBytes) throw Error("robot: '" + s + "' is larger than 16 MiB; a robot description is not that large");
+    if (text.size() > kMaxBytes) throw Error("robot: " + quoteInput(s) + " is larger than 16 MiB; a robot description is not that large");
   }
   std::stringstream ss(text);
   try {

@@ -174,3 +174,26 @@ TEST_CASE("out-of-range integers, duplicate keys and unphysical magnitudes are r
   // a file that is not a robot description at all is refused before it fills the memory
   CHECK_THROWS_WITH(loadRobot("/dev/zero"), Contains("larger than 16 MiB"));
 }
+
+TEST_CASE("messages escape control characters and cut long input", "[io][errors]") {
+  json j = minimal();
+  j["joints"][0][std::string("\x1b]0;pwned\x07") + std::string(200, 'k')] = 1;
+  const std::string e = errorOf(j);
+  CHECK(e.find('\x1b') == std::string::npos);
+  CHECK(e.find('\x07') == std::string::npos);
+  CHECK(e.find("\\x1b") != std::string::npos);
+  CHECK(e.size() < 400);
+  try {
+    builtinModel("<?xml version=\"1.0\"?><robot name=\"r\">" + std::string(100000, ' ') + "</robot>");
+    FAIL("XML loaded");
+  } catch (const Error& x) {
+    const std::string m = x.what();
+    CHECK_THAT(m, Catch::Matchers::Contains("URDF is not supported yet"));
+    CHECK(m.size() < 200);
+  }
+  try {
+    builtinModel(std::string(100000, 'x'));
+  } catch (const Error& x) {
+    CHECK(std::string(x.what()).size() < 400);
+  }
+}

@@ -42,6 +42,12 @@ struct AxialLaw {
 
   /// f and its first three derivatives at u.
   void evaluate(double u, double& f, double& f1, double& f2, double& f3) const {
+    if (nsine == 0 && c2 == 0 && c3 == 0) {  // R, P, H: linear (the common case, kept cheap for FK)
+      f = c1 * u;
+      f1 = c1;
+      f2 = f3 = 0;
+      return;
+    }
     f = ((c3 * u + c2) * u + c1) * u;
     f1 = (3 * c3 * u + 2 * c2) * u + c1;
     f2 = 6 * c3 * u + 2 * c2;
