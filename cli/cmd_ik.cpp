@@ -14,6 +14,7 @@ struct IkArgs {
   std::string T, pose, q_target, seed, method = "auto";
   bool all = false, position_only = false, no_limits = false;
   int restarts = 50, max_iterations = 100;
+  bool escape = false;
   double wp = 1, wo = 1, tolerance = 1e-10;
 };
 
@@ -68,6 +69,7 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
   sub->add_flag("--all", a.all, "Every solution (closed form / algebraic / numeric multi-start)");
   sub->add_flag("--position-only", a.position_only, "Numeric: reach the tool position only");
   sub->add_flag("--no-limits", a.no_limits, "Numeric: ignore the joint limits");
+  sub->add_flag("--escape-singularity", a.escape, "Numeric: if the start from the seed fails, retry from the seed nudged 3 deg (3 mm) per joint (for dragging out of stretched/folded poses)");
   sub->add_option("--restarts", a.restarts, "Numeric: random restarts (default 50)");
   sub->add_option("--max-iterations", a.max_iterations, "Numeric: iterations per start (default 100)");
   sub->add_option("--position-weight", a.wp, "Numeric: weight of the position error, 1/m (default 1)");
@@ -120,6 +122,7 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
       opt.max_iterations = a.max_iterations;
       opt.tolerance = a.tolerance;
       opt.respect_limits = !a.no_limits;
+      opt.escape_singularity = a.escape;
       IkMethod method = ikMethodFromString(a.method);
       const bool deg = a.robot.deg;
       json out = {{"robot", m.name}, {"target", toJson(target.matrix())}};

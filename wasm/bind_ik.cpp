@@ -33,7 +33,8 @@ IkState& stateOf(WasmModel& h) {
   return *p;
 }
 
-// The options block: 8 doubles — wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed, respectLimits.
+// The options block: 9 doubles — wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed,
+// respectLimits, escapeSingularity.
 
 IkOptions readOptions(const double* o) {
   IkOptions opt;
@@ -48,6 +49,7 @@ IkOptions readOptions(const double* o) {
   if (!(o[6] >= 0)) throw Error("options.randomSeed: must be ≥ 0");
   opt.random_seed = static_cast<std::uint64_t>(o[6]);
   opt.respect_limits = o[7] != 0;
+  opt.escape_singularity = o[8] != 0;
   return opt;
 }
 

@@ -17,6 +17,7 @@ function optionVector(o = {}) {
     num(o.restarts, 0, 'restarts'),
     num(o.randomSeed, 1, 'randomSeed'),
     o.respectLimits === false ? 0 : 1,
+    o.escapeSingularity ? 1 : 0,
   ];
 }
 
@@ -28,7 +29,7 @@ export function install(Model) {
   /** Numeric IK from seedQ (teleoperation: call every frame with the current q). */
   Model.prototype.solveNumeric = function solveNumeric(targetT, seedQ, options) {
     const n = this.dof;
-    const raw = this._input([targetT, 'targetT', 16], [seedQ, 'seedQ', n], [optionVector(options), 'options', 8]);
+    const raw = this._input([targetT, 'targetT', 16], [seedQ, 'seedQ', n], [optionVector(options), 'options', 9]);
     const out = this._output(this.achain.module.solveNumeric(raw), n + 5);
     return {
       q: out.slice(0, n),
@@ -46,7 +47,7 @@ export function install(Model) {
     const hasSeed = options.seedQ != null;
     const opts = { restarts: 20, ...options };
     const raw = this._input([targetT, 'targetT', 16], [hasSeed ? options.seedQ : new Float64Array(n), 'seedQ', n],
-      [optionVector(opts), 'options', 8]);
+      [optionVector(opts), 'options', 9]);
     const r = JSON.parse(this.achain.module.ikAll(raw, options.method ?? 'auto', hasSeed));
     const out = {
       status: r.status,

@@ -38,6 +38,9 @@ export interface IkOptions {
   randomSeed?: number;
   /** Respect joint limits inside the solver (default true). */
   respectLimits?: boolean;
+  /** Singularity escape for dragging (default false): if the start from the seed fails, one more start
+   *  from the seed nudged 3° (3 mm) per joint, kept when it succeeds or halves the residual. */
+  escapeSingularity?: boolean;
 }
 
 export interface IkResult {

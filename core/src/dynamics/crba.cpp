@@ -55,6 +55,7 @@ void crba(const Model& model, Data& data, const DynamicsOptions& options, Eigen:
       // One pass per column: a joint whose coordinate an ancestor on the path already has is skipped.
       auto firstOfColumn = [&](int a) {
         const int k = model.idx_q[a];
+        if (!model.coupled) return true;  // one column per joint
         if (k < 0) return false;
         for (int x = model.joints[a].parent; x >= 0; x = model.joints[x].parent)
           if (model.idx_q[x] == k) return false;

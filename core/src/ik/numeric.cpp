@@ -250,6 +250,23 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
   ws.qbest = ws.q;
   found = r.err <= opt.tolerance;
 
+  // 1b) singularity escape: the seed nudged 3° (3 mm) per coordinate, alternating in sign, inside the limits
+  if (!found && opt.escape_singularity) {
+    for (int c = 0; c < n; ++c) {
+      const double step = (c % 2 ? -1.0 : 1.0) * (model.jmodels[model.coord_joint[c]].angular() ? 3 * kDeg : 0.003);
+      const double lo = ws.lo[c], hi = ws.hi[c], v = seed[c];
+      const double x = v + step <= hi && v + step >= lo ? v + step : v - step;
+      ws.q[c] = std::min(hi, std::max(lo, x));
+    }
+    const StartResult e = runLM(model, ws, target, w, opt, opt.respect_limits);
+    iterations += e.iterations;
+    if (e.err <= opt.tolerance || e.err < 0.5 * best) {
+      best = e.err;
+      ws.qbest = ws.q;
+      found = e.err <= opt.tolerance;
+    }
+  }
+
   // 2) restarts: random starts, first near the seed, then spread over the whole range
   if (!found && opt.restarts > 0) {
     ws.rng.seed(opt.random_seed);

@@ -375,3 +375,24 @@ TEST_CASE("ik: Study parameters, T_b and T_m (corrected row 2)", "[ik]") {
   const double expect[8] = {1, 1.15806, -4.80333, 2.83208, 66.3786, -4.27520, 0.05064, -21.60408};
   for (int i = 0; i < 8; ++i) CHECK(s[i] == Approx(expect[i]).margin(2e-3 * std::max(1.0, std::abs(expect[i]))));
 }
+
+TEST_CASE("numeric IK: the singularity escape bends the prototype out of its stretched home", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  Data d(m);
+  const VecX home = VecX::Constant(m.nq, kPi);  // fully stretched: the A-pairs' axial singularity
+  forwardKinematics(m, d, home);
+  SE3 target = d.oMtool;
+  target.p.z() -= 0.03;  // drag the tool 30 mm down
+  IkOptions opt;
+  opt.position_only = true;
+  opt.restarts = 0;
+  const IkResult plain = solveNumeric(m, target, home, opt);
+  opt.escape_singularity = true;
+  const IkResult escaped = solveNumeric(m, target, home, opt);
+  INFO("plain: " << toString(plain.status) << " residual " << plain.residual);
+  CHECK(escaped.status == IkStatus::Ok);
+  CHECK(escaped.position_error < 1e-9);
+  CHECK(withinLimits(m, escaped.q));
+  // and it is needed: from the singular pose alone the gradient vanishes
+  CHECK(plain.status != IkStatus::Ok);
+}

@@ -34,6 +34,11 @@ struct IkOptions {
   int restarts = 0;                 ///< extra random starts when the seed's start fails
   std::uint64_t random_seed = 1;    ///< seed of the restart generator (deterministic)
   bool respect_limits = true;       ///< enforce position limits inside the solver
+  /// Singularity escape for dragging: when the start from the seed fails (at a stretched or folded pose
+  /// the gradient of the pose error can vanish), one more start from the seed nudged by 3° (3 mm for
+  /// prismatic joints) per coordinate, alternating in sign and kept inside the limits; its result is
+  /// kept if it succeeds or at least halves the residual. Continuity is kept: the nudge is small.
+  bool escape_singularity = false;
 };
 
 struct IkResult {
