@@ -22,7 +22,7 @@ export class DragIk {
   /**
    * @param viewport  the Viewport (camera, canvas, scene, world, controls, requestRender)
    * @param opts {size, space, model(): Model, q(): Float64Array, tool(): row-major tool pose,
-   *              options(): IK options, onSolve(result), onError(error), onDragEnd()}
+   *              options(): IK options, onSolve(result, ms), onError(error), onDragEnd()}
    */
   constructor(viewport, opts) {
     this.vp = viewport;
@@ -79,16 +79,18 @@ export class DragIk {
     return rowMajorFromMatrix(_m, this._target);
   }
 
-  /** Solves IK toward a row-major target from the current q; hands the result to onSolve. */
+  /** Solves IK toward a row-major target from the current q; hands the result and the solve time (ms)
+   *  to onSolve. */
   solveToward(target, options = this.opts.options()) {
     let r;
+    const t0 = performance.now();
     try {
       r = ikFollow(this.opts.model(), target, this.opts.q(), options);
     } catch (e) {
       this.opts.onError?.(e);
       return null;
     }
-    this.opts.onSolve(r);
+    this.opts.onSolve(r, performance.now() - t0);
     return r;
   }
 

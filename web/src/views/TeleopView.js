@@ -72,7 +72,7 @@ export class TeleopView {
       q: () => studio.q,
       tool: () => studio.lastFk?.tool,
       options: () => this._options(),
-      onSolve: (r) => this._applySolve(r),
+      onSolve: (r, ms) => this._applySolve(r, ms),
       onError: (e) => { this.$('.ik-status').textContent = `IK error: ${e.message}`; },
     });
     this.proxy = this.drag.proxy;
@@ -149,13 +149,11 @@ export class TeleopView {
 
   /** Solves IK toward a row-major target from the current q and applies it. Returns the IkResult. */
   solveToward(target, opts = this._options()) {
-    this._t0 = performance.now();
     return this.drag.solveToward(target, opts);
   }
 
-  _applySolve(r) {
+  _applySolve(r, dt) {
     const s = this.studio;
-    const dt = performance.now() - (this._t0 ?? performance.now());
     this.solveTimes.push(dt);
     if (this.solveTimes.length > 60) this.solveTimes.shift();
     s.setQ(r.q, this);
