@@ -36,13 +36,10 @@ RegisterCommand validate_cmd("validate", [](CLI::App& app) {
   sub->add_flag("--si", dump, "Also print the model as loaded, in SI units");
   sub->callback([] {
     run("validate", [] {
-      std::ifstream f(file);
-      if (!f) throw Error(file + ": cannot open file");
-      std::stringstream ss;
-      ss << f.rdbuf();
+      const std::string text = readRobotFile(file);  // bounded: /dev/zero is refused, not read forever
       Model m;
       try {
-        m = modelFromJsonString(ss.str());
+        m = modelFromJsonString(text);
       } catch (const Error& e) {
         throw Error(file + ": " + e.what());
       }

@@ -74,3 +74,15 @@ TEST_CASE("achain --help works for every subcommand", "[cli]") {
     CHECK(r.out.find("Usage") != std::string::npos);
   }
 }
+
+TEST_CASE("achain validate and --robot refuse unbounded files and XML in one line", "[cli][errors]") {
+  // Before: validate read /dev/zero until the memory ran out (killed, exit 137).
+  const CliResult z = runCli("validate /dev/zero");
+  CHECK(z.status == 1);
+  CHECK(z.err.find("/dev/zero: larger than 16 MiB") != std::string::npos);
+  // Before: an XML text given as --robot said only "neither a built-in nor a readable file".
+  const CliResult x = runCli("fk --robot '<?xml version=\"1.0\"?><robot name=\"r\"/>' --q 0");
+  CHECK(x.status == 1);
+  CHECK(x.err.find("URDF is not supported yet") != std::string::npos);
+  CHECK(std::count(x.err.begin(), x.err.end(), '\n') == 1);
+}

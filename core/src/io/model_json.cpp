@@ -60,10 +60,7 @@ void checkKeys(const json& obj, const std::string& path, const std::set<std::str
       std::string names;
       for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
       // a plain key is named as it is; a long one or one with control characters is escaped and cut
-      const std::string& k = it.key();
-      const bool plain = k.size() <= 64 && std::all_of(k.begin(), k.end(), [](char c) {
-                           return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f; });
-      fail(join(path, plain ? k : quoteInput(k, 64)), "unknown field (allowed here: " + names + ")");
+      fail(join(path, nameInput(it.key(), 64)), "unknown field (allowed here: " + names + ")");
     }
 }
 

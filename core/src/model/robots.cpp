@@ -14,6 +14,12 @@ extern const std::vector<BuiltinRobot>& embeddedRobots();
 
 const std::vector<BuiltinRobot>& builtinRobots() { return generated::embeddedRobots(); }
 
+void refuseXml(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '<')
+    throw Error("robot: this is XML (URDF?); URDF is not supported yet: give a JSON robot description");
+}
+
 Model builtinModel(const std::string& name) {
   for (const auto& r : builtinRobots())
     if (r.name == name) {
@@ -23,34 +29,46 @@ Model builtinModel(const std::string& name) {
         throw Error("built-in robot '" + name + "': " + e.what());
       }
     }
-  const size_t first = name.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && name[first] == '<')
-    throw Error("robot: this is XML (URDF?); URDF is not supported yet: give a JSON robot description");
+  refuseXml(name);
   std::string names;
   for (const auto& r : builtinRobots()) names += (names.empty() ? "" : ", ") + r.name;
   throw Error("robot: unknown built-in " + quoteInput(name) + " (built-ins: " + names + ")");
 }
 
+namespace {
+/// The text of an open robot file, refused past 16 MiB (a robot description is small; /dev/zero is not).
+std::string readBounded(std::ifstream& f, const std::string& path) {
+  constexpr size_t kMaxBytes = 16u << 20;
+  std::string text;
+  char buf[1 << 16];
+  while (f.read(buf, sizeof buf) || f.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(f.gcount()));
+    if (text.size() > kMaxBytes)
+      throw Error(nameInput(path) + ": larger than 16 MiB; a robot description is not that large");
+  }
+  return text;
+}
+}  // namespace
+
+std::string readRobotFile(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw Error(nameInput(path) + ": cannot open file");
+  return readBounded(f, path);
+}
+
 Model loadRobot(const std::string& s) {
   for (const auto& r : builtinRobots())
     if (r.name == s) return builtinModel(s);
+  refuseXml(s);
   std::ifstream f(s);
   if (!f) {
     std::string names;
     for (const auto& r : builtinRobots()) names += (names.empty() ? "" : ", ") + r.name;
     throw Error("robot: " + quoteInput(s) + " is neither a built-in (" + names + ") nor a readable file");
   }
-  // A robot description is small; a larger file (or /dev/zero) is refused before it fills the memory.
-  constexpr size_t kMaxBytes = 16u << 20;
-  std::string text;
-  char buf[1 << 16];
-  while (f.read(buf, sizeof buf) || f.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(f.gcount()));
-    if (text.size() > kMaxBytes) throw Error("robot: " + quoteInput(s) + " is larger than 16 MiB; a robot description is not that large");
-  }
-  std::stringstream ss(text);
+  const std::string text = readBounded(f, s);
   try {
-    return modelFromJsonString(ss.str());
+    return modelFromJsonString(text);
   } catch (const Error& e) {
     throw Error(s + ": " + e.what());
   }

@@ -20,4 +20,15 @@ inline std::string quoteInput(const std::string& s, size_t max = 80) {
   return out + "'";
 }
 
+/// User input named in a message: as it is when it is short and printable (a field name, a path), else
+/// quoted by quoteInput.
+inline std::string nameInput(const std::string& s, size_t max = 200) {
+  bool plain = s.size() <= max;
+  for (size_t i = 0; plain && i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    plain = c >= 0x20 && c != 0x7f;
+  }
+  return plain ? s : quoteInput(s, max);
+}
+
 }  // namespace achain
