@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "host/joint_config.hpp"
 #include "host/posix_io.hpp"
 #include "host/sender.hpp"
 #include "host/segments.hpp"
@@ -36,21 +37,12 @@ json readJsonFile(const std::string& path, const char* what) {
   }
 }
 
-/// Joint configuration: limits from the robot model, drive/encoder/gains from the simulator's
-/// prototype profile, then per-joint overrides from --config.
+/// Joint configuration: the model's (jointConfigsFromModel: limits, gear ratio, encoder counts; the
+/// prototype profile for the rest), then per-joint overrides from --config.
 std::vector<br::JointConfig> jointConfigs(const Model& m, const json& overrides) {
-  const br::SimProfile prof = br::prototypeProfile();
-  std::vector<br::JointConfig> out;
+  std::vector<br::JointConfig> out = br::jointConfigsFromModel(m);
   for (int j = 0; j < m.nq; ++j) {
-    br::JointConfig c = prof.config[j < prof.joints ? j : 0];
-    c.joint = static_cast<uint8_t>(j);
-    const JointLimits& L = m.joints[j].limits;
-    auto fin = [](double v, double dflt) { return std::isfinite(v) ? v : dflt; };
-    c.q_min = static_cast<float>(fin(L.lower, -1e3));
-    c.q_max = static_cast<float>(fin(L.upper, 1e3));
-    c.v_max = static_cast<float>(fin(L.velocity, c.v_max));
-    c.a_max = static_cast<float>(fin(L.acceleration, c.a_max));
-    c.torque_max = static_cast<float>(fin(L.effort, c.torque_max));
+    br::JointConfig& c = out[static_cast<size_t>(j)];
     if (overrides.contains("joints")) {
       const json& a = overrides["joints"];
       if (!a.is_array() || a.size() != static_cast<size_t>(m.nq))
@@ -72,7 +64,6 @@ std::vector<br::JointConfig> jointConfigs(const Model& m, const json& overrides)
       num("inertia_ff", c.inertia_ff);
       num("viscous_ff", c.viscous_ff);
     }
-    out.push_back(c);
   }
   return out;
 }
@@ -155,8 +146,12 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
       br::SendReport rep;
       std::unique_ptr<br::VirtualController> vc;
       if (virt) {
-        br::SimProfile prof = br::prototypeProfile();
-        for (int j = 0; j < prof.joints && j < tr.dof(); ++j) prof.q_start[j] = tr.q[0][j];
+        br::SimProfile prof = br::simProfileFromModel(m);
+        for (int j = 0; j < prof.joints; ++j) {
+          prof.plant[j].gear_ratio = opt.joints[static_cast<size_t>(j)].gear_ratio;  // --config may change the drive
+          prof.plant[j].counts_per_rev = opt.joints[static_cast<size_t>(j)].counts_per_rev;
+          prof.q_start[j] = tr.q[0][j];
+        }
         vc = std::make_unique<br::VirtualController>(prof);
         br::VirtualLink link(*vc);
         rep = br::sendTrajectory(link, opt);
@@ -216,20 +211,21 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
 RegisterCommand sim_cmd("controller-sim", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "controller-sim",
-      "Run the reference firmware on the simulated prototype (4 joints, 1 kHz) behind a pseudo-terminal; prints its path");
-  static std::string port, link, log, start;
+      "Run the reference firmware on a simulated robot (default: the prototype, 4 joints, 1 kHz) behind a pseudo-terminal; prints its path");
+  static std::string port, link, log, start, robot = "prototype-4a";
   static double duration = 0, log_period = 0.005;
   static bool deg = false;
   sub->add_option("--port", port, "Use this existing tty (e.g. one end of a socat pty pair) instead of creating a PTY");
   sub->add_option("--link", link, "Also make a symlink with this name to the PTY");
-  sub->add_option("--start", start, "Initial joint positions (comma list; default: 60 deg on every joint)");
+  sub->add_option("--robot", robot, "Robot whose limits and drives (gear ratio, encoder counts) the simulated controller has")->capture_default_str();
+  sub->add_option("--start", start, "Initial joint positions (comma list; default: 60 deg on every joint, or mid-range where 60 deg is outside the limits)");
   sub->add_flag("--deg", deg, "--start is in degrees");
   sub->add_option("--duration", duration, "Stop after this many seconds (default: run until SIGINT/SIGTERM)");
   sub->add_option("--log", log, "On exit, write the executed motion, counters and e-stop timing to this JSON file");
   sub->add_option("--log-period", log_period, "Seconds between logged samples")->capture_default_str();
   sub->callback([] {
     run("controller-sim", [] {
-      br::SimProfile prof = br::prototypeProfile();
+      br::SimProfile prof = br::simProfileFromModel(loadRobot(robot));
       if (!start.empty()) {
         const auto v = parseList(start, "--start");
         if (static_cast<int>(v.size()) != prof.joints) throw Error("--start: give " + std::to_string(prof.joints) + " values");

@@ -25,6 +25,7 @@ node_suites=(tests/wasm/)
 [ -d tests/firmware-bridge ] && ls tests/firmware-bridge/*.test.mjs >/dev/null 2>&1 && node_suites+=(tests/firmware-bridge/)
 node --test --test-concurrency=2 --test-reporter=spec "${node_suites[@]}"
 npx tsc --noEmit -p tests/wasm/types/tsconfig.json && echo "tsc: wasm/achain.d.ts + wasm/types/*.d.ts type-check tests/wasm/types/usage.ts"
+npx tsc --noEmit -p tests/firmware-bridge/types/tsconfig.json && echo "tsc: firmware-bridge/js/bridge.d.mts type-checks tests/firmware-bridge/types/usage.ts"
 
 echo
 echo "=== Browser (playwright-core + Debian chromium, headless) ==="

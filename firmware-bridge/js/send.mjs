@@ -2,13 +2,14 @@
 // Node host: stream a trajectory to a controller over a serial port / PTY with the same engine the
 // studio uses (C++ host engine through wasm + serialport). Mirrors `achain send`.
 //   node firmware-bridge/js/send.mjs --port /dev/ttyACM0 [--baud 115200] (TRAJECTORY.json | --demo thesis-trapezoid)
-//        [--clear-faults] [--segment-ms 10] [--inject-drop p] [--inject-corrupt p]
+//        [--robot prototype-4a|FILE.json] [--clear-faults] [--segment-ms 10] [--inject-drop p] [--inject-corrupt p]
 // Prints one JSON object on stdout; progress lines ("started", percentages) on stderr.
 import fs from 'node:fs';
 
-import { loadBridge, thesisTrapezoid } from '../../web/src/controller/bridge.js';
-import { Streamer, intervalClock } from '../../web/src/controller/streamer.js';
+import { loadAchain } from '../../wasm/achain.mjs';
+import { loadBridge } from './bridge.mjs';
 import { NodeSerialTransport } from './node_serial_transport.mjs';
+import { Streamer, intervalClock } from './streamer.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -25,12 +26,30 @@ const port = opt('--port');
 if (!port) fail('--port PATH is required');
 const demo = opt('--demo');
 const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--') && !['--clear-faults'].includes(args[i - 1])));
-let traj;
-if (demo === 'thesis-trapezoid') traj = thesisTrapezoid(0.001);
-else if (file) traj = JSON.parse(fs.readFileSync(file, 'utf8'));
-else fail('give a trajectory JSON file or --demo thesis-trapezoid');
-
 const bridge = await loadBridge();
+let traj;
+if (demo === 'thesis-trapezoid') traj = bridge.thesisTrapezoid(0.001);
+else if (file) {
+  try {
+    traj = fs.readFileSync(file, 'utf8');
+    bridge.validateTrajectory(traj);
+  } catch (e) {
+    fail(`${file}: ${e.message}`);
+  }
+} else fail('give a trajectory JSON file or --demo thesis-trapezoid');
+
+// The controller's joint configuration comes from the robot model (the C++ jointConfigsFromModel).
+const achain = await loadAchain();
+const robot = opt('--robot', 'prototype-4a');
+let joints;
+try {
+  const model = robot.endsWith('.json') ? achain.modelFromJsonString(fs.readFileSync(robot, 'utf8')) : achain.builtinModel(robot);
+  joints = bridge.jointConfigsFromModel(model);
+  model.dispose();
+} catch (e) {
+  fail(`--robot ${robot}: ${e.message}`);
+}
+
 let transport;
 try {
   transport = await NodeSerialTransport.open(port, Number(opt('--baud', 115200)));
@@ -43,7 +62,6 @@ const corrupt = Number(opt('--inject-corrupt', 0));
 if (drop || corrupt) streamer.engine.inject(drop, corrupt, 7);
 try {
   await streamer.connect();
-  const joints = [0, 1, 2, 3].map((j) => bridge.defaultJointConfig(j));
   await streamer.configure(joints, bridge.defaultGlobalConfig(), { clearFaults: flag('--clear-faults') });
   let said = false;
   let lastPct = -1;

@@ -1,18 +1,30 @@
-// The bridge codec as the JS hosts use it (the C++ codec through wasm), pinned to the same golden
-// vectors as the Catch2 tests; the JS segment builder; engine ↔ virtual controller in-process.
+// The bridge host library (firmware-bridge/js/) as the JS hosts use it: the C++ codec through wasm,
+// pinned to the same golden vectors as the Catch2 tests; the C++ segment builder behind
+// HostEngine.queueTrajectory; the Model → controller configuration; engine ↔ virtual controller in-process.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadBridge, thesisTrapezoid, SegmentFlags } from '../../web/src/controller/bridge.js';
+import { loadAchain } from '../../wasm/achain.mjs';
+import { loadBridge } from '../../firmware-bridge/js/bridge.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const golden = JSON.parse(fs.readFileSync(path.join(here, 'golden.json'), 'utf8'));
 const hex = (u8) => Buffer.from(u8).toString('hex');
 const unhex = (s) => Uint8Array.from(Buffer.from(s, 'hex'));
 const bridge = await loadBridge();
+const achain = await loadAchain();
+const configsOf = (name) => {
+  const m = achain.builtinModel(name);
+  try {
+    return bridge.jointConfigsFromModel(m);
+  } finally {
+    m.dispose();
+  }
+};
+const DEG = Math.PI / 180;
 
 test('CRC-16/CCITT-FALSE golden values', () => {
   for (const v of golden.crc16) assert.equal(bridge.codec.crc16(unhex(v.data)), v.crc);
@@ -56,31 +68,81 @@ test('property: frame(decode(frame(x))) = x on random bodies; damage is detected
   }
 });
 
-test('segments from the thesis trapezoid: contiguous, limited, last flagged', () => {
-  const traj = thesisTrapezoid(0.001);
-  const limits = [0, 1, 2, 3].map((j) => bridge.defaultJointConfig(j));
-  const segs = bridge.segmentsFromTrajectory(traj, { segmentDt: 0.01, limits });
-  assert.ok(segs.length > 150 && segs.length < 170, `${segs.length} segments`);
-  for (let i = 1; i < segs.length; i++) {
-    assert.equal(segs[i].tStartUs, segs[i - 1].tStartUs + segs[i - 1].durationUs);
-    for (let j = 0; j < 4; j++) {
-      assert.equal(segs[i].knots[4 * j], segs[i - 1].knots[4 * j + 2]);
-      assert.equal(segs[i].knots[4 * j + 1], segs[i - 1].knots[4 * j + 3]);
-    }
+test('joint configuration from the model: limits, signed gear ratio and encoder counts (jointConfigsFromModel)', () => {
+  const proto = configsOf('prototype-4a');
+  assert.equal(proto.length, 4);
+  const vmax = [180, 180, 180, 171];
+  const amax = [720, 720, 720, 1430];
+  proto.forEach((c, j) => {
+    assert.equal(c.joint, j);
+    assert.ok(Math.abs(c.qMin - 60 * DEG) < 1e-6 && Math.abs(c.qMax - 300 * DEG) < 1e-6, `joint ${j} limits`);
+    assert.ok(Math.abs(c.vMax - vmax[j] * DEG) < 1e-5, `joint ${j} vMax`);
+    assert.ok(Math.abs(c.aMax - amax[j] * DEG) < 1e-4, `joint ${j} aMax`);
+    assert.equal(c.gearRatio, -50); // no motor data in the prototype's file: the simulated drive (1:−1 spline × 50:1)
+    assert.equal(c.countsPerRev, 4096);
+  });
+  // The PUMA 560's file has motor data: its signed gear ratios reach the controller.
+  const puma = configsOf('puma560');
+  assert.equal(puma.length, 6);
+  assert.ok(Math.abs(puma[0].gearRatio - -62.6111) < 1e-4, `${puma[0].gearRatio}`);
+  assert.ok(Math.abs(puma[1].gearRatio - 107.815) < 1e-3, `${puma[1].gearRatio}`);
+  // A joint without limits gets the wide ±1000 rad the wire can carry; encoder counts from the file.
+  const text = JSON.stringify({
+    schema_version: 1, name: 'one', joints: [{ kind: 'R', a: 0, d: 0, alpha: 0, motor: { gear_ratio: -9, encoder_counts: 2000 } }],
+  });
+  const m = achain.modelFromJsonString(text);
+  const [c] = bridge.jointConfigsFromModel(m);
+  m.dispose();
+  assert.deepEqual([c.qMin, c.qMax, c.gearRatio, c.countsPerRev], [-1000, 1000, -9, 2000]);
+});
+
+test('trajectory validation is the C++ one: it names the field', () => {
+  const traj = bridge.thesisTrapezoid(0.001);
+  assert.deepEqual(bridge.validateTrajectory(traj), { dof: 4, samples: traj.t.length, duration: traj.t.at(-1) });
+  const bad = structuredClone(traj);
+  bad.q[12][3] = 'x';
+  assert.throws(() => bridge.validateTrajectory(bad), /q\[12\]\[3\]/);
+  assert.throws(() => bridge.validateTrajectory('{"schema": "achain-trajectory"'), /not valid JSON/);
+});
+
+test('segments from the thesis trapezoid are built and limit-checked in C++ (queueTrajectory)', () => {
+  const traj = bridge.thesisTrapezoid(0.001);
+  assert.equal(traj.q.at(-1)[0], 300 * DEG);
+  const host = new bridge.HostEngine();
+  try {
+    const limits = configsOf('prototype-4a');
+    // without a configuration the host refuses to check limits it does not know
+    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(traj), {}), /configure every joint first/);
+    limits.forEach((c) => host.configureJoint(c));
+    const plan = host.queueTrajectory(bridge.trajectoryText(traj), { segmentDt: 0.01 });
+    assert.ok(plan.segments > 150 && plan.segments < 170, `${plan.segments} segments`);
+    assert.equal(plan.lastId - plan.firstId + 1, plan.segments);
+    assert.ok(Math.abs(plan.duration - traj.t.at(-1)) < 1e-12);
+    plan.planned.forEach((q) => assert.equal(q, Math.round(300 * DEG * 1e6) / 1e6));
+    // 25 % too fast: refused by the host, naming the joint, and nothing is queued
+    const fast = structuredClone(traj);
+    fast.t = fast.t.map((t) => t / 1.25);
+    fast.qd = fast.qd.map((r) => r.map((v) => v * 1.25));
+    const before = host.segmentsPending;
+    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { segmentDt: 0.01 }), /joint 1: (velocity|acceleration)/);
+    assert.equal(host.segmentsPending, before);
+  } finally {
+    host.delete();
   }
-  assert.equal(segs.at(-1).flags & SegmentFlags.last, SegmentFlags.last);
-  assert.equal(segs.at(-1).knots[2], Math.round((300 * Math.PI) / 180 * 1e6));
-  // 25 % too fast: refused by the host, naming the joint
-  const fast = structuredClone(traj);
-  fast.t = fast.t.map((t) => t / 1.25);
-  fast.qd = fast.qd.map((r) => r.map((v) => v * 1.25));
-  assert.throws(() => bridge.segmentsFromTrajectory(fast, { segmentDt: 0.01, limits }), /joint 1: (velocity|acceleration)/);
+});
+
+test('limit check of one piece is the firmware\'s', () => {
+  const lim = { qMin: 0, qMax: 1, vMax: 1, aMax: 1 };
+  assert.equal(bridge.codec.checkPiece(0, 0, 0.5, 0, 2, lim).violation, 'none');
+  const r = bridge.codec.checkPiece(0, 0, 1.5, 0, 2, lim);
+  assert.equal(r.violation, 'position');
+  assert.ok(r.worst > 1);
 });
 
 test('engine ↔ virtual controller in-process: trapezoid to < 0.1°, e-stop reported', () => {
-  const vc = new bridge.VirtualControllerCore();
+  const vc = new bridge.VirtualController(1000, '');
   const host = new bridge.HostEngine();
-  const limits = [0, 1, 2, 3].map((j) => bridge.defaultJointConfig(j));
+  const limits = configsOf('prototype-4a');
   let t = 0;
   const step = (n = 1) => {
     for (let i = 0; i < n; i++) {
@@ -102,21 +164,20 @@ test('engine ↔ virtual controller in-process: trapezoid to < 0.1°, e-stop rep
   limits.forEach((c) => host.configureJoint(c));
   step(100);
   assert.equal(host.status.state, 'idle');
-  const segs = bridge.segmentsFromTrajectory(thesisTrapezoid(0.001), { limits });
-  segs.forEach((s) => host.queueSegment(s));
+  const plan = host.queueTrajectory(bridge.trajectoryText(bridge.thesisTrapezoid(0.001)), {});
   step(100);
   host.start();
-  for (let i = 0; i < 5000 && !(host.status.state === 'idle' && host.status.segmentId === segs.at(-1).id); i++) step();
+  for (let i = 0; i < 5000 && !(host.status.state === 'idle' && host.status.segmentId === plan.lastId); i++) step();
   step(500);
   const err = host.status.q.map((q) => Math.abs(q - (300 * Math.PI) / 180));
   assert.ok(Math.max(...err) < (0.1 * Math.PI) / 180, `final error ${err.map((e) => (e * 180) / Math.PI)}°`);
-  assert.equal(vc.segmentsDone, segs.length);
+  assert.equal(vc.segmentsDone(), plan.segments);
   host.estop(t);
   vc.write(host.takeOutput());
-  assert.equal(vc.estop, true, 'engaged as the bytes arrive');
+  assert.equal(vc.estop(), true, 'engaged as the bytes arrive');
   step(50);
   assert.equal(host.status.estop, true);
   assert.ok(host.status.faultNames.includes('estop'));
-  host.dispose();
-  vc.dispose();
+  host.delete();
+  vc.delete();
 });

@@ -9,14 +9,22 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadBridge, thesisTrapezoid } from '../../web/src/controller/bridge.js';
-import { Streamer, intervalClock } from '../../web/src/controller/streamer.js';
+import { loadAchain } from '../../wasm/achain.mjs';
+import { loadBridge } from '../../firmware-bridge/js/bridge.mjs';
+import { Streamer, intervalClock } from '../../firmware-bridge/js/streamer.mjs';
 import { NodeSerialTransport } from '../../firmware-bridge/js/node_serial_transport.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cliPath = path.join(root, 'build/native/achain');
 const DEG = Math.PI / 180;
 const bridge = await loadBridge();
+// The prototype's controller configuration, from its model (the same C++ mapping as `achain send`).
+const prototypeJoints = await loadAchain().then((a) => {
+  const m = a.builtinModel('prototype-4a');
+  const c = bridge.jointConfigsFromModel(m);
+  m.dispose();
+  return c;
+});
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFile(p, ms = 5000) {
@@ -77,7 +85,7 @@ async function connectHost(rig) {
   const streamer = new Streamer(bridge, transport, { clock: intervalClock(1) });
   rig.streamers.push(streamer); // closed by rig.close() even when a test fails
   await streamer.connect();
-  const joints = [0, 1, 2, 3].map((j) => bridge.defaultJointConfig(j));
+  const joints = prototypeJoints;
   // npm test runs suites in parallel: give the real-time link some slack against scheduling stalls
   await streamer.configure(joints, { ...bridge.defaultGlobalConfig(), watchdogMs: 500 });
   return { streamer, transport, joints };
@@ -116,7 +124,7 @@ test('PTY: the thesis trapezoid, all four joints, executed as planned', { timeou
   const rig = await startRig('trap');
   try {
     const { streamer } = await connectHost(rig);
-    const traj = thesisTrapezoid(0.001);
+    const traj = bridge.thesisTrapezoid(0.001);
     const report = await streamer.sendTrajectory(traj);
     await streamer.close();
     assert.ok(report.maxAbsError < 0.1 * DEG, `final error ${(report.maxAbsError / DEG).toFixed(4)}° < 0.1°`);
@@ -153,7 +161,7 @@ test('PTY: corrupted and dropped bytes in both directions are detected and recov
     };
     transport.txTap = damage; // host → controller
     streamer.rxTap = damage;  // controller → host
-    const report = await streamer.sendTrajectory(thesisTrapezoid(0.001));
+    const report = await streamer.sendTrajectory(bridge.thesisTrapezoid(0.001));
     await streamer.close();
     assert.ok(flipped > 0 && dropped > 0, 'damage was injected');
     assert.ok(report.maxAbsError < 0.1 * DEG, `final error ${(report.maxAbsError / DEG).toFixed(4)}°`);
@@ -204,7 +212,7 @@ test('PTY: e-stop halts within one servo period and is reported back', { timeout
   const rig = await startRig('estop');
   try {
     const { streamer } = await connectHost(rig);
-    const done = streamer.sendTrajectory(thesisTrapezoid(0.001)).catch((e) => e);
+    const done = streamer.sendTrajectory(bridge.thesisTrapezoid(0.001)).catch((e) => e);
     await streamer.waitFor(() => streamer.status?.state === 'running' && streamer.status.trajTime > 0.5, 10000, 'motion');
     streamer.estop();
     await streamer.waitFor(() => streamer.status?.estop === true, 2000, 'the e-stop to be reported');
@@ -226,7 +234,7 @@ test('PTY: out-of-limit segments are refused by the host and by the controller',
   const rig = await startRig('limits');
   try {
     const { streamer } = await connectHost(rig);
-    const fast = thesisTrapezoid(0.001);
+    const fast = bridge.thesisTrapezoid(0.001);
     fast.t = fast.t.map((t) => t / 1.25);
     fast.qd = fast.qd.map((r) => r.map((v) => v * 1.25));
     await assert.rejects(streamer.sendTrajectory(fast), /joint 1: (velocity|acceleration)/); // host side
@@ -246,7 +254,7 @@ test('CLI acceptance: controller-sim + achain send stream the trapezoid; killing
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'achain-bridge-cli-'));
   const logPath = path.join(dir, 'log.json');
   const trajPath = path.join(dir, 'trapezoid.json');
-  fs.writeFileSync(trajPath, JSON.stringify(thesisTrapezoid(0.001)));
+  fs.writeFileSync(trajPath, JSON.stringify(bridge.thesisTrapezoid(0.001)));
   const start = async (log) => {
     const sim = spawn(cliPath, ['controller-sim', ...(log ? ['--log', log] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     const banner = await new Promise((resolve, reject) => {

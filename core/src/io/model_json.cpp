@@ -323,12 +323,17 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
   if (jj.contains("motor")) {
     const std::string pm = join(p, "motor");
     const json& M = requireObject(jj.at("motor"), pm);
-    checkKeys(M, pm, {"rotor_inertia", "gear_ratio", "viscous", "coulomb"});
+    checkKeys(M, pm, {"rotor_inertia", "gear_ratio", "viscous", "coulomb", "encoder_counts"});
     j.motor.present = true;
     j.motor.rotor_inertia = number(M, pm, "rotor_inertia", 0) * u.mass * u.length * u.length;
     j.motor.gear_ratio = number(M, pm, "gear_ratio", 1);
     // Motor-side rates are per radian of the motor shaft: torque·s/angle.
     j.motor.viscous = number(M, pm, "viscous", 0) * u.torque / u.angle;
+    if (M.contains("encoder_counts")) {
+      const std::string pe = join(pm, "encoder_counts");
+      j.motor.encoder_counts = exactInt(M.at("encoder_counts"), pe, "a positive integer (counts per motor revolution)");
+      if (j.motor.encoder_counts < 1) fail(pe, "must be a positive integer (counts per motor revolution)");
+    }
     if (M.contains("coulomb")) {
       const json& c = M.at("coulomb");
       const std::string pc = join(pm, "coulomb");
@@ -501,6 +506,7 @@ json modelToJson(const Model& m) {
     if (j.motor.present)
       o["motor"] = {{"rotor_inertia", j.motor.rotor_inertia}, {"gear_ratio", j.motor.gear_ratio},
                     {"viscous", j.motor.viscous}, {"coulomb", {j.motor.coulomb_pos, j.motor.coulomb_neg}}};
+    if (j.motor.present && j.motor.encoder_counts > 0) o["motor"]["encoder_counts"] = j.motor.encoder_counts;
     json I = json::array();
     for (int r = 0; r < 3; ++r) I.push_back({j.link.inertia(r, 0), j.link.inertia(r, 1), j.link.inertia(r, 2)});
     o["link"] = {{"mass", j.link.mass}, {"com", {j.link.com.x(), j.link.com.y(), j.link.com.z()}}, {"inertia", I}};

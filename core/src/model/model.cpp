@@ -25,7 +25,8 @@ bool JointLimits::operator==(const JointLimits& o) const {
 }
 bool Motor::operator==(const Motor& o) const {
   return present == o.present && rotor_inertia == o.rotor_inertia && gear_ratio == o.gear_ratio &&
-         viscous == o.viscous && coulomb_pos == o.coulomb_pos && coulomb_neg == o.coulomb_neg;
+         viscous == o.viscous && coulomb_pos == o.coulomb_pos && coulomb_neg == o.coulomb_neg &&
+         encoder_counts == o.encoder_counts;
 }
 bool Inertial::operator==(const Inertial& o) const {
   return mass == o.mass && com == o.com && inertia == o.inertia;

@@ -33,14 +33,6 @@ const char* kLawChain = R"({
      "link": {"mass": 0.8, "com": [0.0, 0.01, 0.04], "inertia": [0.004, 0.005, 0.003, 0.0, 0.0, 0.0]}}
   ]})";
 
-VecX fkPose6(const Model& m, Data& d, const VecX& q) {
-  forwardKinematics(m, d, q);
-  VecX x(12);
-  x.head<3>() = d.oMtool.p;
-  for (int c = 0; c < 3; ++c) x.segment<3>(3 + 3 * c) = d.oMtool.R.col(c);
-  return x;
-}
-
 /// Jacobian by central differences of FK: linear rows from p, angular rows from Ṙ Rᵀ.
 MatX fdJacobian(const Model& m, const VecX& q) {
   Data d(m);

@@ -6,9 +6,11 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-import { loadBridge, thesisTrapezoid, validateTrajectory } from './bridge.js';
-import { Streamer, workerClock } from './streamer.js';
-import { VirtualTransport, WebSerialTransport, webSerialUnavailableReason } from './transports.js';
+// The bridge host library (firmware-bridge/js/): the C++ engine, segment builder, validation and
+// joint configuration through wasm. This panel only draws and routes events.
+import { loadBridge } from '../../../firmware-bridge/js/bridge.mjs';
+import { Streamer, workerClock } from '../../../firmware-bridge/js/streamer.mjs';
+import { VirtualTransport, WebSerialTransport, webSerialUnavailableReason } from '../../../firmware-bridge/js/transports.mjs';
 
 const DEG = 180 / Math.PI;
 const STYLE = `
@@ -43,22 +45,20 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-/** Joint configuration: limits from the studio's model, drive/encoder/gains from the defaults. */
-function jointConfigs(bridge, model, n) {
-  const joints = model?.joints ?? [];
-  return Array.from({ length: n }, (_, j) => {
-    const c = bridge.defaultJointConfig(j);
-    const m = joints[j];
-    if (m) {
-      const num = (x, d) => (Number.isFinite(x) ? x : d);
-      c.qMin = num(m.lower, c.qMin);
-      c.qMax = num(m.upper, c.qMax);
-      c.vMax = num(m.velocity, c.vMax);
-      c.aMax = num(m.acceleration, c.aMax);
-      c.torqueMax = num(m.effort, c.torqueMax);
-    }
+/**
+ * The controller's joint configuration from the studio's model (the C++ jointConfigsFromModel: limits,
+ * gear ratio, encoder counts), or from the prototype when the controller has another number of joints.
+ */
+function jointConfigs(bridge, achain, model, n) {
+  if (model && model.dof === n) return bridge.jointConfigsFromModel(model);
+  const proto = achain.builtinModel('prototype-4a');
+  try {
+    const c = bridge.jointConfigsFromModel(proto);
+    if (c.length !== n) throw new Error(`the controller has ${n} joints; load a robot with ${n} joints to configure it`);
     return c;
-  });
+  } finally {
+    proto.dispose();
+  }
 }
 
 export function mountControllerPanel(container, ctx) {
@@ -92,7 +92,7 @@ export function mountControllerPanel(container, ctx) {
   ui.buffer = el('div', { class: 'ctl-meter', title: 'controller queue fill' }, el('div'));
   ui.progress = el('div', { class: 'ctl-meter ctl-progress', title: 'segments executed' }, el('div'));
   ui.file = el('input', { type: 'file', accept: '.json,application/json', onchange: loadFile });
-  ui.demo = el('button', { 'data-testid': 'ctl-demo', onclick: () => setTrajectory(thesisTrapezoid(0.001), 'thesis trapezoid (60°→300°)') }, 'Thesis trapezoid');
+  ui.demo = el('button', { 'data-testid': 'ctl-demo', onclick: async () => { bridge ??= await loadBridge(); setTrajectory(bridge.thesisTrapezoid(0.001), 'thesis trapezoid (60°→300°)'); } }, 'Thesis trapezoid');
   ui.planned = el('button', { onclick: usePlanned, title: 'the studio\'s planned trajectory' }, 'Planned');
   if (typeof ctx.getTrajectory !== 'function') ui.planned.disabled = true;
   ui.trajName = el('span', { class: 'ctl-na' }, 'no trajectory');
@@ -162,7 +162,7 @@ export function mountControllerPanel(container, ctx) {
     ui.stopbar.querySelector('.ctl-estop').classList.toggle('engaged', s.estop);
     ui.buffer.firstChild.style.width = `${(100 * s.queueFill) / (streamer.caps.queueCapacity || 64)}%`;
     const total = streamer.sending?.total ?? 0;
-    ui.progress.firstChild.style.width = total ? `${Math.min(100, (100 * (s.segmentsDone - streamer.sending.base)) / total)}%` : '0%';
+    ui.progress.firstChild.style.width = total ? `${Math.min(100, (100 * streamer.sending.done) / total)}%` : '0%';
     const c = streamer.counters;
     ui.stats.textContent = `sent ${c.framesSent}, resent ${c.framesResent}, NAKs ${c.naks}, CRC errors ${c.rxCrcErrors}, statuses ${c.statuses}`;
     // plots: last 10 s (positions mean nothing before the joints are configured)
@@ -196,7 +196,7 @@ export function mountControllerPanel(container, ctx) {
       streamer.addEventListener('faults', onFaults);
       streamer.addEventListener('link-lost', (e) => { say(`Link lost: ${e.reason}. The controller's watchdog stops a moving arm; reconnect when ready.`); disconnect(); });
       const caps = await streamer.connect();
-      configs = jointConfigs(bridge, ctx.getModel?.(), caps.joints);
+      configs = jointConfigs(bridge, ctx.achain, ctx.getModel?.(), caps.joints);
       const modelDof = ctx.getModel?.()?.dof;
       if (modelDof && modelDof !== caps.joints) say(`The controller has ${caps.joints} joints, the studio's model ${modelDof}: teleoperation is off.`);
       renderConfig();
@@ -232,11 +232,12 @@ export function mountControllerPanel(container, ctx) {
     }
   }
 
-  function setTrajectory(traj, name) {
+  async function setTrajectory(traj, name) {
     try {
-      validateTrajectory(traj);
+      bridge ??= await loadBridge();
+      const v = bridge.validateTrajectory(traj);
       trajectory = traj;
-      ui.trajName.textContent = `${name}: ${traj.t.length} samples, ${(traj.t.at(-1) - traj.t[0]).toFixed(2)} s, ${traj.q[0].length} joints`;
+      ui.trajName.textContent = `${name}: ${v.samples} samples, ${v.duration.toFixed(2)} s, ${v.dof} joints`;
     } catch (e) {
       say(`Trajectory refused: ${e.message}`);
     }
@@ -259,11 +260,12 @@ export function mountControllerPanel(container, ctx) {
   async function send() {
     if (!streamer || !trajectory) { say(streamer ? 'Choose a trajectory first.' : 'Connect first.'); return; }
     try {
-      const base = streamer.status?.segmentsDone ?? 0;
-      const segs = bridge.segmentsFromTrajectory(trajectory, { limits: configs, accelMargin: 1.5, blendFirst: true });
-      streamer.sending = { total: segs.length, base };
-      say(`Streaming ${segs.length} segments…`);
-      const r = await streamer.sendTrajectory(segs);
+      streamer.sending = { total: 0, done: 0 };
+      say('Streaming…');
+      const r = await streamer.sendTrajectory(trajectory, {
+        blendFirst: true,
+        onProgress: (p) => { if (streamer) streamer.sending = { total: p.segmentsTotal, done: p.segmentsDone }; },
+      });
       say(`Done: final error ${r.finalError.map((x) => (x * DEG).toFixed(3)).join(', ')}° (max ${(r.maxAbsError * DEG).toFixed(3)}°).`);
     } catch (e) {
       say(e.message);

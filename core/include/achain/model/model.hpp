@@ -49,6 +49,7 @@ struct Motor {
   double viscous = 0;           ///< N·m·s/rad, at the motor
   double coulomb_pos = 0;       ///< N·m, at the motor, for positive velocity
   double coulomb_neg = 0;       ///< N·m, at the motor, for negative velocity (magnitude)
+  int encoder_counts = 0;       ///< encoder counts per motor revolution (0: not given); used by the controller bridge
   bool operator==(const Motor& o) const;
 };
 

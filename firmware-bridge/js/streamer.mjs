@@ -2,7 +2,7 @@
 // serialport): it owns a HostEngine (the C++ engine through wasm) and pumps it from a clock, writing
 // to and reading from a transport {write(Uint8Array), ondata, onclose, close()}.
 //
-// In the browser the clock is a Worker (clock.worker.js): a hidden tab throttles page timers to
+// In the browser the clock is a Worker (clock.worker.mjs): a hidden tab throttles page timers to
 // about 1 Hz, which would starve the controller's watchdog; a dedicated worker's timer keeps running.
 
 /** A clock on setInterval (Node, tests). */
@@ -25,7 +25,7 @@ export function workerClock(periodMs = 5) {
   let worker = null;
   return {
     start(cb) {
-      worker = new Worker(new URL('./clock.worker.js', import.meta.url), { type: 'module' });
+      worker = new Worker(new URL('./clock.worker.mjs', import.meta.url), { type: 'module' });
       worker.onmessage = () => cb();
       worker.postMessage({ periodMs });
     },
@@ -40,7 +40,7 @@ const nowMs = () => (typeof performance !== 'undefined' ? performance.now() : Da
 
 export class Streamer extends EventTarget {
   /**
-   * @param bridge    the object returned by loadBridge()
+   * @param bridge    the object returned by loadBridge() (bridge.mjs)
    * @param transport {write(bytes), ondata, onclose, close()}
    * @param options   {clock, now}
    */
@@ -158,28 +158,28 @@ export class Streamer extends EventTarget {
   }
 
   /**
-   * Streams a trajectory (achain-trajectory JSON or a segment list) and resolves with a report when
-   * the controller has executed the last segment and settled; rejects on a controller fault.
+   * Streams an achain-trajectory (object or JSON text) and resolves with a report when the controller
+   * has executed the last segment and settled; rejects on a controller fault. The segments are built
+   * and checked against the configured joint limits in C++ (HostEngine.queueTrajectory, the same
+   * buildSegments and checkSegments as `achain send`): a plan the controller would refuse is refused
+   * here, naming the segment, joint and value, before anything is sent.
    */
-  async sendTrajectory(trajOrSegments, { segmentDt = 0.01, blendFirst = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true } = {}) {
-    const segs = Array.isArray(trajOrSegments)
-      ? trajOrSegments
-      : this.bridge.segmentsFromTrajectory(trajOrSegments, {
-        segmentDt, blendFirst, accelMargin: this.global?.accelMargin ?? 1.5,
-        limits: checkLimits && this.joints ? this.joints.map((c) => ({ qMin: c.qMin, qMax: c.qMax, vMax: c.vMax, aMax: c.aMax })) : null,
-      });
+  async sendTrajectory(traj, { segmentDt = 0.01, blendFirst = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true } = {}) {
     const st0 = this.engine.status;
     if (!st0) throw new Error('no status from the controller: connect and configure first');
     if (st0.estop) throw new Error('the controller is in emergency stop: clear faults once the cell is safe');
     if (st0.faults) throw new Error(`the controller has latched faults: ${this.bridge.describeFaults(st0.faults).map((f) => `${f.name}: ${f.text}`).join('; ')}`);
-    for (const s of segs) this.engine.queueSegment(s);
-    const prefill = Math.min(segs.length, Math.max(1, this.engine.caps.queueCapacity / 2));
-    const lastId = segs[segs.length - 1].id;
+    const plan = this.engine.queueTrajectory(this.bridge.trajectoryText(traj), { segmentDt, blendFirst, checkLimits });
+    const done0 = st0.segmentsDone;
+    this.pump();
+    const prefill = Math.min(plan.segments, Math.max(1, this.engine.caps.queueCapacity / 2));
+    const acked0 = this.engine.counters.segmentsAcked;
     let started = false;
     const t0 = this.now();
     await this.waitFor(() => {
       const s = this.engine.status;
-      if (!started && this.engine.counters.segmentsAcked >= prefill) {
+      const acked = this.engine.counters.segmentsAcked - acked0;
+      if (!started && acked >= prefill) {
         this.engine.start();
         started = true;
       }
@@ -187,17 +187,15 @@ export class Streamer extends EventTarget {
         const f = this.bridge.describeFaults(s.faults);
         throw Object.assign(new Error(`controller fault: ${f.map((x) => `${x.name}: ${x.text}`).join('; ')}`), { status: s, faults: f });
       }
-      if (onProgress && s) onProgress({ segmentsTotal: segs.length, segmentsAcked: this.engine.counters.segmentsAcked, ...s });
-      return started && this.engine.backlog === 0 && s.state === 'idle' && s.segmentId === lastId && s.queueFill === 0;
+      if (onProgress && s) onProgress({ ...s, segmentsTotal: plan.segments, segmentsAcked: acked, segmentsDone: s.segmentsDone - done0 });
+      return started && this.engine.backlog === 0 && s.state === 'idle' && s.segmentId === plan.lastId && s.queueFill === 0;
     }, timeoutMs, 'the trajectory to finish');
     await new Promise((r) => setTimeout(r, settleMs));
     const seen = this.engine.counters.statuses;
     await this.waitFor(() => this.engine.counters.statuses > seen, 1000, 'a final status');
     const s = this.engine.status;
-    const last = segs[segs.length - 1].knots;
-    const planned = Array.from({ length: last.length / 4 }, (_, j) => last[4 * j + 2] / 1e6);
-    const finalError = s.q.map((q, j) => q - planned[j]);
-    return { status: s, planned, finalError, maxAbsError: Math.max(...finalError.map(Math.abs)), segments: segs.length,
+    const finalError = s.q.map((q, j) => q - plan.planned[j]);
+    return { status: s, planned: plan.planned, finalError, maxAbsError: Math.max(...finalError.map(Math.abs)), segments: plan.segments,
       elapsed: (this.now() - t0) / 1000, counters: this.engine.counters, events: this.engine.events };
   }
 
@@ -217,7 +215,7 @@ export class Streamer extends EventTarget {
     try {
       await this.transport.close?.();
     } finally {
-      this.engine.dispose();
+      this.engine.delete();
     }
   }
 }

@@ -1,4 +1,4 @@
-// Browser transports for the Streamer: WebSerial (real controllers) and the virtual controller in a
+// Transports for the Streamer in the browser: WebSerial (real controllers) and the virtual controller in a
 // Worker. Both expose {write(bytes), ondata, onclose, close()}.
 
 /** Feature detection (never browser sniffing): why WebSerial is unavailable, or null if it is. */
@@ -95,7 +95,7 @@ export class WebSerialTransport {
 /** The virtual controller (firmware + simulated prototype, wasm) running in its own Worker. */
 export class VirtualTransport {
   static async open({ servoHz = 1000 } = {}) {
-    const worker = new Worker(new URL('./virtual.worker.js', import.meta.url), { type: 'module' });
+    const worker = new Worker(new URL('./virtual.worker.mjs', import.meta.url), { type: 'module' });
     const t = new VirtualTransport(worker);
     await new Promise((resolve, reject) => {
       const to = setTimeout(() => reject(new Error('the virtual controller did not start')), 10000);

@@ -1,6 +1,6 @@
-// The virtual controller: the reference firmware on the simulated prototype (WebAssembly), run in
-// real time in a Worker behind the same byte-stream interface as a serial port.
-import { loadBridge } from './bridge.js';
+// The virtual controller: the reference firmware on the simulated prototype (the C++ VirtualController
+// through wasm), run in real time in a Worker behind the same byte-stream interface as a serial port.
+import { loadBridge } from './bridge.mjs';
 
 let vc = null;
 let last = 0;
@@ -9,7 +9,7 @@ let pending = [];
 
 async function init(servoHz) {
   const bridge = await loadBridge();
-  vc = new bridge.VirtualControllerCore(servoHz);
+  vc = new bridge.VirtualController(servoHz, '');
   last = performance.now();
   for (const b of pending) vc.write(b);
   pending = [];
@@ -35,7 +35,7 @@ self.onmessage = (e) => {
     else pending.push(m.bytes);
   } else if (m.type === 'close') {
     clearInterval(timer);
-    vc?.dispose();
+    vc?.delete();
     vc = null;
     self.close();
   }

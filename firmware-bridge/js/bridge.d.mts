@@ -1,0 +1,103 @@
+// Types of the bridge host library (bridge.mjs). Checked by `tsc` against tests/firmware-bridge/types/usage.ts.
+import type { Model } from '../../wasm/achain';
+import type { TrajectoryJSON } from '../../wasm/types/trajectory';
+
+/** One joint's controller configuration (the C++ JointConfig; SI, joint side). */
+export interface JointConfig {
+  joint: number;
+  /** motor turns per joint turn, with sign */
+  gearRatio: number;
+  /** encoder counts per motor revolution */
+  countsPerRev: number;
+  /** encoder count at q = 0 */
+  zeroOffset: number;
+  qMin: number; qMax: number; vMax: number; aMax: number;
+  /** N·m (N) at the joint */
+  torqueMax: number;
+  kp: number; ki: number; kd: number;
+  inertiaFf: number; viscousFf: number;
+}
+export interface GlobalConfig {
+  watchdogMs: number; statusPeriodMs: number; accelMargin: number; followingErrorMax: number; startTolerance: number;
+}
+export interface Fault { bit: number; name: string; text: string; }
+export interface ControllerStatus {
+  time: number; state: string; estop: boolean; faults: number; faultNames: string[]; faultJoint: number | null;
+  queueFill: number; credits: number; segmentId: number; segmentsDone: number; trajTime: number;
+  q: number[]; v: number[]; qCmd: number[];
+}
+export interface Caps {
+  version: number; schema: number; joints: number; servoHz: number; queueCapacity: number; maxBody: number; statusHz: number; name: string;
+}
+export interface Counters {
+  framesSent: number; framesResent: number; acks: number; naks: number; rxCrcErrors: number; rxMalformed: number;
+  statuses: number; events: number; segmentsSent: number; segmentsAcked: number;
+}
+export interface ControllerEvent { fault: string; joint: number | null; segmentId: number; value: number; }
+export interface QueueOptions { segmentDt?: number; blendFirst?: boolean; firstId?: number; checkLimits?: boolean; }
+export interface QueuedPlan { segments: number; firstId: number; lastId: number; duration: number; planned: number[]; }
+export interface PieceCheck { violation: 'none' | 'position' | 'velocity' | 'acceleration' | 'duration'; worst: number; }
+
+/** The host streaming engine (Embind object: free it with delete()). */
+export interface HostEngine {
+  receive(bytes: Uint8Array, nowMs: number): void;
+  update(nowMs: number): void;
+  takeOutput(): Uint8Array;
+  connect(nowMs: number): void;
+  readonly connected: boolean;
+  linkLost(nowMs: number): boolean;
+  configureGlobal(g: GlobalConfig): void;
+  configureJoint(c: JointConfig): void;
+  /** Builds the segments of an achain-trajectory (JSON text) in C++, checks them against the configured limits, queues them. */
+  queueTrajectory(text: string, options: QueueOptions): QueuedPlan;
+  start(): void; pause(): void; resume(): void; clearFaults(): void;
+  stop(nowMs: number): void; estop(nowMs: number): void;
+  streamTarget(q: ArrayLike<number>, lookAhead: number): void;
+  inject(drop: number, corrupt: number, seed: number): void;
+  readonly backlog: number;
+  readonly segmentsPending: number;
+  readonly credits: number;
+  readonly error: string;
+  readonly caps: Caps;
+  readonly status: ControllerStatus | null;
+  readonly counters: Counters;
+  readonly events: ControllerEvent[];
+  delete(): void;
+}
+/** The firmware on a simulated robot (Embind object: free it with delete()). */
+export interface VirtualController {
+  write(bytes: Uint8Array): void;
+  read(): Uint8Array;
+  step(ticks: number): void;
+  readonly time: number;
+  readonly joints: number;
+  state(): string; faults(): number; estop(): boolean; segmentsDone(): number;
+  positions(): number[]; commanded(): number[];
+  delete(): void;
+}
+export interface Codec {
+  readonly protocolVersion: number; readonly schemaId: number; readonly queueCapacity: number;
+  crc16(bytes: Uint8Array): number;
+  cobsEncode(bytes: Uint8Array): Uint8Array;
+  cobsDecode(bytes: Uint8Array): Uint8Array | null;
+  buildFrame(type: number, seq: number, body?: Uint8Array): Uint8Array;
+  decodeFrame(bytes: Uint8Array): { type: number; seq: number; body: Uint8Array } | { error: string };
+  checkPiece(q0: number, v0: number, q1: number, v1: number, T: number,
+    limits: Pick<JointConfig, 'qMin' | 'qMax' | 'vMax' | 'aMax'>, margin?: number): PieceCheck;
+}
+export interface Bridge {
+  readonly module: unknown;
+  readonly codec: Codec;
+  readonly faults: readonly Fault[];
+  describeFaults(bits: number): Fault[];
+  readonly stateNames: readonly string[];
+  HostEngine: new () => HostEngine;
+  VirtualController: new (servoHz: number, robotJson: string) => VirtualController;
+  trajectoryText(traj: TrajectoryJSON | string): string;
+  jointConfigsFromModel(model: Model): JointConfig[];
+  defaultGlobalConfig(): GlobalConfig;
+  thesisTrapezoid(dt?: number): TrajectoryJSON;
+  validateTrajectory(traj: TrajectoryJSON | string): { dof: number; samples: number; duration: number };
+}
+export const SegmentFlags: Readonly<{ blend: 1; last: 2; stream: 4 }>;
+export function loadBridge(): Promise<Bridge>;

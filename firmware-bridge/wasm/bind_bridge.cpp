@@ -1,0 +1,490 @@
+// Embind bindings of the firmware bridge, linked into the one achain wasm module (wasm/dist/) and
+// wrapped by the host library firmware-bridge/js/bridge.mjs:
+//   HostEngine          the host streaming engine (HostSession) plus the C++ segment builder and limit check
+//   VirtualController   the unchanged firmware on a simulated robot (simProfileFromModel)
+//   codec functions     CRC, COBS, frames, the firmware's limit check, fault and state names
+//   jointConfigsFromModel, defaultGlobalConfig, thesisTrapezoid, validateTrajectory
+// Structs cross the boundary by name: JointConfig and GlobalConfig are value_objects with camelCase
+// fields, and the engine's status, caps, counters and events are named JS objects. Positions are SI
+// (rad, m) on the JS side and fixed point on the wire.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <achain/model/robots.hpp>
+#include <achain/io/model_json.hpp>
+
+#include "../../wasm/wasm_common.hpp"
+#include "host/host_session.hpp"
+#include "host/joint_config.hpp"
+#include "host/segments.hpp"
+#include "sim/virtual_controller.hpp"
+
+using emscripten::val;
+using namespace achain::bridge;
+using achain::Error;
+using achain::wasm::guard;
+using achain::wasm::WasmModel;
+
+namespace {
+
+constexpr const char* kViolationNames[] = {"none", "position", "velocity", "acceleration", "duration"};
+
+uint64_t micros(double ms) {
+  if (!std::isfinite(ms)) throw Error("time: must be a finite number of milliseconds");
+  return ms <= 0 ? 0 : static_cast<uint64_t>(std::llround(ms * 1000.0));
+}
+
+/// A JS Uint8Array / array of bytes as a vector (one bulk copy).
+std::vector<uint8_t> bytesOf(const val& a, const char* what) {
+  if (a.isNull() || a.isUndefined()) throw Error(std::string(what) + ": missing bytes");
+  return emscripten::convertJSArrayToNumberVector<uint8_t>(a);
+}
+
+/// A copy of n bytes as a new Uint8Array.
+val uint8Array(const uint8_t* p, size_t n) {
+  return val::global("Uint8Array").new_(val(emscripten::typed_memory_view(n, p)));
+}
+
+val numbers(const double* p, int n) {
+  val a = val::array();
+  for (int i = 0; i < n; ++i) a.call<void>("push", p[i]);
+  return a;
+}
+
+double option(const val& o, const char* key, double dflt) {
+  if (o.isNull() || o.isUndefined()) return dflt;
+  const val v = o[key];
+  if (v.isUndefined() || v.isNull()) return dflt;
+  if (v.typeOf().as<std::string>() == "boolean") return v.as<bool>() ? 1 : 0;
+  if (!v.isNumber()) throw Error(std::string("options.") + key + ": must be a number");
+  const double x = v.as<double>();
+  if (!std::isfinite(x)) throw Error(std::string("options.") + key + ": must be a finite number");
+  return x;
+}
+
+val faultNames(uint16_t bits) {
+  val a = val::array();
+  for (int b = 0; b < kFaultCount; ++b)
+    if (bits & (1u << b)) a.call<void>("push", std::string(faultName(static_cast<uint16_t>(1u << b))));
+  return a;
+}
+
+SampledTrajectory parseTrajectory(const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    throw Error(std::string("trajectory: not valid JSON (") + e.what() + ")");
+  }
+  return trajectoryFromJson(j);
+}
+
+/// The host streaming engine for JS: HostSession with the joint limits it was configured with, so the
+/// segments it builds are checked against the same limits the controller enforces.
+class HostEngine {
+ public:
+  void receive(const val& b, double now_ms) {
+    guard([&] {
+      const std::vector<uint8_t> v = bytesOf(b, "receive");
+      s_.receive(v.data(), v.size(), micros(now_ms));
+    });
+  }
+  void update(double now_ms) { guard([&] { s_.update(micros(now_ms)); }); }
+  val takeOutput() {
+    buf_.resize(s_.pendingOutput());
+    const size_t n = s_.takeOutput(buf_.data(), buf_.size());
+    return uint8Array(buf_.data(), n);
+  }
+  void connect(double now_ms) { guard([&] { s_.connect(micros(now_ms)); }); }
+  bool connected() const { return s_.connected(); }
+  bool linkLost(double now_ms) const { return guard([&] { return s_.linkLost(micros(now_ms)); }); }
+  void configureGlobal(const GlobalConfig& g) {
+    global_ = g;
+    s_.configureGlobal(g);
+  }
+  void configureJoint(const JointConfig& c) {
+    guard([&] {
+      if (c.joint >= kMaxJoints) throw Error("configureJoint: joint " + std::to_string(c.joint) + " is beyond the protocol's " + std::to_string(kMaxJoints));
+      if (limits_.size() <= c.joint) limits_.resize(c.joint + 1u, JointLimitsF{-1e9, 1e9, 1e9, 1e9});
+      limits_[c.joint] = {c.q_min, c.q_max, c.v_max, c.a_max};
+      s_.configureJoint(c);
+    });
+  }
+  /// Builds the segments of an achain-trajectory (JSON text) in C++ and queues them. Options:
+  /// segmentDt (s, 0.01), blendFirst (false), firstId (1), checkLimits (true: the configured joint
+  /// limits, refusing a plan the controller would refuse). Returns {segments, firstId, lastId,
+  /// duration, planned (final position per joint, as sent)}.
+  val queueTrajectory(const std::string& text, const val& options) {
+    return guard([&] {
+      const SampledTrajectory tr = parseTrajectory(text);
+      const double dt = option(options, "segmentDt", 0.01);
+      if (!(dt >= 1e-3)) throw Error("options.segmentDt: must be at least 0.001 s");
+      const double first = option(options, "firstId", 1);
+      if (!(first >= 1 && first < 4e9)) throw Error("options.firstId: must be a positive integer");
+      const bool blend = option(options, "blendFirst", 0) != 0;
+      const bool check = option(options, "checkLimits", 1) != 0;
+      if (check && static_cast<int>(limits_.size()) < tr.dof())
+        throw Error("trajectory has " + std::to_string(tr.dof()) + " joints, the controller was configured with " +
+                    std::to_string(limits_.size()) + ": configure every joint first (or pass checkLimits: false)");
+      const std::vector<Segment> segs =
+          buildSegments(tr, dt, static_cast<uint32_t>(first), blend, check ? &limits_ : nullptr, global_.accel_margin);
+      if (check) checkSegments(segs, limits_, global_.accel_margin);
+      s_.queueSegments(segs);
+      val out = val::object();
+      out.set("segments", static_cast<double>(segs.size()));
+      out.set("firstId", static_cast<double>(segs.front().id));
+      out.set("lastId", static_cast<double>(segs.back().id));
+      out.set("duration", tr.t.back() - tr.t.front());
+      std::vector<double> planned;
+      for (int j = 0; j < segs.back().joints; ++j) planned.push_back(segs.back().b[j].q / kPosScale);
+      out.set("planned", numbers(planned.data(), static_cast<int>(planned.size())));
+      return out;
+    });
+  }
+  void start() { s_.start(); }
+  void pause() { s_.pause(); }
+  void resume() { s_.resume(); }
+  void clearFaults() { s_.clearFaults(); }
+  void stop(double now_ms) { guard([&] { s_.stop(micros(now_ms)); }); }
+  void estop(double now_ms) { guard([&] { s_.estop(micros(now_ms)); }); }
+  void streamTarget(const val& q, double duration) {
+    guard([&] {
+      const int n = q["length"].isNumber() ? q["length"].as<int>() : -1;
+      if (n < 1 || n > kMaxJoints) throw Error("streamTarget: q must hold 1 to " + std::to_string(kMaxJoints) + " numbers");
+      double v[kMaxJoints];
+      achain::wasm::readVector(q, v, n, "streamTarget q");
+      if (!(duration > 0)) throw Error("streamTarget: the look-ahead must be positive");
+      s_.streamTarget(v, n, duration);
+    });
+  }
+  void inject(double drop, double corrupt, int seed) { s_.injectFaults(drop, corrupt, static_cast<uint32_t>(seed)); }
+  double backlog() const { return static_cast<double>(s_.backlog()); }
+  double segmentsPending() const { return static_cast<double>(s_.segmentsPending()); }
+  int credits() const { return s_.credits(); }
+  std::string error() const { return s_.error(); }
+  val caps() const {
+    const Caps& c = s_.caps();
+    val o = val::object();
+    o.set("version", c.version);
+    o.set("schema", c.schema);
+    o.set("joints", c.joints);
+    o.set("servoHz", c.servo_hz);
+    o.set("queueCapacity", c.queue_capacity);
+    o.set("maxBody", c.max_body);
+    o.set("statusHz", c.status_hz);
+    o.set("name", std::string(c.name, strnlen(c.name, sizeof c.name)));
+    return o;
+  }
+  /// The latest controller status in SI, or null before the first one.
+  val status() const {
+    if (!s_.haveStatus()) return val::null();
+    const Status& s = s_.status();
+    val o = val::object();
+    o.set("time", s.time_us * 1e-6);
+    o.set("state", std::string(stateName(s.state)));
+    o.set("estop", s.estop != 0);
+    o.set("faults", s.faults);
+    o.set("faultNames", faultNames(s.faults));
+    o.set("faultJoint", s.fault_joint == 0xFF ? val::null() : val(s.fault_joint));
+    o.set("queueFill", s.queue_fill);
+    o.set("credits", s.credits);
+    o.set("segmentId", static_cast<double>(s.segment_id));
+    o.set("segmentsDone", static_cast<double>(s.segments_done));
+    o.set("trajTime", s.traj_time_us * 1e-6);
+    double q[kMaxJoints], v[kMaxJoints], qc[kMaxJoints];
+    const int nj = s.joints > kMaxJoints ? kMaxJoints : s.joints;
+    for (int j = 0; j < nj; ++j) {
+      q[j] = s.q[j] / kPosScale;
+      v[j] = s.v[j] / kVelScale;
+      qc[j] = s.q_cmd[j] / kPosScale;
+    }
+    o.set("q", numbers(q, nj));
+    o.set("v", numbers(v, nj));
+    o.set("qCmd", numbers(qc, nj));
+    return o;
+  }
+  val counters() const {
+    const HostCounters& c = s_.counters();
+    val o = val::object();
+    o.set("framesSent", static_cast<double>(c.frames_sent));
+    o.set("framesResent", static_cast<double>(c.frames_resent));
+    o.set("acks", static_cast<double>(c.acks));
+    o.set("naks", static_cast<double>(c.naks));
+    o.set("rxCrcErrors", static_cast<double>(c.rx_crc_errors));
+    o.set("rxMalformed", static_cast<double>(c.rx_malformed));
+    o.set("statuses", static_cast<double>(c.statuses));
+    o.set("events", static_cast<double>(c.events));
+    o.set("segmentsSent", static_cast<double>(c.segments_sent));
+    o.set("segmentsAcked", static_cast<double>(c.segments_acked));
+    return o;
+  }
+  val events() const {
+    val a = val::array();
+    for (const Event& e : s_.events()) {
+      val o = val::object();
+      o.set("fault", std::string(faultName(e.fault)));
+      o.set("joint", e.joint == 0xFF ? val::null() : val(e.joint));
+      o.set("segmentId", static_cast<double>(e.segment_id));
+      o.set("value", e.value);
+      a.call<void>("push", o);
+    }
+    return a;
+  }
+
+ private:
+  HostSession s_;
+  GlobalConfig global_;
+  std::vector<JointLimitsF> limits_;
+  std::vector<uint8_t> buf_;
+};
+
+/// The firmware on a simulated robot: the robot JSON text given (empty: the built-in prototype).
+class VirtualControllerJs {
+ public:
+  VirtualControllerJs(int servo_hz, const std::string& robot_json)
+      : vc_(guard([&] {
+              const achain::Model m = robot_json.empty() ? achain::builtinModel("prototype-4a")
+                                                         : achain::modelFromJsonString(robot_json);
+              return simProfileFromModel(m);
+            }),
+            static_cast<uint16_t>(servo_hz > 0 && servo_hz <= 20000 ? servo_hz : 1000)) {}
+  void write(const val& b) {
+    guard([&] {
+      const std::vector<uint8_t> v = bytesOf(b, "write");
+      vc_.write(v.data(), v.size());
+    });
+  }
+  val read() {
+    uint8_t buf[SimHal::kOutCapacity];
+    const size_t n = vc_.read(buf, sizeof buf);
+    return uint8Array(buf, n);
+  }
+  void step(int n) { vc_.step(n > 0 ? n : 0); }
+  double time() const { return vc_.timeSeconds(); }
+  int joints() const { return vc_.joints(); }
+  std::string state() { return stateName(vc_.controller().state()); }
+  int faults() { return vc_.controller().faults(); }
+  bool estop() { return vc_.controller().estopEngaged(); }
+  double segmentsDone() { return static_cast<double>(vc_.controller().segmentsDone()); }
+  val positions() const {
+    double q[kMaxJoints];
+    for (int j = 0; j < vc_.joints(); ++j) q[j] = vc_.position(j);
+    return numbers(q, vc_.joints());
+  }
+  val commanded() {
+    double q[kMaxJoints];
+    for (int j = 0; j < vc_.joints(); ++j) q[j] = vc_.controller().commanded(j);
+    return numbers(q, vc_.joints());
+  }
+
+ private:
+  VirtualController vc_;
+};
+
+// ---- codec ----
+int crc16Js(const val& b) {
+  return guard([&] {
+    const auto v = bytesOf(b, "crc16");
+    return static_cast<int>(crc16(v.data(), v.size()));
+  });
+}
+val cobsEncodeJs(const val& b) {
+  return guard([&] {
+    const auto v = bytesOf(b, "cobsEncode");
+    std::vector<uint8_t> out(v.size() + v.size() / 254 + 2);
+    return uint8Array(out.data(), cobsEncode(v.data(), v.size(), out.data(), out.size()));
+  });
+}
+/// Null when the bytes are not valid COBS.
+val cobsDecodeJs(const val& b) {
+  return guard([&] {
+    const auto v = bytesOf(b, "cobsDecode");
+    std::vector<uint8_t> out(v.size() + 1);
+    const int n = cobsDecode(v.data(), v.size(), out.data(), out.size());
+    return n < 0 ? val::null() : uint8Array(out.data(), static_cast<size_t>(n));
+  });
+}
+val buildFrameJs(int type, int seq, const val& body) {
+  return guard([&] {
+    if (type < 0 || type > 255 || seq < 0 || seq > 255) throw Error("buildFrame: type and seq must be bytes (0–255)");
+    const auto v = bytesOf(body, "buildFrame body");
+    if (v.size() > static_cast<size_t>(kMaxBody)) throw Error("buildFrame: body of " + std::to_string(v.size()) + " bytes exceeds " + std::to_string(kMaxBody));
+    std::vector<uint8_t> out(2 * (v.size() + 8) + 8);
+    const size_t n = buildFrame(static_cast<uint8_t>(type), static_cast<uint8_t>(seq), v.data(), v.size(), out.data(), out.size());
+    return uint8Array(out.data(), n);
+  });
+}
+/// One wire frame (ending in 0x00) → {type, seq, body} or {error: 'frame'|'crc'|'malformed'|'overrun'|'incomplete'}.
+val decodeFrameJs(const val& b) {
+  return guard([&] {
+    const auto v = bytesOf(b, "decodeFrame");
+    FrameDecoder d;
+    val o = val::object();
+    for (uint8_t byte : v) {
+      const FrameDecoder::Result r = d.feed(byte);
+      if (r == FrameDecoder::kFrame) {
+        o.set("type", d.type());
+        o.set("seq", d.seq());
+        o.set("body", uint8Array(d.body(), static_cast<size_t>(d.bodyLength())));
+        return o;
+      }
+      if (r != FrameDecoder::kNone) {
+        static constexpr const char* kNames[] = {"", "frame", "crc", "malformed", "overrun"};
+        const int k = static_cast<int>(r);
+        o.set("error", std::string(k >= 1 && k <= 4 ? kNames[k] : "malformed"));
+        return o;
+      }
+    }
+    o.set("error", std::string("incomplete"));
+    return o;
+  });
+}
+/// The firmware's limit check of one cubic piece: limits {qMin, qMax, vMax, aMax} → {violation, worst}.
+val checkPieceJs(double q0, double v0, double q1, double v1, double T, const JointConfig& lim, double margin) {
+  double worst = 0;
+  const LimitViolation r = checkPiece(q0, v0, q1, v1, T, JointLimitsF{lim.q_min, lim.q_max, lim.v_max, lim.a_max}, margin, &worst);
+  val o = val::object();
+  o.set("violation", std::string(kViolationNames[static_cast<int>(r)]));
+  o.set("worst", worst);
+  return o;
+}
+/// [{bit, name, text}] for every fault bit, in the firmware's own words.
+val faultList() {
+  val a = val::array();
+  for (int b = 0; b < kFaultCount; ++b) {
+    const uint16_t bit = static_cast<uint16_t>(1u << b);
+    val o = val::object();
+    o.set("bit", bit);
+    o.set("name", std::string(faultName(bit)));
+    o.set("text", std::string(faultText(bit)));
+    a.call<void>("push", o);
+  }
+  return a;
+}
+val stateNames() {
+  val a = val::array();
+  for (int s = 0; s <= static_cast<int>(State::Fault); ++s) a.call<void>("push", std::string(stateName(static_cast<State>(s))));
+  return a;
+}
+int protocolVersion() { return kProtocolVersion; }
+int schemaIdJs() { return schemaId(); }
+int queueCapacity() { return kQueueCapacity; }
+
+val jointConfigsFromModelJs(WasmModel& m) {
+  return guard([&] {
+    val a = val::array();
+    for (const JointConfig& c : jointConfigsFromModel(m.model)) a.call<void>("push", val(c));
+    return a;
+  });
+}
+GlobalConfig defaultGlobalConfig() { return GlobalConfig{}; }
+std::string thesisTrapezoidJs(double dt) {
+  return guard([&] {
+    if (!(dt >= 1e-4 && dt <= 0.1)) throw Error("thesisTrapezoid: dt must be between 0.0001 and 0.1 s");
+    return trajectoryToJson(thesisTrapezoid(dt)).dump();
+  });
+}
+/// Checks an achain-trajectory (JSON text) as `achain send` does; throws naming the field, else {dof, samples, duration}.
+val validateTrajectoryJs(const std::string& text) {
+  return guard([&] {
+    const SampledTrajectory tr = parseTrajectory(text);
+    val o = val::object();
+    o.set("dof", tr.dof());
+    o.set("samples", static_cast<double>(tr.t.size()));
+    o.set("duration", tr.t.back() - tr.t.front());
+    return o;
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(achain_bridge) {
+  using namespace emscripten;
+  value_object<JointConfig>("JointConfig")
+      .field("joint", &JointConfig::joint)
+      .field("gearRatio", &JointConfig::gear_ratio)
+      .field("countsPerRev", &JointConfig::counts_per_rev)
+      .field("zeroOffset", &JointConfig::zero_offset)
+      .field("qMin", &JointConfig::q_min)
+      .field("qMax", &JointConfig::q_max)
+      .field("vMax", &JointConfig::v_max)
+      .field("aMax", &JointConfig::a_max)
+      .field("torqueMax", &JointConfig::torque_max)
+      .field("kp", &JointConfig::kp)
+      .field("ki", &JointConfig::ki)
+      .field("kd", &JointConfig::kd)
+      .field("inertiaFf", &JointConfig::inertia_ff)
+      .field("viscousFf", &JointConfig::viscous_ff);
+  value_object<GlobalConfig>("GlobalConfig")
+      .field("watchdogMs", &GlobalConfig::watchdog_ms)
+      .field("statusPeriodMs", &GlobalConfig::status_period_ms)
+      .field("accelMargin", &GlobalConfig::accel_margin)
+      .field("followingErrorMax", &GlobalConfig::following_error_max)
+      .field("startTolerance", &GlobalConfig::start_tolerance);
+
+  class_<HostEngine>("HostEngine")
+      .constructor<>()
+      .function("receive", &HostEngine::receive)
+      .function("update", &HostEngine::update)
+      .function("takeOutput", &HostEngine::takeOutput)
+      .function("connect", &HostEngine::connect)
+      .property("connected", &HostEngine::connected)
+      .function("linkLost", &HostEngine::linkLost)
+      .function("configureGlobal", &HostEngine::configureGlobal)
+      .function("configureJoint", &HostEngine::configureJoint)
+      .function("queueTrajectory", &HostEngine::queueTrajectory)
+      .function("start", &HostEngine::start)
+      .function("pause", &HostEngine::pause)
+      .function("resume", &HostEngine::resume)
+      .function("clearFaults", &HostEngine::clearFaults)
+      .function("stop", &HostEngine::stop)
+      .function("estop", &HostEngine::estop)
+      .function("streamTarget", &HostEngine::streamTarget)
+      .function("inject", &HostEngine::inject)
+      .property("backlog", &HostEngine::backlog)
+      .property("segmentsPending", &HostEngine::segmentsPending)
+      .property("credits", &HostEngine::credits)
+      .property("error", &HostEngine::error)
+      .property("caps", &HostEngine::caps)
+      .property("status", &HostEngine::status)
+      .property("counters", &HostEngine::counters)
+      .property("events", &HostEngine::events);
+
+  class_<VirtualControllerJs>("VirtualController")
+      .constructor<int, std::string>()
+      .function("write", &VirtualControllerJs::write)
+      .function("read", &VirtualControllerJs::read)
+      .function("step", &VirtualControllerJs::step)
+      .property("time", &VirtualControllerJs::time)
+      .property("joints", &VirtualControllerJs::joints)
+      .function("state", &VirtualControllerJs::state)
+      .function("faults", &VirtualControllerJs::faults)
+      .function("estop", &VirtualControllerJs::estop)
+      .function("segmentsDone", &VirtualControllerJs::segmentsDone)
+      .function("positions", &VirtualControllerJs::positions)
+      .function("commanded", &VirtualControllerJs::commanded);
+
+  function("crc16", &crc16Js);
+  function("cobsEncode", &cobsEncodeJs);
+  function("cobsDecode", &cobsDecodeJs);
+  function("buildFrame", &buildFrameJs);
+  function("decodeFrame", &decodeFrameJs);
+  function("checkPiece", &checkPieceJs);
+  function("faultList", &faultList);
+  function("stateNames", &stateNames);
+  function("protocolVersion", &protocolVersion);
+  function("schemaId", &schemaIdJs);
+  function("queueCapacity", &queueCapacity);
+  function("jointConfigsFromModel", &jointConfigsFromModelJs);
+  function("defaultGlobalConfig", &defaultGlobalConfig);
+  function("thesisTrapezoid", &thesisTrapezoidJs);
+  function("validateTrajectory", &validateTrajectoryJs);
+}

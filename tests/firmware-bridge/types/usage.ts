@@ -1,0 +1,32 @@
+// Typed usage of the bridge host library's declarations (firmware-bridge/js/bridge.d.mts): type-checked
+// by `npx tsc --noEmit -p tests/firmware-bridge/types/tsconfig.json`, never run.
+import loadAchain from '../../../wasm/achain';
+import { loadBridge, SegmentFlags } from '../../../firmware-bridge/js/bridge.mjs';
+import type { JointConfig, QueuedPlan, ControllerStatus, PieceCheck } from '../../../firmware-bridge/js/bridge.mjs';
+
+export async function usage(): Promise<number> {
+  const bridge = await loadBridge();
+  const achain = await loadAchain();
+  const model = achain.builtinModel('prototype-4a');
+  const joints: JointConfig[] = bridge.jointConfigsFromModel(model);
+  model.dispose();
+  const host = new bridge.HostEngine();
+  host.configureGlobal(bridge.defaultGlobalConfig());
+  joints.forEach((c) => host.configureJoint(c));
+  const traj = bridge.thesisTrapezoid(0.001);
+  const v = bridge.validateTrajectory(traj);
+  const plan: QueuedPlan = host.queueTrajectory(bridge.trajectoryText(traj), { segmentDt: 0.01, blendFirst: false });
+  const st: ControllerStatus | null = host.status;
+  const vc = new bridge.VirtualController(1000, '');
+  vc.write(host.takeOutput());
+  vc.step(10);
+  host.receive(vc.read(), 10);
+  const frame = bridge.codec.buildFrame(1, 0, new Uint8Array([1, 2]));
+  const d = bridge.codec.decodeFrame(frame);
+  const check: PieceCheck = bridge.codec.checkPiece(0, 0, 1, 0, 1, joints[0]);
+  const names = bridge.describeFaults(host.status?.faults ?? 0).map((f) => f.name);
+  host.delete();
+  vc.delete();
+  return plan.segments + v.samples + (st ? st.q.length : 0) + ('error' in d ? 0 : d.body.length) + names.length
+    + (check.violation === 'none' ? 1 : 0) + SegmentFlags.last + host.counters.framesSent;
+}
