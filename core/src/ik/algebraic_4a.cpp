@@ -10,6 +10,7 @@
 #include <random>
 
 #include <achain/kinematics/fk.hpp>
+#include <achain/math/homotopy.hpp>
 #include <achain/ik/closed_common.hpp>
 #include <achain/ik/solution_set.hpp>
 
@@ -202,16 +203,8 @@ std::vector<Eigen::Vector2d> solveTwoJoint(const Joint& ja, const Joint& jb, con
   const double thA = std::atan2(N(1, 2), N(0, 2)) - std::atan2(-sa, 0.0);
   (void)tha;
   const double thB = std::atan2(sa, 0.0) - std::atan2(N(2, 1), N(2, 0));  // row: (0, sa, ca)·Rz(θb)
-  auto branches = [](const Joint& j, double q0, double b[2]) {
-    b[0] = q0;
-    if (j.kind == JointKind::A) {
-      b[1] = q0 + 2 * kPi;
-      return 2;
-    }
-    return 1;
-  };
   double ba[2], bb[2];
-  const int na = branches(ja, qFromTheta(ja, thA), ba), nb = branches(jb, qFromTheta(jb, thB), bb);
+  const int na = rotationBranches(ja, qFromTheta(ja, thA), ba), nb = rotationBranches(jb, qFromTheta(jb, thB), bb);
   for (int i = 0; i < na; ++i)
     for (int k = 0; k < nb; ++k) {
       double t1, d1, t2, d2;
@@ -222,8 +215,10 @@ std::vector<Eigen::Vector2d> solveTwoJoint(const Joint& ja, const Joint& jb, con
       poseError(P, T, pe, oe);
       if (pe <= tol * (1 + T.p.norm()) && oe <= tol) {
         double qa = ba[i], qb = bb[k];
-        if (ja.kind == JointKind::A) qa = std::fmod(std::fmod(qa, 4 * kPi) + 4 * kPi, 4 * kPi);
-        if (jb.kind == JointKind::A) qb = std::fmod(std::fmod(qb, 4 * kPi) + 4 * kPi, 4 * kPi);
+        // a joint whose period exceeds one turn (an A-pair: 720°) is reported in [0, period)
+        const double Pa = jointPeriod(ja), Pb = jointPeriod(jb);
+        if (Pa > 2 * kPi) qa = std::fmod(std::fmod(qa, Pa) + Pa, Pa);
+        if (Pb > 2 * kPi) qb = std::fmod(std::fmod(qb, Pb) + Pb, Pb);
         out.emplace_back(qa, qb);
       }
     }
@@ -309,14 +304,10 @@ std::vector<Eigen::Vector2d> intersectByGrid(const AlgebraicReport& rep, const s
 //
 // The 9 distinct equations (4 + 4 quadrics with S²₆ shared, 2 cubics) in P⁷. As in the thesis, 7 of
 // them are solved and the other two checked: the 7 independent quadrics (the span of both quadric
-// spaces, S²₆ once). Bézout: 2⁷ = 128 paths. The homotopy H(z, t) = (1 − t)·γ·g(z) + t·f(z) with the
-// start system g_i = z_i² − 1 (128 known roots ±1), a random complex γ (the gamma trick: no path
-// meets a singularity for t < 1 with probability one), an affine chart X = M·(1, z) with a fixed random
-// orthogonal M (no Study coordinate is special, so points with x₀ = 0 are found too), Euler predictor
-// with adaptive step and Newton corrector, and an endgame that approaches t = 1 in geometrically
-// shrinking steps (singular endpoints converge slowly; they are polished afterwards). Paths that
-// diverge (|z| > 1e8) end at infinity. Every finite endpoint is a candidate; the real ones are
-// polished by Gauss–Newton on all 9 equations (cubics included) and kept when all vanish.
+// spaces, S²₆ once). Bézout: 2⁷ = 128 paths, tracked by the total-degree homotopy of
+// math/homotopy.hpp (random γ, random orthogonal chart: points with x₀ = 0 are found too). Every
+// finite endpoint is a candidate; the real ones are polished by Gauss–Newton on the quadrics, checked
+// on the cubics, and kept when all vanish.
 
 using Mat8 = Eigen::Matrix<double, 8, 8>;
 Mat8 quadricMatrix(const StudyPolynomial& p) {
@@ -343,8 +334,6 @@ double lengthScale(const Model& S) {
 bool intersectByHomotopy(AlgebraicReport& rep, double length_scale, std::vector<Study>& points) {
   using C = std::complex<double>;
   using CVec8 = Eigen::Matrix<C, 8, 1>;
-  using CVec7 = Eigen::Matrix<C, 7, 1>;
-  using CMat7 = Eigen::Matrix<C, 7, 7>;
   if (rep.left.quadrics.size() + rep.right.quadrics.size() < 7) return false;
   // quadrics in Σ0 coordinates (right: Q' = Tᵀ Q T); linear forms enter as products with a random form
   std::vector<Mat8> W;
@@ -386,118 +375,24 @@ bool intersectByHomotopy(AlgebraicReport& rep, double length_scale, std::vector<
   Eigen::JacobiSVD<MatX> svd(K, Eigen::ComputeFullV);
   const VecX sv = svd.singularValues();
   if (sv.size() < 7 || sv[6] < 1e-8 * sv[0]) return false;
-  std::array<Eigen::Matrix<C, 8, 8>, 7> Q;
   std::array<Mat8, 7> Qr;
   for (int k = 0; k < 7; ++k) {
     Mat8 M = Mat8::Zero();
     for (int i = 0; i < nw; ++i) M += svd.matrixV()(i, k) * W[i];
     Qr[k] = M / M.norm();
-    Q[k] = Qr[k].cast<C>();
   }
-  // random chart and gamma
-  Mat8 Mc;
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) Mc(i, j) = Nd(rng);
-  const Mat8 Mo = Eigen::HouseholderQR<Mat8>(Mc).householderQ();
-  const Eigen::Matrix<C, 8, 8> Mchart = Mo.cast<C>();
-  const double ga = 2 * kPi * std::uniform_real_distribution<double>(0, 1)(rng);
-  const C gamma = std::polar(1.0, ga);
-  auto lift = [&](const CVec7& z) {
-    CVec8 v;
-    v[0] = 1;
-    v.tail<7>() = z;
-    return (Mchart * v).eval();
-  };
-  // f(z), its Jacobian, g(z) and its Jacobian
-  auto evalH = [&](const CVec7& z, double t, CVec7& H, CMat7* Hz, CVec7* Ht) {
-    const CVec8 X = lift(z);
-    for (int k = 0; k < 7; ++k) {
-      const CVec8 QX = Q[k] * X;
-      const C f = X.transpose() * QX;
-      const C g = z[k] * z[k] - 1.0;
-      H[k] = (1.0 - t) * gamma * g + t * f;
-      if (Hz) {
-        const Eigen::Matrix<C, 1, 7> df = 2.0 * QX.transpose() * Mchart.rightCols<7>();
-        Hz->row(k) = t * df;
-        (*Hz)(k, k) += (1.0 - t) * gamma * 2.0 * z[k];
-      }
-      if (Ht) (*Ht)[k] = f - gamma * g;
-    }
-  };
-  int finite = 0, diverged = 0, failed = 0, exceptional = 0;
+  // The exceptional set x = 0: every quadric reduces to c·|y|² there (a positive-dimensional
+  // component, no pose). In the scaled units a real pose has |y| ≤ 5|x| (|y| = |p||x|/2, k|p| ≤ 10),
+  // so |x|/|X| < 2e-2 this close to t = 1 (5e-2 at the end) is no pose.
+  HomotopyOptions opt;
+  opt.exceptional_measure = [](const Eigen::Matrix<C, Eigen::Dynamic, 1>& X) { return X.head(4).norm() / X.norm(); };
   std::vector<CVec8> ends;
-  for (int path = 0; path < 128; ++path) {
-    CVec7 z;
-    for (int k = 0; k < 7; ++k) z[k] = (path >> k) & 1 ? -1.0 : 1.0;
-    double t = 0, dt = 0.02;
-    bool ok = true;
-    CVec7 H, Ht;
-    CMat7 Hz;
-    int steps = 0;
-    while (t < 1 && ok) {
-      if (++steps > 5000) {
-        ok = false;
-        ++failed;
-        break;
-      }
-      // endgame: never step more than a fraction of the remaining distance near t = 1
-      double h = std::min(dt, 1 - t);
-      if (1 - t > 1e-12 && h > 0.5 * (1 - t) && 1 - t < 0.05) h = std::max(0.5 * (1 - t), 1e-14);
-      if (1 - t <= 1e-12) h = 1 - t;
-      evalH(z, t, H, &Hz, &Ht);
-      Eigen::PartialPivLU<CMat7> lu(Hz);
-      const CVec7 dz = -lu.solve(Ht);
-      CVec7 zn = z + h * dz;
-      const double tn = t + h;
-      bool conv = false;
-      for (int it = 0; it < 4; ++it) {
-        evalH(zn, tn, H, &Hz, nullptr);
-        const CVec7 corr = Eigen::PartialPivLU<CMat7>(Hz).solve(-H);
-        zn += corr;
-        if (!zn.allFinite()) break;
-        if (corr.norm() <= 1e-10 * (1 + zn.norm())) {
-          conv = true;
-          break;
-        }
-      }
-      if (conv || (tn >= 1 && zn.allFinite())) {
-        t = tn;
-        z = zn;
-        dt = std::min(0.1, dt * 1.6);
-        if (z.norm() > 1e8) { ok = false; ++diverged; break; }
-        // heading for the exceptional set x = 0: in the scaled units a real pose has |y| ≤ 5|x|
-        // (|y| = |p||x|/2 and k|p| ≤ 10), so |x|/|X| < 2e-2 this close to t = 1 is no pose
-        if (1 - t < 1e-3) {
-          const CVec8 X = lift(z);
-          if (X.head<4>().norm() < 2e-2 * X.norm()) { ok = false; ++exceptional; break; }
-        }
-      } else {
-        dt = h * 0.5;
-        if (dt < 1e-13) {
-          ok = false;
-          // singular endpoint: the paths that stall near t = 1 converge to the exceptional set x = 0
-          // (every quadric reduces to c·|y|² there: a positive-dimensional component, no pose)
-          const CVec8 X = lift(z);
-          if (1 - t < 1e-6 && X.head<4>().norm() < 5e-2 * X.norm()) ++exceptional;
-          else ++failed;
-          break;
-        }
-      }
-    }
-    if (!ok) continue;
-    const CVec8 X = lift(z);
-    if (X.head<4>().norm() < 5e-2 * X.norm()) {  // converged onto the exceptional set
-      ++exceptional;
-      continue;
-    }
-    ++finite;
-    ends.push_back(X);
-  }
-  rep.homotopy_paths = 128;
-  rep.homotopy_finite = finite;
-  rep.homotopy_diverged = diverged;
-  rep.homotopy_failed = failed;
-  rep.homotopy_exceptional = exceptional;
+  const HomotopyStats st = trackQuadricHomotopy<7>(Qr, rng, ends, opt);
+  rep.homotopy_paths = st.paths;
+  rep.homotopy_finite = st.finite;
+  rep.homotopy_diverged = st.diverged;
+  rep.homotopy_failed = st.failed;
+  rep.homotopy_exceptional = st.exceptional;
   // Newton on the 7 quadrics (square after fixing the largest x-coordinate)
   auto q7 = [&](const Study& X) {
     Eigen::Matrix<double, 7, 1> f;
@@ -589,7 +484,7 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
   };
   auto leftPose = [&](double q1, double q2) { return S.base * link(0, q1) * link(1, q2); };
   auto rightPose = [&](double q3, double q4) { return (link(2, q3) * link(3, q4) * S.tool).inverse(); };
-  auto period = [](const Joint& j) { return j.kind == JointKind::A ? 4 * kPi : 2 * kPi; };
+  auto period = [](const Joint& j) { return jointPeriod(j); };
   AlgebraicReport local;
   AlgebraicReport& rep = report ? *report : local;
   rep = AlgebraicReport{};
@@ -625,10 +520,11 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
       const double qs[4] = {r[0], r[1], s34[0], s34[1]};
       VecX q(4);
       for (int i = 0; i < 4; ++i) {
-        const bool a = J[i].kind == JointKind::A;
-        u[i] = a ? std::tan(qs[i] / 4) : std::tan(qs[i] / 2);
-        q[i] = a ? 4 * std::atan(u[i]) : 2 * std::atan(u[i]);
-        if (a && q[i] < 0) q[i] += 4 * kPi;
+        // half-angle parameter of the joint's period P (A-pair: tan(θ_v/4), R: tan(θ/2))
+        const double P = jointPeriod(J[i]);
+        u[i] = std::tan(qs[i] * kPi / P);
+        q[i] = P / kPi * std::atan(u[i]);
+        if (P > 2 * kPi && q[i] < 0) q[i] += P;
       }
       rep.u.push_back(u);
       set.offer(q);

@@ -46,21 +46,12 @@ IkAllResult solvePrototypeClass(const Model& model, const SE3& target, const Vec
 
   SolutionSet set(model, target, seed, tolerance);
 
-  auto branches = [](const Joint& j, double qb, double out[2]) {
-    out[0] = qb;
-    if (j.kind == JointKind::A) {
-      out[1] = qb + 2 * kPi;
-      return 2;
-    }
-    return 1;
-  };
-
   // Candidates from (θ1, φ = θ2 + c·θ3, θ4) totals; calls visit(q) for every branch combination.
   bool prefilter = true;
   auto enumerate = [&](double th1, double phi, double th4, const std::function<void(const VecX&)>& visit) {
     double b1[2], b4[2], b2[2], b3[2];
-    const int n1 = branches(J[0], qFromTheta(J[0], th1), b1);
-    const int n4 = branches(J[3], qFromTheta(J[3], th4), b4);
+    const int n1 = rotationBranches(J[0], qFromTheta(J[0], th1), b1);
+    const int n4 = rotationBranches(J[3], qFromTheta(J[3], th4), b4);
     VecX q(4);
     for (int i1 = 0; i1 < n1; ++i1)
       for (int i4 = 0; i4 < n4; ++i4) {
@@ -75,8 +66,8 @@ IkAllResult solvePrototypeClass(const Model& model, const SE3& target, const Vec
         const double th3 = c_a2 * (phi - th2);
         // cheap consistency test before the FK check: the planar reach |v| = |a2|
         if (prefilter && std::abs(std::hypot(vx, vy) - std::abs(J[1].a)) > 1e-6 * (1 + std::abs(J[1].a))) continue;
-        const int n2 = branches(J[1], qFromTheta(J[1], th2), b2);
-        const int n3 = branches(J[2], qFromTheta(J[2], th3), b3);
+        const int n2 = rotationBranches(J[1], qFromTheta(J[1], th2), b2);
+        const int n3 = rotationBranches(J[2], qFromTheta(J[2], th3), b3);
         for (int i2 = 0; i2 < n2; ++i2)
           for (int i3 = 0; i3 < n3; ++i3) {
             if (prefilter) {

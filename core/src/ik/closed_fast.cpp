@@ -180,15 +180,6 @@ void fallback(ClosedIkWorkspace& ws, const SE3& target, const double* seed, Clos
   for (const auto& x : r.outside_limits) put(x);
 }
 
-int branches(const Joint& j, double qb, double o[2]) {
-  o[0] = qb;
-  if (j.kind == JointKind::A) {
-    o[1] = qb + 2 * kPi;
-    return 2;
-  }
-  return 1;
-}
-
 }  // namespace
 
 ClosedIkWorkspace::ClosedIkWorkspace(const Model& model) : model_(&model) {
@@ -258,8 +249,8 @@ void ikClosed(ClosedIkWorkspace& ws, const SE3& target, const double* seed, Clos
       const double th1 = E.t1[k], th4 = E.t3[k];
       const double cphi = E.c2, sphi = E.s2[k];
       double b1[2], b4[2], b2[2], b3[2];
-      const int n1 = branches(J[0], qFromTheta(J[0], th1), b1);
-      const int n4 = branches(J[3], qFromTheta(J[3], th4), b4);
+      const int n1 = rotationBranches(J[0], qFromTheta(J[0], th1), b1);
+      const int n4 = rotationBranches(J[3], qFromTheta(J[3], th4), b4);
       for (int i1 = 0; i1 < n1; ++i1)
         for (int i4 = 0; i4 < n4; ++i4) {
           double t1, t4, dz1, dz4;
@@ -277,8 +268,8 @@ void ikClosed(ClosedIkWorkspace& ws, const SE3& target, const double* seed, Clos
           const double th2 = std::atan2(vy, vx) - ws.atan_a1_;
           const double th3 = c_a2 * (E.t2[k] - th2);
           const double c3 = cphi * c2 + sphi * s2, s3 = c_a2 * (sphi * c2 - cphi * s2);
-          const int n2 = branches(J[1], qFromTheta(J[1], th2), b2);
-          const int n3 = branches(J[2], qFromTheta(J[2], th3), b3);
+          const int n2 = rotationBranches(J[1], qFromTheta(J[1], th2), b2);
+          const int n3 = rotationBranches(J[2], qFromTheta(J[2], th3), b3);
           const SE3 T4t = T4 * S.tool;
           for (int i2 = 0; i2 < n2; ++i2)
             for (int i3 = 0; i3 < n3; ++i3) {

@@ -48,6 +48,18 @@ inline std::string serialChainProblem(const Model& m, int n, bool allow_a) {
 }
 
 inline Mat3 Rx(double a) { return rotX(a).R; }
+
+/// The joint values that give the rotation of qb within the joint's period: qb alone for a one-turn
+/// period; qb and qb + 2π for a two-turn period (an A-pair, 720°: the same rotation at two axial
+/// positions, since d = ρ·sin(θ_v/2) changes sign). Read from the joint model's period.
+inline int rotationBranches(const Joint& j, double qb, double out[2]) {
+  out[0] = qb;
+  if (jointPeriod(j) > 2 * kPi + 1e-9) {
+    out[1] = qb + 2 * kPi;
+    return 2;
+  }
+  return 1;
+}
 inline Mat3 Rz(double a) { return rotZ(a).R; }
 
 struct Euler3 {
@@ -101,7 +113,7 @@ inline double pickRepresentative(const Joint& j, double q, double period, const 
   double canon = q;
   if (period > 0) {
     // fmod(x, period) = x for 0 ≤ x < period: the call is skipped there (same result)
-    if (j.kind == JointKind::A) {
+    if (period > 2 * kPi + 1e-9) {  // a two-turn joint (A-pair): [0, period)
       canon = q >= 0 && q < period ? q : std::fmod(q, period);
       if (canon < 0) canon += period;
     } else {
