@@ -13,9 +13,7 @@
 
 #include <achain/kinematics/fk.hpp>
 #include <achain/ik/algebraic_4a.hpp>
-#include <achain/ik/closed_4a.hpp>
-#include <achain/ik/closed_6r.hpp>
-#include <achain/ik/closed_fast.hpp>
+#include <achain/ik/closed_form.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/ik/numeric.hpp>
 #include "kdl_chain.hpp"
@@ -106,12 +104,12 @@ void runIk(benchmark::State& st, const Problem& p, const std::function<bool(int,
 
 void achainNumeric(benchmark::State& st, const char* robot) {
   const Problem& p = problem(robot);
-  NumericIkWorkspace ws(p.model);
+  Data data(p.model);
   IkOptions opt;
   opt.restarts = 50;
   IkResult r;
   runIk(st, p, [&](int k, VecX& q) {
-    solveNumeric(p.model, ws, p.targets[k], p.seeds[k], opt, r);
+    solveNumeric(p.model, data, p.targets[k], p.seeds[k], opt, r);
     q = r.q;
     return r.status == IkStatus::Ok;
   });
@@ -121,7 +119,7 @@ void achainNumeric(benchmark::State& st, const char* robot) {
 /// drag), no restarts — the per-frame cost of ikSolve.
 void achainTrack(benchmark::State& st, const char* robot) {
   const Problem& p = problem(robot);
-  NumericIkWorkspace ws(p.model);
+  Data data(p.model);
   IkOptions opt;
   IkResult r;
   std::vector<VecX> near;
@@ -133,22 +131,35 @@ void achainTrack(benchmark::State& st, const char* robot) {
     near.push_back(s);
   }
   runIk(st, p, [&](int k, VecX& q) {
-    solveNumeric(p.model, ws, p.targets[k], near[k], opt, r);
+    solveNumeric(p.model, data, p.targets[k], near[k], opt, r);
     q = r.q;
     return r.status == IkStatus::Ok;
   });
 }
 
-/// Closed form through the allocation-free API (ikClosed: all solutions, flags, each candidate verified);
-/// ikAll(…, Closed) returns the same solution sets (tests/core/test_ik_closed_fast.cpp).
+/// The closed form (ikClosed: all solutions, flags, each candidate verified; allocation-free), the
+/// implementation behind ikAll(…, Closed).
 void achainClosed(benchmark::State& st, const char* robot) {
   const Problem& p = problem(robot);
-  ClosedIkWorkspace ws(p.model);
+  Data data(p.model);
   ClosedIkSolutions out;
   runIk(st, p, [&](int k, VecX& q) {
-    ikClosed(ws, p.targets[k], nullptr, out);
+    ikClosed(p.model, data, p.targets[k], nullptr, out);
     if (out.n_inside == 0) return false;
     for (int i = 0; i < p.model.nq; ++i) q[i] = out.sol[0].q[i];
+    return true;
+  });
+}
+
+/// The same closed form through ikAll (vectors of solutions with flag strings: the allocating API),
+/// with one Data kept across solves.
+void achainIkAllClosed(benchmark::State& st, const char* robot) {
+  const Problem& p = problem(robot);
+  Data data(p.model);  // as the wasm layer does: the model handle's Data
+  runIk(st, p, [&](int k, VecX& q) {
+    const IkAllResult r = ikAll(p.model, data, p.targets[k], IkMethod::Closed, {});
+    if (r.solutions.empty()) return false;
+    q = r.solutions[0].q;
     return true;
   });
 }
@@ -167,10 +178,12 @@ void achainAlgebraic(benchmark::State& st, const char* robot) {
 }
 
 BENCHMARK_CAPTURE(achainClosed, puma560, "puma560")->Name("IK/puma560/achain-closed (all 8)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainIkAllClosed, puma560, "puma560")->Name("IK/puma560/achain-ikAll-closed")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainNumeric, puma560, "puma560")->Name("IK/puma560/achain")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainTrack, puma560, "puma560")->Name("IK-track/puma560/achain")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainTrack, prototype4a, "prototype-4a")->Name("IK-track/prototype-4a/achain")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainClosed, prototype4a, "prototype-4a")->Name("IK/prototype-4a/achain-closed (all)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainIkAllClosed, prototype4a, "prototype-4a")->Name("IK/prototype-4a/achain-ikAll-closed")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainNumeric, prototype4a, "prototype-4a")->Name("IK/prototype-4a/achain")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainAlgebraic, prototype4a, "prototype-4a")
     ->Name("IK/prototype-4a/achain-algebraic (100 targets)")

@@ -11,10 +11,10 @@ using namespace emscripten;
 namespace achain::wasm {
 namespace {
 
-/// One numeric-IK workspace per live model handle, kept in WasmModel::ik_state.
+/// The binding's staging buffers per live model handle, kept in WasmModel::ik_state (the solver's
+/// scratch is the handle's Data).
 struct IkState {
-  explicit IkState(const Model& m) : ws(m), target(Mat4::Identity()), seed(m.nq) { result.q = VecX::Zero(m.nq); }
-  NumericIkWorkspace ws;
+  explicit IkState(const Model& m) : target(Mat4::Identity()), seed(m.nq) { result.q = VecX::Zero(m.nq); }
   Mat4 target;
   VecX seed;
   IkResult result;
@@ -76,7 +76,7 @@ uintptr_t ikSolve(WasmModel& h) {
     const SE3 target = readTarget(h, st);
     readSeed(h, st, 16);
     const IkOptions opt = readOptions(h.in.data() + 16 + h.model.nq);
-    solveNumeric(h.model, st.ws, target, st.seed, opt, st.result);
+    solveNumeric(h.model, h.data, target, st.seed, opt, st.result);
     const int n = h.model.nq;
     double* o = h.output(n + 5);
     for (int i = 0; i < n; ++i) o[i] = st.result.q[i];
@@ -109,7 +109,7 @@ std::string ikAllJS(WasmModel& h, const std::string& method, bool has_seed) {
     const SE3 target = readTarget(h, st);
     if (has_seed) readSeed(h, st, 16);
     const IkOptions opt = readOptions(h.in.data() + 16 + h.model.nq);
-    const IkAllResult r = ikAll(h.model, target, ikMethodFromString(method), opt, has_seed ? &st.seed : nullptr);
+    const IkAllResult r = ikAll(h.model, h.data, target, ikMethodFromString(method), opt, has_seed ? &st.seed : nullptr);
     nlohmann::json sols = nlohmann::json::array(), outside = nlohmann::json::array();
     for (const auto& s : r.solutions) sols.push_back(solutionJson(s));
     for (const auto& s : r.outside_limits) outside.push_back(solutionJson(s));

@@ -11,7 +11,7 @@
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/ik/algebraic_4a.hpp>
-#include <achain/ik/closed_fast.hpp>
+#include <achain/ik/closed_form.hpp>
 #include <achain/ik/numeric.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/influence.hpp>
@@ -28,8 +28,7 @@ namespace {
 std::vector<double> work(const Model& m, const Model& proto, int seed, int rounds) {
   std::vector<double> out;
   Data d(m);
-  NumericIkWorkspace nik(m);
-  ClosedIkWorkspace cik(m);
+  Data dik(m);  // the IK scratch lives in a Data, too: one per thread
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> U(-1, 1);
   DynamicsOptions o;
@@ -63,10 +62,10 @@ std::vector<double> work(const Model& m, const Model& proto, int seed, int round
     IkResult res;
     VecX seed = q;
     for (int k = 0; k < m.nq; ++k) seed[k] += 0.05 * U(rng);
-    solveNumeric(m, nik, target, seed, IkOptions{}, res);
+    solveNumeric(m, dik, target, seed, IkOptions{}, res);
     out.push_back(res.residual);
     ClosedIkSolutions sols;
-    ikClosed(cik, target, q.data(), sols);
+    ikClosed(m, dik, target, q.data(), sols);
     out.push_back(sols.count);
   }
   // The algebraic 4A solver and a small reachable-set job on the prototype.

@@ -1,6 +1,7 @@
 #pragma once
 #include <random>
 
+#include <achain/kinematics/fk.hpp>
 #include <achain/model/model.hpp>
 
 namespace achain::test {
@@ -17,6 +18,13 @@ inline VecX randomConfiguration(const Model& m, std::mt19937& rng) {
     q[m.idx_q[i]] = std::uniform_real_distribution<double>(lo, hi)(rng);
   }
   return q;
+}
+
+/// The tool pose at q (FK with a Data of its own).
+inline SE3 fkPose(const Model& m, const VecX& q) {
+  Data d(m);
+  forwardKinematics(m, d, q);
+  return d.oMtool;
 }
 
 constexpr double kInch = 0.0254;

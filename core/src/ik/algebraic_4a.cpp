@@ -192,8 +192,10 @@ ConstraintVariety implicitizeTwoJoint(const std::function<SE3(double, double)>& 
   return v;
 }
 
-std::vector<Eigen::Vector2d> solveTwoJoint(const Joint& ja, const Joint& jb, const SE3& T, double tol) {
+std::vector<Eigen::Vector2d> solveTwoJoint(const Model& S, int first, const SE3& T, double tol) {
   using namespace ik_detail;
+  const Joint &ja = S.joints[first], &jb = S.joints[first + 1];
+  const JointModel &ma = S.jmodels[first], &mb = S.jmodels[first + 1];
   std::vector<Eigen::Vector2d> out;
   const Mat3 N = T.R * Rx(jb.alpha).transpose();  // = Rz(θa) Rx(αa) Rz(θb)
   const double sa = std::sin(ja.alpha), ca = std::cos(ja.alpha);
@@ -204,19 +206,20 @@ std::vector<Eigen::Vector2d> solveTwoJoint(const Joint& ja, const Joint& jb, con
   (void)tha;
   const double thB = std::atan2(sa, 0.0) - std::atan2(N(2, 1), N(2, 0));  // row: (0, sa, ca)·Rz(θb)
   double ba[2], bb[2];
-  const int na = rotationBranches(ja, qFromTheta(ja, thA), ba), nb = rotationBranches(jb, qFromTheta(jb, thB), bb);
+  const int na = rotationBranches(ma.period, qFromTheta(ja, thA), ba),
+            nb = rotationBranches(mb.period, qFromTheta(jb, thB), bb);
+  JointState sa_, sb_;
   for (int i = 0; i < na; ++i)
     for (int k = 0; k < nb; ++k) {
-      double t1, d1, t2, d2;
-      jointMotion(ja, ba[i], t1, d1);
-      jointMotion(jb, bb[k], t2, d2);
-      const SE3 P = dhLink(t1, d1, ja.a, ja.alpha) * dhLink(t2, d2, jb.a, jb.alpha);
+      ma.evaluate(ba[i], sa_);
+      mb.evaluate(bb[k], sb_);
+      const SE3 P = dhLink(sa_.theta, sa_.dz, ja.a, ja.alpha) * dhLink(sb_.theta, sb_.dz, jb.a, jb.alpha);
       double pe, oe;
       poseError(P, T, pe, oe);
       if (pe <= tol * (1 + T.p.norm()) && oe <= tol) {
         double qa = ba[i], qb = bb[k];
         // a joint whose period exceeds one turn (an A-pair: 720°) is reported in [0, period)
-        const double Pa = jointPeriod(ja), Pb = jointPeriod(jb);
+        const double Pa = ma.period, Pb = mb.period;
         if (Pa > 2 * kPi) qa = std::fmod(std::fmod(qa, Pa) + Pa, Pa);
         if (Pb > 2 * kPi) qb = std::fmod(std::fmod(qb, Pb) + Pb, Pb);
         out.emplace_back(qa, qb);
@@ -463,7 +466,7 @@ bool checkAlgebraic(const Model& m, std::string* why) {
     if (why) *why = s;
     return false;
   };
-  if (const std::string p = ik_detail::serialChainProblem(m, 4, true); !p.empty()) return fail(p);
+  if (const std::string p = ik_detail::serialChainProblem(m, 4, 2); !p.empty()) return fail(p);
   return true;
 }
 }  // namespace
@@ -478,13 +481,13 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
   if (std::abs(std::sin(J[0].alpha)) < 1e-9 || std::abs(std::sin(J[2].alpha)) < 1e-9)
     throw Error("algebraic IK (4A-chain): joints[0].alpha and joints[2].alpha must not be 0 or 180 deg (two-joint sub-IK)");
   auto link = [&](int i, double q) {
-    double th, dz;
-    jointMotion(J[i], q, th, dz);
-    return dhLink(th, dz, J[i].a, J[i].alpha);
+    JointState s;
+    S.jmodels[i].evaluate(q, s);
+    return dhLink(s.theta, s.dz, J[i].a, J[i].alpha);
   };
   auto leftPose = [&](double q1, double q2) { return S.base * link(0, q1) * link(1, q2); };
   auto rightPose = [&](double q3, double q4) { return (link(2, q3) * link(3, q4) * S.tool).inverse(); };
-  auto period = [](const Joint& j) { return jointPeriod(j); };
+  auto period = [&](const Joint& j) { return S.jmodels[&j - J.data()].period; };
   AlgebraicReport local;
   AlgebraicReport& rep = report ? *report : local;
   rep = AlgebraicReport{};
@@ -509,9 +512,9 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
     // recover (u1, u2) from ⁰T_L = pose(X) and (u3, u4) from ᴿT = ⁰T_L⁻¹·target·tool⁻¹ (the two-joint
     // sub-IKs); a point without both is a spurious point of the implicit varieties
     const SE3 L = poseFromStudy(X);
-    const auto sub12 = solveTwoJoint(J[0], J[1], base_inv * L);
+    const auto sub12 = solveTwoJoint(S, 0, base_inv * L);
     const SE3 M34 = L.inverse() * target * tool_inv;
-    const auto sub = solveTwoJoint(J[2], J[3], M34);
+    const auto sub = solveTwoJoint(S, 2, M34);
     rep.genuine.push_back(!sub12.empty() && !sub.empty());
     for (const auto& r : sub12)
     for (const auto& s34 : sub) {
@@ -521,7 +524,7 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
       VecX q(4);
       for (int i = 0; i < 4; ++i) {
         // half-angle parameter of the joint's period P (A-pair: tan(θ_v/4), R: tan(θ/2))
-        const double P = jointPeriod(J[i]);
+        const double P = S.jmodels[i].period;
         u[i] = std::tan(qs[i] * kPi / P);
         q[i] = P / kPi * std::atan(u[i]);
         if (P > 2 * kPi && q[i] < 0) q[i] += P;

@@ -4,8 +4,7 @@
 
 #include <achain/kinematics/fk.hpp>
 #include <achain/ik/algebraic_4a.hpp>
-#include <achain/ik/closed_4a.hpp>
-#include <achain/ik/closed_6r.hpp>
+#include <achain/ik/closed_form.hpp>
 #include <achain/ik/numeric.hpp>
 #include <achain/ik/solution_set.hpp>
 
@@ -76,19 +75,16 @@ void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& targe
   poseError(data.oMtool, target, pe, oe);
 }
 
-double jointPeriod(const Joint& j) { return makeJointModel(j, 0).period; }
-
 bool hasClosedForm(const Model& model) { return isPrototypeClass(model) || isWristPartitioned6R(model); }
 
 namespace {
 
-IkAllResult numericAll(const Model& model, const SE3& target, const IkOptions& options, const VecX* seed) {
+IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const IkOptions& options, const VecX* seed) {
   // Multi-start: every converged start is a solution; duplicates removed by the solution set.
   IkOptions opt = options;
   opt.restarts = 0;
   const double tol = std::max(1e-9, 10 * options.tolerance);
   ik_detail::SolutionSet set(model, target, seed, opt.position_only ? kInf : tol);
-  NumericIkWorkspace ws(model);
   IkResult r;
   std::mt19937_64 rng(options.random_seed);
   std::uniform_real_distribution<double> U(0, 1);
@@ -104,12 +100,12 @@ IkAllResult numericAll(const Model& model, const SE3& target, const IkOptions& o
       for (int j = 0; j < model.njoints(); ++j) {
         const auto& L = model.joints[j].limits;
         if (!model.jmodels[j].independent) continue;
-        const double fb = isAngular(model.joints[j].kind) ? kPi : 1.0;
+        const double fb = model.jmodels[j].angular() ? kPi : 1.0;
         const double lo = std::isfinite(L.lower) ? L.lower : -fb, hi = std::isfinite(L.upper) ? L.upper : fb;
         q0[model.idx_q[j]] = lo + U(rng) * (hi - lo);
       }
     }
-    solveNumeric(model, ws, target, q0, opt, r);
+    solveNumeric(model, data, target, q0, opt, r);
     if (r.status == IkStatus::Ok) {
       if (opt.position_only) {
         IkSolution s;
@@ -141,23 +137,53 @@ IkAllResult numericAll(const Model& model, const SE3& target, const IkOptions& o
   return res;
 }
 
+/// The closed form's fixed-size set as an IkAllResult (the nearest least-squares pose when unreachable).
+IkAllResult closedAll(const Model& model, Data& data, const SE3& target, const VecX* seed) {
+  ClosedIkSolutions out;
+  ikClosed(model, data, target, seed ? seed->data() : nullptr, out);
+  IkAllResult res;
+  res.method = IkMethod::Closed;
+  res.status = out.status;
+  res.note = closedIkNote(out.kase);
+  auto convert = [&](const ClosedIkSolution& x) {
+    IkSolution s;
+    s.q = Eigen::Map<const VecX>(x.q.data(), model.nq);
+    s.within_limits = x.within_limits;
+    s.position_error = x.position_error;
+    s.orientation_error = x.orientation_error;
+    s.flags = closedIkFlagStrings(x.flags);
+    return s;
+  };
+  for (int k = 0; k < out.count; ++k) (k < out.n_inside ? res.solutions : res.outside_limits).push_back(convert(out.sol[k]));
+  if (out.kase == ClosedIkCase::Family) {
+    res.family_q0 = Eigen::Map<const VecX>(out.family_q0.data(), model.nq);
+    res.family_dir = Eigen::Map<const VecX>(out.family_dir.data(), model.nq);
+  }
+  if (out.status == IkStatus::Unreachable) {
+    std::vector<VecX> misses;
+    for (int k = 0; k < out.n_rejected; ++k) misses.push_back(Eigen::Map<const VecX>(out.rejected[k].q.data(), model.nq));
+    ik_detail::nearestLeastSquares(model, data, target, seed, misses, res);
+  }
+  return res;
+}
+
 }  // namespace
 
 IkAllResult ikAll(const Model& model, const SE3& target, IkMethod method, const IkOptions& options, const VecX* seed) {
+  Data data(model);
+  return ikAll(model, data, target, method, options, seed);
+}
+
+IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod method, const IkOptions& options,
+                  const VecX* seed) {
+  checkData(model, data);
   if (seed) checkConfiguration(model, *seed);
-  if (method == IkMethod::Auto) method = hasClosedForm(model) && !options.position_only ? IkMethod::Closed : IkMethod::Numeric;
+  if (method == IkMethod::Auto)
+    method = !options.position_only && hasClosedForm(model, data) ? IkMethod::Closed : IkMethod::Numeric;
   switch (method) {
-    case IkMethod::Closed:
-      if (isPrototypeClass(model)) return solvePrototypeClass(model, target, seed);
-      if (isWristPartitioned6R(model)) return solveWristPartitioned6R(model, target, seed);
-      {
-        std::string a, b;
-        isPrototypeClass(model, &a);
-        isWristPartitioned6R(model, &b);
-        throw Error("method: no closed form for '" + model.name + "' (prototype class: " + a + "; wrist-partitioned 6R: " + b + ")");
-      }
+    case IkMethod::Closed: return closedAll(model, data, target, seed);  // throws naming why if there is none
     case IkMethod::Algebraic: return solveAlgebraic4A(model, target, seed);
-    default: return numericAll(model, target, options, seed);
+    default: return numericAll(model, data, target, options, seed);
   }
 }
 

@@ -8,27 +8,6 @@
 
 namespace achain {
 
-NumericIkWorkspace::NumericIkWorkspace(const Model& m)
-    : data(m),
-      J(6, m.nv),
-      Jw(6, m.nv),
-      A(m.nv, m.nv),
-      Ar(m.nv, m.nv),
-      e(6),
-      g(m.nv),
-      dq(m.nv),
-      q(m.nq),
-      qtry(m.nq),
-      qbest(m.nq),
-      best_start(m.nq),
-      gr(m.nv),
-      dqr(m.nv),
-      lo(m.nq),
-      hi(m.nq),
-      free_idx(m.nv),
-      ldlt(m.nv),
-      n(m.nq) {}
-
 namespace {
 
 struct Weights {
@@ -38,17 +17,19 @@ struct Weights {
 };
 
 /// FK at q, fills ws.e (weighted, target minus current) and returns its norm.
-double errorAt(const Model& model, NumericIkWorkspace& ws, const VecX& q, const SE3& target, const Weights& w) {
-  forwardKinematics(model, ws.data, q);
-  const SE3& T = ws.data.oMtool;
+double errorAt(const Model& model, Data& data, const VecX& q, const SE3& target, const Weights& w) {
+  auto& ws = data.ik;
+  forwardKinematics(model, data, q);
+  const SE3& T = data.oMtool;
   ws.e.head<3>() = w.wp * (target.p - T.p);
   if (!w.pos_only) ws.e.tail<3>() = w.wo * rotationLog(target.R * T.R.transpose());
   return ws.e.head(w.rows()).norm();
 }
 
 /// Weighted Jacobian of the current FK state into ws.Jw (rows × n).
-void jacobianAt(const Model& model, NumericIkWorkspace& ws, const Weights& w) {
-  toolJacobian(model, ws.data, ws.J, Frame::Base);
+void jacobianAt(const Model& model, Data& data, const Weights& w) {
+  auto& ws = data.ik;
+  toolJacobian(model, data, ws.J, Frame::Base);
   ws.Jw.topRows<3>() = w.wp * ws.J.topRows<3>();
   if (!w.pos_only) ws.Jw.bottomRows<3>() = w.wo * ws.J.bottomRows<3>();
 }
@@ -56,8 +37,8 @@ void jacobianAt(const Model& model, NumericIkWorkspace& ws, const Weights& w) {
 /// Damped step with box constraints: joints whose step would leave [lo, hi] are fixed at the bound
 /// and the remaining joints re-solve the damped normal equations with that contribution removed,
 /// so the error is redistributed inside the solver (no clamping afterwards).
-void boundedStep(NumericIkWorkspace& ws, const VecX& q, double lambda, bool limits) {
-  const int n = ws.n;
+void boundedStep(Data::InverseKinematics& ws, const VecX& q, double lambda, bool limits) {
+  const int n = static_cast<int>(ws.q.size());
   ws.dq.setZero();
   // free_idx[i] = 1 if free, 0 if fixed at a bound
   for (int i = 0; i < n; ++i) ws.free_idx[i] = 1;
@@ -99,8 +80,8 @@ void boundedStep(NumericIkWorkspace& ws, const VecX& q, double lambda, bool limi
       ++r;
     }
     if (nf == n) {
-      ws.ldlt.compute(ws.Ar);
-      ws.dqr = ws.ldlt.solve(ws.gr);
+      ws.llt.compute(ws.Ar);
+      ws.dqr = ws.llt.solve(ws.gr);
     } else {
       // small, rare: solve the packed block in place without allocating (Cholesky by hand)
       auto M = ws.Ar.topLeftCorner(nf, nf);
@@ -154,17 +135,18 @@ struct StartResult {
 };
 
 /// One Levenberg–Marquardt run from ws.q (modified in place). Returns the final weighted error.
-StartResult runLM(const Model& model, NumericIkWorkspace& ws, const SE3& target, const Weights& w,
+StartResult runLM(const Model& model, Data& data, const SE3& target, const Weights& w,
                   const IkOptions& opt, bool limits) {
-  const int n = ws.n;
+  auto& ws = data.ik;
+  const int n = model.nq;
   const int rows = w.rows();
   if (limits)
     for (int i = 0; i < n; ++i) ws.q[i] = std::min(std::max(ws.q[i], ws.lo[i]), ws.hi[i]);
-  double E = errorAt(model, ws, ws.q, target, w);
+  double E = errorAt(model, data, ws.q, target, w);
   double lambda = -1, nu = 2;
   int it = 0;
   for (; it < opt.max_iterations && E > opt.tolerance; ++it) {
-    jacobianAt(model, ws, w);
+    jacobianAt(model, data, w);
     if (n == 6 && rows == 6) {
       using M6 = Eigen::Matrix<double, 6, 6>;
       const Eigen::Map<const M6> Jf(ws.Jw.data());
@@ -190,7 +172,7 @@ StartResult runLM(const Model& model, NumericIkWorkspace& ws, const SE3& target,
       ws.gr.noalias() = ws.A * ws.dq;
       const double pred = ws.dq.dot(ws.g) - 0.5 * ws.dq.dot(ws.gr);  // g·dq − ½ dqᵀA dq
       const VecX& qt = ws.qtry;
-      const double Et = errorAt(model, ws, qt, target, w);
+      const double Et = errorAt(model, data, qt, target, w);
       const double actual = 0.5 * (E2 - Et * Et);
       if (Et < E) {
         const double rho = pred > 0 ? actual / pred : 0.0;
@@ -206,7 +188,7 @@ StartResult runLM(const Model& model, NumericIkWorkspace& ws, const SE3& target,
         lambda *= nu;
         nu *= 2;
         if (lambda > 1e14 * std::max(ws.A.diagonal().maxCoeff(), 1.0)) {
-          errorAt(model, ws, ws.q, target, w);  // restore FK state at q
+          errorAt(model, data, ws.q, target, w);  // restore FK state at q
           return {E, it + 1};
         }
       }
@@ -219,9 +201,11 @@ double jointDistance(const VecX& a, const VecX& b) { return (a - b).squaredNorm(
 
 }  // namespace
 
-void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target, const VecX& seed,
-                  const IkOptions& opt, IkResult& out) {
+void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX& seed, const IkOptions& opt,
+                  IkResult& out) {
   checkConfiguration(model, seed);
+  checkData(model, data);
+  auto& ws = data.ik;
   if (!(opt.position_weight > 0) || !std::isfinite(opt.position_weight))
     throw Error("options.positionWeight: must be a positive number");
   if (!opt.position_only && (!(opt.orientation_weight > 0) || !std::isfinite(opt.orientation_weight)))
@@ -230,7 +214,7 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
   if (!(opt.tolerance > 0)) throw Error("options.tolerance: must be > 0");
   if (opt.restarts < 0) throw Error("options.restarts: must be ≥ 0");
   const Weights w{opt.position_weight, opt.orientation_weight, opt.position_only};
-  const int n = ws.n;
+  const int n = model.nq;
   for (int i = 0; i < model.njoints(); ++i) {
     const JointLimits& L = model.joints[i].limits;
     if (!model.jmodels[i].independent) continue;
@@ -244,7 +228,7 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
 
   // 1) from the seed (continuity)
   ws.q = seed;
-  StartResult r = runLM(model, ws, target, w, opt, opt.respect_limits);
+  StartResult r = runLM(model, data, target, w, opt, opt.respect_limits);
   iterations += r.iterations;
   best = r.err;
   ws.qbest = ws.q;
@@ -258,7 +242,7 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
       const double x = v + step <= hi && v + step >= lo ? v + step : v - step;
       ws.q[c] = std::min(hi, std::max(lo, x));
     }
-    const StartResult e = runLM(model, ws, target, w, opt, opt.respect_limits);
+    const StartResult e = runLM(model, data, target, w, opt, opt.respect_limits);
     iterations += e.iterations;
     if (e.err <= opt.tolerance || e.err < 0.5 * best) {
       best = e.err;
@@ -276,7 +260,7 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
       for (int j = 0; j < model.njoints(); ++j) {
         const int i = model.idx_q[j];
         if (i < 0 || !model.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
-        const double fb = isAngular(model.joints[j].kind) ? kPi : 1.0;
+        const double fb = model.jmodels[j].angular() ? kPi : 1.0;
         const double lo = std::isfinite(ws.lo[i]) ? ws.lo[i] : seed[i] - fb;
         const double hi = std::isfinite(ws.hi[i]) ? ws.hi[i] : seed[i] + fb;
         const double s0 = std::min(std::max(seed[i], lo), hi);
@@ -285,14 +269,14 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
         ws.q[i] = s0 + spread * ((lo + u * (hi - lo)) - s0);
       }
       ws.best_start = ws.q;
-      r = runLM(model, ws, target, w, opt, opt.respect_limits);
+      r = runLM(model, data, target, w, opt, opt.respect_limits);
       iterations += r.iterations;
       if (r.err > opt.tolerance && opt.respect_limits) {
         // Stuck against a bound: solve without limits from the same start and shift periodic joints
         // by whole periods into their limits (the same pose). Accepted only if everything fits.
         ws.qtry = ws.q;
         ws.q = ws.best_start;
-        StartResult u = runLM(model, ws, target, w, opt, false);
+        StartResult u = runLM(model, data, target, w, opt, false);
         iterations += u.iterations;
         bool fits = u.err <= opt.tolerance;
         for (int j = 0; j < model.njoints() && fits; ++j) {
@@ -311,7 +295,7 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
             }
         }
         if (fits) {
-          r.err = errorAt(model, ws, ws.q, target, w);
+          r.err = errorAt(model, data, ws.q, target, w);
         } else {
           ws.q = ws.qtry;  // keep the constrained result
         }
@@ -344,23 +328,23 @@ void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target,
       // (tried from the best constrained point and from the seed)
       for (int k = 0; k < 2 && out.status != IkStatus::Limits; ++k) {
         ws.q = k == 0 ? ws.qbest : seed;
-        StartResult u = runLM(model, ws, target, w, opt, false);
+        StartResult u = runLM(model, data, target, w, opt, false);
         out.iterations += u.iterations;
         if (u.err <= opt.tolerance) out.status = IkStatus::Limits;
       }
     }
   }
   // Final errors at the returned q (the inside-limits configuration even for 'limits').
-  out.residual = errorAt(model, ws, out.q, target, w);
-  const SE3& T = ws.data.oMtool;
+  out.residual = errorAt(model, data, out.q, target, w);
+  const SE3& T = data.oMtool;
   out.position_error = (T.p - target.p).norm();
   out.orientation_error = opt.position_only ? 0.0 : rotationLog(target.R * T.R.transpose()).norm();
 }
 
 IkResult solveNumeric(const Model& model, const SE3& target, const VecX& seed, const IkOptions& options) {
-  NumericIkWorkspace ws(model);
+  Data data(model);
   IkResult r;
-  solveNumeric(model, ws, target, seed, options, r);
+  solveNumeric(model, data, target, seed, options, r);
   return r;
 }
 

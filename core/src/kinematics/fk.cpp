@@ -14,7 +14,6 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ve
     JointState js;
     jm.evaluate(jm.coord < 0 ? 0.0 : q[jm.coord], js);
     const double th = js.theta, dz = js.dz;
-    data.u[i] = js.u;
     data.theta[i] = th;
     data.dz[i] = dz;
     data.rot_rate[i] = js.rot_rate;

@@ -23,7 +23,7 @@ void addPointMass(DynBody& b, double m, const Vec3& x) {
 
 Data::Data(const Model& m)
     : nv(m.nv), njoints(m.njoints()), oMi(m.njoints()), oMj(m.njoints()), theta(m.njoints()), dz(m.njoints()),
-      u(m.njoints()), rot_rate(m.njoints()), axial_rate(m.njoints()), axial_curv(m.njoints()),
+      rot_rate(m.njoints()), axial_rate(m.njoints()), axial_curv(m.njoints()),
       axial_jerk(m.njoints()) {
   const int n = njoints;
   kin.path.resize(n);
@@ -41,6 +41,15 @@ Data::Data(const Model& m)
   dyn.M = MatX::Zero(nv, nv);
   dyn.J3 = MatX::Zero(3, nv);
   dyn.llt = Eigen::LLT<MatX>(nv);
+  ik.J = MatX::Zero(6, nv);
+  ik.Jw = MatX::Zero(6, nv);
+  ik.A = MatX::Zero(nv, nv);
+  ik.Ar = MatX::Zero(nv, nv);
+  ik.e = VecX::Zero(6);
+  for (VecX* v : {&ik.g, &ik.dq, &ik.gr, &ik.dqr}) *v = VecX::Zero(nv);
+  for (VecX* v : {&ik.q, &ik.qtry, &ik.qbest, &ik.best_start, &ik.lo, &ik.hi}) *v = VecX::Zero(m.nq);
+  ik.free_idx = Eigen::VectorXi::Zero(nv);
+  ik.llt = Eigen::LLT<MatX>(nv);
 
   // Legs: anchors in the parent's frame (B) and the link's frame (P).
   for (int i = 0; i < n; ++i) {

@@ -82,7 +82,6 @@ CartesianPlan planCartesianPath(const Model& m, const VecX& q0, const CartesianP
   const int K = spec.knots;
   MatX qk(K, m.nq);
   std::vector<double> tk(K);
-  NumericIkWorkspace ws(m);
   IkOptions io = spec.ik;
   io.position_only = plan.position_only;
   io.restarts = 0;
@@ -94,7 +93,7 @@ CartesianPlan planCartesianPath(const Model& m, const VecX& q0, const CartesianP
     double s, sd, sdd;
     law.evaluate(tk[k], s, sd, sdd);
     const SE3 target = cartesianPose(start, spec, s);
-    solveNumeric(m, ws, target, seed, io, res);
+    solveNumeric(m, data, target, seed, io, res);
     if (res.status != IkStatus::Ok) {
       char buf[200];
       std::snprintf(buf, sizeof buf, "%s: IK %s at s = %.4f (t = %.4f s, position error %.3g m)", what, toString(res.status), s,

@@ -6,8 +6,7 @@
 #include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
 #include <achain/ik/algebraic_4a.hpp>
-#include <achain/ik/closed_4a.hpp>
-#include <achain/ik/closed_6r.hpp>
+#include <achain/ik/closed_form.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/ik/numeric.hpp>
 #include <achain/model/robots.hpp>
@@ -16,11 +15,7 @@ using namespace achain;
 
 namespace {
 
-SE3 fkPose(const Model& m, const VecX& q) {
-  Data d(m);
-  forwardKinematics(m, d, q);
-  return d.oMtool;
-}
+using test::fkPose;
 
 double angleDiff(double a, double b, double period) {
   double d = std::fmod(a - b, period);
@@ -33,7 +28,7 @@ bool containsConfig(const Model& m, const std::vector<IkSolution>& sols, const V
   for (const auto& s : sols) {
     bool same = true;
     for (int j = 0; j < m.njoints(); ++j) {
-      const double period = jointPeriod(m.joints[j]);
+      const double period = m.jmodels[j].period;
       same = same && (period > 0 ? angleDiff(s.q[j], q[j], period) : std::abs(s.q[j] - q[j])) < tol;
     }
     if (same) return true;
@@ -161,7 +156,7 @@ TEST_CASE("ik: puma560 8 distinct configuration-flag combinations", "[ik]") {
 TEST_CASE("ik: numeric solver ≥ 99.9 % inside the limits on reachable targets, both robots", "[ik]") {
   for (const char* name : {"puma560", "prototype-4a", "stanford"}) {
     const Model m = builtinModel(name);
-    NumericIkWorkspace ws(m);
+    Data ws(m);
     IkOptions opt;
     opt.restarts = 50;
     std::mt19937 rng(5);
@@ -198,7 +193,7 @@ TEST_CASE("ik: closed form, numeric and the seed agree on the prototype", "[ik]"
 
 TEST_CASE("ik: numeric continuity, a dragged target never flips branch", "[ik]") {
   const Model m = builtinModel("puma560");
-  NumericIkWorkspace ws(m);
+  Data ws(m);
   VecX q(6);
   q << 0.1, 0.6, -1.2, 0.3, 0.9, 0.2;
   VecX qdrag = q;

@@ -14,6 +14,8 @@ using namespace achain;
 
 namespace {
 
+using test::fkPose;
+
 /// prototype-4a with lengths in inches (the thesis's printed numbers are in inches).
 Model prototypeInches() {
   Model m = builtinModel("prototype-4a");
@@ -32,12 +34,6 @@ VecX thesisQ() {
   VecX q(4);
   q << 84.107, 224.203, 106.791, 236.997;
   return q * kDeg;
-}
-
-SE3 fkPose(const Model& m, const VecX& q) {
-  Data d(m);
-  forwardKinematics(m, d, q);
-  return d.oMtool;
 }
 
 /// Quadric from (coefficient, variable indices) terms, as a coefficient vector (unit norm).
@@ -159,7 +155,7 @@ TEST_CASE("ik algebraic: thesis example end to end", "[ik][algebraic]") {
     CHECK_FALSE(rep.genuine[i2]);
     CHECK(rep.cubic_residual[i1] < 1e-9);  // X1 satisfies all 9 equations exactly
     // X2: a root of the 7 quadrics; no base 2A-IK (the thesis's reason for calling it spurious)
-    CHECK(solveTwoJoint(m.joints[0], m.joints[1], poseFromStudy(rep.intersections[i2]), 1e-6).empty());
+    CHECK(solveTwoJoint(m, 0, poseFromStudy(rep.intersections[i2]), 1e-6).empty());
     Study X = rep.intersections[i1];
     X /= X[0];
     CHECK(X[3] != Approx(-0.457).margin(5e-3));  // the printed digit is wrong
@@ -185,8 +181,8 @@ TEST_CASE("ik algebraic: thesis example end to end", "[ik][algebraic]") {
     off.tail<4>() = Eigen::Vector4d(-3, 4, 1, 0);
     off[7] = -(off[0] * off[4] + off[1] * off[5] + off[2] * off[6]) / off[3];
     CHECK(std::max(rep.left.residual(off), rep.right.residual(off)) > 5e-2);
-    CHECK(solveTwoJoint(m.joints[0], m.joints[1], poseFromStudy(X1p), 2e-3).size() == 1);
-    CHECK(solveTwoJoint(m.joints[0], m.joints[1], poseFromStudy(X2), 2e-3).empty());
+    CHECK(solveTwoJoint(m, 0, poseFromStudy(X1p), 2e-3).size() == 1);
+    CHECK(solveTwoJoint(m, 0, poseFromStudy(X2), 2e-3).empty());
   }
 }
 

@@ -52,9 +52,10 @@ struct ConstraintVariety {
 /// sampled over their full periods).
 ConstraintVariety implicitizeTwoJoint(const std::function<SE3(double, double)>& fk, double period_a, double period_b);
 
-/// Two-joint sub-IK: every (q_a, q_b) with pose(q_a, q_b) = T (720° branches of A-pairs included),
-/// verified to `tol`. Used to recover (u1, u2), (u3, u4) and to reject spurious intersection points.
-std::vector<Eigen::Vector2d> solveTwoJoint(const Joint& ja, const Joint& jb, const SE3& T, double tol = 1e-7);
+/// Two-joint sub-IK of joints `first`, `first + 1` of a standard-DH serial chain S: every (q_a, q_b)
+/// with pose(q_a, q_b) = T (720° branches of A-pairs included), verified to `tol`. Used to recover
+/// (u1, u2), (u3, u4) and to reject spurious intersection points.
+std::vector<Eigen::Vector2d> solveTwoJoint(const Model& S, int first, const SE3& T, double tol = 1e-7);
 
 /// What the algebraic method did (for tests and the CLI): the two varieties (right one in Σ0), the
 /// Study parameters of the inverse target used in the transfer, the intersection points and which

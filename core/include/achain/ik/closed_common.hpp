@@ -1,4 +1,4 @@
-// Helpers shared by the closed-form solvers (closed_4a.cpp, closed_6r.cpp): the three-axis Euler
+// Helpers shared by the closed-form and algebraic solvers (closed_form.cpp, algebraic_4a.cpp): the three-axis Euler
 // decomposition M = Rz(t1)·Rx(α)·Rz(t2)·Rx(β)·Rz(t3), standard-DH link transforms, and the choice
 // of a joint value among its periodic representatives.
 #pragma once
@@ -33,15 +33,20 @@ inline const Model& standardDH(const Model& m, Model& storage) {
   return storage;
 }
 
-/// The structure every closed form starts from: a serial chain of n joints, R only (or R and A),
-/// the tool on the last link. Returns "" when it holds, else the reason naming the field.
-inline std::string serialChainProblem(const Model& m, int n, bool allow_a) {
+/// The structure every closed form starts from: a serial chain of n joints, each owning its coordinate
+/// and turning once per turn of it (θ = θ0 ± q), the tool on the last link. turns = 1: revolute joints
+/// only (no axial law); turns = 2: the axial law may also repeat within two turns (an A-pair: 720°).
+/// Read from the joint models. Returns "" when it holds, else the reason naming the field.
+inline std::string serialChainProblem(const Model& m, int n, int turns) {
   if (m.njoints() != n || m.nq != n) return "needs exactly " + std::to_string(n) + " joints";
   for (int i = 0; i < n; ++i) {
     if (m.joints[i].parent != i - 1) return "joints[" + std::to_string(i) + "].parent: not a serial chain";
-    const JointKind k = m.joints[i].kind;
-    if (k != JointKind::R && !(allow_a && k == JointKind::A))
-      return "joints[" + std::to_string(i) + "].kind: " + (allow_a ? "only R and A joints" : "only R joints");
+    const JointModel& jm = m.jmodels[i];
+    const bool turning = jm.independent && jm.scale == 1 && jm.offset == 0 && std::abs(jm.rot) == 1;
+    const bool two_turns = std::abs(jm.period - 2 * kPi) < 1e-9 || std::abs(jm.period - 4 * kPi) < 1e-9;
+    if (!(turning && (jm.law.isZero() || (turns == 2 && two_turns))))
+      return "joints[" + std::to_string(i) + "].kind: " +
+             (turns == 2 ? "only R and A joints (or a law repeating within two turns)" : "only R joints");
   }
   if (m.toolLink() != n - 1) return "tool_link: the tool must sit on the last link";
   return "";
@@ -51,10 +56,10 @@ inline Mat3 Rx(double a) { return rotX(a).R; }
 
 /// The joint values that give the rotation of qb within the joint's period: qb alone for a one-turn
 /// period; qb and qb + 2π for a two-turn period (an A-pair, 720°: the same rotation at two axial
-/// positions, since d = ρ·sin(θ_v/2) changes sign). Read from the joint model's period.
-inline int rotationBranches(const Joint& j, double qb, double out[2]) {
+/// positions, the axial law taking its other sign). The period is the joint model's.
+inline int rotationBranches(double period, double qb, double out[2]) {
   out[0] = qb;
-  if (jointPeriod(j) > 2 * kPi + 1e-9) {
+  if (period > 2 * kPi + 1e-9) {
     out[1] = qb + 2 * kPi;
     return 2;
   }

@@ -1,8 +1,8 @@
 // Inverse kinematics: common types, target checking, pose error, and the dispatcher ikAll().
 //
 // Algorithms (one per file):
-//   closed_4a.hpp     closed form for prototype-class 4-joint chains (R/A joints, axes 2 ∥ 3)
-//   closed_6r.hpp     closed form for wrist-partitioned 6R chains (PUMA class), 8 solutions + flags
+//   closed_form.hpp   the closed forms, allocation-free: prototype-class 4-joint chains (R/A joints,
+//                     axes 2 ∥ 3) and wrist-partitioned 6R chains (PUMA class, 8 solutions + flags)
 //   algebraic_4a.hpp  Study-parameter (kinematic mapping) IK of 4A-chains (Robinson/Pfurner)
 //   numeric.hpp       Levenberg–Marquardt with joint limits inside the solver, any R/P/H/A chain
 #pragma once
@@ -85,11 +85,13 @@ Vec3 rotationLog(const Mat3& R);
 /// Shorthand: FK of q and the pose error to the target.
 void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& target, double& pe, double& oe);
 
-/// Joint period: 2π for R/H rotations (H is not periodic: returns 0), 4π for A-pairs, 0 for P.
-double jointPeriod(const Joint& j);
-
 /// All solutions by the best method for the chain (method Auto: closed form when the chain has one,
-/// otherwise numeric multi-start). seed (optional) orders the solutions nearest-first.
+/// otherwise numeric multi-start). seed (optional) orders the solutions nearest-first. The closed and
+/// numeric methods use data's scratch (Data::ik).
+IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod method, const IkOptions& options,
+                  const VecX* seed = nullptr);
+
+/// The same with a Data of its own (one-off calls; loops should keep a Data).
 IkAllResult ikAll(const Model& model, const SE3& target, IkMethod method, const IkOptions& options,
                   const VecX* seed = nullptr);
 

@@ -2,7 +2,8 @@
 // joint limits enforced inside each step (bounded active-set step, not clamping afterwards),
 // position/orientation weights, position-only mode, least squares for reduced-mobility chains
 // (the nearest reachable pose and its residual), restarts from random seeds.
-// Allocation-free per solve once the workspace exists.
+// Allocation-free per solve: the scratch is the Data's ik block (one Data per thread; FK results in
+// the Data are those of the last configuration tried).
 #pragma once
 #include <random>
 
@@ -10,22 +11,7 @@
 
 namespace achain {
 
-/// Preallocated scratch for solveNumeric (one per model; reuse it every frame).
-struct NumericIkWorkspace {
-  explicit NumericIkWorkspace(const Model& m);
-  Data data;
-  MatX J;         ///< 6×n tool Jacobian (base frame)
-  MatX Jw;        ///< weighted rows (m×n)
-  MatX A;         ///< JᵀJ (n×n)
-  MatX Ar;        ///< reduced system
-  VecX e, g, dq, q, qtry, qbest, best_start, gr, dqr, lo, hi;
-  Eigen::VectorXi free_idx;
-  Eigen::LLT<MatX> ldlt;  // Cholesky of the damped normal matrix (SPD)
-  std::mt19937_64 rng;
-  int n = 0;
-};
-
-/// Solves from `seed` (size nq). Writes into `out` (out.q is resized once). The seed's start runs first
+/// Solves from `seed` (size nq) with `data`'s scratch. Writes into `out` (out.q is resized once). The seed's start runs first
 /// and is returned if it reaches the target (continuity: no branch flips while dragging). With
 /// options.restarts > 0, random starts follow only if it fails — first near the seed, then uniform
 /// over the limits; a start stuck against a bound is retried without limits and its periodic joints
@@ -33,10 +19,10 @@ struct NumericIkWorkspace {
 /// Status: ok, unreachable (q = best least-squares configuration, residual = its weighted error),
 /// limits (the target is reached only when limits are ignored; q is that configuration).
 /// Throws Error for a malformed seed; the target must come from checkTarget().
-void solveNumeric(const Model& model, NumericIkWorkspace& ws, const SE3& target, const VecX& seed,
-                  const IkOptions& options, IkResult& out);
+void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX& seed, const IkOptions& options,
+                  IkResult& out);
 
-/// Convenience overload (allocates the workspace).
+/// Convenience overload (allocates a Data).
 IkResult solveNumeric(const Model& model, const SE3& target, const VecX& seed, const IkOptions& options = {});
 
 }  // namespace achain

@@ -1,4 +1,5 @@
-// Collects candidate configurations of a closed-form / algebraic solver: verifies each by FK, picks the
+// Collects candidate configurations of the numeric multi-start and the algebraic solver (the closed
+// form has its own allocation-free collector with the same rules, closed_form.cpp): verifies each by FK, picks the
 // periodic representative inside the limits (nearest the seed), removes duplicates, and turns the set
 // into an IkAllResult (status ok / limits / unreachable with the nearest least-squares pose).
 #pragma once
@@ -12,17 +13,49 @@
 
 namespace achain::ik_detail {
 
+/// Unreachable target: the nearest reachable configuration inside the limits by weighted least squares
+/// (numeric IK, 4 restarts), started from the seed and the given near misses (or mid-limits); fills
+/// res.nearest, res.has_nearest and res.residual.
+inline void nearestLeastSquares(const Model& m, Data& data, const SE3& target, const VecX* seed,
+                                const std::vector<VecX>& misses, IkAllResult& res) {
+  IkOptions opt;
+  opt.restarts = 4;
+  IkResult best, r;
+  best.residual = kInf;
+  std::vector<VecX> starts;
+  if (seed) starts.push_back(*seed);
+  for (const VecX& q : misses) starts.push_back(q);
+  if (starts.empty()) {
+    VecX mid(m.nq);
+    for (int j = 0; j < m.njoints(); ++j) {
+      const auto& L = m.joints[j].limits;
+      if (!m.jmodels[j].independent) continue;
+      mid[m.idx_q[j]] = std::isfinite(L.lower) && std::isfinite(L.upper) ? 0.5 * (L.lower + L.upper) : 0.0;
+    }
+    starts.push_back(mid);
+  }
+  for (auto& s0 : starts) {
+    for (int j = 0; j < m.njoints(); ++j) {
+      const auto& L = m.joints[j].limits;
+      if (!m.jmodels[j].independent) continue;
+      s0[m.idx_q[j]] = std::min(std::max(s0[m.idx_q[j]], L.lower), L.upper);
+    }
+    solveNumeric(m, data, target, s0, opt, r);
+    if (r.residual < best.residual) best = r;
+  }
+  res.has_nearest = true;
+  res.nearest.q = best.q;
+  res.nearest.within_limits = withinLimits(m, best.q, 1e-12);
+  res.nearest.position_error = best.position_error;
+  res.nearest.orientation_error = best.orientation_error;
+  res.residual = best.residual;
+  if (res.note.empty()) res.note = "no exact solution; nearest reachable pose by weighted least squares";
+}
+
 class SolutionSet {
  public:
   SolutionSet(const Model& m, const SE3& target, const VecX* seed, double tol)
       : m_(m), data_(m), target_(target), seed_(seed), tol_(tol) {}
-
-  /// Pose error of q (|Δp| in m + |Δφ| in rad).
-  double error(const VecX& q) {
-    double pe, oe;
-    poseErrorAt(m_, data_, q, target_, pe, oe);
-    return pe + oe;
-  }
 
   /// Offers a candidate (any representative); kept if FK reproduces the target.
   void offer(const VecX& q, std::vector<std::pair<std::string, std::string>> flags = {}) {
@@ -42,7 +75,7 @@ class SolutionSet {
     for (int j = 0; j < m_.njoints(); ++j) {
       const int i = m_.idx_q[j];
       if (i < 0 || !m_.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
-      const double period = jointPeriod(m_.joints[j]);
+      const double period = m_.jmodels[j].period;
       bool in = false;
       const double pref = seed_ ? (*seed_)[i] : 0.0;
       s.q[i] = pickRepresentative(m_.joints[j], q[i], period, seed_ ? &pref : nullptr, in);
@@ -83,39 +116,9 @@ class SolutionSet {
     // best candidates and the seed.
     res.status = IkStatus::Unreachable;
     std::sort(rejected_.begin(), rejected_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    NumericIkWorkspace ws(m_);
-    IkOptions opt;
-    opt.restarts = 4;
-    IkResult best, r;
-    best.residual = kInf;
-    std::vector<VecX> starts;
-    if (seed_) starts.push_back(*seed_);
-    for (size_t k = 0; k < rejected_.size() && k < 6; ++k) starts.push_back(rejected_[k].second);
-    if (starts.empty()) {
-      VecX mid(m_.nq);
-      for (int j = 0; j < m_.njoints(); ++j) {
-        const auto& L = m_.joints[j].limits;
-        if (!m_.jmodels[j].independent) continue;
-        mid[m_.idx_q[j]] = std::isfinite(L.lower) && std::isfinite(L.upper) ? 0.5 * (L.lower + L.upper) : 0.0;
-      }
-      starts.push_back(mid);
-    }
-    for (auto& s0 : starts) {
-      for (int j = 0; j < m_.njoints(); ++j) {
-        const auto& L = m_.joints[j].limits;
-        if (!m_.jmodels[j].independent) continue;
-        s0[m_.idx_q[j]] = std::min(std::max(s0[m_.idx_q[j]], L.lower), L.upper);
-      }
-      solveNumeric(m_, ws, target_, s0, opt, r);
-      if (r.residual < best.residual) best = r;
-    }
-    res.has_nearest = true;
-    res.nearest.q = best.q;
-    res.nearest.within_limits = withinLimits(m_, best.q, 1e-12);
-    res.nearest.position_error = best.position_error;
-    res.nearest.orientation_error = best.orientation_error;
-    res.residual = best.residual;
-    if (res.note.empty()) res.note = "no exact solution; nearest reachable pose by weighted least squares";
+    std::vector<VecX> misses;
+    for (size_t k = 0; k < rejected_.size() && k < 6; ++k) misses.push_back(rejected_[k].second);
+    nearestLeastSquares(m_, data_, target_, seed_, misses, res);
   }
 
  private:

@@ -2,6 +2,7 @@
 #pragma once
 #include <Eigen/Cholesky>
 #include <array>
+#include <random>
 #include <vector>
 
 #include <achain/math/tensor3.hpp>
@@ -59,7 +60,6 @@ struct Data {
   std::vector<double> dz;     ///< total translation along the joint axis
   // Each joint's state from its joint model (model.jmodels[i].evaluate), derivatives with respect to the
   // coordinate the joint follows (model.idx_q[i]; zero for a fixed joint):
-  std::vector<double> u;           ///< joint variable
   std::vector<double> rot_rate;    ///< ∂θ/∂q: s for R/H/A, 0 for P
   std::vector<double> axial_rate;  ///< ∂dz/∂q: 0 (R), s (P), pitch·s (H), (ρ/2)·cos(q/2) (A)
   std::vector<double> axial_curv;  ///< ∂²dz/∂q²: −(ρ/4)·sin(q/2) for an A-pair
@@ -94,6 +94,36 @@ struct Data {
     Eigen::LLT<MatX> llt;   ///< Cholesky of M (forward dynamics)
     VecX k_q[4], k_v[4], q_stage, v_stage;  ///< integrator stages
   } dyn;
+
+  /// Inverse kinematics: the numeric solver's Levenberg–Marquardt scratch, and the constants of the
+  /// chain's closed form (derived from the model by ik/closed_form.cpp on the first closed solve with
+  /// this Data: plain numbers, no copy of the model).
+  struct InverseKinematics {
+    MatX J;         ///< 6×nv tool Jacobian (base frame)
+    MatX Jw;        ///< weighted rows
+    MatX A;         ///< JᵀJ (nv×nv)
+    MatX Ar;        ///< reduced (active-set) system
+    VecX e, g, dq, q, qtry, qbest, best_start, gr, dqr, lo, hi;
+    Eigen::VectorXi free_idx;
+    Eigen::LLT<MatX> llt;  ///< Cholesky of the damped normal matrix (SPD)
+    std::mt19937_64 rng;   ///< restarts (seeded from IkOptions::random_seed on each solve)
+
+    struct ClosedForm {
+      enum Class : int { kUnknown = -1, kNone = 0, kPrototype = 1, kWrist6R = 2 };
+      int cls = kUnknown;  ///< which closed form the chain has (kUnknown until derived)
+      int nq = 0;
+      /// per joint: standard-DH a, α (cos, sin), d; θ = θ0 + rot·q; the period of its motion
+      std::array<double, 6> a{}, alpha{}, ca{}, sa{}, d{}, theta0{}, rot{}, period{};
+      SE3 base_inv, tool, tool_inv;  ///< standard-DH base⁻¹, tool and tool⁻¹
+      bool tool_identity = false;
+      Mat3 rx_last_t = Mat3::Identity();  ///< Rx(α_last)ᵀ
+      double c_a2 = 1;                     ///< sign of cos α₂ (axes 2 ∥ 3)
+      double ca_e = 1, sa_e = 0, cb_e = 1, sb_e = 0;  ///< the Euler decomposition's two twist angles
+      double alpha_e = 0, beta_e = 0;
+      double atan_a1 = 0, sgn_a1 = 1;      ///< prototype class: atan2(0, a₂) and its sign
+      double h = 0, L3 = 0, beta = 0, cbeta = 1, sbeta = 0;  ///< wrist-partitioned 6R: arm constants
+    } closed;
+  } ik;
 
   /// Freeman's I*/P* form (influence coefficients of the bodies' points and rotations).
   struct Freeman {

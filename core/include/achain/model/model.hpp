@@ -125,15 +125,6 @@ inline bool isAngular(JointKind k) { return k != JointKind::P; }
 /// The joint model of a joint following coordinate `coord` with u = scale·q + offset (joint.cpp).
 JointModel makeJointModel(const Joint& j, int coord, double scale = 1, double offset = 0);
 
-/// A joint's rotation θ and translation dz at its own variable u (through its joint model; for
-/// code that holds a Joint outside a finalized Model, e.g. the closed-form IK's DH view).
-inline void jointMotion(const Joint& j, double u, double& theta, double& dz) {
-  JointState s;
-  makeJointModel(j, 0).evaluate(u, s);
-  theta = s.theta;
-  dz = s.dz;
-}
-
 /// A-pair geometry conversions (Robinson Eq. 3.3–3.4): ρ = a√6/3, l = a√3/2, ρ = (2√2/3) l.
 inline double apairRhoFromSide(double side) { return side * std::sqrt(6.0) / 3.0; }
 inline double apairRhoFromLeg(double leg) { return leg * 2.0 * std::sqrt(2.0) / 3.0; }

@@ -1,0 +1,100 @@
+// Closed-form IK: the one implementation, allocation-free, behind ikAll(…, IkMethod::Closed).
+//
+// Two chain classes, recognised from the model (standard DH; modified models are converted once):
+//  * prototype class: four rotating joints (R, or an A-pair or another law whose translation repeats
+//    within two turns), axes 2 ∥ 3 (α₂ ∈ {0, π}), sin α₁ ≠ 0, sin(α₂+α₃) ≠ 0, a₂ ≠ 0 — Robinson's
+//    prototype 4A-chain and any chain with its structure. Orientation gives (θ₁, θ₂±θ₃, θ₄) by a three-
+//    axis Euler decomposition (two sign choices); the position gives θ₂ and checks the remaining two
+//    equations. A two-turn joint (720°) contributes both of its 360° branches. Generalises the closed
+//    form of the reference digest (robinson-apairs.md §2.7).
+//  * wrist-partitioned 6R (PUMA class): six R joints, sin α₁ ≠ 0, axes 2 ∥ 3, a₂ ≠ 0, a spherical
+//    wrist (a₄ = a₅ = d₅ = a₆ = 0, sin α₄, sin α₅ ≠ 0). Up to 8 solutions with configuration flags:
+//    arm left/right (θ₁ from the wrist centre), elbow up/down (θ₃, law of cosines), wrist flip/noflip.
+//
+// Every candidate is verified by the chain product the solver already has (|Δp| and the rotation
+// angle 2·asin(‖R − R*‖_F / 2√2)), its periodic representative inside the limits nearest the seed is
+// chosen, duplicates are removed; inside the limits first (nearest the seed first), then outside.
+// Degenerate targets are solved too, without allocating:
+//  * prototype class, approach axis parallel to axis 1 (sin(θ₂ − θ₃) = 0 on the prototype): only a
+//    combination of θ₁ and θ₄ follows from the orientation; θ₁ is scanned and the minima refined
+//    (isolated solutions), or, if every θ₁ works, status singular with the family q₀ + t·dir;
+//  * 6R: wrist centre on axis 1 (θ₁ free) or sin θ₅ = 0 (θ₄ free): the free angle is taken from the
+//    seed (or 0), status singular.
+// The chain's constants live in Data::ik.closed, derived from the model on the first solve with that
+// Data (a Data belongs to one model). An unreachable target reports count 0; ikAll adds the nearest
+// least-squares pose, started from the nearest misses kept in `rejected`.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <achain/ik/ik.hpp>
+
+namespace achain {
+
+/// Configuration flags of a closed-form solution (bits). Wrist-partitioned 6R only; 0 for the prototype class.
+enum ClosedIkFlag : std::uint8_t {
+  kIkArmRight = 1,       ///< arm right (else left)
+  kIkElbowUp = 2,        ///< elbow up (else down)
+  kIkWristNoflip = 4,    ///< wrist noflip (else flip)
+  kIkWristSingular = 8,  ///< wrist singular (sin θ5 = 0)
+  kIkHasFlags = 16,      ///< the flags above are meaningful
+};
+
+/// Which case of the closed form produced the set (ikAll turns it into IkAllResult::note).
+enum class ClosedIkCase : std::uint8_t {
+  Regular,                 ///< the regular closed form
+  OrientationUnreachable,  ///< prototype class: the orientation is not reachable by the axis geometry
+  ShoulderOutOfReach,      ///< 6R: the wrist centre is out of reach of the shoulder offset
+  ScannedApproach,         ///< prototype class, approach ∥ axis 1: isolated solutions found by scanning θ₁
+  Family,                  ///< prototype class, approach ∥ axis 1: a one-parameter family (status singular)
+  FreeAngle,               ///< 6R: wrist centre on axis 1 or sin θ₅ = 0; the free angle from the seed
+};
+
+struct ClosedIkSolution {
+  std::array<double, 6> q{};       ///< first nq entries used
+  double position_error = 0;       ///< m
+  double orientation_error = 0;    ///< rad
+  bool within_limits = false;
+  std::uint8_t flags = 0;  ///< ClosedIkFlag bits
+};
+
+struct ClosedIkSolutions {
+  static constexpr int kCapacity = 64;
+  static constexpr int kRejected = 6;
+  IkStatus status = IkStatus::Unreachable;
+  ClosedIkCase kase = ClosedIkCase::Regular;
+  int count = 0;     ///< solutions in sol[0 .. count)
+  int n_inside = 0;  ///< sol[0 .. n_inside) inside the limits (nearest the seed first), then outside
+  std::array<ClosedIkSolution, kCapacity> sol{};
+  /// Family (status singular): q(t) = family_q0 + t·family_dir.
+  std::array<double, 6> family_q0{}, family_dir{};
+  /// The candidates that missed the target, nearest first (error = |Δp| + angle in orientation_error).
+  int n_rejected = 0;
+  std::array<ClosedIkSolution, kRejected> rejected{};
+};
+
+/// True if the chain is of the prototype class; otherwise `why` (if given) names the failed condition.
+bool isPrototypeClass(const Model& model, std::string* why = nullptr);
+
+/// True if the chain is a wrist-partitioned 6R; otherwise `why` (if given) names the failed condition.
+bool isWristPartitioned6R(const Model& model, std::string* why = nullptr);
+
+/// hasClosedForm with the answer kept in data (derived on the first call, as ikClosed does).
+bool hasClosedForm(const Model& model, Data& data);
+
+/// All closed-form solutions of target (seed: nq values or nullptr), with `data`'s scratch.
+/// Allocation-free once `data` has solved for this model (the first call derives the chain constants).
+/// Throws Error (naming the failed condition of each class) if the chain has no closed form.
+void ikClosed(const Model& model, Data& data, const SE3& target, const double* seed, ClosedIkSolutions& out,
+              double tolerance = 1e-9);
+
+/// Flags as ikAll reports them ({"arm","right"}, …; empty for the prototype class).
+std::vector<std::pair<std::string, std::string>> closedIkFlagStrings(std::uint8_t flags);
+
+/// The human-readable note ikAll reports for a case ("" for the regular one).
+const char* closedIkNote(ClosedIkCase kase);
+
+}  // namespace achain

@@ -1,0 +1,123 @@
+// The IK hot paths allocate nothing once their Data has solved once: ikClosed (regular and degenerate
+// targets) and solveNumeric (with restarts). Counted by an interposed malloc that counts only while a
+// test enables it (checked first to see a vector's allocation).
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <random>
+
+#include <achain/ik/closed_form.hpp>
+#include <achain/ik/numeric.hpp>
+#include <achain/model/robots.hpp>
+#include "helpers.hpp"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+// Every heap allocation goes through malloc: operator new (libstdc++) and Eigen's aligned_malloc alike.
+// glibc lets the executable interpose malloc; the sanitizers interpose it themselves, so there the
+// count is not available and the cases below are skipped.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kCanCount = false;
+#else
+constexpr bool kCanCount = true;
+extern "C" void* __libc_malloc(std::size_t);
+extern "C" void* malloc(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(n);
+}
+#endif
+
+using namespace achain;
+
+namespace {
+
+/// Allocations made by fn() while counting.
+template <class F>
+long allocationsOf(F&& fn) {
+  g_allocations = 0;
+  g_counting = true;
+  fn();
+  g_counting = false;
+  return g_allocations.load();
+}
+
+std::vector<SE3> targets(const Model& m, int n, std::vector<VecX>& seeds) {
+  std::mt19937 rng(31);
+  std::vector<SE3> out;
+  for (int k = 0; k < n; ++k) {
+    out.push_back(test::fkPose(m, test::randomConfiguration(m, rng)));
+    seeds.push_back(test::randomConfiguration(m, rng));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ik alloc: the counter sees heap allocations (std::vector, Eigen)", "[ik]") {
+  if (!kCanCount) return;
+  const long n = allocationsOf([] {
+    std::vector<double> v(100, 1.0);
+    VecX e = VecX::Ones(50);
+    asm volatile("" : : "g"(v.data()), "g"(e.data()) : "memory");
+  });
+  CHECK(n == 2);
+}
+
+TEST_CASE("ik alloc: ikClosed allocates nothing after the first solve, degenerate targets included", "[ik]") {
+  if (!kCanCount) return;
+  for (const char* name : {"puma560", "prototype-4a"}) {
+    const Model m = builtinModel(name);
+    std::vector<VecX> seeds;
+    std::vector<SE3> T = targets(m, 1000, seeds);
+    VecX qd = VecX::Zero(m.nq);  // degenerate: PUMA θ5 = 0; prototype θ2 = θ3 (approach ∥ axis 1)
+    if (m.nq == 6) qd << 0.3, -0.5, 0.4, 0.2, 0.0, -0.1;
+    else qd << 100 * kDeg, 150 * kDeg, 150 * kDeg, 250 * kDeg;
+    T.push_back(test::fkPose(m, qd));
+    seeds.push_back(qd);
+    SE3 far = T[0];
+    far.p *= 10;  // unreachable
+    T.push_back(far);
+    seeds.push_back(qd);
+    Data d(m);
+    ClosedIkSolutions out;
+    ikClosed(m, d, T[0], nullptr, out);  // derives the chain constants
+    int solved = 0;
+    const long n = allocationsOf([&] {
+      for (size_t k = 0; k < T.size(); ++k) {
+        ikClosed(m, d, T[k], k % 2 ? seeds[k].data() : nullptr, out);
+        solved += out.count > 0;
+      }
+    });
+    INFO(name);
+    CHECK(n == 0);
+    CHECK(solved >= 1000);
+  }
+}
+
+TEST_CASE("ik alloc: solveNumeric with restarts allocates nothing after the first solve", "[ik]") {
+  if (!kCanCount) return;
+  for (const char* name : {"puma560", "prototype-4a", "stanford"}) {
+    const Model m = builtinModel(name);
+    std::vector<VecX> seeds;
+    const std::vector<SE3> T = targets(m, 200, seeds);
+    Data d(m);
+    IkOptions opt;
+    opt.restarts = 20;
+    IkResult r;
+    solveNumeric(m, d, T[0], seeds[0], opt, r);
+    int ok = 0;
+    const long n = allocationsOf([&] {
+      for (size_t k = 0; k < T.size(); ++k) {
+        solveNumeric(m, d, T[k], seeds[k], opt, r);
+        ok += r.status == IkStatus::Ok;
+      }
+    });
+    INFO(name);
+    CHECK(n == 0);
+    CHECK(ok >= 190);
+  }
+}
