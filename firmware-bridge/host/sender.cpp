@@ -5,28 +5,6 @@
 namespace achain {
 namespace bridge {
 
-std::string faultList(uint16_t faults) {
-  std::string s;
-  for (int b = 0; b < kFaultCount; ++b)
-    if (faults & (1u << b)) {
-      if (!s.empty()) s += ", ";
-      s += faultName(static_cast<uint16_t>(1u << b));
-    }
-  return s;
-}
-
-namespace {
-std::string faultSentences(uint16_t faults) {
-  std::string s;
-  for (int b = 0; b < kFaultCount; ++b)
-    if (faults & (1u << b)) {
-      if (!s.empty()) s += "; ";
-      s += std::string(faultName(static_cast<uint16_t>(1u << b))) + ": " + faultText(static_cast<uint16_t>(1u << b));
-    }
-  return s;
-}
-}  // namespace
-
 SendReport sendTrajectory(Link& link, const SendOptions& opt) {
   SendReport rep;
   HostSession hs(opt.host);
@@ -80,37 +58,33 @@ SendReport sendTrajectory(Link& link, const SendOptions& opt) {
     if (elapsed() > opt.timeout) return fail("no status from the controller after configuring");
     pump(1000);
   }
-  const Status st0 = hs.status();
-  if (st0.estop) return fail("the controller is in emergency stop: " + faultSentences(st0.faults) + " (use --clear-faults once safe)");
-  if (st0.faults) return fail("the controller has latched faults: " + faultSentences(st0.faults) + " (use --clear-faults)");
   if (opt.segments.empty()) {
+    const Status st0 = hs.status();
+    if (st0.estop) return fail("the controller is in emergency stop: " + faultSentences(st0.faults) + " (use --clear-faults once safe)");
+    if (st0.faults) return fail("the controller has latched faults: " + faultSentences(st0.faults) + " (use --clear-faults)");
     rep.ok = true;
     rep.final_status = st0;
     rep.counters = hs.counters();
     rep.elapsed = elapsed();
     return rep;
   }
-  const Segment& first = opt.segments.front();
-  if (!(first.flags & kSegBlend)) {
-    for (int j = 0; j < nj; ++j) {
-      const double d = first.a[j].q / kPosScale - st0.q_cmd[j] / kPosScale;
-      if (std::fabs(d) > opt.global.start_tolerance)
-        return fail("joint " + std::to_string(j + 1) + " is at " + std::to_string(st0.q_cmd[j] / kPosScale) +
-                    " rad but the trajectory starts at " + std::to_string(first.a[j].q / kPosScale) +
-                    " rad: move there first or send with --approach (blend from the current position)");
-    }
-  }
 
-  // 3. stream under credit; START after a prefill
-  hs.queueSegments(opt.segments);
-  const size_t total = opt.segments.size();
-  const size_t prefill = std::min<size_t>(total, std::max<size_t>(1, hs.caps().queue_capacity / 2));
-  bool started = false;
-  const uint32_t last_id = opt.segments.back().id;
-  double last_progress = -1;
+  // 3. the send itself (status checks, prefill, START, follow, settle, measure): the shared job
+  SendJob job(hs, opt.segments, opt.global.start_tolerance, opt.settle, link.nowUs());
+  auto finish = [&] {  // the job's outcome plus what this loop knows (caps, counters, events, time)
+    SendReport r = job.report();
+    r.servo_hz = rep.servo_hz;
+    r.queue_capacity = rep.queue_capacity;
+    r.controller_name = rep.controller_name;
+    r.counters = hs.counters();
+    r.events = hs.events();
+    r.elapsed = elapsed();
+    return r;
+  };
+  if (job.finished()) return finish();
   const double stream_t0 = elapsed();
-  bool finished = false;
-  while (!finished) {
+  double last_progress = -1;
+  while (!job.finished()) {
     if (elapsed() > opt.timeout) return fail("timeout: the trajectory did not finish");
     if (opt.abandon_after >= 0 && elapsed() - stream_t0 > opt.abandon_after) {
       // simulated host death: stop talking, keep listening to see what the controller does
@@ -129,55 +103,15 @@ SendReport sendTrajectory(Link& link, const SendOptions& opt) {
                   (hs.status().faults ? ", faults: " + faultList(hs.status().faults) : std::string()));
     }
     pump(1000);
-    if (!hs.error().empty()) return fail(hs.error());
-    const Status& s = hs.status();
-    if (!started && hs.counters().segments_acked >= prefill) {
-      hs.start();
-      started = true;
-    }
-    if (s.faults || s.estop) {
-      // let the stop finish, then report
-      for (int i = 0; i < 3000 && (hs.status().state == State::Stopping || hs.status().state == State::Running); ++i) pump(1000);
-      rep.controller_fault = true;
-      return fail("controller fault: " + faultSentences(hs.status().faults));
-    }
-    if (opt.progress && elapsed() - last_progress >= 0.1) {
+    job.step(link.nowUs());
+    if (opt.progress && job.phase() == SendPhase::Streaming && elapsed() - last_progress >= 0.1) {
       last_progress = elapsed();
-      SendProgress p;
+      SendProgress p = job.progress(link.nowUs());
       p.elapsed = elapsed();
-      p.segments_total = total;
-      p.segments_acked = hs.counters().segments_acked;
-      p.segments_done = s.segments_done;
-      p.queue_fill = s.queue_fill;
-      p.queue_capacity = hs.caps().queue_capacity;
-      p.state = s.state;
-      p.traj_time = s.traj_time_us * 1e-6;
       opt.progress(p);
     }
-    finished = started && hs.backlog() == 0 && s.state == State::Idle && s.segment_id == last_id && s.queue_fill == 0;
   }
-  // 4. settle and measure
-  const double ts = elapsed();
-  while (elapsed() - ts < opt.settle) pump(1000);
-  const uint64_t seen2 = hs.statusCount();
-  while (hs.statusCount() < seen2 + 1 && elapsed() - ts < opt.settle + 1.0) pump(1000);
-  rep.final_status = hs.status();
-  const Segment& last = opt.segments.back();
-  rep.max_abs_error = 0;
-  for (int j = 0; j < nj; ++j) {
-    const double end = last.b[j].q / kPosScale, q = rep.final_status.q[j] / kPosScale;
-    rep.planned_end.push_back(end);
-    rep.final_q.push_back(q);
-    rep.final_error.push_back(q - end);
-    rep.max_abs_error = std::max(rep.max_abs_error, std::fabs(q - end));
-  }
-  rep.counters = hs.counters();
-  rep.events = hs.events();
-  rep.elapsed = elapsed();
-  rep.controller_fault = rep.final_status.faults != 0;
-  rep.ok = !rep.controller_fault;
-  if (rep.controller_fault) rep.error = "controller fault: " + faultSentences(rep.final_status.faults);
-  return rep;
+  return finish();
 }
 
 }  // namespace bridge

@@ -1,5 +1,6 @@
-// `achain send` as a library: connect, configure, stream a segment list under credit, start after
-// a prefill, follow the controller's status to the end, settle, report. Runs over any Link: a
+// `achain send` as a library: connect, configure, then run the SendJob (send_job.hpp: stream a
+// segment list under credit, start after a prefill, follow the controller's status to the end,
+// settle, report) in a blocking loop. Runs over any Link: a
 // POSIX serial port / PTY (posix_io.hpp) or the in-process virtual controller (virtual time).
 #pragma once
 #include <functional>
@@ -7,7 +8,7 @@
 #include <vector>
 
 #include "../sim/virtual_controller.hpp"
-#include "host_session.hpp"
+#include "send_job.hpp"
 
 namespace achain {
 namespace bridge {
@@ -36,15 +37,6 @@ class VirtualLink : public Link {
   VirtualController& vc_;
 };
 
-struct SendProgress {
-  double elapsed = 0;          // s since connect
-  size_t segments_total = 0, segments_acked = 0;
-  uint32_t segments_done = 0;  // executed by the controller
-  int queue_fill = 0, queue_capacity = 0;
-  State state = State::Unconfigured;
-  double traj_time = 0;
-};
-
 struct SendOptions {
   GlobalConfig global;
   std::vector<JointConfig> joints;
@@ -59,25 +51,7 @@ struct SendOptions {
   std::function<void(const SendProgress&)> progress;  // called about every 100 ms
 };
 
-struct SendReport {
-  bool ok = false;              // finished without controller faults
-  bool controller_fault = false;
-  std::string error;            // what went wrong, in words
-  Status final_status;
-  std::vector<double> planned_end, final_q, final_error;  // rad
-  double max_abs_error = 0;     // rad
-  HostCounters counters;
-  std::vector<Event> events;
-  double elapsed = 0;
-  uint32_t servo_hz = 0;
-  uint16_t queue_capacity = 0;
-  std::string controller_name;
-};
-
 SendReport sendTrajectory(Link& link, const SendOptions& opt);
-
-/// "watchdog, underrun": the names of the set fault bits.
-std::string faultList(uint16_t faults);
 
 }  // namespace bridge
 }  // namespace achain

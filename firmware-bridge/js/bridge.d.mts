@@ -36,6 +36,14 @@ export interface Counters {
 export interface ControllerEvent { fault: string; joint: number | null; segmentId: number; value: number; }
 export interface QueueOptions { segmentDt?: number; blendFirst?: boolean; firstId?: number; checkLimits?: boolean; }
 export interface QueuedPlan { segments: number; firstId: number; lastId: number; duration: number; planned: number[]; }
+export interface SendOptions extends QueueOptions { settleMs?: number; }
+export interface SendProgress { segmentsTotal: number; segmentsAcked: number; segmentsDone: number; queueFill: number; queueCapacity: number; state: string; trajTime: number; }
+/** One step of a send: the phase, its progress, and (when done or failed) the outcome. */
+export interface SendStep {
+  phase: 'streaming' | 'stopping' | 'settling' | 'done' | 'failed';
+  progress: SendProgress;
+  ok?: boolean; controllerFault?: boolean; error?: string; finalError?: number[]; planned?: number[]; maxAbsError?: number;
+}
 export interface PieceCheck { violation: 'none' | 'position' | 'velocity' | 'acceleration' | 'duration'; worst: number; }
 
 /** The host streaming engine (Embind object: free it with delete()). */
@@ -50,6 +58,10 @@ export interface HostEngine {
   configureJoint(c: JointConfig): void;
   /** Builds the segments of an achain-trajectory (JSON text) in C++, checks them against the configured limits, queues them. */
   queueTrajectory(text: string, options: QueueOptions): QueuedPlan;
+  /** Begins a send as `achain send` runs it (status checks, prefill, START, settle, measure); throws naming a refusal. */
+  beginSend(text: string, options: SendOptions, nowMs: number): QueuedPlan;
+  /** Advances the send begun by beginSend (call after each pump). */
+  sendStep(nowMs: number): SendStep;
   start(): void; pause(): void; resume(): void; clearFaults(): void;
   stop(nowMs: number): void; estop(nowMs: number): void;
   streamTarget(q: ArrayLike<number>, lookAhead: number): void;

@@ -159,43 +159,27 @@ export class Streamer extends EventTarget {
 
   /**
    * Streams an achain-trajectory (object or JSON text) and resolves with a report when the controller
-   * has executed the last segment and settled; rejects on a controller fault. The segments are built
-   * and checked against the configured joint limits in C++ (HostEngine.queueTrajectory, the same
-   * buildSegments and checkSegments as `achain send`): a plan the controller would refuse is refused
-   * here, naming the segment, joint and value, before anything is sent.
+   * has executed the last segment and settled; rejects on a refusal or a controller fault. The send is
+   * the C++ SendJob that `achain send` runs (HostEngine.beginSend / sendStep): the segments are built
+   * and checked against the configured joint limits, the controller's status is checked (emergency
+   * stop, latched faults, the start position unless blendFirst), START follows a prefill, and the final
+   * error is measured after settling. This method only pumps the engine and reports progress.
    */
   async sendTrajectory(traj, { segmentDt = 0.01, blendFirst = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true } = {}) {
-    const st0 = this.engine.status;
-    if (!st0) throw new Error('no status from the controller: connect and configure first');
-    if (st0.estop) throw new Error('the controller is in emergency stop: clear faults once the cell is safe');
-    if (st0.faults) throw new Error(`the controller has latched faults: ${this.bridge.describeFaults(st0.faults).map((f) => `${f.name}: ${f.text}`).join('; ')}`);
-    const plan = this.engine.queueTrajectory(this.bridge.trajectoryText(traj), { segmentDt, blendFirst, checkLimits });
-    const done0 = st0.segmentsDone;
-    this.pump();
-    const prefill = Math.min(plan.segments, Math.max(1, this.engine.caps.queueCapacity / 2));
-    const acked0 = this.engine.counters.segmentsAcked;
-    let started = false;
     const t0 = this.now();
-    await this.waitFor(() => {
-      const s = this.engine.status;
-      const acked = this.engine.counters.segmentsAcked - acked0;
-      if (!started && acked >= prefill) {
-        this.engine.start();
-        started = true;
-      }
-      if (s && (s.faults || s.estop)) {
-        const f = this.bridge.describeFaults(s.faults);
-        throw Object.assign(new Error(`controller fault: ${f.map((x) => `${x.name}: ${x.text}`).join('; ')}`), { status: s, faults: f });
-      }
-      if (onProgress && s) onProgress({ ...s, segmentsTotal: plan.segments, segmentsAcked: acked, segmentsDone: s.segmentsDone - done0 });
-      return started && this.engine.backlog === 0 && s.state === 'idle' && s.segmentId === plan.lastId && s.queueFill === 0;
+    const plan = this.engine.beginSend(this.bridge.trajectoryText(traj), { segmentDt, blendFirst, checkLimits, settleMs }, t0);
+    this.pump();
+    const end = await this.waitFor(() => {
+      const r = this.engine.sendStep(this.now());
+      if (onProgress && r.phase === 'streaming') onProgress({ ...this.engine.status, ...r.progress });
+      return r.phase === 'done' || r.phase === 'failed' ? r : null;
     }, timeoutMs, 'the trajectory to finish');
-    await new Promise((r) => setTimeout(r, settleMs));
-    const seen = this.engine.counters.statuses;
-    await this.waitFor(() => this.engine.counters.statuses > seen, 1000, 'a final status');
     const s = this.engine.status;
-    const finalError = s.q.map((q, j) => q - plan.planned[j]);
-    return { status: s, planned: plan.planned, finalError, maxAbsError: Math.max(...finalError.map(Math.abs)), segments: plan.segments,
+    if (!end.ok) {
+      const faults = end.controllerFault ? this.bridge.describeFaults(s.faults) : undefined;
+      throw Object.assign(new Error(end.error), { status: s, faults });
+    }
+    return { status: s, planned: plan.planned, finalError: end.finalError, maxAbsError: end.maxAbsError, segments: plan.segments,
       elapsed: (this.now() - t0) / 1000, counters: this.engine.counters, events: this.engine.events };
   }
 

@@ -25,6 +25,7 @@
 #include "host/host_session.hpp"
 #include "host/joint_config.hpp"
 #include "host/segments.hpp"
+#include "host/send_job.hpp"
 #include "sim/virtual_controller.hpp"
 
 using emscripten::val;
@@ -124,29 +125,62 @@ class HostEngine {
   /// duration, planned (final position per joint, as sent)}.
   val queueTrajectory(const std::string& text, const val& options) {
     return guard([&] {
-      const SampledTrajectory tr = parseTrajectory(text);
-      const double dt = option(options, "segmentDt", 0.01);
-      if (!(dt >= 1e-3)) throw Error("options.segmentDt: must be at least 0.001 s");
-      const double first = option(options, "firstId", 1);
-      if (!(first >= 1 && first < 4e9)) throw Error("options.firstId: must be a positive integer");
-      const bool blend = option(options, "blendFirst", 0) != 0;
-      const bool check = option(options, "checkLimits", 1) != 0;
-      if (check && static_cast<int>(limits_.size()) < tr.dof())
-        throw Error("trajectory has " + std::to_string(tr.dof()) + " joints, the controller was configured with " +
-                    std::to_string(limits_.size()) + ": configure every joint first (or pass checkLimits: false)");
-      const std::vector<Segment> segs =
-          buildSegments(tr, dt, static_cast<uint32_t>(first), blend, check ? &limits_ : nullptr, global_.accel_margin);
-      if (check) checkSegments(segs, limits_, global_.accel_margin);
+      double duration = 0;
+      const std::vector<Segment> segs = buildChecked(text, options, duration);
       s_.queueSegments(segs);
-      val out = val::object();
-      out.set("segments", static_cast<double>(segs.size()));
-      out.set("firstId", static_cast<double>(segs.front().id));
-      out.set("lastId", static_cast<double>(segs.back().id));
-      out.set("duration", tr.t.back() - tr.t.front());
-      std::vector<double> planned;
-      for (int j = 0; j < segs.back().joints; ++j) planned.push_back(segs.back().b[j].q / kPosScale);
-      out.set("planned", numbers(planned.data(), static_cast<int>(planned.size())));
-      return out;
+      return planOf(segs, duration);
+    });
+  }
+  /// Begins one send as the CLI runs it (SendJob, send_job.hpp): the same segments as queueTrajectory,
+  /// checked against the controller's status (emergency stop, latched faults, the start against the
+  /// commanded position unless blendFirst) before anything is queued; START after a prefill. Extra
+  /// option: settleMs (500). Throws naming the refusal. Drive it with sendStep(now) after each pump.
+  val beginSend(const std::string& text, const val& options, double now_ms) {
+    return guard([&] {
+      double duration = 0;
+      std::vector<Segment> segs = buildChecked(text, options, duration);
+      const double settle = option(options, "settleMs", 500) / 1000.0;
+      val plan = planOf(segs, duration);
+      job_ = std::make_unique<SendJob>(s_, std::move(segs), global_.start_tolerance, settle, micros(now_ms));
+      if (job_->phase() == SendPhase::Failed) {
+        const std::string why = job_->report().error;
+        job_.reset();
+        throw Error(why);
+      }
+      return plan;
+    });
+  }
+  /// Advances the send begun by beginSend: {phase ('streaming'|'stopping'|'settling'|'done'|'failed'),
+  /// progress {segmentsTotal, segmentsAcked, segmentsDone, queueFill, queueCapacity, state, trajTime},
+  /// and when finished: ok, controllerFault, error, finalError, maxAbsError, planned (rad)}.
+  val sendStep(double now_ms) {
+    return guard([&] {
+      if (!job_) throw Error("sendStep: no send in progress (call beginSend first)");
+      const uint64_t now = micros(now_ms);
+      const SendPhase ph = job_->step(now);
+      const SendProgress p = job_->progress(now);
+      val o = val::object();
+      o.set("phase", std::string(sendPhaseName(ph)));
+      val pr = val::object();
+      pr.set("segmentsTotal", static_cast<double>(p.segments_total));
+      pr.set("segmentsAcked", static_cast<double>(p.segments_acked));
+      pr.set("segmentsDone", static_cast<double>(p.segments_done));
+      pr.set("queueFill", p.queue_fill);
+      pr.set("queueCapacity", p.queue_capacity);
+      pr.set("state", std::string(stateName(p.state)));
+      pr.set("trajTime", p.traj_time);
+      o.set("progress", pr);
+      if (job_->finished()) {
+        const SendReport& r = job_->report();
+        o.set("ok", r.ok);
+        o.set("controllerFault", r.controller_fault);
+        o.set("error", r.error);
+        o.set("finalError", numbers(r.final_error.data(), static_cast<int>(r.final_error.size())));
+        o.set("planned", numbers(r.planned_end.data(), static_cast<int>(r.planned_end.size())));
+        o.set("maxAbsError", r.max_abs_error);
+        job_.reset();
+      }
+      return o;
     });
   }
   void start() { s_.start(); }
@@ -240,7 +274,38 @@ class HostEngine {
   }
 
  private:
+  /// The segments of a trajectory (JSON text) under the options of queueTrajectory, limit-checked.
+  std::vector<Segment> buildChecked(const std::string& text, const val& options, double& duration) {
+    const SampledTrajectory tr = parseTrajectory(text);
+    const double dt = option(options, "segmentDt", 0.01);
+    if (!(dt >= 1e-3)) throw Error("options.segmentDt: must be at least 0.001 s");
+    const double first = option(options, "firstId", 1);
+    if (!(first >= 1 && first < 4e9)) throw Error("options.firstId: must be a positive integer");
+    const bool blend = option(options, "blendFirst", 0) != 0;
+    const bool check = option(options, "checkLimits", 1) != 0;
+    if (check && static_cast<int>(limits_.size()) < tr.dof())
+      throw Error("trajectory has " + std::to_string(tr.dof()) + " joints, the controller was configured with " +
+                  std::to_string(limits_.size()) + ": configure every joint first (or pass checkLimits: false)");
+    std::vector<Segment> segs =
+        buildSegments(tr, dt, static_cast<uint32_t>(first), blend, check ? &limits_ : nullptr, global_.accel_margin);
+    if (check) checkSegments(segs, limits_, global_.accel_margin);
+    duration = tr.t.back() - tr.t.front();
+    return segs;
+  }
+  static val planOf(const std::vector<Segment>& segs, double duration) {
+    val out = val::object();
+    out.set("segments", static_cast<double>(segs.size()));
+    out.set("firstId", static_cast<double>(segs.front().id));
+    out.set("lastId", static_cast<double>(segs.back().id));
+    out.set("duration", duration);
+    std::vector<double> planned;
+    for (int j = 0; j < segs.back().joints; ++j) planned.push_back(segs.back().b[j].q / kPosScale);
+    out.set("planned", numbers(planned.data(), static_cast<int>(planned.size())));
+    return out;
+  }
+
   HostSession s_;
+  std::unique_ptr<SendJob> job_;
   GlobalConfig global_;
   std::vector<JointLimitsF> limits_;
   std::vector<uint8_t> buf_;
@@ -357,7 +422,7 @@ val checkPieceJs(double q0, double v0, double q1, double v1, double T, const Joi
   return o;
 }
 /// [{bit, name, text}] for every fault bit, in the firmware's own words.
-val faultList() {
+val faultListJs() {
   val a = val::array();
   for (int b = 0; b < kFaultCount; ++b) {
     const uint16_t bit = static_cast<uint16_t>(1u << b);
@@ -441,6 +506,8 @@ EMSCRIPTEN_BINDINGS(achain_bridge) {
       .function("configureGlobal", &HostEngine::configureGlobal)
       .function("configureJoint", &HostEngine::configureJoint)
       .function("queueTrajectory", &HostEngine::queueTrajectory)
+      .function("beginSend", &HostEngine::beginSend)
+      .function("sendStep", &HostEngine::sendStep)
       .function("start", &HostEngine::start)
       .function("pause", &HostEngine::pause)
       .function("resume", &HostEngine::resume)
@@ -478,7 +545,7 @@ EMSCRIPTEN_BINDINGS(achain_bridge) {
   function("buildFrame", &buildFrameJs);
   function("decodeFrame", &decodeFrameJs);
   function("checkPiece", &checkPieceJs);
-  function("faultList", &faultList);
+  function("faultList", &faultListJs);
   function("stateNames", &stateNames);
   function("protocolVersion", &protocolVersion);
   function("schemaId", &schemaIdJs);

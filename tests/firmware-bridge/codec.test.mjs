@@ -181,3 +181,56 @@ test('engine ↔ virtual controller in-process: trapezoid to < 0.1°, e-stop rep
   host.delete();
   vc.delete();
 });
+
+test('the send job through wasm (beginSend / sendStep): refusals by name, phases in order, the same final error', () => {
+  const vc = new bridge.VirtualController(1000, '');
+  const host = new bridge.HostEngine();
+  const text = bridge.trajectoryText(bridge.thesisTrapezoid(0.001));
+  assert.throws(() => host.sendStep(0), /no send in progress/);
+  let t = 0;
+  const step = (n = 1) => {
+    for (let i = 0; i < n; i++) {
+      host.update(t);
+      const out = host.takeOutput();
+      if (out.length) vc.write(out);
+      vc.step(1);
+      t += 1;
+      const back = vc.read();
+      if (back.length) host.receive(back, t);
+    }
+  };
+  assert.throws(() => host.beginSend(text, { checkLimits: false }, t), /not connected to a controller/);
+  host.connect(t);
+  for (let i = 0; i < 2000 && !host.connected; i++) step();
+  host.configureGlobal(bridge.defaultGlobalConfig());
+  configsOf('prototype-4a').forEach((c) => host.configureJoint(c));
+  step(100);
+  // a plan that does not start where the arm is: refused before anything is queued
+  const moved = bridge.thesisTrapezoid(0.001);
+  moved.q = moved.q.map((row) => row.map((x) => x + 0.2));
+  assert.throws(() => host.beginSend(bridge.trajectoryText(moved), { checkLimits: false }, t), /joint 1 is at [\d.]+ rad but the trajectory starts at [\d.]+ rad/);
+  assert.equal(host.segmentsPending, 0);
+  const plan = host.beginSend(text, { settleMs: 300 }, t);
+  const phases = ['streaming'];
+  let r;
+  let lastDone = 0;
+  for (let i = 0; i < 10000; i++) {
+    step();
+    r = host.sendStep(t);
+    if (r.phase !== phases.at(-1)) phases.push(r.phase);
+    assert.ok(r.progress.segmentsDone >= lastDone);
+    lastDone = r.progress.segmentsDone;
+    if (r.phase === 'done' || r.phase === 'failed') break;
+  }
+  assert.deepEqual(phases, ['streaming', 'settling', 'done']);
+  assert.equal(r.ok, true);
+  assert.equal(lastDone, plan.segments);
+  assert.equal(vc.segmentsDone(), plan.segments);
+  assert.deepEqual(r.planned, plan.planned);
+  const measured = vc.positions().map((q, j) => q - plan.planned[j]);
+  r.finalError.forEach((e, j) => assert.ok(Math.abs(e - measured[j]) < 2e-4, `joint ${j + 1}: ${e} vs ${measured[j]}`));
+  assert.ok(r.maxAbsError < (0.1 * Math.PI) / 180, `final error ${r.maxAbsError} rad`);
+  assert.throws(() => host.sendStep(t), /no send in progress/);
+  host.delete();
+  vc.delete();
+});

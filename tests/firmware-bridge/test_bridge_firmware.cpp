@@ -386,3 +386,73 @@ TEST_CASE("bridge: invalid configuration is refused with a fault", "[bridge][fir
   std::string text = faultText(kFaultBadConfig);
   CHECK(text.find("gear ratio") != std::string::npos);
 }
+
+TEST_CASE("bridge: the send job (shared by achain send and the JS Streamer) runs, refuses and reports faults", "[bridge][firmware]") {
+  SECTION("the thesis trapezoid: streaming, settling, done, final error below 0.1 deg") {
+    Rig rig;
+    REQUIRE(rig.connectAndConfigure());
+    const auto segs = trapezoidSegments(rig);
+    SendJob job(rig.host, segs, rig.profile.global.start_tolerance, 0.5, rig.now());
+    REQUIRE(job.phase() == SendPhase::Streaming);
+    std::vector<SendPhase> seen{job.phase()};
+    size_t last_done = 0;
+    bool monotonic = true;
+    REQUIRE(rig.runUntil(
+        [&] {
+          const SendPhase p = job.step(rig.now());
+          if (p != seen.back()) seen.push_back(p);
+          const SendProgress pr = job.progress(rig.now());
+          monotonic = monotonic && pr.segments_done >= last_done;
+          last_done = pr.segments_done;
+          return job.finished();
+        },
+        30000));
+    CHECK(seen == std::vector<SendPhase>{SendPhase::Streaming, SendPhase::Settling, SendPhase::Done});
+    const SendReport& r = job.report();
+    CHECK(r.ok);
+    CHECK(r.error.empty());
+    CHECK(monotonic);
+    CHECK(job.progress(rig.now()).segments_done == segs.size());
+    CHECK(rig.vc.controller().segmentsDone() == segs.size());
+    REQUIRE(r.final_error.size() == static_cast<size_t>(rig.vc.joints()));
+    CHECK(r.max_abs_error < 0.1 * kDegr);
+    for (int j = 0; j < rig.vc.joints(); ++j)
+      CHECK(r.final_error[j] == Approx(rig.vc.position(j) - segs.back().b[j].q / kPosScale).margin(2e-4));
+  }
+  SECTION("refusals before anything is queued: emergency stop, start away from the arm") {
+    Rig rig;
+    REQUIRE(rig.connectAndConfigure());
+    auto segs = trapezoidSegments(rig);
+    for (int j = 0; j < segs.front().joints; ++j) segs.front().a[j].q += static_cast<int32_t>(0.2 * kPosScale);
+    SendJob away(rig.host, segs, rig.profile.global.start_tolerance, 0.5, rig.now());
+    CHECK(away.phase() == SendPhase::Failed);
+    CHECK_THAT(away.report().error, Catch::Contains("joint 1 is at") && Catch::Contains("blend from the current position"));
+    CHECK(rig.host.segmentsPending() == 0);
+    rig.host.estop(rig.now());
+    REQUIRE(rig.runUntil([&] { return rig.host.status().estop != 0; }, 1000));
+    SendJob stopped(rig.host, trapezoidSegments(rig), rig.profile.global.start_tolerance, 0.5, rig.now());
+    CHECK(stopped.phase() == SendPhase::Failed);
+    CHECK_THAT(stopped.report().error, Catch::Contains("emergency stop"));
+  }
+  SECTION("an emergency stop while running: stopping, then failed with the controller's fault") {
+    Rig rig;
+    REQUIRE(rig.connectAndConfigure());
+    SendJob job(rig.host, trapezoidSegments(rig), rig.profile.global.start_tolerance, 0.5, rig.now());
+    REQUIRE(rig.runUntil([&] { job.step(rig.now()); return rig.host.status().state == State::Running; }, 5000));
+    rig.step(300);
+    job.step(rig.now());
+    rig.host.estop(rig.now());
+    bool saw_stopping = false;
+    REQUIRE(rig.runUntil(
+        [&] {
+          const SendPhase p = job.step(rig.now());
+          saw_stopping = saw_stopping || p == SendPhase::Stopping;
+          return job.finished();
+        },
+        5000));
+    CHECK(saw_stopping);
+    CHECK(job.phase() == SendPhase::Failed);
+    CHECK(job.report().controller_fault);
+    CHECK_THAT(job.report().error, Catch::Contains("controller fault"));
+  }
+}

@@ -2,7 +2,7 @@
 // by `npx tsc --noEmit -p tests/firmware-bridge/types/tsconfig.json`, never run.
 import loadAchain from '../../../wasm/achain';
 import { loadBridge, SegmentFlags } from '../../../firmware-bridge/js/bridge.mjs';
-import type { JointConfig, QueuedPlan, ControllerStatus, PieceCheck } from '../../../firmware-bridge/js/bridge.mjs';
+import type { JointConfig, QueuedPlan, ControllerStatus, PieceCheck, SendStep } from '../../../firmware-bridge/js/bridge.mjs';
 
 export async function usage(): Promise<number> {
   const bridge = await loadBridge();
@@ -17,6 +17,14 @@ export async function usage(): Promise<number> {
   const v = bridge.validateTrajectory(traj);
   const plan: QueuedPlan = host.queueTrajectory(bridge.trajectoryText(traj), { segmentDt: 0.01, blendFirst: false });
   const st: ControllerStatus | null = host.status;
+  let step: SendStep | null = null;
+  try {
+    host.beginSend(bridge.trajectoryText(traj), { segmentDt: 0.01, settleMs: 200 }, 0);
+    step = host.sendStep(1);
+  } catch {
+    step = null;  // not connected: refused by name
+  }
+  const phase = step?.phase === 'done' ? step.maxAbsError ?? 0 : step?.progress.segmentsDone ?? 0;
   const vc = new bridge.VirtualController(1000, '');
   vc.write(host.takeOutput());
   vc.step(10);
@@ -28,5 +36,5 @@ export async function usage(): Promise<number> {
   host.delete();
   vc.delete();
   return plan.segments + v.samples + (st ? st.q.length : 0) + ('error' in d ? 0 : d.body.length) + names.length
-    + (check.violation === 'none' ? 1 : 0) + SegmentFlags.last + host.counters.framesSent;
+    + (check.violation === 'none' ? 1 : 0) + SegmentFlags.last + host.counters.framesSent + phase;
 }

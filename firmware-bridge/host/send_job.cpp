@@ -1,0 +1,165 @@
+#include "send_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace achain {
+namespace bridge {
+
+std::string faultList(uint16_t faults) {
+  std::string s;
+  for (int b = 0; b < kFaultCount; ++b)
+    if (faults & (1u << b)) {
+      if (!s.empty()) s += ", ";
+      s += faultName(static_cast<uint16_t>(1u << b));
+    }
+  return s;
+}
+
+std::string faultSentences(uint16_t faults) {
+  std::string s;
+  for (int b = 0; b < kFaultCount; ++b)
+    if (faults & (1u << b)) {
+      if (!s.empty()) s += "; ";
+      s += std::string(faultName(static_cast<uint16_t>(1u << b))) + ": " + faultText(static_cast<uint16_t>(1u << b));
+    }
+  return s;
+}
+
+const char* sendPhaseName(SendPhase p) {
+  switch (p) {
+    case SendPhase::Streaming: return "streaming";
+    case SendPhase::Stopping: return "stopping";
+    case SendPhase::Settling: return "settling";
+    case SendPhase::Done: return "done";
+    case SendPhase::Failed: return "failed";
+  }
+  return "?";
+}
+
+std::string SendJob::refusal(double start_tolerance) const {
+  if (!hs_.connected()) return "not connected to a controller: connect and configure first";
+  if (!hs_.haveStatus()) return "no status from the controller: connect and configure first";
+  if (segs_.empty()) return "the trajectory has no segments";
+  if (!(settle_s_ >= 0) || !std::isfinite(settle_s_)) return "settle: must be a finite number of seconds >= 0";
+  const Status& st0 = hs_.status();
+  if (st0.estop)
+    return "the controller is in emergency stop: " + faultSentences(st0.faults) +
+           " (clear faults once the cell is safe: --clear-faults, or Clear faults in the studio)";
+  if (st0.faults)
+    return "the controller has latched faults: " + faultSentences(st0.faults) +
+           " (clear them first: --clear-faults, or Clear faults in the studio)";
+  const int nj = hs_.caps().joints;
+  const Segment& first = segs_.front();
+  if (first.joints != nj)
+    return "the trajectory has " + std::to_string(first.joints) + " joints, the controller " + std::to_string(nj);
+  if (!(first.flags & kSegBlend))
+    for (int j = 0; j < nj; ++j) {
+      const double d = first.a[j].q / kPosScale - st0.q_cmd[j] / kPosScale;
+      if (std::fabs(d) > start_tolerance)
+        return "joint " + std::to_string(j + 1) + " is at " + std::to_string(st0.q_cmd[j] / kPosScale) +
+               " rad but the trajectory starts at " + std::to_string(first.a[j].q / kPosScale) +
+               " rad: move there first or blend from the current position (--approach, blendFirst)";
+    }
+  return "";
+}
+
+SendJob::SendJob(HostSession& hs, std::vector<Segment> segments, double start_tolerance, double settle_s, uint64_t now_us)
+    : hs_(hs), segs_(std::move(segments)), t0_us_(now_us), phase_us_(now_us), settle_s_(settle_s) {
+  const std::string why = refusal(start_tolerance);
+  if (!why.empty()) {
+    fail(why);
+    return;
+  }
+  done0_ = hs.status().segments_done;
+  acked0_ = hs.counters().segments_acked;
+  prefill_ = std::min<size_t>(segs_.size(), std::max<size_t>(1, hs.caps().queue_capacity / 2));
+  hs.queueSegments(segs_);
+}
+
+void SendJob::fail(const std::string& msg) {
+  phase_ = SendPhase::Failed;
+  rep_.ok = false;
+  rep_.error = msg;
+  rep_.final_status = hs_.status();
+}
+
+void SendJob::measure() {
+  rep_.final_status = hs_.status();
+  const Segment& last = segs_.back();
+  rep_.max_abs_error = 0;
+  rep_.planned_end.clear();
+  rep_.final_q.clear();
+  rep_.final_error.clear();
+  for (int j = 0; j < last.joints; ++j) {
+    const double end = last.b[j].q / kPosScale, q = rep_.final_status.q[j] / kPosScale;
+    rep_.planned_end.push_back(end);
+    rep_.final_q.push_back(q);
+    rep_.final_error.push_back(q - end);
+    rep_.max_abs_error = std::max(rep_.max_abs_error, std::fabs(q - end));
+  }
+  rep_.controller_fault = rep_.final_status.faults != 0;
+  rep_.ok = !rep_.controller_fault;
+  if (rep_.controller_fault) rep_.error = "controller fault: " + faultSentences(rep_.final_status.faults);
+  phase_ = rep_.ok ? SendPhase::Done : SendPhase::Failed;
+}
+
+SendPhase SendJob::step(uint64_t now_us) {
+  const double in_phase = (now_us - phase_us_) * 1e-6;
+  switch (phase_) {
+    case SendPhase::Streaming: {
+      if (!hs_.error().empty()) {
+        fail(hs_.error());
+        break;
+      }
+      const Status& s = hs_.status();
+      if (!started_ && hs_.counters().segments_acked - acked0_ >= prefill_) {
+        hs_.start();
+        started_ = true;
+      }
+      if (s.faults || s.estop) {  // let the stop finish, then report
+        phase_ = SendPhase::Stopping;
+        phase_us_ = now_us;
+      } else if (started_ && hs_.backlog() == 0 && s.state == State::Idle && s.segment_id == segs_.back().id &&
+                 s.queue_fill == 0) {
+        phase_ = SendPhase::Settling;
+        phase_us_ = now_us;
+        statuses_at_settle_ = 0;
+      }
+      break;
+    }
+    case SendPhase::Stopping: {
+      const State st = hs_.status().state;
+      if ((st != State::Stopping && st != State::Running) || in_phase > 3.0) {
+        rep_.controller_fault = true;
+        fail("controller fault: " + faultSentences(hs_.status().faults));
+      }
+      break;
+    }
+    case SendPhase::Settling:
+      if (in_phase < settle_s_) break;
+      if (statuses_at_settle_ == 0) statuses_at_settle_ = hs_.statusCount() + 1;  // one more status after settling
+      if (hs_.statusCount() >= statuses_at_settle_ || in_phase > settle_s_ + 1.0) measure();
+      break;
+    case SendPhase::Done:
+    case SendPhase::Failed: break;
+  }
+  return phase_;
+}
+
+SendProgress SendJob::progress(uint64_t now_us) const {
+  SendProgress p;
+  const Status& s = hs_.status();
+  p.elapsed = (now_us - t0_us_) * 1e-6;
+  p.segments_total = segs_.size();
+  p.segments_acked = static_cast<size_t>(hs_.counters().segments_acked - acked0_);
+  p.segments_done = s.segments_done - done0_;
+  p.queue_fill = s.queue_fill;
+  p.queue_capacity = hs_.caps().queue_capacity;
+  p.state = s.state;
+  p.traj_time = s.traj_time_us * 1e-6;
+  return p;
+}
+
+}  // namespace bridge
+}  // namespace achain
