@@ -35,12 +35,14 @@ export interface Counters {
 }
 export interface ControllerEvent { fault: string; joint: number | null; segmentId: number; value: number; }
 export interface QueueOptions { segmentDt?: number; blendFirst?: boolean; firstId?: number; checkLimits?: boolean; }
-export interface QueuedPlan { segments: number; firstId: number; lastId: number; duration: number; planned: number[]; }
+export interface QueuedPlan { segments: number; firstId: number; lastId: number; duration: number; planned: number[]; sendId?: number; }
 export interface SendOptions extends QueueOptions { settleMs?: number; }
 export interface SendProgress { segmentsTotal: number; segmentsAcked: number; segmentsDone: number; queueFill: number; queueCapacity: number; state: string; trajTime: number; }
 /** One step of a send: the phase, its progress, and (when done or failed) the outcome. */
 export interface SendStep {
   phase: 'streaming' | 'stopping' | 'settling' | 'done' | 'failed';
+  /** The latest beginSend's id (QueuedPlan.sendId): another than yours means your send was replaced. */
+  sendId: number;
   progress: SendProgress;
   ok?: boolean; controllerFault?: boolean; error?: string; finalError?: number[]; planned?: number[]; maxAbsError?: number;
 }

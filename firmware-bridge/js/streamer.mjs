@@ -163,7 +163,8 @@ export class Streamer extends EventTarget {
    * the C++ SendJob that `achain send` runs (HostEngine.beginSend / sendStep): the segments are built
    * and checked against the configured joint limits, the controller's status is checked (emergency
    * stop, latched faults, the start position unless blendFirst), START follows a prefill, and the final
-   * error is measured after settling. This method only pumps the engine and reports progress.
+   * error is measured after settling. This method only pumps the engine and reports progress. A send
+   * started while this one runs replaces it: this one then rejects, saying so.
    */
   async sendTrajectory(traj, { segmentDt = 0.01, blendFirst = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true } = {}) {
     const t0 = this.now();
@@ -171,6 +172,7 @@ export class Streamer extends EventTarget {
     this.pump();
     const end = await this.waitFor(() => {
       const r = this.engine.sendStep(this.now());
+      if (r.sendId !== plan.sendId) throw new Error('replaced by a newer trajectory (sent while this one was running)');
       if (onProgress && r.phase === 'streaming') onProgress({ ...this.engine.status, ...r.progress });
       return r.phase === 'done' || r.phase === 'failed' ? r : null;
     }, timeoutMs, 'the trajectory to finish');

@@ -135,12 +135,15 @@ class HostEngine {
   /// checked against the controller's status (emergency stop, latched faults, the start against the
   /// commanded position unless blendFirst) before anything is queued; START after a prefill. Extra
   /// option: settleMs (500). Throws naming the refusal. Drive it with sendStep(now) after each pump.
+  /// A send begun while another runs replaces it (blendFirst blends into the running plan); the plan's
+  /// sendId tells a caller whether sendStep still reports its own send.
   val beginSend(const std::string& text, const val& options, double now_ms) {
     return guard([&] {
       double duration = 0;
       std::vector<Segment> segs = buildChecked(text, options, duration);
       const double settle = option(options, "settleMs", 500) / 1000.0;
       val plan = planOf(segs, duration);
+      plan.set("sendId", ++send_id_);
       job_ = std::make_unique<SendJob>(s_, std::move(segs), global_.start_tolerance, settle, micros(now_ms));
       if (job_->phase() == SendPhase::Failed) {
         const std::string why = job_->report().error;
@@ -152,7 +155,8 @@ class HostEngine {
   }
   /// Advances the send begun by beginSend: {phase ('streaming'|'stopping'|'settling'|'done'|'failed'),
   /// progress {segmentsTotal, segmentsAcked, segmentsDone, queueFill, queueCapacity, state, trajTime},
-  /// and when finished: ok, controllerFault, error, finalError, maxAbsError, planned (rad)}.
+  /// sendId (of the latest beginSend), and when finished: ok, controllerFault, error, finalError,
+  /// maxAbsError, planned (rad)}. A finished send keeps reporting its outcome until the next beginSend.
   val sendStep(double now_ms) {
     return guard([&] {
       if (!job_) throw Error("sendStep: no send in progress (call beginSend first)");
@@ -161,6 +165,7 @@ class HostEngine {
       const SendProgress p = job_->progress(now);
       val o = val::object();
       o.set("phase", std::string(sendPhaseName(ph)));
+      o.set("sendId", send_id_);
       val pr = val::object();
       pr.set("segmentsTotal", static_cast<double>(p.segments_total));
       pr.set("segmentsAcked", static_cast<double>(p.segments_acked));
@@ -178,7 +183,6 @@ class HostEngine {
         o.set("finalError", numbers(r.final_error.data(), static_cast<int>(r.final_error.size())));
         o.set("planned", numbers(r.planned_end.data(), static_cast<int>(r.planned_end.size())));
         o.set("maxAbsError", r.max_abs_error);
-        job_.reset();
       }
       return o;
     });
@@ -306,6 +310,7 @@ class HostEngine {
 
   HostSession s_;
   std::unique_ptr<SendJob> job_;
+  double send_id_ = 0;  // counts beginSend calls
   GlobalConfig global_;
   std::vector<JointLimitsF> limits_;
   std::vector<uint8_t> buf_;
