@@ -37,18 +37,23 @@ const char* sendPhaseName(SendPhase p) {
   return "?";
 }
 
+std::string controllerRefusal(const Status& st) {
+  if (st.estop)
+    return "the controller is in emergency stop: " + faultSentences(st.faults) +
+           " (clear faults once the cell is safe: --clear-faults, or Clear faults in the studio)";
+  if (st.faults)
+    return "the controller has latched faults: " + faultSentences(st.faults) +
+           " (clear them first: --clear-faults, or Clear faults in the studio)";
+  return "";
+}
+
 std::string SendJob::refusal(double start_tolerance) const {
   if (!hs_.connected()) return "not connected to a controller: connect and configure first";
   if (!hs_.haveStatus()) return "no status from the controller: connect and configure first";
   if (segs_.empty()) return "the trajectory has no segments";
   if (!(settle_s_ >= 0) || !std::isfinite(settle_s_)) return "settle: must be a finite number of seconds >= 0";
   const Status& st0 = hs_.status();
-  if (st0.estop)
-    return "the controller is in emergency stop: " + faultSentences(st0.faults) +
-           " (clear faults once the cell is safe: --clear-faults, or Clear faults in the studio)";
-  if (st0.faults)
-    return "the controller has latched faults: " + faultSentences(st0.faults) +
-           " (clear them first: --clear-faults, or Clear faults in the studio)";
+  if (std::string why = controllerRefusal(st0); !why.empty()) return why;
   const int nj = hs_.caps().joints;
   const Segment& first = segs_.front();
   if (first.joints != nj)

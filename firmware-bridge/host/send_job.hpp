@@ -81,6 +81,9 @@ class SendJob {
   double settle_s_ = 0.5;
 };
 
+/// Why a controller in this status must not start a send (emergency stop, latched faults), or "".
+std::string controllerRefusal(const Status& st);
+
 /// "watchdog, underrun": the names of the set fault bits.
 std::string faultList(uint16_t faults);
 /// "watchdog: …; underrun: …": each set fault bit's name and description.

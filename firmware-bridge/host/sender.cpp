@@ -60,8 +60,7 @@ SendReport sendTrajectory(Link& link, const SendOptions& opt) {
   }
   if (opt.segments.empty()) {
     const Status st0 = hs.status();
-    if (st0.estop) return fail("the controller is in emergency stop: " + faultSentences(st0.faults) + " (use --clear-faults once safe)");
-    if (st0.faults) return fail("the controller has latched faults: " + faultSentences(st0.faults) + " (use --clear-faults)");
+    if (std::string why = controllerRefusal(st0); !why.empty()) return fail(why);
     rep.ok = true;
     rep.final_status = st0;
     rep.counters = hs.counters();

@@ -139,23 +139,32 @@ test('limit check of one piece is the firmware\'s', () => {
   assert.ok(r.worst > 1);
 });
 
+/** Engine and virtual controller in lockstep: step(n) runs n ms of both; rig.t is the shared clock (ms). */
+function lockstep(host, vc) {
+  const rig = {
+    t: 0,
+    step(n = 1) {
+      for (let i = 0; i < n; i++) {
+        host.update(rig.t);
+        const out = host.takeOutput();
+        if (out.length) vc.write(out);
+        vc.step(1);
+        rig.t += 1;
+        const back = vc.read();
+        if (back.length) host.receive(back, rig.t);
+      }
+    },
+  };
+  return rig;
+}
+
 test('engine ↔ virtual controller in-process: trapezoid to < 0.1°, e-stop reported', () => {
   const vc = new bridge.VirtualController(1000, '');
   const host = new bridge.HostEngine();
   const limits = configsOf('prototype-4a');
-  let t = 0;
-  const step = (n = 1) => {
-    for (let i = 0; i < n; i++) {
-      host.update(t);
-      const out = host.takeOutput();
-      if (out.length) vc.write(out);
-      vc.step(1);
-      t += 1;
-      const back = vc.read();
-      if (back.length) host.receive(back, t);
-    }
-  };
-  host.connect(t);
+  const rig = lockstep(host, vc);
+  const step = (n) => rig.step(n);
+  host.connect(rig.t);
   for (let i = 0; i < 2000 && !host.connected; i++) step();
   assert.ok(host.connected);
   assert.equal(host.caps.joints, 4);
@@ -172,7 +181,7 @@ test('engine ↔ virtual controller in-process: trapezoid to < 0.1°, e-stop rep
   const err = host.status.q.map((q) => Math.abs(q - (300 * Math.PI) / 180));
   assert.ok(Math.max(...err) < (0.1 * Math.PI) / 180, `final error ${err.map((e) => (e * 180) / Math.PI)}°`);
   assert.equal(vc.segmentsDone(), plan.segments);
-  host.estop(t);
+  host.estop(rig.t);
   vc.write(host.takeOutput());
   assert.equal(vc.estop(), true, 'engaged as the bytes arrive');
   step(50);
@@ -187,20 +196,10 @@ test('the send job through wasm (beginSend / sendStep): refusals by name, phases
   const host = new bridge.HostEngine();
   const text = bridge.trajectoryText(bridge.thesisTrapezoid(0.001));
   assert.throws(() => host.sendStep(0), /no send in progress/);
-  let t = 0;
-  const step = (n = 1) => {
-    for (let i = 0; i < n; i++) {
-      host.update(t);
-      const out = host.takeOutput();
-      if (out.length) vc.write(out);
-      vc.step(1);
-      t += 1;
-      const back = vc.read();
-      if (back.length) host.receive(back, t);
-    }
-  };
-  assert.throws(() => host.beginSend(text, { checkLimits: false }, t), /not connected to a controller/);
-  host.connect(t);
+  const rig = lockstep(host, vc);
+  const step = (n) => rig.step(n);
+  assert.throws(() => host.beginSend(text, { checkLimits: false }, rig.t), /not connected to a controller/);
+  host.connect(rig.t);
   for (let i = 0; i < 2000 && !host.connected; i++) step();
   host.configureGlobal(bridge.defaultGlobalConfig());
   configsOf('prototype-4a').forEach((c) => host.configureJoint(c));
@@ -208,15 +207,15 @@ test('the send job through wasm (beginSend / sendStep): refusals by name, phases
   // a plan that does not start where the arm is: refused before anything is queued
   const moved = bridge.thesisTrapezoid(0.001);
   moved.q = moved.q.map((row) => row.map((x) => x + 0.2));
-  assert.throws(() => host.beginSend(bridge.trajectoryText(moved), { checkLimits: false }, t), /joint 1 is at [\d.]+ rad but the trajectory starts at [\d.]+ rad/);
+  assert.throws(() => host.beginSend(bridge.trajectoryText(moved), { checkLimits: false }, rig.t), /joint 1 is at [\d.]+ rad but the trajectory starts at [\d.]+ rad/);
   assert.equal(host.segmentsPending, 0);
-  const plan = host.beginSend(text, { settleMs: 300 }, t);
+  const plan = host.beginSend(text, { settleMs: 300 }, rig.t);
   const phases = ['streaming'];
   let r;
   let lastDone = 0;
   for (let i = 0; i < 10000; i++) {
     step();
-    r = host.sendStep(t);
+    r = host.sendStep(rig.t);
     if (r.phase !== phases.at(-1)) phases.push(r.phase);
     assert.ok(r.progress.segmentsDone >= lastDone);
     lastDone = r.progress.segmentsDone;
@@ -230,7 +229,7 @@ test('the send job through wasm (beginSend / sendStep): refusals by name, phases
   const measured = vc.positions().map((q, j) => q - plan.planned[j]);
   r.finalError.forEach((e, j) => assert.ok(Math.abs(e - measured[j]) < 2e-4, `joint ${j + 1}: ${e} vs ${measured[j]}`));
   assert.ok(r.maxAbsError < (0.1 * Math.PI) / 180, `final error ${r.maxAbsError} rad`);
-  assert.equal(host.sendStep(t).phase, 'done');  // the outcome stays until the next beginSend
+  assert.equal(host.sendStep(rig.t).phase, 'done');  // the outcome stays until the next beginSend
   host.delete();
   vc.delete();
 });

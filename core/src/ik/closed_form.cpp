@@ -72,7 +72,6 @@ void derive(const Model& m, Chain& c) {
   for (int i = 0; i < n; ++i) {
     const JointModel& jm = m.jmodels[i];
     c.a[i] = J[i].a;
-    c.alpha[i] = J[i].alpha;
     c.ca[i] = std::cos(J[i].alpha);
     c.sa[i] = std::sin(J[i].alpha);
     c.d[i] = jm.d0;

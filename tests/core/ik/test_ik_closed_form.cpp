@@ -225,7 +225,6 @@ TEST_CASE("ik closed form: prototype-4r folded on axis 1 is a one-parameter fami
   const Model m = builtinModel("prototype-4r");
   Data d(m);
   // θ2 = θ3 points the approach along axis 1; a family needs every θ1 to work, which the scan decides
-  std::mt19937 rng(3);
   int families = 0;
   for (double t : {0.0, 90.0, 180.0}) {
     VecX q(4);

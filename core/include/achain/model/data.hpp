@@ -112,8 +112,8 @@ struct Data {
       enum Class : int { kUnknown = -1, kNone = 0, kPrototype = 1, kWrist6R = 2 };
       int cls = kUnknown;  ///< which closed form the chain has (kUnknown until derived)
       int nq = 0;
-      /// per joint: standard-DH a, α (cos, sin), d; θ = θ0 + rot·q; the period of its motion
-      std::array<double, 6> a{}, alpha{}, ca{}, sa{}, d{}, theta0{}, rot{}, period{};
+      /// per joint: standard-DH a, cos α, sin α, d; θ = θ0 + rot·q; the period of its motion
+      std::array<double, 6> a{}, ca{}, sa{}, d{}, theta0{}, rot{}, period{};
       SE3 base_inv, tool, tool_inv;  ///< standard-DH base⁻¹, tool and tool⁻¹
       bool tool_identity = false;
       Mat3 rx_last_t = Mat3::Identity();  ///< Rx(α_last)ᵀ
