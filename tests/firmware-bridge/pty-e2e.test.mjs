@@ -267,7 +267,9 @@ test('CLI acceptance: controller-sim + achain send stream the trapezoid; killing
   let a, b;
   try {
     a = await start(null);
-    const send = spawn(cliPath, ['send', '--port', a.port, '--baud', '115200', trajPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // This part checks streaming end to end, not timing: a 1 s watchdog keeps a CPU-starved machine (parallel
+    // builds, loaded CI) from stopping the arm between two heartbeats. The 200 ms default is checked below.
+    const send = spawn(cliPath, ['send', '--port', a.port, '--baud', '115200', '--watchdog-ms', '1000', trajPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '';
     send.stdout.on('data', (d) => { out += d; });
     send.stderr.on('data', (d) => { err += d; });
