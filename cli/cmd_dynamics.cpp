@@ -271,8 +271,8 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   sub->add_option("--motor-kt", mKt, "DC motors: torque constant, N*m/A (motor side; joint torque = Kt*G*i)");
   sub->add_option("--motor-ke", mKe, "DC motors: back-EMF constant, V*s/rad (motor side)");
   sub->add_option("--dt", dt, "Time step (= control period), s (default 1e-3)");
-  sub->add_option("--duration", duration, "Simulated time, s (default 1, or the trajectory's length)");
-  sub->add_option("--every", every, "Output every k-th step (default 10)");
+  sub->add_option("--duration", duration, "Simulated time, s (default 1, or the trajectory's length)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--every", every, "Output every k-th step (default 10)")->check(CLI::Range(1, 1000000));
   sub->add_option("--integrator", integrator, "rk4 (default) or euler (semi-implicit)");
   sub->add_flag("--csv", csv, "CSV output instead of JSON");
   dyn.add(sub);
@@ -329,7 +329,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
               for (int i = 0; i < n; ++i) os << "," << (*v)[i];
             os << "\n";
           }
-          std::cout << os.str();
+          writeStdout(os.str());
           return;
         }
         auto series = [](const std::vector<VecX>& v) {
@@ -397,7 +397,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
                [&](double, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) { out = t; }, o,
                method, io);
       if (csv) {
-        std::cout << os.str();
+        writeStdout(os.str());
         return;
       }
       print({{"robot", m.name}, {"mode", "free"}, {"integrator", toString(method)}, {"dt", dt}, {"t", ts}, {"q", qs},

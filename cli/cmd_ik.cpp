@@ -70,8 +70,10 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
   sub->add_flag("--position-only", a.position_only, "Numeric: reach the tool position only");
   sub->add_flag("--no-limits", a.no_limits, "Numeric: ignore the joint limits");
   sub->add_flag("--escape-singularity", a.escape, "Numeric: if the start from the seed fails, retry from the seed nudged 3 deg (3 mm) per joint (for dragging out of stretched/folded poses)");
-  sub->add_option("--restarts", a.restarts, "Numeric: random restarts (default 50)");
-  sub->add_option("--max-iterations", a.max_iterations, "Numeric: iterations per start (default 100)");
+  sub->add_option("--restarts", a.restarts, "Numeric: random restarts (default 50, at most 10000)")
+      ->check(CLI::Range(0, kMaxIkRestarts));
+  sub->add_option("--max-iterations", a.max_iterations, "Numeric: iterations per start (default 100, at most 100000)")
+      ->check(CLI::Range(1, kMaxIkIterations));
   sub->add_option("--position-weight", a.wp, "Numeric: weight of the position error, 1/m (default 1)");
   sub->add_option("--orientation-weight", a.wo, "Numeric: weight of the orientation error, 1/rad (default 1)");
   sub->add_option("--tolerance", a.tolerance, "Numeric: success tolerance on the weighted error (default 1e-10)");

@@ -31,15 +31,11 @@ VecX rateList(const Model& m, const std::string& text, const std::string& what, 
 }
 
 void writeOrPrint(const std::string& out, const std::string& text) {
-  if (out.empty() || out == "-") {
-    std::cout << text;
-    if (!text.empty() && text.back() != '\n') std::cout << '\n';
-    return;
-  }
-  std::ofstream f(out);
-  if (!f) throw Error("--out: cannot write '" + out + "'");
-  f << text;
-  if (!text.empty() && text.back() != '\n') f << '\n';
+  if (out.empty() || out == "-") return writeStdout(text);
+  writeFile(out, [&](std::ostream& f) {
+    f << text;
+    if (!text.empty() && text.back() != '\n') f << '\n';
+  });
 }
 
 DynamicsOptions dynamicsOptions(const std::string& legs, bool motors, bool friction) {
@@ -64,6 +60,7 @@ struct TrajArgs {
 
 void emit(const TrajArgs& a, const Trajectory& tr, json extra) {
   if (a.csv) {
+    checkFinite(trajectoryToJson(tr));  // the CSV has the same numbers
     writeOrPrint(a.out, trajectoryToCsv(tr));
     if (!a.out.empty() && a.out != "-") print(extra);
     return;
@@ -72,6 +69,7 @@ void emit(const TrajArgs& a, const Trajectory& tr, json extra) {
   for (auto it = extra.begin(); it != extra.end(); ++it)
     if (!j.contains(it.key())) j[it.key()] = it.value();
   if (!a.out.empty() && a.out != "-") {
+    checkFinite(j);
     writeOrPrint(a.out, j.dump());
     extra["out"] = a.out;
     print(extra);

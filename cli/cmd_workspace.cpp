@@ -60,10 +60,7 @@ void writeJson(const std::string& path, const json& summary_json, const VoxelSet
   out["origin"] = vec(s.origin());
   out["lattice"] = "voxel (i, j, k) is the cube origin + voxel*[i, i+1) x [j, j+1) x [k, k+1), metres, base frame";
   out["cells"] = cells;
-  std::ofstream f(path);
-  if (!f) throw Error("--out: cannot open '" + path + "' for writing");
-  f << out.dump() << "\n";
-  if (!f) throw Error("--out: write to '" + path + "' failed");
+  writeFile(path, [&](std::ostream& f) { f << out.dump() << "\n"; });
 }
 
 RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {

@@ -1,8 +1,17 @@
 #include "common.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <sstream>
+
+#include <achain/math/text.hpp>
 
 #include <achain/model/robots.hpp>
 
@@ -18,21 +27,31 @@ Model RobotArgs::model() const { return loadRobot(robot); }
 
 std::vector<double> parseList(const std::string& text, const std::string& what) {
   std::vector<double> out;
-  std::stringstream ss(text);
-  std::string item;
-  size_t k = 0;
-  while (std::getline(ss, item, ',')) {
+  size_t k = 0, pos = 0;
+  if (text.find_first_not_of(" \t") == std::string::npos) throw Error(what + ": empty list");
+  while (true) {  // every item between commas, including an empty last one ("1,2,")
+    const size_t comma = text.find(',', pos);
+    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
     const std::string t = b == std::string::npos ? "" : item.substr(b, e - b + 1);
+    const std::string at = what + "[" + std::to_string(k) + "]: ";
+    if (t.empty()) throw Error(at + "missing number (an empty item between commas or at an end)");
+    // plain decimal only: strtod would also take hexadecimal (0x10), inf and nan
+    if (t.find_first_not_of("0123456789+-.eE") != std::string::npos)
+      throw Error(at + quoteInput(t) + " is not a number (decimal notation only)");
     char* end = nullptr;
+    errno = 0;
     const double v = std::strtod(t.c_str(), &end);
-    if (t.empty() || end != t.c_str() + t.size())
-      throw Error(what + "[" + std::to_string(k) + "]: '" + t + "' is not a number");
-    if (!std::isfinite(v)) throw Error(what + "[" + std::to_string(k) + "]: must be finite (got " + t + ")");
+    if (end != t.c_str() + t.size()) throw Error(at + quoteInput(t) + " is not a number");
+    if (errno == ERANGE || !std::isfinite(v))
+      throw Error(at + quoteInput(t) + " is outside the range of a double (too large or too close to 0)");
+    if (std::abs(v) > kMaxInputMagnitude)
+      throw Error(at + "magnitude " + t + " exceeds the input range (at most 1e9 in SI units)");
     out.push_back(v);
     ++k;
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
   }
-  if (out.empty()) throw Error(what + ": empty list");
   return out;
 }
 
@@ -68,7 +87,69 @@ json toJson(const MatX& M) {
   return rows;
 }
 
-void print(const json& j) { std::cout << j.dump() << std::endl; }
+namespace {
+
+/// Path of the first non-finite number in j ("" if none). nlohmann stores NaN/±Inf as numbers and dumps
+/// them as null, which would pass a non-number to the reader silently.
+std::string firstNonFinite(const json& j, const std::string& path) {
+  if (j.is_number_float()) return std::isfinite(j.get<double>()) ? "" : (path.empty() ? "(value)" : path);
+  if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      const std::string p = firstNonFinite(j[i], path + "[" + std::to_string(i) + "]");
+      if (!p.empty()) return p;
+    }
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string p = firstNonFinite(it.value(), path.empty() ? it.key() : path + "." + it.key());
+      if (!p.empty()) return p;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+void checkFinite(const json& j) {
+  const std::string bad = firstNonFinite(j, "");
+  if (!bad.empty())
+    throw Error("the result is not finite at '" + bad +
+                "': an input is outside the range this computation can represent (check its magnitude and units)");
+}
+
+void writeStdout(const std::string& text) {
+  std::cout << text;
+  if (!text.empty() && text.back() != '\n') std::cout << '\n';
+  std::cout.flush();
+  if (!std::cout) throw Error("writing to standard output failed (disk full or output closed)");
+}
+
+void writeFile(const std::string& path, const std::function<void(std::ostream&)>& body, const std::string& what) {
+  struct stat st {};
+  const bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);  // /dev/stdout, a FIFO, a device
+  const std::string target = special ? path : path + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream f(target, std::ios::binary);
+    if (!f) throw Error(what + ": cannot open " + quoteInput(path, 200) + " for writing");
+    body(f);
+    f.flush();
+    if (!f) {
+      f.close();
+      if (!special) std::remove(target.c_str());
+      throw Error(what + ": writing " + quoteInput(path, 200) + " failed (disk full?)");
+    }
+  }
+  // written in full, then renamed over the target: a reader never sees half a file
+  if (!special && std::rename(target.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(target.c_str());
+    throw Error(what + ": cannot write " + quoteInput(path, 200) + ": " + why);
+  }
+}
+
+void print(const json& j) {
+  checkFinite(j);
+  writeStdout(j.dump());
+}
 
 std::vector<Command>& commands() {
   static std::vector<Command> c;

@@ -24,15 +24,32 @@ struct RobotArgs {
   VecX joints(const Model& m, const std::string& text, const std::string& what = "--q") const;
 };
 
-/// Parses "1,2,3" into numbers; throws achain::Error naming the option and the bad item.
+/// Magnitude bound of every number given in a list on the command line (SI units): large enough for any
+/// physical joint value, rate or load, small enough that squares and products of inputs stay finite.
+constexpr double kMaxInputMagnitude = 1e9;
+
+/// Parses "1,2,3" into numbers; throws achain::Error naming the option and the bad item. Refused: empty
+/// items ("1,,2", "1,2,"), anything but decimal notation (0x10, inf, nan), values that over- or underflow a
+/// double (1e-400), and magnitudes above kMaxInputMagnitude.
 std::vector<double> parseList(const std::string& text, const std::string& what);
 
 json toJson(const Mat4& T);
 json toJson(const VecX& v);
 json toJson(const MatX& M);
 
-/// One JSON object on stdout.
+/// Throws achain::Error naming the first non-finite number of a result (its JSON path).
+void checkFinite(const json& j);
+
+/// One JSON object on stdout, after checkFinite; a failed write (full disk, closed output) is an error.
 void print(const json& j);
+
+/// Text on stdout (a newline added if missing); a failed write is an error.
+void writeStdout(const std::string& text);
+
+/// Writes a file atomically: into a temporary file beside it, then renamed over `path`, so that a reader
+/// never sees a partial file and a failed write leaves the old one. Devices and FIFOs are written in place.
+/// `what` names the option in messages.
+void writeFile(const std::string& path, const std::function<void(std::ostream&)>& body, const std::string& what = "--out");
 
 /// A subcommand registers itself through this table (see main.cpp).
 struct Command {

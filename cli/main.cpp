@@ -2,6 +2,8 @@
 // stdout in SI units, or a one-line error on stderr with a non-zero exit status.
 #include <algorithm>
 
+#include <achain/math/text.hpp>
+
 #include "common.hpp"
 
 int main(int argc, char** argv) {
@@ -12,6 +14,16 @@ int main(int argc, char** argv) {
   auto& cmds = achain::cli::commands();
   std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return std::string(a.name) < b.name; });
   for (auto& c : cmds) c.install(app);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help: usage on stdout, exit 0
+    // A usage error in the same one-line form as every other error, exit status 2 (1 is bad input).
+    std::string sub;
+    for (const CLI::App* s : app.get_subcommands()) sub = s->get_name();
+    std::cerr << "achain" << (sub.empty() ? "" : " " + sub) << ": usage error: " << achain::nameInput(e.what(), 300)
+              << " (see achain " << (sub.empty() ? "" : sub + " ") << "--help)" << std::endl;
+    return 2;
+  }
   return 0;
 }

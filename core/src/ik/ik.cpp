@@ -1,6 +1,8 @@
 #include <achain/ik/ik.hpp>
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 #include <achain/kinematics/fk.hpp>
 #include <achain/ik/algebraic_4a.hpp>
@@ -49,6 +51,15 @@ SE3 checkTarget(const Mat4& T, const std::string& what) {
   const double orth = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
   if (orth > 1e-6) throw Error(what + ": rotation is not orthonormal (|RᵀR − I| = " + std::to_string(orth) + ")");
   if (R.determinant() < 0) throw Error(what + ": rotation has determinant −1 (a reflection)");
+  // Robot files bound lengths to 1000 m, so no chain reaches past ~1e5 m: a target beyond kMaxTargetDistance is a
+  // unit or typing error, and its squared error would overflow the least-squares residual.
+  const double dist = T.topRightCorner<3, 1>().norm();
+  if (dist > kMaxTargetDistance) {
+    std::ostringstream msg;
+    msg << what << ": position is " << std::setprecision(4) << dist << " m from the world origin; targets are bounded to "
+        << kMaxTargetDistance << " m";
+    throw Error(msg.str());
+  }
   // re-orthonormalise (the input passed the 1e-6 test): nearest rotation via the quaternion
   SE3 out;
   out.R = Eigen::Quaterniond(R).normalized().toRotationMatrix();

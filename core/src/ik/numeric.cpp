@@ -213,6 +213,11 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
   if (opt.max_iterations < 1) throw Error("options.maxIterations: must be ≥ 1");
   if (!(opt.tolerance > 0)) throw Error("options.tolerance: must be > 0");
   if (opt.restarts < 0) throw Error("options.restarts: must be ≥ 0");
+  if (opt.restarts > kMaxIkRestarts)
+    throw Error("options.restarts: at most " + std::to_string(kMaxIkRestarts) + " (got " + std::to_string(opt.restarts) + ")");
+  if (opt.max_iterations > kMaxIkIterations)
+    throw Error("options.maxIterations: at most " + std::to_string(kMaxIkIterations) + " (got " +
+                std::to_string(opt.max_iterations) + ")");
   const Weights w{opt.position_weight, opt.orientation_weight, opt.position_only};
   const int n = model.nq;
   for (int i = 0; i < model.njoints(); ++i) {

@@ -41,7 +41,8 @@ inline void nearestLeastSquares(const Model& m, Data& data, const SE3& target, c
       s0[m.idx_q[j]] = std::min(std::max(s0[m.idx_q[j]], L.lower), L.upper);
     }
     solveNumeric(m, data, target, s0, opt, r);
-    if (r.residual < best.residual) best = r;
+    // the first start is kept even when its residual is not finite, so `nearest` always holds a configuration
+    if (best.q.size() == 0 || r.residual < best.residual) best = r;
   }
   res.has_nearest = true;
   res.nearest.q = best.q;

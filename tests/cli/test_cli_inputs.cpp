@@ -1,0 +1,130 @@
+// Inputs at the edges (issue 17, "no silent wrong answers"): every printed number is finite or the call
+// fails naming why; lists refuse what strtod would coerce; failed writes are errors; usage errors share
+// the one-line error form; the IK of an astronomically distant target fails cleanly instead of crashing.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "cli_runner.hpp"
+
+using achain::test::CliResult;
+using achain::test::runCli;
+using achain::test::tempPath;
+
+namespace {
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+}  // namespace
+
+TEST_CASE("achain lists refuse empty items and non-decimal or out-of-range numbers", "[cli][errors]") {
+  struct Case { const char* q; const char* says; };
+  for (const Case c : {Case{"1,2,3,4,", "--q[4]: missing number"}, Case{",1,2,3", "--q[0]: missing number"},
+                       Case{"1,,2,3", "--q[1]: missing number"}, Case{"0x10,0,0,0", "--q[0]: '0x10' is not a number"},
+                       Case{"inf,0,0,0", "--q[0]: 'inf' is not a number"}, Case{"0,1e-400,0,0", "--q[1]: '1e-400' is outside the range"},
+                       Case{"0,0,1e10,0", "--q[2]: magnitude 1e10 exceeds the input range"}}) {
+    const CliResult r = runCli(std::string("fk --robot prototype-4a --q '") + c.q + "'");
+    INFO(c.q << " -> " << r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find(c.says) != std::string::npos);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.out.empty());
+  }
+  // the bound itself is accepted: 1e9 rad is a (silly but) finite angle
+  CHECK(runCli("fk --robot prototype-4a --q 1e9,0,0,0").status == 0);
+}
+
+TEST_CASE("achain prints no null: a non-finite result fails naming where", "[cli][errors]") {
+  // Before: exit 0 with "tau":[null,…] (qd = 1e155 squared overflows); now the input is refused at the bound.
+  CliResult r = runCli("id --robot puma560 --q 0,0,0,0,0,0 --qd 1e155,0,0,0,0,0 --qdd 0,0,0,0,0,0");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--qd[0]: magnitude 1e155") != std::string::npos);
+  // Inside the bound but overflowing in the planner: 1e-300 s for a 240° move. The result is refused, not printed.
+  r = runCli("traj --robot prototype-4a --deg --from 60,60,60,60 --to 300,300,300,300 --duration 1e-300");
+  INFO(r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("the result is not finite at '") != std::string::npos);
+  CHECK(r.out.find("null") == std::string::npos);
+  // an ordinary call is untouched
+  r = runCli("id --robot puma560 --q 0,0,0,0,0,0 --qd 1,0,0,0,0,0 --qdd 0,0,0,0,0,0");
+  REQUIRE(r.status == 0);
+  for (const auto& t : r.json()["tau"]) CHECK(std::isfinite(t.get<double>()));
+}
+
+TEST_CASE("achain ik: an astronomically distant target is refused and does not crash", "[cli][errors][ik]") {
+  // Before: segfault (exit 139): every residual overflowed to inf and the nearest pose read an empty q.
+  struct Case { const char* pose; const char* says; };
+  for (const Case c : {Case{"1e155,0,0,1,0,0,0", "--pose[0]: magnitude 1e155 exceeds the input range"},
+                       Case{"1e7,0,0,1,0,0,0", "targets are bounded to 1e+06 m"}}) {
+    const CliResult r = runCli(std::string("ik --robot puma560 --pose ") + c.pose);
+    INFO(c.pose << " -> " << r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find(c.says) != std::string::npos);
+  }
+  // far but inside the bound: unreachable, with a finite nearest pose
+  const CliResult r = runCli("ik --robot puma560 --pose 1e5,0,0,1,0,0,0");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto j = r.json();
+  CHECK(j["status"] == "unreachable");
+  CHECK(j["nearest"]["q"].size() == 6);
+  CHECK(j["nearest"]["position_error"].get<double>() > 9.9e4);
+  // NaN never reaches the solver
+  CHECK(runCli("ik --robot puma560 --pose nan,0,0,1,0,0,0").status == 1);
+}
+
+TEST_CASE("achain ik caps restarts and sim refuses a negative duration and --every 0", "[cli][errors]") {
+  CliResult r = runCli("ik --robot puma560 --pose 0.5,0.1,0.2,1,0,0,0 --method numeric --restarts 100000000");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("achain ik: usage error: --restarts") != std::string::npos);
+  CHECK(lines(r.err) == 1);
+  r = runCli("sim --robot puma560 --q 0,0,0,0,0,0 --duration -1");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--duration") != std::string::npos);
+  r = runCli("sim --robot puma560 --q 0,0,0,0,0,0 --every 0");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--every") != std::string::npos);
+}
+
+TEST_CASE("achain usage errors are one line in the common form with exit 2", "[cli][errors]") {
+  CliResult r = runCli("fk --robot puma560 --q 0,0,0,0,0,0 --bogus");
+  CHECK(r.status == 2);
+  CHECK(r.err.rfind("achain fk: usage error: ", 0) == 0);
+  CHECK(r.err.find("--bogus") != std::string::npos);
+  CHECK(lines(r.err) == 1);
+  r = runCli("fk --q 0");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--robot") != std::string::npos);
+  r = runCli("no-such-subcommand");
+  CHECK(r.status == 2);
+  CHECK(r.err.rfind("achain: usage error: ", 0) == 0);
+  // control characters in an unknown option are escaped, not sent to the terminal
+  r = runCli("fk --robot puma560 --q 0,0,0,0,0,0 \"$(printf 'x\\033]0;pwned\\007')\"");
+  CHECK(r.status == 2);
+  CHECK(r.err.find('\033') == std::string::npos);
+  CHECK(runCli("fk --help").status == 0);
+}
+
+TEST_CASE("achain output: a failed write is an error and --out files are written whole", "[cli][errors]") {
+  // Before: exit 0 with the output lost.
+  CliResult r = runCli("fk --robot puma560 --q 0,0,0,0,0,0 > /dev/full");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("writing to standard output failed") != std::string::npos);
+  r = runCli("traj --robot prototype-4a --deg --from 60,60,60,60 --to 300,300,300,300 --out /dev/full");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--out: writing '/dev/full' failed") != std::string::npos);
+  // a good write replaces the file whole and leaves no temporary beside it
+  const std::string path = tempPath(".json");
+  r = runCli("traj --robot prototype-4a --deg --from 60,60,60,60 --to 300,300,300,300 --out " + path);
+  REQUIRE(r.status == 0);
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  CHECK(j["q"].size() > 10);
+  const std::string stem = std::filesystem::path(path).filename().string() + ".tmp-";
+  for (const auto& e : std::filesystem::directory_iterator("/tmp"))
+    CHECK(e.path().filename().string().rfind(stem, 0) != 0);
+  // an unwritable place fails naming the option, and the old file is kept
+  r = runCli("traj --robot prototype-4a --deg --from 60,60,60,60 --to 300,300,300,300 --out /nonexistent-dir/t.json");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--out: cannot open '/nonexistent-dir/t.json'") != std::string::npos);
+  std::remove(path.c_str());
+}
