@@ -18,11 +18,18 @@ struct RobotArgs {
   std::string robot;
   std::string q;
   bool deg = false;
+  std::string tool_link;          ///< URDF: the tool's link by name
+  bool balance_inertia = false;   ///< URDF: replace inertias breaking the triangle inequality (MuJoCo's balanceinertia)
   void add(CLI::App* app, bool with_q = true);
   Model model() const;
   /// Joint vector in SI: angular entries converted from degrees when --deg.
   VecX joints(const Model& m, const std::string& text, const std::string& what = "--q") const;
 };
+
+/// Adds --tool-link and --balance-inertia (URDF files) to a subcommand.
+void addUrdfOptions(CLI::App* app, std::string& tool_link, bool& balance_inertia);
+/// Prints a loaded model's "URDF warning: …" notes on stderr (nothing is dropped silently).
+void reportUrdfWarnings(const std::string& sub, const Model& m);
 
 /// Parses "1,2,3" into numbers; throws achain::Error naming the option and the bad item.
 std::vector<double> parseList(const std::string& text, const std::string& what);

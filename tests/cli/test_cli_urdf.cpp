@@ -1,0 +1,57 @@
+// URDF files wherever a robot loads: --robot FILE.urdf, validate, the tool link option, warnings on stderr.
+#include <string>
+
+#include "cli_runner.hpp"
+
+using achain::test::CliResult;
+using achain::test::runCli;
+
+namespace {
+std::string fixture(const std::string& name) { return std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/" + name; }
+}  // namespace
+
+TEST_CASE("achain fk --robot x.urdf: the PUMA URDF gives the built-in's tool pose", "[cli][urdf]") {
+  const std::string q = " --q 10,-30,120,45,-60,200 --deg";
+  const CliResult u = runCli("fk --robot " + fixture("puma560.urdf") + q);
+  const CliResult d = runCli("fk --robot puma560" + q);
+  REQUIRE(u.status == 0);
+  REQUIRE(d.status == 0);
+  const auto ju = nlohmann::json::parse(u.out), jd = nlohmann::json::parse(d.out);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) CHECK(ju["T"][r][c].get<double>() == Approx(jd["T"][r][c].get<double>()).margin(1e-12));
+  CHECK(ju["within_limits"] == true);
+  // the file's warnings (link 1's inertia, the transmission) go to stderr, one line each
+  CHECK(u.err.find("achain: warning: <transmission name='trans1'> (line 80)") != std::string::npos);
+}
+
+TEST_CASE("achain validate x.urdf: summary with warnings; a tree needs --tool-link", "[cli][urdf]") {
+  const CliResult f = runCli("validate " + fixture("floating.urdf"));
+  REQUIRE(f.status == 0);
+  const auto j = nlohmann::json::parse(f.out);
+  CHECK(j["valid"] == true);
+  CHECK(j["dof"] == 1);
+  REQUIRE(j["warnings"].size() == 1);
+  CHECK(j["warnings"][0].get<std::string>().find("joint type 'floating' cannot be represented") != std::string::npos);
+  const CliResult t = runCli("validate " + fixture("tree_two_tools.urdf"));
+  CHECK(t.status == 1);
+  CHECK(t.err.find("2 leaf links ('left_tool', 'right_tool')") != std::string::npos);
+  const CliResult ok = runCli("jacobian --robot " + fixture("tree_two_tools.urdf") + " --tool-link right_tool --q 0,0,0,0,0.1");
+  CHECK(ok.status == 0);
+  const CliResult bad = runCli("validate " + fixture("cycle.urdf"));
+  CHECK(bad.status == 1);
+  CHECK(bad.err.find("cycle.urdf: URDF <joint name='ab'> (line 13): not reachable from the root link") != std::string::npos);
+  const CliResult js = runCli("validate --tool-link x " + std::string(ACHAIN_SOURCE_DIR) + "/core/robots/planar-2r.json");
+  CHECK(js.status == 1);
+  CHECK(js.err.find("--tool-link: for URDF files only") != std::string::npos);
+}
+
+TEST_CASE("achain ik on a URDF arm: auto falls back to the numeric solver; --method closed says why not", "[cli][urdf]") {
+  const std::string robot = " --robot " + fixture("puma560.urdf");
+  const CliResult c = runCli("ik" + robot + " --q-target 10,-30,120,45,-60,100 --deg --method closed");
+  CHECK(c.status == 1);
+  CHECK(c.err.find("origin/axis") != std::string::npos);
+  const CliResult a = runCli("ik" + robot + " --q-target 10,-30,120,45,-60,100 --deg --seed 12,-28,118,40,-55,95");
+  REQUIRE(a.status == 0);
+  const auto j = nlohmann::json::parse(a.out);
+  CHECK(j["status"] == "ok");
+}
