@@ -32,9 +32,9 @@ RegisterCommand robots_cmd("robots", [](CLI::App& app) {
 RegisterCommand validate_cmd("validate", [](CLI::App& app) {
   auto* sub = app.add_subcommand("validate", "Check a robot file (JSON or URDF); prints its summary or names the bad field");
   static std::string file, tool_link;
-  static bool dump = false, balance = false;
+  static bool dump = false, balance = false, keep_fixed = false;
   sub->add_option("FILE", file, "Robot description (JSON or URDF)")->required();
-  addUrdfOptions(sub, tool_link, balance);
+  addUrdfOptions(sub, tool_link, balance, keep_fixed);
   sub->add_flag("--si", dump, "Also print the model as loaded, in SI units");
   sub->callback([] {
     run("validate", [] {
@@ -45,9 +45,11 @@ RegisterCommand validate_cmd("validate", [](CLI::App& app) {
           UrdfOptions o;
           o.tool_link = tool_link;
           o.balance_inertia = balance;
+          o.keep_fixed = keep_fixed;
           m = modelFromUrdfString(text, o);
         } else {
           if (!tool_link.empty()) throw Error("--tool-link: for URDF files only (a JSON description gives tool.link)");
+          if (balance || keep_fixed) throw Error(std::string(balance ? "--balance-inertia" : "--keep-fixed") + ": for URDF files only");
           m = modelFromJsonString(text);
         }
       } catch (const Error& e) {

@@ -61,6 +61,8 @@ export interface UrdfOptions {
   toolLink?: string;
   /** Replace inertias that break the triangle inequality by the mean of their principal moments (MuJoCo's balanceinertia). */
   balanceInertia?: boolean;
+  /** Keep fixed joints as joints (default: each fixed joint's link is merged into its parent, as MuJoCo's fusestatic). */
+  keepFixed?: boolean;
 }
 
 /** The XML element tree the core maps (core/io/xml_tree.hpp). */

@@ -151,11 +151,11 @@ export class Achain {
   /**
    * A model from URDF text (or its element tree {name, line, attributes, children}): parsed by the page's XML
    * parser, mapped by the core. options: {toolLink: the tool's link by name (default: the single leaf),
-   * balanceInertia}. URDF warnings are in model.info.notes ("URDF warning: …").
+   * balanceInertia, keepFixed: keep fixed joints instead of merging their links into the parents}. URDF warnings are in model.info.notes ("URDF warning: …").
    */
-  modelFromUrdf(source, { toolLink = '', balanceInertia = false } = {}) {
+  modelFromUrdf(source, { toolLink = '', balanceInertia = false, keepFixed = false } = {}) {
     const tree = typeof source === 'string' ? xmlTree(source) : source;
-    return new Model(this, this.module.modelFromUrdf(JSON.stringify(tree), toolLink, balanceInertia));
+    return new Model(this, this.module.modelFromUrdf(JSON.stringify(tree), toolLink, balanceInertia, keepFixed));
   }
   /** Loads a built-in by name, a JSON text, a parsed description object, or URDF text (options as modelFromUrdf). */
   loadModel(source, options = {}) {

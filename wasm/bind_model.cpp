@@ -17,7 +17,7 @@ WasmModel* loadModelJSON(const std::string& text) {
   return guard([&] { return new WasmModel(modelFromJsonString(text)); });
 }
 /// URDF: the element tree built by the page's XML parser, as JSON (xml_tree.hpp), mapped by the core.
-WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, bool balance_inertia) {
+WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, bool balance_inertia, bool keep_fixed) {
   return guard([&] {
     nlohmann::json j;
     try {
@@ -28,6 +28,7 @@ WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, 
     UrdfOptions o;
     o.tool_link = tool_link;
     o.balance_inertia = balance_inertia;
+    o.keep_fixed = keep_fixed;
     return new WasmModel(modelFromUrdf(xmlTreeFromJson(j), o));
   });
 }

@@ -11,7 +11,7 @@ std::string fixture(const std::string& name) { return std::string(ACHAIN_SOURCE_
 }  // namespace
 
 TEST_CASE("achain fk --robot x.urdf: the PUMA URDF gives the built-in's tool pose", "[cli][urdf]") {
-  const std::string q = " --q 10,-30,120,45,-60,200 --deg";
+  const std::string q = " --q 10,30,-60,45,-30,200 --deg";
   const CliResult u = runCli("fk --robot " + fixture("puma560.urdf") + q);
   const CliResult d = runCli("fk --robot puma560" + q);
   REQUIRE(u.status == 0);
@@ -30,7 +30,7 @@ TEST_CASE("achain validate x.urdf: summary with warnings; a tree needs --tool-li
   const auto j = nlohmann::json::parse(f.out);
   CHECK(j["valid"] == true);
   CHECK(j["dof"] == 1);
-  REQUIRE(j["warnings"].size() == 1);
+  REQUIRE(j["warnings"].size() == 2);  // the floating joint, and its link's mass merged into the fixed base
   CHECK(j["warnings"][0].get<std::string>().find("joint type 'floating' cannot be represented") != std::string::npos);
   const CliResult t = runCli("validate " + fixture("tree_two_tools.urdf"));
   CHECK(t.status == 1);
@@ -47,11 +47,14 @@ TEST_CASE("achain validate x.urdf: summary with warnings; a tree needs --tool-li
 
 TEST_CASE("achain ik on a URDF arm: auto falls back to the numeric solver; --method closed says why not", "[cli][urdf]") {
   const std::string robot = " --robot " + fixture("puma560.urdf");
-  const CliResult c = runCli("ik" + robot + " --q-target 10,-30,120,45,-60,100 --deg --method closed");
+  const CliResult c = runCli("ik" + robot + " --q-target 10,30,-60,45,-30,100 --deg --method closed");
   CHECK(c.status == 1);
   CHECK(c.err.find("origin/axis") != std::string::npos);
-  const CliResult a = runCli("ik" + robot + " --q-target 10,-30,120,45,-60,100 --deg --seed 12,-28,118,40,-55,95");
+  const CliResult a = runCli("ik" + robot + " --q-target 10,30,-60,45,-30,100 --deg --seed 12,28,-58,40,-25,95");
   REQUIRE(a.status == 0);
   const auto j = nlohmann::json::parse(a.out);
   CHECK(j["status"] == "ok");
+  CHECK(j["method"] == "numeric");
+  const double target[6] = {10, 30, -60, 45, -30, 100};
+  for (int i = 0; i < 6; ++i) CHECK(j["q_deg"][i].get<double>() == Approx(target[i]).margin(1e-6));
 }

@@ -112,6 +112,7 @@ struct Reader {
   Model m;
   std::set<std::string> achain_prefixes;  ///< prefixes bound to kAchainUrdfNamespace
   std::map<std::string, Vec4> materials;  ///< robot-level named colours
+  std::vector<const XmlElement*> joint_el;  ///< each model joint's <joint> element
 
   void warn(const XmlElement& e, const std::string& msg) { m.notes.push_back("URDF warning: " + desc(e) + ": " + msg); }
 
@@ -245,6 +246,67 @@ struct Reader {
     m.geometry.push_back(G);
   }
 };
+
+/// Mass properties b (in its own frame) moved by T into a's frame and added to a.
+void addInertial(Inertial& a, const Inertial& b, const SE3& T) {
+  const double m = a.mass + b.mass;
+  if (!(m > 0)) return;
+  const Vec3 cb = T.act(b.com);
+  const Vec3 c = (a.mass * a.com + b.mass * cb) / m;
+  auto shift = [](double mass, const Vec3& r) { return mass * (r.squaredNorm() * Mat3::Identity() - r * r.transpose()); };
+  a.inertia = a.inertia + shift(a.mass, a.com - c) + T.R * b.inertia * T.R.transpose() + shift(b.mass, cb - c);
+  a.inertia = 0.5 * (a.inertia + a.inertia.transpose());
+  a.com = c;
+  a.mass = m;
+}
+
+/// Merges every fixed joint's link into its parent link (as MuJoCo's fusestatic): its inertial is added to the
+/// parent's, its geometry and child joints move to the parent with their origins composed, and a tool on it
+/// becomes the parent's tool transform. Joints are placed by origin/axis here (θ_f = d = 0).
+void fuseFixedJoints(Reader& r) {
+  Model& m = r.m;
+  const int n = m.njoints();
+  std::vector<int> survivor(n), index(n, -1);
+  std::vector<SE3> to(n);  // link i's frame in its survivor's frame
+  std::vector<Joint> kept;
+  int fused = 0;
+  for (int i = 0; i < n; ++i) {
+    Joint j = m.joints[i];
+    const int p = j.parent;
+    const int sp = p < 0 ? -1 : survivor[p];
+    const SE3 Tp = p < 0 ? SE3::Identity() : to[p];
+    if (j.kind == JointKind::Fixed) {
+      survivor[i] = sp;
+      to[i] = Tp * j.origin;
+      if (sp >= 0) addInertial(kept[sp].link, j.link, to[i]);
+      else if (j.link.mass > 0)
+        r.warn(*r.joint_el[i], "the mass of its child link, fixed to the base by this joint, is not used (the base is fixed)");
+      ++fused;
+      continue;
+    }
+    j.origin = Tp * j.origin;
+    j.parent = sp;
+    survivor[i] = index[i] = int(kept.size());
+    to[i] = SE3::Identity();
+    kept.push_back(j);
+  }
+  if (fused == 0 || kept.empty()) return;  // nothing to do, or nothing would move (finalize says so)
+  for (Joint& j : kept)
+    if (j.mimic >= 0) j.mimic = index[j.mimic];  // a mimic never follows a fixed joint
+  for (Geometry& g : m.geometry)
+    if (g.link >= 0) {
+      g.origin = to[g.link] * g.origin;
+      g.link = survivor[g.link];
+    }
+  const int t = m.toolLink();
+  m.tool = to[t] * m.tool;
+  m.tool_link = survivor[t];
+  if (m.tool_link < 0)
+    throw Error("tool link: the tool's link is fixed to the base; choose a moving link (or keep fixed joints)");
+  m.joints = kept;
+  m.notes.push_back("URDF: " + std::to_string(fused) + " fixed joint" + (fused == 1 ? "" : "s") +
+                    " merged into their parent links (inertials added, geometry and tool moved); keep them with the keep-fixed option");
+}
 
 }  // namespace
 
@@ -452,6 +514,7 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
     }
     if (*type == "revolute" && !single(J, "limit")) r.warn(J, "a revolute joint without <limit> (URDF requires one); taken as unlimited");
     if (*type == "prismatic" && !single(J, "limit")) r.warn(J, "a prismatic joint without <limit> (URDF requires one); taken as unlimited");
+    r.joint_el.push_back(&J);
     const LinkInfo& child = info[joint_child[order[i]]];
     if (child.has_inertial) j.link = child.inertial;
     m.joints.push_back(j);
@@ -519,6 +582,7 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
     }
     m.tool_link = model_index[child_of[leaves[0]]];
   }
+  if (!opt.keep_fixed) fuseFixedJoints(r);
   if (m.tool_link == m.njoints() - 1) m.tool_link = -1;
 
   try {
@@ -655,7 +719,9 @@ std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
     const double r = std::max(0.005, 0.03 * L / n);
     for (int i = 0; i < n; ++i) {
       const Joint& j = m.joints[i];
-      if (origin[i].p.norm() > 1e-9) geometry.push_back(segment(j.parent, Vec3::Zero(), origin[i].p, 0.6 * r));
+      // the link: from the parent's achain link frame (C_parent in its URDF frame) to this joint
+      const Vec3 from = j.parent < 0 ? m.base.p : C[j.parent].p;
+      if ((origin[i].p - from).norm() > 1e-9) geometry.push_back(segment(j.parent, from, origin[i].p, 0.6 * r));
       if (C[i].p.norm() > 1e-9) geometry.push_back(segment(i, Vec3::Zero(), C[i].p, 0.6 * r));
       if (j.kind == JointKind::Fixed) continue;
       // the joint: a short cylinder on its axis, in the parent's URDF frame (C⁻¹ undone below)

@@ -297,6 +297,8 @@ Model convertConvention(const Model& m, DHConvention target) {
       dst.alpha = i > 0 ? m.joints[i - 1].alpha : 0.0;
       const SE3 g = translation(Vec3(src.a, 0, 0)) * rotX(src.alpha);  // modified frame i ← standard frame i
       reexpress(dst.link, g);
+      for (Geometry& G : out.geometry)
+        if (G.link == i) G.origin = g * G.origin;
     }
     const Joint& last = m.joints[n - 1];
     out.tool = translation(Vec3(last.a, 0, 0)) * rotX(last.alpha) * m.tool;
@@ -309,7 +311,12 @@ Model convertConvention(const Model& m, DHConvention target) {
       dst.alpha = i + 1 < n ? m.joints[i + 1].alpha : 0.0;
       const SE3 g = (rotX(dst.alpha) * translation(Vec3(dst.a, 0, 0))).inverse();  // standard frame i ← modified frame i
       reexpress(dst.link, g);
+      for (Geometry& G : out.geometry)
+        if (G.link == i) G.origin = g * G.origin;
     }
+    const SE3 g0 = (rotX(m.joints[0].alpha) * translation(Vec3(m.joints[0].a, 0, 0))).inverse();  // new frame 0 ← old
+    for (Geometry& G : out.geometry)
+      if (G.link < 0) G.origin = g0 * G.origin;
   }
   out.finalize();
   return out;

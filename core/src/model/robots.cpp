@@ -54,9 +54,21 @@ std::string readRobotFile(const std::string& path) {
 
 Model loadRobot(const std::string& s) { return loadRobot(s, UrdfOptions{}); }
 
+namespace {
+/// The URDF options are refused for a JSON description or a built-in, naming the first one given.
+void refuseUrdfOptions(const UrdfOptions& urdf) {
+  if (!urdf.tool_link.empty()) throw Error("tool link: chosen by link name for URDF files only (a JSON description gives tool.link)");
+  if (urdf.balance_inertia) throw Error("balance inertia: for URDF files only");
+  if (urdf.keep_fixed) throw Error("keep fixed: for URDF files only");
+}
+}  // namespace
+
 Model loadRobot(const std::string& s, const UrdfOptions& urdf) {
   for (const auto& r : builtinRobots())
-    if (r.name == s && urdf.tool_link.empty()) return builtinModel(s);
+    if (r.name == s) {
+      refuseUrdfOptions(urdf);
+      return builtinModel(s);
+    }
   if (looksLikeXml(s)) throw Error("robot: this is XML text, not a built-in name or a file name");
   std::ifstream f(s);
   if (!f) {
@@ -67,7 +79,7 @@ Model loadRobot(const std::string& s, const UrdfOptions& urdf) {
   const std::string text = readBounded(f, s);
   try {
     if (looksLikeXml(text)) return modelFromUrdfString(text, urdf);  // URDF (docs/robot-format.md)
-    if (!urdf.tool_link.empty()) throw Error("tool link: chosen by link name for URDF files only (a JSON description gives tool.link)");
+    refuseUrdfOptions(urdf);
     return modelFromJsonString(text);
   } catch (const Error& e) {
     throw Error(s + ": " + e.what());

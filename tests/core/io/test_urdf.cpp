@@ -70,11 +70,16 @@ TEST_CASE("PUMA 560 as URDF agrees with its DH description: FK, Jacobian, RNEA, 
   const Model dh = builtinModel("puma560");
   const Model u = loadFixture("puma560.urdf");
   REQUIRE(u.nq == 6);
-  REQUIRE(u.njoints() == 7);  // six revolute joints and the fixed tool joint
+  REQUIRE(u.njoints() == 6);  // the fixed tool joint is merged into link6 (the tool transform)
   CHECK(u.name == "puma560_urdf");
   CHECK(u.gravity == dh.gravity);  // <achain:gravity xyz="0 0 -9.81"/>
-  CHECK(u.joints[6].kind == JointKind::Fixed);
-  CHECK(u.toolLink() == 6);
+  CHECK(u.toolLink() == 5);
+  UrdfOptions keep;
+  keep.keep_fixed = true;
+  const Model uk = loadFixture("puma560.urdf", keep);
+  REQUIRE(uk.njoints() == 7);
+  CHECK(uk.joints[6].kind == JointKind::Fixed);
+  CHECK(uk.toolLink() == 6);
   CHECK_FALSE(u.has_dh);
   CHECK(dh.has_dh);
   CHECK(u.joints[1].limits.lower == Approx(-45 * kDeg));
@@ -91,6 +96,7 @@ TEST_CASE("PUMA 560 as URDF agrees with its DH description: FK, Jacobian, RNEA, 
     forwardKinematics(dh, dd, q);
     forwardKinematics(u, du, q);
     fk = std::max(fk, poseErr(dd.oMtool, du.oMtool));
+    fk = std::max(fk, poseErr(dd.oMtool, test::fkPose(uk, q)));
     toolJacobian(dh, dd, Jd);
     toolJacobian(u, du, Ju);
     jac = std::max(jac, (Jd - Ju).cwiseAbs().maxCoeff());
@@ -138,11 +144,7 @@ TEST_CASE("a URDF model round-trips through the JSON description (origin/axis jo
     INFO(f);
     UrdfOptions o;
     if (std::string(f) == "gripper_mimic.urdf") o.tool_link = "tip_link";
-    const Model u = loadFixture(f, o);
-    const Model back = modelFromJson(modelToJson(u));
-    CHECK(back.sameDescription(u));
-    const Model again = modelFromJsonString(modelToJson(u).dump());
-    CHECK(again.sameDescription(u));
+    CHECK(test::jsonRoundTrips(loadFixture(f, o)));
   }
 }
 
@@ -161,16 +163,17 @@ TEST_CASE("mimic joints: one coordinate per independent joint, chains of mimics 
   o.tool_link = "tip_link";
   const Model m = loadFixture("gripper_mimic.urdf", o);
   REQUIRE(m.nq == 2);
-  // model order: wrist, finger_left, tip, finger_right, follower (depth first, document order)
-  REQUIRE(m.njoints() == 5);
+  // model order: wrist, finger_left, (tip: fixed, merged), finger_right, follower (depth first, document order)
+  REQUIRE(m.njoints() == 4);
   CHECK(m.joints[1].name == "finger_left");
-  CHECK(m.joints[3].name == "finger_right");
+  CHECK(m.joints[2].name == "finger_right");
+  CHECK(m.joints[2].mimic == 1);
+  CHECK(m.joints[2].mimic_multiplier == 1);
   CHECK(m.joints[3].mimic == 1);
-  CHECK(m.joints[3].mimic_multiplier == 1);
-  CHECK(m.joints[4].mimic == 1);
-  CHECK(m.joints[4].mimic_multiplier == 2);
-  CHECK(m.joints[4].mimic_offset == 0.01);
-  CHECK(m.toolLink() == 2);
+  CHECK(m.joints[3].mimic_multiplier == 2);
+  CHECK(m.joints[3].mimic_offset == 0.01);
+  CHECK(m.toolLink() == 1);  // tip_link was merged into the left finger: the tool transform carries its offset
+  CHECK(m.tool.p == Vec3(0, 0, 0.04));
   CHECK(m.joints[0].motor.present);  // <dynamics damping friction> as joint-side friction
   CHECK(m.joints[0].motor.viscous == 0.1);
   CHECK(m.joints[0].motor.coulomb_pos == 0.02);
@@ -183,12 +186,12 @@ TEST_CASE("mimic joints: one coordinate per independent joint, chains of mimics 
   const SE3 pad = right * urdfJoint(Vec3(0, 0, 0.04), Vec3::Zero(), Vec3::UnitZ(), 2 * 0.03 + 0.01, true);
   const SE3 tip = palm * urdfJoint(Vec3(0, 0.01, 0.05), Vec3::Zero(), Vec3::UnitY(), 0.03, true) *
                   urdfJoint(Vec3(0, 0, 0.04), Vec3::Zero(), Vec3::UnitZ(), 0);
-  CHECK(poseErr(d.oMi[3], right) < 1e-15);
-  CHECK(poseErr(d.oMi[4], pad) < 1e-15);
+  CHECK(poseErr(d.oMi[2], right) < 1e-15);
+  CHECK(poseErr(d.oMi[3], pad) < 1e-15);
   CHECK(poseErr(d.oMtool, tip) < 1e-15);
   // The pad's Jacobian column for the finger coordinate: d(pad)/d(q_finger) = (−y)·1 + z·2 in the palm frame
   MatX J(6, 2);
-  pointJacobian(m, d, 4, Vec3::Zero(), J);
+  pointJacobian(m, d, 3, Vec3::Zero(), J);
   const Vec3 expect = palm.R * Vec3(0, -1, 0) + pad.R * Vec3(0, 0, 2);
   CHECK((J.col(1).head<3>() - expect).norm() < 1e-14);
 }
@@ -275,8 +278,11 @@ TEST_CASE("unsupported elements are reported by element and line, with what was 
     CHECK_THAT(warningsOf(m), Catch::Matchers::Contains(c.warning));
   }
   const Model f = loadFixture("floating.urdf");
-  CHECK(f.joints[0].kind == JointKind::Fixed);  // "treated as fixed at its origin"
+  CHECK(f.njoints() == 1);  // "treated as fixed at its origin", then merged into the base
   CHECK(f.nq == 1);
+  UrdfOptions keep;
+  keep.keep_fixed = true;
+  CHECK(loadFixture("floating.urdf", keep).joints[0].kind == JointKind::Fixed);
 }
 
 TEST_CASE("malformed or impossible URDF gets an error naming the element and line", "[io][urdf][errors]") {
@@ -422,4 +428,51 @@ TEST_CASE("URDF export refuses what URDF cannot express, naming the joint", "[io
   a.joints[2].sign = -1;
   a.finalize();
   CHECK_THROWS_WITH(modelToUrdf(a), Catch::Matchers::Contains("joints[2] (elbow): a mirror-image A-pair (sign -1) has no URDF form"));
+}
+
+TEST_CASE("geometry stays put in the world when a DH model changes convention", "[io][urdf]") {
+  Model m = builtinModel("puma560");
+  for (int link = -1; link < m.njoints(); ++link) {
+    Geometry g;
+    g.link = link;
+    g.shape = Geometry::Shape::Box;
+    g.size = Vec3(0.1, 0.2, 0.3);
+    g.origin = urdfJoint(Vec3(0.01 * link, 0.02, -0.03), Vec3(0.1, -0.2, 0.3 * link), Vec3::UnitZ(), 0);
+    m.geometry.push_back(g);
+  }
+  m.finalize();
+  std::mt19937 rng(7);
+  const VecX q = test::randomConfiguration(m, rng);
+  auto worldPoses = [&](const Model& x) {
+    Data d(x);
+    forwardKinematics(x, d, q);
+    std::vector<SE3> out;
+    for (const Geometry& g : x.geometry) out.push_back((g.link < 0 ? x.base : d.oMi[g.link]) * g.origin);
+    return out;
+  };
+  const Model mod = convertConvention(m, DHConvention::Modified);
+  const Model back = convertConvention(mod, DHConvention::Standard);
+  const auto a = worldPoses(m), b = worldPoses(mod), c = worldPoses(back);
+  for (size_t k = 0; k < a.size(); ++k) {
+    CHECK(poseErr(a[k], b[k]) < 1e-14);
+    CHECK(poseErr(a[k], c[k]) < 1e-14);
+  }
+}
+
+TEST_CASE("merging fixed joints keeps the mass, the centre of mass and the inertia about any point", "[io][urdf]") {
+  // The gripper's tip link is massless; give it mass to see the merge: link 'left' + tip (at z = 0.04)
+  std::string text = fixture("gripper_mimic.urdf");
+  const std::string tip = "<link name=\"tip_link\"/>";
+  text.replace(text.find(tip), tip.size(),
+               "<link name=\"tip_link\"><inertial><origin xyz=\"0.01 0 0\" rpy=\"0.3 0 0\"/><mass value=\"0.2\"/>"
+               "<inertia ixx=\"2e-5\" iyy=\"3e-5\" izz=\"4e-5\" ixy=\"1e-6\"/></inertial></link>");
+  UrdfOptions o;
+  o.tool_link = "tip_link";
+  const Model fused = modelFromUrdfString(text, o);
+  o.keep_fixed = true;
+  const Model kept = modelFromUrdfString(text, o);
+  REQUIRE(kept.njoints() == fused.njoints() + 1);
+  CHECK(fused.joints[1].link.mass == Approx(0.25).epsilon(1e-15));
+  std::mt19937 rng(11);
+  CHECK(worstDifference(kept, fused, 10, rng) < 1e-12);
 }

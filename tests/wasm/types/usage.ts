@@ -21,7 +21,7 @@ export async function usage(): Promise<number> {
   const m: Model = achain.loadModel('prototype-4a');
   const b: Model = achain.builtinModel('puma560');
   const j: Model = achain.modelFromJsonString(file);
-  const urdf: Model = achain.modelFromUrdf('<robot name="r"/>', { toolLink: 'tool0', balanceInertia: true });
+  const urdf: Model = achain.modelFromUrdf('<robot name="r"/>', { toolLink: 'tool0', balanceInertia: true, keepFixed: true });
   const urdfTree: Model = achain.modelFromUrdf({ name: 'robot', line: 1, attributes: [['name', 'r']], children: [] });
   const urdfLoaded: Model = achain.loadModel('<robot name="r"/>', { toolLink: 'tool0' });
   const shapes: GeometryInfo[] = urdf.info.geometry;

@@ -19,6 +19,10 @@ struct UrdfOptions {
   /// Inertias that break the triangle inequality (a warning by default) are replaced by the mean of their
   /// principal moments, as MuJoCo's `balanceinertia` does.
   bool balance_inertia = false;
+  /// Keep fixed joints as joints of the model. By default each fixed joint's link is merged into its parent
+  /// (inertial added, geometry, child joints and the tool moved), as MuJoCo's fusestatic does, so that the
+  /// algorithms that need one coordinate per joint (ABA, the voxel workspace) take the model.
+  bool keep_fixed = false;
 };
 
 /// Maps a URDF <robot> tree to a Model: links and inertials, revolute/continuous/prismatic/fixed joints placed
