@@ -1,4 +1,5 @@
 // URDF files wherever a robot loads: --robot FILE.urdf, validate, the tool link option, warnings on stderr.
+#include <cstdio>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -57,4 +58,24 @@ TEST_CASE("achain ik on a URDF arm: auto falls back to the numeric solver; --met
   CHECK(j["method"] == "numeric");
   const double target[6] = {10, 30, -60, 45, -30, 100};
   for (int i = 0; i < 6; ++i) CHECK(j["q_deg"][i].get<double>() == Approx(target[i]).margin(1e-6));
+}
+
+TEST_CASE("achain export --format urdf: the written file loads back to the same tool pose; fd takes a URDF arm", "[cli][urdf]") {
+  const std::string path = achain::test::tempPath(".urdf");
+  const CliResult e = runCli("export --robot prototype-4a --format urdf --out " + path);
+  REQUIRE(e.status == 0);
+  const auto j = nlohmann::json::parse(e.out);
+  CHECK(j["written"] == path);
+  CHECK(j["warnings"].size() == 4);  // the four acceleration limits
+  const std::string q = " --q 84.107,224.203,106.791,236.997 --deg";
+  const CliResult a = runCli("fk --robot " + path + q), b = runCli("fk --robot prototype-4a" + q);
+  std::remove(path.c_str());
+  REQUIRE(a.status == 0);
+  const auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  for (int k = 0; k < 3; ++k) CHECK(ja["p"][k].get<double>() == Approx(jb["p"][k].get<double>()).margin(1e-12));
+  const CliResult f = runCli("fd --robot " + fixture("puma560.urdf") + " --q 0,0.5,-1,0,0.3,0");
+  CHECK(f.status == 0);
+  const CliResult bad = runCli("export --robot planar-2r --format sdf");
+  CHECK(bad.status == 1);
+  CHECK(bad.err.find("--format: expected urdf") != std::string::npos);
 }
