@@ -58,4 +58,20 @@ describe('URDF', () => {
     assert.ok(Math.abs(T[11] - (0.1 + a.info.joints[0].rho * Math.sin(1))) < 1e-15);
     [tree, g, a].forEach((m) => m.dispose());
   });
+
+  test('modelToUrdf: the exported text loads back to the same FK (A-pairs through the extension)', () => {
+    const m = achain.loadModel('prototype-4a');
+    const { urdf, warnings } = m.modelToUrdf();
+    assert.match(urdf, /<achain:apair rho="0.1436840979371064\d*"/);
+    assert.equal(warnings.length, 4);  // acceleration limits
+    const back = achain.loadModel(urdf);
+    assert.equal(back.dof, 4);
+    assert.deepEqual(back.info.joints.map((j) => j.kind), ['A', 'A', 'A', 'A']);
+    const rand = rng(4);
+    for (let k = 0; k < 5; k++) {
+      const q = randomQ(m, rand);
+      assert.ok(maxAbsDiff(m.fkTool(q), back.fkTool(q)) < 1e-12);
+    }
+    [m, back].forEach((x) => x.dispose());
+  });
 });
