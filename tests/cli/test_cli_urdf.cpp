@@ -25,7 +25,7 @@ TEST_CASE("achain fk --robot x.urdf: the PUMA URDF gives the built-in's tool pos
   CHECK(u.err.find("achain: warning: <transmission name='trans1'> (line 80)") != std::string::npos);
 }
 
-TEST_CASE("achain validate x.urdf: summary with warnings; a tree needs --tool-link", "[cli][urdf]") {
+TEST_CASE("achain validate x.urdf: summary with warnings, a tree needs --tool-link", "[cli][urdf]") {
   const CliResult f = runCli("validate " + fixture("floating.urdf"));
   REQUIRE(f.status == 0);
   const auto j = nlohmann::json::parse(f.out);
@@ -46,7 +46,7 @@ TEST_CASE("achain validate x.urdf: summary with warnings; a tree needs --tool-li
   CHECK(js.err.find("--tool-link: for URDF files only") != std::string::npos);
 }
 
-TEST_CASE("achain ik on a URDF arm: auto falls back to the numeric solver; --method closed says why not", "[cli][urdf]") {
+TEST_CASE("achain ik on a URDF arm: auto falls back to the numeric solver, --method closed says why not", "[cli][urdf]") {
   const std::string robot = " --robot " + fixture("puma560.urdf");
   const CliResult c = runCli("ik" + robot + " --q-target 10,30,-60,45,-30,100 --deg --method closed");
   CHECK(c.status == 1);
@@ -60,7 +60,7 @@ TEST_CASE("achain ik on a URDF arm: auto falls back to the numeric solver; --met
   for (int i = 0; i < 6; ++i) CHECK(j["q_deg"][i].get<double>() == Approx(target[i]).margin(1e-6));
 }
 
-TEST_CASE("achain export --format urdf: the written file loads back to the same tool pose; fd takes a URDF arm", "[cli][urdf]") {
+TEST_CASE("achain export --format urdf: the written file loads back to the same tool pose, fd takes a URDF arm", "[cli][urdf]") {
   const std::string path = achain::test::tempPath(".urdf");
   const CliResult e = runCli("export --robot prototype-4a --format urdf --out " + path);
   REQUIRE(e.status == 0);

@@ -196,7 +196,7 @@ TEST_CASE("mimic joints: one coordinate per independent joint, chains of mimics 
   CHECK((J.col(1).head<3>() - expect).norm() < 1e-14);
 }
 
-TEST_CASE("a tree with two tools: the tool is chosen by link name; FK follows origin·Rot(axis, q)", "[io][urdf]") {
+TEST_CASE("a tree with two tools: the tool is chosen by link name, FK follows origin·Rot(axis, q)", "[io][urdf]") {
   CHECK_THAT(errorOf("tree_two_tools.urdf"),
              Catch::Matchers::Contains("2 leaf links ('left_tool', 'right_tool'); choose the tool's link by name"));
   UrdfOptions o;
@@ -324,7 +324,7 @@ TEST_CASE("the element tree's JSON form (the wasm path) gives the same model", "
                     Catch::Matchers::Contains("the root element must be <robot>"));
 }
 
-TEST_CASE("loadRobot reads a URDF file by its content; the tool link option is for URDF only", "[io][urdf]") {
+TEST_CASE("loadRobot reads a URDF file by its content, the tool link option is for URDF only", "[io][urdf]") {
   const std::string dir = std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/";
   const Model m = loadRobot(dir + "puma560.urdf");
   CHECK(m.nq == 6);
