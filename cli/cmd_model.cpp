@@ -6,6 +6,7 @@
 #include "common.hpp"
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/model_json.hpp>
+#include <achain/io/urdf.hpp>
 #include <achain/model/robots.hpp>
 
 namespace achain::cli {
@@ -29,22 +30,38 @@ RegisterCommand robots_cmd("robots", [](CLI::App& app) {
 });
 
 RegisterCommand validate_cmd("validate", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("validate", "Check a robot JSON file; prints its summary or names the bad field");
-  static std::string file;
-  static bool dump = false;
-  sub->add_option("FILE", file, "Robot description (JSON)")->required();
+  auto* sub = app.add_subcommand("validate", "Check a robot file (JSON or URDF); prints its summary or names the bad field");
+  static std::string file, tool_link;
+  static bool dump = false, balance = false, keep_fixed = false;
+  sub->add_option("FILE", file, "Robot description (JSON or URDF)")->required();
+  addUrdfOptions(sub, tool_link, balance, keep_fixed);
   sub->add_flag("--si", dump, "Also print the model as loaded, in SI units");
   sub->callback([] {
     run("validate", [] {
       const std::string text = readRobotFile(file);  // bounded: /dev/zero is refused, not read forever
       Model m;
       try {
-        m = modelFromJsonString(text);
+        if (looksLikeXml(text)) {
+          UrdfOptions o;
+          o.tool_link = tool_link;
+          o.balance_inertia = balance;
+          o.keep_fixed = keep_fixed;
+          m = modelFromUrdfString(text, o);
+        } else {
+          if (!tool_link.empty()) throw Error("--tool-link: for URDF files only (a JSON description gives tool.link)");
+          if (balance || keep_fixed) throw Error(std::string(balance ? "--balance-inertia" : "--keep-fixed") + ": for URDF files only");
+          m = modelFromJsonString(text);
+        }
       } catch (const Error& e) {
         throw Error(file + ": " + e.what());
       }
+      reportUrdfWarnings("validate", m);
       json out = modelSummary(m);
       out["valid"] = true;
+      json warnings = json::array();
+      for (const std::string& n : m.notes)
+        if (n.rfind("URDF warning: ", 0) == 0) warnings.push_back(n.substr(14));
+      if (!warnings.empty()) out["warnings"] = warnings;
       if (dump) out["model"] = modelToJson(m);
       print(out);
     });

@@ -11,19 +11,40 @@
 #include <fstream>
 #include <sstream>
 
+#include <achain/io/urdf.hpp>
 #include <achain/math/text.hpp>
-
 #include <achain/model/robots.hpp>
 
 namespace achain::cli {
 
 void RobotArgs::add(CLI::App* app, bool with_q) {
-  app->add_option("--robot", robot, "Built-in robot name (see `achain robots`) or a robot JSON file")->required();
+  app->add_option("--robot", robot, "Built-in robot name (see `achain robots`), a robot JSON file or a URDF file")->required();
   if (with_q) app->add_option("--q", q, "Joint values as a comma list, e.g. 1,2,3 (radians / metres; A-pairs: theta_v)")->required();
   app->add_flag("--deg", deg, "Angular joint values (R, H, A) are in degrees");
+  addUrdfOptions(app, tool_link, balance_inertia, keep_fixed);
 }
 
-Model RobotArgs::model() const { return loadRobot(robot); }
+void addUrdfOptions(CLI::App* app, std::string& tool_link, bool& balance_inertia, bool& keep_fixed) {
+  app->add_option("--tool-link", tool_link, "URDF: the link carrying the tool, by name (default: the single leaf link)");
+  app->add_flag("--balance-inertia", balance_inertia,
+                "URDF: replace link inertias that break the triangle inequality by the mean of their principal moments");
+  app->add_flag("--keep-fixed", keep_fixed, "URDF: keep fixed joints as joints (default: their links are merged into the parent links)");
+}
+
+void reportUrdfWarnings(const std::string& sub, const Model& m) {
+  for (const std::string& n : m.notes)
+    if (n.rfind("URDF warning: ", 0) == 0) std::cerr << (sub.empty() ? std::string("achain") : "achain " + sub) << ": warning: " << n.substr(14) << "\n";
+}
+
+Model RobotArgs::model() const {
+  UrdfOptions o;
+  o.tool_link = tool_link;
+  o.balance_inertia = balance_inertia;
+  o.keep_fixed = keep_fixed;
+  Model m = loadRobot(robot, o);
+  reportUrdfWarnings("", m);
+  return m;
+}
 
 std::vector<double> parseList(const std::string& text, const std::string& what) {
   std::vector<double> out;

@@ -18,11 +18,19 @@ struct RobotArgs {
   std::string robot;
   std::string q;
   bool deg = false;
+  std::string tool_link;          ///< URDF: the tool's link by name
+  bool balance_inertia = false;   ///< URDF: replace inertias breaking the triangle inequality (MuJoCo's balanceinertia)
+  bool keep_fixed = false;        ///< URDF: keep fixed joints (default: merged into their parent links)
   void add(CLI::App* app, bool with_q = true);
   Model model() const;
   /// Joint vector in SI: angular entries converted from degrees when --deg.
   VecX joints(const Model& m, const std::string& text, const std::string& what = "--q") const;
 };
+
+/// Adds --tool-link, --balance-inertia and --keep-fixed (URDF files) to a subcommand.
+void addUrdfOptions(CLI::App* app, std::string& tool_link, bool& balance_inertia, bool& keep_fixed);
+/// Prints a loaded model's "URDF warning: …" notes on stderr (nothing is dropped silently).
+void reportUrdfWarnings(const std::string& sub, const Model& m);
 
 /// Magnitude bound of every number given in a list on the command line (SI units): large enough for any
 /// physical joint value, rate or load, small enough that squares and products of inputs stay finite.

@@ -6,7 +6,7 @@ import type { DynamicsMethods } from './types/dynamics';
 import type { WorkspaceMethods } from './types/workspace';
 import type { TrajectoryMethods } from './types/trajectory';
 
-export type JointKind = 'R' | 'P' | 'H' | 'A';
+export type JointKind = 'R' | 'P' | 'H' | 'A' | 'law' | 'fixed';
 export type Vector = ArrayLike<number>;
 
 /** One joint as the UI sees it, in SI units (m, rad, kg); null = unbounded. */
@@ -20,6 +20,28 @@ export interface JointInfo {
   lower: number | null; upper: number | null;
   velocity: number | null; acceleration: number | null; effort: number | null;
   mass: number;
+  /** Placed by origin/axis (URDF) rather than DH a/alpha: origin is the joint frame in the parent link frame (row-major 4×4), axis a unit vector in it. */
+  hasOrigin: boolean; origin: number[]; axis: [number, number, number];
+  /** Index of the joint this one mimics (−1: none): u = mimicMultiplier·u_mimic + mimicOffset. */
+  mimic: number; mimicMultiplier: number; mimicOffset: number;
+}
+
+/** A visual or collision shape on a link (URDF <visual>/<collision>), for drawing. */
+export interface GeometryInfo {
+  /** Joint index whose link carries the shape (−1: the base). */
+  link: number;
+  collision: boolean;
+  name: string;
+  /** Link frame ← shape frame, row-major 4×4. */
+  origin: number[];
+  shape: 'box' | 'cylinder' | 'sphere' | 'mesh';
+  /** box: x, y, z; cylinder: radius, length, 0; sphere: radius, 0, 0 (m). */
+  size: [number, number, number];
+  /** mesh: the file name as written (package://, relative or absolute); '' otherwise. */
+  mesh: string;
+  scale: [number, number, number];
+  /** 0…1, or null when the file gives no colour. */
+  rgba: [number, number, number, number] | null;
 }
 
 export interface ModelInfo {
@@ -27,6 +49,28 @@ export interface ModelInfo {
   convention: 'standard' | 'modified';
   dof: number;
   joints: JointInfo[];
+  geometry: GeometryInfo[];
+  /** The joint whose link carries the tool. */
+  toolLink: number;
+  /** Every joint is placed by DH constants (the closed-form IK needs this). */
+  hasDh: boolean;
+}
+
+export interface UrdfOptions {
+  /** The link carrying the tool, by name (default: the single leaf link). */
+  toolLink?: string;
+  /** Replace inertias that break the triangle inequality by the mean of their principal moments (MuJoCo's balanceinertia). */
+  balanceInertia?: boolean;
+  /** Keep fixed joints as joints (default: each fixed joint's link is merged into its parent, as MuJoCo's fusestatic). */
+  keepFixed?: boolean;
+}
+
+/** The XML element tree the core maps (core/io/xml_tree.hpp). */
+export interface XmlElementTree {
+  name: string;
+  line?: number;
+  attributes?: [string, string][];
+  children?: XmlElementTree[];
 }
 
 export interface FkResult {
@@ -62,6 +106,8 @@ export class Model {
   convertConvention(target: 'standard' | 'modified'): Model;
   /** The model as a JSON robot description (SI units). */
   modelToJson(): any;
+  /** The model as URDF text (A-pairs as the achain:apair extension) and what URDF cannot carry. */
+  modelToUrdf(): { urdf: string; warnings: string[] };
   dispose(): void;
 }
 
@@ -80,8 +126,10 @@ export class Achain {
   builtinRobotFile(name: string): string;
   builtinModel(name: string): Model;
   modelFromJsonString(text: string): Model;
-  /** A built-in name, a JSON text or a description object. */
-  loadModel(source: string | object): Model;
+  /** A model from URDF text or its element tree (docs/robot-format.md, URDF); warnings in info.notes. */
+  modelFromUrdf(source: string | XmlElementTree, options?: UrdfOptions): Model;
+  /** A built-in name, a JSON text or a description object, or URDF text (options apply to URDF). */
+  loadModel(source: string | object, options?: UrdfOptions): Model;
   /** Roll, pitch, yaw (rad) of a row-major 4×4 pose or 3×3 rotation; R = Rz(yaw)·Ry(pitch)·Rx(roll). */
   matrixToRpy(T: Vector): Float64Array;
   apairUsableRange(side: number, legRadius: number): ApairRangeResult;

@@ -7,6 +7,7 @@ import { install as installIk } from './js/ik.mjs';
 import { install as installDynamics } from './js/dynamics.mjs';
 import { install as installWorkspace } from './js/workspace.mjs';
 import { install as installTrajectory } from './js/trajectory.mjs';
+import { looksLikeXml, prepareXmlParser, xmlTree } from './js/xml.mjs';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
@@ -113,6 +114,8 @@ export class Model {
   convertConvention(target) { return new Model(this.achain, this._raw().convertConvention(target)); }
   /** The model as a JSON robot description (SI units). */
   modelToJson() { return JSON.parse(this._raw().modelToJson()); }
+  /** The model as URDF text (A-pairs as the achain:apair extension): {urdf, warnings: what URDF cannot carry}. */
+  modelToUrdf() { return JSON.parse(this._raw().modelToUrdf()); }
   /** Frees the wasm memory; the model is unusable afterwards. */
   dispose() {
     if (this.raw) {
@@ -145,8 +148,18 @@ export class Achain {
   builtinModel(name) { return new Model(this, this.module.builtinModel(name)); }
   /** A model from a JSON robot description (text). Throws Error naming the bad field. */
   modelFromJsonString(text) { return new Model(this, this.module.modelFromJsonString(text)); }
-  /** Loads a built-in by name, a JSON text, or a parsed description object (builtinModel or modelFromJsonString). */
-  loadModel(source) {
+  /**
+   * A model from URDF text (or its element tree {name, line, attributes, children}): parsed by the page's XML
+   * parser, mapped by the core. options: {toolLink: the tool's link by name (default: the single leaf),
+   * balanceInertia, keepFixed: keep fixed joints instead of merging their links into the parents}. URDF warnings are in model.info.notes ("URDF warning: …").
+   */
+  modelFromUrdf(source, { toolLink = '', balanceInertia = false, keepFixed = false } = {}) {
+    const tree = typeof source === 'string' ? xmlTree(source) : source;
+    return new Model(this, this.module.modelFromUrdf(JSON.stringify(tree), toolLink, balanceInertia, keepFixed));
+  }
+  /** Loads a built-in by name, a JSON text, a parsed description object, or URDF text (options as modelFromUrdf). */
+  loadModel(source, options = {}) {
+    if (looksLikeXml(source)) return this.modelFromUrdf(source, options);
     if (typeof source === 'string' && !source.trimStart().startsWith('{')) return this.builtinModel(source);
     return this.modelFromJsonString(typeof source === 'string' ? source : JSON.stringify(source));
   }
@@ -169,7 +182,8 @@ let shared = null;
 /** Loads the wasm module once (per realm) and resolves to an Achain instance. */
 export function loadAchain() {
   if (!shared) {
-    shared = wasmBinary()
+    shared = prepareXmlParser()
+      .then(() => wasmBinary())
       .then((bin) => createAchainModule({ wasmBinary: bin, print: () => {}, printErr: (s) => console.warn(s) }))
       .then((m) => new Achain(m));
   }

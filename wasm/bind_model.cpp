@@ -4,6 +4,7 @@
 #include <achain/model/apair.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/model_json.hpp>
+#include <achain/io/urdf.hpp>
 #include <achain/model/robots.hpp>
 #include "wasm_common.hpp"
 
@@ -14,6 +15,22 @@ namespace {
 
 WasmModel* loadModelJSON(const std::string& text) {
   return guard([&] { return new WasmModel(modelFromJsonString(text)); });
+}
+/// URDF: the element tree built by the page's XML parser, as JSON (xml_tree.hpp), mapped by the core.
+WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, bool balance_inertia, bool keep_fixed) {
+  return guard([&] {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(tree_json);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw Error(std::string("(tree): malformed JSON: ") + e.what());
+    }
+    UrdfOptions o;
+    o.tool_link = tool_link;
+    o.balance_inertia = balance_inertia;
+    o.keep_fixed = keep_fixed;
+    return new WasmModel(modelFromUrdf(xmlTreeFromJson(j), o));
+  });
 }
 WasmModel* loadBuiltin(const std::string& name) {
   return guard([&] { return new WasmModel(builtinModel(name)); });
@@ -39,9 +56,27 @@ std::string builtinRobotFile(const std::string& name) {
   });
 }
 
+/// The model as URDF: {"urdf": text, "warnings": [what URDF cannot carry]}.
+std::string toUrdf(const WasmModel& h) {
+  return guard([&] {
+    std::vector<std::string> warnings;
+    const std::string text = modelToUrdf(h.model, &warnings);
+    return nlohmann::json{{"urdf", text}, {"warnings", warnings}}.dump();
+  });
+}
+
 std::string toJSON(const WasmModel& h) { return guard([&] { return modelToJson(h.model).dump(); }); }
 
-/// Joint table in SI for the UI: kinds, A-pair sizes, limits.
+/// A pose as 16 numbers, row-major 4×4.
+nlohmann::json pose(const SE3& T) {
+  nlohmann::json a = nlohmann::json::array();
+  const Mat4 M = T.matrix();
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) a.push_back(M(r, c));
+  return a;
+}
+
+/// Joint table in SI for the UI: kinds, A-pair sizes, limits, placement, mimic; the geometry to draw.
 std::string info(const WasmModel& h) {
   return guard([&] {
     const Model& m = h.model;
@@ -54,10 +89,20 @@ std::string info(const WasmModel& h) {
                         {"legMass", j.leg_mass}, {"legRadius", j.leg_radius},
                         {"lower", finite(j.limits.lower)}, {"upper", finite(j.limits.upper)},
                         {"velocity", finite(j.limits.velocity)}, {"acceleration", finite(j.limits.acceleration)},
-                        {"effort", finite(j.limits.effort)}, {"mass", j.link.mass}});
+                        {"effort", finite(j.limits.effort)}, {"mass", j.link.mass},
+                        {"hasOrigin", j.has_origin}, {"origin", pose(j.origin)},
+                        {"axis", {j.axis.x(), j.axis.y(), j.axis.z()}}, {"mimic", j.mimic},
+                        {"mimicMultiplier", j.mimic_multiplier}, {"mimicOffset", j.mimic_offset}});
     }
+    nlohmann::json geometry = nlohmann::json::array();
+    for (const Geometry& g : m.geometry)
+      geometry.push_back({{"link", g.link}, {"collision", g.collision}, {"name", g.name}, {"origin", pose(g.origin)},
+                          {"shape", toString(g.shape)}, {"size", {g.size.x(), g.size.y(), g.size.z()}}, {"mesh", g.mesh},
+                          {"scale", {g.scale.x(), g.scale.y(), g.scale.z()}},
+                          {"rgba", g.has_color ? nlohmann::json{g.rgba[0], g.rgba[1], g.rgba[2], g.rgba[3]} : nlohmann::json(nullptr)}});
     return nlohmann::json{{"name", m.name}, {"description", m.description}, {"notes", m.notes},
-                          {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints}}
+                          {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints},
+                          {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh}}
         .dump();
   });
 }
@@ -159,6 +204,7 @@ EMSCRIPTEN_BINDINGS(achain_model) {
       .function("dof", &dof)
       .function("name", &name)
       .function("modelToJson", &toJSON)
+      .function("modelToUrdf", &toUrdf)
       .function("info", &info)
       .function("reserveInput", &reserveInput)
       .function("forwardKinematics", &fk)
@@ -169,6 +215,7 @@ EMSCRIPTEN_BINDINGS(achain_model) {
       .function("convertConvention", &convertConventionJS, allow_raw_pointers());
   function("modelFromJsonString", &loadModelJSON, allow_raw_pointers());
   function("builtinModel", &loadBuiltin, allow_raw_pointers());
+  function("modelFromUrdf", &loadUrdf, allow_raw_pointers());
   function("builtinRobots", &builtinRobotsJSON);
   function("builtinRobotFile", &builtinRobotFile);
   function("version", &version);

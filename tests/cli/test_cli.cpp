@@ -83,6 +83,6 @@ TEST_CASE("achain validate and --robot refuse unbounded files and XML in one lin
   // Before: an XML text given as --robot said only "neither a built-in nor a readable file".
   const CliResult x = runCli("fk --robot '<?xml version=\"1.0\"?><robot name=\"r\"/>' --q 0");
   CHECK(x.status == 1);
-  CHECK(x.err.find("URDF is not supported yet") != std::string::npos);
+  CHECK(x.err.find("this is XML text, not a built-in name or a file name") != std::string::npos);
   CHECK(std::count(x.err.begin(), x.err.end(), '\n') == 1);
 }

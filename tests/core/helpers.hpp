@@ -1,6 +1,7 @@
 #pragma once
 #include <random>
 
+#include <achain/io/model_json.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/model/model.hpp>
 
@@ -28,5 +29,10 @@ inline SE3 fkPose(const Model& m, const VecX& q) {
 }
 
 constexpr double kInch = 0.0254;
+
+/// Saving m as JSON and loading it back, as an object and through text, gives the same description.
+inline bool jsonRoundTrips(const Model& m) {
+  return modelFromJson(modelToJson(m)).sameDescription(m) && modelFromJsonString(modelToJson(m).dump()).sameDescription(m);
+}
 
 }  // namespace achain::test

@@ -218,7 +218,7 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
   const std::string p = idx("joints", i);
   requireObject(jj, p);
   checkKeys(jj, p, {"name", "kind", "parent", "a", "alpha", "d", "theta_f", "sign", "pitch", "rho", "leg_length",
-                    "side", "legs", "limits", "motor", "link", "law", "mimic"});
+                    "side", "legs", "limits", "motor", "link", "law", "mimic", "origin", "axis"});
   Joint j;
   if (jj.contains("name")) {
     if (!jj.at("name").is_string()) fail(join(p, "name"), std::string("must be a string, got ") + typeName(jj.at("name")));
@@ -233,6 +233,17 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
     j.parent = exactInt(v, join(p, "parent"), "an integer");
   } else {
     j.parent = static_cast<int>(i) - 1;
+  }
+  if (jj.contains("origin") || jj.contains("axis")) {  // placed by origin/axis (as URDF) instead of DH a/alpha
+    if (jj.contains("a") || jj.contains("alpha"))
+      fail(join(p, jj.contains("a") ? "a" : "alpha"), "give either origin/axis or the DH a/alpha, not both");
+    j.has_origin = true;
+    if (jj.contains("origin")) j.origin = transform(jj.at("origin"), join(p, "origin"), u);
+    if (jj.contains("axis")) {
+      const Vec3 ax = vec3(jj.at("axis"), join(p, "axis"));
+      if (!(ax.norm() > 0)) fail(join(p, "axis"), "must not be the zero vector");
+      j.axis = std::abs(ax.norm() - 1) > 1e-12 ? Vec3(ax / ax.norm()) : ax;  // kept bit for bit when already unit
+    }
   }
   j.a = number(jj, p, "a", 0) * u.length;
   j.alpha = number(jj, p, "alpha", 0) * u.angle;
@@ -357,12 +368,84 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
   return j;
 }
 
+/// One visual/collision shape: {"link", "collision", "name", "origin", one of "box" [x,y,z] | "cylinder"
+/// {"radius","length"} | "sphere" {"radius"} | "mesh" {"file","scale"}, "rgba"}.
+Geometry parseGeometry(const json& g, size_t i, const Units& u) {
+  const std::string p = idx("geometry", i);
+  requireObject(g, p);
+  checkKeys(g, p, {"link", "collision", "name", "origin", "box", "cylinder", "sphere", "mesh", "rgba"});
+  Geometry G;
+  if (!g.contains("link")) fail(join(p, "link"), "missing: the joint index whose link carries the shape (−1 = base)");
+  G.link = exactInt(g.at("link"), join(p, "link"), "a joint index (−1 = base)");
+  if (g.contains("collision")) {
+    if (!g.at("collision").is_boolean()) fail(join(p, "collision"), std::string("must be true or false, got ") + typeName(g.at("collision")));
+    G.collision = g.at("collision").get<bool>();
+  }
+  if (g.contains("name")) {
+    if (!g.at("name").is_string()) fail(join(p, "name"), std::string("must be a string, got ") + typeName(g.at("name")));
+    G.name = g.at("name").get<std::string>();
+  }
+  if (g.contains("origin")) G.origin = transform(g.at("origin"), join(p, "origin"), u);
+  const int nshape = int(g.contains("box")) + int(g.contains("cylinder")) + int(g.contains("sphere")) + int(g.contains("mesh"));
+  if (nshape != 1) fail(p, "give exactly one of box, cylinder, sphere, mesh");
+  if (g.contains("box")) {
+    G.shape = Geometry::Shape::Box;
+    G.size = vec3(g.at("box"), join(p, "box")) * u.length;
+  } else if (g.contains("cylinder")) {
+    const std::string pc = join(p, "cylinder");
+    const json& c = requireObject(g.at("cylinder"), pc);
+    checkKeys(c, pc, {"radius", "length"});
+    G.shape = Geometry::Shape::Cylinder;
+    G.size = Vec3(requiredNumber(c, pc, "radius"), requiredNumber(c, pc, "length"), 0) * u.length;
+  } else if (g.contains("sphere")) {
+    const std::string ps = join(p, "sphere");
+    const json& c = requireObject(g.at("sphere"), ps);
+    checkKeys(c, ps, {"radius"});
+    G.shape = Geometry::Shape::Sphere;
+    G.size = Vec3(requiredNumber(c, ps, "radius") * u.length, 0, 0);
+  } else {
+    const std::string pm = join(p, "mesh");
+    const json& c = requireObject(g.at("mesh"), pm);
+    checkKeys(c, pm, {"file", "scale"});
+    G.shape = Geometry::Shape::Mesh;
+    if (!c.contains("file") || !c.at("file").is_string()) fail(join(pm, "file"), "missing: the mesh file name (a string)");
+    G.mesh = c.at("file").get<std::string>();
+    if (c.contains("scale")) G.scale = vec3(c.at("scale"), join(pm, "scale"));
+  }
+  if (g.contains("rgba")) {
+    const json& c = g.at("rgba");
+    const std::string pr = join(p, "rgba");
+    if (!c.is_array() || c.size() != 4) fail(pr, "must be an array of 4 numbers in [0, 1]");
+    G.has_color = true;
+    for (int k = 0; k < 4; ++k) {
+      G.rgba[k] = asNumber(c[k], idx(pr, k));
+      if (!(G.rgba[k] >= 0 && G.rgba[k] <= 1)) fail(idx(pr, k), "must be in [0, 1]");
+    }
+  }
+  return G;
+}
+
+json geometryToJson(const Geometry& G) {
+  json o = {{"link", G.link}};
+  if (G.collision) o["collision"] = true;
+  if (!G.name.empty()) o["name"] = G.name;
+  if (G.origin != SE3::Identity()) o["origin"] = transformToJson(G.origin);
+  switch (G.shape) {
+    case Geometry::Shape::Box: o["box"] = {G.size.x(), G.size.y(), G.size.z()}; break;
+    case Geometry::Shape::Cylinder: o["cylinder"] = {{"radius", G.size.x()}, {"length", G.size.y()}}; break;
+    case Geometry::Shape::Sphere: o["sphere"] = {{"radius", G.size.x()}}; break;
+    case Geometry::Shape::Mesh: o["mesh"] = {{"file", G.mesh}, {"scale", {G.scale.x(), G.scale.y(), G.scale.z()}}}; break;
+  }
+  if (G.has_color) o["rgba"] = {G.rgba[0], G.rgba[1], G.rgba[2], G.rgba[3]};
+  return o;
+}
+
 }  // namespace
 
 Model modelFromJson(const json& j) {
   requireObject(j, "(document)");
   checkKeys(j, "", {"schema_version", "name", "description", "notes", "units", "convention", "gravity", "base", "tool",
-                    "joints"});
+                    "joints", "geometry"});
   if (!j.contains("schema_version")) fail("schema_version", "missing required field (this library reads version " + std::to_string(kSchemaVersion) + ")");
   const json& sv = j.at("schema_version");
   const int version = exactInt(sv, "schema_version", "an integer");
@@ -426,6 +509,11 @@ Model modelFromJson(const json& j) {
     if (found < 0) fail(join(idx("joints", i), "mimic.joint"), "no joint is named " + quoteInput(mimic_names[i]));
     m.joints[i].mimic = found;
   }
+  if (j.contains("geometry")) {
+    const json& G = j.at("geometry");
+    if (!G.is_array()) fail("geometry", std::string("must be an array, got ") + typeName(G));
+    for (size_t i = 0; i < G.size(); ++i) m.geometry.push_back(parseGeometry(G[i], i, u));
+  }
   m.finalize();
   return m;
 }
@@ -482,8 +570,13 @@ json modelToJson(const Model& m) {
     o["name"] = j.name;
     o["kind"] = toString(j.kind);
     if (j.parent != i - 1) o["parent"] = j.parent;
-    o["a"] = j.a;
-    o["alpha"] = j.alpha;
+    if (j.has_origin) {
+      o["origin"] = transformToJson(j.origin);
+      o["axis"] = {j.axis.x(), j.axis.y(), j.axis.z()};
+    } else {
+      o["a"] = j.a;
+      o["alpha"] = j.alpha;
+    }
     o["d"] = j.d;
     o["theta_f"] = j.theta_f;
     o["sign"] = j.sign;
@@ -513,6 +606,11 @@ json modelToJson(const Model& m) {
     joints.push_back(o);
   }
   out["joints"] = joints;
+  if (!m.geometry.empty()) {
+    json G = json::array();
+    for (const Geometry& g : m.geometry) G.push_back(geometryToJson(g));
+    out["geometry"] = G;
+  }
   return out;
 }
 

@@ -21,8 +21,9 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ve
     data.axial_curv[i] = js.axial_curv;
     data.axial_jerk[i] = js.axial_jerk;
     const double c = std::cos(th), s = std::sin(th);
+    const bool dh_standard = standard && !j.has_origin;  // pre = I, post = Tx(a)·Rx(α)
     SE3& axis = data.oMj[i];
-    if (standard) {
+    if (dh_standard) {
       axis = parent;
     } else {
       axis = parent * model.pre[i];
@@ -35,13 +36,16 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ve
     Rm.col(1) = -s * Ra.col(0) + c * Ra.col(1);
     Rm.col(2) = Ra.col(2);
     const Vec3 pm = axis.p + dz * Ra.col(2);
-    if (standard) {
+    if (dh_standard) {
       // post = Tx(a) Rx(α)
       const double ca = model.post[i].R(1, 1), sa = model.post[i].R(2, 1);  // post = Tx(a)·Rx(α)
       out.p = pm + j.a * Rm.col(0);
       out.R.col(0) = Rm.col(0);
       out.R.col(1) = ca * Rm.col(1) + sa * Rm.col(2);
       out.R.col(2) = -sa * Rm.col(1) + ca * Rm.col(2);
+    } else if (j.has_origin) {
+      out.R = Rm * model.post[i].R;  // post = R_alignᵀ (no translation)
+      out.p = pm;
     } else {
       out.R = Rm;
       out.p = pm;

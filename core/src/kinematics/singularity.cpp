@@ -34,7 +34,7 @@ double lengthScale(const Model& model) {
   double L = 0;
   for (int i = 0; i < model.njoints(); ++i) {
     const Joint& j = model.joints[i];
-    L += std::abs(j.a) + std::abs(j.d);
+    L += std::abs(j.a) + std::abs(j.d) + (j.has_origin ? j.origin.p.norm() : 0.0);
     const AxialLaw& law = model.jmodels[i].law;
     for (int k = 0; k < law.nsine; ++k) L += std::abs(law.sine[k].amplitude);
   }

@@ -31,8 +31,23 @@ bool Motor::operator==(const Motor& o) const {
 bool Inertial::operator==(const Inertial& o) const {
   return mass == o.mass && com == o.com && inertia == o.inertia;
 }
+const char* toString(Geometry::Shape s) {
+  switch (s) {
+    case Geometry::Shape::Box: return "box";
+    case Geometry::Shape::Cylinder: return "cylinder";
+    case Geometry::Shape::Sphere: return "sphere";
+    case Geometry::Shape::Mesh: return "mesh";
+  }
+  return "?";
+}
+bool Geometry::operator==(const Geometry& o) const {
+  return link == o.link && collision == o.collision && name == o.name && origin == o.origin && shape == o.shape &&
+         size == o.size && mesh == o.mesh && scale == o.scale && has_color == o.has_color &&
+         (!has_color || rgba == o.rgba);
+}
 bool Joint::operator==(const Joint& o) const {
-  return name == o.name && kind == o.kind && parent == o.parent && a == o.a && alpha == o.alpha &&
+  return name == o.name && kind == o.kind && parent == o.parent && has_origin == o.has_origin &&
+         (!has_origin || (origin == o.origin && axis == o.axis)) && a == o.a && alpha == o.alpha &&
          d == o.d && theta_f == o.theta_f && sign == o.sign && pitch == o.pitch && rho == o.rho &&
          leg_mass == o.leg_mass && leg_radius == o.leg_radius && law == o.law && mimic == o.mimic &&
          mimic_multiplier == o.mimic_multiplier && mimic_offset == o.mimic_offset && limits == o.limits &&
@@ -42,7 +57,7 @@ bool Joint::operator==(const Joint& o) const {
 bool Model::sameDescription(const Model& o) const {
   return name == o.name && description == o.description && notes == o.notes &&
          convention == o.convention && gravity == o.gravity && base == o.base && tool == o.tool &&
-         tool_link == o.tool_link && joints == o.joints;
+         tool_link == o.tool_link && joints == o.joints && geometry == o.geometry;
 }
 
 namespace {
@@ -109,6 +124,17 @@ void validateInertial(const std::string& path, const Inertial& in) {
 }
 
 }  // namespace
+
+Mat3 alignZ(const Vec3& a) {
+  // Columns (x', y', a): x' ⟂ a from ŷ × a (or ẑ × a when a is near ŷ); exact for the coordinate axes.
+  Vec3 x = std::abs(a.y()) < 0.9 ? Vec3(Vec3::UnitY().cross(a)) : Vec3(Vec3::UnitZ().cross(a));
+  x.normalize();
+  Mat3 R;
+  R.col(0) = x;
+  R.col(1) = a.cross(x);
+  R.col(2) = a;
+  return R;
+}
 
 void Model::finalize() {
   const int n = njoints();
@@ -202,7 +228,18 @@ void Model::finalize() {
     idx_q[i] = -1;
     if (j.kind != JointKind::Fixed && j.mimic < 0) idx_q[i] = nq++;
     is_chain_parent[i] = (j.parent == i - 1);
-    if (convention == DHConvention::Standard) {
+    if (j.has_origin) {
+      // pre = origin·R_align (R_align takes z to the axis), post = R_alignᵀ: the child link frame is
+      // origin·Rot(axis, θ)·Trans(axis, dz), and the link's inertial stays in the child link frame.
+      if (j.a != 0 || j.alpha != 0) fail(p + ".origin", "a joint placed by origin/axis has no DH a or alpha (give one placement)");
+      validateRotation(p + ".origin", j.origin.R);
+      for (int k = 0; k < 3; ++k) requireWithin(p + ".origin.xyz[" + std::to_string(k) + "]", j.origin.p[k], kMaxLength, "m");
+      if (!j.axis.allFinite()) fail(p + ".axis", "must contain finite numbers");
+      if (std::abs(j.axis.norm() - 1) > 1e-9) fail(p + ".axis", "must be a unit vector (norm " + num(j.axis.norm()) + ")");
+      const Mat3 A = alignZ(j.axis);
+      pre[i] = j.origin * SE3{A, Vec3::Zero()};
+      post[i] = SE3{A.transpose(), Vec3::Zero()};
+    } else if (convention == DHConvention::Standard) {
       pre[i] = SE3::Identity();
       post[i] = translation(Vec3(j.a, 0, 0)) * rotX(j.alpha);
     } else {
@@ -222,14 +259,29 @@ void Model::finalize() {
   }
   nv = nq;
   coupled = nq != n;
+  has_dh = true;
+  for (const Joint& j : joints) has_dh = has_dh && !j.has_origin;
+  for (size_t g = 0; g < geometry.size(); ++g) {
+    const Geometry& G = geometry[g];
+    const std::string p = "geometry[" + std::to_string(g) + "]";
+    if (G.link < -1 || G.link >= n) fail(p + ".link", "must be −1 (base) or a joint index");
+    validateRotation(p + ".origin", G.origin.R);
+    if (!G.origin.p.allFinite() || !G.size.allFinite() || !G.scale.allFinite() || !G.rgba.allFinite())
+      fail(p, "must contain finite numbers");
+    if ((G.size.array() < 0).any()) fail(p + ".size", "must be ≥ 0");
+    if (G.shape == Geometry::Shape::Mesh && G.mesh.empty()) fail(p + ".mesh", "a mesh needs a file name");
+  }
   if (nq == 0) fail("joints", "must have at least one joint with a coordinate (all are fixed or mimic)");
 }
 
 Model convertConvention(const Model& m, DHConvention target) {
   if (m.convention == target) return m;
   const int n = m.njoints();
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n; ++i) {
     if (m.joints[i].parent != i - 1) throw Error("joints[" + std::to_string(i) + "].parent: only serial chains can change DH convention");
+    if (m.joints[i].has_origin)
+      throw Error("joints[" + std::to_string(i) + "].origin: placed by origin/axis, not DH; only DH chains can change DH convention");
+  }
   Model out = m;
   out.convention = target;
   auto reexpress = [](Inertial& in, const SE3& g) {  // g: new frame ← old frame
@@ -245,6 +297,8 @@ Model convertConvention(const Model& m, DHConvention target) {
       dst.alpha = i > 0 ? m.joints[i - 1].alpha : 0.0;
       const SE3 g = translation(Vec3(src.a, 0, 0)) * rotX(src.alpha);  // modified frame i ← standard frame i
       reexpress(dst.link, g);
+      for (Geometry& G : out.geometry)
+        if (G.link == i) G.origin = g * G.origin;
     }
     const Joint& last = m.joints[n - 1];
     out.tool = translation(Vec3(last.a, 0, 0)) * rotX(last.alpha) * m.tool;
@@ -257,7 +311,12 @@ Model convertConvention(const Model& m, DHConvention target) {
       dst.alpha = i + 1 < n ? m.joints[i + 1].alpha : 0.0;
       const SE3 g = (rotX(dst.alpha) * translation(Vec3(dst.a, 0, 0))).inverse();  // standard frame i ← modified frame i
       reexpress(dst.link, g);
+      for (Geometry& G : out.geometry)
+        if (G.link == i) G.origin = g * G.origin;
     }
+    const SE3 g0 = (rotX(m.joints[0].alpha) * translation(Vec3(m.joints[0].a, 0, 0))).inverse();  // new frame 0 ← old
+    for (Geometry& G : out.geometry)
+      if (G.link < 0) G.origin = g0 * G.origin;
   }
   out.finalize();
   return out;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <achain/io/model_json.hpp>
+#include <achain/io/urdf.hpp>
 
 namespace achain {
 
@@ -14,11 +15,6 @@ extern const std::vector<BuiltinRobot>& embeddedRobots();
 
 const std::vector<BuiltinRobot>& builtinRobots() { return generated::embeddedRobots(); }
 
-void refuseXml(const std::string& text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '<')
-    throw Error("robot: this is XML (URDF?); URDF is not supported yet: give a JSON robot description");
-}
 
 Model builtinModel(const std::string& name) {
   for (const auto& r : builtinRobots())
@@ -29,7 +25,7 @@ Model builtinModel(const std::string& name) {
         throw Error("built-in robot '" + name + "': " + e.what());
       }
     }
-  refuseXml(name);
+  if (looksLikeXml(name)) throw Error("robot: this is XML text, not a built-in name; read URDF with modelFromUrdf (loadModel in JS)");
   std::string names;
   for (const auto& r : builtinRobots()) names += (names.empty() ? "" : ", ") + r.name;
   throw Error("robot: unknown built-in " + quoteInput(name) + " (built-ins: " + names + ")");
@@ -56,10 +52,24 @@ std::string readRobotFile(const std::string& path) {
   return readBounded(f, path);
 }
 
-Model loadRobot(const std::string& s) {
+Model loadRobot(const std::string& s) { return loadRobot(s, UrdfOptions{}); }
+
+namespace {
+/// The URDF options are refused for a JSON description or a built-in, naming the first one given.
+void refuseUrdfOptions(const UrdfOptions& urdf) {
+  if (!urdf.tool_link.empty()) throw Error("tool link: chosen by link name for URDF files only (a JSON description gives tool.link)");
+  if (urdf.balance_inertia) throw Error("balance inertia: for URDF files only");
+  if (urdf.keep_fixed) throw Error("keep fixed: for URDF files only");
+}
+}  // namespace
+
+Model loadRobot(const std::string& s, const UrdfOptions& urdf) {
   for (const auto& r : builtinRobots())
-    if (r.name == s) return builtinModel(s);
-  refuseXml(s);
+    if (r.name == s) {
+      refuseUrdfOptions(urdf);
+      return builtinModel(s);
+    }
+  if (looksLikeXml(s)) throw Error("robot: this is XML text, not a built-in name or a file name");
   std::ifstream f(s);
   if (!f) {
     std::string names;
@@ -68,6 +78,8 @@ Model loadRobot(const std::string& s) {
   }
   const std::string text = readBounded(f, s);
   try {
+    if (looksLikeXml(text)) return modelFromUrdfString(text, urdf);  // URDF (docs/robot-format.md)
+    refuseUrdfOptions(urdf);
     return modelFromJsonString(text);
   } catch (const Error& e) {
     throw Error(s + ": " + e.what());

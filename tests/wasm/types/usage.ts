@@ -4,7 +4,7 @@
 // Type-checked only, never run.
 import loadAchain, { Achain, Model, Workspace } from '../../../wasm/achain';
 import type {
-  FkResult, ApairLegs, ModelInfo, BuiltinRobot, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
+  FkResult, ApairLegs, ModelInfo, BuiltinRobot, GeometryInfo, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
 } from '../../../wasm/achain';
 import type { IkResult, IkAllResult, IkStatus } from '../../../wasm/types/ik';
 import type { TorqueBreakdown, SimulationResult, LeeTerms, FreemanModel, ComputedTorqueResult } from '../../../wasm/types/dynamics';
@@ -21,6 +21,15 @@ export async function usage(): Promise<number> {
   const m: Model = achain.loadModel('prototype-4a');
   const b: Model = achain.builtinModel('puma560');
   const j: Model = achain.modelFromJsonString(file);
+  const urdf: Model = achain.modelFromUrdf('<robot name="r"/>', { toolLink: 'tool0', balanceInertia: true, keepFixed: true });
+  const urdfTree: Model = achain.modelFromUrdf({ name: 'robot', line: 1, attributes: [['name', 'r']], children: [] });
+  const urdfLoaded: Model = achain.loadModel('<robot name="r"/>', { toolLink: 'tool0' });
+  const shapes: GeometryInfo[] = urdf.info.geometry;
+  const shapeKind: 'box' | 'cylinder' | 'sphere' | 'mesh' = shapes[0].shape;
+  const meshColor: [number, number, number, number] | null = shapes[0].rgba;
+  const placed: boolean = urdf.info.joints[0].hasOrigin && urdf.info.hasDh;
+  const toolLink: number = urdfTree.info.toolLink + urdfLoaded.info.joints[0].mimic;
+  const exported: { urdf: string; warnings: string[] } = urdf.modelToUrdf();
   const rpy: Float64Array = achain.matrixToRpy(new Float64Array(16));
   const range: ApairRangeResult = achain.apairUsableRange(1, 0.05);
   const curves: LegPairCurves = achain.legPairSample(1, { samples: 90 });

@@ -38,6 +38,9 @@ inline const Model& standardDH(const Model& m, Model& storage) {
 /// only (no axial law); turns = 2: the axial law may also repeat within two turns (an A-pair: 720°).
 /// Read from the joint models. Returns "" when it holds, else the reason naming the field.
 inline std::string serialChainProblem(const Model& m, int n, int turns) {
+  for (int i = 0; i < m.njoints(); ++i)
+    if (m.joints[i].has_origin)
+      return "joints[" + std::to_string(i) + "].origin: placed by origin/axis (URDF), not by DH constants; the closed forms need a DH chain";
   if (m.njoints() != n || m.nq != n) return "needs exactly " + std::to_string(n) + " joints";
   for (int i = 0; i < n; ++i) {
     if (m.joints[i].parent != i - 1) return "joints[" + std::to_string(i) + "].parent: not a serial chain";

@@ -13,6 +13,7 @@ using Mat4 = Eigen::Matrix4d;
 using VecX = Eigen::VectorXd;
 using MatX = Eigen::MatrixXd;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Vec4 = Eigen::Vector4d;
 
 /// Every error the library reports: a message that names what is wrong
 /// (for model input, the JSON field path, e.g. "joints[2].rho: must be ≥ 0").

@@ -65,6 +65,14 @@ struct Joint {
   std::string name;
   JointKind kind = JointKind::R;
   int parent = -1;        ///< index of the parent link (−1 = base); chains use i−1
+  // Where the joint sits, one of two ways:
+  //  * DH constants a, alpha (with d, theta_f) in the model's convention (has_origin = false), or
+  //  * an origin and an axis (has_origin = true; URDF's <origin>/<axis>): the joint frame is `origin` in the
+  //    parent link frame and the joint moves along/about `axis` (unit, in the joint frame), so the child link
+  //    frame is origin·Rot(axis, θ)·Trans(axis, dz). a and alpha are then 0 (the convention does not apply).
+  bool has_origin = false;
+  SE3 origin;                  ///< parent link frame ← joint frame (has_origin only)
+  Vec3 axis = Vec3::UnitZ();   ///< unit joint axis in the joint frame (has_origin only)
   // DH constants. In the modified convention a/alpha are a_{i−1}, α_{i−1} of Craig's notation.
   double a = 0;           ///< m
   double alpha = 0;       ///< rad
@@ -85,6 +93,23 @@ struct Joint {
   bool operator==(const Joint& o) const;
 };
 
+/// A shape drawn on a link (URDF <visual>/<collision>): kept for drawing and export only; no algorithm reads it.
+struct Geometry {
+  enum class Shape { Box, Cylinder, Sphere, Mesh };
+  int link = -1;                 ///< joint index whose link carries it (−1 = the base)
+  bool collision = false;        ///< a <collision> shape (else <visual>)
+  std::string name;              ///< the element's name attribute (may be empty)
+  SE3 origin;                    ///< link frame ← shape frame
+  Shape shape = Shape::Box;
+  Vec3 size = Vec3::Zero();      ///< box: x, y, z; cylinder: radius, length, 0; sphere: radius, 0, 0 (m)
+  std::string mesh;              ///< mesh: the file name as written (package://, relative or absolute)
+  Vec3 scale = Vec3::Ones();     ///< mesh: scale per axis
+  bool has_color = false;
+  Vec4 rgba = Vec4(0.7, 0.7, 0.7, 1.0);  ///< colour (has_color only), 0…1
+  bool operator==(const Geometry& o) const;
+};
+const char* toString(Geometry::Shape s);
+
 /// An immutable chain (or tree) description. Build it with the JSON loader or
 /// by filling `joints` and calling finalize().
 struct Model {
@@ -97,6 +122,7 @@ struct Model {
   SE3 tool;                         ///< last link ← tool frame
   int tool_link = -1;               ///< link the tool is attached to (−1 = last joint's link)
   std::vector<Joint> joints;
+  std::vector<Geometry> geometry;   ///< visual and collision shapes (drawing and export only)
 
   // ---- derived by finalize(); not part of the description ----
   int nq = 0;                       ///< number of generalized coordinates
@@ -108,6 +134,7 @@ struct Model {
   std::vector<SE3> pre;             ///< constant part before the joint motion
   std::vector<SE3> post;            ///< constant part after the joint motion
   std::vector<char> is_chain_parent;  ///< joint i's parent is i−1 (or −1 for i = 0)
+  bool has_dh = true;               ///< every joint is placed by DH constants (no joint has_origin)
 
   int njoints() const { return static_cast<int>(joints.size()); }
   int toolLink() const { return tool_link < 0 ? njoints() - 1 : tool_link; }
@@ -118,6 +145,9 @@ struct Model {
   /// Description equality (derived fields follow from it).
   bool sameDescription(const Model& o) const;
 };
+
+/// A rotation whose third column is the unit vector a (R_align for a joint placed by origin/axis).
+Mat3 alignZ(const Vec3& a);
 
 /// True when the joint variable is an angle (R, H, A).
 inline bool isAngular(JointKind k) { return k != JointKind::P; }

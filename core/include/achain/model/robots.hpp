@@ -16,11 +16,13 @@ struct BuiltinRobot {
 const std::vector<BuiltinRobot>& builtinRobots();
 /// Loads a built-in by name; throws achain::Error listing the known names otherwise.
 Model builtinModel(const std::string& name);
-/// A built-in name, or else a path to a JSON robot file (native builds only).
+struct UrdfOptions;  // io/urdf.hpp
+
+/// A built-in name, or else a path to a robot file: JSON, or URDF when the file's text is XML (native builds only).
 Model loadRobot(const std::string& name_or_path);
+/// The same, with the URDF options (the tool's link by name); a non-empty tool link is refused for JSON files.
+Model loadRobot(const std::string& name_or_path, const UrdfOptions& urdf);
 /// The text of a robot file; throws achain::Error if it cannot be opened or is larger than 16 MiB.
 std::string readRobotFile(const std::string& path);
-/// Throws the one-line "URDF is not supported yet" error when `text` is XML (a name or text that starts with '<').
-void refuseXml(const std::string& text);
 
 }  // namespace achain

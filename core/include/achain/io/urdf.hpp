@@ -1,0 +1,48 @@
+// URDF import (docs/robot-format.md, "URDF"): one function maps an XML element tree (xml_tree.hpp) to a
+// Model, so the CLI (pugixml) and the wasm module (the page's XML parser) share the semantics.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <achain/io/xml_tree.hpp>
+#include <achain/model/model.hpp>
+
+namespace achain {
+
+/// The XML namespace of achain's URDF extension elements (<achain:apair …/>, declared on <robot> as
+/// xmlns:achain="urn:achain:urdf"; any prefix bound to this name works).
+constexpr const char* kAchainUrdfNamespace = "urn:achain:urdf";
+
+struct UrdfOptions {
+  /// The link carrying the tool. Empty: the single leaf link (an error listing the leaves when there are several).
+  std::string tool_link;
+  /// Inertias that break the triangle inequality (a warning by default) are replaced by the mean of their
+  /// principal moments, as MuJoCo's `balanceinertia` does.
+  bool balance_inertia = false;
+  /// Keep fixed joints as joints of the model. By default each fixed joint's link is merged into its parent
+  /// (inertial added, geometry, child joints and the tool moved), as MuJoCo's fusestatic does, so that the
+  /// algorithms that need one coordinate per joint (ABA, the voxel workspace) take the model.
+  bool keep_fixed = false;
+};
+
+/// Maps a URDF <robot> tree to a Model: links and inertials, revolute/continuous/prismatic/fixed joints placed
+/// by origin/axis, limits, mimic couplings, trees, visual and collision geometry, and the achain A-pair
+/// extension. What the model cannot represent is reported in Model::notes ("URDF warning: …", naming the
+/// element and line) or, when it would change the robot's meaning, thrown as achain::Error naming the
+/// element and line.
+Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& options = {});
+
+/// parseXml + modelFromUrdf (native builds).
+Model modelFromUrdfString(const std::string& text, const UrdfOptions& options = {});
+
+/// Writes any achain model as URDF: one <link> per joint's link ("<joint name>_link", the base "base_link"),
+/// joints placed by origin/axis (DH constants, the base transform and θ_f, d folded into the origins and
+/// link frames), inertials, limits, mimic, <dynamics> for joint-side friction, the A-pair extension element,
+/// achain:gravity and achain:tool (the tool link), the tool transform as a fixed joint to "tool0", and the
+/// model's geometry — or, when it has none, simple visuals (a cylinder per link and per joint axis, the two
+/// plates of each A-pair). modelFromUrdf reads it back to the same kinematics and dynamics. What URDF cannot
+/// carry (acceleration limits, geared motor data) is listed in `warnings` when given; H and law joints and
+/// mirror-image (sign −1) A-pairs cannot be written and throw achain::Error naming the joint.
+std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings = nullptr);
+
+}  // namespace achain

@@ -1,0 +1,81 @@
+// URDF files wherever a robot loads: --robot FILE.urdf, validate, the tool link option, warnings on stderr.
+#include <cstdio>
+#include <string>
+
+#include "cli_runner.hpp"
+
+using achain::test::CliResult;
+using achain::test::runCli;
+
+namespace {
+std::string fixture(const std::string& name) { return std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/" + name; }
+}  // namespace
+
+TEST_CASE("achain fk --robot x.urdf: the PUMA URDF gives the built-in's tool pose", "[cli][urdf]") {
+  const std::string q = " --q 10,30,-60,45,-30,200 --deg";
+  const CliResult u = runCli("fk --robot " + fixture("puma560.urdf") + q);
+  const CliResult d = runCli("fk --robot puma560" + q);
+  REQUIRE(u.status == 0);
+  REQUIRE(d.status == 0);
+  const auto ju = nlohmann::json::parse(u.out), jd = nlohmann::json::parse(d.out);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) CHECK(ju["T"][r][c].get<double>() == Approx(jd["T"][r][c].get<double>()).margin(1e-12));
+  CHECK(ju["within_limits"] == true);
+  // the file's warnings (link 1's inertia, the transmission) go to stderr, one line each
+  CHECK(u.err.find("achain: warning: <transmission name='trans1'> (line 80)") != std::string::npos);
+}
+
+TEST_CASE("achain validate x.urdf: summary with warnings, a tree needs --tool-link", "[cli][urdf]") {
+  const CliResult f = runCli("validate " + fixture("floating.urdf"));
+  REQUIRE(f.status == 0);
+  const auto j = nlohmann::json::parse(f.out);
+  CHECK(j["valid"] == true);
+  CHECK(j["dof"] == 1);
+  REQUIRE(j["warnings"].size() == 2);  // the floating joint, and its link's mass merged into the fixed base
+  CHECK(j["warnings"][0].get<std::string>().find("joint type 'floating' cannot be represented") != std::string::npos);
+  const CliResult t = runCli("validate " + fixture("tree_two_tools.urdf"));
+  CHECK(t.status == 1);
+  CHECK(t.err.find("2 leaf links ('left_tool', 'right_tool')") != std::string::npos);
+  const CliResult ok = runCli("jacobian --robot " + fixture("tree_two_tools.urdf") + " --tool-link right_tool --q 0,0,0,0,0.1");
+  CHECK(ok.status == 0);
+  const CliResult bad = runCli("validate " + fixture("cycle.urdf"));
+  CHECK(bad.status == 1);
+  CHECK(bad.err.find("cycle.urdf: URDF <joint name='ab'> (line 13): not reachable from the root link") != std::string::npos);
+  const CliResult js = runCli("validate --tool-link x " + std::string(ACHAIN_SOURCE_DIR) + "/core/robots/planar-2r.json");
+  CHECK(js.status == 1);
+  CHECK(js.err.find("--tool-link: for URDF files only") != std::string::npos);
+}
+
+TEST_CASE("achain ik on a URDF arm: auto falls back to the numeric solver, --method closed says why not", "[cli][urdf]") {
+  const std::string robot = " --robot " + fixture("puma560.urdf");
+  const CliResult c = runCli("ik" + robot + " --q-target 10,30,-60,45,-30,100 --deg --method closed");
+  CHECK(c.status == 1);
+  CHECK(c.err.find("origin/axis") != std::string::npos);
+  const CliResult a = runCli("ik" + robot + " --q-target 10,30,-60,45,-30,100 --deg --seed 12,28,-58,40,-25,95");
+  REQUIRE(a.status == 0);
+  const auto j = nlohmann::json::parse(a.out);
+  CHECK(j["status"] == "ok");
+  CHECK(j["method"] == "numeric");
+  const double target[6] = {10, 30, -60, 45, -30, 100};
+  for (int i = 0; i < 6; ++i) CHECK(j["q_deg"][i].get<double>() == Approx(target[i]).margin(1e-6));
+}
+
+TEST_CASE("achain export --format urdf: the written file loads back to the same tool pose, fd takes a URDF arm", "[cli][urdf]") {
+  const std::string path = achain::test::tempPath(".urdf");
+  const CliResult e = runCli("export --robot prototype-4a --format urdf --out " + path);
+  REQUIRE(e.status == 0);
+  const auto j = nlohmann::json::parse(e.out);
+  CHECK(j["written"] == path);
+  CHECK(j["warnings"].size() == 4);  // the four acceleration limits
+  const std::string q = " --q 84.107,224.203,106.791,236.997 --deg";
+  const CliResult a = runCli("fk --robot " + path + q), b = runCli("fk --robot prototype-4a" + q);
+  std::remove(path.c_str());
+  REQUIRE(a.status == 0);
+  const auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  for (int k = 0; k < 3; ++k) CHECK(ja["p"][k].get<double>() == Approx(jb["p"][k].get<double>()).margin(1e-12));
+  const CliResult f = runCli("fd --robot " + fixture("puma560.urdf") + " --q 0,0.5,-1,0,0.3,0");
+  CHECK(f.status == 0);
+  const CliResult bad = runCli("export --robot planar-2r --format sdf");
+  CHECK(bad.status == 1);
+  CHECK(bad.err.find("--format: expected urdf") != std::string::npos);
+}
