@@ -2,7 +2,8 @@
 // mj_loadXML, gives the tool site pose, mj_inverse's τ and mj_fullM's M of achain's FK, RNEA and CRBA to 1e-9
 // on random states (qpos = achain's q). The prototype 4A: the A-pairs' ρ·sin(u/2) is MuJoCo's quartic joint
 // equality; the tool site over the range (the slides set to the polycoef MuJoCo parsed) is compared with
-// achain's FK and the error bound documented in docs/robot-format.md is asserted.
+// achain's FK and the error bound documented in docs/robot-format.md is asserted. Mimic joints (gripper fixture):
+// MuJoCo's joint equalities are satisfied at achain's joint values and the tool site agrees.
 #include <catch2/catch.hpp>
 
 #ifdef ACHAIN_HAVE_MUJOCO
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
@@ -41,6 +43,16 @@ mjModel* loadMjcf(const std::string& xml) {
   INFO(err << "\n" << xml);
   REQUIRE(mm != nullptr);
   return mm;
+}
+
+/// A URDF fixture (tests/fixtures/urdf) with the tool on `tool_link`.
+Model urdfFixture(const std::string& name, const std::string& tool_link) {
+  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/" + name);
+  std::stringstream s;
+  s << f.rdbuf();
+  UrdfOptions o;
+  o.tool_link = tool_link;
+  return modelFromUrdfString(s.str(), o);
 }
 
 double relErr(const MatX& a, const MatX& b) { return (a - b).cwiseAbs().maxCoeff() / std::max(1e-300, b.cwiseAbs().maxCoeff()); }
@@ -144,12 +156,7 @@ TEST_CASE("MJCF export: PUMA 560 (MuJoCo-loadable inertias) gives MuJoCo's RNEA 
 }
 
 TEST_CASE("MJCF export: a URDF tree (origin/axis joints, R and P) gives MuJoCo's RNEA and M to 1e-9", "[peers][mujoco][mjcf]") {
-  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/tree_two_tools.urdf");
-  std::stringstream s;
-  s << f.rdbuf();
-  UrdfOptions o;
-  o.tool_link = "right_tool";
-  Model m = modelFromUrdfString(s.str(), o);
+  Model m = urdfFixture("tree_two_tools.urdf", "right_tool");
   m.name = "tree_two_tools";
   compareExport(m, 15);
 }
@@ -206,4 +213,41 @@ TEST_CASE("MJCF export: the prototype 4A's quartic A-pair coupling moves the too
   mj_deleteModel(mm);
 }
 
+
+TEST_CASE("MJCF export: mimic joints as joint equalities that MuJoCo finds satisfied at achain's joint values", "[peers][mujoco][mjcf]") {
+  const Model m = urdfFixture("gripper_mimic.urdf", "tip_link");
+  REQUIRE(m.nq == 2);
+  mjModel* mm = loadMjcf(modelToMjcf(m));
+  mjData* md = mj_makeData(mm);
+  REQUIRE(mm->nq == m.njoints());  // every joint has its own qpos in MuJoCo
+  REQUIRE(mm->neq == 2);           // finger_right and follower tied to their leaders
+  const int site = mj_name2id(mm, mjOBJ_SITE, "tool");
+  Data ws(m);
+  std::mt19937 rng(17);
+  double worst_eq = 0, worst_p = 0;
+  for (int k = 0; k < 50; ++k) {
+    const VecX q = test::randomConfiguration(m, rng);
+    for (int i = 0; i < m.njoints(); ++i) {
+      JointState js;
+      m.jmodels[i].evaluate(q[m.idx_q[i]], js);
+      md->qpos[mm->jnt_qposadr[mj_name2id(mm, mjOBJ_JOINT, m.joints[i].name.c_str())]] = js.u;
+    }
+    mj_forward(mm, md);
+    for (int r = 0; r < md->nefc; ++r)
+      if (md->efc_type[r] == mjCNSTR_EQUALITY) worst_eq = std::max(worst_eq, std::abs(md->efc_pos[r]));
+    forwardKinematics(m, ws, q);
+    worst_p = std::max(worst_p, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - ws.oMtool.p).norm());
+  }
+  CHECK(worst_eq < 1e-15);
+  CHECK(worst_p < 1e-12);
+  // and a state that breaks the coupling is seen as a violation
+  md->qpos[mm->jnt_qposadr[mj_name2id(mm, mjOBJ_JOINT, "follower")]] += 0.003;
+  mj_forward(mm, md);
+  double viol = 0;
+  for (int r = 0; r < md->nefc; ++r)
+    if (md->efc_type[r] == mjCNSTR_EQUALITY) viol = std::max(viol, std::abs(md->efc_pos[r]));
+  CHECK(viol == Approx(0.003).margin(1e-12));
+  mj_deleteData(md);
+  mj_deleteModel(mm);
+}
 #endif
