@@ -250,4 +250,41 @@ TEST_CASE("MJCF export: mimic joints as joint equalities that MuJoCo finds satis
   mj_deleteData(md);
   mj_deleteModel(mm);
 }
+
+TEST_CASE("MJCF export: H joints and a mirror-image A-pair place the tool site as achain does (couplings set per polycoef)", "[peers][mujoco][mjcf]") {
+  Model m = builtinModel("prototype-4a");
+  m.joints[1].sign = -1;  // mirror-image A-pair: rotation −u, translation +ρ·sin(u/2)
+  for (int i : {2, 3}) {
+    m.joints[i].kind = JointKind::H;
+    m.joints[i].rho = m.joints[i].leg_mass = m.joints[i].leg_radius = 0;
+  }
+  m.joints[2].pitch = 0.02;
+  m.joints[3].pitch = 0.01;
+  m.joints[3].sign = -1;
+  m.finalize();
+  mjModel* mm = loadMjcf(modelToMjcf(m));
+  mjData* md = mj_makeData(mm);
+  REQUIRE(mm->neq == 4);
+  const int site = mj_name2id(mm, mjOBJ_SITE, "tool");
+  Data ws(m);
+  std::mt19937 rng(18);
+  double worst = 0;
+  for (int k = 0; k < 200; ++k) {
+    const VecX q = test::randomConfiguration(m, rng);
+    for (int i = 0; i < 4; ++i) {
+      md->qpos[mm->jnt_qposadr[mj_name2id(mm, mjOBJ_JOINT, m.joints[i].name.c_str())]] = q[i];
+      JointState js;
+      m.jmodels[i].evaluate(q[i], js);  // the exact translation (H: the polycoef is exact)
+      md->qpos[mm->jnt_qposadr[mj_name2id(mm, mjOBJ_JOINT, (m.joints[i].name + "_slide").c_str())]] = js.dz - m.joints[i].d;
+    }
+    mj_forward(mm, md);
+    if (k == 0)  // the H couplings (eq 2, 3) hold exactly; the A-pairs' to the fit error
+      for (int r = 0; r < md->nefc; ++r) CHECK(std::abs(md->efc_pos[r]) < (r >= 2 ? 1e-15 : 1e-5));
+    forwardKinematics(m, ws, q);
+    worst = std::max(worst, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - ws.oMtool.p).norm());
+  }
+  CHECK(worst < 1e-12);
+  mj_deleteData(md);
+  mj_deleteModel(mm);
+}
 #endif
