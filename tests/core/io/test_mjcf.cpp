@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <achain/io/mjcf.hpp>
+#include <achain/io/urdf.hpp>
+#include <fstream>
+#include <sstream>
 #include <achain/io/xml_tree.hpp>
 #include <achain/model/robots.hpp>
 
@@ -91,4 +94,28 @@ TEST_CASE("MJCF export refuses what MJCF cannot hold, naming the joint", "[peers
   p.joints[1].limits.upper = kInf;
   p.finalize();
   CHECK_THROWS_WITH(modelToMjcf(p), Catch::Contains("joints[1]") && Catch::Contains("one-sided"));
+}
+
+TEST_CASE("MJCF export of a URDF arm with meshes: shapes kept, meshes and lost limits warned, MuJoCo's inertia rules flagged", "[io][mjcf]") {
+  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/puma560.urdf");
+  std::stringstream text;
+  text << f.rdbuf();
+  const Model m = modelFromUrdfString(text.str());
+  std::vector<std::string> w;
+  const XmlElement root = parseXml(modelToMjcf(m, &w));
+  auto count = [&](const std::string& s) {
+    int c = 0;
+    for (const std::string& x : w) c += x.find(s) != std::string::npos;
+    return c;
+  };
+  CHECK(count("mesh shapes are not written") == 1);
+  CHECK(count("the velocity, effort limits are not written") == 6);
+  CHECK(count("joints[0] (j1): the moving link has zero mass") == 1);
+  CHECK(count("triangle inequality") == 2);
+  REQUIRE(all(root, "compiler").size() == 1);
+  CHECK(attr(*all(root, "compiler")[0], "balanceinertia") == "true");
+  const auto geoms = all(root, "geom");
+  REQUIRE(geoms.size() == 1);  // the collision cylinder; the visuals are meshes
+  CHECK(attr(*geoms[0], "type") == "cylinder");
+  CHECK(attr(*geoms[0], "group") == "3");
 }
