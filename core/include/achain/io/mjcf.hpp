@@ -11,7 +11,7 @@ namespace achain {
 /// MuJoCo's qpos equals achain's q (θ_f, d and the base folded into the body frames; qpos0 = 0); R joints as
 /// hinges and P joints as slides with their axis, range and limited; fixed joints as bodies without a joint;
 /// inertials (principal pos/quat, mass, diaginertia); the gravity; a site "tool" at the tool frame; simple
-/// visual geoms (the model's box/cylinder/sphere/STL/OBJ shapes, or capsules along the links) with
+/// visual geoms (the model's box/cylinder/sphere shapes, or capsules along the links; meshes are warned) with
 /// contype = conaffinity = 0 so that contacts never perturb the dynamics. A joint with an axial law (A, H,
 /// law) becomes a hinge plus a slide "<name>_slide" on the same axis, tied by
 /// <equality><joint joint1="<name>_slide" joint2="<name>" polycoef="…"/>: exact for H and polynomial laws
