@@ -1,7 +1,8 @@
-// Subcommand export: a robot written in another format (URDF), to a file or stdout.
+// Subcommand export: a robot written in another format (URDF or MJCF), to a file or stdout.
 #include <fstream>
 
 #include "common.hpp"
+#include <achain/io/mjcf.hpp>
 #include <achain/io/urdf.hpp>
 #include <achain/math/text.hpp>
 
@@ -9,19 +10,20 @@ namespace achain::cli {
 namespace {
 
 RegisterCommand export_cmd("export", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("export", "Write a robot as URDF (A-pairs as the achain:apair extension, simple visuals when it has none); "
+  auto* sub = app.add_subcommand("export", "Write a robot as URDF (A-pairs as the achain:apair extension, simple visuals when it has none) or as MuJoCo MJCF "
+                                           "(A-pairs as a hinge + slide tied by a fitted joint equality); "
                                            "with --out prints {\"written\", \"format\", \"warnings\"}, else the file on stdout");
   static RobotArgs args;
   static std::string format = "urdf", out;
   args.add(sub, false);
-  sub->add_option("--format", format, "Output format: urdf (default urdf)");
+  sub->add_option("--format", format, "Output format: urdf or mjcf (default urdf)");
   sub->add_option("--out", out, "Write to this file (default: stdout, the file text itself)");
   sub->callback([] {
     run("export", [] {
-      if (format != "urdf") throw Error("--format: expected urdf, got " + quoteInput(format));
+      if (format != "urdf" && format != "mjcf") throw Error("--format: expected urdf or mjcf, got " + quoteInput(format));
       const Model m = args.model();
       std::vector<std::string> warnings;
-      const std::string text = modelToUrdf(m, &warnings);
+      const std::string text = format == "mjcf" ? modelToMjcf(m, &warnings) : modelToUrdf(m, &warnings);
       for (const std::string& w : warnings) std::cerr << "achain export: warning: " << w << "\n";
       if (out.empty()) {
         std::cout << text;

@@ -108,6 +108,8 @@ export class Model {
   modelToJson(): any;
   /** The model as URDF text (A-pairs as the achain:apair extension) and what URDF cannot carry. */
   modelToUrdf(): { urdf: string; warnings: string[] };
+  /** The model as MuJoCo MJCF text (A-pairs as hinge + slide tied by a fitted quartic joint equality), what MJCF cannot carry and the fit errors. */
+  modelToMjcf(): { mjcf: string; warnings: string[] };
   dispose(): void;
 }
 

@@ -116,6 +116,8 @@ export class Model {
   modelToJson() { return JSON.parse(this._raw().modelToJson()); }
   /** The model as URDF text (A-pairs as the achain:apair extension): {urdf, warnings: what URDF cannot carry}. */
   modelToUrdf() { return JSON.parse(this._raw().modelToUrdf()); }
+  /** The model as MuJoCo MJCF text (A-pairs as hinge + slide tied by a fitted joint equality): {mjcf, warnings: what MJCF cannot carry and the fit errors}. */
+  modelToMjcf() { return JSON.parse(this._raw().modelToMjcf()); }
   /** Frees the wasm memory; the model is unusable afterwards. */
   dispose() {
     if (this.raw) {

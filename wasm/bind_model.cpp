@@ -4,6 +4,7 @@
 #include <achain/model/apair.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/model_json.hpp>
+#include <achain/io/mjcf.hpp>
 #include <achain/io/urdf.hpp>
 #include <achain/model/robots.hpp>
 #include "wasm_common.hpp"
@@ -62,6 +63,15 @@ std::string toUrdf(const WasmModel& h) {
     std::vector<std::string> warnings;
     const std::string text = modelToUrdf(h.model, &warnings);
     return nlohmann::json{{"urdf", text}, {"warnings", warnings}}.dump();
+  });
+}
+
+/// The model as MuJoCo MJCF: {"mjcf": text, "warnings": [what MJCF cannot carry, the A-pair fit errors]}.
+std::string toMjcf(const WasmModel& h) {
+  return guard([&] {
+    std::vector<std::string> warnings;
+    const std::string text = modelToMjcf(h.model, &warnings);
+    return nlohmann::json{{"mjcf", text}, {"warnings", warnings}}.dump();
   });
 }
 
@@ -205,6 +215,7 @@ EMSCRIPTEN_BINDINGS(achain_model) {
       .function("name", &name)
       .function("modelToJson", &toJSON)
       .function("modelToUrdf", &toUrdf)
+      .function("modelToMjcf", &toMjcf)
       .function("info", &info)
       .function("reserveInput", &reserveInput)
       .function("forwardKinematics", &fk)

@@ -1,5 +1,7 @@
 // URDF files wherever a robot loads: --robot FILE.urdf, validate, the tool link option, warnings on stderr.
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -78,4 +80,27 @@ TEST_CASE("achain export --format urdf: the written file loads back to the same 
   const CliResult bad = runCli("export --robot planar-2r --format sdf");
   CHECK(bad.status == 1);
   CHECK(bad.err.find("--format: expected urdf") != std::string::npos);
+}
+
+TEST_CASE("achain export --format mjcf: MuJoCo XML with the A-pair couplings, fit errors as warnings", "[cli][mjcf]") {
+  const std::string path = achain::test::tempPath(".xml");
+  const CliResult e = runCli("export --robot prototype-4a --format mjcf --out " + path);
+  REQUIRE(e.status == 0);
+  const auto j = nlohmann::json::parse(e.out);
+  CHECK(j["written"] == path);
+  CHECK(j["format"] == "mjcf");
+  int fits = 0;
+  for (const auto& w : j["warnings"]) fits += w.get<std::string>().find("quartic polycoef fitted") != std::string::npos;
+  CHECK(fits == 4);
+  std::ifstream f(path);
+  std::stringstream text;
+  text << f.rdbuf();
+  std::remove(path.c_str());
+  CHECK(text.str().find("<mujoco model=\"prototype-4a\">") != std::string::npos);
+  CHECK(text.str().find("_coupling\" joint1=") != std::string::npos);
+  const CliResult s = runCli("export --robot planar-2r --format mjcf");
+  CHECK(s.status == 0);
+  CHECK(s.out.find("type=\"hinge\"") != std::string::npos);
+  const CliResult h = runCli("export --help");
+  CHECK(h.out.find("urdf or mjcf") != std::string::npos);
 }

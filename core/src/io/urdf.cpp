@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include "xml_write.hpp"
+
 namespace achain {
 
 namespace {
@@ -603,27 +605,10 @@ Model modelFromUrdfString(const std::string& text, const UrdfOptions& options) {
 namespace achain {
 namespace {
 
-std::string xmlEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&apos;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
-
-std::string g17(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v == 0 ? 0.0 : v);  // no "-0"
-  return buf;
-}
-std::string triple(const Vec3& v) { return g17(v.x()) + " " + g17(v.y()) + " " + g17(v.z()); }
+using xmlw::g17;
+using xmlw::triple;
+using xmlw::xmlEscape;
+using xmlw::segment;
 
 /// Roll, pitch, yaw of R = Rz(yaw)·Ry(pitch)·Rx(roll); at pitch = ±90° yaw is 0 and roll carries the rest.
 Vec3 rpyOf(const Mat3& R) {
@@ -658,18 +643,6 @@ std::string geometryXml(const Geometry& g, const SE3& C) {
   return s + "</" + tag + ">\n";
 }
 
-/// A cylinder along the segment a→b (in one frame), for the generated visuals.
-Geometry segment(int link, const Vec3& a, const Vec3& b, double r) {
-  Geometry g;
-  g.link = link;
-  g.shape = Geometry::Shape::Cylinder;
-  const Vec3 d = b - a;
-  g.size = Vec3(r, d.norm(), 0);
-  g.origin.p = 0.5 * (a + b);
-  g.origin.R = alignZ(d / d.norm());
-  return g;
-}
-
 }  // namespace
 
 std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
@@ -693,16 +666,9 @@ std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
     if (std::isfinite(j.limits.acceleration)) warn(p + ": the acceleration limit is not written (URDF has none)");
   }
   // Frames: the URDF link frame U_i relates to achain's link frame F_i by F_i = U_i·C_i; the root link is the world.
-  std::vector<SE3> C(n), origin(n);
-  std::vector<Vec3> axis(n);
-  for (int i = 0; i < n; ++i) {
-    const Joint& j = m.joints[i];
-    const SE3 Q = j.has_origin ? m.post[i] : SE3::Identity();
-    const SE3& Cpar = j.parent < 0 ? m.base : C[j.parent];
-    origin[i] = Cpar * m.pre[i] * rotZ(j.theta_f) * Q;
-    C[i] = Q.inverse() * translation(Vec3(0, 0, j.d)) * m.post[i];
-    axis[i] = double(j.sign) * (j.has_origin ? j.axis : Vec3::UnitZ());
-  }
+  const xmlw::ExportFrames frames = xmlw::exportFrames(m);
+  const std::vector<SE3>&C = frames.C, &origin = frames.origin;
+  const std::vector<Vec3>& axis = frames.axis;
   std::ostringstream x;
   x << "<?xml version=\"1.0\"?>\n<!-- Written by achain (modelToUrdf). achain:* elements are achain's extension "
        "(docs/robot-format.md); other tools ignore them. -->\n";

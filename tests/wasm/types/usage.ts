@@ -30,6 +30,7 @@ export async function usage(): Promise<number> {
   const placed: boolean = urdf.info.joints[0].hasOrigin && urdf.info.hasDh;
   const toolLink: number = urdfTree.info.toolLink + urdfLoaded.info.joints[0].mimic;
   const exported: { urdf: string; warnings: string[] } = urdf.modelToUrdf();
+  const mjcf: { mjcf: string; warnings: string[] } = urdf.modelToMjcf();
   const rpy: Float64Array = achain.matrixToRpy(new Float64Array(16));
   const range: ApairRangeResult = achain.apairUsableRange(1, 0.05);
   const curves: LegPairCurves = achain.legPairSample(1, { samples: 90 });
