@@ -17,10 +17,26 @@ json modelSummary(const Model& m) {
   return {{"name", m.name}, {"dof", m.nq}, {"joints", joints}, {"description", m.description}};
 }
 
+/// The text of a built-in robot's description (its JSON file), or nullptr.
+const std::string* builtinText(const std::string& name) {
+  for (const auto& r : builtinRobots())
+    if (r.name == name) return &r.json;
+  return nullptr;
+}
+
 RegisterCommand robots_cmd("robots", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("robots", "List the built-in robots");
+  auto* sub = app.add_subcommand("robots", "List the built-in robots, or print one's description (--show NAME)");
+  static std::string show;
+  sub->add_option("--show", show, "Print the built-in robot NAME's description: the JSON a robot file holds (a starting point for your own)");
   sub->callback([] {
     run("robots", [] {
+      if (!show.empty()) {
+        const std::string* text = builtinText(show);
+        if (!text) builtinModel(show);  // throws listing the known names
+        std::cout << *text;
+        if (!text->empty() && text->back() != '\n') std::cout << '\n';
+        return;
+      }
       json list = json::array();
       for (const auto& r : builtinRobots()) list.push_back(modelSummary(builtinModel(r.name)));
       print({{"robots", list}});
@@ -29,14 +45,16 @@ RegisterCommand robots_cmd("robots", [](CLI::App& app) {
 });
 
 RegisterCommand validate_cmd("validate", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("validate", "Check a robot JSON file; prints its summary or names the bad field");
+  auto* sub = app.add_subcommand("validate", "Check a robot JSON file (or a built-in robot by name); prints its summary or names the bad field");
   static std::string file;
   static bool dump = false;
-  sub->add_option("FILE", file, "Robot description (JSON)")->required();
+  sub->add_option("FILE", file, "Robot description (JSON), or a built-in robot's name (see `achain robots`)")->required();
   sub->add_flag("--si", dump, "Also print the model as loaded, in SI units");
   sub->callback([] {
     run("validate", [] {
-      const std::string text = readRobotFile(file);  // bounded: /dev/zero is refused, not read forever
+      // A built-in name (when no file of that name exists) validates the built-in's own text.
+      const std::string* builtin = std::ifstream(file) ? nullptr : builtinText(file);
+      const std::string text = builtin ? *builtin : readRobotFile(file);  // bounded: /dev/zero is refused, not read forever
       Model m;
       try {
         m = modelFromJsonString(text);
@@ -45,6 +63,7 @@ RegisterCommand validate_cmd("validate", [](CLI::App& app) {
       }
       json out = modelSummary(m);
       out["valid"] = true;
+      out["builtin"] = builtin != nullptr;
       if (dump) out["model"] = modelToJson(m);
       print(out);
     });
