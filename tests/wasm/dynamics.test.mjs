@@ -155,7 +155,10 @@ test('cartesianInertia / dynamicManipulability: wasm = native CLI (≤ 1e-12), r
       assert.equal(w.rank, c.rank, `${name} ${rows}`);
       assert.equal(w.rows, rows);
       const scale = Math.max(...flat(c.Lambda).map(Math.abs));
-      assert.ok(maxAbsDiff(w.Lambda, flat(c.Lambda)) <= 1e-12 * scale, `${name} ${rows} Λ`);
+      // Λ inverts J M⁻¹ Jᵀ, so two builds of the same C++ agree on it only to about ε·κ (κ = μ₁/μ_rank,
+      // up to 1e7 on the PUMA); J M⁻¹ Jᵀ itself, its eigenvalues and the dynamic measures to 1e-12.
+      const kappa = c.eigenvalues[0] / c.eigenvalues[c.rank - 1];
+      assert.ok(maxAbsDiff(w.Lambda, flat(c.Lambda)) <= Math.max(1e-12, 1e-14 * kappa) * scale, `${name} ${rows} Λ`);
       assert.ok(maxAbsDiff(w.LambdaInv, flat(c.Lambda_inv)) <= 1e-12 * Math.max(...flat(c.Lambda_inv).map(Math.abs)));
       assert.ok(maxAbsDiff(w.eigenvalues, c.eigenvalues) <= 1e-12 * c.eigenvalues[0]);
       const d = m.dynamicManipulability(q, { rows });
@@ -164,7 +167,7 @@ test('cartesianInertia / dynamicManipulability: wasm = native CLI (≤ 1e-12), r
       assert.ok(Math.abs(d.asada - cd.asada) <= 1e-12);
       assert.equal(d.rank, cd.rank);
       assert.ok(maxAbsDiff(d.radii, cd.radii) <= 1e-12 * cd.radii[0]);
-      assert.ok(maxAbsDiff(d.inertia.Lambda, w.Lambda) <= 1e-12 * scale);
+      assert.ok(maxAbsDiff(d.inertia.Lambda, w.Lambda) <= 1e-15 * scale);  // the same build: the same numbers
     }
     m.dispose();
   }
