@@ -420,11 +420,23 @@ struct OperationalArgs {
     sub->add_option("--legs", legs, "A-pair leg model in M: massless | lumped | full | potential (default full)");
     sub->add_flag("--motors", motors, "Include rotor inertia J_m*G^2 in M");
   }
-  DynamicsOptions options() const {
-    DynamicsOptions o;
-    o.legs = legModelFromString(legs);
-    o.motors = motors;
-    return o;
+  /// The parsed state of a call: model, q, rows and the options of M.
+  struct Call {
+    Model model;
+    VecX q;
+    TaskRows rows;
+    DynamicsOptions options;
+    json describe() const { return {{"legs", toString(options.legs)}, {"motors", options.motors}}; }
+  };
+  Call parse() const {
+    Call c{robot.model(), VecX(), TaskRows::All, DynamicsOptions()};
+    c.q = robot.joints(c.model, robot.q);
+    checkConfiguration(c.model, c.q);
+    if (!(rank_tol >= 0)) throw Error("--rank-tol: must be >= 0");
+    c.rows = taskRowsFromString(rows);
+    c.options.legs = legModelFromString(legs);
+    c.options.motors = motors;
+    return c;
   }
 };
 
@@ -440,18 +452,13 @@ RegisterCommand cartesian_inertia_cmd("cartesian-inertia", [](CLI::App& app) {
   a.add(sub);
   sub->callback([] {
     run("cartesian-inertia", [] {
-      const Model m = a.robot.model();
-      const VecX q = a.robot.joints(m, a.robot.q);
-      checkConfiguration(m, q);
-      if (!(a.rank_tol >= 0)) throw Error("--rank-tol: must be >= 0");
-      const TaskRows rows = taskRowsFromString(a.rows);
-      const DynamicsOptions o = a.options();
-      Data d(m);
+      const OperationalArgs::Call k = a.parse();
+      Data d(k.model);
       CartesianInertia c;
-      cartesianInertia(m, d, q, o, c, rows, a.rank_tol);
+      cartesianInertia(k.model, d, k.q, k.options, c, k.rows, a.rank_tol);
       json out = inertiaJson(c);
-      out["rows"] = toString(rows);
-      out["options"] = {{"legs", toString(o.legs)}, {"motors", o.motors}};
+      out["rows"] = toString(k.rows);
+      out["options"] = k.describe();
       print(out);
     });
   });
@@ -464,18 +471,12 @@ RegisterCommand dynamic_manipulability_cmd("dynamic-manipulability", [](CLI::App
   a.add(sub);
   sub->callback([] {
     run("dynamic-manipulability", [] {
-      const Model m = a.robot.model();
-      const VecX q = a.robot.joints(m, a.robot.q);
-      checkConfiguration(m, q);
-      if (!(a.rank_tol >= 0)) throw Error("--rank-tol: must be >= 0");
-      const TaskRows rows = taskRowsFromString(a.rows);
-      const DynamicsOptions o = a.options();
-      Data d(m);
+      const OperationalArgs::Call k = a.parse();
+      Data d(k.model);
       DynamicManipulability r;
-      dynamicManipulability(m, d, q, o, r, rows, a.rank_tol);
+      dynamicManipulability(k.model, d, k.q, k.options, r, k.rows, a.rank_tol);
       print({{"yoshikawa", r.yoshikawa}, {"radii", toJson(r.radii)}, {"axes", toJson(r.axes)}, {"asada", r.asada},
-             {"rank", r.rank}, {"rows", toString(rows)}, {"inertia", inertiaJson(r.inertia)},
-             {"options", {{"legs", toString(o.legs)}, {"motors", o.motors}}}});
+             {"rank", r.rank}, {"rows", toString(k.rows)}, {"inertia", inertiaJson(r.inertia)}, {"options", k.describe()}});
     });
   });
 });

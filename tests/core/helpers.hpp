@@ -1,4 +1,5 @@
 #pragma once
+#include <initializer_list>
 #include <random>
 
 #include <achain/kinematics/fk.hpp>
@@ -28,5 +29,13 @@ inline SE3 fkPose(const Model& m, const VecX& q) {
 }
 
 constexpr double kInch = 0.0254;
+
+/// A joint vector from values in degrees.
+inline VecX degrees(std::initializer_list<double> v) {
+  VecX q(v.size());
+  int i = 0;
+  for (double x : v) q[i++] = x * kDeg;
+  return q;
+}
 
 }  // namespace achain::test

@@ -19,13 +19,6 @@ using namespace achain;
 
 namespace {
 
-VecX degv(std::initializer_list<double> v) {
-  VecX q(v.size());
-  int i = 0;
-  for (double x : v) q[i++] = x * kDeg;
-  return q;
-}
-
 struct JM {
   MatX J, M;
 };
@@ -85,7 +78,7 @@ TEST_CASE("cartesianInertia (PUMA 560): Λ⁻¹ = J M⁻¹ Jᵀ, Λ = J⁻ᵀ M 
 
 TEST_CASE("cartesianInertia (prototype 4A-chain, 4 DOF): pseudo-inverse of rank 4 with JᵀΛJ = M", "[dynamics][operational]") {
   const Model m = builtinModel("prototype-4a");
-  const VecX q = degv({100, 200, 120, 150});
+  const VecX q = test::degrees({100, 200, 120, 150});
   Data d(m);
   for (LegModel legs : {LegModel::Massless, LegModel::Full}) {
     DynamicsOptions o;
@@ -123,7 +116,7 @@ TEST_CASE("cartesianInertia: singular and near-singular PUMA stay finite (trunca
   Data d(m);
   CartesianInertia c;
   // θ5 = 0: axes 4 and 6 aligned (wrist singularity): rank 5.
-  const VecX q = degv({10, 40, -60, 20, 0, 30});
+  const VecX q = test::degrees({10, 40, -60, 20, 0, 30});
   cartesianInertia(m, d, q, {}, c);
   CHECK(c.rank == 5);
   CHECK(c.Lambda.allFinite());
@@ -198,7 +191,7 @@ TEST_CASE("dynamicManipulability (planar 2R): closed forms of w_d, the ellipsoid
 
 TEST_CASE("dynamicManipulability (PUMA 560): Asada's ratio is that of eig(J⁻ᵀMJ⁻¹), w_d = |det J|/det M", "[dynamics][operational]") {
   const Model m = builtinModel("puma560");
-  const VecX q = degv({20, -30, 40, 10, 50, -20});
+  const VecX q = test::degrees({20, -30, 40, 10, 50, -20});
   const JM jm = jacobianAndMass(m, q);
   const MatX Ji = jm.J.inverse();
   const Eigen::SelfAdjointEigenSolver<MatX> es(Ji.transpose() * jm.M * Ji);
