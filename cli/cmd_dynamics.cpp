@@ -1,6 +1,6 @@
 // Subcommands of the dynamics area: id (inverse dynamics, single state or a trajectory file),
 // mass (mass matrix), fd (forward dynamics), sim (free motion, constant torque, or computed-torque
-// tracking of a trajectory file).
+// tracking of a trajectory file), cartesian-inertia (operational-space inertia), dynamic-manipulability.
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -13,6 +13,7 @@
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/forward.hpp>
 #include <achain/dynamics/integrate.hpp>
+#include <achain/dynamics/operational.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/model/robots.hpp>
@@ -402,6 +403,80 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
       }
       print({{"robot", m.name}, {"mode", "free"}, {"integrator", toString(method)}, {"dt", dt}, {"t", ts}, {"q", qs},
              {"qd", vs}, {"energy", es}, {"options", dyn.describe(m, o)}});
+    });
+  });
+});
+
+/// Options of the operational-space subcommands: the task rows, the rank tolerance, and what enters M.
+struct OperationalArgs {
+  RobotArgs robot;
+  std::string rows = "all", legs = "full";
+  double rank_tol = kOperationalRankTol;
+  bool motors = false;
+  void add(CLI::App* sub) {
+    robot.add(sub);
+    sub->add_option("--rows", rows, "Task rows of the tool Jacobian (base frame, v then w): all | linear | angular (default all)");
+    sub->add_option("--rank-tol", rank_tol, "Relative rank tolerance: eigenvalues of J M^-1 J^T below rank-tol * the largest count as zero (default 1e-10)");
+    sub->add_option("--legs", legs, "A-pair leg model in M: massless | lumped | full | potential (default full)");
+    sub->add_flag("--motors", motors, "Include rotor inertia J_m*G^2 in M");
+  }
+  /// The parsed state of a call: model, q, rows and the options of M.
+  struct Call {
+    Model model;
+    VecX q;
+    TaskRows rows;
+    DynamicsOptions options;
+    json describe() const { return {{"legs", toString(options.legs)}, {"motors", options.motors}}; }
+  };
+  Call parse() const {
+    Call c{robot.model(), VecX(), TaskRows::All, DynamicsOptions()};
+    c.q = robot.joints(c.model, robot.q);
+    checkConfiguration(c.model, c.q);
+    if (!(rank_tol >= 0)) throw Error("--rank-tol: must be >= 0");
+    c.rows = taskRowsFromString(rows);
+    c.options.legs = legModelFromString(legs);
+    c.options.motors = motors;
+    return c;
+  }
+};
+
+json inertiaJson(const CartesianInertia& c) {
+  return {{"Lambda", toJson(c.Lambda)}, {"Lambda_inv", toJson(c.Lambda_inv)}, {"eigenvalues", toJson(c.eigenvalues)},
+          {"axes", toJson(c.axes)}, {"rank", c.rank}, {"rank_tolerance", c.rank_tolerance}};
+}
+
+RegisterCommand cartesian_inertia_cmd("cartesian-inertia", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("cartesian-inertia",
+                                 "Operational-space inertia of the tool, Lambda = (J M^-1 J^T)^-1 (pseudo-inverse below full rank)");
+  static OperationalArgs a;
+  a.add(sub);
+  sub->callback([] {
+    run("cartesian-inertia", [] {
+      const OperationalArgs::Call k = a.parse();
+      Data d(k.model);
+      CartesianInertia c;
+      cartesianInertia(k.model, d, k.q, k.options, c, k.rows, a.rank_tol);
+      json out = inertiaJson(c);
+      out["rows"] = toString(k.rows);
+      out["options"] = k.describe();
+      print(out);
+    });
+  });
+});
+
+RegisterCommand dynamic_manipulability_cmd("dynamic-manipulability", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("dynamic-manipulability",
+                                 "Yoshikawa's dynamic manipulability sqrt(det(J (M^T M)^-1 J^T)), its ellipsoid, and Asada's inertia-ellipsoid ratio");
+  static OperationalArgs a;
+  a.add(sub);
+  sub->callback([] {
+    run("dynamic-manipulability", [] {
+      const OperationalArgs::Call k = a.parse();
+      Data d(k.model);
+      DynamicManipulability r;
+      dynamicManipulability(k.model, d, k.q, k.options, r, k.rows, a.rank_tol);
+      print({{"yoshikawa", r.yoshikawa}, {"radii", toJson(r.radii)}, {"axes", toJson(r.axes)}, {"asada", r.asada},
+             {"rank", r.rank}, {"rows", toString(k.rows)}, {"inertia", inertiaJson(r.inertia)}, {"options", k.describe()}});
     });
   });
 });

@@ -18,10 +18,26 @@ json modelSummary(const Model& m) {
   return {{"name", m.name}, {"dof", m.nq}, {"joints", joints}, {"description", m.description}};
 }
 
+/// The text of a built-in robot's description (its JSON file), or nullptr.
+const std::string* builtinText(const std::string& name) {
+  for (const auto& r : builtinRobots())
+    if (r.name == name) return &r.json;
+  return nullptr;
+}
+
 RegisterCommand robots_cmd("robots", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("robots", "List the built-in robots");
+  auto* sub = app.add_subcommand("robots", "List the built-in robots, or print one's description (--show NAME)");
+  static std::string show;
+  sub->add_option("--show", show, "Print the built-in robot NAME's description: the JSON a robot file holds (a starting point for your own)");
   sub->callback([] {
     run("robots", [] {
+      if (!show.empty()) {
+        const std::string* text = builtinText(show);
+        if (!text) builtinModel(show);  // throws listing the known names
+        std::cout << *text;
+        if (!text->empty() && text->back() != '\n') std::cout << '\n';
+        return;
+      }
       json list = json::array();
       for (const auto& r : builtinRobots()) list.push_back(modelSummary(builtinModel(r.name)));
       print({{"robots", list}});
@@ -30,15 +46,17 @@ RegisterCommand robots_cmd("robots", [](CLI::App& app) {
 });
 
 RegisterCommand validate_cmd("validate", [](CLI::App& app) {
-  auto* sub = app.add_subcommand("validate", "Check a robot file (JSON or URDF); prints its summary or names the bad field");
+  auto* sub = app.add_subcommand("validate", "Check a robot file (JSON or URDF, or a built-in robot by name); prints its summary or names the bad field");
   static std::string file, tool_link;
   static bool dump = false, balance = false, keep_fixed = false;
-  sub->add_option("FILE", file, "Robot description (JSON or URDF)")->required();
+  sub->add_option("FILE", file, "Robot description (JSON or URDF), or a built-in robot's name (see `achain robots`)")->required();
   addUrdfOptions(sub, tool_link, balance, keep_fixed);
   sub->add_flag("--si", dump, "Also print the model as loaded, in SI units");
   sub->callback([] {
     run("validate", [] {
-      const std::string text = readRobotFile(file);  // bounded: /dev/zero is refused, not read forever
+      // A built-in name (when no file of that name exists) validates the built-in's own text.
+      const std::string* builtin = std::ifstream(file) ? nullptr : builtinText(file);
+      const std::string text = builtin ? *builtin : readRobotFile(file);  // bounded: /dev/zero is refused, not read forever
       Model m;
       try {
         if (looksLikeXml(text)) {
@@ -58,6 +76,7 @@ RegisterCommand validate_cmd("validate", [](CLI::App& app) {
       reportUrdfWarnings("validate", m);
       json out = modelSummary(m);
       out["valid"] = true;
+      out["builtin"] = builtin != nullptr;
       json warnings = json::array();
       for (const std::string& n : m.notes)
         if (n.rfind("URDF warning: ", 0) == 0) warnings.push_back(n.substr(14));

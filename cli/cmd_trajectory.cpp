@@ -48,7 +48,7 @@ DynamicsOptions dynamicsOptions(const std::string& legs, bool motors, bool frict
 
 struct TrajArgs {
   RobotArgs robot;
-  std::string from, to, profile = "trapezoid", out, vmax, amax, times, legs, cartesian, arc_via, to_xyz;
+  std::string from, to, profile = "trapezoid", out, vmax, amax, times, legs, cartesian, arc_via, to_xyz, v0, v1, a0, a1;
   double speed = 0.25, accel = 1.0, wspeed = 1.0, waccel = 4.0;
   int knots = 41;
   bool full_pose = false;
@@ -141,6 +141,10 @@ RegisterCommand traj_cmd("traj", [](CLI::App& app) {
   sub->add_option("--rate", a.rate, "Sampling rate in Hz (default 100); the end point is always sampled");
   sub->add_flag("--sync", a.sync, "Trapezoid: synchronise all joints (common switch times; straight line in joint space)");
   sub->add_option("--duration", a.duration, "Scale the whole path uniformly to this duration (s)");
+  sub->add_option("--v0", a.v0, "cubic/quintic/septic without --via: start velocity per joint (rad/s or m/s; deg/s with --deg); needs --duration (jtraj)");
+  sub->add_option("--v1", a.v1, "End velocity per joint, as --v0");
+  sub->add_option("--a0", a.a0, "quintic/septic: start acceleration per joint (rad/s^2 or m/s^2; deg/s^2 with --deg)");
+  sub->add_option("--a1", a.a1, "quintic/septic: end acceleration per joint");
   sub->add_option("--times", a.times, "Spline knot times (s), from 0, one per point (from, each via, to)");
   sub->add_option("--vmax", a.vmax, "Speed limits per joint (rad/s or m/s; deg/s with --deg); default: the model's");
   sub->add_option("--amax", a.amax, "Acceleration limits per joint (rad/s^2 or m/s^2; deg/s^2 with --deg)");
@@ -178,6 +182,10 @@ RegisterCommand traj_cmd("traj", [](CLI::App& app) {
       if (!a.times.empty()) s.times = parseList(a.times, "--times");
       if (!a.vmax.empty()) s.velocity = rateList(m, a.vmax, "--vmax", a.robot.deg);
       if (!a.amax.empty()) s.acceleration = rateList(m, a.amax, "--amax", a.robot.deg);
+      if (!a.v0.empty()) s.boundary.v0 = rateList(m, a.v0, "--v0", a.robot.deg);
+      if (!a.v1.empty()) s.boundary.v1 = rateList(m, a.v1, "--v1", a.robot.deg);
+      if (!a.a0.empty()) s.boundary.a0 = rateList(m, a.a0, "--a0", a.robot.deg);
+      if (!a.a1.empty()) s.boundary.a1 = rateList(m, a.a1, "--a1", a.robot.deg);
       s.velocity_scale = a.vscale;
       s.acceleration_scale = a.ascale;
       s.torque_limits = a.torque;
@@ -196,6 +204,75 @@ RegisterCommand traj_cmd("traj", [](CLI::App& app) {
         summary["torque_scaling"] = {{"factor", plan.torque_scaling.factor}, {"binding", plan.torque_scaling.binding},
                                      {"joint", plan.torque_scaling.joint}};
       emit(a, tr, summary);
+    });
+  });
+});
+
+/// A pose given on the command line as x,y,z,roll,pitch,yaw (m; rad, or deg with --deg).
+SE3 poseArg(const std::string& text, const std::string& what, bool deg) {
+  const auto v = parseList(text, what);
+  if (v.size() != 6) throw Error(what + ": expected x,y,z,roll,pitch,yaw (6 values), got " + std::to_string(v.size()));
+  const double u = deg ? kDeg : 1.0;
+  SE3 T;
+  T.p = Vec3(v[0], v[1], v[2]);
+  T.R = rpyToMatrix(v[3] * u, v[4] * u, v[5] * u);
+  return T;
+}
+
+json poseJson(const SE3& T) { return toJson(T.matrix()); }
+
+RegisterCommand interpolate_cmd("interpolate-cartesian", [](CLI::App& app) {
+  auto* sub = app.add_subcommand("interpolate-cartesian",
+                                 "Cartesian interpolation between two poses without IK (Robotics Toolbox ctraj): straight line, "
+                                 "SLERP rotation, trapezoid or polynomial time scaling; poses and twists at samples");
+  sub->alias("ctraj");
+  static std::string robot, from, to, from_pose, to_pose;
+  static bool deg = false;
+  static CartesianInterpolationSpec spec;
+  sub->add_option("--robot", robot, "Built-in robot name or robot file: --from/--to are then joint configurations (poses by FK)");
+  sub->add_option("--from", from, "Start configuration (with --robot)");
+  sub->add_option("--to", to, "Goal configuration (with --robot)");
+  sub->add_option("--from-pose", from_pose, "Start pose x,y,z,roll,pitch,yaw (m, rad; deg with --deg), R = Rz(yaw) Ry(pitch) Rx(roll)");
+  sub->add_option("--to-pose", to_pose, "Goal pose x,y,z,roll,pitch,yaw");
+  sub->add_flag("--deg", deg, "Angles of --from/--to (angular joints) and of the poses' roll, pitch, yaw are in degrees");
+  sub->add_option("--profile", spec.profile, "Time scaling of s: trapezoid | cubic | quintic | septic (default quintic)");
+  sub->add_option("--duration", spec.duration, "Duration in s (default: the shortest within the speed limits)");
+  sub->add_option("--speed", spec.speed, "Tool speed limit, m/s (default 0.25)");
+  sub->add_option("--accel", spec.acceleration, "Tool acceleration limit, m/s^2 (default 1)");
+  sub->add_option("--angular-speed", spec.angular_speed, "Rotation rate limit, rad/s (default 1)");
+  sub->add_option("--angular-accel", spec.angular_acceleration, "Rotation acceleration limit, rad/s^2 (default 4)");
+  sub->add_option("--rate", spec.rate, "Samples per second (default 100); the end is always sampled");
+  sub->callback([] {
+    run("interpolate-cartesian", [] {
+      SE3 a, b;
+      if (!robot.empty()) {
+        if (from.empty() || to.empty()) throw Error("--from and --to: both required with --robot (joint configurations)");
+        if (!from_pose.empty() || !to_pose.empty()) throw Error("--from-pose/--to-pose: not with --robot (give one pair)");
+        RobotArgs r;
+        r.robot = robot;
+        r.deg = deg;
+        const Model m = r.model();
+        Data d(m);
+        forwardKinematics(m, d, r.joints(m, from, "--from"));
+        a = d.oMtool;
+        forwardKinematics(m, d, r.joints(m, to, "--to"));
+        b = d.oMtool;
+      } else {
+        if (from_pose.empty() || to_pose.empty())
+          throw Error("--from-pose and --to-pose: both required (or --robot with --from and --to)");
+        a = poseArg(from_pose, "--from-pose", deg);
+        b = poseArg(to_pose, "--to-pose", deg);
+      }
+      const CartesianInterpolation c = interpolateCartesian(a, b, spec);
+      json poses = json::array(), twists = json::array(), accs = json::array();
+      for (size_t k = 0; k < c.t.size(); ++k) {
+        poses.push_back(poseJson(c.poses[k]));
+        twists.push_back(toJson(VecX(c.twists[k])));
+        accs.push_back(toJson(VecX(c.accelerations[k])));
+      }
+      print({{"profile", c.profile}, {"duration", c.duration}, {"length", c.length}, {"rotation", c.rotation},
+             {"axis", {c.axis.x(), c.axis.y(), c.axis.z()}}, {"samples", c.t.size()}, {"t", c.t}, {"s", c.s},
+             {"sd", c.sd}, {"sdd", c.sdd}, {"poses", poses}, {"twists", twists}, {"accelerations", accs}});
     });
   });
 });

@@ -137,9 +137,12 @@ export class Achain {
   apairUsableRange(side: number, legRadius: number): ApairRangeResult;
   legPairSample(side: number, options?: { samples?: number }): LegPairCurves;
   apairStudy(options?: { duration?: number; profile?: string; rhoIn?: number; exactLegInertia?: boolean }): ApairStudyResult;
+  /** Cartesian interpolation between two row-major 4×4 poses without IK (Robotics Toolbox ctraj). */
+  interpolateCartesian(start: Vector, goal: Vector, options?: InterpolationOptions): CartesianInterpolation;
 }
 
 import type { ApairRangeResult, LegPairCurves } from './types/workspace';
+import type { InterpolationOptions, CartesianInterpolation } from './types/trajectory';
 import type { IkStatus } from './types/ik';
 export { Workspace } from './types/workspace';
 export type { WorkspaceOptions, WorkspaceSummary, ApairRangeResult, LegPairCurves } from './types/workspace';

@@ -6,7 +6,7 @@ import { install as installKinematics } from './js/kinematics.mjs';
 import { install as installIk } from './js/ik.mjs';
 import { install as installDynamics } from './js/dynamics.mjs';
 import { install as installWorkspace } from './js/workspace.mjs';
-import { install as installTrajectory } from './js/trajectory.mjs';
+import { install as installTrajectory, interpolateCartesian } from './js/trajectory.mjs';
 import { looksLikeXml, prepareXmlParser, xmlTree } from './js/xml.mjs';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
@@ -178,6 +178,8 @@ export class Achain {
   apairStudy({ duration = 10, profile = 'quintic', rhoIn = 4 * Math.SQRT2, exactLegInertia = false } = {}) {
     return JSON.parse(this.module.apairStudy(duration, profile, rhoIn, exactLegInertia));
   }
+  /** Cartesian interpolation between two row-major 4×4 poses without IK (Robotics Toolbox ctraj); see wasm/types/trajectory.d.ts. */
+  interpolateCartesian(start, goal, options = {}) { return interpolateCartesian(this.module, start, goal, options); }
 }
 
 let shared = null;

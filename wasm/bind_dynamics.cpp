@@ -13,6 +13,7 @@
 #include <achain/dynamics/freeman.hpp>
 #include <achain/dynamics/integrate.hpp>
 #include <achain/dynamics/lee.hpp>
+#include <achain/dynamics/operational.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/kinematics/fk.hpp>
 #include "wasm_common.hpp"
@@ -35,6 +36,7 @@ struct DynState {
   TorqueBreakdown bd;
   LeeTerms lee;
   FreemanModel fm;
+  DynamicManipulability dm;  ///< also holds the Cartesian inertia (dm.inertia)
   std::vector<double> rows;  ///< simulate / computedTorque results (a view of it goes to JS, copied at once)
 };
 
@@ -252,6 +254,55 @@ uintptr_t dynFreeman(WasmModel& h, int legs, int flags) {
   });
 }
 
+TaskRows taskRows(int code) {
+  if (code < 0 || code > 2) throw Error("rows: must be 'all', 'linear' or 'angular'");
+  return static_cast<TaskRows>(code);
+}
+
+/// Writes [rank, rankTolerance, m, Λ (m²), Λ⁻¹ (m²), eigenvalues (m), axes (m², row-major)] at o; returns the end.
+double* putInertia(double* o, const CartesianInertia& c) {
+  const int m = static_cast<int>(c.Lambda.rows());
+  *o++ = c.rank;
+  *o++ = c.rank_tolerance;
+  *o++ = m;
+  putMatrix(o, c.Lambda);
+  putMatrix(o + m * m, c.Lambda_inv);
+  o += 2 * m * m;
+  for (int i = 0; i < m; ++i) *o++ = c.eigenvalues[i];
+  putMatrix(o, c.axes);
+  return o + m * m;
+}
+
+/// in: q → the Cartesian inertia block (putInertia). rows: 0 all, 1 linear, 2 angular; rankTol < 0: the default.
+uintptr_t dynCartesianInertia(WasmModel& h, int legs, int flags, int rows, double rankTol) {
+  return guard([&] {
+    const Call c = begin(h, legs, flags);
+    CartesianInertia& ci = c.s.dm.inertia;
+    cartesianInertia(h.model, c.s.ws, c.q, c.o, ci, taskRows(rows), rankTol);
+    putInertia(h.output(3 + 4 * 36), ci);
+    return h.outAddress();
+  });
+}
+
+/// in: q → [yoshikawa, asada, rank, m, radii (m), axes (m²)] then the Cartesian inertia block.
+uintptr_t dynDynamicManipulability(WasmModel& h, int legs, int flags, int rows, double rankTol) {
+  return guard([&] {
+    const Call c = begin(h, legs, flags);
+    DynamicManipulability& dm = c.s.dm;
+    dynamicManipulability(h.model, c.s.ws, c.q, c.o, dm, taskRows(rows), rankTol);
+    const int m = static_cast<int>(dm.radii.size());
+    double* o = h.output(4 + 7 * 6 + 3 + 4 * 36);
+    o[0] = dm.yoshikawa;
+    o[1] = dm.asada;
+    o[2] = dm.rank;
+    o[3] = m;
+    for (int i = 0; i < m; ++i) o[4 + i] = dm.radii[i];
+    putMatrix(o + 4 + m, dm.axes);
+    putInertia(o + 4 + m + m * m, dm.inertia);
+    return h.outAddress();
+  });
+}
+
 /// Simulation from in: q0, qd0, tau (constant), [gravity, wrench]. Returns a Float64Array view of
 /// rows (t, q…, qd…, kinetic + potential energy), copied by the JS wrapper; calls onProgress(f)
 /// about every 1 % when a function is given.
@@ -367,6 +418,8 @@ EMSCRIPTEN_BINDINGS(achain_dynamics) {
   function("dynamicsSeries", &dynSeries);
   function("leeTerms", &dynLee);
   function("freemanModel", &dynFreeman);
+  function("cartesianInertia", &dynCartesianInertia);
+  function("dynamicManipulability", &dynDynamicManipulability);
   function("simulate", &dynSimulate);
   function("simulateComputedTorque", &dynControl);
 }

@@ -96,8 +96,8 @@ uintptr_t trajectoryCartesian(WasmModel& h) {
 }
 
 /// Input: header[16] = {profile, sync, rate, duration, nvia, ntimes, hasVmax, hasAmax, velocityScale,
-/// accelerationScale, torqueLimits, legs, motors, friction, 0, 0}, then from[n], to[n], via[nvia·n],
-/// times[ntimes], vmax[n]?, amax[n]?.
+/// accelerationScale, torqueLimits, legs, motors, friction, boundary (bits 1 v0, 2 v1, 4 a0, 8 a1), 0}, then
+/// from[n], to[n], via[nvia·n], times[ntimes], vmax[n]?, amax[n]?, then v0[n]?, v1[n]?, a0[n]?, a1[n]? as the bits say.
 /// Output: {N, n, duration, continuity, torqueFactor, bindingJoint, nbreak, 0}, t[N], q[N·n], qd[N·n],
 /// qdd[N·n] (row-major, sample by sample), then per joint: count, times….
 uintptr_t trajectoryPlan(WasmModel& h) {
@@ -133,6 +133,11 @@ uintptr_t trajectoryPlan(WasmModel& h) {
     for (int k = 0; k < ntimes; ++k) s.times.push_back(finiteAt(in, off++, "options.times"));
     if (hasV) s.velocity = vec("options.vmax");
     if (hasA) s.acceleration = vec("options.amax");
+    const int bits = static_cast<int>(finiteAt(in, 14, "options.boundary"));
+    if (bits & 1) s.boundary.v0 = vec("options.v0");
+    if (bits & 2) s.boundary.v1 = vec("options.v1");
+    if (bits & 4) s.boundary.a0 = vec("options.a0");
+    if (bits & 8) s.boundary.a1 = vec("options.a1");
     const Plan plan = planJointPath(m, s);
     const Trajectory tr = samplePath(m, *plan.path, rate);
     writeTrajectory(h, tr, plan.path->continuity(), plan.torque_scaling.factor, plan.torque_scaling.joint, {});
@@ -181,6 +186,46 @@ uintptr_t trajectoryAnalyze(WasmModel& h) {
   });
 }
 
+/// A row-major 4×4 pose from a JS array of 16 numbers (checked: finite, rotation orthonormal).
+SE3 poseFrom(const val& arr, const char* what) {
+  double v[16];
+  readVector(arr, v, 16, what);
+  Mat4 T;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) T(r, c) = v[4 * r + c];
+  return checkTarget(T, what);
+}
+
+/// interpolateCartesian (no model): returns a Float64Array (a copy) [N, duration, length, rotation, axis (3),
+/// 0], t[N], s[N], sd[N], sdd[N], poses[N·16] (row-major 4×4), twists[N·6], accelerations[N·6].
+val interpolateCartesianJS(const val& start, const val& goal, const std::string& profile, double duration, double speed,
+                           double acceleration, double angular_speed, double angular_acceleration, double rate) {
+  return guard([&] {
+    CartesianInterpolationSpec spec;
+    spec.profile = profile;
+    spec.duration = duration;
+    spec.speed = speed;
+    spec.acceleration = acceleration;
+    spec.angular_speed = angular_speed;
+    spec.angular_acceleration = angular_acceleration;
+    spec.rate = rate;
+    const CartesianInterpolation c = interpolateCartesian(poseFrom(start, "start"), poseFrom(goal, "goal"), spec);
+    const size_t N = c.t.size();
+    std::vector<double> out;
+    out.reserve(8 + N * (4 + 16 + 12));
+    out.insert(out.end(), {static_cast<double>(N), c.duration, c.length, c.rotation, c.axis.x(), c.axis.y(), c.axis.z(), 0.0});
+    for (const auto* v : {&c.t, &c.s, &c.sd, &c.sdd}) out.insert(out.end(), v->begin(), v->end());
+    for (const SE3& P : c.poses) {
+      const Mat4 T = P.matrix();
+      for (int r = 0; r < 4; ++r)
+        for (int k = 0; k < 4; ++k) out.push_back(T(r, k));
+    }
+    for (const auto* v : {&c.twists, &c.accelerations})
+      for (const Vec6& x : *v) out.insert(out.end(), x.data(), x.data() + 6);
+    return val::global("Float64Array").new_(view(out.data(), out.size()));
+  });
+}
+
 /// Robinson's single-A-pair work study (cold path, JSON text).
 std::string apairStudyJSON(double duration, const std::string& profile, double rho_in, bool exact_leg_inertia) {
   return guard([&] {
@@ -209,4 +254,5 @@ EMSCRIPTEN_BINDINGS(achain_trajectory) {
   function("analyzeTrajectory", &trajectoryAnalyze);
   function("planCartesianPath", &trajectoryCartesian);
   function("apairStudy", &apairStudyJSON);
+  function("interpolateCartesian", &interpolateCartesianJS);
 }

@@ -86,3 +86,30 @@ TEST_CASE("achain validate and --robot refuse unbounded files and XML in one lin
   CHECK(x.err.find("this is XML text, not a built-in name or a file name") != std::string::npos);
   CHECK(std::count(x.err.begin(), x.err.end(), '\n') == 1);
 }
+
+TEST_CASE("achain robots --show prints a built-in's description; validate takes a built-in name", "[cli]") {
+  const CliResult r = runCli("robots --show puma560");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);  // the robot file's own JSON, units and notes included
+  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/core/robots/puma560.json");
+  CHECK(j == nlohmann::json::parse(f));
+  // What --show prints is a robot file: saved and validated, it is the same robot.
+  const std::string path = tempPath(".json");
+  REQUIRE(runCli("robots --show planar-2r > " + path).status == 0);
+  const CliResult v = runCli("validate " + path);
+  std::remove(path.c_str());
+  REQUIRE(v.status == 0);
+  CHECK(v.json()["name"] == "planar-2r");
+  CHECK(v.json()["builtin"] == false);
+  // Before: `validate puma560` failed with "cannot open file".
+  const CliResult b = runCli("validate puma560");
+  REQUIRE(b.status == 0);
+  CHECK(b.json()["valid"] == true);
+  CHECK(b.json()["builtin"] == true);
+  CHECK(b.json()["dof"] == 6);
+  const CliResult bad = runCli("robots --show nosuchrobot");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("nosuchrobot") != std::string::npos);
+  CHECK(bad.err.find("puma560") != std::string::npos);  // lists the known names
+  CHECK(runCli("validate nosuchrobot").err.find("cannot open") != std::string::npos);
+}

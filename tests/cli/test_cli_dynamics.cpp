@@ -159,3 +159,37 @@ TEST_CASE("achain sim --traj with DC motors reports currents and voltages and re
   CHECK(bad.status == 1);
   CHECK(bad.err.find("give all four") != std::string::npos);
 }
+
+TEST_CASE("achain cartesian-inertia and dynamic-manipulability: planar 2R in closed form, PUMA rank, errors", "[cli][dynamics]") {
+  // planar-2r (core/robots/planar-2r.json) at q = (0.3, 1.1): Λ on the plane is J⁻ᵀ M J⁻¹, w_d = |det J| / det M.
+  const double l1 = 1.0, l2 = 0.8, q1 = 0.3, q2 = 1.1;
+  const double I1 = 2.0 / 12, I2 = 0.64 / 12;
+  const double M11 = I1 + 2 * 0.25 + I2 + (l1 * l1 + 0.16 + 2 * l1 * 0.4 * std::cos(q2));
+  const double M12 = I2 + 0.16 + l1 * 0.4 * std::cos(q2), M22 = I2 + 0.16;
+  const double detM = M11 * M22 - M12 * M12, detJ = l1 * l2 * std::sin(q2);
+  const auto r = runCli("dynamic-manipulability --robot planar-2r --q 0.3,1.1 --rows linear");
+  REQUIRE(r.status == 0);
+  const auto j = r.json();
+  CHECK(j["yoshikawa"].get<double>() == Approx(std::abs(detJ) / detM).epsilon(1e-12));
+  CHECK(j["rank"] == 2);
+  CHECK(j["asada"].get<double>() == 0);
+  CHECK(j["rows"] == "linear");
+  // Λ_xx from the closed form: J⁻¹ = (1/det J)[J22 −J12; −J21 J11].
+  const double J21 = l1 * std::cos(q1) + l2 * std::cos(q1 + q2), J22 = l2 * std::cos(q1 + q2);
+  const double a = J22 / detJ, c = -J21 / detJ;  // first column of J⁻¹
+  const double Lxx = a * (M11 * a + M12 * c) + c * (M12 * a + M22 * c);
+  const auto ci = runCli("cartesian-inertia --robot planar-2r --q 0.3,1.1 --rows linear").json();
+  CHECK(ci["Lambda"][0][0].get<double>() == Approx(Lxx).epsilon(1e-11));
+  CHECK(ci["Lambda"][2][2].get<double>() == Approx(0).margin(1e-12));
+  CHECK(ci["rank"] == 2);
+  // PUMA at the wrist singularity: rank 5, finite numbers (the truncated pseudo-inverse), no NaN/null.
+  const auto p = runCli("cartesian-inertia --robot puma560 --q 10,40,-60,20,0,30 --deg");
+  REQUIRE(p.status == 0);
+  CHECK(p.json()["rank"] == 5);
+  for (const auto& row : p.json()["Lambda"])
+    for (const auto& x : row) CHECK(x.is_number());
+  const auto bad = runCli("cartesian-inertia --robot puma560 --q 0,0,0,0,0,0 --rows xyz");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("rows: 'xyz' is not one of all, linear, angular") != std::string::npos);
+  CHECK(runCli("dynamic-manipulability --robot puma560 --q 0,0,0,0,0,0 --rank-tol -1").err.find("--rank-tol") != std::string::npos);
+}

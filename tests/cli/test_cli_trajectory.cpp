@@ -96,3 +96,60 @@ TEST_CASE("achain traj --cartesian line/arc", "[cli][trajectory][cartesian]") {
   CHECK(r.status == 1);
   CHECK(r.err.find("line: IK unreachable at s =") != std::string::npos);
 }
+
+TEST_CASE("achain traj --robot puma560 --duration: honoured although the PUMA has no speed limits", "[cli][trajectory]") {
+  const CliResult r = runCli("traj --robot puma560 --duration 2 --from 0,0,0,0,0,0 --to 0.5,0.2,-0.3,0,0.4,0 --rate 50");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["t"].back().get<double>() == Approx(2).epsilon(1e-12));
+  CHECK(j["q"].back()[0].get<double>() == 0.5);
+  CHECK(j["samples"] == 101);
+}
+
+TEST_CASE("achain traj --v0/--v1/--a1 (jtraj): boundary rates met, in deg/s with --deg", "[cli][trajectory]") {
+  const CliResult r = runCli("traj --robot planar-2r --profile quintic --duration 1.5 --from 0,0 --to 60,-30 --deg "
+                             "--v0 10,0 --v1 -20,5 --a1 0,40 --rate 100");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["qd"].front()[0].get<double>() == Approx(10 * kD).epsilon(1e-15));
+  CHECK(j["qd"].back()[0].get<double>() == Approx(-20 * kD).epsilon(1e-15));
+  CHECK(j["qd"].back()[1].get<double>() == Approx(5 * kD).epsilon(1e-15));
+  CHECK(j["qdd"].back()[1].get<double>() == Approx(40 * kD).epsilon(1e-15));
+  CHECK(j["q"].back()[0].get<double>() == Approx(60 * kD).epsilon(1e-15));
+  CHECK(j["t"].back().get<double>() == 1.5);
+  const CliResult bad = runCli("traj --robot planar-2r --profile quintic --from 0,0 --to 1,1 --v0 1,0");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("duration: required") != std::string::npos);
+  const CliResult trap = runCli("traj --robot planar-2r --duration 1 --from 0,0 --to 1,1 --v1 1,0");
+  CHECK(trap.err.find("cubic, quintic or septic") != std::string::npos);
+}
+
+TEST_CASE("achain interpolate-cartesian (ctraj): exact end poses, straight line, twists", "[cli][trajectory]") {
+  const CliResult r = runCli("interpolate-cartesian --from-pose 0.4,0,0.5,0,0,0 --to-pose 0.4,0.3,0.1,0,90,0 --deg "
+                             "--profile trapezoid --duration 2 --rate 10");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["samples"] == 21);
+  CHECK(j["duration"].get<double>() == 2);
+  CHECK(j["length"].get<double>() == Approx(0.5).epsilon(1e-15));
+  CHECK(j["rotation"].get<double>() == Approx(90 * kD).epsilon(1e-12));
+  CHECK(j["axis"][1].get<double>() == Approx(1).epsilon(1e-12));
+  const auto& last = j["poses"].back();
+  CHECK(last[0][3].get<double>() == 0.4);
+  CHECK(last[1][3].get<double>() == 0.3);
+  CHECK(last[2][3].get<double>() == 0.1);
+  CHECK(last[0][2].get<double>() == Approx(1).epsilon(1e-15));  // Ry(90°): x' = z
+  // mid-way (t = 1, s = 1/2 by symmetry): position halfway, 45° about y, cruising twist (ṡ = 1.5/T)
+  const auto& mid = j["poses"][10];
+  CHECK(mid[1][3].get<double>() == Approx(0.15).epsilon(1e-12));
+  CHECK(mid[0][0].get<double>() == Approx(std::cos(45 * kD)).epsilon(1e-12));
+  CHECK(j["twists"][10][1].get<double>() == Approx(0.3 * 0.75).epsilon(1e-12));
+  CHECK(j["twists"][10][4].get<double>() == Approx(90 * kD * 0.75).epsilon(1e-12));
+  // The same through a robot: poses from FK, alias ctraj.
+  const CliResult k = runCli("ctraj --robot puma560 --from 0,0,0,0,0,0 --to 20,10,-10,0,30,0 --deg");
+  REQUIRE(k.status == 0);
+  CHECK(nlohmann::json::parse(k.out)["profile"] == "quintic");
+  const CliResult bad = runCli("interpolate-cartesian --from-pose 0,0,0,0,0,0");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("--to-pose") != std::string::npos);
+}

@@ -1,4 +1,5 @@
 #pragma once
+#include <initializer_list>
 #include <random>
 
 #include <achain/io/model_json.hpp>
@@ -33,6 +34,14 @@ constexpr double kInch = 0.0254;
 /// Saving m as JSON and loading it back, as an object and through text, gives the same description.
 inline bool jsonRoundTrips(const Model& m) {
   return modelFromJson(modelToJson(m)).sameDescription(m) && modelFromJsonString(modelToJson(m).dump()).sameDescription(m);
+}
+
+/// A joint vector from values in degrees.
+inline VecX degrees(std::initializer_list<double> v) {
+  VecX q(v.size());
+  int i = 0;
+  for (double x : v) q[i++] = x * kDeg;
+  return q;
 }
 
 }  // namespace achain::test

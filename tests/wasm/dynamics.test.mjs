@@ -141,3 +141,40 @@ test('computed-torque tracking in wasm = native CLI; a leg-less controller track
   for (let i = 0; i < 4; i++) assert.ok(Math.abs(0.5 * dc.current[k][i] - dc.tau[k][i]) < 0.02 * Math.abs(dc.tau[k][i]) + 1e-3);
   m.dispose();
 });
+
+test('cartesianInertia / dynamicManipulability: wasm = native CLI (≤ 1e-12), rows, pseudo-inverse rank, errors', () => {
+  const rand = rng(17);
+  const flat = (rows) => rows.flat();
+  for (const [name, rowsList] of [['puma560', ['all', 'linear', 'angular']], ['prototype-4a', ['all', 'linear']], ['planar-2r', ['linear']]]) {
+    const m = achain.loadModel(name);
+    for (const rows of rowsList) {
+      const q = randomQ(m, rand);
+      const qs = Array.from(q).join(',');
+      const w = m.cartesianInertia(q, { rows, legs: 'full' });
+      const c = cli('cartesian-inertia', '--robot', name, '--q', qs, '--rows', rows);
+      assert.equal(w.rank, c.rank, `${name} ${rows}`);
+      assert.equal(w.rows, rows);
+      const scale = Math.max(...flat(c.Lambda).map(Math.abs));
+      // Λ inverts J M⁻¹ Jᵀ, so two builds of the same C++ agree on it only to about ε·κ (κ = μ₁/μ_rank,
+      // up to 1e7 on the PUMA); J M⁻¹ Jᵀ itself, its eigenvalues and the dynamic measures to 1e-12.
+      const kappa = c.eigenvalues[0] / c.eigenvalues[c.rank - 1];
+      assert.ok(maxAbsDiff(w.Lambda, flat(c.Lambda)) <= Math.max(1e-12, 1e-14 * kappa) * scale, `${name} ${rows} Λ`);
+      assert.ok(maxAbsDiff(w.LambdaInv, flat(c.Lambda_inv)) <= 1e-12 * Math.max(...flat(c.Lambda_inv).map(Math.abs)));
+      assert.ok(maxAbsDiff(w.eigenvalues, c.eigenvalues) <= 1e-12 * c.eigenvalues[0]);
+      const d = m.dynamicManipulability(q, { rows });
+      const cd = cli('dynamic-manipulability', '--robot', name, '--q', qs, '--rows', rows);
+      assert.ok(Math.abs(d.yoshikawa - cd.yoshikawa) <= 1e-12 * cd.yoshikawa, `${name} ${rows} w_d`);
+      assert.ok(Math.abs(d.asada - cd.asada) <= 1e-12);
+      assert.equal(d.rank, cd.rank);
+      assert.ok(maxAbsDiff(d.radii, cd.radii) <= 1e-12 * cd.radii[0]);
+      assert.ok(maxAbsDiff(d.inertia.Lambda, w.Lambda) <= 1e-15 * scale);  // the same build: the same numbers
+    }
+    m.dispose();
+  }
+  const p = achain.loadModel('prototype-4a');
+  assert.equal(p.cartesianInertia([2, 3.5, 2, 2.6]).rank, 4);  // 4 DOF, six rows: the pseudo-inverse
+  assert.throws(() => p.cartesianInertia([2, 3.5, 2, 2.6], { rows: 'xyz' }), /rows: expected all, linear or angular/);
+  assert.throws(() => p.dynamicManipulability([2, 3.5, 2, 2.6], { rankTol: -1 }), /rankTol/);
+  assert.throws(() => p.cartesianInertia([2, 3.5, 2]), /q: expected 4 values/);
+  p.dispose();
+});

@@ -128,3 +128,58 @@ describe('trajectory (wasm)', () => {
     assert.match(f.stderr, /^achain traj: error: joints\[0\]\.limits\.velocity/);
   });
 });
+
+describe('jtraj and ctraj (wasm)', () => {
+  test('planJointPath with v0/v1/a0/a1 (jtraj) = native CLI, boundary rates exact', () => {
+    const m = achain.loadModel('puma560');
+    const from = [0.1, -0.4, 0.3, 0, 0.5, -0.2], to = [1.2, 0.3, -0.6, 0.8, -0.1, 0.4];
+    const v0 = [0.5, -0.2, 0, 0.1, 0, 0.3], v1 = [-0.3, 0.1, 0.2, 0, -0.4, 0], a1 = [0, 0, 1, 0, 0, -0.5];
+    const w = m.planJointPath(from, to, { profile: 'quintic', duration: 2.5, v0, v1, a1, rate: 40 });
+    const c = cli('traj', '--robot', 'puma560', '--profile', 'quintic', '--duration', '2.5', '--from', from.join(','),
+      '--to', to.join(','), '--v0', v0.join(','), '--v1', v1.join(','), '--a1', a1.join(','), '--rate', '40');
+    assert.equal(w.samples, c.t.length);
+    assert.ok(maxAbsDiff(w.q, flat(c.q)) <= 1e-12);
+    assert.ok(maxAbsDiff(w.qd, flat(c.qd)) <= 1e-12);
+    assert.ok(maxAbsDiff(w.qdd, flat(c.qdd)) <= 1e-12);
+    const N = w.samples;
+    assert.deepEqual(Array.from(w.qd.subarray(0, 6)), v0);
+    assert.deepEqual(Array.from(w.qd.subarray((N - 1) * 6)), v1);
+    assert.deepEqual(Array.from(w.qdd.subarray((N - 1) * 6)), a1);
+    assert.deepEqual(Array.from(w.q.subarray((N - 1) * 6)), to);
+    assert.throws(() => m.planJointPath(from, to, { profile: 'quintic', v0 }), /duration: required/);
+    assert.throws(() => m.planJointPath(from, to, { profile: 'quintic', duration: 1, v0: [1, 2] }), /options\.v0: expected 6 values/);
+    m.dispose();
+  });
+
+  test('interpolateCartesian (ctraj) = native CLI, exact ends, constant axis', () => {
+    const pose = (x, y, z, rx, ry, rz) => {
+      const cx = Math.cos(rx), sx = Math.sin(rx), cy = Math.cos(ry), sy = Math.sin(ry), cz = Math.cos(rz), sz = Math.sin(rz);
+      // R = Rz Ry Rx, row-major 4×4
+      return [cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx, x,
+        sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx, y,
+        -sy, cy * sx, cy * cx, z, 0, 0, 0, 1];
+    };
+    const a = [0.4, -0.1, 0.6, 0.3, -0.2, 0.9], b = [0.1, 0.5, 0.3, -0.5, 0.4, 2.1];
+    for (const profile of ['quintic', 'trapezoid']) {
+      const w = achain.interpolateCartesian(pose(...a), pose(...b), { profile, duration: 2, rate: 20 });
+      const c = cli('interpolate-cartesian', '--from-pose', a.join(','), '--to-pose', b.join(','), '--profile', profile,
+        '--duration', '2', '--rate', '20');
+      assert.equal(w.samples, c.samples);
+      assert.equal(w.samples, 41);
+      assert.ok(maxAbsDiff(w.poses, flat(c.poses.map((T) => T.flat()))) <= 1e-12, profile);
+      assert.ok(maxAbsDiff(w.twists, flat(c.twists)) <= 1e-12);
+      assert.ok(maxAbsDiff(w.accelerations, flat(c.accelerations)) <= 1e-12);
+      assert.ok(maxAbsDiff(w.axis, c.axis) <= 1e-15);
+      assert.ok(Math.abs(w.rotation - c.rotation) <= 1e-15);
+      // the ends are the given poses (to their re-orthonormalisation's rounding)
+      assert.ok(maxAbsDiff(w.poses.subarray(0, 16), pose(...a)) <= 1e-14);
+      assert.ok(maxAbsDiff(w.poses.subarray(16 * 40), pose(...b)) <= 1e-14);
+      // ω = ṡ θ axis at every sample
+      for (let k = 0; k < w.samples; k++)
+        for (let i = 0; i < 3; i++) assert.ok(Math.abs(w.twists[6 * k + 3 + i] - w.sd[k] * w.rotation * w.axis[i]) <= 1e-15);
+    }
+    assert.throws(() => achain.interpolateCartesian(pose(...a), pose(...b), { profile: 'cubicle' }), /profile: 'cubicle'/);
+    assert.throws(() => achain.interpolateCartesian(pose(...a), [1, 2, 3], {}), /start|goal/);
+    assert.throws(() => achain.interpolateCartesian(pose(...a), pose(...a)), /equals the start pose/);
+  });
+});

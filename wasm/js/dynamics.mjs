@@ -1,6 +1,7 @@
 // Model methods of the dynamics area: inverse dynamics (RNEA) with a torque breakdown, mass matrix
 // (CRBA), Christoffel Coriolis matrix, gravity, forward dynamics, energies, simulation (RK4 /
-// semi-implicit Euler), Lee's G-D terms and Freeman's I*/P*. C++: wasm/bind_dynamics.cpp →
+// semi-implicit Euler), Lee's G-D terms and Freeman's I*/P*, the operational-space (Cartesian) inertia and
+// the dynamic manipulability measures. C++: wasm/bind_dynamics.cpp →
 // core/dynamics/*. Types: wasm/types/dynamics.d.ts. Docs: docs/dynamics.md.
 //
 // Conventions: SI; q, qd, qdd, tau are arrays / typed arrays of dof numbers (θ_v for A-pairs).
@@ -56,6 +57,31 @@ function stage(model, enc, k, v1, w1, v2, w2, v3, w3) {
   if (k >= 3) model._put(v3, w3, n, 2 * n);
   if (enc.flags & 12) model._put(enc.extra, 'options', 9, k * n);
   return raw;
+}
+
+const ROWS = { all: 0, linear: 1, angular: 2 };
+
+function rowsCode(rows = 'all') {
+  const k = ROWS[rows];
+  if (k === undefined) throw new Error(`rows: expected all, linear or angular (got '${rows}')`);
+  return k;
+}
+
+function rankTol(tol) {
+  if (tol === undefined) return -1;
+  if (typeof tol !== 'number' || !(tol >= 0) || !Number.isFinite(tol)) throw new Error(`rankTol: must be a finite number ≥ 0 (got ${tol})`);
+  return tol;
+}
+
+/** The block [rank, rankTolerance, m, Λ, Λ⁻¹, eigenvalues, axes] at offset o (see bind_dynamics.cpp putInertia). */
+function readInertia(a, o, rows) {
+  const m = a[o + 2], mm = m * m;
+  const b = o + 3;
+  return {
+    Lambda: a.subarray(b, b + mm), LambdaInv: a.subarray(b + mm, b + 2 * mm),
+    eigenvalues: a.subarray(b + 2 * mm, b + 2 * mm + m), axes: a.subarray(b + 2 * mm + m, b + 3 * mm + m),
+    rank: a[o], rankTolerance: a[o + 1], rows,
+  };
 }
 
 const BREAKDOWN = ['total', 'inertial', 'velocity', 'gravity', 'friction', 'wrench', 'rotor', 'translational', 'rotational'];
@@ -166,6 +192,37 @@ export function install(Model) {
     const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
     const a = this._output(this.achain.module.freemanModel(raw, legs, flags), n * n + n * n * n + n);
     return { Istar: a.subarray(0, n * n), Pstar: a.subarray(n * n, n * n + n * n * n), TL: a.subarray(n * n + n * n * n) };
+  };
+
+  /**
+   * Operational-space inertia of the tool: {Lambda, LambdaInv (row-major m×m), eigenvalues (of LambdaInv,
+   * descending), axes (row-major, columns = eigenvectors), rank, rankTolerance, rows}. opts: the dynamics
+   * options (legs, motors) plus rows: 'all'|'linear'|'angular' (default 'all') and rankTol (default 1e-10).
+   */
+  Model.prototype.cartesianInertia = function cartesianInertia(q, opts = NO_OPTIONS) {
+    const enc = encode(opts), { legs, flags } = enc;
+    const raw = stage(this, enc, 1, q, 'q');
+    const ptr = this.achain.module.cartesianInertia(raw, legs, flags, rowsCode(opts.rows), rankTol(opts.rankTol));
+    const m = this._output(ptr, 3)[2];
+    return readInertia(this._output(ptr, 3 + 3 * m * m + m), 0, opts.rows ?? 'all');
+  };
+
+  /**
+   * Yoshikawa's dynamic manipulability and Asada's inertia-ellipsoid ratio of the tool:
+   * {yoshikawa, asada, rank, radii (σ of J M⁻¹, descending), axes (row-major, columns), inertia} with
+   * inertia as cartesianInertia returns it. opts as cartesianInertia.
+   */
+  Model.prototype.dynamicManipulability = function dynamicManipulability(q, opts = NO_OPTIONS) {
+    const enc = encode(opts), { legs, flags } = enc;
+    const raw = stage(this, enc, 1, q, 'q');
+    const ptr = this.achain.module.dynamicManipulability(raw, legs, flags, rowsCode(opts.rows), rankTol(opts.rankTol));
+    const m = this._output(ptr, 4)[3];
+    const a = this._output(ptr, 4 + m + m * m + 3 + 3 * m * m + m);
+    return {
+      yoshikawa: a[0], asada: a[1], rank: a[2], rows: opts.rows ?? 'all',
+      radii: a.subarray(4, 4 + m), axes: a.subarray(4 + m, 4 + m + m * m),
+      inertia: readInertia(a, 4 + m + m * m, opts.rows ?? 'all'),
+    };
   };
 
   /**

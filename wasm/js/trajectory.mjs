@@ -1,9 +1,11 @@
 // Model methods of the trajectory area: planJointPath (plan + sample), planCartesianPath, analyzeTrajectory
-// (torque, power, work via the RNEA), trajectoryToJson (the shared "achain-trajectory" v1 format).
+// (torque, power, work via the RNEA), trajectoryToJson (the shared "achain-trajectory" v1 format); and
+// interpolateCartesian (two poses, no model), carried by the Achain instance.
 // C++: wasm/bind_trajectory.cpp → core/trajectory/*. Types: wasm/types/trajectory.d.ts.
 // Series are row-major Float64Arrays (sample k, joint i at k*dof + i); jointSeries() extracts a column.
 const PROFILES = ['trapezoid', 'cubic', 'quintic', 'septic', 'spline'];
 const LEGS = ['massless', 'lumped', 'full', 'potential'];
+const BOUNDARY = ['v0', 'v1', 'a0', 'a1'];  // jtraj: boundary velocities / accelerations (header slot 14 bits)
 
 function legCode(legs) {
   if (legs === undefined) return 2;
@@ -47,6 +49,26 @@ function readTrajectory(model, ptr, profile) {
   };
 }
 
+/**
+ * Cartesian interpolation between two poses without IK (the Achain method interpolateCartesian): straight
+ * line, SLERP rotation, trapezoid or polynomial time scaling. start/goal: row-major 4×4 poses.
+ */
+export function interpolateCartesian(module, start, goal, options = {}) {
+  const profile = options.profile ?? 'quintic';
+  if (typeof profile !== 'string') throw new Error('options.profile: must be a string');
+  const a = module.interpolateCartesian(start, goal, profile, num(options.duration, 0, 'duration'),
+    num(options.speed, 0.25, 'speed'), num(options.acceleration, 1, 'acceleration'),
+    num(options.angularSpeed, 1, 'angularSpeed'), num(options.angularAcceleration, 4, 'angularAcceleration'),
+    num(options.rate, 100, 'rate'));
+  const N = a[0];
+  let o = 8;
+  const take = (len) => { const v = a.subarray(o, o + len); o += len; return v; };
+  return {
+    profile, samples: N, duration: a[1], length: a[2], rotation: a[3], axis: a.subarray(4, 7),
+    t: take(N), s: take(N), sd: take(N), sdd: take(N), poses: take(16 * N), twists: take(6 * N), accelerations: take(6 * N),
+  };
+}
+
 export function install(Model) {
   /** Plans q0 → q1 (SI; θ_v for A-pairs) and samples it at options.rate Hz (default 100). */
   Model.prototype.planJointPath = function planJointPath(from, to, options = {}) {
@@ -60,13 +82,15 @@ export function install(Model) {
       p, options.sync ? 1 : 0, num(options.rate, 100, 'rate'), num(options.duration, 0, 'duration'),
       via.length, times.length, options.vmax ? 1 : 0, options.amax ? 1 : 0,
       num(options.velocityScale, 1, 'velocityScale'), num(options.accelerationScale, 1, 'accelerationScale'),
-      options.torqueLimits ? 1 : 0, legCode(options.legs), options.motors ? 1 : 0, options.friction ? 1 : 0, 0, 0,
+      options.torqueLimits ? 1 : 0, legCode(options.legs), options.motors ? 1 : 0, options.friction ? 1 : 0,
+      BOUNDARY.reduce((bits, key, i) => bits | (options[key] != null ? 1 << i : 0), 0), 0,
     ];
     const parts = [[header, 'header', 16], [from, 'from', n], [to, 'to', n]];
     via.forEach((v, k) => parts.push([v, `via[${k}]`, n]));
     if (times.length) parts.push([times, 'options.times', times.length]);
     if (options.vmax) parts.push([options.vmax, 'options.vmax', n]);
     if (options.amax) parts.push([options.amax, 'options.amax', n]);
+    for (const key of BOUNDARY) if (options[key] != null) parts.push([options[key], `options.${key}`, n]);
     const ptr = this.achain.module.planJointPath(this._input(...parts));
     const { traj, h } = readTrajectory(this, ptr, profile);
     traj.torqueScaling = { factor: h[4], joint: h[5] };

@@ -126,7 +126,51 @@ export interface ComputedTorqueResult {
   voltage?: Float64Array[];
 }
 
+export type TaskRows = 'all' | 'linear' | 'angular';
+
+export interface OperationalOptions extends DynamicsOptions {
+  /** Task rows of the tool Jacobian (base frame, v then ω): default 'all' (6), or 'linear' / 'angular' (3). */
+  rows?: TaskRows;
+  /** Relative rank tolerance: eigenvalues of J M⁻¹ Jᵀ at or below rankTol·μ_max count as zero (default 1e-10). */
+  rankTol?: number;
+}
+
+/** The operational-space inertia Λ of the tool (see docs/dynamics.md). m = 6, or 3 for 'linear'/'angular'. */
+export interface CartesianInertia {
+  /** Row-major m×m: (J M⁻¹ Jᵀ)⁻¹, or its pseudo-inverse below full rank. */
+  Lambda: Float64Array;
+  /** Row-major m×m mobility matrix J M⁻¹ Jᵀ. */
+  LambdaInv: Float64Array;
+  /** Eigenvalues μ of LambdaInv, descending (Λ has 1/μ on its rank). */
+  eigenvalues: Float64Array;
+  /** Row-major m×m; column i is the unit eigenvector of eigenvalues[i]. */
+  axes: Float64Array;
+  rank: number;
+  /** Absolute tolerance rankTol·μ_max. */
+  rankTolerance: number;
+  rows: TaskRows;
+}
+
+export interface DynamicManipulability {
+  /** Yoshikawa's w_d = √det(J (MᵀM)⁻¹ Jᵀ) (product of the min(m, dof) largest σ of J M⁻¹). */
+  yoshikawa: number;
+  /** Asada's measure (Robotics Toolbox): λ_min(Λ)/λ_max(Λ); 0 below full rank. */
+  asada: number;
+  rank: number;
+  rows: TaskRows;
+  /** σ_i(J M⁻¹), descending: semi-axes of the dynamic manipulability ellipsoid (accelerations per unit ‖τ‖). */
+  radii: Float64Array;
+  /** Row-major m×m; columns are the ellipsoid's principal directions. */
+  axes: Float64Array;
+  /** Λ: the generalized inertia ellipsoid ẋᵀΛẋ = 1. */
+  inertia: CartesianInertia;
+}
+
 export interface DynamicsMethods {
+  /** Operational-space (Cartesian) inertia of the tool: Λ = (J M⁻¹ Jᵀ)⁻¹ (pseudo-inverse below full rank). */
+  cartesianInertia(q: Vector, opts?: OperationalOptions): CartesianInertia;
+  /** Yoshikawa's dynamic manipulability, its ellipsoid, and Asada's inertia-ellipsoid ratio. */
+  dynamicManipulability(q: Vector, opts?: OperationalOptions): DynamicManipulability;
   /** Computed-torque + PD tracking of a sampled trajectory on the simulated chain (thesis Fig. 2.18). */
   simulateComputedTorque(spec: ComputedTorqueSpec, opts?: DynamicsOptions): ComputedTorqueResult;
   inverseDynamics(q: Vector, qd: Vector, qdd: Vector, opts?: DynamicsOptions): Float64Array;

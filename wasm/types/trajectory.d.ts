@@ -6,7 +6,7 @@ import type { Vector } from '../achain';
 export type TrajectoryProfile = 'trapezoid' | 'cubic' | 'quintic' | 'septic' | 'spline';
 export type LegModelName = 'massless' | 'lumped' | 'full' | 'potential' | 'pe';
 
-export interface PlanOptions {
+export interface PlanOptions extends PlanBoundary {
   /** Default 'trapezoid', or 'spline' when via points are given. With via points, trapezoid/cubic/
    * quintic/septic run rest-to-rest segments; 'spline' is one C² cubic spline through them. */
   profile?: TrajectoryProfile;
@@ -29,6 +29,53 @@ export interface PlanOptions {
   legs?: LegModelName;
   motors?: boolean;
   friction?: boolean;
+}
+
+/** The same boundary rates through planJointPath's options (jtraj). */
+export interface PlanBoundary {
+  /** cubic / quintic / septic without via points: start and end velocities per joint (rad/s, m/s); needs `duration`. */
+  v0?: Vector;
+  v1?: Vector;
+  /** quintic / septic: start and end accelerations per joint (default zero). */
+  a0?: Vector;
+  a1?: Vector;
+}
+
+export interface InterpolationOptions {
+  /** Time scaling of the path parameter s (default 'quintic'). */
+  profile?: 'trapezoid' | 'cubic' | 'quintic' | 'septic';
+  /** s; default 0: the shortest duration within the limits below. A trapezoid accelerates for a third of a given duration. */
+  duration?: number;
+  /** Tool speed / acceleration limits (m/s, m/s²; defaults 0.25, 1). */
+  speed?: number;
+  acceleration?: number;
+  /** Rotation (SLERP angle) limits (rad/s, rad/s²; defaults 1, 4). */
+  angularSpeed?: number;
+  angularAcceleration?: number;
+  /** Samples per second (default 100); the end is always sampled. */
+  rate?: number;
+}
+
+export interface CartesianInterpolation {
+  profile: string;
+  samples: number;
+  duration: number;
+  /** m, straight-line distance; rad, SLERP angle θ ∈ [0, π]. */
+  length: number;
+  rotation: number;
+  /** Unit rotation axis in the base frame (zero when there is no rotation). */
+  axis: Float64Array;
+  t: Float64Array;
+  /** Path parameter s(t) ∈ [0, 1] and its derivatives. */
+  s: Float64Array;
+  sd: Float64Array;
+  sdd: Float64Array;
+  /** samples × 16: row-major 4×4 poses (base frame); first = start, last = goal exactly. */
+  poses: Float64Array;
+  /** samples × 6: (v, ω) of the tool origin, base frame. */
+  twists: Float64Array;
+  /** samples × 6: (a, α). */
+  accelerations: Float64Array;
 }
 
 export interface PlannedTrajectory {

@@ -40,6 +40,7 @@ Data::Data(const Model& m)
   }
   dyn.M = MatX::Zero(nv, nv);
   dyn.J3 = MatX::Zero(3, nv);
+  dyn.MinvJt = MatX::Zero(nv, 6);
   dyn.llt = Eigen::LLT<MatX>(nv);
   ik.J = MatX::Zero(6, nv);
   ik.Jw = MatX::Zero(6, nv);

@@ -5,6 +5,7 @@
 
 #include <achain/kinematics/fk.hpp>
 #include <achain/ik/numeric.hpp>
+#include <achain/trajectory/polynomial.hpp>
 #include <achain/trajectory/trapezoid.hpp>
 
 namespace achain {
@@ -34,15 +35,38 @@ ArcGeometry arcThrough(const Vec3& p0, const Vec3& pv, const Vec3& p1) {
   return g;
 }
 
-double slerpAngle(const SE3& a, const SE3& b) {
-  return Eigen::AngleAxisd(a.R.transpose() * b.R).angle();
+/// SLERP from R0 to R1: R(s) = R0·Rot(k, s·θ), (k, θ) the axis-angle of R0ᵀR1 (θ ∈ [0, π]); exact at the ends.
+/// The one rotation interpolation of both the IK-tracked paths and interpolateCartesian.
+struct Slerp {
+  Mat3 R0, R1;
+  Vec3 k = Vec3::UnitZ();
+  double angle = 0;
+  Slerp(const Mat3& a, const Mat3& b) : R0(a), R1(b) {
+    const Eigen::AngleAxisd aa(a.transpose() * b);
+    angle = aa.angle();
+    if (angle > 0) k = aa.axis();
+  }
+  Mat3 at(double s) const {
+    if (s <= 0) return R0;
+    if (s >= 1) return R1;
+    return R0 * Eigen::AngleAxisd(s * angle, k).toRotationMatrix();
+  }
+  Vec3 worldAxis() const { return angle > 0 ? Vec3(R0 * k) : Vec3::Zero(); }
+};
+
+/// The timing law of a Cartesian path of `length` m and `rotation` rad: a minimum-time trapezoid in s under
+/// the tighter of the linear and angular limits.
+Trapezoid1D minimumTimeLaw(double length, double rotation, double v, double a, double w, double wa) {
+  double vs = kInf, as = kInf;
+  if (length > 0) { vs = std::min(vs, v / length); as = std::min(as, a / length); }
+  if (rotation > 0) { vs = std::min(vs, w / rotation); as = std::min(as, wa / rotation); }
+  return Trapezoid1D::minimumTime(0, 1, vs, as);
 }
 }  // namespace
 
 SE3 cartesianPose(const SE3& start, const CartesianPathSpec& spec, double s) {
   SE3 T;
-  const Eigen::Quaterniond q0(start.R), q1(spec.goal.R);
-  T.R = q0.slerp(s, q1).toRotationMatrix();
+  T.R = Slerp(start.R, spec.goal.R).at(s);
   if (spec.kind == CartesianKind::Line) {
     T.p = start.p + s * (spec.goal.p - start.p);
   } else {
@@ -70,13 +94,11 @@ CartesianPlan planCartesianPath(const Model& m, const VecX& q0, const CartesianP
     const ArcGeometry g = arcThrough(start.p, spec.arc_via, spec.goal.p);
     plan.length = g.radius * g.angle;
   }
-  plan.rotation = plan.position_only ? 0.0 : slerpAngle(start, spec.goal);
+  plan.rotation = plan.position_only ? 0.0 : Slerp(start.R, spec.goal.R).angle;
   if (plan.length == 0 && plan.rotation == 0) throw Error(std::string(what) + ": the goal equals the start pose; nothing to move");
   // Timing law s(t): a trapezoid in s with the tighter of the linear and angular limits.
-  double vs = kInf, as = kInf;
-  if (plan.length > 0) { vs = std::min(vs, spec.speed / plan.length); as = std::min(as, spec.acceleration / plan.length); }
-  if (plan.rotation > 0) { vs = std::min(vs, spec.angular_speed / plan.rotation); as = std::min(as, spec.angular_acceleration / plan.rotation); }
-  const Trapezoid1D law = Trapezoid1D::minimumTime(0, 1, vs, as);
+  const Trapezoid1D law = minimumTimeLaw(plan.length, plan.rotation, spec.speed, spec.acceleration, spec.angular_speed,
+                                         spec.angular_acceleration);
   const double T = law.T;
   // IK at the knots (uniform in time), each seeded with the previous solution.
   const int K = spec.knots;
@@ -130,6 +152,76 @@ CartesianPlan planCartesianPath(const Model& m, const VecX& q0, const CartesianP
     if (plan.scaling.factor > 1) plan.path = std::make_shared<TimeScaledPath>(spline, plan.scaling.factor);
   }
   return plan;
+}
+
+CartesianInterpolation interpolateCartesian(const SE3& start, const SE3& goal, const CartesianInterpolationSpec& spec) {
+  for (const auto& [v, name] : {std::pair<double, const char*>{spec.speed, "speed"}, {spec.acceleration, "acceleration"},
+                                {spec.angular_speed, "angular_speed"}, {spec.angular_acceleration, "angular_acceleration"}})
+    if (!(v > 0) || !std::isfinite(v)) throw Error(std::string(name) + ": must be finite and > 0");
+  if (!(spec.rate > 0) || !std::isfinite(spec.rate)) throw Error("rate: must be finite and > 0");
+  if (!(spec.duration >= 0) || !std::isfinite(spec.duration)) throw Error("duration: must be finite and ≥ 0 (0: from the limits)");
+  if (!start.R.allFinite() || !start.p.allFinite()) throw Error("start: must be finite");
+  if (!goal.R.allFinite() || !goal.p.allFinite()) throw Error("goal: must be finite");
+  const bool trapezoid = spec.profile == "trapezoid";
+  const int degree = trapezoid ? 0 : polynomialDegree(spec.profile);  // throws naming the profile
+  CartesianInterpolation out;
+  out.profile = spec.profile;
+  const Slerp slerp(start.R, goal.R);
+  const Vec3 dp = goal.p - start.p;
+  out.length = dp.norm();
+  out.rotation = slerp.angle;
+  out.axis = slerp.worldAxis();
+  if (spec.duration == 0 && out.length == 0 && out.rotation == 0)
+    throw Error("goal: equals the start pose; nothing to move (give a duration to hold the pose)");
+  // s(t)
+  Trapezoid1D law;
+  std::shared_ptr<PolynomialPath> poly;
+  if (trapezoid) {
+    law = spec.duration > 0 ? Trapezoid1D::withTimes(0, 1, spec.duration / 3, spec.duration)
+                            : minimumTimeLaw(out.length, out.rotation, spec.speed, spec.acceleration, spec.angular_speed,
+                                             spec.angular_acceleration);
+    out.duration = law.T;
+  } else {
+    double T = spec.duration;
+    if (T == 0) {  // the rest-to-rest polynomial's minimum time: length and angle as two "joints"
+      RateLimits L;
+      L.velocity = Eigen::Vector2d(spec.speed, spec.angular_speed);
+      L.acceleration = Eigen::Vector2d(spec.acceleration, spec.angular_acceleration);
+      T = PolynomialPath::minimumDuration(degree, VecX::Zero(2), Eigen::Vector2d(out.length, out.rotation), L);
+    }
+    poly = std::make_shared<PolynomialPath>(degree, VecX::Zero(1), VecX::Ones(1), T);
+    out.duration = T;
+  }
+  const double T = out.duration;
+  const double steps = std::ceil(T * spec.rate - 1e-9);
+  if (steps > 1e7) throw Error("rate: more than 10 million samples (duration × rate)");
+  const int N = static_cast<int>(steps) + 1;
+  VecX sv(1), sdv(1), sddv(1);
+  for (int k = 0; k < N; ++k) {
+    const double t = k + 1 == N ? T : k / spec.rate;
+    double s, sd, sdd;
+    if (trapezoid) {
+      law.evaluate(t, s, sd, sdd);
+    } else {
+      poly->evaluate(t, sv, sdv, sddv);
+      s = sv[0], sd = sdv[0], sdd = sddv[0];
+    }
+    if (k + 1 == N) s = 1;
+    SE3 P;
+    P.R = slerp.at(s);
+    P.p = s >= 1 ? goal.p : start.p + s * dp;
+    Vec6 tw, acc;
+    tw << sd * dp, sd * out.rotation * out.axis;
+    acc << sdd * dp, sdd * out.rotation * out.axis;
+    out.t.push_back(t);
+    out.s.push_back(s);
+    out.sd.push_back(sd);
+    out.sdd.push_back(sdd);
+    out.poses.push_back(P);
+    out.twists.push_back(tw);
+    out.accelerations.push_back(acc);
+  }
+  return out;
 }
 
 }  // namespace achain

@@ -18,6 +18,21 @@ JointPathPtr pointToPoint(const std::string& profile, const VecX& a, const VecX&
   if (T == 0) T = 1e-3;  // no motion: a short rest keeps the path well defined
   return std::make_shared<PolynomialPath>(deg, a, b, T);
 }
+
+/// Checks the sizes and values of the boundary rates; true when any is given and nonzero.
+bool hasBoundaryRates(const Model& m, const PolynomialBoundary& b) {
+  bool any = false;
+  const std::pair<const VecX*, const char*> all[] = {{&b.v0, "v0"}, {&b.v1, "v1"}, {&b.a0, "a0"}, {&b.a1, "a1"}};
+  for (const auto& [v, name] : all) {
+    if (v->size() == 0) continue;
+    if (v->size() != m.nq)
+      throw Error(std::string(name) + ": expected " + std::to_string(m.nq) + " values, got " + std::to_string(v->size()));
+    for (int i = 0; i < m.nq; ++i)
+      if (!std::isfinite((*v)[i])) throw Error(std::string(name) + "[" + std::to_string(i) + "]: must be a finite number");
+    any = any || v->cwiseAbs().maxCoeff() > 0;
+  }
+  return any;
+}
 }  // namespace
 
 Plan planJointPath(const Model& m, const PlanSpec& s) {
@@ -57,7 +72,18 @@ Plan planJointPath(const Model& m, const PlanSpec& s) {
   pts.row(pts.rows() - 1) = s.to.transpose();
 
   JointPathPtr path;
-  if (s.profile == "spline") {
+  const bool rates = hasBoundaryRates(m, s.boundary);
+  if (rates) {
+    // jtraj: the boundary rates fix the time scale, so the duration is given and never rescaled.
+    if (s.profile != "cubic" && s.profile != "quintic" && s.profile != "septic")
+      throw Error("v0/v1/a0/a1: boundary velocities and accelerations need a cubic, quintic or septic profile (got '" +
+                  s.profile + "')");
+    if (!s.via.empty()) throw Error("v0/v1/a0/a1: boundary rates are for one from → to segment (no via points)");
+    if (!(s.duration > 0) || !std::isfinite(s.duration))
+      throw Error("duration: required (> 0) with boundary velocities or accelerations (they fix the time scale)");
+    if (s.torque_limits) throw Error("torque limits: cannot slow down a path whose boundary velocities are given");
+    path = std::make_shared<PolynomialPath>(polynomialDegree(s.profile), s.from, s.to, s.duration, s.boundary);
+  } else if (s.profile == "spline") {
     if (!s.times.empty()) {
       if (s.times.size() != static_cast<size_t>(pts.rows()))
         throw Error("times: expected " + std::to_string(pts.rows()) + " knot times (from, each via, to)");
@@ -80,7 +106,7 @@ Plan planJointPath(const Model& m, const PlanSpec& s) {
   }
 
   if (std::isnan(s.duration)) throw Error("duration: must be a number");
-  if (s.duration > 0) {
+  if (s.duration > 0 && !rates) {
     if (!std::isfinite(s.duration)) throw Error("duration: must be finite");
     if (path->duration() > 0) path = std::make_shared<TimeScaledPath>(path, s.duration / path->duration());
   } else if (s.duration < 0) {

@@ -41,6 +41,10 @@ PolynomialPath::PolynomialPath(int degree, const VecX& q0, const VecX& q1, doubl
     A(r, r) = falling(r, r);                                          // τ = 0
     for (int k = r; k <= degree; ++k) A(m + r, k) = falling(k, r);    // τ = 1
   }
+  v0_ = v0;
+  v1_ = v1;
+  a0_ = a0;
+  a1_ = a1;
   const Eigen::FullPivLU<MatX> lu(A);
   coef_.resize(degree + 1, n);
   VecX rhs(degree + 1);
@@ -71,9 +75,16 @@ void PolynomialPath::evaluate(double t, VecX& q, VecX& qd, VecX& qdd) const {
     qd[j] = d / T_;
     qdd[j] = dd / (T_ * T_);
   }
-  // Exact endpoints: the solve leaves rounding in the last bits.
-  if (tau <= 0) q = q0_;
-  else if (tau >= 1) q = q1_;
+  // Exact endpoints (and the given boundary rates): the solve leaves rounding in the last bits.
+  if (tau <= 0) {
+    q = q0_;
+    qd = v0_;
+    if (degree_ > 3) qdd = a0_;
+  } else if (tau >= 1) {
+    q = q1_;
+    qd = v1_;
+    if (degree_ > 3) qdd = a1_;
+  }
 }
 
 std::vector<std::vector<double>> PolynomialPath::breakpoints() const {

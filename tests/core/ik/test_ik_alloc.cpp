@@ -3,47 +3,19 @@
 // test enables it (checked first to see a vector's allocation).
 #include <catch2/catch.hpp>
 
-#include <atomic>
-#include <cstdlib>
 #include <random>
 
 #include <achain/ik/closed_form.hpp>
 #include <achain/ik/numeric.hpp>
 #include <achain/model/robots.hpp>
+#include "alloc_counter.hpp"
 #include "helpers.hpp"
 
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-// Every heap allocation goes through malloc: operator new (libstdc++) and Eigen's aligned_malloc alike.
-// glibc lets the executable interpose malloc; the sanitizers interpose it themselves, so there the
-// count is not available and the cases below are skipped.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kCanCount = false;
-#else
-constexpr bool kCanCount = true;
-extern "C" void* __libc_malloc(std::size_t);
-extern "C" void* malloc(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(n);
-}
-#endif
-
 using namespace achain;
+using test::allocationsOf;
+using test::kCanCount;
 
 namespace {
-
-/// Allocations made by fn() while counting.
-template <class F>
-long allocationsOf(F&& fn) {
-  g_allocations = 0;
-  g_counting = true;
-  fn();
-  g_counting = false;
-  return g_allocations.load();
-}
 
 std::vector<SE3> targets(const Model& m, int n, std::vector<VecX>& seeds) {
   std::mt19937 rng(31);

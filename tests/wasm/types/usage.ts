@@ -7,9 +7,13 @@ import type {
   FkResult, ApairLegs, ModelInfo, BuiltinRobot, GeometryInfo, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
 } from '../../../wasm/achain';
 import type { IkResult, IkAllResult, IkStatus } from '../../../wasm/types/ik';
-import type { TorqueBreakdown, SimulationResult, LeeTerms, FreemanModel, ComputedTorqueResult } from '../../../wasm/types/dynamics';
+import type {
+  TorqueBreakdown, SimulationResult, LeeTerms, FreemanModel, ComputedTorqueResult, CartesianInertia, DynamicManipulability, TaskRows,
+} from '../../../wasm/types/dynamics';
 import type { Influence, ManipulabilityMeasures, ManipulabilityReport, Singularity } from '../../../wasm/types/kinematics';
-import type { PlannedTrajectory, CartesianTrajectory, TrajectoryAnalysis, TrajectoryJSON } from '../../../wasm/types/trajectory';
+import type {
+  PlannedTrajectory, CartesianTrajectory, TrajectoryAnalysis, TrajectoryJSON, CartesianInterpolation,
+} from '../../../wasm/types/trajectory';
 import type { WorkspaceSection, WorkspaceOverlap } from '../../../wasm/types/workspace';
 
 export async function usage(): Promise<number> {
@@ -83,12 +87,23 @@ export async function usage(): Promise<number> {
   const fm: FreemanModel = m.freemanModel(q, q);
   const sim: SimulationResult = m.simulate({ q, duration: 0.01, dt: 1e-3, integrator: 'euler', onProgress: (f: number) => f });
   const ct: ComputedTorqueResult = m.simulateComputedTorque({ traj: { t: [0, 1], q: [q, q] }, kp: 100, kv: [1, 2, 3, 4] });
+  const rows: TaskRows = 'linear';
+  const ci: CartesianInertia = m.cartesianInertia(q, { rows, rankTol: 1e-10, legs: 'full', motors: true });
+  const dm: DynamicManipulability = m.dynamicManipulability(q, { rows: 'all' });
+  const dmNumbers: number = dm.yoshikawa + dm.asada + dm.rank + dm.radii[0] + dm.axes[0] + dm.inertia.Lambda[0] + ci.LambdaInv[0] +
+    ci.eigenvalues[0] + ci.axes[0] + ci.rank + ci.rankTolerance;
 
   // trajectory
   const plan: PlannedTrajectory = m.planJointPath(q, q, { profile: 'quintic', rate: 100, torqueLimits: true, legs: 'full' });
   const cart: CartesianTrajectory = m.planCartesianPath(q, T, { kind: 'line', rate: 50 });
   const an: TrajectoryAnalysis = m.analyzeTrajectory(plan, { legs: 'lumped' });
   const tj: TrajectoryJSON = m.trajectoryToJson(plan);
+  const jt: PlannedTrajectory = m.planJointPath(q, q, { profile: 'quintic', duration: 2, v0: q, v1: [0, 0, 0, 0], a0: q, a1: q });
+  const ip: CartesianInterpolation = achain.interpolateCartesian(T, T, {
+    profile: 'trapezoid', duration: 1, speed: 0.2, acceleration: 1, angularSpeed: 1, angularAcceleration: 4, rate: 50,
+  });
+  const ipNumbers: number = ip.poses[0] + ip.twists[0] + ip.accelerations[0] + ip.axis[0] + ip.s[0] + ip.sd[0] + ip.sdd[0] +
+    ip.t[0] + ip.length + ip.rotation + ip.duration + ip.samples;
 
   // workspace
   const clear: Float64Array = m.apairClearance(q);
@@ -110,5 +125,6 @@ export async function usage(): Promise<number> {
     Object.keys(desc).length, tool[0], toolOut[0], tools[0], J[0], Js[0], Jd.Jdot[0], Ja.rpy[0], inf.G[0], acc[0], jerk[0], mm.rank,
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
     ke, pe, lee.D[0], fm.TL[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
-    summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0]].reduce((a, x) => a + x, 0);
+    summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers,
+    jt.samples].reduce((a, x) => a + x, 0);
 }

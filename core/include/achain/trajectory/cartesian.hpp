@@ -1,6 +1,7 @@
 // Cartesian tool paths: straight lines and circular arcs (orientation by SLERP), timed by a trapezoid
 // in the path parameter, turned into joints by the numeric IK (core/ik/numeric.hpp) at knots — each
 // seeded with the previous knot's solution — and a C² cubic spline through the joint knots.
+// Also the same line + SLERP interpolation between two poses without IK (interpolateCartesian).
 #pragma once
 #include <achain/ik/ik.hpp>
 #include <achain/trajectory/spline.hpp>
@@ -38,6 +39,34 @@ struct CartesianPlan {
 
 /// The tool pose at path parameter s ∈ [0, 1] for a line/arc from `start`.
 SE3 cartesianPose(const SE3& start, const CartesianPathSpec& spec, double s);
+
+/// Cartesian interpolation between two poses without IK (Robotics Toolbox `ctraj`): the position moves on
+/// the straight line p(s) = p₀ + s (p₁ − p₀), the rotation by SLERP R(s) = R₀ Rot(k, s θ) with (k, θ) the
+/// axis-angle of R₀ᵀR₁ (θ ∈ [0, π]: the shorter way), and s(t) rises from 0 to 1 by the chosen time scaling.
+struct CartesianInterpolationSpec {
+  /// "trapezoid" (s: constant acceleration, cruise, deceleration) or a polynomial "cubic" | "quintic" | "septic".
+  std::string profile = "quintic";
+  /// s; > 0 fixes the duration (a trapezoid then accelerates for a third of it, as the Toolbox's lspb);
+  /// 0: the shortest duration that keeps the speed and acceleration limits below.
+  double duration = 0;
+  double speed = 0.25, acceleration = 1.0;             ///< m/s, m/s² of the tool origin
+  double angular_speed = 1.0, angular_acceleration = 4.0;  ///< rad/s, rad/s² of the SLERP angle
+  double rate = 100;                                   ///< samples per second; the end is always sampled
+};
+
+struct CartesianInterpolation {
+  std::string profile;
+  double duration = 0, length = 0, rotation = 0;  ///< s, m, rad (θ)
+  Vec3 axis = Vec3::Zero();       ///< unit rotation axis in the base frame, R₀k (constant; zero when θ = 0)
+  std::vector<double> t, s, sd, sdd;  ///< sample times and the path parameter with its derivatives
+  std::vector<SE3> poses;             ///< tool poses (base frame); poses.front() = start, poses.back() = goal exactly
+  std::vector<Vec6> twists;           ///< (v, ω) base frame: v = ṡ (p₁ − p₀), ω = ṡ θ axis
+  std::vector<Vec6> accelerations;    ///< (a, α) = s̈ (p₁ − p₀, θ axis)
+};
+
+/// Samples the interpolation from `start` to `goal`. Throws naming the bad field (profile, duration,
+/// rate, speeds), or when the poses coincide and no duration is given.
+CartesianInterpolation interpolateCartesian(const SE3& start, const SE3& goal, const CartesianInterpolationSpec& spec);
 
 /// Plans from configuration q0 (the tool's start pose is FK(q0)). Throws naming the knot when the IK
 /// fails there ("line: IK unreachable at s = 0.425 (position error 0.012 m)") or jumps branches.

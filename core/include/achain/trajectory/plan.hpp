@@ -7,6 +7,7 @@
 #include <achain/dynamics/options.hpp>
 #include <achain/trajectory/analysis.hpp>
 #include <achain/trajectory/path.hpp>
+#include <achain/trajectory/polynomial.hpp>
 
 namespace achain {
 
@@ -18,6 +19,10 @@ struct PlanSpec {
   std::vector<VecX> via;
   std::vector<double> times;     ///< spline knot times (via.size()+2, from 0); empty = from the limits
   double duration = 0;           ///< > 0: the whole path is uniformly time-scaled to exactly this
+  /// Start / end velocities and accelerations of a cubic, quintic or septic from → to without via points
+  /// (Robotics Toolbox `jtraj`): the polynomial is solved on [0, duration] (duration required, no
+  /// rescaling, so the rates hold exactly); empty vectors mean zero, a cubic takes no accelerations.
+  PolynomialBoundary boundary;
   bool synchronize = false;      ///< trapezoid: common ta / T for all joints
   VecX velocity, acceleration;   ///< per-joint limit overrides (empty = the model's limits)
   double velocity_scale = 1, acceleration_scale = 1;

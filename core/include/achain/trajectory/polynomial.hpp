@@ -36,6 +36,7 @@ class PolynomialPath final : public JointPath {
   double T_;
   MatX coef_;  ///< (degree+1) × dof
   VecX q0_, q1_;
+  VecX v0_, v1_, a0_, a1_;  ///< the boundary rates (zero when not given), returned exactly at the ends
 };
 
 /// "cubic" → 3, "quintic" → 5, "septic" → 7; anything else throws naming the accepted names.
