@@ -227,6 +227,7 @@ export class AchainViewer extends HTMLElement {
       model: () => this.model,
       q: () => this._q,
       tool: () => this._fk?.tool,
+      reach: () => this.size,
       options: () => (this.model.dof < 6 ? { positionOnly: true } : {}),
       onSolve: (res) => {
         this.setQ(res.q, 'gizmo');

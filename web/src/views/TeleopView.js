@@ -40,6 +40,7 @@ export class TeleopView {
             <option value="weighted">least squares, weighted orientation</option>
           </select></label>
         </div>
+        <div class="goal-note muted" hidden></div>
         <div class="row weight-row" hidden><label>orientation weight <input type="range" class="ow" min="0" max="1" step="0.01" value="0.2"></label><span class="ow-val">0.20 m/rad</span></div>
         <div class="ik-status muted">IK status: drag the gizmo to start</div>
       </div>
@@ -71,6 +72,7 @@ export class TeleopView {
       model: () => studio.model,
       q: () => studio.q,
       tool: () => studio.lastFk?.tool,
+      reach: () => studio.size,
       options: () => this._options(),
       onSolve: (r, ms) => this._applySolve(r, ms),
       onError: (e) => { this.$('.ik-status').textContent = `IK error: ${e.message}`; },
@@ -83,7 +85,7 @@ export class TeleopView {
     panel.querySelectorAll('[data-mode]').forEach((b) => b.addEventListener('click', () => this.setMode(b.dataset.mode)));
     this.$('.gizmo-on').addEventListener('change', (e) => this._showGizmo(e.target.checked));
     this.$('.gizmo-local').addEventListener('change', (e) => this.drag.setSpace(e.target.checked ? 'local' : 'world'));
-    this.$('.goal').addEventListener('change', () => { this.$('.weight-row').hidden = this.$('.goal').value !== 'weighted'; });
+    this.$('.goal').addEventListener('change', () => this._goalChanged());
     this.$('.ow').addEventListener('input', () => { this.$('.ow-val').textContent = `${Number(this.$('.ow').value).toFixed(2)} m/rad`; });
     this.$('.home').addEventListener('click', () => this.home());
     this.$('.twin').addEventListener('change', (e) => studio.setTwin(e.target.checked));
@@ -97,8 +99,18 @@ export class TeleopView {
       this.sliders.build(m.joints, studio.q, studio.units);
       this.clearGhosts();
       this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
+      // offer only the goals the chain can follow: fewer than six joints cannot hold a full pose
+      const full = this.$('.goal option[value="pose"]');
+      full.disabled = full.hidden = m.dof < 6;
       this.$('.goal').value = m.dof < 6 ? 'position' : 'pose';
-      this.$('.weight-row').hidden = true;
+      this._goalChanged();
+      // the last solve belonged to the previous robot
+      const st = this.$('.ik-status');
+      st.textContent = 'IK status: drag the gizmo to start';
+      delete st.dataset.status;
+      st.style.color = '';
+      this.lastResult = null;
+      this.solveTimes = [];
       this.gizmo.size = 1.1;
       this._showGizmo(this.$('.gizmo-on').checked);
     });
@@ -119,7 +131,25 @@ export class TeleopView {
     if (!keepCheckbox) this.$('.gizmo-on').checked = on;
   }
 
+  /** Shows the weight slider and says what a least-squares goal gives up. */
+  _goalChanged() {
+    const goal = this.$('.goal').value;
+    const m = this.studio.model;
+    this.$('.weight-row').hidden = goal !== 'weighted';
+    const note = this.$('.goal-note');
+    note.hidden = !(m && m.dof < 6 && goal === 'weighted');
+    if (!note.hidden) {
+      note.textContent = `${m.dof} joints cannot follow all six pose directions: position and orientation are met in the weighted least-squares sense, so the tool gives up some of both (|Δp| and |Δφ| in the status).`;
+    }
+  }
+
   setMode(mode) {
+    // rotating a chain of fewer than six joints: the position-only goal ignores rotation, so rotation
+    // follows in least squares (and says what it gives up)
+    if (mode === 'rotate' && this.studio.model?.dof < 6 && this.$('.goal').value === 'position') {
+      this.$('.goal').value = 'weighted';
+      this._goalChanged();
+    }
     this.drag.setMode(mode);
     this.$$mode = mode;
     this.studio.els.panel.querySelectorAll('[data-view="teleop"] [data-mode]').forEach((b) => b.classList.toggle('primary', b.dataset.mode === mode));
