@@ -391,3 +391,48 @@ TEST_CASE("numeric IK: the singularity escape bends the prototype out of its str
   // and it is needed: from the singular pose alone the gradient vanishes
   CHECK(plain.status != IkStatus::Ok);
 }
+
+TEST_CASE("numeric IK: the continuity box (max_step) bounds every joint's step and slides toward a far target", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  Data d(m);
+  VecX seed(4);
+  seed << 300 * kDeg, 244.8 * kDeg, 300 * kDeg, 60 * kDeg;  // the pose of issue 18 before its jump
+  forwardKinematics(m, d, seed);
+  const Vec3 p0 = d.oMtool.p;
+  SE3 target = d.oMtool;
+  target.p.z() = 0.04;  // far below: reached only by folding the arm through its base
+  IkOptions opt;
+  opt.position_only = true;
+  opt.escape_singularity = true;
+  const IkResult free = solveNumeric(m, target, seed, opt);
+  const double freeStep = (free.q - seed).cwiseAbs().maxCoeff();
+  opt.max_step = 2 * kDeg;
+  const IkResult boxed = solveNumeric(m, target, seed, opt);
+  const double step = (boxed.q - seed).cwiseAbs().maxCoeff();
+  INFO("free: " << toString(free.status) << " step " << freeStep / kDeg << " deg; boxed step " << step / kDeg << " deg");
+  CHECK(step <= 2 * kDeg + 1e-12);
+  CHECK(withinLimits(m, boxed.q));
+  CHECK(boxed.status == IkStatus::Unreachable);  // not reached within one step
+  CHECK(boxed.position_error < (p0 - target.p).norm());  // but it moved toward the target
+  // a near target is reached exactly as without the box
+  SE3 near = target;
+  near.p = p0 + Vec3(0, 0, -0.002);
+  const IkResult a = solveNumeric(m, near, seed, opt);
+  opt.max_step = 0;
+  const IkResult b = solveNumeric(m, near, seed, opt);
+  CHECK(a.status == IkStatus::Ok);
+  CHECK((a.q - b.q).cwiseAbs().maxCoeff() < 1e-9);
+  // repeated boxed solves from the last answer: every step bounded, the error never grows
+  opt.max_step = 2 * kDeg;
+  VecX q = seed;
+  double err = (p0 - target.p).norm();
+  for (int k = 0; k < 200; ++k) {
+    const IkResult r = solveNumeric(m, target, q, opt);
+    CHECK((r.q - q).cwiseAbs().maxCoeff() <= 2 * kDeg + 1e-12);
+    CHECK(r.position_error <= err + 1e-12);
+    err = r.position_error;
+    q = r.q;
+  }
+  opt.max_step = -1;
+  CHECK_THROWS_WITH(solveNumeric(m, target, seed, opt), Catch::Contains("options.maxStep"));
+}

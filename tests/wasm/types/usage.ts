@@ -54,7 +54,7 @@ export async function usage(): Promise<number> {
 
   // ik
   const T = fk.tool;
-  const ik: IkResult = m.solveNumeric(T, q, { maxIterations: 50, positionOnly: true });
+  const ik: IkResult = m.solveNumeric(T, q, { maxIterations: 50, positionOnly: true, maxStep: 0.05 });
   const status: IkStatus = ik.status;
   const all: IkAllResult = m.ikAll(T, { method: 'auto', seedQ: q, restarts: 4 });
 
