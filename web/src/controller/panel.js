@@ -88,7 +88,7 @@ export function mountControllerPanel(container, ctx) {
   ui.connect = el('button', { class: 'primary', 'data-testid': 'ctl-connect', onclick: () => (streamer ? disconnect() : connect()) }, 'Connect');
   ui.state = el('div', { class: 'ctl-state', 'data-testid': 'ctl-state' }, 'not connected');
   ui.faults = el('div', { class: 'ctl-faults', 'data-testid': 'ctl-faults' });
-  ui.clear = el('button', { onclick: () => streamer?.clearFaults(), disabled: '' }, 'Clear faults');
+  ui.clear = el('button', { 'data-testid': 'ctl-clear', onclick: () => streamer?.clearFaults(), disabled: '' }, 'Clear faults');
   ui.buffer = el('div', { class: 'ctl-meter', title: 'controller queue fill' }, el('div'));
   ui.progress = el('div', { class: 'ctl-meter ctl-progress', title: 'segments executed' }, el('div'));
   ui.file = el('input', { type: 'file', accept: '.json,application/json', onchange: loadFile });
@@ -97,6 +97,8 @@ export function mountControllerPanel(container, ctx) {
   if (typeof ctx.getTrajectory !== 'function') ui.planned.disabled = true;
   ui.trajName = el('span', { class: 'ctl-na' }, 'no trajectory');
   ui.send = el('button', { class: 'primary', 'data-testid': 'ctl-send', onclick: send, disabled: '' }, 'Send');
+  ui.toStart = el('button', { 'data-testid': 'ctl-to-start', onclick: moveToStart, hidden: '', title: 'a rest-to-rest move from the arm\'s commanded position to the trajectory\'s start, planned by the core within the joint limits' }, 'Move to start');
+  ui.sendMsg = el('div', { class: 'ctl-na', 'data-testid': 'ctl-send-message' });
   ui.pause = el('button', { onclick: () => streamer?.pause(), disabled: '' }, 'Pause');
   ui.resume = el('button', { onclick: () => streamer?.resume(), disabled: '' }, 'Resume');
   ui.teleop = el('input', { type: 'checkbox', 'data-testid': 'ctl-teleop', onchange: (e) => { teleop = e.target.checked; } });
@@ -118,7 +120,8 @@ export function mountControllerPanel(container, ctx) {
     el('h3', {}, 'Trajectory'),
     el('div', { class: 'ctl-row' }, ui.demo, ui.planned, ui.file),
     el('div', { class: 'ctl-row' }, ui.trajName),
-    el('div', { class: 'ctl-row' }, ui.send, ui.pause, ui.resume),
+    el('div', { class: 'ctl-row' }, ui.send, ui.toStart, ui.pause, ui.resume),
+    ui.sendMsg,
     el('div', { class: 'ctl-row' }, 'buffer', ui.buffer), el('div', { class: 'ctl-row' }, 'done', ui.progress),
     el('h3', {}, 'Teleoperation'),
     el('label', { class: 'ctl-row' }, ui.teleop, 'stream the studio\'s joints (IK gizmo, sliders)'),
@@ -257,18 +260,97 @@ export function mountControllerPanel(container, ctx) {
     }
   }
 
+  // Messages about sending appear under the Send button (sayNear), the rest at the foot of the panel.
+  const sayNear = (msg) => { ui.sendMsg.textContent = msg; };
+  let moveToStartTraj = null;
+
+  /** Where the trajectory starts, per joint (SI), from an achain-trajectory object or its JSON text. */
+  function startOf(traj) {
+    const t = typeof traj === 'string' ? JSON.parse(traj) : traj;
+    return Array.from(t.q[0]);
+  }
+
+  /** The model the move-to-start is planned with: the studio's, or the prototype when the controller has another number of joints. */
+  function planningModel(n) {
+    const m = ctx.getModel?.();
+    if (m && m.dof === n) return { model: m, own: false };
+    return { model: ctx.achain.builtinModel('prototype-4a'), own: true };
+  }
+
+  /**
+   * The move from the arm's commanded position to the trajectory's start: the core's planner
+   * (planJointPath, synchronised trapezoid within the model's velocity and acceleration limits, the same
+   * limits the controller was configured with). null when the arm is already at the start.
+   */
+  function planMoveToStart() {
+    const s = streamer.status;
+    const start = startOf(trajectory);
+    const tol = streamer.global?.startTolerance ?? 0.01;
+    const far = start.some((v, j) => Math.abs(v - s.qCmd[j]) > 0.5 * tol);
+    if (!far) return null;
+    const { model, own } = planningModel(start.length);
+    try {
+      const plan = model.planJointPath(Float64Array.from(s.qCmd), Float64Array.from(start), { profile: 'trapezoid', sync: true });
+      return { json: model.trajectoryToJson(plan), duration: plan.duration, from: Array.from(s.qCmd), start };
+    } finally {
+      if (own) model.dispose();
+    }
+  }
+
+  const degList = (q) => q.map((x) => (x * DEG).toFixed(1)).join(', ');
+
   async function send() {
-    if (!streamer || !trajectory) { say(streamer ? 'Choose a trajectory first.' : 'Connect first.'); return; }
+    if (!streamer || !trajectory) { sayNear(streamer ? 'Choose a trajectory first.' : 'Connect first.'); return; }
+    const st = streamer.status;
+    if (st.estop || st.faults) {
+      sayNear(st.estop ? 'The controller is in emergency stop: clear faults once the cell is safe, then send again.'
+        : 'The controller has latched faults (listed above): clear them first, then send again.');
+      return;
+    }
+    let move;
+    try {
+      move = planMoveToStart();
+    } catch (e) {
+      sayNear(`Cannot plan the move to the start: ${e.message}`);
+      return;
+    }
+    if (move) {
+      moveToStartTraj = move.json;
+      ui.toStart.hidden = false;
+      ui.toStart.textContent = `Move to start (${move.duration.toFixed(2)} s)`;
+      sayNear(`The arm is at (${degList(move.from)})°, the trajectory starts at (${degList(move.start)})°: ` +
+        `move to the start first (${move.duration.toFixed(2)} s, planned within the joint limits), then Send.`);
+      return;
+    }
+    ui.toStart.hidden = true;
+    await run(trajectory, 'Streaming');
+  }
+
+  async function moveToStart() {
+    if (!streamer || !moveToStartTraj) return;
+    ui.toStart.hidden = true;
+    const ok = await run(moveToStartTraj, 'Moving to the start');
+    moveToStartTraj = null;
+    if (ok) sayNear(`${ui.sendMsg.textContent} At the start: Send runs the trajectory.`);
+  }
+
+  /** Streams one trajectory; reports under the Send button. Resolves true when it finished without faults. */
+  async function run(traj, what) {
     try {
       streamer.sending = { total: 0, done: 0 };
-      say('Streaming…');
-      const r = await streamer.sendTrajectory(trajectory, {
+      sayNear(`${what}…`);
+      const m = ctx.getModel?.();
+      const r = await streamer.sendTrajectory(traj, {
         blendFirst: true,
+        // a refusal in the studio's units: degrees for rotary joints, metres for prismatic ones
+        angular: m && m.dof === streamer.caps.joints ? m.joints.map((j) => j.kind !== 'P') : undefined,
         onProgress: (p) => { if (streamer) streamer.sending = { total: p.segmentsTotal, done: p.segmentsDone }; },
       });
-      say(`Done: final error ${r.finalError.map((x) => (x * DEG).toFixed(3)).join(', ')}° (max ${(r.maxAbsError * DEG).toFixed(3)}°).`);
+      sayNear(`${what}: done, final error ${r.finalError.map((x) => (x * DEG).toFixed(3)).join(', ')}° (max ${(r.maxAbsError * DEG).toFixed(3)}°).`);
+      return true;
     } catch (e) {
-      say(e.message);
+      sayNear(`${what}: ${e.message}`);
+      return false;
     }
   }
 
@@ -288,21 +370,21 @@ export function mountControllerPanel(container, ctx) {
   };
   if (!serialWhy) navigator.serial.addEventListener('connect', onSerialConnect);
 
-  // e-stop on the space bar, wherever the focus is (except while typing)
+  // e-stop on the space bar whatever has the focus (number fields and text fields included) while a
+  // controller is connected: captured on window before any other handler, and the key does nothing else.
   const onKey = (e) => {
-    if (!streamer || e.code !== 'Space') return;
-    const t = e.target;
-    if (t && (t.isContentEditable || (t.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'range'].includes(t.type)) || t.tagName === 'TEXTAREA')) return;
+    if (!streamer || (e.code !== 'Space' && e.key !== ' ')) return;
     e.preventDefault();
-    streamer.estop();
+    e.stopImmediatePropagation();
+    if (!e.repeat) streamer.estop();
   };
-  document.addEventListener('keydown', onKey, true);
+  window.addEventListener('keydown', onKey, true);
 
   return {
     activate() { if (plot && container.clientWidth) plot.setSize({ width: Math.max(260, container.clientWidth - 8), height: 180 }); },
     deactivate() {},
     async dispose() {
-      document.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('keydown', onKey, true);
       if (!serialWhy) navigator.serial.removeEventListener('connect', onSerialConnect);
       if (typeof offQ === 'function') offQ();
       await disconnect();
