@@ -61,16 +61,18 @@ export class Studio extends EventTarget {
   }
 
   /**
-   * Replaces the model by an edited description, keeping the view (camera) and as much of q as
-   * still fits the limits. Throws the core's validation error unchanged.
+   * Replaces the model by an edited description, keeping the view (camera, unless `refit`) and as much
+   * of q as still fits the limits. `source`: the built-in name when the description is that robot's
+   * unchanged (e.g. after undoing every edit), so the picker names it. Throws the core's validation
+   * error unchanged.
    */
-  replaceModel(json) {
+  replaceModel(json, { source = null, refit = false } = {}) {
     const model = this.achain.loadModel(json);
-    this.modelSource = null;
+    this.modelSource = source;
     const q = model.dof === this.q.length
       ? Float64Array.from(this.q, (v, i) => { const [lo, hi] = jointRange(model.joints[i]); return Math.min(hi, Math.max(lo, v)); })
       : null;
-    this._adoptModel(model, q, { keepCamera: true });
+    this._adoptModel(model, q, { keepCamera: !refit });
     return model;
   }
 

@@ -68,6 +68,8 @@ export class DesignView {
     studio.onModel((m) => {
       if (this._applying) return;
       this.doc = m.modelToJson();
+      // the loaded robot: undoing back to this document names it again
+      this.origin = { source: studio.modelSource, json: JSON.stringify(this.doc) };
       this.undoStack = [];
       this.redoStack = [];
       this.render();
@@ -89,11 +91,12 @@ export class DesignView {
   }
 
   /** Loads the working document through the core; shows its error (and keeps the last valid picture). */
-  apply({ rerender = true } = {}) {
+  apply({ rerender = true, refit = false } = {}) {
     const err = this.$('.d-error');
     try {
       this._applying = true;
-      this.studio.replaceModel(this.doc);
+      const source = this.origin?.source && JSON.stringify(this.doc) === this.origin.json ? this.origin.source : null;
+      this.studio.replaceModel(this.doc, { source, refit });
       err.hidden = true;
       err.textContent = '';
       this.errorPath = null;
@@ -117,14 +120,14 @@ export class DesignView {
     if (!this.undoStack.length) return;
     this.redoStack.push(this.doc);
     this.doc = this.undoStack.pop();
-    this.apply();
+    this.apply({ refit: true });
   }
 
   redo() {
     if (!this.redoStack.length) return;
     this.undoStack.push(this.doc);
     this.doc = this.redoStack.pop();
-    this.apply();
+    this.apply({ refit: true });
   }
 
   newChain() {

@@ -148,6 +148,9 @@ export class MotionView {
       this.$('.m-mode').value = 'joint';
       this._mode();
       this.cancelSimulation();
+      this.$('.s-status').textContent = '';
+      this.$('.s-progress').value = 0;
+      this.$('.m-error').hidden = true;
       const sel = this.$('.m-bj');
       sel.replaceChildren(...m.joints.map((j, i) => new Option(`q${i + 1} ${j.name}`, String(i))));
       sel.value = String(Math.min(1, m.dof - 1));
@@ -341,6 +344,7 @@ export class MotionView {
     this.$('.m-export').disabled = true;
     this.$('.m-scrub').disabled = true;
     this.playing = false;
+    this._playLabel();
   }
 
   _plot() {
