@@ -143,7 +143,8 @@ export class DesignView {
 
   static defaultJoint(kind, index) {
     const j = { name: `joint${index + 1}`, kind, a: 0.25, alpha: 0, d: index === 0 ? 0.2 : 0, theta_f: 0, sign: 1,
-      limits: { lower: -Math.PI, upper: Math.PI }, link: { mass: 1, com: [0, 0, 0], inertia: [[0.01, 0, 0], [0, 0.01, 0], [0, 0, 0.01]] } };
+      // default speed and acceleration limits (180°/s, 720°/s²; 0.5 m/s, 2 m/s² for P), shown in the table
+      limits: { lower: -Math.PI, upper: Math.PI, velocity: Math.PI, acceleration: 4 * Math.PI }, link: { mass: 1, com: [0, 0, 0], inertia: [[0.01, 0, 0], [0, 0.01, 0], [0, 0, 0.01]] } };
     return DesignView.setKind(j, kind);
   }
 
@@ -156,8 +157,8 @@ export class DesignView {
       if (!j.legs) j.legs = { mass: 0.05, radius: 0 };
       j.limits = { ...(j.limits ?? {}), lower: 60 * DEG, upper: 300 * DEG };
     }
-    if (kind === 'P') j.limits = { ...(j.limits ?? {}), lower: 0, upper: 0.5 };
-    else if (j.limits && j.limits.upper != null && j.limits.upper <= 1 && kind !== 'A') j.limits = { ...j.limits, lower: -Math.PI, upper: Math.PI };
+    if (kind === 'P') j.limits = { ...(j.limits ?? {}), lower: 0, upper: 0.5, velocity: 0.5, acceleration: 2 };
+    else if (j.limits && j.limits.upper != null && j.limits.upper <= 1 && kind !== 'A') j.limits = { ...j.limits, lower: -Math.PI, upper: Math.PI, velocity: Math.PI, acceleration: 4 * Math.PI };
     return j;
   }
 

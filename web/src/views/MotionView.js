@@ -93,7 +93,9 @@ export class MotionView {
       <h3>Simulation</h3>
       <div class="s-ui">
         <p class="hint">Let go from the current pose: the core integrates the forward dynamics with zero joint torque
-        (gravity and the leg model only, no joint limits) in a Web Worker.</p>
+        (gravity and the leg model only) in a Web Worker.</p>
+        <p class="hint s-contact"><b>Contact-free:</b> no joint-limit stops and no floor — the arm swings through its limits and
+        through the floor, as the equations of motion alone say.</p>
         <div class="row">
           <label>time <input type="number" class="s-duration" min="0.01" step="any" value="2" style="width:60px"> s</label>
           <label>dt <input type="number" class="s-dt" min="0.00001" step="any" value="0.001" style="width:70px"> s</label>
@@ -492,7 +494,10 @@ export class MotionView {
       this.analysis = null;
       this.breakdown = null;
       const drift = msg.energy[msg.energy.length - 1] - msg.energy[0];
-      this.$('.s-status').textContent = `${msg.t.length} samples over ${fmt(this.traj.duration, 3)} s in ${fmt((performance.now() - t0) / 1000, 2)} s; energy drift ${fmt(drift, 6)} J`;
+      // say so when the contact-free motion passes the joint limits (the core's withinLimits per sample)
+      let passes = false;
+      for (let k = 0; k < msg.t.length && !passes; k++) passes = !s.model.withinLimits(msg.q.slice(k * n, (k + 1) * n));
+      this.$('.s-status').textContent = `${msg.t.length} samples over ${fmt(this.traj.duration, 3)} s in ${fmt((performance.now() - t0) / 1000, 2)} s; energy drift ${fmt(drift, 6)} J${passes ? '; the arm passes its joint limits (contact-free: no stops, no floor)' : ''}`;
       this.$('.m-summary').replaceChildren();
       this._plot();
       this._startPlayback(false);
