@@ -21,9 +21,9 @@ const STYLE = `
 .ctl-meter { height: 8px; background: #25324d; border-radius: 4px; overflow: hidden; flex: 1; min-width: 80px; }
 .ctl-meter > div { height: 100%; background: #38bdf8; width: 0; }
 .ctl-progress > div { background: #22c55e; }
-.ctl-cfg { border-collapse: collapse; font-size: 12px; width: 100%; }
-.ctl-cfg td, .ctl-cfg th { padding: 2px 4px; text-align: right; }
-.ctl-cfg input { width: 64px; }
+.ctl-cfg { border-collapse: collapse; font-size: 11px; width: 100%; table-layout: fixed; }
+.ctl-cfg td, .ctl-cfg th { padding: 2px 2px; text-align: right; overflow: hidden; text-overflow: ellipsis; }
+.ctl-cfg input { width: 100%; min-width: 0; box-sizing: border-box; }
 .ctl-stats { color: #94a3b8; font-size: 11px; }
 .ctl-stopbar { position: fixed; right: 16px; bottom: 16px; z-index: 1000; display: flex; gap: 8px; }
 .ctl-stopbar button { font-size: 18px; font-weight: 700; padding: 14px 22px; border-radius: 10px; border: 3px solid #fff; cursor: pointer; }
@@ -110,7 +110,7 @@ export function mountControllerPanel(container, ctx) {
   ui.message = el('div', { class: 'ctl-na', 'data-testid': 'ctl-message' });
   ui.stopbar = el('div', { class: 'ctl-stopbar' },
     el('button', { class: 'ctl-stop', 'data-testid': 'ctl-stop', title: 'controlled stop (decelerates within limits)', onclick: () => streamer?.stop() }, 'STOP'),
-    el('button', { class: 'ctl-estop', 'data-testid': 'ctl-estop', title: 'emergency stop (space bar): drive off, brake on', onclick: () => streamer?.estop() }, 'E-STOP'));
+    el('button', { class: 'ctl-estop', 'data-testid': 'ctl-estop', title: 'emergency stop (space bar, whatever has the focus): drive off, brake on', onclick: () => streamer?.estop() }, 'E-STOP (Space)'));
 
   container.append(
     el('div', { class: 'ctl-row' }, ui.source, ui.baud, ui.connect),
