@@ -350,3 +350,36 @@ test('bug 12: the simulation says it is contact-free, and says when the arm pass
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('bug 6: switching robot while streaming asks first; yes stops the arm cleanly (no watchdog fault), no keeps the robot; a running workspace job is dropped', { timeout: 120000 }, async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop', { width: 1440, height: 900 });
+  try {
+    await planAndConnect(page);
+    const running = () => page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status.state === 'running', null, { timeout: 10000 });
+    await page.click('[data-testid=ctl-send]');
+    await running();
+    const asked = [];
+    page.once('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
+    await page.selectOption('#robot-select', 'puma560');
+    assert.match(asked[0] ?? '', /streaming to the controller/);
+    assert.equal(await page.inputValue('#robot-select'), 'prototype-4a', 'No keeps the robot');
+    assert.equal(await page.evaluate(() => window.__achain.robot), 'prototype-4a');
+    page.once('dialog', (d) => d.accept());
+    await page.selectOption('#robot-select', 'puma560');
+    assert.equal(await page.evaluate(() => window.__achain.robot), 'puma560');
+    assert.match(await waitSent(page, 10000), /stopped before the end/);
+    await page.waitForTimeout(1000); // the link stays up: no watchdog fault after the switch
+    const st = await page.evaluate(() => window.__achain.views.controller.handle.streamer.status);
+    assert.equal(st.faults, 0, JSON.stringify(st));
+    assert.equal(st.state, 'idle');
+    // workspace: a job running on the old robot is dropped, its late result never drawn
+    await page.click('#tabs button[data-view="workspace"]');
+    await page.click('.view-panel[data-view="workspace"] .w-run');
+    await page.waitForFunction(() => window.__achain.views.workspace.running);
+    await page.selectOption('#robot-select', 'prototype-4a');
+    await page.waitForTimeout(3000);
+    const w = await page.evaluate(() => ({ running: window.__achain.views.workspace.running, result: window.__achain.views.workspace.result }));
+    assert.deepEqual(w, { running: false, result: null });
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

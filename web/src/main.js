@@ -66,6 +66,16 @@ async function main() {
   });
   els.select.addEventListener('change', () => {
     if (els.select.value === CUSTOM) return;
+    // a trajectory streaming to the controller belongs to this robot: ask, then stop it (controlled stop;
+    // the link stays up, so the watchdog does not fault)
+    const ctl = views.find((v) => v.id === 'controller')?.handle;
+    if (ctl?.busy) {
+      if (!window.confirm('A trajectory is streaming to the controller. Stop it (controlled stop) and switch the robot?')) {
+        els.select.value = studio.modelSource ?? CUSTOM;
+        return;
+      }
+      ctl.stop();
+    }
     try { studio.setModel(els.select.value); } catch (e) { studio.status(e.message, true); }
   });
 

@@ -263,6 +263,7 @@ export function mountControllerPanel(container, ctx) {
   // Messages about sending appear under the Send button (sayNear), the rest at the foot of the panel.
   const sayNear = (msg) => { ui.sendMsg.textContent = msg; };
   let moveToStartTraj = null;
+  let running = false; // a send (or a move to the start) is streaming
 
   /** Where the trajectory starts, per joint (SI), from an achain-trajectory object or its JSON text. */
   function startOf(traj) {
@@ -336,6 +337,7 @@ export function mountControllerPanel(container, ctx) {
 
   /** Streams one trajectory; reports under the Send button. Resolves true when it finished without faults. */
   async function run(traj, what) {
+    running = true;
     try {
       streamer.sending = { total: 0, done: 0 };
       sayNear(`${what}…`);
@@ -351,6 +353,8 @@ export function mountControllerPanel(container, ctx) {
     } catch (e) {
       sayNear(`${what}: ${e.message}`);
       return false;
+    } finally {
+      running = false;
     }
   }
 
@@ -390,6 +394,10 @@ export function mountControllerPanel(container, ctx) {
       await disconnect();
       plot?.destroy();
     },
+    /** True while a trajectory streams to the controller (the studio asks before switching robot). */
+    get busy() { return running && !!streamer; },
+    /** Controlled stop of whatever runs. */
+    stop() { streamer?.stop(); },
     // for tests and scripting
     get streamer() { return streamer; },
     connect,

@@ -62,7 +62,7 @@ export class WorkspaceView {
     for (const c of ['.w-showA', '.w-showS', '.w-showB']) this.$(c).addEventListener('change', () => this._visibility());
 
     studio.onModel((m) => {
-      this.cancel();
+      this.abandon();
       this._clearCloud();
       this.result = null;
       this.$('.w-result').replaceChildren();
@@ -125,6 +125,18 @@ export class WorkspaceView {
   cancel() {
     if (!this.running) return;
     this.worker?.postMessage({ type: 'cancel', id: this.jobId });
+  }
+
+  /** Drops the running job for good (the robot changed): the worker stops, its late answers are ignored. */
+  abandon() {
+    if (!this.running) return;
+    this.worker?.postMessage({ type: 'cancel', id: this.jobId });
+    this.jobId++;
+    this.running = false;
+    this.$('.w-run').disabled = false;
+    this.$('.w-cancel').disabled = true;
+    this.$('.w-status').textContent = '';
+    this.$('.w-progress').value = 0;
   }
 
   _fail(message) {
