@@ -414,13 +414,18 @@ TEST_CASE("numeric IK: the continuity box (max_step) bounds every joint's step a
   CHECK(withinLimits(m, boxed.q));
   CHECK(boxed.status == IkStatus::Unreachable);  // not reached within one step
   CHECK(boxed.position_error < (p0 - target.p).norm());  // but it moved toward the target
-  // a near target is reached exactly as without the box
-  SE3 near = target;
-  near.p = p0 + Vec3(0, 0, -0.002);
-  const IkResult a = solveNumeric(m, near, seed, opt);
+  // a near target from an interior pose is reached exactly as without the box
+  VecX inner(4);
+  inner << 150 * kDeg, 120 * kDeg, 200 * kDeg, 100 * kDeg;
+  forwardKinematics(m, d, inner);
+  SE3 near = d.oMtool;
+  near.p.z() -= 0.002;
+  const IkResult a = solveNumeric(m, near, inner, opt);
   opt.max_step = 0;
-  const IkResult b = solveNumeric(m, near, seed, opt);
+  const IkResult b = solveNumeric(m, near, inner, opt);
   CHECK(a.status == IkStatus::Ok);
+  CHECK(b.status == IkStatus::Ok);
+  CHECK((a.q - inner).cwiseAbs().maxCoeff() < 2 * kDeg);
   CHECK((a.q - b.q).cwiseAbs().maxCoeff() < 1e-9);
   // repeated boxed solves from the last answer: every step bounded, the error never grows
   opt.max_step = 2 * kDeg;
