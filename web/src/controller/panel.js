@@ -25,7 +25,7 @@ const STYLE = `
 .ctl-cfg td, .ctl-cfg th { padding: 2px 2px; text-align: right; overflow: hidden; text-overflow: ellipsis; }
 .ctl-cfg input { width: 100%; min-width: 0; box-sizing: border-box; }
 .ctl-stats { color: #94a3b8; font-size: 11px; }
-.ctl-stopbar { position: fixed; right: 16px; bottom: 16px; z-index: 1000; display: flex; gap: 8px; }
+.ctl-stopbar { position: fixed; right: 16px; bottom: 32px; z-index: 1000; display: flex; gap: 8px; }
 .ctl-stopbar button { font-size: 18px; font-weight: 700; padding: 14px 22px; border-radius: 10px; border: 3px solid #fff; cursor: pointer; }
 .ctl-stopbar .ctl-stop { background: #b45309; color: #fff; }
 .ctl-stopbar .ctl-estop { background: #dc2626; color: #fff; }
