@@ -383,3 +383,42 @@ test('bug 6: switching robot while streaming asks first; yes stops the arm clean
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('layout at 800×600 and 1920×1080: every tab reachable, the arm inside the canvas, the readout under a third of the view, stop buttons visible', { timeout: 120000 }, async () => {
+  for (const size of [{ width: 800, height: 600 }, { width: 1920, height: 1080 }]) {
+    const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop&q=150,120,200,100', size);
+    try {
+      for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller']) {
+        const tab = page.locator(`#tabs button[data-view="${v}"]`);
+        const b = await tab.boundingBox();
+        assert.ok(b && b.x >= 0 && b.x + b.width <= size.width && b.y >= 0 && b.y + b.height <= size.height, `${size.width}: tab ${v} inside the window ${JSON.stringify(b)}`);
+        const top = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.dataset.view, [b.x + b.width / 2, b.y + b.height / 2]);
+        assert.equal(top, v, `${size.width}: tab ${v} is not covered`);
+        await tab.click();
+        assert.equal(await tab.getAttribute('aria-selected'), 'true');
+        // the arm inside the canvas: every frame origin and the tool project into it
+        const inside = await page.evaluate(() => {
+          const a = window.__achain;
+          const fk = a.studio.lastFk;
+          const r = a.studio.viewport.canvas.getBoundingClientRect();
+          return [...fk.frames, fk.tool].every((F) => { const p = a.screenOf(F[3], F[7], F[11]); return p.x > r.left && p.x < r.right && p.y > r.top && p.y < r.bottom; });
+        });
+        assert.ok(inside, `${size.width}: the arm is inside the canvas in ${v}`);
+      }
+      const frac = await page.evaluate(() => {
+        const a = document.getElementById('readout').getBoundingClientRect();
+        const c = document.getElementById('viewport').getBoundingClientRect();
+        return (a.width * a.height) / (c.width * c.height);
+      });
+      assert.ok(frac < 1 / 3, `${size.width}: the readout covers ${(100 * frac).toFixed(1)} % of the view`);
+      await page.click('[data-testid=ctl-connect]');
+      await page.waitForFunction(() => document.querySelector('[data-testid=ctl-message]').textContent.startsWith('Connected'), null, { timeout: 20000 });
+      for (const id of ['ctl-stop', 'ctl-estop']) {
+        const b = await page.locator(`[data-testid=${id}]`).boundingBox();
+        assert.ok(b && b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width && b.y + b.height <= size.height, `${id} inside the window`);
+      }
+      await screenshot(page, `i18-layout-${size.width}x${size.height}`);
+      assert.deepEqual(errors, []);
+    } finally { await context.close(); }
+  }
+});
