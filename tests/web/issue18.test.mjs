@@ -422,3 +422,18 @@ test('layout at 800×600 and 1920×1080: every tab reachable, the arm inside the
     } finally { await context.close(); }
   }
 });
+
+test('keyboard: shortcuts keep working after a joint slider has been touched', async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop&q=150,120,200,100', { width: 1440, height: 900 });
+  try {
+    const s1 = page.locator('.view-panel[data-view="teleop"] .sliders input[type=range][data-joint="0"]');
+    const box = await s1.boundingBox();
+    await page.mouse.click(box.x + box.width * 0.4, box.y + box.height / 2);
+    assert.equal(await page.evaluate(() => document.activeElement.type), 'range');
+    await page.keyboard.press('3');
+    assert.equal(await page.getAttribute('#tabs button[data-view="motion"]', 'aria-selected'), 'true');
+    await page.keyboard.press('2');
+    assert.equal(await page.getAttribute('#tabs button[data-view="teleop"]', 'aria-selected'), 'true');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

@@ -136,7 +136,9 @@ async function main() {
   $('help-btn').addEventListener('click', () => { els.help.hidden = !els.help.hidden; });
   window.addEventListener('keydown', (e) => {
     const t = e.target;
-    const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+    // typing: text, number and select fields; a slider, checkbox or button that has the focus keeps the shortcuts
+    const typing = t && ((t.tagName === 'INPUT' && !['range', 'checkbox', 'radio', 'button'].includes(t.type)) ||
+      t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
     if ((e.ctrlKey || e.metaKey) && !typing) {
       const design = views.find((v) => v.id === 'design');
       if (e.key.toLowerCase() === 'z' && !e.shiftKey) { design.undo(); e.preventDefault(); }
