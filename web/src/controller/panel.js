@@ -107,13 +107,16 @@ export function mountControllerPanel(container, ctx) {
   ui.applyCfg = el('button', { onclick: applyConfig, disabled: '' }, 'Apply configuration');
   ui.stats = el('div', { class: 'ctl-stats', 'data-testid': 'ctl-stats' });
   ui.plot = el('div', { 'data-testid': 'ctl-plot' });
+  // messages next to what caused them: connecting (under Connect), sending (under Send), configuring
   ui.message = el('div', { class: 'ctl-na', 'data-testid': 'ctl-message' });
+  ui.cfgMsg = el('div', { class: 'ctl-na', 'data-testid': 'ctl-config-message' });
   ui.stopbar = el('div', { class: 'ctl-stopbar' },
     el('button', { class: 'ctl-stop', 'data-testid': 'ctl-stop', title: 'controlled stop (decelerates within limits)', onclick: () => streamer?.stop() }, 'STOP'),
     el('button', { class: 'ctl-estop', 'data-testid': 'ctl-estop', title: 'emergency stop (space bar, whatever has the focus): drive off, brake on', onclick: () => streamer?.estop() }, 'E-STOP (Space)'));
 
   container.append(
     el('div', { class: 'ctl-row' }, ui.source, ui.baud, ui.connect),
+    ui.message,
     serialWhy ? el('div', { class: 'ctl-na' }, serialWhy) : '',
     ui.state, ui.faults,
     el('div', { class: 'ctl-row' }, ui.clear),
@@ -127,8 +130,8 @@ export function mountControllerPanel(container, ctx) {
     el('label', { class: 'ctl-row' }, ui.teleop, 'stream the studio\'s joints (IK gizmo, sliders)'),
     el('label', { class: 'ctl-row' }, ui.follow, 'show the measured pose in the view'),
     el('h3', {}, 'Commanded vs measured'), ui.plot,
-    el('h3', {}, 'Configuration'), ui.cfg, el('div', { class: 'ctl-row' }, ui.applyCfg),
-    ui.stats, ui.message);
+    el('h3', {}, 'Configuration'), ui.cfg, el('div', { class: 'ctl-row' }, ui.applyCfg), ui.cfgMsg,
+    ui.stats);
 
   // ---------------- behaviour ----------------
   const say = (msg) => { ui.message.textContent = msg; };
@@ -229,9 +232,9 @@ export function mountControllerPanel(container, ctx) {
   async function applyConfig() {
     try {
       await streamer.configure(configs);
-      say('Configuration applied.');
+      ui.cfgMsg.textContent = 'Configuration applied.';
     } catch (e) {
-      say(`Configuration failed: ${e.message}`);
+      ui.cfgMsg.textContent = `Configuration failed: ${e.message}`;
     }
   }
 
@@ -242,13 +245,13 @@ export function mountControllerPanel(container, ctx) {
       trajectory = traj;
       ui.trajName.textContent = `${name}: ${v.samples} samples, ${v.duration.toFixed(2)} s, ${v.dof} joints`;
     } catch (e) {
-      say(`Trajectory refused: ${e.message}`);
+      ui.trajName.textContent = `Trajectory refused: ${e.message}`;
     }
   }
   function usePlanned() {
     const t = ctx.getTrajectory?.();
     if (t) setTrajectory(t, 'planned trajectory');
-    else say('No planned trajectory in the studio yet.');
+    else ui.trajName.textContent = 'No planned trajectory in the studio yet: plan one in Motion first.';
   }
   async function loadFile(e) {
     const f = e.target.files?.[0];
@@ -256,7 +259,7 @@ export function mountControllerPanel(container, ctx) {
     try {
       setTrajectory(JSON.parse(await f.text()), f.name);
     } catch (err) {
-      say(`${f.name}: ${err.message}`);
+      ui.trajName.textContent = `${f.name}: ${err.message}`;
     }
   }
 
