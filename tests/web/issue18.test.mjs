@@ -437,3 +437,24 @@ test('keyboard: shortcuts keep working after a joint slider has been touched', a
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('workspace: the volume in the chosen length unit, and the +4.6 % against the thesis explained on the page', { timeout: 120000 }, async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=workspace&units=deg,mm', { width: 1440, height: 900 });
+  try {
+    const W = '.view-panel[data-view="workspace"]';
+    await page.click(`${W} .w-run`);
+    await page.waitForFunction(() => window.__achain.views.workspace.result, null, { timeout: 90000 });
+    const n = await page.evaluate(() => window.__achain.views.workspace.result.count);
+    const vol = await page.evaluate(() => window.__achain.views.workspace.result.summary.volume);
+    const cell = () => page.textContent(`${W} .w-result table tr:nth-child(2) td:nth-child(3)`);
+    assert.equal(await cell(), `${Math.round(vol * 1e9).toLocaleString('en')} mm³`);
+    await page.selectOption('#unit-length', 'in');
+    assert.match(await cell(), /^[\d,]+ in³$/);
+    await page.selectOption('#unit-length', 'm');
+    assert.match(await cell(), /^\d\.\d{4} m³$/);
+    const note = await page.textContent(`${W} .w-thesis`);
+    assert.match(note, new RegExp(`487,640 voxels; this is ${(100 * (n / 487640 - 1)).toFixed(1)} % more`));
+    assert.match(note, /Why the counts differ/);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
