@@ -458,3 +458,29 @@ test('workspace: the volume in the chosen length unit, and the +4.6 % against th
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('teleoperate: Cartesian jog buttons with a step, and Copy q', async () => {
+  const { page, errors, context } = await studio('#robot=puma560&view=teleop&q=10,30,-40,20,30,10&units=deg,mm', { width: 1440, height: 900 });
+  try {
+    const P = '.view-panel[data-view="teleop"]';
+    const t0 = await page.evaluate(() => window.__achain.tool);
+    await page.fill(`${P} .jog-step`, '20');
+    await page.click(`${P} [data-jog="z-"]`);
+    const t1 = await page.evaluate(() => window.__achain.tool);
+    assert.ok(Math.abs(t1[11] - (t0[11] - 0.02)) < 1e-6 && Math.abs(t1[3] - t0[3]) < 1e-6, `20 mm down: ${t0[11]} → ${t1[11]}`);
+    await page.fill(`${P} .jog-step`, '5');
+    await page.click(`${P} [data-jog="rz+"]`);
+    const t2 = await page.evaluate(() => window.__achain.tool);
+    // rotated 5° about the base z axis about the tool point: R2 = Rz(5°)·R1, the position kept
+    const c = Math.cos(5 * DEG); const s = Math.sin(5 * DEG);
+    for (let col = 0; col < 3; col++) {
+      assert.ok(Math.abs(t2[col] - (c * t1[col] - s * t1[4 + col])) < 1e-6);
+      assert.ok(Math.abs(t2[4 + col] - (s * t1[col] + c * t1[4 + col])) < 1e-6);
+    }
+    assert.ok(Math.hypot(t2[3] - t1[3], t2[7] - t1[7], t2[11] - t1[11]) < 1e-6);
+    const copied = await page.evaluate(() => window.__achain.views.teleop.copyQ());
+    const q = await page.evaluate(() => window.__achain.q.map((v) => v * 180 / Math.PI));
+    assert.deepEqual(copied.split(', ').map(Number), q.map((v) => Number(v.toFixed(4))));
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

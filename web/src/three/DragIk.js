@@ -111,6 +111,23 @@ export class DragIk {
     return r;
   }
 
+  /** The continuity box (rad / m) for a move of the target from the tool to the pose m (a THREE.Matrix4). */
+  stepFor(m) {
+    const T = this.opts.tool();
+    const a = new THREE.Matrix4();
+    matrixFromRowMajor(a, T);
+    const pa = new THREE.Vector3(); const qa = new THREE.Quaternion(); const pb = new THREE.Vector3(); const qb = new THREE.Quaternion();
+    a.decompose(pa, qa, new THREE.Vector3());
+    m.decompose(pb, qb, new THREE.Vector3());
+    return this._box(pa.distanceTo(pb), qa.angleTo(qb));
+  }
+
+  /** The continuity box for a target motion of `distance` m and `angle` rad. */
+  _box(distance, angle) {
+    const reach = Math.max(this.opts.reach?.() ?? 0.5, 1e-3);
+    return STEP_FLOOR + STEP_GAIN * (distance / reach + angle);
+  }
+
   _markTarget() {
     this._lastPos.copy(this.proxy.position);
     this._lastQuat.copy(this.proxy.quaternion);
@@ -121,9 +138,7 @@ export class DragIk {
     if (!this._pending && !this._catchUp) return;
     this._pending = false;
     this._catchUp = false;
-    const reach = Math.max(this.opts.reach?.() ?? 0.5, 1e-3);
-    const moved = this.proxy.position.distanceTo(this._lastPos) / reach + this.proxy.quaternion.angleTo(this._lastQuat);
-    const maxStep = STEP_FLOOR + STEP_GAIN * moved;
+    const maxStep = this._box(this.proxy.position.distanceTo(this._lastPos), this.proxy.quaternion.angleTo(this._lastQuat));
     this._markTarget();
     this.lastMaxStep = maxStep;
     const q0 = Float64Array.from(this.opts.q());

@@ -4,9 +4,9 @@
 // R-twin overlay, frames, joint-limit and singularity warnings.
 import * as THREE from 'three';
 import { JointSliders } from '../ui/JointSliders.js';
-import { ChainView } from '../three/ChainView.js';
+import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
 import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
-import { DEG, fmt, jointToDisplay, jointUnitLabel } from '../core/units.js';
+import { DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
 
 const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf8, 0xa3e635, 0xf87171];
@@ -42,11 +42,22 @@ export class TeleopView {
         </div>
         <div class="goal-note muted" hidden></div>
         <div class="row weight-row" hidden><label>orientation weight <input type="range" class="ow" min="0" max="1" step="0.01" value="0.2"></label><span class="ow-val">0.20 m/rad</span></div>
+        <div class="row jog" aria-label="Cartesian jog">jog
+          <button type="button" data-jog="x-">−x</button><button type="button" data-jog="x+">+x</button>
+          <button type="button" data-jog="y-">−y</button><button type="button" data-jog="y+">+y</button>
+          <button type="button" data-jog="z-">−z</button><button type="button" data-jog="z+">+z</button>
+        </div>
+        <div class="row jog">
+          <button type="button" data-jog="rx-">−rx</button><button type="button" data-jog="rx+">+rx</button>
+          <button type="button" data-jog="ry-">−ry</button><button type="button" data-jog="ry+">+ry</button>
+          <button type="button" data-jog="rz-">−rz</button><button type="button" data-jog="rz+">+rz</button>
+          <label title="jog step: length unit for ±x/y/z, degrees for rotations">step <input type="number" class="jog-step" min="0" step="any" value="10" style="width:56px"></label><span class="jog-unit muted"></span>
+        </div>
         <div class="ik-status muted">IK status: drag the gizmo to start</div>
       </div>
       <h3>Joints</h3>
       <div class="sliders"></div>
-      <div class="row"><button type="button" class="home">Home (H)</button></div>
+      <div class="row"><button type="button" class="home">Home (H)</button><button type="button" class="copy-q" title="copy the joint values (display units) to the clipboard">Copy q</button></div>
       <h3>Display</h3>
       <div class="row">
         <label><input type="checkbox" class="twin"> R-twin overlay (T)</label>
@@ -88,6 +99,11 @@ export class TeleopView {
     this.$('.goal').addEventListener('change', () => this._goalChanged());
     this.$('.ow').addEventListener('input', () => { this.$('.ow-val').textContent = `${Number(this.$('.ow').value).toFixed(2)} m/rad`; });
     this.$('.home').addEventListener('click', () => this.home());
+    this.$('.copy-q').addEventListener('click', () => this.copyQ());
+    panel.querySelectorAll('[data-jog]').forEach((b) => b.addEventListener('click', () => this.jog(b.dataset.jog)));
+    const jogUnit = () => { this.$('.jog-unit').textContent = `${studio.units.length} / °`; };
+    jogUnit();
+    studio.addEventListener('units', jogUnit);
     this.$('.twin').addEventListener('change', (e) => studio.setTwin(e.target.checked));
     studio.addEventListener('twin', (e) => { this.$('.twin').checked = e.detail; });
     this.$('.frames').addEventListener('change', (e) => studio.setFramesVisible(e.target.checked));
@@ -162,6 +178,41 @@ export class TeleopView {
       return lo <= 0 && 0 <= hi ? 0 : 0.5 * (lo + hi);
     });
     this.studio.setQ(q);
+  }
+
+  /**
+   * One Cartesian jog step of the tool from its current pose ('x+', 'rz-', …: along / about the base
+   * axes, about the tool point), solved by the core's IK like one drag frame (continuity box included).
+   */
+  jog(what) {
+    const s = this.studio;
+    const step = Number(this.$('.jog-step').value);
+    if (!(step > 0) || !s.lastFk) return null;
+    const sign = what.endsWith('-') ? -1 : 1;
+    const m = new THREE.Matrix4();
+    matrixFromRowMajor(m, s.lastFk.tool);
+    if (what[0] === 'r') {
+      if (s.model.dof < 6 && this.$('.goal').value === 'position') { this.$('.goal').value = 'weighted'; this._goalChanged(); }
+      const p = new THREE.Vector3().setFromMatrixPosition(m);
+      const axis = { x: new THREE.Vector3(1, 0, 0), y: new THREE.Vector3(0, 1, 0), z: new THREE.Vector3(0, 0, 1) }[what[1]];
+      m.premultiply(new THREE.Matrix4().makeRotationAxis(axis, sign * step * DEG)).setPosition(p);
+    } else {
+      const d = { x: 0, y: 0, z: 0 };
+      d[what[0]] = (sign * step) / lengthFactor(s.units);
+      m.premultiply(new THREE.Matrix4().makeTranslation(d.x, d.y, d.z));
+    }
+    const r = this.drag.solveToward(rowMajorFromMatrix(m), { ...this._options(), maxStep: this.drag.stepFor(m) });
+    this._syncProxy();
+    return r;
+  }
+
+  /** Copies q in display units (deg or rad, mm/in/m for P) to the clipboard; returns the text. */
+  copyQ() {
+    const s = this.studio;
+    const text = Array.from(s.q, (v, i) => fmt(jointToDisplay(s.model.joints[i].kind, v, s.units), 4)).join(', ');
+    navigator.clipboard?.writeText(text).catch(() => {});
+    this.$('.ik-status').textContent = `q = (${text}) copied`;
+    return text;
   }
 
   /** Puts the gizmo on the core's tool pose. */
