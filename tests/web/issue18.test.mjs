@@ -484,3 +484,12 @@ test('teleoperate: Cartesian jog buttons with a step, and Copy q', async () => {
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('a shareable link with a bad json= says so instead of ignoring it', async () => {
+  const { page, errors, context } = await studio('#json=%%%not-base64', { width: 1440, height: 900 });
+  try {
+    assert.match(await page.textContent('#status'), /^link: json=: not a base64url-encoded robot description .* — showing prototype-4a$/);
+    assert.equal(await page.evaluate(() => window.__achain.robot), 'prototype-4a');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

@@ -261,12 +261,14 @@ export class Studio extends EventTarget {
     return p.toString();
   }
 
-  /** Parses a hash produced by hashState(). Returns {robot?, json?, q? (SI), view?, units?, twin?}. */
+  /** Parses a hash produced by hashState(). Returns {robot?, json?, jsonError?, q? (SI), view?, units?, twin?}. */
   static parseHash(hash) {
     const p = new URLSearchParams(hash.replace(/^#/, ''));
     const out = {};
     if (p.get('robot')) out.robot = p.get('robot');
-    if (p.get('json')) { try { out.json = decodeJson(p.get('json')); } catch { /* ignored: bad link */ } }
+    if (p.get('json')) {
+      try { out.json = decodeJson(p.get('json')); } catch (e) { out.jsonError = `json=: not a base64url-encoded robot description (${e.message})`; }
+    }
     if (p.get('q')) out.qDisplay = p.get('q').split(',').map(Number);
     if (p.get('view')) out.view = p.get('view');
     const u = (p.get('units') || '').split(',');

@@ -100,6 +100,7 @@ async function main() {
       const name = st.robot && builtins.some((b) => b.name === st.robot) ? st.robot : (builtins.some((b) => b.name === 'prototype-4a') ? 'prototype-4a' : builtins[0].name);
       if (!studio.model || studio.modelSource !== name) studio.setModel(name);
       if (st.robot && st.robot !== name) studio.status(`link: no built-in robot named '${st.robot}' — showing ${name}`, true);
+      if (st.jsonError) studio.status(`link: ${st.jsonError} — showing ${name}`, true);
     }
     const q = Studio.qFromHash(studio.model, st.qDisplay);
     if (q) { try { studio.setQ(q); } catch (e) { studio.status(`link: ${e.message}`, true); } }
