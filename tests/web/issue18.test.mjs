@@ -493,3 +493,28 @@ test('a shareable link with a bad json= says so instead of ignoring it', async (
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('Motion: the plan exports as CSV in the display units and the plots as one PNG', async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=motion&units=deg,mm', { width: 1440, height: 900 });
+  try {
+    const M = '.view-panel[data-view="motion"]';
+    await page.click(`${M} .m-plan`);
+    await page.waitForTimeout(300);
+    const dl = page.waitForEvent('download');
+    await page.click(`${M} .m-csv`);
+    const file = await (await dl).path();
+    const lines = (await import('node:fs')).readFileSync(file, 'utf8').trim().split('\n');
+    assert.equal(lines[0], '"t (s)","q1 waist (°)","q2 shoulder (°)","q3 elbow (°)","q4 wrist (°)","qd1 waist (°/s)","qd2 shoulder (°/s)","qd3 elbow (°/s)","qd4 wrist (°/s)"');
+    const n = await page.evaluate(() => window.__achain.views.motion.traj.samples);
+    assert.equal(lines.length, n + 1);
+    assert.deepEqual(lines[1].split(',').slice(0, 5).map(Number), [0, 60, 60, 60, 60]);
+    assert.deepEqual(lines.at(-1).split(',').slice(1, 5).map((v) => Number(Number(v).toFixed(6))), [300, 300, 300, 300]);
+    const png = await page.evaluate(() => { const c = window.__achain.views.motion.plotsPng(); return { w: c.width, h: c.height, url: c.toDataURL().slice(0, 22) }; });
+    assert.ok(png.w > 300 && png.h > 200, JSON.stringify(png));
+    assert.equal(png.url, 'data:image/png;base64,');
+    const dl2 = page.waitForEvent('download');
+    await page.click(`${M} .m-png`);
+    assert.match((await dl2).suggestedFilename(), /^prototype-4a-plots\.png$/);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

@@ -86,6 +86,8 @@ export class MotionView {
         <div class="row"><button type="button" class="m-plan primary">Plan &amp; plot</button>
           <button type="button" class="m-play" disabled>▶ Play</button>
           <button type="button" class="m-export" disabled>Export JSON</button></div>
+        <div class="row"><button type="button" class="m-csv" disabled title="t, q, q̇ per joint in the display units">Export CSV</button>
+          <button type="button" class="m-png" disabled title="the plots as one PNG image">Plots as PNG</button></div>
         <input type="range" class="m-scrub" min="0" max="1" step="any" value="0" disabled aria-label="time">
         <div class="m-error error-box" hidden></div>
         <div class="m-summary"></div>
@@ -122,6 +124,8 @@ export class MotionView {
     this.$('.m-plan').addEventListener('click', () => this.plan());
     this.$('.m-play').addEventListener('click', () => this.togglePlay());
     this.$('.m-export').addEventListener('click', () => this.exportJson());
+    this.$('.m-csv').addEventListener('click', () => this._download(new Blob([this.csv()], { type: 'text/csv' }), 'trajectory.csv'));
+    this.$('.m-png').addEventListener('click', () => this.plotsPng().toBlob((b) => this._download(b, 'plots.png')));
     this.$('.m-scrub').addEventListener('input', () => { this.playing = false; this._setTime(Number(this.$('.m-scrub').value) * (this.traj?.duration ?? 0)); this._playLabel(); });
     this.$('.m-legs').addEventListener('change', () => { if (this.traj) this.analyze(); });
     this.$('.m-bj').addEventListener('change', () => { if (this.traj) this._plot(); });
@@ -273,6 +277,8 @@ export class MotionView {
     this.time = 0;
     this.$('.m-play').disabled = false;
     this.$('.m-export').disabled = !exportable;
+    this.$('.m-csv').disabled = false;
+    this.$('.m-png').disabled = false;
     this.$('.m-scrub').disabled = false;
     this._setTime(0);
     this.playing = true;
@@ -344,6 +350,8 @@ export class MotionView {
     this.$('.m-summary').replaceChildren();
     this.$('.m-play').disabled = true;
     this.$('.m-export').disabled = true;
+    this.$('.m-csv').disabled = true;
+    this.$('.m-png').disabled = true;
     this.$('.m-scrub').disabled = true;
     this.playing = false;
     this._playLabel();
@@ -527,13 +535,49 @@ export class MotionView {
 
   exportJson() {
     const data = this.studio.model.trajectoryToJson(this.traj);
+    this._download(new Blob([JSON.stringify(data)], { type: 'application/json' }), 'trajectory.json');
+  }
+
+  _download(blob, suffix) {
     const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([JSON.stringify(data)], { type: 'application/json' }));
-    a.download = `${this.studio.model.name}-trajectory.json`;
+    a.href = URL.createObjectURL(blob);
+    a.download = `${this.studio.model.name}-${suffix}`;
     document.body.appendChild(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  /** The trajectory as CSV: t (s), then q and q̇ of every joint in the display units (header names them). */
+  csv() {
+    const tr = this.traj;
+    const s = this.studio;
+    const n = tr.dof;
+    const js = s.model.joints;
+    const head = ['t (s)', ...js.map((j, i) => `q${i + 1} ${j.name} (${jointUnitLabel(j.kind, s.units)})`),
+      ...js.map((j, i) => `qd${i + 1} ${j.name} (${jointUnitLabel(j.kind, s.units)}/s)`)];
+    const rows = [head.map((h) => `"${h}"`).join(',')];
+    for (let k = 0; k < tr.samples; k++) {
+      const q = js.map((j, i) => jointToDisplay(j.kind, tr.q[k * n + i], s.units));
+      const qd = js.map((j, i) => jointToDisplay(j.kind, tr.qd[k * n + i], s.units));
+      rows.push([tr.t[k], ...q, ...qd].map((v) => String(Number(v.toPrecision(10)))).join(','));
+    }
+    return `${rows.join('\n')}\n`;
+  }
+
+  /** Every plot of the dock drawn into one canvas (two columns, as on the page). */
+  plotsPng() {
+    const cs = [...this.dock.querySelectorAll('.uplot canvas')];
+    const r0 = this.dock.getBoundingClientRect();
+    const out = document.createElement('canvas');
+    const boxes = cs.map((c) => c.getBoundingClientRect());
+    out.width = Math.max(1, ...boxes.map((b) => b.right - r0.left));
+    out.height = Math.max(1, ...boxes.map((b) => b.bottom - r0.top + this.dock.scrollTop));
+    const g = out.getContext('2d');
+    g.fillStyle = '#0b1220';
+    g.fillRect(0, 0, out.width, out.height);
+    cs.forEach((c, i) => g.drawImage(c, boxes[i].left - r0.left, boxes[i].top - r0.top + this.dock.scrollTop, boxes[i].width, boxes[i].height));
+    return out;
   }
 }
 
