@@ -518,3 +518,18 @@ test('Motion: the plan exports as CSV in the display units and the plots as one 
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('Controller plot: commanded vs measured labelled, and the y range at least 1° (servo noise does not fill it)', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=controller', { width: 1440, height: 900 });
+  try {
+    await page.waitForSelector('[data-testid=ctl-connect]');
+    await page.click('[data-testid=ctl-connect]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=ctl-message]').textContent.startsWith('Connected'), null, { timeout: 20000 });
+    await page.waitForTimeout(1500); // the arm rests at 60°: only servo noise
+    assert.match(await page.textContent('[data-testid=ctl-plot-key]'), /q1q2q3q4dashed: commanded · solid: measured/);
+    const y = await page.evaluate(() => { const u = window.__achain.views.controller.handle.plot; return { min: u.scales.y.min, max: u.scales.y.max, n: u.data[0].length }; });
+    assert.ok(y.n > 10, `${y.n} samples plotted`);
+    assert.ok(y.max - y.min >= 1 && y.min < 60 && y.max > 60, `y range ${y.min}…${y.max}°`);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

@@ -107,6 +107,7 @@ export function mountControllerPanel(container, ctx) {
   ui.applyCfg = el('button', { onclick: applyConfig, disabled: '' }, 'Apply configuration');
   ui.stats = el('div', { class: 'ctl-stats', 'data-testid': 'ctl-stats' });
   ui.plot = el('div', { 'data-testid': 'ctl-plot' });
+  ui.plotKey = el('div', { class: 'ctl-row ctl-stats', 'data-testid': 'ctl-plot-key' });
   // messages next to what caused them: connecting (under Connect), sending (under Send), configuring
   ui.message = el('div', { class: 'ctl-na', 'data-testid': 'ctl-message' });
   ui.cfgMsg = el('div', { class: 'ctl-na', 'data-testid': 'ctl-config-message' });
@@ -129,7 +130,7 @@ export function mountControllerPanel(container, ctx) {
     el('h3', {}, 'Teleoperation'),
     el('label', { class: 'ctl-row' }, ui.teleop, 'stream the studio\'s joints (IK gizmo, sliders)'),
     el('label', { class: 'ctl-row' }, ui.follow, 'show the measured pose in the view'),
-    el('h3', {}, 'Commanded vs measured'), ui.plot,
+    el('h3', {}, 'Commanded vs measured'), ui.plotKey, ui.plot,
     el('h3', {}, 'Configuration'), ui.cfg, el('div', { class: 'ctl-row' }, ui.applyCfg), ui.cfgMsg,
     ui.stats);
 
@@ -157,7 +158,15 @@ export function mountControllerPanel(container, ctx) {
     for (let j = 0; j < n; j++) series.push({ label: `q${j + 1} cmd`, stroke: colors[j], dash: [6, 4], width: 1 });
     for (let j = 0; j < n; j++) series.push({ label: `q${j + 1} meas`, stroke: colors[j], width: 2 });
     const width = Math.max(260, (container.clientWidth || 300) - 8);
-    plot = new uPlot({ width, height: 180, series, legend: { show: false }, scales: { x: { time: false } },
+    // the y range spans at least 1°: a few thousandths of a degree of servo noise do not fill the plot
+    const atLeastOneDegree = (u, min, max) => {
+      const mid = (min + max) / 2;
+      const half = Math.max((max - min) / 2, 0.5) * 1.05;
+      return [mid - half, mid + half];
+    };
+    ui.plotKey.replaceChildren(...Array.from({ length: n }, (_, j) => el('span', { style: `color:${colors[j]}` }, `q${j + 1}`)),
+      el('span', {}, 'dashed: commanded · solid: measured'));
+    plot = new uPlot({ width, height: 180, series, legend: { show: false }, scales: { x: { time: false }, y: { range: atLeastOneDegree } },
       axes: [{ stroke: '#94a3b8', label: 's' }, { stroke: '#94a3b8', label: 'deg' }] },
     [[], ...series.slice(1).map(() => [])], ui.plot);
   }
@@ -403,6 +412,7 @@ export function mountControllerPanel(container, ctx) {
     stop() { streamer?.stop(); },
     // for tests and scripting
     get streamer() { return streamer; },
+    get plot() { return plot; },
     connect,
     send,
     setTrajectory,
