@@ -533,3 +533,41 @@ test('Controller plot: commanded vs measured labelled, and the y range at least 
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('sessions: save a session file and open it again (design, pose, camera, Motion and Workspace settings); a bad file is named', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await studio('#robot=puma560&view=design&q=10,20,30,40,50,60', { width: 1440, height: 900 });
+  try {
+    const D = '.view-panel[data-view="design"]';
+    const a2 = page.locator(`${D} input[data-joint="1"][data-field="a"]`);
+    await a2.fill('500');
+    await a2.press('Enter');
+    await page.click('#tabs button[data-view="motion"]');
+    await page.fill('.view-panel[data-view="motion"] .m-duration', '2.5');
+    await page.click('#tabs button[data-view="workspace"]');
+    await page.fill('.view-panel[data-view="workspace"] .w-voxel', '20');
+    await page.evaluate(() => { const c = window.__achain.studio.viewport.camera; c.position.set(2, -1, 1.5); window.__achain.studio.viewport.controls.update(); });
+    const dl = page.waitForEvent('download');
+    await page.click('#session-save');
+    const file = await (await dl).path();
+    const text = (await import('node:fs')).readFileSync(file, 'utf8');
+    const saved = await page.evaluate(() => ({ q: window.__achain.q, a: window.__achain.studio.model.joints[1].a, cam: window.__achain.studio.viewport.camera.position.toArray() }));
+    // somewhere else entirely, then open the file
+    await page.selectOption('#robot-select', 'prototype-4a');
+    await page.click('#tabs button[data-view="motion"]');
+    await page.fill('.view-panel[data-view="motion"] .m-duration', '');
+    await page.setInputFiles('#session-open', { name: 'my.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.waitForFunction(() => /session loaded/.test(document.getElementById('status').textContent));
+    const back = await page.evaluate(() => ({ q: window.__achain.q, a: window.__achain.studio.model.joints[1].a, cam: window.__achain.studio.viewport.camera.position.toArray(), name: window.__achain.robot }));
+    assert.equal(back.name, 'puma560');
+    assert.ok(Math.abs(back.a - saved.a) < 1e-12 && Math.abs(back.a - 0.5) < 1e-9, `the edited design: a2 = ${back.a}`);
+    assert.ok(back.q.every((v, i) => Math.abs(v - saved.q[i]) < 1e-6));
+    assert.ok(back.cam.every((v, i) => Math.abs(v - saved.cam[i]) < 1e-9), `camera ${back.cam}`);
+    assert.equal(await page.inputValue('.view-panel[data-view="motion"] .m-duration'), '2.5');
+    assert.equal(await page.inputValue('.view-panel[data-view="workspace"] .w-voxel'), '20');
+    // a bad file: the status names what is wrong
+    await page.setInputFiles('#session-open', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ schema: 'achain-studio-session', version: 1, link: 'robot=puma560', camera: { position: [0, 0], target: [0, 0, 0] } })) });
+    await page.waitForFunction(() => /bad\.json/.test(document.getElementById('status').textContent));
+    assert.equal(await page.textContent('#status'), 'bad.json: session.camera.position: must be 3 finite numbers');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

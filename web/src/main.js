@@ -8,6 +8,7 @@ import { MotionView } from './views/MotionView.js';
 import { WorkspaceView } from './views/WorkspaceView.js';
 import { ControllerView } from './views/ControllerView.js';
 import { makeUnits } from './core/units.js';
+import { captureSession, applySession } from './ui/session.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -49,6 +50,8 @@ async function main() {
   els.units.innerHTML = `<label>angles <select id="unit-angle" aria-label="angle unit"><option value="deg">deg</option><option value="rad">rad</option></select></label>
     <label>lengths <select id="unit-length" aria-label="length unit"><option value="mm">mm</option><option value="in">in</option><option value="m">m</option></select></label>
     <button type="button" id="share" title="Copy a link to this robot and pose">Share</button>
+    <button type="button" id="session-save" title="Save the session (robot, design, pose, camera, Motion and Workspace settings) as a file">Save</button>
+    <label class="filebtn" title="Open a saved session file"><input type="file" id="session-open" accept=".json,application/json" hidden><span class="btnlike">Open</span></label>
     <a href="./tutorials/index.html" target="_blank" rel="noopener">Tutorials</a>
     <button type="button" id="help-btn" title="Keyboard shortcuts (?)">?</button>`;
   const ua = $('unit-angle');
@@ -119,6 +122,30 @@ async function main() {
     try { await navigator.clipboard.writeText(url); studio.status('link copied to the clipboard'); } catch { studio.status(`link: ${url}`); }
   });
 
+  // session files
+  $('session-save').addEventListener('click', () => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([JSON.stringify(captureSession(studio), null, 1)], { type: 'application/json' }));
+    a.download = `${studio.model.name}-session.json`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  const openSession = (text, name = 'session') => {
+    try {
+      applySession(studio, text, applyHash);
+      studio.status(`${name}: session loaded`);
+    } catch (e) {
+      studio.status(`${name}: ${e.message}`, true);
+    }
+  };
+  $('session-open').addEventListener('change', async (e) => {
+    const f = e.target.files?.[0];
+    if (f) openSession(await f.text(), f.name);
+    e.target.value = '';
+  });
+
   // keyboard shortcuts
   const teleop = views.find((v) => v.id === 'teleop');
   const shortcuts = [
@@ -176,6 +203,8 @@ async function main() {
     get frames() { return studio.viewport.frames ?? 0; },
     setQ: (q) => studio.setQ(Float64Array.from(q)),
     setRobot: (name) => studio.setModel(name),
+    captureSession: () => captureSession(studio),
+    openSession,
     /** Screen (CSS px, page coordinates) of a world point, for driving the gizmo in tests. */
     screenOf(x, y, z) {
       const v = new studio.viewport.camera.position.constructor(x, y, z).project(studio.viewport.camera);
