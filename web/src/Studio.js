@@ -110,15 +110,35 @@ export class Studio extends EventTarget {
     this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.42 * L), 0.95 * L);
   }
 
-  /** Re-frames the camera (and the drawing scale) on the current model, e.g. after a new design. */
+  /**
+   * Re-frames the camera (and the drawing scale) on what is shown: the arm at its pose, the ghost arms
+   * and the workspace cloud when visible (not the reach sphere), e.g. after a new design or a workspace run.
+   */
   fitView() {
     if (!this.model) return;
     this.size = this._reach(this.model);
     this.chain.build(this.model, this.size);
     this._rebuildTwin();
-    this._frameReach(this.model, this.size);
     this._render();
+    this.viewport.setGrid(this.size * 1.1);
+    const box = this.shownBox();
+    if (box.isEmpty()) this._frameReach(this.model, this.size);
+    else this.viewport.frame(box.getCenter(new THREE.Vector3()), 0.5 * box.getSize(new THREE.Vector3()).length() * 1.05);
     this.dispatchEvent(new CustomEvent('fit', { detail: this.size }));
+  }
+
+  /** World-frame box of the visible drawn objects of the 3D world (the arm, ghosts, workspace cloud). */
+  shownBox() {
+    const box = new THREE.Box3();
+    const part = new THREE.Box3();
+    this.viewport.world.updateMatrixWorld(true);
+    this.viewport.world.traverseVisible((o) => {
+      if (!o.geometry || o.isSprite) return;
+      if (!o.geometry.boundingBox) o.geometry.computeBoundingBox();
+      part.copy(o.geometry.boundingBox).applyMatrix4(o.matrixWorld);
+      if (!part.isEmpty() && Number.isFinite(part.min.x) && Number.isFinite(part.max.x)) box.union(part);
+    });
+    return box;
   }
 
   /** Sets the joint vector (SI) and redraws. `source` names who changed it (views ignore their own). */

@@ -29,7 +29,7 @@ export class DesignView {
         <button type="button" class="d-add">Add joint</button>
         <button type="button" class="d-undo" title="Ctrl+Z">Undo</button>
         <button type="button" class="d-redo" title="Ctrl+Y">Redo</button>
-        <button type="button" class="d-fit" title="frame the camera on the whole chain (key V)">Fit view</button>
+        <button type="button" class="d-fit" title="frame the camera on what is shown: the arm at its pose, ghosts, the workspace cloud (key V)">Fit view</button>
       </div>
       <div class="d-error error-box" hidden></div>
       <div class="d-joints"></div>

@@ -192,6 +192,7 @@ export class WorkspaceView {
     this.result = { count: a.voxels, summary: a, overlap: msg.overlap ?? null };
     this._buildCloud(msg);
     this._section();
+    this.studio.fitView(); // the camera frames the arm and the new cloud
   }
 
   /** The result table, volumes in the chosen length unit (in³, mm³ or m³); the thesis comparison. */
