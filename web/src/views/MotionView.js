@@ -372,17 +372,17 @@ export class MotionView {
     const series = (flat, scale = conv) => Array.from({ length: n }, (_, i) => Array.from(column(flat, n, i), (v) => v * scale(i)));
     this.dock.appendChild(plotKey(m.joints));
     const charts = [
-      { title: `position (${lab(0, '')})`, data: series(tr.q) },
-      { title: `velocity (${lab(0, '/s')})`, data: series(tr.qd), limit: (j) => j.velocity },
+      { title: `position (${lab(0, '')})`, data: series(tr.q), unit: (i) => lab(i, '') },
+      { title: `velocity (${lab(0, '/s')})`, data: series(tr.qd), limit: (j) => j.velocity, unit: (i) => lab(i, '/s') },
     ];
     if (tr.energy) {
       const e0 = tr.energy[0];
-      charts.push({ title: `total energy − E(0) (J): drift ${fmt(tr.energy[tr.energy.length - 1] - e0, 6)} J`, data: [Array.from(tr.energy, (v) => v - e0)], labels: ['energy'], colours: ['#f97316'], dashed: [] });
+      charts.push({ title: `total energy − E(0) (J): ${tr.limitStops ? 'change (limit stops absorb energy)' : 'drift'} ${fmt(tr.energy[tr.energy.length - 1] - e0, 6)} J`, data: [Array.from(tr.energy, (v) => v - e0)], labels: ['energy'], colours: ['#f97316'], dashed: [], unit: () => 'J' });
     }
-    if (tr.qdd) charts.push({ title: `acceleration (${lab(0, '/s²')})`, data: series(tr.qdd), limit: (j) => j.acceleration });
+    if (tr.qdd) charts.push({ title: `acceleration (${lab(0, '/s²')})`, data: series(tr.qdd), limit: (j) => j.acceleration, unit: (i) => lab(i, '/s²') });
     if (this.analysis) {
-      charts.push({ title: 'torque (N·m) — dashed: effort limits', data: series(this.analysis.tau, () => 1), limit: (j) => j.effort, limitScale: () => 1 });
-      charts.push({ title: `power (W) — total work ${fmt(this.analysis.totalWork, 3)} J`, data: series(this.analysis.power, () => 1) });
+      charts.push({ title: 'torque (N·m) — dashed: effort limits', data: series(this.analysis.tau, () => 1), limit: (j) => j.effort, limitScale: () => 1, unit: (i) => (m.joints[i].kind === 'P' ? 'N' : 'N·m') });
+      charts.push({ title: `power (W) — total work ${fmt(this.analysis.totalWork, 3)} J`, data: series(this.analysis.power, () => 1), unit: () => 'W' });
     }
     if (this.breakdown) {
       const j = Math.min(Number(this.$('.m-bj').value) || 0, n - 1);
@@ -392,6 +392,7 @@ export class MotionView {
         title: `torque breakdown of q${j + 1} ${m.joints[j].name} (N·m)`,
         data: parts.map(([k]) => Array.from(column(this.breakdown[k], n, j))),
         labels: parts.map(([, l]) => l), colours: parts.map(([, , c]) => c), dashed: [4, 5], legend: true,
+        unit: () => (m.joints[j].kind === 'P' ? 'N' : 'N·m'),
       });
     }
     const width = Math.max(240, Math.floor((this.dock.clientWidth || s.els.viewport.clientWidth) / 2) - 16);
@@ -414,6 +415,17 @@ export class MotionView {
           }
         });
       }
+      // hover readout: the time and every line's value with its unit at the cursor (synchronised across plots)
+      const hover = document.createElement('div');
+      hover.className = 'chart-hover';
+      const lines = c.data.length;
+      const hoverText = (u) => {
+        const k = u.cursor.idx;
+        if (k == null || k < 0) { hover.textContent = '\u00a0'; return; }
+        hover.textContent = [`t ${fmt(u.data[0][k], 3)} s`,
+          ...ser.slice(1, 1 + lines).map((sr, i) => { const un = c.unit ? c.unit(i) : ''; return `${sr.label} ${fmt(u.data[i + 1][k], 3)}${un.startsWith('°') || !un ? '' : ' '}${un}`; })].join(' · ');
+      };
+      hover.textContent = '\u00a0';
       const opts = {
         title: c.title, width, height: 170,
         cursor: { sync: { key: 'achain-motion' } },
@@ -424,9 +436,10 @@ export class MotionView {
           { stroke: '#94a3b8', grid: { stroke: '#1e293b' }, size: 70, space: 22, values: (u, vals) => vals.map((v) => (Math.abs(v) >= 1000 ? `${+(v / 1000).toPrecision(3)}k` : String(+v.toPrecision(4)))) },
         ],
         series: ser,
-        hooks: { setCursor: [(u) => { if (u.cursor.idx != null && u.cursor.event) this._hoverIdx = u.cursor.idx; }] },
+        hooks: { setCursor: [(u) => { if (u.cursor.idx != null && u.cursor.event) this._hoverIdx = u.cursor.idx; hoverText(u); }] },
       };
       this.plots.push(new uPlot(opts, data, el));
+      el.appendChild(hover);
     }
     this._cursorLine();
   }
