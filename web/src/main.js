@@ -82,6 +82,31 @@ async function main() {
     try { studio.setModel(els.select.value); } catch (e) { studio.status(e.message, true); }
   });
 
+  /**
+   * A fresh open (no link state) does not start at a singular pose: when the core finds the home pose
+   * singular (the prototype's all-180°, stretched), the arm starts bent 30° per joint, alternating,
+   * if the core finds that pose regular; a one-line hint says what to do and where the home pose is.
+   */
+  function startPose() {
+    const m = studio.model;
+    const home = studio.q;
+    if (!m.detectSingularities(home).length) return;
+    const q = Float64Array.from(home, (v, i) => {
+      const j = m.joints[i];
+      if (j.kind === 'P') return v;
+      const bent = v + (i % 2 ? 30 : -30) * Math.PI / 180;
+      return bent >= (j.lower ?? -Infinity) && bent <= (j.upper ?? Infinity) ? bent : v;
+    });
+    if (m.detectSingularities(q).length) return;
+    studio.setQ(q);
+    const hint = document.querySelector('.view-panel[data-view="teleop"] .start-hint');
+    if (!hint) return;
+    hint.textContent = 'Drag the orange ball at the tool (or a slider) to move the arm; Home (H) is the thesis pose, all joints 180° (stretched, singular).';
+    hint.hidden = false;
+    const hide = () => { hint.hidden = true; };
+    studio.addEventListener('model', hide, { once: true });
+  }
+
   // URL state
   let hashTimer = 0;
   let writingHash = false;
@@ -110,7 +135,9 @@ async function main() {
     if (st.twin) studio.setTwin(true);
     studio.showView(views.some((v) => v.id === st.view) ? st.view : 'teleop');
   }
+  const freshOpen = !location.hash || location.hash === '#';
   applyHash(location.hash);
+  if (freshOpen) startPose();
   studio.addEventListener('q', scheduleHash);
   studio.addEventListener('model', scheduleHash);
   studio.addEventListener('view', scheduleHash);
@@ -154,7 +181,7 @@ async function main() {
     ['T', 'R-twin overlay on/off'],
     ['F', 'link frames on/off'],
     ['H', 'home pose'],
-    ['V', 'fit the view to the chain'],
+    ['V', 'fit the view to what is shown (the arm, the workspace cloud)'],
     ['U', 'cycle length unit (mm → in → m)'],
     ['D', 'angles in deg / rad'],
     ['Ctrl+Z / Ctrl+Y', 'undo / redo in Design'],

@@ -25,6 +25,7 @@ export class TeleopView {
     this.solveTimes = [];
     panel.innerHTML = `
       <h3>Tool gizmo &amp; IK</h3>
+      <p class="start-hint" hidden></p>
       <div class="ik-ui">
         <p class="hint">Drag an arrow (or the centre square) of the gizmo on the tool — the orange ball: the core's numeric IK moves the arm to follow, every frame, from the current pose. Keys: W move, E rotate; drag empty space to orbit the camera.</p>
         <div class="row">
