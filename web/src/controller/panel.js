@@ -108,6 +108,7 @@ export function mountControllerPanel(container, ctx) {
   ui.stats = el('div', { class: 'ctl-stats', 'data-testid': 'ctl-stats' });
   ui.plot = el('div', { 'data-testid': 'ctl-plot' });
   ui.plotKey = el('div', { class: 'ctl-row ctl-stats', 'data-testid': 'ctl-plot-key' });
+  ui.plotHover = el('div', { class: 'ctl-stats', 'data-testid': 'ctl-plot-hover' }, '\u00a0');
   // messages next to what caused them: connecting (under Connect), sending (under Send), configuring
   ui.message = el('div', { class: 'ctl-na', 'data-testid': 'ctl-message' });
   ui.cfgMsg = el('div', { class: 'ctl-na', 'data-testid': 'ctl-config-message' });
@@ -130,7 +131,7 @@ export function mountControllerPanel(container, ctx) {
     el('h3', {}, 'Teleoperation'),
     el('label', { class: 'ctl-row' }, ui.teleop, 'stream the studio\'s joints (IK gizmo, sliders)'),
     el('label', { class: 'ctl-row' }, ui.follow, 'show the measured pose in the view'),
-    el('h3', {}, 'Commanded vs measured'), ui.plotKey, ui.plot,
+    el('h3', {}, 'Commanded vs measured'), ui.plotKey, ui.plot, ui.plotHover,
     el('h3', {}, 'Configuration'), ui.cfg, el('div', { class: 'ctl-row' }, ui.applyCfg), ui.cfgMsg,
     ui.stats);
 
@@ -166,8 +167,16 @@ export function mountControllerPanel(container, ctx) {
     };
     ui.plotKey.replaceChildren(...Array.from({ length: n }, (_, j) => el('span', { style: `color:${colors[j]}` }, `q${j + 1}`)),
       el('span', {}, 'dashed: commanded · solid: measured'));
+    // hover readout: t and each joint's commanded / measured angle at the cursor
+    const hover = (u) => {
+      const k = u.cursor.idx;
+      if (k == null || k < 0 || u.data[0][k] == null) { ui.plotHover.textContent = '\u00a0'; return; }
+      const f = (v) => (v == null ? '–' : `${v.toFixed(3)}°`);
+      ui.plotHover.textContent = [`t ${u.data[0][k].toFixed(2)} s`,
+        ...Array.from({ length: n }, (_, j) => `q${j + 1} ${f(u.data[1 + j][k])} cmd / ${f(u.data[1 + n + j][k])} meas`)].join(' · ');
+    };
     plot = new uPlot({ width, height: 180, series, legend: { show: false }, scales: { x: { time: false }, y: { range: atLeastOneDegree } },
-      axes: [{ stroke: '#94a3b8', label: 's' }, { stroke: '#94a3b8', label: 'deg' }] },
+      axes: [{ stroke: '#94a3b8', label: 's' }, { stroke: '#94a3b8', label: 'deg' }], hooks: { setCursor: [hover] } },
     [[], ...series.slice(1).map(() => [])], ui.plot);
   }
 
