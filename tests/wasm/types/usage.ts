@@ -71,7 +71,7 @@ export async function usage(): Promise<number> {
   const pe: number = m.potentialEnergy(q, { legs: 'potential' });
   const lee: LeeTerms = m.leeTerms(q, q);
   const fm: FreemanModel = m.freemanModel(q, q);
-  const sim: SimulationResult = m.simulate({ q, duration: 0.01, dt: 1e-3, integrator: 'euler', onProgress: (f: number) => f });
+  const sim: SimulationResult = m.simulate({ q, duration: 0.01, dt: 1e-3, integrator: 'euler', onProgress: (f: number) => f }, { limitStops: true });
   const ct: ComputedTorqueResult = m.simulateComputedTorque({ traj: { t: [0, 1], q: [q, q] }, kp: 100, kv: [1, 2, 3, 4] });
 
   // trajectory

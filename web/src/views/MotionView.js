@@ -96,9 +96,11 @@ export class MotionView {
       <div class="s-ui">
         <p class="hint">Let go from the current pose: the core integrates the forward dynamics with zero joint torque
         (gravity and the leg model only) in a Web Worker.</p>
-        <p class="hint s-contact"><b>Contact-free:</b> no joint-limit stops and no floor — the arm swings through its limits and
-        through the floor, as the equations of motion alone say.</p>
+        <p class="hint s-contact"><b>Joint-limit stops, no floor:</b> with <i>limit stops</i> on, a joint past its limit meets the
+        core's spring–damper (20 Hz, critically damped; it sinks in a little, see the dynamics docs); off, the arm swings through its
+        limits. There is no floor and no self-collision: the links pass through the ground.</p>
         <div class="row">
+          <label title="the core's joint-limit spring–dampers (DynamicsOptions::limit_stops)"><input type="checkbox" class="s-stops" checked> limit stops</label>
           <label>time <input type="number" class="s-duration" min="0.01" step="any" value="2" style="width:60px"> s</label>
           <label>dt <input type="number" class="s-dt" min="0.00001" step="any" value="0.001" style="width:70px"> s</label>
           <label><select class="s-int" aria-label="integrator"><option value="rk4">RK4</option><option value="euler">Euler</option></select></label>
@@ -511,14 +513,18 @@ export class MotionView {
       this._endSimulation();
       if (msg.type === 'error') { this.$('.s-status').textContent = msg.message; return; }
       const n = msg.dof;
-      this.traj = { profile: 'simulation', simulated: true, t: msg.t, q: msg.q, qd: msg.qd, energy: msg.energy, dof: n, samples: msg.t.length, duration: msg.t[msg.t.length - 1], continuity: 1 };
+      this.traj = { profile: 'simulation', simulated: true, t: msg.t, q: msg.q, qd: msg.qd, energy: msg.energy, limitStops: msg.limitStops, dof: n, samples: msg.t.length, duration: msg.t[msg.t.length - 1], continuity: 1 };
       this.analysis = null;
       this.breakdown = null;
       const drift = msg.energy[msg.energy.length - 1] - msg.energy[0];
-      // say so when the contact-free motion passes the joint limits (the core's withinLimits per sample)
+      // without stops say when the motion passes the joint limits (the core's withinLimits per sample);
+      // with stops the energy falls at each stop (the damper), so it is called a change, not a drift
       let passes = false;
       for (let k = 0; k < msg.t.length && !passes; k++) passes = !s.model.withinLimits(msg.q.slice(k * n, (k + 1) * n));
-      this.$('.s-status').textContent = `${msg.t.length} samples over ${fmt(this.traj.duration, 3)} s in ${fmt((performance.now() - t0) / 1000, 2)} s; energy drift ${fmt(drift, 6)} J${passes ? '; the arm passes its joint limits (contact-free: no stops, no floor)' : ''}`;
+      const note = msg.limitStops
+        ? `; energy change ${fmt(drift, 6)} J${passes ? ' (the limit stops absorb energy; a joint on a stop sinks in slightly)' : ''}`
+        : `; energy drift ${fmt(drift, 6)} J${passes ? '; the arm passes its joint limits (limit stops off; no floor)' : ''}`;
+      this.$('.s-status').textContent = `${msg.t.length} samples over ${fmt(this.traj.duration, 3)} s in ${fmt((performance.now() - t0) / 1000, 2)} s${note}`;
       this.$('.m-summary').replaceChildren();
       this._plot();
       this._startPlayback(false);
@@ -527,7 +533,7 @@ export class MotionView {
     this.simWorker.postMessage({
       type: 'start', id, model: s.model.modelToJson(), q: Array.from(s.q), qd: new Array(s.model.dof).fill(0), tau: new Array(s.model.dof).fill(0),
       duration: Number(this.$('.s-duration').value) || 1, dt: Number(this.$('.s-dt').value) || 1e-3, every: 10,
-      integrator: this.$('.s-int').value, legs: this.$('.m-legs').value,
+      integrator: this.$('.s-int').value, legs: this.$('.m-legs').value, limitStops: this.$('.s-stops').checked,
     });
   }
 
