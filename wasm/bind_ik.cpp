@@ -33,8 +33,8 @@ IkState& stateOf(WasmModel& h) {
   return *p;
 }
 
-// The options block: 10 doubles — wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed,
-// respectLimits, escapeSingularity, maxStep.
+// The options block: 11 doubles — wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed,
+// respectLimits, escapeSingularity, maxStep, minSeparation.
 
 IkOptions readOptions(const double* o) {
   IkOptions opt;
@@ -51,6 +51,7 @@ IkOptions readOptions(const double* o) {
   opt.respect_limits = o[7] != 0;
   opt.escape_singularity = o[8] != 0;
   opt.max_step = o[9];  // checked by solveNumeric
+  opt.min_separation = o[10];  // checked by ikAll
   return opt;
 }
 

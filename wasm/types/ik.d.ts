@@ -45,6 +45,10 @@ export interface IkOptions {
    *  of seedQ (rad, or m for linear coordinates), inside the solver like a joint limit; a farther target
    *  is approached along that boundary ('unreachable' within this step), never by a jump to another branch. */
   maxStep?: number;
+  /** ikAll, numeric multi-start (default 0: exact duplicates only): a solution within minSeparation of one
+   *  already kept in every coordinate (rad, or m) is the same posture and is dropped (position-only mode on a
+   *  chain with spare joints gives a continuum of solutions; this keeps distinct postures). */
+  minSeparation?: number;
 }
 
 export interface IkResult {

@@ -441,3 +441,41 @@ TEST_CASE("numeric IK: the continuity box (max_step) bounds every joint's step a
   opt.max_step = -1;
   CHECK_THROWS_WITH(solveNumeric(m, target, seed, opt), Catch::Contains("options.maxStep"));
 }
+
+TEST_CASE("ikAll position-only: min_separation keeps distinct postures of the prototype's one-parameter family", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  Data d(m);
+  VecX seed(4);
+  seed << 150 * kDeg, 120 * kDeg, 200 * kDeg, 100 * kDeg;
+  forwardKinematics(m, d, seed);
+  const SE3 target = d.oMtool;
+  IkOptions opt;
+  opt.position_only = true;
+  opt.restarts = 20;
+  const IkAllResult all = ikAll(m, target, IkMethod::Numeric, opt, &seed);
+  opt.min_separation = 30 * kDeg;
+  const IkAllResult distinct = ikAll(m, target, IkMethod::Numeric, opt, &seed);
+  INFO(all.solutions.size() << " solutions, " << distinct.solutions.size() << " distinct; " << distinct.note);
+  // four joints, three position equations: a continuum, so nearly every converged start is "new" at 1e-6
+  CHECK(all.solutions.size() >= 10);
+  REQUIRE(distinct.solutions.size() >= 2);
+  CHECK(distinct.solutions.size() < all.solutions.size());
+  CHECK(distinct.status == IkStatus::Ok);
+  CHECK(distinct.note.find("distinct") != std::string::npos);
+  // the seed's own start comes first and is the seed (already at the target)
+  CHECK((distinct.solutions[0].q - seed).cwiseAbs().maxCoeff() < 1e-6);
+  for (size_t a = 0; a < distinct.solutions.size(); ++a) {
+    forwardKinematics(m, d, distinct.solutions[a].q);
+    CHECK((d.oMtool.p - target.p).norm() < 1e-6);
+    for (size_t b = 0; b < a; ++b)
+      CHECK((distinct.solutions[a].q - distinct.solutions[b].q).cwiseAbs().maxCoeff() >= 30 * kDeg);
+  }
+  // every dropped solution lies within 30° of a kept one (a cluster), none is lost without a representative
+  for (const auto& s : all.solutions) {
+    double nearest = kInf;
+    for (const auto& k : distinct.solutions) nearest = std::min(nearest, (s.q - k.q).cwiseAbs().maxCoeff());
+    CHECK(nearest < 30 * kDeg);
+  }
+  opt.min_separation = -1;
+  CHECK_THROWS_WITH(ikAll(m, target, IkMethod::Numeric, opt, &seed), Catch::Contains("minSeparation"));
+}

@@ -9,6 +9,8 @@ import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
 import { DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
 
+/** Solve all: solutions within this of one already shown (every joint, rad) are the same posture (the core's minSeparation). */
+const DISTINCT_POSTURE = 20 * Math.PI / 180;
 const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf8, 0xa3e635, 0xf87171];
 
 export { rowMajorFromMatrix };
@@ -289,7 +291,7 @@ export class TeleopView {
     this.clearGhosts();
     let res;
     try {
-      res = m.ikAll(s.lastFk.tool, { seedQ: s.q, ...this._options() });
+      res = m.ikAll(s.lastFk.tool, { seedQ: s.q, ...this._options(), minSeparation: DISTINCT_POSTURE });
     } catch (e) {
       this.$('.solutions').innerHTML = '';
       const d = document.createElement('div');
@@ -321,7 +323,8 @@ export class TeleopView {
     const s = this.studio;
     const head = document.createElement('div');
     head.className = 'muted';
-    head.textContent = `${this.allResult.method} · ${this.allResult.status} · ${this.allResult.solutions.length} inside limits, ${this.allResult.outsideLimits.length} outside`;
+    head.textContent = `${this.allResult.method} · ${this.allResult.status} · ${this.allResult.solutions.length} inside limits, ${this.allResult.outsideLimits.length} outside`
+      + (this.allResult.method === 'numeric' ? ` · distinct postures: solutions within ${fmt(jointToDisplay('R', DISTINCT_POSTURE, s.units), 0)}${jointUnitLabel('R', s.units)} of one shown are merged${this.allResult.note ? ` (${this.allResult.note})` : ''}` : '');
     box.appendChild(head);
     this.solutions.forEach((sol, k) => {
       const row = document.createElement('div');

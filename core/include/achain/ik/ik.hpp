@@ -48,6 +48,11 @@ struct IkOptions {
   /// is not reached within one step). A result that rests on the box is 'unreachable' (within this step);
   /// the caller solves again from it to go on.
   double max_step = 0;
+  /// ikAll's numeric multi-start (0: exact duplicates only): a solution whose every coordinate lies within
+  /// min_separation of one already kept (rad, or m for linear coordinates) is the same posture and is
+  /// dropped; kept first are the seed's start, then the solutions nearest the seed. In position-only mode on
+  /// a chain with spare joints the solutions form a continuum, and this keeps distinct postures of it.
+  double min_separation = 0;
 };
 
 struct IkResult {
