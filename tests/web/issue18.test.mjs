@@ -328,25 +328,40 @@ test('bugs 5, 7, 10 (fixed on main before this branch): planning with a duration
   } finally { await context.close(); }
 });
 
-test('bug 12: the simulation says it is contact-free, and says when the arm passes its joint limits', { timeout: 90000 }, async () => {
+test('bug 12: the simulation has joint-limit stops (the core spring–damper): the falling PUMA stays at its limits within a small sink-in and loses energy; with stops off it passes them; no floor, said on the page', { timeout: 120000 }, async () => {
   const { page, errors, context } = await studio('#robot=puma560&view=motion&q=0,0,0,0,0,0', { width: 1440, height: 900 });
   try {
     const M = '.view-panel[data-view="motion"]';
-    assert.match(await page.textContent(`${M} .s-contact`), /Contact-free:.*no joint-limit stops and no floor/);
+    assert.match(await page.textContent(`${M} .s-contact`), /Joint-limit stops, no floor:.*spring–damper.*no floor/s);
+    assert.equal(await page.isChecked(`${M} .s-stops`), true, 'stops on by default');
     await page.fill(`${M} .s-duration`, '2');
-    await page.click(`${M} .s-run`);
-    await page.waitForFunction(() => { const v = window.__achain.views.motion; return !v.simulating && v.traj?.simulated; }, null, { timeout: 60000 });
-    const out = await page.evaluate(() => {
-      const v = window.__achain.views.motion;
-      const m = window.__achain.studio.model;
-      const n = v.traj.dof;
-      let passes = false;
-      for (let k = 0; k < v.traj.samples; k++) passes ||= !m.withinLimits(v.traj.q.slice(k * n, (k + 1) * n));
-      return { passes, status: v.$('.s-status').textContent };
-    });
-    // the PUMA let go from q = 0 falls under gravity past a limit; the status says so exactly when it happens
-    assert.equal(out.passes, true, 'the PUMA falls past a joint limit within 2 s');
-    assert.match(out.status, /passes its joint limits \(contact-free: no stops, no floor\)/);
+    const run = async () => {
+      await page.click(`${M} .s-run`);
+      await page.waitForFunction(() => { const v = window.__achain.views.motion; return !v.simulating && v.traj?.simulated; }, null, { timeout: 60000 });
+      return page.evaluate(() => {
+        const v = window.__achain.views.motion;
+        const m = window.__achain.studio.model;
+        const n = v.traj.dof;
+        let worst = 0; // largest excursion past a limit, rad
+        for (let k = 0; k < v.traj.samples; k++)
+          m.joints.forEach((j, i) => { const x = v.traj.q[k * n + i]; worst = Math.max(worst, x - j.upper, j.lower - x); });
+        const e = v.traj.energy;
+        let rise = 0; for (let k = 1; k < e.length; k++) rise = Math.max(rise, e[k] - e[0]);
+        return { worst, rise, loss: e[0] - e[e.length - 1], status: v.$('.s-status').textContent };
+      });
+    };
+    const on = await run();
+    await screenshot(page, 'issue18-sim-limit-stops');
+    // the PUMA let go from q = 0 falls onto a stop: it sinks in by at most a degree or two, and the damper takes energy out
+    assert.ok(on.worst > 0, `a joint reaches a stop (${on.worst} rad past)`);
+    assert.ok(on.worst < 2 * Math.PI / 180, `sink-in at the stop ${(on.worst * 180 / Math.PI).toFixed(3)}° < 2°`);
+    assert.ok(on.loss > 1, `energy dissipated at the stop: ${on.loss} J`);
+    assert.ok(on.rise < 1e-3, `never gains energy: ${on.rise} J`);
+    assert.match(on.status, /energy change .* J \(the limit stops absorb energy/);
+    await page.uncheck(`${M} .s-stops`);
+    const off = await run();
+    assert.ok(off.worst > 10 * Math.PI / 180, `without stops the PUMA falls far past a limit (${(off.worst * 180 / Math.PI).toFixed(1)}°)`);
+    assert.match(off.status, /passes its joint limits \(limit stops off; no floor\)/);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
@@ -530,6 +545,18 @@ test('Controller plot: commanded vs measured labelled, and the y range at least 
     const y = await page.evaluate(() => { const u = window.__achain.views.controller.handle.plot; return { min: u.scales.y.min, max: u.scales.y.max, n: u.data[0].length }; });
     assert.ok(y.n > 10, `${y.n} samples plotted`);
     assert.ok(y.max - y.min >= 1 && y.min < 60 && y.max > 60, `y range ${y.min}…${y.max}°`);
+    // hover readout: t and each joint's commanded / measured angle in degrees at the cursor
+    const over = await page.locator('[data-testid=ctl-plot] .u-over').boundingBox();
+    await page.mouse.move(over.x + 0.5 * over.width, over.y + 0.5 * over.height);
+    await page.waitForTimeout(100);
+    const hov = await page.evaluate(() => {
+      const u = window.__achain.views.controller.handle.plot;
+      const k = u.cursor.idx;
+      return { k, t: u.data[0][k], cmd: u.data[1][k], meas: u.data[5][k], text: document.querySelector('[data-testid=ctl-plot-hover]').textContent };
+    });
+    assert.ok(hov.k != null, 'the cursor is on a sample');
+    assert.ok(hov.text.startsWith(`t ${hov.t.toFixed(2)} s · q1 ${hov.cmd.toFixed(3)}° cmd / ${hov.meas.toFixed(3)}° meas`), hov.text);
+    assert.match(hov.text, /q4 [\d.]+° cmd \/ [\d.]+° meas$/);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
@@ -568,6 +595,132 @@ test('sessions: save a session file and open it again (design, pose, camera, Mot
     await page.setInputFiles('#session-open', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ schema: 'achain-studio-session', version: 1, link: 'robot=puma560', camera: { position: [0, 0], target: [0, 0, 0] } })) });
     await page.waitForFunction(() => /bad\.json/.test(document.getElementById('status').textContent));
     assert.equal(await page.textContent('#status'), 'bad.json: session.camera.position: must be 3 finite numbers');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('Solve all in position-only mode: near-duplicate solutions are merged (the core\'s minSeparation), distinct postures are drawn', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop&q=150,120,200,100', { width: 1440, height: 900 });
+  try {
+    assert.equal(await page.inputValue('.view-panel[data-view="teleop"] .goal'), 'position', 'the default goal on 4 joints');
+    await page.click('.view-panel[data-view="teleop"] .solve-all');
+    await page.waitForFunction(() => window.__achain.views.teleop.allResult);
+    await screenshot(page, 'i18-solve-all-distinct');
+    const r = await page.evaluate(() => {
+      const a = window.__achain;
+      const v = a.views.teleop;
+      const m = a.studio.model;
+      const T = a.studio.lastFk.tool;
+      // the same call without the merge: the raw multi-start of a 4-joint arm reaching a point (a continuum)
+      const raw = m.ikAll(T, { seedQ: a.studio.q, positionOnly: true, restarts: 20 });
+      const sols = v.allResult.solutions.map((s) => Array.from(s.q));
+      const reach = sols.map((q) => { const t = m.forwardKinematics(q).tool; return Math.hypot(t[3] - T[3], t[7] - T[7], t[11] - T[11]); });
+      return { method: v.allResult.method, sols, reach, raw: raw.solutions.length, ghosts: v.ghosts.length, head: v.$('.solutions .muted').textContent };
+    });
+    assert.equal(r.method, 'numeric');
+    assert.ok(r.raw >= 10, `the raw multi-start gives ${r.raw} near-duplicate solutions`);
+    assert.ok(r.sols.length >= 2 && r.sols.length < r.raw, `${r.sols.length} distinct postures of ${r.raw}`);
+    for (let a = 0; a < r.sols.length; a++)
+      for (let b = 0; b < a; b++) {
+        const d = Math.max(...r.sols[a].map((x, i) => Math.abs(x - r.sols[b][i])));
+        assert.ok(d >= 20 * DEG - 1e-12, `postures ${a} and ${b} differ by ${(d / DEG).toFixed(1)}° (≥ 20°)`);
+      }
+    assert.ok(r.reach.every((e) => e < 1e-6), `every posture reaches the tool point: ${r.reach}`);
+    assert.equal(r.ghosts, Math.min(r.sols.length, 8), 'one ghost per distinct posture');
+    assert.match(r.head, /distinct postures: solutions within 20° of one shown are merged \(numeric multi-start \(\d+ starts\): \d+ converged, \d+ distinct\)/);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+/** Screen extent (fractions of the canvas) of a box under the current camera: the studio's shown box, or with
+ *  `cloud` the workspace cloud's own box. */
+async function shownExtent(page, cloud = false) {
+  return page.evaluate((cloud) => {
+    const s = window.__achain.studio;
+    let box = s.shownBox();
+    if (cloud) {
+      box = box.clone().makeEmpty();
+      for (const c of window.__achain.views.workspace.group.children) {
+        c.geometry.computeBoundingBox();
+        box.union(c.geometry.boundingBox.clone().applyMatrix4(c.matrixWorld));
+      }
+    }
+    const cam = s.viewport.camera;
+    cam.updateMatrixWorld();
+    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    for (let k = 0; k < 8; k++) {
+      const v = box.min.clone();
+      if (k & 1) v.x = box.max.x;
+      if (k & 2) v.y = box.max.y;
+      if (k & 4) v.z = box.max.z;
+      v.project(cam);
+      x0 = Math.min(x0, v.x); x1 = Math.max(x1, v.x); y0 = Math.min(y0, v.y); y1 = Math.max(y1, v.y);
+    }
+    // NDC −1…1 → fractions of the canvas
+    return { x0: (x0 + 1) / 2, x1: (x1 + 1) / 2, y0: (y0 + 1) / 2, y1: (y1 + 1) / 2, size: box.getSize(box.min.clone()).toArray() };
+  }, cloud);
+}
+
+test('camera: after a workspace run the view frames the arm and the cloud; Fit view (V) frames the arm as posed, not the reach sphere', { timeout: 120000 }, async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=workspace&units=deg,mm', { width: 1440, height: 900 });
+  try {
+    const W = '.view-panel[data-view="workspace"]';
+    await page.fill(`${W} .w-voxel`, '40');
+    await page.click(`${W} .w-run`);
+    await page.waitForFunction(() => window.__achain.views.workspace.result, null, { timeout: 90000 });
+    await page.waitForTimeout(200);
+    await screenshot(page, 'i18-camera-workspace');
+    const c = await shownExtent(page);
+    const cloud = await shownExtent(page, true);
+    const inside = (e) => e.x0 >= -0.01 && e.x1 <= 1.01 && e.y0 >= -0.01 && e.y1 <= 1.01;
+    assert.ok(cloud.size[2] > 1, `a cloud was drawn (${cloud.size.map((v) => v.toFixed(2))} m)`);
+    assert.ok(inside(c) && inside(cloud), `the cloud and the arm inside the canvas: ${JSON.stringify({ c, cloud })}`);
+    assert.ok(Math.max(c.x1 - c.x0, c.y1 - c.y0) > 0.6, `and they fill it: ${JSON.stringify(c)}`);
+    // Teleoperate, a bent pose, zoom out with the wheel, then V: the arm as posed fills the view
+    await page.click('#tabs button[data-view="teleop"]');
+    await page.evaluate(() => window.__achain.setQ([150, 120, 200, 100].map((v) => v * Math.PI / 180)));
+    const canvas = await page.locator('#viewport canvas').boundingBox();
+    await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+    for (let k = 0; k < 6; k++) { await page.mouse.wheel(0, 400); await page.waitForTimeout(30); }
+    const far = await shownExtent(page);
+    await page.keyboard.press('v');
+    await page.waitForTimeout(150);
+    await screenshot(page, 'i18-camera-fit-arm');
+    const fit = await shownExtent(page);
+    const span = (e) => Math.max(e.x1 - e.x0, e.y1 - e.y0);
+    assert.ok(inside(fit), `the arm inside the canvas after V: ${JSON.stringify(fit)}`);
+    assert.ok(span(fit) > 0.6 && span(fit) > 1.5 * span(far), `V frames the arm: span ${span(fit).toFixed(2)} (zoomed out ${span(far).toFixed(2)})`);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('plots: hovering a Motion plot reads out the time and every joint\'s value with its unit, on every plot at once', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=motion', { width: 1440, height: 900 });
+  try {
+    await page.click('.view-panel[data-view="motion"] .m-plan');
+    await page.waitForFunction(() => window.__achain.views.motion.plots?.length >= 2);
+    const over = page.locator('.chart .u-over').first();
+    const b = await over.boundingBox();
+    await page.mouse.move(b.x + 0.4 * b.width, b.y + 0.5 * b.height);
+    await page.waitForTimeout(150);
+    await screenshot(page, 'i18-plot-hover');
+    const r = await page.evaluate(() => {
+      const v = window.__achain.views.motion;
+      const k = v.plots[0].cursor.idx;
+      const n = v.traj.dof;
+      return { k, t: v.traj.t[k], q: Array.from(v.traj.q.slice(k * n, (k + 1) * n), (x) => x * 180 / Math.PI),
+        qd: Array.from(v.traj.qd.slice(k * n, (k + 1) * n), (x) => x * 180 / Math.PI),
+        texts: [...document.querySelectorAll('.chart .chart-hover')].map((e) => e.textContent) };
+    });
+    assert.ok(r.k > 0, `cursor at sample ${r.k}`);
+    const pos = r.texts[0];
+    assert.match(pos, new RegExp(`^t ${r.t.toFixed(3)} s · q1 `));
+    r.q.forEach((v, i) => assert.ok(pos.includes(`q${i + 1} ${v.toFixed(3)}°`), `position readout ${pos} has q${i + 1} = ${v.toFixed(3)}°`));
+    const vel = r.texts[1];
+    assert.match(vel, new RegExp(`^t ${r.t.toFixed(3)} s · `), 'the velocity plot follows the same cursor');
+    r.qd.forEach((v, i) => assert.ok(vel.includes(`q${i + 1} ${(Math.abs(v) < 5e-4 ? 0 : v).toFixed(3)}°/s`), `velocity readout ${vel} has q${i + 1} in °/s`));
+    assert.ok(r.texts.slice(2).some((s) => /N·m|W/.test(s)) || r.texts.length === 2, `torque/power in N·m and W: ${r.texts.slice(2)}`);
+    await page.mouse.move(5, 5);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
