@@ -97,13 +97,21 @@ test('the A-pair tutorial plots d = ρ·sin(θ_v/2) from the core and the legs k
   } finally { await context.close(); }
 });
 
-test('<achain-viewer gizmo>: dragging the tool runs the core\'s IK and fires achain-ik', async (t) => {
-  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/prototype-fk-ik.html`);
+/** The FK/IK tutorial page with its drag viewer (#drag) rendered and scrolled into view. */
+async function dragViewer() {
+  const o = await openPage(browser, `${srv.url}tutorials/prototype-fk-ik.html`);
   try {
-    await waitViewers(page);
-    const drag = page.locator('#drag');
+    await waitViewers(o.page);
+    const drag = o.page.locator('#drag');
     await drag.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
+    await o.page.waitForTimeout(300);
+    return { ...o, drag };
+  } catch (e) { await o.context.close(); throw e; }
+}
+
+test('<achain-viewer gizmo>: dragging the tool runs the core\'s IK and fires achain-ik', async (t) => {
+  const { page, errors, context, drag } = await dragViewer();
+  try {
     assert.ok(await drag.evaluate((v) => !!v.gizmo), 'the gizmo viewer has no gizmo');
     await page.evaluate(() => { window.__ik = []; document.getElementById('drag').addEventListener('achain-ik', (e) => window.__ik.push(e.detail.status)); });
     const before = await drag.evaluate((v) => ({ q: Array.from(v.q), tool: Array.from(v.tool) }));
@@ -139,12 +147,8 @@ test('<achain-viewer> works from a bare page with one script tag', async () => {
 });
 
 test('<achain-viewer gizmo>: the gizmo is large enough to grab and not under the readout (issue 18)', async () => {
-  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/prototype-fk-ik.html`);
+  const { page, errors, context, drag } = await dragViewer();
   try {
-    await waitViewers(page);
-    const drag = page.locator('#drag');
-    await drag.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
     const r = await drag.evaluate((v) => {
       const T = v.tool;
       const p = v.project(T[3], T[7], T[11]);
