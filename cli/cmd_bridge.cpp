@@ -126,7 +126,9 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
       std::vector<br::JointLimitsF> lim;
       for (const auto& c : opt.joints) lim.push_back({c.q_min, c.q_max, c.v_max, c.a_max});
       opt.segments = br::buildSegments(tr, segment_ms * 1e-3, 1, approach, &lim, opt.global.accel_margin);
-      br::checkSegments(opt.segments, lim, opt.global.accel_margin);  // the host never sends what the controller refuses
+      std::vector<bool> angular;  // refusals in degrees for the model's angular joints, metres for linear ones
+      for (int c = 0; c < m.nq; ++c) angular.push_back(m.jmodels[m.coord_joint[c]].angular());
+      br::checkSegments(opt.segments, lim, opt.global.accel_margin, &angular);  // the host never sends what the controller refuses
       opt.clear_faults = clear;
       opt.timeout = timeout;
       opt.settle = settle;

@@ -15,7 +15,7 @@ struct IkArgs {
   bool all = false, position_only = false, no_limits = false;
   int restarts = 50, max_iterations = 100;
   bool escape = false;
-  double wp = 1, wo = 1, tolerance = 1e-10;
+  double wp = 1, wo = 1, tolerance = 1e-10, max_step = 0;
 };
 
 /// Joint values as JSON: SI (rad, m) — the CLI contract — or, for the *_deg convenience fields,
@@ -76,6 +76,7 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
       ->check(CLI::Range(1, kMaxIkIterations));
   sub->add_option("--position-weight", a.wp, "Numeric: weight of the position error, 1/m (default 1)");
   sub->add_option("--orientation-weight", a.wo, "Numeric: weight of the orientation error, 1/rad (default 1)");
+  sub->add_option("--max-step", a.max_step, "Numeric: continuity bound (needs --seed): every joint stays within this of the seed, rad or m (deg with --deg); a farther target is approached along the bound, status unreachable within this step (default 0: off)");
   sub->add_option("--tolerance", a.tolerance, "Numeric: success tolerance on the weighted error (default 1e-10)");
   sub->callback([] {
     run("ik", [] {
@@ -125,6 +126,16 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
       opt.tolerance = a.tolerance;
       opt.respect_limits = !a.no_limits;
       opt.escape_singularity = a.escape;
+      if (!(a.max_step >= 0) || !std::isfinite(a.max_step))
+        throw Error("--max-step: must be a finite number ≥ 0 (got " + std::to_string(a.max_step) + ")");
+      if (a.max_step > 0) {
+        if (!have_seed) throw Error("--max-step: bounds the step from the seed; give --seed");
+        bool linear = false;
+        for (int j = 0; j < m.njoints(); ++j) linear = linear || (m.idx_q[j] >= 0 && !m.jmodels[j].angular());
+        if (a.robot.deg && linear)
+          throw Error("--max-step: one bound for every joint, and " + m.name + " has a linear joint; give it in SI (rad and m) without --deg");
+        opt.max_step = a.robot.deg ? a.max_step * kDeg : a.max_step;
+      }
       IkMethod method = ikMethodFromString(a.method);
       const bool deg = a.robot.deg;
       json out = {{"robot", m.name}, {"target", toJson(target.matrix())}};

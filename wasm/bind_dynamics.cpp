@@ -2,7 +2,8 @@
 // convention: inputs in h.in, results in h.out, the function returns h.outAddress().
 // Options travel as (legs code, flags) plus, after the per-call vectors, gravity (3) and wrench (6):
 //   legs: 0 massless, 1 lumped, 2 full, 3 potential
-//   flags: 1 motors, 2 friction, 4 override gravity, 8 wrench, 16 wrench in the tool frame
+//   flags: 1 motors, 2 friction, 4 override gravity, 8 wrench, 16 wrench in the tool frame,
+//          32 joint-limit stops (forward dynamics and simulate; the core's default 20 Hz, ζ = 1)
 // See wasm/js/dynamics.mjs and wasm/types/dynamics.d.ts.
 #include <memory>
 
@@ -51,6 +52,7 @@ DynamicsOptions options(const WasmModel& h, int legs, int flags, int offset) {
   o.legs = static_cast<LegModel>(legs);
   o.motors = flags & 1;
   o.friction = flags & 2;
+  o.limit_stops = flags & 32;
   if (flags & 4) {
     o.override_gravity = true;
     o.gravity = Vec3(h.in[offset], h.in[offset + 1], h.in[offset + 2]);

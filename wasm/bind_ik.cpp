@@ -33,8 +33,8 @@ IkState& stateOf(WasmModel& h) {
   return *p;
 }
 
-// The options block: 9 doubles — wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed,
-// respectLimits, escapeSingularity.
+// The options block: 11 doubles — wp, wo, positionOnly, maxIterations, tolerance, restarts, randomSeed,
+// respectLimits, escapeSingularity, maxStep, minSeparation.
 
 IkOptions readOptions(const double* o) {
   IkOptions opt;
@@ -50,6 +50,8 @@ IkOptions readOptions(const double* o) {
   opt.random_seed = static_cast<std::uint64_t>(o[6]);
   opt.respect_limits = o[7] != 0;
   opt.escape_singularity = o[8] != 0;
+  opt.max_step = o[9];  // checked by solveNumeric
+  opt.min_separation = o[10];  // checked by ikAll
   return opt;
 }
 
@@ -67,7 +69,7 @@ void readSeed(const WasmModel& h, IkState& st, int offset) {
   }
 }
 
-/// Hot path. in = [targetT (16, row-major) | seedQ (nq) | options (8)];
+/// Hot path. in = [targetT (16, row-major) | seedQ (nq) | options (10)];
 /// out = [q (nq) | status code (0 ok, 1 unreachable, 2 singular, 3 limits) | positionError |
 ///        orientationError | residual | iterations].
 uintptr_t ikSolve(WasmModel& h) {
@@ -102,7 +104,7 @@ nlohmann::json solutionJson(const IkSolution& s) {
   return o;
 }
 
-/// Cold path: every solution. in = [targetT (16) | seedQ (nq) | options (8)]; returns JSON text.
+/// Cold path: every solution. in = [targetT (16) | seedQ (nq) | options (10)]; returns JSON text.
 std::string ikAllJS(WasmModel& h, const std::string& method, bool has_seed) {
   return guard([&] {
     IkState& st = stateOf(h);

@@ -1,6 +1,7 @@
 #include "segments.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include <achain/model/robots.hpp>
 #include <achain/io/trajectory_json.hpp>
@@ -61,6 +62,100 @@ SampledTrajectory thesisTrapezoid(double dt) {
   return fromCore(samplePath(m, *plan.path, 1.0 / dt));
 }
 
+namespace {
+/// Fritsch–Carlson limiter on one joint of one piece (Fritsch & Carlson 1980, SIAM J. Numer. Anal. 17(2)):
+/// with α = v0·T/Δq, β = v1·T/Δq, the cubic Hermite piece is monotone — so it stays between its end
+/// positions — when α, β ≥ 0 and α² + β² ≤ 9. Velocities against the direction of Δq become 0, too
+/// large ones are scaled onto that circle; a piece with Δq = 0 becomes flat.
+void monotonePiece(double q0, double& v0, double q1, double& v1, double T) {
+  const double dq = q1 - q0;
+  if (dq == 0) {
+    v0 = v1 = 0;
+    return;
+  }
+  double al = v0 * T / dq, be = v1 * T / dq;
+  if (al < 0) al = 0;
+  if (be < 0) be = 0;
+  const double r2 = al * al + be * be;
+  if (r2 > 9) {
+    const double k = 3 / std::sqrt(r2);
+    al *= k;
+    be *= k;
+  }
+  v0 = al * dq / T;
+  v1 = be * dq / T;
+}
+}  // namespace
+
+bool splitAtRest(const Segment& s, const std::vector<JointLimitsF>& limits, Segment& left, Segment& right) {
+  const double T = s.duration_us * 1e-6;
+  for (int j = 0; j < s.joints; ++j) {
+    const double q0 = s.a[j].q / kPosScale, v0 = s.a[j].v / kVelScale, q1 = s.b[j].q / kPosScale, v1 = s.b[j].v / kVelScale;
+    const JointLimitsF pos{limits[j].q_min, limits[j].q_max, kInf, kInf};
+    if (checkPiece(q0, v0, q1, v1, T, pos, 1.0, nullptr) != LimitViolation::Position) continue;
+    const double dq = q1 - q0;
+    // constant acceleration to rest covers dq in 2·dq/v: stopping at the end, or starting at the beginning
+    const bool stops = s.b[j].v == 0 && v0 * dq > 0, starts = s.a[j].v == 0 && v1 * dq > 0;
+    if (!stops && !starts) return false;
+    const double tau = 2 * dq / (stops ? v0 : v1);
+    const auto tau_us = static_cast<uint32_t>(std::llround(tau * 1e6));
+    if (tau_us < 1 || tau_us >= s.duration_us) return false;
+    const uint32_t cut = stops ? tau_us : s.duration_us - tau_us;
+    left = right = s;
+    left.duration_us = cut;
+    right.t_start_us = s.t_start_us + cut;
+    right.duration_us = s.duration_us - cut;
+    for (int k = 0; k < s.joints; ++k) {
+      // the other joints: the same cubic, cut in two
+      double q, v, acc;
+      hermite(s.a[k].q / kPosScale, s.a[k].v / kVelScale, s.b[k].q / kPosScale, s.b[k].v / kVelScale, T, cut * 1e-6, q, v, acc);
+      left.b[k].q = right.a[k].q = toFixed(q, kPosScale);
+      left.b[k].v = right.a[k].v = toFixed(v, kVelScale);
+    }
+    // this joint: moving to rest then holding, or holding then moving off
+    left.b[j] = right.a[j] = stops ? s.b[j] : s.a[j];
+    return true;
+  }
+  return false;
+}
+
+void preserveLimits(std::vector<Segment>& segs, const std::vector<JointLimitsF>& limits) {
+  // A piece between consecutive samples can still leave the position limits where the plan stops at a
+  // limit between two samples (the cubic with the sampled velocities overshoots the stop). Such a
+  // piece gets the Fritsch–Carlson velocities: it then stays between its end samples, which are inside
+  // the limits. A knot's velocity is shared by the two pieces that meet there (the controller checks
+  // that continuity exactly), and lowering it keeps a monotone neighbour monotone; a few passes
+  // re-check the neighbours of every changed knot.
+  const int m = static_cast<int>(segs.size());
+  for (int pass = 0; pass < 8; ++pass) {
+    bool changed = false;
+    for (int i = 0; i < m; ++i) {
+      Segment& s = segs[i];
+      const double T = s.duration_us * 1e-6;
+      for (int j = 0; j < s.joints; ++j) {
+        const JointLimitsF& L = limits[j];
+        const double q0 = s.a[j].q / kPosScale, q1 = s.b[j].q / kPosScale;
+        double v0 = s.a[j].v / kVelScale, v1 = s.b[j].v / kVelScale;
+        // position only: the samples themselves inside, the cubic between them outside
+        const JointLimitsF pos{L.q_min, L.q_max, kInf, kInf};
+        if (checkPiece(q0, v0, q1, v1, T, pos, 1.0, nullptr) != LimitViolation::Position) continue;
+        if (checkPiece(q0, 0, q0, 0, 1.0, pos, 1.0, nullptr) != LimitViolation::None ||
+            checkPiece(q1, 0, q1, 0, 1.0, pos, 1.0, nullptr) != LimitViolation::None)
+          continue;  // a sample outside the limits: nothing to preserve, checkSegments reports it
+        monotonePiece(q0, v0, q1, v1, T);
+        const int32_t a = toFixed(v0, kVelScale), b = toFixed(v1, kVelScale);
+        if (a == s.a[j].v && b == s.b[j].v) continue;
+        s.a[j].v = a;
+        s.b[j].v = b;
+        if (i > 0) segs[i - 1].b[j].v = a;
+        if (i + 1 < m) segs[i + 1].a[j].v = b;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+}
+
 std::vector<Segment> buildSegments(const SampledTrajectory& tr, double segment_dt, uint32_t first_id, bool blend_first,
                                    const std::vector<JointLimitsF>* limits, double accel_margin) {
   const int n = static_cast<int>(tr.t.size());
@@ -95,22 +190,35 @@ std::vector<Segment> buildSegments(const SampledTrajectory& tr, double segment_d
     return true;
   };
   std::vector<Segment> segs;
+  auto push = [&](Segment s) {
+    s.id = first_id + static_cast<uint32_t>(segs.size());
+    segs.push_back(s);
+  };
   int a = 0;
   while (a < n - 1) {
     int b = a + 1;
     while (b < n - 1 && tr.t[b] - tr.t[a] < segment_dt - 1e-9) ++b;
     Segment s = make(a, b);
     while (b > a + 1 && !fits(s)) s = make(a, --b);  // shorten until the cubic respects the limits
-    s.id = first_id + static_cast<uint32_t>(segs.size());
-    segs.push_back(s);
+    // Between two consecutive samples: a joint that comes to rest (or starts) between them overshoots
+    // with the sampled velocities; a knot where it stops (starts) keeps it between the samples.
+    Segment left, right;
+    if (limits && !fits(s) && splitAtRest(s, *limits, left, right) && fits(left) && fits(right)) {
+      push(left);
+      push(right);
+    } else {
+      push(s);
+    }
     a = b;
   }
+  if (limits) preserveLimits(segs, *limits);
   if (blend_first) segs.front().flags |= kSegBlend;
   segs.back().flags |= kSegLast;
   return segs;
 }
 
-void checkSegments(const std::vector<Segment>& segs, const std::vector<JointLimitsF>& limits, double accel_margin) {
+void checkSegments(const std::vector<Segment>& segs, const std::vector<JointLimitsF>& limits, double accel_margin,
+                   const std::vector<bool>* angular) {
   static const char* kinds[] = {"none", "position", "velocity", "acceleration", "duration"};
   for (size_t i = 0; i < segs.size(); ++i) {
     const Segment& s = segs[i];
@@ -123,14 +231,28 @@ void checkSegments(const std::vector<Segment>& segs, const std::vector<JointLimi
                                           s.b[j].v / kVelScale, s.duration_us * 1e-6, limits[j], accel_margin, &worst);
       if (v != LimitViolation::None) {
         const JointLimitsF& L = limits[j];
+        // the caller's units: degrees for a joint it calls angular, metres for a linear one, SI "rad" otherwise
+        const bool known = angular && j < static_cast<int>(angular->size());
+        const bool deg = known && (*angular)[j];
+        const double f = deg ? 180.0 / kPi : 1.0;
+        const std::string u = deg ? "°" : known ? " m" : " rad";
+        auto num = [&](double x) {
+          char b[32];
+          std::snprintf(b, sizeof b, deg ? "%.4f" : "%.6f", x * f);
+          return std::string(b);
+        };
         std::string bound;
-        if (v == LimitViolation::Position) bound = "[" + std::to_string(L.q_min) + ", " + std::to_string(L.q_max) + "] rad";
-        else if (v == LimitViolation::Velocity) bound = "±" + std::to_string(L.v_max) + " rad/s";
-        else if (v == LimitViolation::Acceleration) bound = "±" + std::to_string(L.a_max * accel_margin) + " rad/s² (a_max × accel_margin)";
+        if (v == LimitViolation::Position) bound = "[" + num(L.q_min) + u + ", " + num(L.q_max) + u + "]";
+        else if (v == LimitViolation::Velocity) bound = "±" + num(L.v_max) + u + "/s";
+        else if (v == LimitViolation::Acceleration) bound = "±" + num(L.a_max * accel_margin) + u + "/s² (a_max × accel_margin)";
         else bound = "(0, 60] s";
-        throw Error("segment " + std::to_string(i) + " (t = " + std::to_string(s.t_start_us * 1e-6) + " s), joint " +
-                    std::to_string(j + 1) + ": " + kinds[static_cast<int>(v)] + " " + std::to_string(worst) +
-                    " outside " + bound + "; refusing to send (re-plan within the limits)");
+        const std::string value = v == LimitViolation::Duration ? std::to_string(worst) + " s"
+                                  : num(worst) + u + (v == LimitViolation::Velocity ? "/s" : v == LimitViolation::Acceleration ? "/s²" : "");
+        char t[32];
+        std::snprintf(t, sizeof t, "%.3f", s.t_start_us * 1e-6);
+        throw Error("segment " + std::to_string(i) + " (t = " + t + " s), joint " + std::to_string(j + 1) + ": " +
+                    kinds[static_cast<int>(v)] + " " + value + " outside " + bound +
+                    "; refusing to send (re-plan within the limits)");
       }
     }
   }

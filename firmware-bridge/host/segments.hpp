@@ -34,13 +34,32 @@ SampledTrajectory thesisTrapezoid(double dt = 0.001);
 /// between are skipped; the last sample is always kept). Ids start at first_id; the last segment
 /// carries kSegLast; the first carries kSegBlend when `blend_first`. With `limits`, a piece whose
 /// cubic would leave the limits (e.g. overshoot next to a stop between samples) is shortened, down
-/// to consecutive samples, so interpolation never adds a violation the plan does not have.
+/// to consecutive samples, then cut where a joint comes to rest (splitAtRest), and any piece still
+/// leaving the position limits gets shape-preserving velocities (preserveLimits), so interpolation
+/// never adds a violation the plan does not have.
 std::vector<Segment> buildSegments(const SampledTrajectory& tr, double segment_dt, uint32_t first_id = 1,
                                    bool blend_first = false, const std::vector<JointLimitsF>* limits = nullptr,
                                    double accel_margin = 1.5);
 
-/// Host-side limit check of every piece; throws achain::Error naming the segment, joint and value.
-void checkSegments(const std::vector<Segment>& segs, const std::vector<JointLimitsF>& limits, double accel_margin);
+/// A piece between two samples in which one joint comes to rest (its end velocity is 0) or starts from
+/// rest (its start velocity is 0) between the samples overshoots its end position with the sampled
+/// velocities, e.g. a trapezoid stopping at a limit between samples. This cuts the piece where that
+/// joint, decelerating uniformly, reaches rest (2·Δq/v from its moving end): the moving part is then
+/// a parabola inside the samples, the other part holds; the other joints keep the same cubic, cut in
+/// two. Returns false when no joint's overshoot is of that kind.
+bool splitAtRest(const Segment& s, const std::vector<JointLimitsF>& limits, Segment& left, Segment& right);
+
+/// Makes the segment fit limit-preserving (buildSegments calls it when given limits): a piece whose cubic
+/// leaves the position limits although both its end samples are inside gets shape-preserving
+/// (Fritsch–Carlson) knot velocities, so it stays between its end samples. Continuity is kept: a knot's
+/// new velocity is written into both pieces that share it.
+void preserveLimits(std::vector<Segment>& segs, const std::vector<JointLimitsF>& limits);
+
+/// Host-side limit check of every piece; throws achain::Error naming the segment, joint and value. With
+/// `angular` (one flag per joint, e.g. from the studio's model) the message is in the studio's units:
+/// degrees for angular joints, metres for linear ones; without it, SI with "rad".
+void checkSegments(const std::vector<Segment>& segs, const std::vector<JointLimitsF>& limits, double accel_margin,
+                   const std::vector<bool>* angular = nullptr);
 
 /// Commanded position of a segment list at time t (s from the first segment's start), for comparisons.
 void evaluateSegments(const std::vector<Segment>& segs, double t, double* q);

@@ -122,6 +122,7 @@ SendPhase SendJob::step(uint64_t now_us) {
         hs_.start();
         started_ = true;
       }
+      if (started_ && s.state != State::Idle) ran_ = true;
       if (s.faults || s.estop) {  // let the stop finish, then report
         phase_ = SendPhase::Stopping;
         phase_us_ = now_us;
@@ -130,6 +131,11 @@ SendPhase SendJob::step(uint64_t now_us) {
         phase_ = SendPhase::Settling;
         phase_us_ = now_us;
         statuses_at_settle_ = 0;
+      } else if (ran_ && hs_.backlog() == 0 && s.state == State::Idle && s.queue_fill == 0) {
+        // idle before the last segment without a fault: a controlled stop (STOP) ended the run
+        const uint32_t done = s.segments_done - done0_;
+        fail("stopped before the end: " + std::to_string(done) + " of " + std::to_string(segs_.size()) +
+             " segments ran; the arm holds where it stopped");
       }
       break;
     }

@@ -43,7 +43,7 @@ enum class SendPhase : uint8_t {
   Stopping,   // the controller faulted: waiting (≤ 3 s) for its stop to finish before reporting
   Settling,   // the last segment ran: waiting `settle` s and one more status before measuring
   Done,       // report().ok: finished without faults; the final error measured
-  Failed,     // report().error says why
+  Failed,     // report().error says why (a refusal, a fault, or a controlled stop before the end)
 };
 
 const char* sendPhaseName(SendPhase p);
@@ -78,6 +78,7 @@ class SendJob {
   uint32_t done0_ = 0;
   size_t prefill_ = 1;
   bool started_ = false;
+  bool ran_ = false;  // the controller left Idle after START
   double settle_s_ = 0.5;
 };
 

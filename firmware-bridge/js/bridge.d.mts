@@ -34,7 +34,11 @@ export interface Counters {
   statuses: number; events: number; segmentsSent: number; segmentsAcked: number;
 }
 export interface ControllerEvent { fault: string; joint: number | null; segmentId: number; value: number; }
-export interface QueueOptions { segmentDt?: number; blendFirst?: boolean; firstId?: number; checkLimits?: boolean; }
+export interface QueueOptions {
+  segmentDt?: number; blendFirst?: boolean; firstId?: number; checkLimits?: boolean;
+  /** One flag per joint (true: angular): a limit refusal is worded in degrees / metres instead of SI rad. */
+  angular?: boolean[];
+}
 export interface QueuedPlan { segments: number; firstId: number; lastId: number; duration: number; planned: number[]; sendId?: number; }
 export interface SendOptions extends QueueOptions { settleMs?: number; }
 export interface SendProgress { segmentsTotal: number; segmentsAcked: number; segmentsDone: number; queueFill: number; queueCapacity: number; state: string; trajTime: number; }

@@ -163,12 +163,13 @@ export class Streamer extends EventTarget {
    * the C++ SendJob that `achain send` runs (HostEngine.beginSend / sendStep): the segments are built
    * and checked against the configured joint limits, the controller's status is checked (emergency
    * stop, latched faults, the start position unless blendFirst), START follows a prefill, and the final
-   * error is measured after settling. This method only pumps the engine and reports progress. A send
+   * error is measured after settling. This method only pumps the engine and reports progress.
+   * `angular` (one boolean per joint) words a limit refusal in degrees / metres. A send
    * started while this one runs replaces it: this one then rejects, saying so.
    */
-  async sendTrajectory(traj, { segmentDt = 0.01, blendFirst = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true } = {}) {
+  async sendTrajectory(traj, { segmentDt = 0.01, blendFirst = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true, angular } = {}) {
     const t0 = this.now();
-    const plan = this.engine.beginSend(this.bridge.trajectoryText(traj), { segmentDt, blendFirst, checkLimits, settleMs }, t0);
+    const plan = this.engine.beginSend(this.bridge.trajectoryText(traj), { segmentDt, blendFirst, checkLimits, settleMs, angular }, t0);
     this.pump();
     const end = await this.waitFor(() => {
       const r = this.engine.sendStep(this.now());

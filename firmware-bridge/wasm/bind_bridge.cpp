@@ -292,7 +292,17 @@ class HostEngine {
                   std::to_string(limits_.size()) + ": configure every joint first (or pass checkLimits: false)");
     std::vector<Segment> segs =
         buildSegments(tr, dt, static_cast<uint32_t>(first), blend, check ? &limits_ : nullptr, global_.accel_margin);
-    if (check) checkSegments(segs, limits_, global_.accel_margin);
+    if (check) {
+      // options.angular: one boolean per joint, so a refusal speaks the caller's units (degrees / metres)
+      std::vector<bool> angular;
+      const val a = options.isUndefined() || options.isNull() ? val::undefined() : options["angular"];
+      if (!a.isUndefined() && !a.isNull()) {
+        if (!a.isArray()) throw Error("options.angular: must be an array of booleans, one per joint");
+        const int k = a["length"].as<int>();
+        for (int i = 0; i < k; ++i) angular.push_back(a[i].as<bool>());
+      }
+      checkSegments(segs, limits_, global_.accel_margin, angular.empty() ? nullptr : &angular);
+    }
     duration = tr.t.back() - tr.t.front();
     return segs;
   }

@@ -83,3 +83,28 @@ TEST_CASE("achain ik: numeric, statuses and errors", "[cli][ik]") {
   CHECK(e.status == 1);
   CHECK(e.err.find("method") != std::string::npos);
 }
+
+TEST_CASE("achain ik --max-step: the continuity box keeps every joint near the seed (issue 18)", "[cli][ik]") {
+  // Issue 18's drag: from (300, 244.8, 300, 60)° toward the tool point of (180, 60, 300, 60)°, a branch
+  // away. Without the box the numeric solve lands on the other branch; with --max-step 2 every joint
+  // stays within 2° of the seed and the status says the target is not reached within this step.
+  const std::string base = "--robot prototype-4a --deg --position-only --method numeric --seed 300,244.8,300,60 "
+                           "--q-target 180,60,300,60";
+  const double seed[4] = {300, 244.8, 300, 60};
+  const auto free = runIkCli(base);
+  REQUIRE(free.status == 0);
+  double jump = 0;
+  for (int i = 0; i < 4; ++i) jump = std::max(jump, std::abs(free.out["q_deg"][i].get<double>() - seed[i]));
+  CHECK(jump > 20);
+  const auto boxed = runIkCli(base + " --max-step 2");
+  REQUIRE(boxed.status == 0);
+  CHECK(boxed.out["status"] == "unreachable");
+  for (int i = 0; i < 4; ++i) CHECK(std::abs(boxed.out["q_deg"][i].get<double>() - seed[i]) <= 2 + 1e-9);
+  auto r = runIkCli("--robot prototype-4a --deg --position-only --q-target 180,60,300,60 --max-step 2");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--max-step") != std::string::npos);
+  CHECK(r.err.find("--seed") != std::string::npos);
+  r = runIkCli(base + " --max-step -1");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--max-step: must be") != std::string::npos);
+}

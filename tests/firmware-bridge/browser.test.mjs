@@ -60,8 +60,8 @@ test('browser: the panel streams the trapezoid to the virtual controller; the me
     assert.ok(await page.isVisible('[data-testid=ctl-estop]'), 'the e-stop floats over the page while connected');
     await page.click('[data-testid=ctl-demo]');
     await page.click('[data-testid=ctl-send]');
-    await page.waitForFunction(() => /^Done|fault|refused/.test(document.querySelector('[data-testid=ctl-message]').textContent), null, { timeout: 30000 });
-    const msg = await page.textContent('[data-testid=ctl-message]');
+    await page.waitForFunction(() => /done|fault|refus/.test(document.querySelector('[data-testid=ctl-send-message]').textContent), null, { timeout: 30000 });
+    const msg = await page.textContent('[data-testid=ctl-send-message]');
     const m = /max ([\d.]+)°/.exec(msg);
     assert.ok(m, msg);
     assert.ok(Number(m[1]) < 0.1, `final error ${m[1]}° (${msg})`);

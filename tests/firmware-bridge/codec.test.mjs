@@ -124,8 +124,13 @@ test('segments from the thesis trapezoid are built and limit-checked in C++ (que
     fast.t = fast.t.map((t) => t / 1.25);
     fast.qd = fast.qd.map((r) => r.map((v) => v * 1.25));
     const before = host.segmentsPending;
-    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { segmentDt: 0.01 }), /joint 1: (velocity|acceleration)/);
+    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { segmentDt: 0.01 }), /joint 1: (velocity|acceleration) -?[\d.]+ rad\/s/);
     assert.equal(host.segmentsPending, before);
+    // in the studio's units when the caller says which joints are angular (issue 18): the limits of joint 1
+    // are 180°/s and 720°/s² × 1.5
+    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { segmentDt: 0.01, angular: [true, true, true, true] }),
+      /joint 1: (velocity -?2\d\d\.\d{4}°\/s outside ±180\.0000°\/s|acceleration -?1\d\d\d\.\d{4}°\/s² outside ±1080\.0000°\/s² \(a_max × accel_margin\)); refusing to send/);
+    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { angular: 'yes' }), /options\.angular: must be an array of booleans/);
   } finally {
     host.delete();
   }

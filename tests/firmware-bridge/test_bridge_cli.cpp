@@ -39,6 +39,9 @@ TEST_CASE("achain send: refuses an out-of-limit trajectory and bad arguments", "
   CliResult r = runCli("send --virtual " + path);
   CHECK(r.status == 1);
   CHECK(r.err.find("joint 1: velocity") != std::string::npos);
+  // in the model's units: the prototype's joints are angular, so degrees (its 180°/s speed limit)
+  CHECK(r.err.find("°/s outside ±180.0000°/s") != std::string::npos);
+  CHECK(r.err.find("rad") == std::string::npos);
   r = runCli("send --demo thesis-trapezoid");
   CHECK(r.status == 1);
   CHECK(r.err.find("exactly one of --port PATH or --virtual") != std::string::npos);

@@ -5,7 +5,11 @@
 
 #include "bridge_test_support.hpp"
 #include "host/sender.hpp"
+#include <achain/io/trajectory_json.hpp>
 #include <achain/math/types.hpp>
+#include <achain/model/robots.hpp>
+#include <achain/trajectory/plan.hpp>
+#include <achain/trajectory/trajectory.hpp>
 
 using namespace bridge_test;
 
@@ -454,5 +458,80 @@ TEST_CASE("bridge: the send job (shared by achain send and the JS Streamer) runs
     CHECK(job.phase() == SendPhase::Failed);
     CHECK(job.report().controller_fault);
     CHECK_THAT(job.report().error, Catch::Contains("controller fault"));
+  }
+  SECTION("a controlled stop (STOP) while running: failed, saying so, without a fault (not left streaming)") {
+    Rig rig;
+    REQUIRE(rig.connectAndConfigure());
+    const auto segs = trapezoidSegments(rig);
+    SendJob job(rig.host, segs, rig.profile.global.start_tolerance, 0.5, rig.now());
+    REQUIRE(rig.runUntil([&] { job.step(rig.now()); return rig.host.status().state == State::Running; }, 5000));
+    rig.step(300);
+    job.step(rig.now());
+    rig.host.stop(rig.now());
+    REQUIRE(rig.runUntil([&] { job.step(rig.now()); return job.finished(); }, 3000));
+    CHECK(job.phase() == SendPhase::Failed);
+    CHECK_FALSE(job.report().controller_fault);
+    CHECK_THAT(job.report().error, Catch::Contains("stopped before the end") && Catch::Contains(" of " + std::to_string(segs.size()) + " segments ran"));
+    CHECK(rig.host.status().faults == 0);
+    CHECK(rig.host.status().state == State::Idle);
+  }
+}
+
+namespace {
+/// The studio Motion view's default plan: the prototype's trapezoid 60° → 300° (or back) with the
+/// per-joint switch times (no sync) sampled at 100 Hz — joint 4 (faster limits) stops at its limit
+/// between two samples.
+SampledTrajectory studioDefaultPlan(bool reverse) {
+  const achain::Model m = achain::builtinModel("prototype-4a");
+  achain::PlanSpec spec;
+  spec.profile = "trapezoid";
+  spec.from = achain::VecX::Constant(4, (reverse ? 300 : 60) * kDegr);
+  spec.to = achain::VecX::Constant(4, (reverse ? 60 : 300) * kDegr);
+  const achain::Plan plan = achain::planJointPath(m, spec);
+  return achain::bridge::trajectoryFromJson(achain::trajectoryToJson(achain::samplePath(m, *plan.path, 100.0)));
+}
+}  // namespace
+
+TEST_CASE("bridge: the studio's default plan streams: the segment fit preserves the joint limits (issue 18)", "[bridge][firmware]") {
+  for (const bool reverse : {false, true}) {
+    Rig rig;
+    const auto lim = profileLimits(rig.profile);
+    const double margin = rig.profile.global.accel_margin;
+    const SampledTrajectory tr = studioDefaultPlan(reverse);
+    // every sample is inside the limits ...
+    for (const auto& q : tr.q)
+      for (int j = 0; j < 4; ++j) REQUIRE((q[j] >= lim[j].q_min - 1e-5 && q[j] <= lim[j].q_max + 1e-5));  // checkPiece's slack (float limits)
+    // ... but the plain cubic Hermite fit through them overshoots the limit next to joint 4's stop
+    const auto plain = buildSegments(tr, 0.01, 1);
+    bool overshoot = false;
+    for (const Segment& s : plain)
+      for (int j = 0; j < 4; ++j)
+        overshoot = overshoot || checkPiece(s.a[j].q / kPosScale, s.a[j].v / kVelScale, s.b[j].q / kPosScale, s.b[j].v / kVelScale,
+                                            s.duration_us * 1e-6, lim[j], margin, nullptr) == LimitViolation::Position;
+    CHECK(overshoot);
+    // the limit-preserving fit passes the host check (the same check the controller runs) ...
+    const auto segs = buildSegments(tr, 0.01, 1, false, &lim, margin);
+    REQUIRE_NOTHROW(checkSegments(segs, lim, margin));
+    // ... stays C¹ at every knot, and still goes through every sample it keeps
+    for (size_t i = 1; i < segs.size(); ++i)
+      for (int j = 0; j < 4; ++j) {
+        CHECK(segs[i].a[j].q == segs[i - 1].b[j].q);
+        CHECK(segs[i].a[j].v == segs[i - 1].b[j].v);
+      }
+    double dev = 0;
+    for (size_t k = 0; k < tr.t.size(); ++k) {
+      double q[kMaxJoints];
+      evaluateSegments(segs, tr.t[k] - tr.t[0], q);
+      for (int j = 0; j < 4; ++j) dev = std::max(dev, std::fabs(q[j] - tr.q[k][j]));
+    }
+    CHECK(dev < 1e-5);
+    // and the virtual controller runs it to the end without a fault (the arm starts at the plan's start)
+    SimProfile p = prototypeProfile();
+    for (int j = 0; j < 4; ++j) p.q_start[j] = tr.q[0][j];
+    Rig run(p);
+    REQUIRE(run.connectAndConfigure());
+    const Run r = streamPlan(run, segs);
+    checkPlanCompleted(run, r, segs.size());
+    CHECK(r.final_err < 0.1 * kDegr);
   }
 }

@@ -178,3 +178,23 @@ test('cartesianInertia / dynamicManipulability: wasm = native CLI (≤ 1e-12), r
   assert.throws(() => p.cartesianInertia([2, 3.5, 2]), /q: expected 4 values/);
   p.dispose();
 });
+
+test('limitStops: past a limit forward dynamics adds the stop M_ii·ω²·δ (+ damping); inside the limits nothing changes', () => {
+  const m = achain.loadModel('prototype-4a');
+  const n = m.dof;
+  const j = m.joints[1];
+  const w = 2 * Math.PI * 20; // the core's default stop frequency
+  const q = [Math.PI, j.upper + 0.01, Math.PI, Math.PI];
+  const zero = new Float64Array(n);
+  const free = m.forwardDynamics(q, zero, zero);
+  const stop = m.forwardDynamics(q, zero, zero, { limitStops: true });
+  // M (q̈_stop − q̈_free) = τ_stop = −M_11·ω²·δ on joint 2 only (at rest: no damping)
+  const M = m.massMatrix(q);
+  const tau = Array.from({ length: n }, (_, r) => { let s = 0; for (let c = 0; c < n; c++) s += M[r * n + c] * (stop[c] - free[c]); return s; });
+  const expect = -M[1 * n + 1] * w * w * 0.01;
+  assert.ok(Math.abs(tau[1] - expect) < 1e-9 * Math.abs(expect), `τ_stop ${tau[1]} vs ${expect}`);
+  for (const i of [0, 2, 3]) assert.ok(Math.abs(tau[i]) < 1e-9 * Math.abs(expect), `joint ${i + 1}: ${tau[i]}`);
+  const inside = [Math.PI, Math.PI, Math.PI, Math.PI];
+  assert.ok(maxAbsDiff(m.forwardDynamics(inside, zero, zero), m.forwardDynamics(inside, zero, zero, { limitStops: true })) === 0);
+  m.dispose();
+});

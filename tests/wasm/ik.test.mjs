@@ -132,3 +132,21 @@ test('per-model IK state lives in the model handle: two models solve independent
   assert.equal(c.solveNumeric(c.forwardKinematics(qa).tool, qa).status, 'ok');
   c.dispose();
 });
+
+test('ikAll minSeparation: position-only on prototype-4a keeps distinct postures (same as the native option); bad values refused', () => {
+  const m = achain.loadModel('prototype-4a');
+  const seedQ = [150, 120, 200, 100].map((x) => x * deg);
+  const T = m.forwardKinematics(seedQ).tool;
+  const raw = m.ikAll(T, { seedQ, positionOnly: true, restarts: 20 });
+  const sep = 30 * deg;
+  const r = m.ikAll(T, { seedQ, positionOnly: true, restarts: 20, minSeparation: sep });
+  assert.ok(raw.solutions.length >= 10 && r.solutions.length >= 2 && r.solutions.length < raw.solutions.length, `${r.solutions.length} of ${raw.solutions.length}`);
+  assert.ok(maxAbsDiff(r.solutions[0].q, seedQ) < 1e-6, 'the seed first');
+  for (let a = 0; a < r.solutions.length; a++)
+    for (let b = 0; b < a; b++) assert.ok(maxAbsDiff(r.solutions[a].q, r.solutions[b].q) >= sep);
+  for (const s of raw.solutions) assert.ok(Math.min(...r.solutions.map((k) => maxAbsDiff(s.q, k.q))) < sep, 'every dropped one has a representative');
+  assert.match(r.note, /converged, \d+ distinct/);
+  assert.throws(() => m.ikAll(T, { seedQ, positionOnly: true, minSeparation: -1 }), /minSeparation/);
+  assert.throws(() => m.ikAll(T, { seedQ, positionOnly: true, minSeparation: NaN }), /minSeparation/);
+  m.dispose();
+});

@@ -16,12 +16,25 @@ test('new user: prototype at start, drag the tool from home, thesis trapezoid, w
   try {
     await waitReady(page);
     await page.waitForTimeout(300);
-    // 1. the studio opens on the prototype, Teleoperate, at the thesis's home pose
+    // 1. the studio opens on the prototype, Teleoperate, at a pose that is not singular (issue 18) with a
+    //    one-line hint; the thesis's home pose (all 180°) is one click away
     assert.equal(await page.locator('#robot-select').inputValue(), 'prototype-4a');
     assert.equal(await page.locator('#tabs button[aria-selected="true"]').textContent(), 'Teleoperate');
     assert.equal(await page.evaluate(() => window.__achain.legCount), 24);
-    assert.match(await page.locator('#readout').textContent(), /38\.657/);
     await screenshot(page, 'walk-1-start');
+    const hint = page.locator('.view-panel[data-view="teleop"] .start-hint');
+    assert.equal(await hint.isVisible(), true);
+    assert.match(await hint.textContent(), /Drag the orange ball.*Home \(H\) is the thesis pose, all joints 180°/);
+    const hintBox = await hint.boundingBox();
+    const lineHeight = await hint.evaluate((e) => parseFloat(getComputedStyle(e).lineHeight) || 1.4 * parseFloat(getComputedStyle(e).fontSize));
+    assert.ok(hintBox.height < 4 * lineHeight, `a short hint (${hintBox.height}px)`);
+    const start = await page.evaluate(() => { const a = window.__achain; return { q: a.q.map((v) => v * 180 / Math.PI), sing: a.studio.model.detectSingularities(a.studio.q).length }; });
+    assert.deepEqual(start.q.map((v) => Math.round(v)), [150, 210, 150, 210]);
+    assert.equal(start.sing, 0, 'the core finds the start pose regular');
+    assert.doesNotMatch(await page.locator('#warnings').innerText(), /180°/);
+    await page.click('.view-panel[data-view="teleop"] .home');
+    assert.match(await page.locator('#readout').textContent(), /38\.657/);
+    await screenshot(page, 'walk-1b-home');
 
     // 2. drag the gizmo's centre down the screen: from the stretched home pose the arm must bend to follow
     const tool0 = await page.evaluate(() => window.__achain.tool);

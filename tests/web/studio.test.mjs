@@ -56,6 +56,7 @@ test('the prototype 4A-chain draws its 24 legs (6 per A-pair) from the core', as
 test('all θ_v = 180° gives the thesis pose p = (0, 0, 38.657 in) in the readout', async () => {
   const { page, errors, context } = await studio();
   try {
+    await page.click('.view-panel[data-view="teleop"] .home'); // a fresh open starts bent (issue 18); Home is the thesis pose
     const text = await page.locator('#readout').innerText();
     assert.match(text, /38\.657/);
     assert.match(text, /981\.88/);

@@ -97,13 +97,21 @@ test('the A-pair tutorial plots d = ρ·sin(θ_v/2) from the core and the legs k
   } finally { await context.close(); }
 });
 
-test('<achain-viewer gizmo>: dragging the tool runs the core\'s IK and fires achain-ik', async (t) => {
-  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/prototype-fk-ik.html`);
+/** The FK/IK tutorial page with its drag viewer (#drag) rendered and scrolled into view. */
+async function dragViewer() {
+  const o = await openPage(browser, `${srv.url}tutorials/prototype-fk-ik.html`);
   try {
-    await waitViewers(page);
-    const drag = page.locator('#drag');
+    await waitViewers(o.page);
+    const drag = o.page.locator('#drag');
     await drag.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
+    await o.page.waitForTimeout(300);
+    return { ...o, drag };
+  } catch (e) { await o.context.close(); throw e; }
+}
+
+test('<achain-viewer gizmo>: dragging the tool runs the core\'s IK and fires achain-ik', async (t) => {
+  const { page, errors, context, drag } = await dragViewer();
+  try {
     assert.ok(await drag.evaluate((v) => !!v.gizmo), 'the gizmo viewer has no gizmo');
     await page.evaluate(() => { window.__ik = []; document.getElementById('drag').addEventListener('achain-ik', (e) => window.__ik.push(e.detail.status)); });
     const before = await drag.evaluate((v) => ({ q: Array.from(v.q), tool: Array.from(v.tool) }));
@@ -134,6 +142,29 @@ test('<achain-viewer> works from a bare page with one script tag', async () => {
     assert.ok(s.nonBackground / s.total > 0.01);
     assert.equal(await page.evaluate(() => document.getElementById('v').shadowRoot.querySelectorAll('input[type=range]').length), 6);
     await screenshot(page, 'viewer-bare-page');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('<achain-viewer gizmo>: the gizmo is large enough to grab and not under the readout (issue 18)', async () => {
+  const { page, errors, context, drag } = await dragViewer();
+  try {
+    const r = await drag.evaluate((v) => {
+      const T = v.tool;
+      const p = v.project(T[3], T[7], T[11]);
+      const ro = v.shadowRoot.querySelector('.readout').getBoundingClientRect();
+      const view = v.shadowRoot.querySelector('.view').getBoundingClientRect();
+      // the gizmo's arrows: 0.1 m along each base axis from the tool, on the screen
+      const tips = [[0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]].map(([x, y, z]) => v.project(T[3] + x, T[7] + y, T[11] + z));
+      return { size: v.gizmo.size, p, tips, ro: { l: ro.left, r: ro.right, t: ro.top, b: ro.bottom }, view: { l: view.left, r: view.right, t: view.top, b: view.bottom } };
+    });
+    await screenshot(page, 'viewer-gizmo-grab', { locator: drag });
+    assert.ok(r.size >= 1.5, `gizmo size ${r.size}`);
+    // a 90-px square around the tool (the gizmo's arrows) clears the readout and stays inside the view
+    const g = { l: r.p.x - 90, r: r.p.x + 90, t: r.p.y - 90, b: r.p.y + 90 };
+    const overlap = !(g.r < r.ro.l || g.l > r.ro.r || g.b < r.ro.t || g.t > r.ro.b);
+    assert.ok(!overlap, `the gizmo around ${JSON.stringify(r.p)} clears the readout ${JSON.stringify(r.ro)}`);
+    for (const q of [r.p, ...r.tips]) assert.ok(q.x > r.view.l && q.x < r.view.r && q.y > r.view.t && q.y < r.view.b, `inside the view: ${JSON.stringify(q)}`);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });

@@ -229,6 +229,7 @@ test('Motion: a forward-dynamics simulation runs in a worker with progress, cons
   try {
     const P = '.view-panel[data-view="motion"]';
     assert.equal(await page.locator(`${P} .s-na`).isVisible(), false, 'simulate missing from the wasm build');
+    await page.uncheck(`${P} .s-stops`); // conservation is the integrator's; the limit stops (on by default) absorb energy
     await page.click(`${P} .s-run`);
     await page.waitForFunction(() => { const v = window.__achain.views.motion; return !v.simulating && v.traj?.simulated; }, null, { timeout: 60000 });
     const r = await page.evaluate(() => { const v = window.__achain.views.motion; const e = v.traj.energy; return { p: v.simProgress.length, n: v.traj.samples, drift: e[e.length - 1] - e[0], e0: e[0] }; });

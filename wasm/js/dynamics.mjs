@@ -7,6 +7,7 @@
 // Conventions: SI; q, qd, qdd, tau are arrays / typed arrays of dof numbers (θ_v for A-pairs).
 // Matrices come back as row-major Float64Arrays (M[r*dof + c]). Every method takes an optional
 // options object: { legs: 'massless'|'lumped'|'full'|'potential' (default 'full'), motors, friction,
+// limitStops (the joint-limit spring–dampers of forwardDynamics / simulate),
 // gravity: [x, y, z] (default: the model's), wrench: [fx, fy, fz, mx, my, mz] (the tool exerts on
 // the environment, moment about the tool origin), wrenchFrame: 'base'|'tool' }. The single-result
 // methods (inverseDynamics, massMatrix, gravityTorques, coriolisMatrix, forwardDynamics) also take
@@ -25,6 +26,7 @@ function encode(opts = NO_OPTIONS) {
   let flags = 0;
   if (opts.motors) flags |= 1;
   if (opts.friction) flags |= 2;
+  if (opts.limitStops) flags |= 32;
   const extra = EXTRA;
   extra.fill(0);
   if (opts.gravity != null) {

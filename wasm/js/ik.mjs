@@ -18,6 +18,8 @@ function optionVector(o = {}) {
     num(o.randomSeed, 1, 'randomSeed'),
     o.respectLimits === false ? 0 : 1,
     o.escapeSingularity ? 1 : 0,
+    num(o.maxStep, 0, 'maxStep'),
+    num(o.minSeparation, 0, 'minSeparation'),
   ];
 }
 
@@ -29,7 +31,7 @@ export function install(Model) {
   /** Numeric IK from seedQ (teleoperation: call every frame with the current q). */
   Model.prototype.solveNumeric = function solveNumeric(targetT, seedQ, options) {
     const n = this.dof;
-    const raw = this._input([targetT, 'targetT', 16], [seedQ, 'seedQ', n], [optionVector(options), 'options', 9]);
+    const raw = this._input([targetT, 'targetT', 16], [seedQ, 'seedQ', n], [optionVector(options), 'options', 11]);
     const out = this._output(this.achain.module.solveNumeric(raw), n + 5);
     return {
       q: out.slice(0, n),
@@ -47,7 +49,7 @@ export function install(Model) {
     const hasSeed = options.seedQ != null;
     const opts = { restarts: 20, ...options };
     const raw = this._input([targetT, 'targetT', 16], [hasSeed ? options.seedQ : new Float64Array(n), 'seedQ', n],
-      [optionVector(opts), 'options', 9]);
+      [optionVector(opts), 'options', 11]);
     const r = JSON.parse(this.achain.module.ikAll(raw, options.method ?? 'auto', hasSeed));
     const out = {
       status: r.status,

@@ -12,6 +12,9 @@ export interface DynamicsOptions {
   motors?: boolean;
   /** Viscous + Coulomb joint friction from the motor data. */
   friction?: boolean;
+  /** Joint-limit stops (forwardDynamics, simulate): a one-sided spring–damper past each limit, 20 Hz and
+   *  critically damped relative to the joint's own inertia (docs/dynamics.md); other algorithms ignore it. */
+  limitStops?: boolean;
   /** Gravity vector (m/s², base frame); default: the model's. */
   gravity?: Vector;
   /** Wrench the tool exerts on the environment (fx, fy, fz, mx, my, mz), moment about the tool origin. */

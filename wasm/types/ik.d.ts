@@ -41,6 +41,14 @@ export interface IkOptions {
   /** Singularity escape for dragging (default false): if the start from the seed fails, one more start
    *  from the seed nudged 3° (3 mm) per joint, kept when it succeeds or halves the residual. */
   escapeSingularity?: boolean;
+  /** Continuity bound for dragging (default 0: off): every coordinate of the answer stays within maxStep
+   *  of seedQ (rad, or m for linear coordinates), inside the solver like a joint limit; a farther target
+   *  is approached along that boundary ('unreachable' within this step), never by a jump to another branch. */
+  maxStep?: number;
+  /** ikAll, numeric multi-start (default 0: exact duplicates only): a solution within minSeparation of one
+   *  already kept in every coordinate (rad, or m) is the same posture and is dropped (position-only mode on a
+   *  chain with spare joints gives a continuum of solutions; this keeps distinct postures). */
+  minSeparation?: number;
 }
 
 export interface IkResult {

@@ -61,16 +61,18 @@ export class Studio extends EventTarget {
   }
 
   /**
-   * Replaces the model by an edited description, keeping the view (camera) and as much of q as
-   * still fits the limits. Throws the core's validation error unchanged.
+   * Replaces the model by an edited description, keeping the view (camera, unless `refit`) and as much
+   * of q as still fits the limits. `source`: the built-in name when the description is that robot's
+   * unchanged (e.g. after undoing every edit), so the picker names it. Throws the core's validation
+   * error unchanged.
    */
-  replaceModel(json) {
+  replaceModel(json, { source = null, refit = false } = {}) {
     const model = this.achain.loadModel(json);
-    this.modelSource = null;
+    this.modelSource = source;
     const q = model.dof === this.q.length
       ? Float64Array.from(this.q, (v, i) => { const [lo, hi] = jointRange(model.joints[i]); return Math.min(hi, Math.max(lo, v)); })
       : null;
-    this._adoptModel(model, q, { keepCamera: true });
+    this._adoptModel(model, q, { keepCamera: !refit });
     return model;
   }
 
@@ -108,15 +110,35 @@ export class Studio extends EventTarget {
     this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.42 * L), 0.95 * L);
   }
 
-  /** Re-frames the camera (and the drawing scale) on the current model, e.g. after a new design. */
+  /**
+   * Re-frames the camera (and the drawing scale) on what is shown: the arm at its pose, the ghost arms
+   * and the workspace cloud when visible (not the reach sphere), e.g. after a new design or a workspace run.
+   */
   fitView() {
     if (!this.model) return;
     this.size = this._reach(this.model);
     this.chain.build(this.model, this.size);
     this._rebuildTwin();
-    this._frameReach(this.model, this.size);
     this._render();
+    this.viewport.setGrid(this.size * 1.1);
+    const box = this.shownBox();
+    if (box.isEmpty()) this._frameReach(this.model, this.size);
+    else this.viewport.frame(box.getCenter(new THREE.Vector3()), 0.5 * box.getSize(new THREE.Vector3()).length() * 1.05);
     this.dispatchEvent(new CustomEvent('fit', { detail: this.size }));
+  }
+
+  /** World-frame box of the visible drawn objects of the 3D world (the arm, ghosts, workspace cloud). */
+  shownBox() {
+    const box = new THREE.Box3();
+    const part = new THREE.Box3();
+    this.viewport.world.updateMatrixWorld(true);
+    this.viewport.world.traverseVisible((o) => {
+      if (!o.geometry || o.isSprite) return;
+      if (!o.geometry.boundingBox) o.geometry.computeBoundingBox();
+      part.copy(o.geometry.boundingBox).applyMatrix4(o.matrixWorld);
+      if (!part.isEmpty() && Number.isFinite(part.min.x) && Number.isFinite(part.max.x)) box.union(part);
+    });
+    return box;
   }
 
   /** Sets the joint vector (SI) and redraws. `source` names who changed it (views ignore their own). */
@@ -259,12 +281,14 @@ export class Studio extends EventTarget {
     return p.toString();
   }
 
-  /** Parses a hash produced by hashState(). Returns {robot?, json?, q? (SI), view?, units?, twin?}. */
+  /** Parses a hash produced by hashState(). Returns {robot?, json?, jsonError?, q? (SI), view?, units?, twin?}. */
   static parseHash(hash) {
     const p = new URLSearchParams(hash.replace(/^#/, ''));
     const out = {};
     if (p.get('robot')) out.robot = p.get('robot');
-    if (p.get('json')) { try { out.json = decodeJson(p.get('json')); } catch { /* ignored: bad link */ } }
+    if (p.get('json')) {
+      try { out.json = decodeJson(p.get('json')); } catch (e) { out.jsonError = `json=: not a base64url-encoded robot description (${e.message})`; }
+    }
     if (p.get('q')) out.qDisplay = p.get('q').split(',').map(Number);
     if (p.get('view')) out.view = p.get('view');
     const u = (p.get('units') || '').split(',');

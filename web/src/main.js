@@ -8,6 +8,7 @@ import { MotionView } from './views/MotionView.js';
 import { WorkspaceView } from './views/WorkspaceView.js';
 import { ControllerView } from './views/ControllerView.js';
 import { makeUnits } from './core/units.js';
+import { captureSession, applySession } from './ui/session.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -49,6 +50,8 @@ async function main() {
   els.units.innerHTML = `<label>angles <select id="unit-angle" aria-label="angle unit"><option value="deg">deg</option><option value="rad">rad</option></select></label>
     <label>lengths <select id="unit-length" aria-label="length unit"><option value="mm">mm</option><option value="in">in</option><option value="m">m</option></select></label>
     <button type="button" id="share" title="Copy a link to this robot and pose">Share</button>
+    <button type="button" id="session-save" title="Save the session (robot, design, pose, camera, Motion and Workspace settings) as a file">Save</button>
+    <label class="filebtn" title="Open a saved session file"><input type="file" id="session-open" accept=".json,application/json" hidden><span class="btnlike">Open</span></label>
     <a href="./tutorials/index.html" target="_blank" rel="noopener">Tutorials</a>
     <button type="button" id="help-btn" title="Keyboard shortcuts (?)">?</button>`;
   const ua = $('unit-angle');
@@ -66,8 +69,43 @@ async function main() {
   });
   els.select.addEventListener('change', () => {
     if (els.select.value === CUSTOM) return;
+    // a trajectory streaming to the controller belongs to this robot: ask, then stop it (controlled stop;
+    // the link stays up, so the watchdog does not fault)
+    const ctl = views.find((v) => v.id === 'controller')?.handle;
+    if (ctl?.busy) {
+      if (!window.confirm('A trajectory is streaming to the controller. Stop it (controlled stop) and switch the robot?')) {
+        els.select.value = studio.modelSource ?? CUSTOM;
+        return;
+      }
+      ctl.stop();
+    }
     try { studio.setModel(els.select.value); } catch (e) { studio.status(e.message, true); }
   });
+
+  /**
+   * A fresh open (no link state) does not start at a singular pose: when the core finds the home pose
+   * singular (the prototype's all-180°, stretched), the arm starts bent 30° per joint, alternating,
+   * if the core finds that pose regular; a one-line hint says what to do and where the home pose is.
+   */
+  function startPose() {
+    const m = studio.model;
+    const home = studio.q;
+    if (!m.detectSingularities(home).length) return;
+    const q = Float64Array.from(home, (v, i) => {
+      const j = m.joints[i];
+      if (j.kind === 'P') return v;
+      const bent = v + (i % 2 ? 30 : -30) * Math.PI / 180;
+      return bent >= (j.lower ?? -Infinity) && bent <= (j.upper ?? Infinity) ? bent : v;
+    });
+    if (m.detectSingularities(q).length) return;
+    studio.setQ(q);
+    const hint = document.querySelector('.view-panel[data-view="teleop"] .start-hint');
+    if (!hint) return;
+    hint.textContent = 'Drag the orange ball at the tool (or a slider) to move the arm; Home (H) is the thesis pose, all joints 180° (stretched, singular).';
+    hint.hidden = false;
+    const hide = () => { hint.hidden = true; };
+    studio.addEventListener('model', hide, { once: true });
+  }
 
   // URL state
   let hashTimer = 0;
@@ -90,13 +128,16 @@ async function main() {
       const name = st.robot && builtins.some((b) => b.name === st.robot) ? st.robot : (builtins.some((b) => b.name === 'prototype-4a') ? 'prototype-4a' : builtins[0].name);
       if (!studio.model || studio.modelSource !== name) studio.setModel(name);
       if (st.robot && st.robot !== name) studio.status(`link: no built-in robot named '${st.robot}' — showing ${name}`, true);
+      if (st.jsonError) studio.status(`link: ${st.jsonError} — showing ${name}`, true);
     }
     const q = Studio.qFromHash(studio.model, st.qDisplay);
     if (q) { try { studio.setQ(q); } catch (e) { studio.status(`link: ${e.message}`, true); } }
     if (st.twin) studio.setTwin(true);
     studio.showView(views.some((v) => v.id === st.view) ? st.view : 'teleop');
   }
+  const freshOpen = !location.hash || location.hash === '#';
   applyHash(location.hash);
+  if (freshOpen) startPose();
   studio.addEventListener('q', scheduleHash);
   studio.addEventListener('model', scheduleHash);
   studio.addEventListener('view', scheduleHash);
@@ -108,6 +149,30 @@ async function main() {
     try { await navigator.clipboard.writeText(url); studio.status('link copied to the clipboard'); } catch { studio.status(`link: ${url}`); }
   });
 
+  // session files
+  $('session-save').addEventListener('click', () => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([JSON.stringify(captureSession(studio), null, 1)], { type: 'application/json' }));
+    a.download = `${studio.model.name}-session.json`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  const openSession = (text, name = 'session') => {
+    try {
+      applySession(studio, text, applyHash);
+      studio.status(`${name}: session loaded`);
+    } catch (e) {
+      studio.status(`${name}: ${e.message}`, true);
+    }
+  };
+  $('session-open').addEventListener('change', async (e) => {
+    const f = e.target.files?.[0];
+    if (f) openSession(await f.text(), f.name);
+    e.target.value = '';
+  });
+
   // keyboard shortcuts
   const teleop = views.find((v) => v.id === 'teleop');
   const shortcuts = [
@@ -116,7 +181,7 @@ async function main() {
     ['T', 'R-twin overlay on/off'],
     ['F', 'link frames on/off'],
     ['H', 'home pose'],
-    ['V', 'fit the view to the chain'],
+    ['V', 'fit the view to what is shown (the arm, the workspace cloud)'],
     ['U', 'cycle length unit (mm → in → m)'],
     ['D', 'angles in deg / rad'],
     ['Ctrl+Z / Ctrl+Y', 'undo / redo in Design'],
@@ -126,7 +191,9 @@ async function main() {
   $('help-btn').addEventListener('click', () => { els.help.hidden = !els.help.hidden; });
   window.addEventListener('keydown', (e) => {
     const t = e.target;
-    const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+    // typing: text, number and select fields; a slider, checkbox or button that has the focus keeps the shortcuts
+    const typing = t && ((t.tagName === 'INPUT' && !['range', 'checkbox', 'radio', 'button'].includes(t.type)) ||
+      t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
     if ((e.ctrlKey || e.metaKey) && !typing) {
       const design = views.find((v) => v.id === 'design');
       if (e.key.toLowerCase() === 'z' && !e.shiftKey) { design.undo(); e.preventDefault(); }
@@ -163,6 +230,8 @@ async function main() {
     get frames() { return studio.viewport.frames ?? 0; },
     setQ: (q) => studio.setQ(Float64Array.from(q)),
     setRobot: (name) => studio.setModel(name),
+    captureSession: () => captureSession(studio),
+    openSession,
     /** Screen (CSS px, page coordinates) of a world point, for driving the gizmo in tests. */
     screenOf(x, y, z) {
       const v = new studio.viewport.camera.position.constructor(x, y, z).project(studio.viewport.camera);

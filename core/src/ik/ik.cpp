@@ -90,8 +90,23 @@ bool hasClosedForm(const Model& model) { return isPrototypeClass(model) || isWri
 
 namespace {
 
+/// Drops from `list` every solution within `sep` (largest coordinate difference) of an earlier one.
+void keepDistinct(std::vector<IkSolution>& list, double sep) {
+  std::vector<IkSolution> kept;
+  kept.reserve(list.size());
+  for (auto& s : list) {
+    bool near = false;
+    for (const auto& k : kept) near = near || (k.q - s.q).cwiseAbs().maxCoeff() < sep;
+    if (!near) kept.push_back(std::move(s));
+  }
+  list = std::move(kept);
+}
+
 IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const IkOptions& options, const VecX* seed) {
-  // Multi-start: every converged start is a solution; duplicates removed by the solution set.
+  // Multi-start: every converged start is a solution; duplicates removed by the solution set, and
+  // solutions within options.min_separation of a kept one (the same posture) dropped.
+  if (!(options.min_separation >= 0) || !std::isfinite(options.min_separation))
+    throw Error("options.minSeparation: must be a finite number ≥ 0");
   IkOptions opt = options;
   opt.restarts = 0;
   const double tol = std::max(1e-9, 10 * options.tolerance);
@@ -135,6 +150,10 @@ IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const 
     }
   }
   if (opt.position_only) {
+    const size_t converged = res.solutions.size();
+    if (options.min_separation > 0) keepDistinct(res.solutions, options.min_separation);
+    res.note = "numeric multi-start (" + std::to_string(starts) + " starts): " + std::to_string(converged) +
+               " converged, " + std::to_string(res.solutions.size()) + " distinct";
     res.status = res.solutions.empty() ? IkStatus::Unreachable : IkStatus::Ok;
     if (res.solutions.empty()) {
       res.has_nearest = true;
@@ -144,6 +163,10 @@ IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const 
     return res;
   }
   set.finish(res, "numeric multi-start (" + std::to_string(starts) + " starts)");
+  if (options.min_separation > 0) {
+    keepDistinct(res.solutions, options.min_separation);
+    keepDistinct(res.outside_limits, options.min_separation);
+  }
   res.method = IkMethod::Numeric;
   return res;
 }

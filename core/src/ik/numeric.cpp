@@ -218,14 +218,24 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
   if (opt.max_iterations > kMaxIkIterations)
     throw Error("options.maxIterations: at most " + std::to_string(kMaxIkIterations) + " (got " +
                 std::to_string(opt.max_iterations) + ")");
+  if (!(opt.max_step >= 0) || !std::isfinite(opt.max_step)) throw Error("options.maxStep: must be a finite number ≥ 0");
   const Weights w{opt.position_weight, opt.orientation_weight, opt.position_only};
   const int n = model.nq;
   for (int i = 0; i < model.njoints(); ++i) {
     const JointLimits& L = model.joints[i].limits;
     if (!model.jmodels[i].independent) continue;
-    ws.lo[model.idx_q[i]] = opt.respect_limits ? L.lower : -kInf;
-    ws.hi[model.idx_q[i]] = opt.respect_limits ? L.upper : kInf;
+    const int c = model.idx_q[i];
+    ws.lo[c] = opt.respect_limits ? L.lower : -kInf;
+    ws.hi[c] = opt.respect_limits ? L.upper : kInf;
+    if (opt.max_step > 0) {
+      // the continuity box around the seed (a seed outside the limits is measured from the nearest bound)
+      const double s = seed[c];
+      ws.lo[c] = std::max(ws.lo[c], std::min(s, ws.hi[c]) - opt.max_step);
+      ws.hi[c] = std::min(ws.hi[c], std::max(s, ws.lo[c]) + opt.max_step);
+    }
   }
+  // bounds inside the solver: the joint limits, the continuity box, or both
+  const bool bounded = opt.respect_limits || opt.max_step > 0;
   if (out.q.size() != n) out.q.resize(n);
   int iterations = 0;
   double best = kInf, best_dist = kInf;
@@ -233,7 +243,7 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
 
   // 1) from the seed (continuity)
   ws.q = seed;
-  StartResult r = runLM(model, data, target, w, opt, opt.respect_limits);
+  StartResult r = runLM(model, data, target, w, opt, bounded);
   iterations += r.iterations;
   best = r.err;
   ws.qbest = ws.q;
@@ -247,9 +257,11 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
       const double x = v + step <= hi && v + step >= lo ? v + step : v - step;
       ws.q[c] = std::min(hi, std::max(lo, x));
     }
-    const StartResult e = runLM(model, data, target, w, opt, opt.respect_limits);
+    const StartResult e = runLM(model, data, target, w, opt, bounded);
     iterations += e.iterations;
-    if (e.err <= opt.tolerance || e.err < 0.5 * best) {
+    // kept when it succeeds or halves the residual; inside the continuity box, where a far target is
+    // not reached in one step, when it gets clearly (10 %) closer
+    if (e.err <= opt.tolerance || e.err < (opt.max_step > 0 ? 0.9 : 0.5) * best) {
       best = e.err;
       ws.qbest = ws.q;
       found = e.err <= opt.tolerance;
@@ -274,9 +286,9 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
         ws.q[i] = s0 + spread * ((lo + u * (hi - lo)) - s0);
       }
       ws.best_start = ws.q;
-      r = runLM(model, data, target, w, opt, opt.respect_limits);
+      r = runLM(model, data, target, w, opt, bounded);
       iterations += r.iterations;
-      if (r.err > opt.tolerance && opt.respect_limits) {
+      if (r.err > opt.tolerance && opt.respect_limits && !(opt.max_step > 0)) {
         // Stuck against a bound: solve without limits from the same start and shift periodic joints
         // by whole periods into their limits (the same pose). Accepted only if everything fits.
         ws.qtry = ws.q;
@@ -328,7 +340,9 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
     out.status = IkStatus::Ok;
   } else {
     out.status = IkStatus::Unreachable;
-    if (opt.respect_limits) {
+    // With the continuity box the answer is 'unreachable' within this step: 'limits' would need a
+    // solve beyond the box, which is what the box forbids.
+    if (opt.respect_limits && !(opt.max_step > 0)) {
       // Reachable when the limits are ignored? Then the limits are what blocks the target.
       // (tried from the best constrained point and from the seed)
       for (int k = 0; k < 2 && out.status != IkStatus::Limits; ++k) {

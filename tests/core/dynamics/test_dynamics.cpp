@@ -343,3 +343,124 @@ TEST_CASE("computed torque through DC motors with Freeman's voltage feed-forward
   o.R[2] = 0;
   CHECK_THROWS_WITH(simulateComputedTorque(m, desired, q0, qd0, 0.1, o), Catch::Contains("motor[2]"));
 }
+
+TEST_CASE("joint-limit stops: a critically damped stop absorbs an impact within a small penetration, an undamped one bounces elastically", "[dynamics][sim]") {
+  const Model m = builtinModel("prototype-4a");
+  Data ws(m);
+  const int n = m.nv;
+  DynamicsOptions o;
+  o.override_gravity = true;  // zero gravity: the energy is the kinetic energy alone
+  const double w = 2 * kPi * o.stop_frequency, v0 = 2.0;
+  for (int j = 0; j < n; ++j) {
+    const JointLimits& L = m.joints[m.coord_joint[j]].limits;
+    REQUIRE(std::isfinite(L.upper));
+    VecX q0(n), qd0 = VecX::Zero(n);
+    for (int c = 0; c < n; ++c) {
+      const JointLimits& Lc = m.joints[m.coord_joint[c]].limits;
+      q0[c] = 0.5 * (Lc.lower + Lc.upper);
+    }
+    q0[j] = L.upper - 0.02;
+    qd0[j] = v0;  // toward the upper stop
+    const double KE0 = kineticEnergy(m, ws, q0, qd0, o);
+    auto run = [&](bool stops, double zeta, double& depth, double& keMax) {
+      DynamicsOptions s = o;
+      s.limit_stops = stops;
+      s.stop_damping_ratio = zeta;
+      VecX q = q0, qd = qd0;
+      depth = 0;
+      keMax = 0;
+      simulate(m, ws, q, qd, 1e-4, 2000, nullptr, s, Integrator::RK4,
+               {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
+                  depth = std::max(depth, a[j] - L.upper);
+                  keMax = std::max(keMax, kineticEnergy(m, ws, a, b, s));
+                }, nullptr, 1});
+      return kineticEnergy(m, ws, q, qd, s);
+    };
+    double depth, keMax;
+    run(false, 1, depth, keMax);
+    INFO("joint " << j + 1);
+    CHECK(depth > 0.1);  // without stops the joint runs through its limit
+    // Critical damping: the impact's energy is dissipated; the penetration stays near v/(e·ω).
+    const double KEc = run(true, 1, depth, keMax);
+    INFO("penetration " << depth << " rad, bound " << 1.5 * v0 / (std::exp(1.0) * w));
+    CHECK(depth > 0);
+    CHECK(depth < 1.5 * v0 / (std::exp(1.0) * w));  // ≈ 0.35° at 2 rad/s and 20 Hz
+    CHECK(keMax <= KE0 * (1 + 1e-9));
+    // the damper takes the impact's energy out (the coupled joints keep part of the motion: measured
+    // 59 % (joint 2) to over 95 % lost), while ζ = 0 below keeps all of it
+    CHECK(KEc < 0.5 * KE0);
+    // ζ = 0: a lossless spring, the bounce returns the energy (RK4 at ω·dt = 0.013).
+    const double KE0b = run(true, 0, depth, keMax);
+    CHECK(std::abs(KE0b - KE0) < 1e-4 * KE0);
+  }
+  DynamicsOptions bad;
+  bad.limit_stops = true;
+  bad.stop_frequency = 0;
+  VecX q = VecX::Zero(n), qd = VecX::Zero(n), qdd(n);
+  CHECK_THROWS_WITH(forwardDynamics(m, ws, q, qd, VecX::Zero(n), bad, qdd), Catch::Contains("stop_frequency"));
+}
+
+TEST_CASE("joint-limit stops: under gravity the arm stays within its limits up to a small sink-in, never gains energy, and a resting stop balances g", "[dynamics][sim]") {
+  const Model m = builtinModel("prototype-4a");
+  Data ws(m);
+  const int n = m.nv;
+  DynamicsOptions o;
+  o.limit_stops = true;
+  const double w = 2 * kPi * o.stop_frequency;
+  // Let go (τ = 0) from inside the range for 3 s: every joint stays within its limits up to a small
+  // sink-in, and the energy (kinetic + potential, the stops' spring not counted) never rises above the start.
+  VecX q(n), qd = VecX::Zero(n);
+  for (int c = 0; c < n; ++c) {
+    const JointLimits& L = m.joints[m.coord_joint[c]].limits;
+    q[c] = 0.5 * (L.lower + L.upper) + 0.3 * (L.upper - L.lower) * (c % 2 ? 1 : -1);
+  }
+  auto energy = [&](const VecX& a, const VecX& b) { return kineticEnergy(m, ws, a, b, o) + potentialEnergy(m, ws, a, o); };
+  const double E0 = energy(q, qd);
+  double worst = 0, rise = -kInf;
+  simulate(m, ws, q, qd, 5e-4, 6000, nullptr, o, Integrator::RK4,
+           {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
+              for (int c = 0; c < n; ++c) {
+                const JointLimits& L = m.joints[m.coord_joint[c]].limits;
+                worst = std::max({worst, a[c] - L.upper, L.lower - a[c]});
+              }
+              rise = std::max(rise, energy(a, b) - E0);
+            }, nullptr, 1});
+  const double E1 = energy(q, qd);
+  INFO("worst penetration " << worst << " rad, largest rise " << rise << " J, E0 " << E0 << " J, end " << E1 << " J");
+  CHECK(worst > 0);            // it did reach a stop
+  CHECK(worst < 1 * kDeg);     // measured 0.43°
+  CHECK(rise < 1e-6 * std::abs(E0) + 1e-9);
+  CHECK(E1 < E0);              // and the stops took energy out
+  // Statics, exactly: joint c held δ = |g_c|/(M_cc·ω²) past the limit it is pushed into, the others held
+  // by τ = g, is in equilibrium: forward dynamics gives q̈ = 0.
+  VecX g(n), qdd(n);
+  MatX M(n, n);
+  int checked = 0;
+  for (int c = 0; c < n; ++c) {
+    VecX qs(n);
+    for (int i = 0; i < n; ++i) qs[i] = 0.5 * (m.joints[m.coord_joint[i]].limits.lower + m.joints[m.coord_joint[i]].limits.upper) + 0.2;
+    const JointLimits& L = m.joints[m.coord_joint[c]].limits;
+    for (int side = 0; side < 2; ++side) {
+      qs[c] = side ? L.upper : L.lower;
+      gravityTorques(m, ws, qs, o, g);
+      if (std::abs(g[c]) < 1e-6) continue;
+      // gravity pushes joint c toward −g_c: into the upper limit if g_c < 0, the lower if g_c > 0
+      if ((g[c] < 0) != (side == 1)) continue;
+      const double lim = side ? L.upper : L.lower, sgn = side ? 1.0 : -1.0;
+      for (int it = 0; it < 8; ++it) {  // δ = |g_c(q)|/(M_cc(q)·ω²) at q with q_c = limit ± δ (a fixed point; δ is tiny)
+        gravityTorques(m, ws, qs, o, g);
+        massMatrix(m, ws, qs, o, M);
+        qs[c] = lim + sgn * std::abs(g[c]) / (M(c, c) * w * w);
+      }
+      gravityTorques(m, ws, qs, o, g);
+      VecX tau = g;
+      tau[c] = 0;
+      forwardDynamics(m, ws, qs, VecX::Zero(n), tau, o, qdd);
+      INFO("joint " << c + 1 << (side ? " upper" : " lower") << ", sag " << std::abs(qs[c] - lim) << " rad, q̈ " << qdd.transpose());
+      CHECK(std::abs(qs[c] - lim) > 0);
+      CHECK(qdd.cwiseAbs().maxCoeff() < 1e-8 * std::abs(g[c]) / M(c, c));
+      ++checked;
+    }
+  }
+  CHECK(checked >= 3);
+}

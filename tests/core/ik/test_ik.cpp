@@ -391,3 +391,91 @@ TEST_CASE("numeric IK: the singularity escape bends the prototype out of its str
   // and it is needed: from the singular pose alone the gradient vanishes
   CHECK(plain.status != IkStatus::Ok);
 }
+
+TEST_CASE("numeric IK: the continuity box (max_step) bounds every joint's step and slides toward a far target", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  Data d(m);
+  VecX seed(4);
+  seed << 300 * kDeg, 244.8 * kDeg, 300 * kDeg, 60 * kDeg;  // the pose of issue 18 before its jump
+  forwardKinematics(m, d, seed);
+  const Vec3 p0 = d.oMtool.p;
+  SE3 target = d.oMtool;
+  target.p.z() = 0.04;  // far below: reached only by folding the arm through its base
+  IkOptions opt;
+  opt.position_only = true;
+  opt.escape_singularity = true;
+  const IkResult free = solveNumeric(m, target, seed, opt);
+  const double freeStep = (free.q - seed).cwiseAbs().maxCoeff();
+  opt.max_step = 2 * kDeg;
+  const IkResult boxed = solveNumeric(m, target, seed, opt);
+  const double step = (boxed.q - seed).cwiseAbs().maxCoeff();
+  INFO("free: " << toString(free.status) << " step " << freeStep / kDeg << " deg; boxed step " << step / kDeg << " deg");
+  CHECK(step <= 2 * kDeg + 1e-12);
+  CHECK(withinLimits(m, boxed.q));
+  CHECK(boxed.status == IkStatus::Unreachable);  // not reached within one step
+  CHECK(boxed.position_error < (p0 - target.p).norm());  // but it moved toward the target
+  // a near target from an interior pose is reached exactly as without the box
+  VecX inner(4);
+  inner << 150 * kDeg, 120 * kDeg, 200 * kDeg, 100 * kDeg;
+  forwardKinematics(m, d, inner);
+  SE3 near = d.oMtool;
+  near.p.z() -= 0.002;
+  const IkResult a = solveNumeric(m, near, inner, opt);
+  opt.max_step = 0;
+  const IkResult b = solveNumeric(m, near, inner, opt);
+  CHECK(a.status == IkStatus::Ok);
+  CHECK(b.status == IkStatus::Ok);
+  CHECK((a.q - inner).cwiseAbs().maxCoeff() < 2 * kDeg);
+  CHECK((a.q - b.q).cwiseAbs().maxCoeff() < 1e-9);
+  // repeated boxed solves from the last answer: every step bounded, the error never grows
+  opt.max_step = 2 * kDeg;
+  VecX q = seed;
+  double err = (p0 - target.p).norm();
+  for (int k = 0; k < 200; ++k) {
+    const IkResult r = solveNumeric(m, target, q, opt);
+    CHECK((r.q - q).cwiseAbs().maxCoeff() <= 2 * kDeg + 1e-12);
+    CHECK(r.position_error <= err + 1e-12);
+    err = r.position_error;
+    q = r.q;
+  }
+  opt.max_step = -1;
+  CHECK_THROWS_WITH(solveNumeric(m, target, seed, opt), Catch::Contains("options.maxStep"));
+}
+
+TEST_CASE("ikAll position-only: min_separation keeps distinct postures of the prototype's one-parameter family", "[ik]") {
+  const Model m = builtinModel("prototype-4a");
+  Data d(m);
+  VecX seed(4);
+  seed << 150 * kDeg, 120 * kDeg, 200 * kDeg, 100 * kDeg;
+  forwardKinematics(m, d, seed);
+  const SE3 target = d.oMtool;
+  IkOptions opt;
+  opt.position_only = true;
+  opt.restarts = 20;
+  const IkAllResult all = ikAll(m, target, IkMethod::Numeric, opt, &seed);
+  opt.min_separation = 30 * kDeg;
+  const IkAllResult distinct = ikAll(m, target, IkMethod::Numeric, opt, &seed);
+  INFO(all.solutions.size() << " solutions, " << distinct.solutions.size() << " distinct; " << distinct.note);
+  // four joints, three position equations: a continuum, so nearly every converged start is "new" at 1e-6
+  CHECK(all.solutions.size() >= 10);
+  REQUIRE(distinct.solutions.size() >= 2);
+  CHECK(distinct.solutions.size() < all.solutions.size());
+  CHECK(distinct.status == IkStatus::Ok);
+  CHECK(distinct.note.find("distinct") != std::string::npos);
+  // the seed's own start comes first and is the seed (already at the target)
+  CHECK((distinct.solutions[0].q - seed).cwiseAbs().maxCoeff() < 1e-6);
+  for (size_t a = 0; a < distinct.solutions.size(); ++a) {
+    forwardKinematics(m, d, distinct.solutions[a].q);
+    CHECK((d.oMtool.p - target.p).norm() < 1e-6);
+    for (size_t b = 0; b < a; ++b)
+      CHECK((distinct.solutions[a].q - distinct.solutions[b].q).cwiseAbs().maxCoeff() >= 30 * kDeg);
+  }
+  // every dropped solution lies within 30° of a kept one (a cluster), none is lost without a representative
+  for (const auto& s : all.solutions) {
+    double nearest = kInf;
+    for (const auto& k : distinct.solutions) nearest = std::min(nearest, (s.q - k.q).cwiseAbs().maxCoeff());
+    CHECK(nearest < 30 * kDeg);
+  }
+  opt.min_separation = -1;
+  CHECK_THROWS_WITH(ikAll(m, target, IkMethod::Numeric, opt, &seed), Catch::Contains("minSeparation"));
+}

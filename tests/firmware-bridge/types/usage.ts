@@ -19,7 +19,7 @@ export async function usage(): Promise<number> {
   const st: ControllerStatus | null = host.status;
   let step: SendStep | null = null;
   try {
-    host.beginSend(bridge.trajectoryText(traj), { segmentDt: 0.01, settleMs: 200 }, 0);
+    host.beginSend(bridge.trajectoryText(traj), { segmentDt: 0.01, settleMs: 200, angular: [true, true, true, true] }, 0);
     step = host.sendStep(1);
   } catch {
     step = null;  // not connected: refused by name

@@ -68,9 +68,9 @@ export async function usage(): Promise<number> {
 
   // ik
   const T = fk.tool;
-  const ik: IkResult = m.solveNumeric(T, q, { maxIterations: 50, positionOnly: true });
+  const ik: IkResult = m.solveNumeric(T, q, { maxIterations: 50, positionOnly: true, maxStep: 0.05 });
   const status: IkStatus = ik.status;
-  const all: IkAllResult = m.ikAll(T, { method: 'auto', seedQ: q, restarts: 4 });
+  const all: IkAllResult = m.ikAll(T, { method: 'auto', seedQ: q, restarts: 4, positionOnly: true, minSeparation: 0.5 });
 
   // dynamics
   const opts = { legs: 'full' as const, motors: true, gravity: [0, 0, -9.81], wrench: [0, 0, 0, 0, 0, 0], wrenchFrame: 'tool' as const };
@@ -85,7 +85,7 @@ export async function usage(): Promise<number> {
   const pe: number = m.potentialEnergy(q, { legs: 'potential' });
   const lee: LeeTerms = m.leeTerms(q, q);
   const fm: FreemanModel = m.freemanModel(q, q);
-  const sim: SimulationResult = m.simulate({ q, duration: 0.01, dt: 1e-3, integrator: 'euler', onProgress: (f: number) => f });
+  const sim: SimulationResult = m.simulate({ q, duration: 0.01, dt: 1e-3, integrator: 'euler', onProgress: (f: number) => f }, { limitStops: true });
   const ct: ComputedTorqueResult = m.simulateComputedTorque({ traj: { t: [0, 1], q: [q, q] }, kp: 100, kv: [1, 2, 3, 4] });
   const rows: TaskRows = 'linear';
   const ci: CartesianInertia = m.cartesianInertia(q, { rows, rankTol: 1e-10, legs: 'full', motors: true });

@@ -41,8 +41,8 @@ const CSS = `
 .joint input[type=range] { width: 100%; accent-color: #a855f7; }
 .joint input[type=number] { width: 64px; font: inherit; font-size: 12px; color: #e2e8f0; background: #16213a; border: 1px solid #25324d; border-radius: 3px; }
 .lim { font-size: 10px; }
-.readout { position: absolute; left: 6px; top: 6px; background: rgba(15,23,42,.82); border: 1px solid #25324d; border-radius: 6px; padding: 5px 7px;
-  font: 11px ui-monospace, monospace; white-space: pre; pointer-events: none; line-height: 1.4; }
+.readout { position: absolute; left: 6px; bottom: 6px; background: rgba(15,23,42,.82); border: 1px solid #25324d; border-radius: 6px; padding: 5px 7px;
+  font: 10px ui-monospace, monospace; white-space: pre; pointer-events: none; line-height: 1.4; }
 .readout[hidden] { display: none; }
 .readout .k { color: #94a3b8; }
 .msg { position: absolute; inset: auto 8px 8px 8px; background: rgba(127,29,29,.92); border: 1px solid #ef4444; border-radius: 6px; padding: 6px 8px; white-space: pre-wrap; }
@@ -223,10 +223,11 @@ export class AchainViewer extends HTMLElement {
     if (this.drag) return;
     // the shared drag-to-IK controller (also used by the studio's Teleoperate view)
     this.drag = new DragIk(this.viewport, {
-      size: 0.9,
+      size: 1.6, // large enough to grab in a small viewer (issue 18); the readout sits bottom left, away from the tool
       model: () => this.model,
       q: () => this._q,
       tool: () => this._fk?.tool,
+      reach: () => this.size,
       options: () => (this.model.dof < 6 ? { positionOnly: true } : {}),
       onSolve: (res) => {
         this.setQ(res.q, 'gizmo');

@@ -21,11 +21,11 @@ const STYLE = `
 .ctl-meter { height: 8px; background: #25324d; border-radius: 4px; overflow: hidden; flex: 1; min-width: 80px; }
 .ctl-meter > div { height: 100%; background: #38bdf8; width: 0; }
 .ctl-progress > div { background: #22c55e; }
-.ctl-cfg { border-collapse: collapse; font-size: 12px; width: 100%; }
-.ctl-cfg td, .ctl-cfg th { padding: 2px 4px; text-align: right; }
-.ctl-cfg input { width: 64px; }
+.ctl-cfg { border-collapse: collapse; font-size: 11px; width: 100%; table-layout: fixed; }
+.ctl-cfg td, .ctl-cfg th { padding: 2px 2px; text-align: right; overflow: hidden; text-overflow: ellipsis; }
+.ctl-cfg input { width: 100%; min-width: 0; box-sizing: border-box; }
 .ctl-stats { color: #94a3b8; font-size: 11px; }
-.ctl-stopbar { position: fixed; right: 16px; bottom: 16px; z-index: 1000; display: flex; gap: 8px; }
+.ctl-stopbar { position: fixed; right: 16px; bottom: 32px; z-index: 1000; display: flex; gap: 8px; }
 .ctl-stopbar button { font-size: 18px; font-weight: 700; padding: 14px 22px; border-radius: 10px; border: 3px solid #fff; cursor: pointer; }
 .ctl-stopbar .ctl-stop { background: #b45309; color: #fff; }
 .ctl-stopbar .ctl-estop { background: #dc2626; color: #fff; }
@@ -88,7 +88,7 @@ export function mountControllerPanel(container, ctx) {
   ui.connect = el('button', { class: 'primary', 'data-testid': 'ctl-connect', onclick: () => (streamer ? disconnect() : connect()) }, 'Connect');
   ui.state = el('div', { class: 'ctl-state', 'data-testid': 'ctl-state' }, 'not connected');
   ui.faults = el('div', { class: 'ctl-faults', 'data-testid': 'ctl-faults' });
-  ui.clear = el('button', { onclick: () => streamer?.clearFaults(), disabled: '' }, 'Clear faults');
+  ui.clear = el('button', { 'data-testid': 'ctl-clear', onclick: () => streamer?.clearFaults(), disabled: '' }, 'Clear faults');
   ui.buffer = el('div', { class: 'ctl-meter', title: 'controller queue fill' }, el('div'));
   ui.progress = el('div', { class: 'ctl-meter ctl-progress', title: 'segments executed' }, el('div'));
   ui.file = el('input', { type: 'file', accept: '.json,application/json', onchange: loadFile });
@@ -97,6 +97,8 @@ export function mountControllerPanel(container, ctx) {
   if (typeof ctx.getTrajectory !== 'function') ui.planned.disabled = true;
   ui.trajName = el('span', { class: 'ctl-na' }, 'no trajectory');
   ui.send = el('button', { class: 'primary', 'data-testid': 'ctl-send', onclick: send, disabled: '' }, 'Send');
+  ui.toStart = el('button', { 'data-testid': 'ctl-to-start', onclick: moveToStart, hidden: '', title: 'a rest-to-rest move from the arm\'s commanded position to the trajectory\'s start, planned by the core within the joint limits' }, 'Move to start');
+  ui.sendMsg = el('div', { class: 'ctl-na', 'data-testid': 'ctl-send-message' });
   ui.pause = el('button', { onclick: () => streamer?.pause(), disabled: '' }, 'Pause');
   ui.resume = el('button', { onclick: () => streamer?.resume(), disabled: '' }, 'Resume');
   ui.teleop = el('input', { type: 'checkbox', 'data-testid': 'ctl-teleop', onchange: (e) => { teleop = e.target.checked; } });
@@ -105,27 +107,33 @@ export function mountControllerPanel(container, ctx) {
   ui.applyCfg = el('button', { onclick: applyConfig, disabled: '' }, 'Apply configuration');
   ui.stats = el('div', { class: 'ctl-stats', 'data-testid': 'ctl-stats' });
   ui.plot = el('div', { 'data-testid': 'ctl-plot' });
+  ui.plotKey = el('div', { class: 'ctl-row ctl-stats', 'data-testid': 'ctl-plot-key' });
+  ui.plotHover = el('div', { class: 'ctl-stats', 'data-testid': 'ctl-plot-hover' }, '\u00a0');
+  // messages next to what caused them: connecting (under Connect), sending (under Send), configuring
   ui.message = el('div', { class: 'ctl-na', 'data-testid': 'ctl-message' });
+  ui.cfgMsg = el('div', { class: 'ctl-na', 'data-testid': 'ctl-config-message' });
   ui.stopbar = el('div', { class: 'ctl-stopbar' },
     el('button', { class: 'ctl-stop', 'data-testid': 'ctl-stop', title: 'controlled stop (decelerates within limits)', onclick: () => streamer?.stop() }, 'STOP'),
-    el('button', { class: 'ctl-estop', 'data-testid': 'ctl-estop', title: 'emergency stop (space bar): drive off, brake on', onclick: () => streamer?.estop() }, 'E-STOP'));
+    el('button', { class: 'ctl-estop', 'data-testid': 'ctl-estop', title: 'emergency stop (space bar, whatever has the focus): drive off, brake on', onclick: () => streamer?.estop() }, 'E-STOP (Space)'));
 
   container.append(
     el('div', { class: 'ctl-row' }, ui.source, ui.baud, ui.connect),
+    ui.message,
     serialWhy ? el('div', { class: 'ctl-na' }, serialWhy) : '',
     ui.state, ui.faults,
     el('div', { class: 'ctl-row' }, ui.clear),
     el('h3', {}, 'Trajectory'),
     el('div', { class: 'ctl-row' }, ui.demo, ui.planned, ui.file),
     el('div', { class: 'ctl-row' }, ui.trajName),
-    el('div', { class: 'ctl-row' }, ui.send, ui.pause, ui.resume),
+    el('div', { class: 'ctl-row' }, ui.send, ui.toStart, ui.pause, ui.resume),
+    ui.sendMsg,
     el('div', { class: 'ctl-row' }, 'buffer', ui.buffer), el('div', { class: 'ctl-row' }, 'done', ui.progress),
     el('h3', {}, 'Teleoperation'),
     el('label', { class: 'ctl-row' }, ui.teleop, 'stream the studio\'s joints (IK gizmo, sliders)'),
     el('label', { class: 'ctl-row' }, ui.follow, 'show the measured pose in the view'),
-    el('h3', {}, 'Commanded vs measured'), ui.plot,
-    el('h3', {}, 'Configuration'), ui.cfg, el('div', { class: 'ctl-row' }, ui.applyCfg),
-    ui.stats, ui.message);
+    el('h3', {}, 'Commanded vs measured'), ui.plotKey, ui.plot, ui.plotHover,
+    el('h3', {}, 'Configuration'), ui.cfg, el('div', { class: 'ctl-row' }, ui.applyCfg), ui.cfgMsg,
+    ui.stats);
 
   // ---------------- behaviour ----------------
   const say = (msg) => { ui.message.textContent = msg; };
@@ -151,8 +159,24 @@ export function mountControllerPanel(container, ctx) {
     for (let j = 0; j < n; j++) series.push({ label: `q${j + 1} cmd`, stroke: colors[j], dash: [6, 4], width: 1 });
     for (let j = 0; j < n; j++) series.push({ label: `q${j + 1} meas`, stroke: colors[j], width: 2 });
     const width = Math.max(260, (container.clientWidth || 300) - 8);
-    plot = new uPlot({ width, height: 180, series, legend: { show: false }, scales: { x: { time: false } },
-      axes: [{ stroke: '#94a3b8', label: 's' }, { stroke: '#94a3b8', label: 'deg' }] },
+    // the y range spans at least 1°: a few thousandths of a degree of servo noise do not fill the plot
+    const atLeastOneDegree = (u, min, max) => {
+      const mid = (min + max) / 2;
+      const half = Math.max((max - min) / 2, 0.5) * 1.05;
+      return [mid - half, mid + half];
+    };
+    ui.plotKey.replaceChildren(...Array.from({ length: n }, (_, j) => el('span', { style: `color:${colors[j]}` }, `q${j + 1}`)),
+      el('span', {}, 'dashed: commanded · solid: measured'));
+    // hover readout: t and each joint's commanded / measured angle at the cursor
+    const hover = (u) => {
+      const k = u.cursor.idx;
+      if (k == null || k < 0 || u.data[0][k] == null) { ui.plotHover.textContent = '\u00a0'; return; }
+      const f = (v) => (v == null ? '–' : `${v.toFixed(3)}°`);
+      ui.plotHover.textContent = [`t ${u.data[0][k].toFixed(2)} s`,
+        ...Array.from({ length: n }, (_, j) => `q${j + 1} ${f(u.data[1 + j][k])} cmd / ${f(u.data[1 + n + j][k])} meas`)].join(' · ');
+    };
+    plot = new uPlot({ width, height: 180, series, legend: { show: false }, scales: { x: { time: false }, y: { range: atLeastOneDegree } },
+      axes: [{ stroke: '#94a3b8', label: 's' }, { stroke: '#94a3b8', label: 'deg' }], hooks: { setCursor: [hover] } },
     [[], ...series.slice(1).map(() => [])], ui.plot);
   }
 
@@ -226,9 +250,9 @@ export function mountControllerPanel(container, ctx) {
   async function applyConfig() {
     try {
       await streamer.configure(configs);
-      say('Configuration applied.');
+      ui.cfgMsg.textContent = 'Configuration applied.';
     } catch (e) {
-      say(`Configuration failed: ${e.message}`);
+      ui.cfgMsg.textContent = `Configuration failed: ${e.message}`;
     }
   }
 
@@ -239,13 +263,13 @@ export function mountControllerPanel(container, ctx) {
       trajectory = traj;
       ui.trajName.textContent = `${name}: ${v.samples} samples, ${v.duration.toFixed(2)} s, ${v.dof} joints`;
     } catch (e) {
-      say(`Trajectory refused: ${e.message}`);
+      ui.trajName.textContent = `Trajectory refused: ${e.message}`;
     }
   }
   function usePlanned() {
     const t = ctx.getTrajectory?.();
     if (t) setTrajectory(t, 'planned trajectory');
-    else say('No planned trajectory in the studio yet.');
+    else ui.trajName.textContent = 'No planned trajectory in the studio yet: plan one in Motion first.';
   }
   async function loadFile(e) {
     const f = e.target.files?.[0];
@@ -253,22 +277,105 @@ export function mountControllerPanel(container, ctx) {
     try {
       setTrajectory(JSON.parse(await f.text()), f.name);
     } catch (err) {
-      say(`${f.name}: ${err.message}`);
+      ui.trajName.textContent = `${f.name}: ${err.message}`;
     }
   }
 
+  // Messages about sending appear under the Send button (sayNear), the rest at the foot of the panel.
+  const sayNear = (msg) => { ui.sendMsg.textContent = msg; };
+  let moveToStartTraj = null;
+  let running = false; // a send (or a move to the start) is streaming
+
+  /** Where the trajectory starts, per joint (SI), from an achain-trajectory object or its JSON text. */
+  function startOf(traj) {
+    const t = typeof traj === 'string' ? JSON.parse(traj) : traj;
+    return Array.from(t.q[0]);
+  }
+
+  /** The model the move-to-start is planned with: the studio's, or the prototype when the controller has another number of joints. */
+  function planningModel(n) {
+    const m = ctx.getModel?.();
+    if (m && m.dof === n) return { model: m, own: false };
+    return { model: ctx.achain.builtinModel('prototype-4a'), own: true };
+  }
+
+  /**
+   * The move from the arm's commanded position to the trajectory's start: the core's planner
+   * (planJointPath, synchronised trapezoid within the model's velocity and acceleration limits, the same
+   * limits the controller was configured with). null when the arm is already at the start.
+   */
+  function planMoveToStart() {
+    const s = streamer.status;
+    const start = startOf(trajectory);
+    const tol = streamer.global?.startTolerance ?? 0.01;
+    const far = start.some((v, j) => Math.abs(v - s.qCmd[j]) > 0.5 * tol);
+    if (!far) return null;
+    const { model, own } = planningModel(start.length);
+    try {
+      const plan = model.planJointPath(Float64Array.from(s.qCmd), Float64Array.from(start), { profile: 'trapezoid', sync: true });
+      return { json: model.trajectoryToJson(plan), duration: plan.duration, from: Array.from(s.qCmd), start };
+    } finally {
+      if (own) model.dispose();
+    }
+  }
+
+  const degList = (q) => q.map((x) => (x * DEG).toFixed(1)).join(', ');
+
   async function send() {
-    if (!streamer || !trajectory) { say(streamer ? 'Choose a trajectory first.' : 'Connect first.'); return; }
+    if (!streamer || !trajectory) { sayNear(streamer ? 'Choose a trajectory first.' : 'Connect first.'); return; }
+    const st = streamer.status;
+    if (st.estop || st.faults) {
+      sayNear(st.estop ? 'The controller is in emergency stop: clear faults once the cell is safe, then send again.'
+        : 'The controller has latched faults (listed above): clear them first, then send again.');
+      return;
+    }
+    let move;
+    try {
+      move = planMoveToStart();
+    } catch (e) {
+      sayNear(`Cannot plan the move to the start: ${e.message}`);
+      return;
+    }
+    if (move) {
+      moveToStartTraj = move.json;
+      ui.toStart.hidden = false;
+      ui.toStart.textContent = `Move to start (${move.duration.toFixed(2)} s)`;
+      sayNear(`The arm is at (${degList(move.from)})°, the trajectory starts at (${degList(move.start)})°: ` +
+        `move to the start first (${move.duration.toFixed(2)} s, planned within the joint limits), then Send.`);
+      return;
+    }
+    ui.toStart.hidden = true;
+    await run(trajectory, 'Streaming');
+  }
+
+  async function moveToStart() {
+    if (!streamer || !moveToStartTraj) return;
+    ui.toStart.hidden = true;
+    const ok = await run(moveToStartTraj, 'Moving to the start');
+    moveToStartTraj = null;
+    if (ok) sayNear(`${ui.sendMsg.textContent} At the start: Send runs the trajectory.`);
+  }
+
+  /** Streams one trajectory; reports under the Send button. Resolves true when it finished without faults. */
+  async function run(traj, what) {
+    running = true;
     try {
       streamer.sending = { total: 0, done: 0 };
-      say('Streaming…');
-      const r = await streamer.sendTrajectory(trajectory, {
+      sayNear(`${what}…`);
+      const m = ctx.getModel?.();
+      const r = await streamer.sendTrajectory(traj, {
         blendFirst: true,
+        // a refusal in the studio's units: degrees for rotary joints, metres for prismatic ones
+        angular: m && m.dof === streamer.caps.joints ? m.joints.map((j) => j.kind !== 'P') : undefined,
         onProgress: (p) => { if (streamer) streamer.sending = { total: p.segmentsTotal, done: p.segmentsDone }; },
       });
-      say(`Done: final error ${r.finalError.map((x) => (x * DEG).toFixed(3)).join(', ')}° (max ${(r.maxAbsError * DEG).toFixed(3)}°).`);
+      sayNear(`${what}: done, final error ${r.finalError.map((x) => (x * DEG).toFixed(3)).join(', ')}° (max ${(r.maxAbsError * DEG).toFixed(3)}°).`);
+      return true;
     } catch (e) {
-      say(e.message);
+      sayNear(`${what}: ${e.message}`);
+      return false;
+    } finally {
+      running = false;
     }
   }
 
@@ -288,28 +395,33 @@ export function mountControllerPanel(container, ctx) {
   };
   if (!serialWhy) navigator.serial.addEventListener('connect', onSerialConnect);
 
-  // e-stop on the space bar, wherever the focus is (except while typing)
+  // e-stop on the space bar whatever has the focus (number fields and text fields included) while a
+  // controller is connected: captured on window before any other handler, and the key does nothing else.
   const onKey = (e) => {
-    if (!streamer || e.code !== 'Space') return;
-    const t = e.target;
-    if (t && (t.isContentEditable || (t.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'range'].includes(t.type)) || t.tagName === 'TEXTAREA')) return;
+    if (!streamer || (e.code !== 'Space' && e.key !== ' ')) return;
     e.preventDefault();
-    streamer.estop();
+    e.stopImmediatePropagation();
+    if (!e.repeat) streamer.estop();
   };
-  document.addEventListener('keydown', onKey, true);
+  window.addEventListener('keydown', onKey, true);
 
   return {
     activate() { if (plot && container.clientWidth) plot.setSize({ width: Math.max(260, container.clientWidth - 8), height: 180 }); },
     deactivate() {},
     async dispose() {
-      document.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('keydown', onKey, true);
       if (!serialWhy) navigator.serial.removeEventListener('connect', onSerialConnect);
       if (typeof offQ === 'function') offQ();
       await disconnect();
       plot?.destroy();
     },
+    /** True while a trajectory streams to the controller (the studio asks before switching robot). */
+    get busy() { return running && !!streamer; },
+    /** Controlled stop of whatever runs. */
+    stop() { streamer?.stop(); },
     // for tests and scripting
     get streamer() { return streamer; },
+    get plot() { return plot; },
     connect,
     send,
     setTrajectory,

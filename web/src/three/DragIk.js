@@ -1,8 +1,13 @@
 // One drag-to-IK controller, shared by the studio's Teleoperate view and <achain-viewer>: a three.js
 // TransformControls gizmo on a proxy placed at the tool; while the user drags it, at most one IK solve per
-// frame toward the proxy's pose, seeded with the current q (the core's numeric solver: continuous, no
-// branch flips), with the singularity escape of ikFollow. The owner says how to read the model, q and the
-// tool pose, which IK options to use, and what to do with a result.
+// frame toward the proxy's pose, seeded with the current q (the core's numeric solver), with the
+// singularity escape of ikFollow and the core's continuity box (options.maxStep): in one frame no joint
+// moves farther than STEP_FLOOR + STEP_GAIN·(|Δp|/reach + |Δφ|), where Δp, Δφ are the gizmo's motion since
+// the previous solve. So when the target leaves the reachable set or a joint meets its limit the arm
+// slides along that boundary or stops; it never jumps to another branch. While an answer rests on the box
+// (the arm lags behind the gizmo) the next frames solve again with the floor step, so the arm catches up.
+// The owner says how to read the model, q, the tool pose and the reach (m), which IK options to use, and
+// what to do with a result.
 import * as THREE from 'three';
 import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { matrixFromRowMajor } from './ChainView.js';
@@ -10,6 +15,10 @@ import { ikFollow } from '../core/follow.js';
 
 const _m = new THREE.Matrix4();
 const _one = new THREE.Vector3(1, 1, 1);
+
+/** Continuity box per frame: the floor (rad, or m for linear joints) and the gain on the target's motion. */
+export const STEP_FLOOR = (2 * Math.PI) / 180;
+export const STEP_GAIN = 8;
 
 /** Row-major 16 from a THREE.Matrix4 (column-major elements). */
 export function rowMajorFromMatrix(m, out = new Float64Array(16)) {
@@ -22,13 +31,19 @@ export class DragIk {
   /**
    * @param viewport  the Viewport (camera, canvas, scene, world, controls, requestRender)
    * @param opts {size, space, model(): Model, q(): Float64Array, tool(): row-major tool pose,
-   *              options(): IK options, onSolve(result, ms), onError(error), onDragEnd()}
+   *              reach(): m (the chain's size, scales the step bound), options(): IK options,
+   *              onSolve(result, ms), onError(error), onDragEnd()}
    */
   constructor(viewport, opts) {
     this.vp = viewport;
     this.opts = opts;
     this.dragging = false;
     this._pending = false;
+    this._catchUp = false;
+    this._lastPos = new THREE.Vector3();
+    this._lastQuat = new THREE.Quaternion();
+    /** The step bound of the last drag solve (rad / m), for tests and the status line. */
+    this.lastMaxStep = 0;
     this._target = new Float64Array(16);
     this.proxy = new THREE.Object3D();
     this.proxy.name = 'tool-target';
@@ -43,8 +58,10 @@ export class DragIk {
     this.gizmo.addEventListener('dragging-changed', (e) => {
       viewport.controls.enabled = !e.value; // the camera stays still while dragging (three.js PR #14619)
       this.dragging = e.value;
+      if (e.value) this._markTarget();
       if (!e.value) {
         this._pending = false;
+        this._catchUp = false;
         this.syncToTool();
         opts.onDragEnd?.();
       }
@@ -94,11 +111,40 @@ export class DragIk {
     return r;
   }
 
-  /** Call once per animation frame: runs the pending solve, if the gizmo moved. */
+  /** The continuity box (rad / m) for a move of the target from the tool to the pose m (a THREE.Matrix4). */
+  stepFor(m) {
+    const T = this.opts.tool();
+    const a = new THREE.Matrix4();
+    matrixFromRowMajor(a, T);
+    const pa = new THREE.Vector3(); const qa = new THREE.Quaternion(); const pb = new THREE.Vector3(); const qb = new THREE.Quaternion();
+    a.decompose(pa, qa, new THREE.Vector3());
+    m.decompose(pb, qb, new THREE.Vector3());
+    return this._box(pa.distanceTo(pb), qa.angleTo(qb));
+  }
+
+  /** The continuity box for a target motion of `distance` m and `angle` rad. */
+  _box(distance, angle) {
+    const reach = Math.max(this.opts.reach?.() ?? 0.5, 1e-3);
+    return STEP_FLOOR + STEP_GAIN * (distance / reach + angle);
+  }
+
+  _markTarget() {
+    this._lastPos.copy(this.proxy.position);
+    this._lastQuat.copy(this.proxy.quaternion);
+  }
+
+  /** Call once per animation frame: runs the pending solve, if the gizmo moved or the arm still lags. */
   frame() {
-    if (!this._pending) return;
+    if (!this._pending && !this._catchUp) return;
     this._pending = false;
-    this.solveToward(this.target());
+    this._catchUp = false;
+    const maxStep = this._box(this.proxy.position.distanceTo(this._lastPos), this.proxy.quaternion.angleTo(this._lastQuat));
+    this._markTarget();
+    this.lastMaxStep = maxStep;
+    const q0 = Float64Array.from(this.opts.q());
+    const r = this.solveToward(this.target(), { ...this.opts.options(), maxStep });
+    // resting on the box: the arm lags behind the gizmo; go on next frame (only while dragging)
+    if (r && r.status !== 'ok' && this.dragging) this._catchUp = r.q.some((v, i) => Math.abs(v - q0[i]) >= maxStep * (1 - 1e-9));
   }
 
   dispose() {

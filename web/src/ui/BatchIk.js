@@ -65,7 +65,7 @@ export class BatchIk {
     this.$('.b-play').addEventListener('click', () => { this.playing = !this.playing; if (this.playing && this.k >= this.result.count - 1) this.k = 0; this._playLabel(); });
     this.$('.b-scrub').addEventListener('input', () => { this.playing = false; this._playLabel(); this.show(Number(this.$('.b-scrub').value)); });
     studio.viewport.onFrame((dt) => this._tick(dt));
-    studio.onModel(() => { this.cancel(); this.clear(); this._defaults(); });
+    studio.onModel(() => { this.abandon(); this.clear(); this._defaults(); });
     studio.addEventListener('units', () => this._defaults(true));
   }
 
@@ -196,6 +196,22 @@ export class BatchIk {
   cancel() {
     if (!this.running) return;
     this.worker?.postMessage({ type: 'cancel', id: this.jobId });
+  }
+
+  /**
+   * Drops the running job for good (the robot changed): the worker is told to stop, its late answers
+   * (joint vectors of the old robot) are ignored, and run()'s promise resolves as cancelled.
+   */
+  abandon() {
+    if (!this.running) return;
+    this.worker?.postMessage({ type: 'cancel', id: this.jobId });
+    this.jobId++;
+    this.running = false;
+    this.$('.b-run').disabled = false;
+    this.$('.b-cancel').disabled = true;
+    const p = this._pending;
+    this._pending = null;
+    p?.resolve({ type: 'result', cancelled: true, count: 0, superseded: true });
   }
 
   _onMessage(msg) {

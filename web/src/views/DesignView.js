@@ -29,7 +29,7 @@ export class DesignView {
         <button type="button" class="d-add">Add joint</button>
         <button type="button" class="d-undo" title="Ctrl+Z">Undo</button>
         <button type="button" class="d-redo" title="Ctrl+Y">Redo</button>
-        <button type="button" class="d-fit" title="frame the camera on the whole chain (key V)">Fit view</button>
+        <button type="button" class="d-fit" title="frame the camera on what is shown: the arm at its pose, ghosts, the workspace cloud (key V)">Fit view</button>
       </div>
       <div class="d-error error-box" hidden></div>
       <div class="d-joints"></div>
@@ -68,6 +68,8 @@ export class DesignView {
     studio.onModel((m) => {
       if (this._applying) return;
       this.doc = m.modelToJson();
+      // the loaded robot: undoing back to this document names it again
+      this.origin = { source: studio.modelSource, json: JSON.stringify(this.doc) };
       this.undoStack = [];
       this.redoStack = [];
       this.render();
@@ -89,11 +91,12 @@ export class DesignView {
   }
 
   /** Loads the working document through the core; shows its error (and keeps the last valid picture). */
-  apply({ rerender = true } = {}) {
+  apply({ rerender = true, refit = false } = {}) {
     const err = this.$('.d-error');
     try {
       this._applying = true;
-      this.studio.replaceModel(this.doc);
+      const source = this.origin?.source && JSON.stringify(this.doc) === this.origin.json ? this.origin.source : null;
+      this.studio.replaceModel(this.doc, { source, refit });
       err.hidden = true;
       err.textContent = '';
       this.errorPath = null;
@@ -117,14 +120,14 @@ export class DesignView {
     if (!this.undoStack.length) return;
     this.redoStack.push(this.doc);
     this.doc = this.undoStack.pop();
-    this.apply();
+    this.apply({ refit: true });
   }
 
   redo() {
     if (!this.redoStack.length) return;
     this.undoStack.push(this.doc);
     this.doc = this.redoStack.pop();
-    this.apply();
+    this.apply({ refit: true });
   }
 
   newChain() {
@@ -140,7 +143,8 @@ export class DesignView {
 
   static defaultJoint(kind, index) {
     const j = { name: `joint${index + 1}`, kind, a: 0.25, alpha: 0, d: index === 0 ? 0.2 : 0, theta_f: 0, sign: 1,
-      limits: { lower: -Math.PI, upper: Math.PI }, link: { mass: 1, com: [0, 0, 0], inertia: [[0.01, 0, 0], [0, 0.01, 0], [0, 0, 0.01]] } };
+      // default speed and acceleration limits (180°/s, 720°/s²; 0.5 m/s, 2 m/s² for P), shown in the table
+      limits: { lower: -Math.PI, upper: Math.PI, velocity: Math.PI, acceleration: 4 * Math.PI }, link: { mass: 1, com: [0, 0, 0], inertia: [[0.01, 0, 0], [0, 0.01, 0], [0, 0, 0.01]] } };
     return DesignView.setKind(j, kind);
   }
 
@@ -153,8 +157,8 @@ export class DesignView {
       if (!j.legs) j.legs = { mass: 0.05, radius: 0 };
       j.limits = { ...(j.limits ?? {}), lower: 60 * DEG, upper: 300 * DEG };
     }
-    if (kind === 'P') j.limits = { ...(j.limits ?? {}), lower: 0, upper: 0.5 };
-    else if (j.limits && j.limits.upper != null && j.limits.upper <= 1 && kind !== 'A') j.limits = { ...j.limits, lower: -Math.PI, upper: Math.PI };
+    if (kind === 'P') j.limits = { ...(j.limits ?? {}), lower: 0, upper: 0.5, velocity: 0.5, acceleration: 2 };
+    else if (j.limits && j.limits.upper != null && j.limits.upper <= 1 && kind !== 'A') j.limits = { ...j.limits, lower: -Math.PI, upper: Math.PI, velocity: Math.PI, acceleration: 4 * Math.PI };
     return j;
   }
 

@@ -86,6 +86,8 @@ export class MotionView {
         <div class="row"><button type="button" class="m-plan primary">Plan &amp; plot</button>
           <button type="button" class="m-play" disabled>▶ Play</button>
           <button type="button" class="m-export" disabled>Export JSON</button></div>
+        <div class="row"><button type="button" class="m-csv" disabled title="t, q, q̇ per joint in the display units">Export CSV</button>
+          <button type="button" class="m-png" disabled title="the plots as one PNG image">Plots as PNG</button></div>
         <input type="range" class="m-scrub" min="0" max="1" step="any" value="0" disabled aria-label="time">
         <div class="m-error error-box" hidden></div>
         <div class="m-summary"></div>
@@ -93,8 +95,12 @@ export class MotionView {
       <h3>Simulation</h3>
       <div class="s-ui">
         <p class="hint">Let go from the current pose: the core integrates the forward dynamics with zero joint torque
-        (gravity and the leg model only, no joint limits) in a Web Worker.</p>
+        (gravity and the leg model only) in a Web Worker.</p>
+        <p class="hint s-contact"><b>Joint-limit stops, no floor:</b> with <i>limit stops</i> on, a joint past its limit meets the
+        core's spring–damper (20 Hz, critically damped; it sinks in a little, see the dynamics docs); off, the arm swings through its
+        limits. There is no floor and no self-collision: the links pass through the ground.</p>
         <div class="row">
+          <label title="the core's joint-limit spring–dampers (DynamicsOptions::limit_stops)"><input type="checkbox" class="s-stops" checked> limit stops</label>
           <label>time <input type="number" class="s-duration" min="0.01" step="any" value="2" style="width:60px"> s</label>
           <label>dt <input type="number" class="s-dt" min="0.00001" step="any" value="0.001" style="width:70px"> s</label>
           <label><select class="s-int" aria-label="integrator"><option value="rk4">RK4</option><option value="euler">Euler</option></select></label>
@@ -120,6 +126,8 @@ export class MotionView {
     this.$('.m-plan').addEventListener('click', () => this.plan());
     this.$('.m-play').addEventListener('click', () => this.togglePlay());
     this.$('.m-export').addEventListener('click', () => this.exportJson());
+    this.$('.m-csv').addEventListener('click', () => this._download(new Blob([this.csv()], { type: 'text/csv' }), 'trajectory.csv'));
+    this.$('.m-png').addEventListener('click', () => this.plotsPng().toBlob((b) => this._download(b, 'plots.png')));
     this.$('.m-scrub').addEventListener('input', () => { this.playing = false; this._setTime(Number(this.$('.m-scrub').value) * (this.traj?.duration ?? 0)); this._playLabel(); });
     this.$('.m-legs').addEventListener('change', () => { if (this.traj) this.analyze(); });
     this.$('.m-bj').addEventListener('change', () => { if (this.traj) this._plot(); });
@@ -148,6 +156,9 @@ export class MotionView {
       this.$('.m-mode').value = 'joint';
       this._mode();
       this.cancelSimulation();
+      this.$('.s-status').textContent = '';
+      this.$('.s-progress').value = 0;
+      this.$('.m-error').hidden = true;
       const sel = this.$('.m-bj');
       sel.replaceChildren(...m.joints.map((j, i) => new Option(`q${i + 1} ${j.name}`, String(i))));
       sel.value = String(Math.min(1, m.dof - 1));
@@ -268,6 +279,8 @@ export class MotionView {
     this.time = 0;
     this.$('.m-play').disabled = false;
     this.$('.m-export').disabled = !exportable;
+    this.$('.m-csv').disabled = false;
+    this.$('.m-png').disabled = false;
     this.$('.m-scrub').disabled = false;
     this._setTime(0);
     this.playing = true;
@@ -339,8 +352,11 @@ export class MotionView {
     this.$('.m-summary').replaceChildren();
     this.$('.m-play').disabled = true;
     this.$('.m-export').disabled = true;
+    this.$('.m-csv').disabled = true;
+    this.$('.m-png').disabled = true;
     this.$('.m-scrub').disabled = true;
     this.playing = false;
+    this._playLabel();
   }
 
   _plot() {
@@ -358,17 +374,17 @@ export class MotionView {
     const series = (flat, scale = conv) => Array.from({ length: n }, (_, i) => Array.from(column(flat, n, i), (v) => v * scale(i)));
     this.dock.appendChild(plotKey(m.joints));
     const charts = [
-      { title: `position (${lab(0, '')})`, data: series(tr.q) },
-      { title: `velocity (${lab(0, '/s')})`, data: series(tr.qd), limit: (j) => j.velocity },
+      { title: `position (${lab(0, '')})`, data: series(tr.q), unit: (i) => lab(i, '') },
+      { title: `velocity (${lab(0, '/s')})`, data: series(tr.qd), limit: (j) => j.velocity, unit: (i) => lab(i, '/s') },
     ];
     if (tr.energy) {
       const e0 = tr.energy[0];
-      charts.push({ title: `total energy − E(0) (J): drift ${fmt(tr.energy[tr.energy.length - 1] - e0, 6)} J`, data: [Array.from(tr.energy, (v) => v - e0)], labels: ['energy'], colours: ['#f97316'], dashed: [] });
+      charts.push({ title: `total energy − E(0) (J): ${tr.limitStops ? 'change (limit stops absorb energy)' : 'drift'} ${fmt(tr.energy[tr.energy.length - 1] - e0, 6)} J`, data: [Array.from(tr.energy, (v) => v - e0)], labels: ['energy'], colours: ['#f97316'], dashed: [], unit: () => 'J' });
     }
-    if (tr.qdd) charts.push({ title: `acceleration (${lab(0, '/s²')})`, data: series(tr.qdd), limit: (j) => j.acceleration });
+    if (tr.qdd) charts.push({ title: `acceleration (${lab(0, '/s²')})`, data: series(tr.qdd), limit: (j) => j.acceleration, unit: (i) => lab(i, '/s²') });
     if (this.analysis) {
-      charts.push({ title: 'torque (N·m) — dashed: effort limits', data: series(this.analysis.tau, () => 1), limit: (j) => j.effort, limitScale: () => 1 });
-      charts.push({ title: `power (W) — total work ${fmt(this.analysis.totalWork, 3)} J`, data: series(this.analysis.power, () => 1) });
+      charts.push({ title: 'torque (N·m) — dashed: effort limits', data: series(this.analysis.tau, () => 1), limit: (j) => j.effort, limitScale: () => 1, unit: (i) => (m.joints[i].kind === 'P' ? 'N' : 'N·m') });
+      charts.push({ title: `power (W) — total work ${fmt(this.analysis.totalWork, 3)} J`, data: series(this.analysis.power, () => 1), unit: () => 'W' });
     }
     if (this.breakdown) {
       const j = Math.min(Number(this.$('.m-bj').value) || 0, n - 1);
@@ -378,6 +394,7 @@ export class MotionView {
         title: `torque breakdown of q${j + 1} ${m.joints[j].name} (N·m)`,
         data: parts.map(([k]) => Array.from(column(this.breakdown[k], n, j))),
         labels: parts.map(([, l]) => l), colours: parts.map(([, , c]) => c), dashed: [4, 5], legend: true,
+        unit: () => (m.joints[j].kind === 'P' ? 'N' : 'N·m'),
       });
     }
     const width = Math.max(240, Math.floor((this.dock.clientWidth || s.els.viewport.clientWidth) / 2) - 16);
@@ -400,6 +417,17 @@ export class MotionView {
           }
         });
       }
+      // hover readout: the time and every line's value with its unit at the cursor (synchronised across plots)
+      const hover = document.createElement('div');
+      hover.className = 'chart-hover';
+      const lines = c.data.length;
+      const hoverText = (u) => {
+        const k = u.cursor.idx;
+        if (k == null || k < 0) { hover.textContent = '\u00a0'; return; }
+        hover.textContent = [`t ${fmt(u.data[0][k], 3)} s`,
+          ...ser.slice(1, 1 + lines).map((sr, i) => { const un = c.unit ? c.unit(i) : ''; return `${sr.label} ${fmt(u.data[i + 1][k], 3)}${un.startsWith('°') || !un ? '' : ' '}${un}`; })].join(' · ');
+      };
+      hover.textContent = '\u00a0';
       const opts = {
         title: c.title, width, height: 170,
         cursor: { sync: { key: 'achain-motion' } },
@@ -410,9 +438,10 @@ export class MotionView {
           { stroke: '#94a3b8', grid: { stroke: '#1e293b' }, size: 70, space: 22, values: (u, vals) => vals.map((v) => (Math.abs(v) >= 1000 ? `${+(v / 1000).toPrecision(3)}k` : String(+v.toPrecision(4)))) },
         ],
         series: ser,
-        hooks: { setCursor: [(u) => { if (u.cursor.idx != null && u.cursor.event) this._hoverIdx = u.cursor.idx; }] },
+        hooks: { setCursor: [(u) => { if (u.cursor.idx != null && u.cursor.event) this._hoverIdx = u.cursor.idx; hoverText(u); }] },
       };
       this.plots.push(new uPlot(opts, data, el));
+      el.appendChild(hover);
     }
     this._cursorLine();
   }
@@ -484,11 +513,18 @@ export class MotionView {
       this._endSimulation();
       if (msg.type === 'error') { this.$('.s-status').textContent = msg.message; return; }
       const n = msg.dof;
-      this.traj = { profile: 'simulation', simulated: true, t: msg.t, q: msg.q, qd: msg.qd, energy: msg.energy, dof: n, samples: msg.t.length, duration: msg.t[msg.t.length - 1], continuity: 1 };
+      this.traj = { profile: 'simulation', simulated: true, t: msg.t, q: msg.q, qd: msg.qd, energy: msg.energy, limitStops: msg.limitStops, dof: n, samples: msg.t.length, duration: msg.t[msg.t.length - 1], continuity: 1 };
       this.analysis = null;
       this.breakdown = null;
       const drift = msg.energy[msg.energy.length - 1] - msg.energy[0];
-      this.$('.s-status').textContent = `${msg.t.length} samples over ${fmt(this.traj.duration, 3)} s in ${fmt((performance.now() - t0) / 1000, 2)} s; energy drift ${fmt(drift, 6)} J`;
+      // without stops say when the motion passes the joint limits (the core's withinLimits per sample);
+      // with stops the energy falls at each stop (the damper), so it is called a change, not a drift
+      let passes = false;
+      for (let k = 0; k < msg.t.length && !passes; k++) passes = !s.model.withinLimits(msg.q.slice(k * n, (k + 1) * n));
+      const note = msg.limitStops
+        ? `; energy change ${fmt(drift, 6)} J${passes ? ' (the limit stops absorb energy; a joint on a stop sinks in slightly)' : ''}`
+        : `; energy drift ${fmt(drift, 6)} J${passes ? '; the arm passes its joint limits (limit stops off; no floor)' : ''}`;
+      this.$('.s-status').textContent = `${msg.t.length} samples over ${fmt(this.traj.duration, 3)} s in ${fmt((performance.now() - t0) / 1000, 2)} s${note}`;
       this.$('.m-summary').replaceChildren();
       this._plot();
       this._startPlayback(false);
@@ -497,7 +533,7 @@ export class MotionView {
     this.simWorker.postMessage({
       type: 'start', id, model: s.model.modelToJson(), q: Array.from(s.q), qd: new Array(s.model.dof).fill(0), tau: new Array(s.model.dof).fill(0),
       duration: Number(this.$('.s-duration').value) || 1, dt: Number(this.$('.s-dt').value) || 1e-3, every: 10,
-      integrator: this.$('.s-int').value, legs: this.$('.m-legs').value,
+      integrator: this.$('.s-int').value, legs: this.$('.m-legs').value, limitStops: this.$('.s-stops').checked,
     });
   }
 
@@ -518,13 +554,49 @@ export class MotionView {
 
   exportJson() {
     const data = this.studio.model.trajectoryToJson(this.traj);
+    this._download(new Blob([JSON.stringify(data)], { type: 'application/json' }), 'trajectory.json');
+  }
+
+  _download(blob, suffix) {
     const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([JSON.stringify(data)], { type: 'application/json' }));
-    a.download = `${this.studio.model.name}-trajectory.json`;
+    a.href = URL.createObjectURL(blob);
+    a.download = `${this.studio.model.name}-${suffix}`;
     document.body.appendChild(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  /** The trajectory as CSV: t (s), then q and q̇ of every joint in the display units (header names them). */
+  csv() {
+    const tr = this.traj;
+    const s = this.studio;
+    const n = tr.dof;
+    const js = s.model.joints;
+    const head = ['t (s)', ...js.map((j, i) => `q${i + 1} ${j.name} (${jointUnitLabel(j.kind, s.units)})`),
+      ...js.map((j, i) => `qd${i + 1} ${j.name} (${jointUnitLabel(j.kind, s.units)}/s)`)];
+    const rows = [head.map((h) => `"${h}"`).join(',')];
+    for (let k = 0; k < tr.samples; k++) {
+      const q = js.map((j, i) => jointToDisplay(j.kind, tr.q[k * n + i], s.units));
+      const qd = js.map((j, i) => jointToDisplay(j.kind, tr.qd[k * n + i], s.units));
+      rows.push([tr.t[k], ...q, ...qd].map((v) => String(Number(v.toPrecision(10)))).join(','));
+    }
+    return `${rows.join('\n')}\n`;
+  }
+
+  /** Every plot of the dock drawn into one canvas (two columns, as on the page). */
+  plotsPng() {
+    const cs = [...this.dock.querySelectorAll('.uplot canvas')];
+    const r0 = this.dock.getBoundingClientRect();
+    const out = document.createElement('canvas');
+    const boxes = cs.map((c) => c.getBoundingClientRect());
+    out.width = Math.max(1, ...boxes.map((b) => b.right - r0.left));
+    out.height = Math.max(1, ...boxes.map((b) => b.bottom - r0.top + this.dock.scrollTop));
+    const g = out.getContext('2d');
+    g.fillStyle = '#0b1220';
+    g.fillRect(0, 0, out.width, out.height);
+    cs.forEach((c, i) => g.drawImage(c, boxes[i].left - r0.left, boxes[i].top - r0.top + this.dock.scrollTop, boxes[i].width, boxes[i].height));
+    return out;
   }
 }
 

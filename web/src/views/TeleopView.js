@@ -4,11 +4,13 @@
 // R-twin overlay, frames, joint-limit and singularity warnings.
 import * as THREE from 'three';
 import { JointSliders } from '../ui/JointSliders.js';
-import { ChainView } from '../three/ChainView.js';
+import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
 import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
-import { DEG, fmt, jointToDisplay, jointUnitLabel } from '../core/units.js';
+import { DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
 
+/** Solve all: solutions within this of one already shown (every joint, rad) are the same posture (the core's minSeparation). */
+const DISTINCT_POSTURE = 20 * Math.PI / 180;
 const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf8, 0xa3e635, 0xf87171];
 
 export { rowMajorFromMatrix };
@@ -25,6 +27,7 @@ export class TeleopView {
     this.solveTimes = [];
     panel.innerHTML = `
       <h3>Tool gizmo &amp; IK</h3>
+      <p class="start-hint" hidden></p>
       <div class="ik-ui">
         <p class="hint">Drag an arrow (or the centre square) of the gizmo on the tool — the orange ball: the core's numeric IK moves the arm to follow, every frame, from the current pose. Keys: W move, E rotate; drag empty space to orbit the camera.</p>
         <div class="row">
@@ -40,12 +43,24 @@ export class TeleopView {
             <option value="weighted">least squares, weighted orientation</option>
           </select></label>
         </div>
+        <div class="goal-note muted" hidden></div>
         <div class="row weight-row" hidden><label>orientation weight <input type="range" class="ow" min="0" max="1" step="0.01" value="0.2"></label><span class="ow-val">0.20 m/rad</span></div>
+        <div class="row jog" aria-label="Cartesian jog">jog
+          <button type="button" data-jog="x-">−x</button><button type="button" data-jog="x+">+x</button>
+          <button type="button" data-jog="y-">−y</button><button type="button" data-jog="y+">+y</button>
+          <button type="button" data-jog="z-">−z</button><button type="button" data-jog="z+">+z</button>
+        </div>
+        <div class="row jog">
+          <button type="button" data-jog="rx-">−rx</button><button type="button" data-jog="rx+">+rx</button>
+          <button type="button" data-jog="ry-">−ry</button><button type="button" data-jog="ry+">+ry</button>
+          <button type="button" data-jog="rz-">−rz</button><button type="button" data-jog="rz+">+rz</button>
+          <label title="jog step: length unit for ±x/y/z, degrees for rotations">step <input type="number" class="jog-step" min="0" step="any" value="10" style="width:56px"></label><span class="jog-unit muted"></span>
+        </div>
         <div class="ik-status muted">IK status: drag the gizmo to start</div>
       </div>
       <h3>Joints</h3>
       <div class="sliders"></div>
-      <div class="row"><button type="button" class="home">Home (H)</button></div>
+      <div class="row"><button type="button" class="home">Home (H)</button><button type="button" class="copy-q" title="copy the joint values (display units) to the clipboard">Copy q</button></div>
       <h3>Display</h3>
       <div class="row">
         <label><input type="checkbox" class="twin"> R-twin overlay (T)</label>
@@ -71,6 +86,7 @@ export class TeleopView {
       model: () => studio.model,
       q: () => studio.q,
       tool: () => studio.lastFk?.tool,
+      reach: () => studio.size,
       options: () => this._options(),
       onSolve: (r, ms) => this._applySolve(r, ms),
       onError: (e) => { this.$('.ik-status').textContent = `IK error: ${e.message}`; },
@@ -83,9 +99,14 @@ export class TeleopView {
     panel.querySelectorAll('[data-mode]').forEach((b) => b.addEventListener('click', () => this.setMode(b.dataset.mode)));
     this.$('.gizmo-on').addEventListener('change', (e) => this._showGizmo(e.target.checked));
     this.$('.gizmo-local').addEventListener('change', (e) => this.drag.setSpace(e.target.checked ? 'local' : 'world'));
-    this.$('.goal').addEventListener('change', () => { this.$('.weight-row').hidden = this.$('.goal').value !== 'weighted'; });
+    this.$('.goal').addEventListener('change', () => this._goalChanged());
     this.$('.ow').addEventListener('input', () => { this.$('.ow-val').textContent = `${Number(this.$('.ow').value).toFixed(2)} m/rad`; });
     this.$('.home').addEventListener('click', () => this.home());
+    this.$('.copy-q').addEventListener('click', () => this.copyQ());
+    panel.querySelectorAll('[data-jog]').forEach((b) => b.addEventListener('click', () => this.jog(b.dataset.jog)));
+    const jogUnit = () => { this.$('.jog-unit').textContent = `${studio.units.length} / °`; };
+    jogUnit();
+    studio.addEventListener('units', jogUnit);
     this.$('.twin').addEventListener('change', (e) => studio.setTwin(e.target.checked));
     studio.addEventListener('twin', (e) => { this.$('.twin').checked = e.detail; });
     this.$('.frames').addEventListener('change', (e) => studio.setFramesVisible(e.target.checked));
@@ -97,8 +118,18 @@ export class TeleopView {
       this.sliders.build(m.joints, studio.q, studio.units);
       this.clearGhosts();
       this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
+      // offer only the goals the chain can follow: fewer than six joints cannot hold a full pose
+      const full = this.$('.goal option[value="pose"]');
+      full.disabled = full.hidden = m.dof < 6;
       this.$('.goal').value = m.dof < 6 ? 'position' : 'pose';
-      this.$('.weight-row').hidden = true;
+      this._goalChanged();
+      // the last solve belonged to the previous robot
+      const st = this.$('.ik-status');
+      st.textContent = 'IK status: drag the gizmo to start';
+      delete st.dataset.status;
+      st.style.color = '';
+      this.lastResult = null;
+      this.solveTimes = [];
       this.gizmo.size = 1.1;
       this._showGizmo(this.$('.gizmo-on').checked);
     });
@@ -119,7 +150,25 @@ export class TeleopView {
     if (!keepCheckbox) this.$('.gizmo-on').checked = on;
   }
 
+  /** Shows the weight slider and says what a least-squares goal gives up. */
+  _goalChanged() {
+    const goal = this.$('.goal').value;
+    const m = this.studio.model;
+    this.$('.weight-row').hidden = goal !== 'weighted';
+    const note = this.$('.goal-note');
+    note.hidden = !(m && m.dof < 6 && goal === 'weighted');
+    if (!note.hidden) {
+      note.textContent = `${m.dof} joints cannot follow all six pose directions: position and orientation are met in the weighted least-squares sense, so the tool gives up some of both (|Δp| and |Δφ| in the status).`;
+    }
+  }
+
   setMode(mode) {
+    // rotating a chain of fewer than six joints: the position-only goal ignores rotation, so rotation
+    // follows in least squares (and says what it gives up)
+    if (mode === 'rotate' && this.studio.model?.dof < 6 && this.$('.goal').value === 'position') {
+      this.$('.goal').value = 'weighted';
+      this._goalChanged();
+    }
     this.drag.setMode(mode);
     this.$$mode = mode;
     this.studio.els.panel.querySelectorAll('[data-view="teleop"] [data-mode]').forEach((b) => b.classList.toggle('primary', b.dataset.mode === mode));
@@ -132,6 +181,41 @@ export class TeleopView {
       return lo <= 0 && 0 <= hi ? 0 : 0.5 * (lo + hi);
     });
     this.studio.setQ(q);
+  }
+
+  /**
+   * One Cartesian jog step of the tool from its current pose ('x+', 'rz-', …: along / about the base
+   * axes, about the tool point), solved by the core's IK like one drag frame (continuity box included).
+   */
+  jog(what) {
+    const s = this.studio;
+    const step = Number(this.$('.jog-step').value);
+    if (!(step > 0) || !s.lastFk) return null;
+    const sign = what.endsWith('-') ? -1 : 1;
+    const m = new THREE.Matrix4();
+    matrixFromRowMajor(m, s.lastFk.tool);
+    if (what[0] === 'r') {
+      if (s.model.dof < 6 && this.$('.goal').value === 'position') { this.$('.goal').value = 'weighted'; this._goalChanged(); }
+      const p = new THREE.Vector3().setFromMatrixPosition(m);
+      const axis = { x: new THREE.Vector3(1, 0, 0), y: new THREE.Vector3(0, 1, 0), z: new THREE.Vector3(0, 0, 1) }[what[1]];
+      m.premultiply(new THREE.Matrix4().makeRotationAxis(axis, sign * step * DEG)).setPosition(p);
+    } else {
+      const d = { x: 0, y: 0, z: 0 };
+      d[what[0]] = (sign * step) / lengthFactor(s.units);
+      m.premultiply(new THREE.Matrix4().makeTranslation(d.x, d.y, d.z));
+    }
+    const r = this.drag.solveToward(rowMajorFromMatrix(m), { ...this._options(), maxStep: this.drag.stepFor(m) });
+    this._syncProxy();
+    return r;
+  }
+
+  /** Copies q in display units (deg or rad, mm/in/m for P) to the clipboard; returns the text. */
+  copyQ() {
+    const s = this.studio;
+    const text = Array.from(s.q, (v, i) => fmt(jointToDisplay(s.model.joints[i].kind, v, s.units), 4)).join(', ');
+    navigator.clipboard?.writeText(text).catch(() => {});
+    this.$('.ik-status').textContent = `q = (${text}) copied`;
+    return text;
   }
 
   /** Puts the gizmo on the core's tool pose. */
@@ -207,7 +291,7 @@ export class TeleopView {
     this.clearGhosts();
     let res;
     try {
-      res = m.ikAll(s.lastFk.tool, { seedQ: s.q, ...this._options() });
+      res = m.ikAll(s.lastFk.tool, { seedQ: s.q, ...this._options(), minSeparation: DISTINCT_POSTURE });
     } catch (e) {
       this.$('.solutions').innerHTML = '';
       const d = document.createElement('div');
@@ -239,7 +323,8 @@ export class TeleopView {
     const s = this.studio;
     const head = document.createElement('div');
     head.className = 'muted';
-    head.textContent = `${this.allResult.method} · ${this.allResult.status} · ${this.allResult.solutions.length} inside limits, ${this.allResult.outsideLimits.length} outside`;
+    head.textContent = `${this.allResult.method} · ${this.allResult.status} · ${this.allResult.solutions.length} inside limits, ${this.allResult.outsideLimits.length} outside`
+      + (this.allResult.method === 'numeric' ? ` · distinct postures: solutions within ${fmt(jointToDisplay('R', DISTINCT_POSTURE, s.units), 0)}${jointUnitLabel('R', s.units)} of one shown are merged${this.allResult.note ? ` (${this.allResult.note})` : ''}` : '');
     box.appendChild(head);
     this.solutions.forEach((sol, k) => {
       const row = document.createElement('div');

@@ -62,7 +62,7 @@ export class WorkspaceView {
     for (const c of ['.w-showA', '.w-showS', '.w-showB']) this.$(c).addEventListener('change', () => this._visibility());
 
     studio.onModel((m) => {
-      this.cancel();
+      this.abandon();
       this._clearCloud();
       this.result = null;
       this.$('.w-result').replaceChildren();
@@ -72,7 +72,7 @@ export class WorkspaceView {
       this.$('.w-twin').checked = false;
       this._setVoxelDefault();
     });
-    studio.addEventListener('units', () => this._setVoxelDefault(true));
+    studio.addEventListener('units', () => { this._setVoxelDefault(true); if (this.result && this.lastMsg) this._table(this.lastMsg); });
   }
 
   _setVoxelDefault(keep = false) {
@@ -127,6 +127,18 @@ export class WorkspaceView {
     this.worker?.postMessage({ type: 'cancel', id: this.jobId });
   }
 
+  /** Drops the running job for good (the robot changed): the worker stops, its late answers are ignored. */
+  abandon() {
+    if (!this.running) return;
+    this.worker?.postMessage({ type: 'cancel', id: this.jobId });
+    this.jobId++;
+    this.running = false;
+    this.$('.w-run').disabled = false;
+    this.$('.w-cancel').disabled = true;
+    this.$('.w-status').textContent = '';
+    this.$('.w-progress').value = 0;
+  }
+
   _fail(message) {
     this.running = false;
     this.$('.w-run').disabled = false;
@@ -173,9 +185,22 @@ export class WorkspaceView {
     const s = this.studio;
     const u = s.units;
     const a = msg.a;
-    const vol = (v) => (u.length === 'in' ? `${fmt(v / INCH ** 3, 0)} in³` : `${fmt(v, 4)} m³`);
     const secs = (performance.now() - this._t0) / 1000;
     this.$('.w-status').textContent = `done in ${fmt(secs, 2)} s (core: ${fmt(a.seconds + (msg.b?.seconds ?? 0), 2)} s, ${a.evaluations.toLocaleString('en')} evaluations)`;
+    this.lastMsg = msg;
+    this._table(msg);
+    this.result = { count: a.voxels, summary: a, overlap: msg.overlap ?? null };
+    this._buildCloud(msg);
+    this._section();
+    this.studio.fitView(); // the camera frames the arm and the new cloud
+  }
+
+  /** The result table, volumes in the chosen length unit (in³, mm³ or m³); the thesis comparison. */
+  _table(msg) {
+    const u = this.studio.units;
+    const a = msg.a;
+    const whole = (x) => Math.round(x).toLocaleString('en');
+    const vol = (v) => (u.length === 'in' ? `${whole(v / INCH ** 3)} in³` : u.length === 'mm' ? `${whole(v * 1e9)} mm³` : `${fmt(v, 4)} m³`);
     let html = `<table class="grid"><tr><th></th><th>voxels</th><th>volume</th></tr><tr><td>${a.robot}</td><td>${a.voxels.toLocaleString('en')}</td><td>${vol(a.volume)}</td></tr>`;
     if (msg.b) {
       const o = msg.overlap;
@@ -185,9 +210,13 @@ export class WorkspaceView {
     }
     html += '</table>';
     this.$('.w-result').innerHTML = html;
-    this.result = { count: a.voxels, summary: a, overlap: msg.overlap ?? null };
-    this._buildCloud(msg);
-    this._section();
+    // the thesis's figure for the prototype at its 0.5 in voxels (Robinson 2012, 487,640 voxels)
+    if (a.robot === 'prototype-4a' && Math.abs(a.voxel - 0.0127) < 1e-9) {
+      const note = document.createElement('p');
+      note.className = 'hint w-thesis';
+      note.textContent = `The thesis reports 487,640 voxels; this is ${fmt(100 * (a.voxels / 487640 - 1), 1)} % more. Every voxel counted here holds a reachable point, so the thesis's count is below the touched set; its index formula (Eq. 3.23) and grid alignment cannot be reproduced from the text — docs/workspace.md, "Why the counts differ".`;
+      this.$('.w-result').appendChild(note);
+    }
   }
 
   _clearCloud() {

@@ -47,6 +47,16 @@ struct DynamicsOptions {
   bool use_wrench = false;
   Vec6 wrench = Vec6::Zero();
   WrenchFrame wrench_frame = WrenchFrame::Base;
+  /// Joint-limit stops, the simulation's only contact (no floor, no self-collision). Applied by
+  /// forwardDynamics (so by integrateStep and simulate); the other algorithms ignore them. A
+  /// coordinate past its limit by δ > 0 meets a one-sided spring–damper scaled by its own inertia M_ii:
+  ///   τ_stop = −s·max(0, k·δ + c·s·q̇),  k = M_ii·ω²,  c = 2ζ·M_ii·ω,  ω = 2π·stop_frequency,
+  /// s = +1 past the upper limit, −1 past the lower. The max(0, ·) keeps the stop from pulling the
+  /// joint back in as it leaves (no sticking). With ζ = 1 (critical) an impact at speed v penetrates
+  /// at most about v/(e·ω) and a static load τ rests at δ = τ/k; the damper dissipates the impact's energy.
+  bool limit_stops = false;
+  double stop_frequency = 20;      ///< Hz (keep ω·dt well below 2.8 for RK4: dt ≤ 1 ms at 20 Hz)
+  double stop_damping_ratio = 1;   ///< ζ
 
   Vec3 gravityOf(const Vec3& model_gravity) const { return override_gravity ? gravity : model_gravity; }
 };

@@ -39,6 +39,20 @@ struct IkOptions {
   /// prismatic joints) per coordinate, alternating in sign and kept inside the limits; its result is
   /// kept if it succeeds or at least halves the residual. Continuity is kept: the nudge is small.
   bool escape_singularity = false;
+  /// Continuity bound for dragging (0: off): every coordinate of the answer stays within max_step of
+  /// the seed (rad for angular coordinates, m for linear ones). The box [seed − max_step, seed + max_step]
+  /// joins the joint limits inside the solver (the same bounded active-set step), so a target farther
+  /// than one step, or outside the reachable set, is approached along the boundary of the box and of the
+  /// limits — the arm slides or stops, it never jumps to another branch. The escape nudge and the
+  /// restarts stay inside the box, and the escape's start is kept when it gets 10 % closer (a far target
+  /// is not reached within one step). A result that rests on the box is 'unreachable' (within this step);
+  /// the caller solves again from it to go on.
+  double max_step = 0;
+  /// ikAll's numeric multi-start (0: exact duplicates only): a solution whose every coordinate lies within
+  /// min_separation of one already kept (rad, or m for linear coordinates) is the same posture and is
+  /// dropped; kept first are the seed's start, then the solutions nearest the seed. In position-only mode on
+  /// a chain with spare joints the solutions form a continuum, and this keeps distinct postures of it.
+  double min_separation = 0;
 };
 
 struct IkResult {
