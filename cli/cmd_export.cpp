@@ -1,6 +1,4 @@
 // Subcommand export: a robot written in another format (URDF or MJCF), to a file or stdout.
-#include <fstream>
-
 #include "common.hpp"
 #include <achain/io/mjcf.hpp>
 #include <achain/io/urdf.hpp>
@@ -25,12 +23,8 @@ RegisterCommand export_cmd("export", [](CLI::App& app) {
       std::vector<std::string> warnings;
       const std::string text = format == "mjcf" ? modelToMjcf(m, &warnings) : modelToUrdf(m, &warnings);
       for (const std::string& w : warnings) std::cerr << "achain export: warning: " << w << "\n";
-      if (out.empty()) {
-        std::cout << text;
-        return;
-      }
-      std::ofstream f(out);
-      if (!(f << text)) throw Error("--out: cannot write " + quoteInput(out));
+      if (out.empty()) return writeStdout(text);
+      writeFile(out, [&](std::ostream& f) { f << text; });
       print({{"written", out}, {"format", format}, {"warnings", warnings}});
     });
   });

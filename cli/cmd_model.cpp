@@ -34,9 +34,7 @@ RegisterCommand robots_cmd("robots", [](CLI::App& app) {
       if (!show.empty()) {
         const std::string* text = builtinText(show);
         if (!text) builtinModel(show);  // throws listing the known names
-        std::cout << *text;
-        if (!text->empty() && text->back() != '\n') std::cout << '\n';
-        return;
+        return writeStdout(*text);
       }
       json list = json::array();
       for (const auto& r : builtinRobots()) list.push_back(modelSummary(builtinModel(r.name)));

@@ -128,3 +128,13 @@ TEST_CASE("achain output: a failed write is an error and --out files are written
   CHECK(r.err.find("--out: cannot open '/nonexistent-dir/t.json'") != std::string::npos);
   std::remove(path.c_str());
 }
+
+TEST_CASE("achain export and robots --show report a failed write", "[cli][errors]") {
+  for (const char* args : {"export --robot puma560 > /dev/full", "export --robot puma560 --format mjcf --out /dev/full",
+                           "robots --show puma560 > /dev/full"}) {
+    const CliResult r = runCli(args);
+    INFO(args << " -> " << r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("failed") != std::string::npos);
+  }
+}
