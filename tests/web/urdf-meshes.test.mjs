@@ -200,13 +200,15 @@ test('a folder (webkitdirectory) resolves package:// and ../ paths; a missing me
     assert.deepEqual(s, { meshes: 3, primitives: 1, placeholders: 1, missing: ['package://testarm/meshes/gripper.stl'], broken: [], pending: 0 });
     const w = await warnings(page);
     assert.ok(w.some((t) => t.includes('mesh not found: package://testarm/meshes/gripper.stl')), w.join('\n'));
+    // the core's URDF warnings are listed too, with the file
+    assert.ok(w.some((t) => /arm-missing\.urdf: URDF warning: <link name='base_link'> \(line 3\): inertial of the root link not used/.test(t)), w.join('\n'));
     assert.match(await page.textContent('#status'), /testarm-missing from .*arm-missing\.urdf: 3 joints, 3 mesh parts, 1 shapes, 1 missing/);
     await screenshot(page, 'urdf-meshes-missing');
     // back to a built-in: visuals, warnings and the cached meshes go
     await page.evaluate(() => window.__achain.setRobot('puma560'));
     await page.waitForTimeout(100);
     assert.deepEqual(await stats(page), { meshes: 0, primitives: 0, placeholders: 0, missing: [], broken: [], pending: 0 });
-    assert.deepEqual((await warnings(page)).filter((t) => /mesh/.test(t)), []);
+    assert.deepEqual((await warnings(page)).filter((t) => /mesh|URDF/.test(t)), []);
     assert.equal(await page.evaluate(() => window.__achain.visuals.files.size), 0);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
@@ -219,7 +221,7 @@ test('a broken STL: the error overlay names it, the rest of the robot is drawn; 
     const s = await stats(page);
     assert.deepEqual(s, { meshes: 3, primitives: 1, placeholders: 1, missing: [], broken: ['package://testarm/meshes/broken.stl'], pending: 0 });
     assert.ok(await page.isVisible('.mesh-error'));
-    assert.match(await page.textContent('.mesh-error'), /Broken mesh file package:\/\/testarm\/meshes\/broken\.stl \(broken\.stl\): no triangles could be read/);
+    assert.match(await page.textContent('.mesh-error'), /Broken mesh file package:\/\/testarm\/meshes\/broken\.stl \(broken\.stl\): not a readable STL file/);
     await renderNow(page);
     assert.ok(await magentaPixels(page) > 3000, 'the good meshes are still drawn');
     const c = await canvasStats(page, '#viewport canvas');

@@ -174,7 +174,7 @@ export class UrdfGeometry {
   }
 
   _placeholder(g) {
-    const L = 0.06 * (this.studio.size || 1);
+    const L = 0.1 * (this.studio.size || 1);
     const geom = new THREE.BoxGeometry(L, L, L);
     this._own.push(geom);
     const mat = new THREE.MeshStandardMaterial({ color: PLACEHOLDER_COLOR, wireframe: true });
@@ -194,9 +194,10 @@ export class UrdfGeometry {
     const ext = extensionOf(file.name);
     if (ext === 'stl') {
       const buf = await file.arrayBuffer();
-      const geom = new STLLoader().parse(buf);
+      let geom;
+      try { geom = new STLLoader().parse(buf); } catch (e) { throw new Error(`not a readable STL file (${e.message})`); }
       const n = geom.getAttribute('position')?.count ?? 0;
-      if (!n || !finiteAttribute(geom)) { geom.dispose(); throw new Error('no triangles could be read (not an STL file?)'); }
+      if (!n || !finiteAttribute(geom)) { geom.dispose(); throw new Error('not a readable STL file (no triangles)'); }
       geom.computeVertexNormals();
       const mesh = new THREE.Mesh(geom, new THREE.MeshStandardMaterial({ color: DEFAULT_COLOR, roughness: 0.6, metalness: 0.1 }));
       mesh.userData.plain = true;

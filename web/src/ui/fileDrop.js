@@ -67,6 +67,9 @@ export async function loadUrdfFiles(studio, visuals, list) {
   }
   const notes = model.info.notes.filter((n) => /warning/i.test(n));
   studio.setWarnings('urdf', notes.map((n) => ({ text: `${main.path}: ${n}`, level: 'warn' })));
+  // the URDF's warnings belong to this model: another robot clears them
+  const clear = (e) => { if (e.detail !== model) { studio.setWarnings('urdf', []); studio.removeEventListener('model', clear); } };
+  studio.addEventListener('model', clear);
   await visuals.ready;
   const s = visuals.stats();
   const extra = urdfs.length > 1 ? ` (${urdfs.length} URDF files dropped: loaded the first, ${main.path})` : '';
