@@ -300,3 +300,54 @@ test('the URDF arm drags with IK, and Export URDF / MJCF download text that load
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('OBJ and COLLADA meshes: read, scaled (the DAE unit in mm) and placed in the base frame, the DAE in its own axes', async () => {
+  const sub = path.join(dir, 'formats');
+  fs.mkdirSync(sub, { recursive: true });
+  fs.writeFileSync(path.join(sub, 'tri.obj'), '# a triangle\nv 0 0 0\nv 0.1 0 0\nv 0 0.2 0\nf 1 2 3\n');
+  fs.writeFileSync(path.join(sub, 'tri.dae'), `<?xml version="1.0"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="millimeter" meter="0.001"/><up_axis>Z_UP</up_axis></asset>
+  <library_geometries><geometry id="g"><mesh>
+    <source id="p"><float_array id="pa" count="9">0 0 0 100 0 0 0 0 300</float_array>
+      <technique_common><accessor source="#pa" count="3" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+    <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+    <triangles count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p></triangles>
+  </mesh></geometry></library_geometries>
+  <library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+`);
+  fs.writeFileSync(path.join(sub, 'formats.urdf'), `<?xml version="1.0"?>
+<robot name="formats">
+  <link name="base_link">${meshVisual('package://formats/tri.obj', '1 0 0', '2 2 2')}${meshVisual('tri.dae', '0 1 0')}</link>
+  <joint name="j1" type="revolute"><parent link="base_link"/><child link="link1"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="50" velocity="2"/></joint>
+  <link name="link1">${inertial}<visual><geometry><cylinder radius="0.02" length="0.2"/></geometry></visual><visual><geometry><sphere radius="0.03"/></geometry></visual></link>
+</robot>
+`);
+  const { page, errors, context } = await studio();
+  try {
+    await openFiles(page, '#urdf-files', ['formats.urdf', 'tri.obj', 'tri.dae'].map((f) => path.join(sub, f)), 'formats');
+    assert.deepEqual(await stats(page), { meshes: 2, primitives: 2, placeholders: 0, missing: [], broken: [], pending: 0 });
+    const boxes = await page.evaluate(() => {
+      const out = {};
+      const a = window.__achain;
+      a.visuals.group.updateWorldMatrix(true, true);
+      a.visuals.group.traverse((o) => {
+        if (!o.isMesh) return;
+        if (!o.geometry.boundingBox) o.geometry.computeBoundingBox();
+        const b = o.geometry.boundingBox.clone().applyMatrix4(o.matrixWorld);
+        out[o.userData.fromFile ?? o.geometry.type] = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
+      });
+      out.base = Array.from(a.studio.lastFk.frames[0]);
+      return out;
+    });
+    // the base frame is the identity here
+    assert.deepEqual(boxes.base, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    const near = (got, want, what) => want.forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-6, `${what}: ${got} vs ${want}`));
+    near(boxes['package://formats/tri.obj'], [1, 0, 0, 1.2, 0.4, 0], 'OBJ ×2 at (1, 0, 0)');
+    near(boxes['tri.dae'], [0, 1, 0, 0.1, 1, 0.3], 'DAE in mm at (0, 1, 0), z up as written');
+    near(boxes.CylinderGeometry, [-0.02, -0.02, 0, 0.02, 0.02, 0.2], 'cylinder along link1 z, centred on its origin (0, 0, 0.1)');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
