@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveDist, launch, openPage, waitReady, screenshot, canvasStats } from './helpers.mjs';
+import { serveDist, launch, openPage, waitReady, screenshot, canvasStats, zArrow } from './helpers.mjs';
 
 let srv;
 let browser;
@@ -131,17 +131,6 @@ async function renderNow(page) {
   await page.evaluate(() => new Promise((r) => { window.__achain.studio.viewport.requestRender(); requestAnimationFrame(() => requestAnimationFrame(r)); }));
 }
 
-/** Screen point on the gizmo's z arrow of the tool (found by hovering: TransformControls names the axis). */
-async function zArrow(page) {
-  const tool = await page.evaluate(() => window.__achain.tool);
-  for (const h of [0.06, 0.09, 0.12, 0.15, 0.04, 0.18, 0.22, 0.03]) {
-    const p = await page.evaluate(([x, y, z]) => window.__achain.screenOf(x, y, z), [tool[3], tool[7], tool[11] + h]);
-    await page.mouse.move(p.x, p.y);
-    await page.waitForTimeout(30);
-    if (await page.evaluate(() => window.__achain.views.teleop.gizmo.axis) === 'Z') return p;
-  }
-  throw new Error('the gizmo z arrow was not found above the tool');
-}
 
 // ------------------------------------------------------------------ tests
 test('a URDF with binary and ASCII STL meshes opens from the file picker: meshes in the scene and in the picture, FK as the core', async () => {
