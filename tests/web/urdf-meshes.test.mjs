@@ -340,3 +340,18 @@ test('OBJ and COLLADA meshes: read, scaled (the DAE unit in mm) and placed in th
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('Export MJCF of the A-chain prototype: the core\'s warnings are shown on the studio', async () => {
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=design');
+  try {
+    const expected = await page.evaluate(() => window.__achain.studio.model.modelToMjcf().warnings);
+    assert.ok(expected.length > 0, 'the prototype\'s A-pairs give MJCF warnings');
+    const [dm] = await Promise.all([page.waitForEvent('download'), page.click('.d-export-mjcf')]);
+    assert.equal(dm.suggestedFilename(), 'prototype-4a.xml');
+    assert.match(fs.readFileSync(await dm.path(), 'utf8'), /<mujoco /);
+    const w = await warnings(page);
+    for (const e of expected) assert.ok(w.includes(`MJCF export: ${e}`), `${e}\nshown: ${w.join('\n')}`);
+    assert.match(await page.textContent('#status'), new RegExp(`exported prototype-4a\\.xml with ${expected.length} warning`));
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
