@@ -355,3 +355,28 @@ test('Export MJCF of the A-chain prototype: the core\'s warnings are shown on th
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('a zip of the package folder: unpacked in the page, the meshes resolved inside it; a bad zip is named', async () => {
+  const { zipSync } = await import('three/examples/jsm/libs/fflate.module.js');
+  const entries = {};
+  for (const f of ['urdf/arm.urdf', 'meshes/base.stl', 'meshes/link1.stl', 'meshes/upper.stl']) {
+    entries[`testarm/${f}`] = new Uint8Array(fs.readFileSync(path.join(dir, 'testarm', f)));
+  }
+  const zip = path.join(dir, 'testarm.zip');
+  fs.writeFileSync(zip, zipSync(entries));
+  const bad = path.join(dir, 'bad.zip');
+  fs.writeFileSync(bad, 'PK this is not a zip');
+  const { page, errors, context } = await studio();
+  try {
+    await openFiles(page, '#urdf-files', zip, 'testarm');
+    assert.deepEqual(await stats(page), { meshes: 3, primitives: 1, placeholders: 0, missing: [], broken: [], pending: 0 });
+    assert.match(await page.textContent('#status'), /testarm from testarm\/testarm\/urdf\/arm\.urdf: 3 joints, 3 mesh parts/);
+    await page.setInputFiles('#urdf-files', bad);
+    await page.waitForFunction(() => /bad\.zip: not a readable zip file/.test(document.querySelector('#status').textContent));
+    assert.equal(await page.evaluate(() => window.__achain.robot), 'testarm', 'the robot shown stays');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    fs.rmSync(zip); fs.rmSync(bad);
+  }
+});

@@ -1,7 +1,9 @@
 // Bringing a URDF robot into the studio: drag and drop (files, or a folder through DataTransfer items) onto
 // the page, or the "Open URDF" pickers (several files, or a folder via webkitdirectory). The URDF is loaded
 // by the core (achain.loadModel); the other files are kept by path for UrdfGeometry to resolve the mesh
-// file names against (package://pkg/path and relative paths, by path suffix).
+// file names against (package://pkg/path and relative paths, by path suffix). A zip is unpacked (fflate, as
+// bundled with three).
+import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 
 /** Reads every file under a FileSystemEntry (drag and drop of a folder). Resolves to [{path, file}]. */
 async function readEntry(entry) {
@@ -34,14 +36,31 @@ async function droppedFiles(dt) {
   return Array.from(dt.files ?? [], (file) => ({ path: file.webkitRelativePath || file.name, file }));
 }
 
+/** Zip files in the list replaced by their entries (paths under the zip's name); a bad zip throws naming it. */
+async function expandZips(list) {
+  const out = [];
+  for (const f of list) {
+    if (!/\.zip$/i.test(f.path)) { out.push(f); continue; }
+    let entries;
+    try { entries = unzipSync(new Uint8Array(await f.file.arrayBuffer())); } catch (e) { throw new Error(`${f.path}: not a readable zip file (${e.message})`); }
+    const base = f.path.replace(/\.zip$/i, '');
+    for (const [name, bytes] of Object.entries(entries)) {
+      if (name.endsWith('/')) continue; // a folder entry
+      out.push({ path: `${base}/${name}`, file: new File([bytes], name.split('/').pop()) });
+    }
+  }
+  return out;
+}
+
 /**
- * Loads a URDF robot from a set of files: the one .urdf (or, when there are several, the shallowest, then
+ * Loads a URDF robot from a set of files (zip files are unpacked): the one .urdf (or, when there are several, the shallowest, then
  * first by name) is the robot; the rest resolve its meshes. Reports on the studio status line.
  * @param {import('../Studio.js').Studio} studio
  * @param {import('../three/UrdfGeometry.js').UrdfGeometry} visuals
  * @param {{path: string, file: File}[]} list
  */
-export async function loadUrdfFiles(studio, visuals, list) {
+export async function loadUrdfFiles(studio, visuals, dropped) {
+  const list = await expandZips(dropped);
   const urdfs = list.filter((f) => /\.(urdf|xml)$/i.test(f.path))
     .sort((a, b) => a.path.split('/').length - b.path.split('/').length || a.path.localeCompare(b.path));
   if (!urdfs.length) {
@@ -85,7 +104,7 @@ export function installFileDrop(studio, visuals, bar) {
   const load = (list) => loadUrdfFiles(studio, visuals, list).catch((e) => studio.status(e.message, true));
   const wrap = document.createElement('span');
   wrap.className = 'urdf-open';
-  wrap.innerHTML = `<label class="filebtn" title="Open a URDF robot with its mesh files (select them together), or drop them on the page"><input type="file" id="urdf-files" multiple accept=".urdf,.xml,.stl,.obj,.dae,.json,.png,.jpg" hidden><span class="btnlike">URDF…</span></label>
+  wrap.innerHTML = `<label class="filebtn" title="Open a URDF robot with its mesh files (select them together, or a zip of them), or drop them on the page"><input type="file" id="urdf-files" multiple accept=".urdf,.xml,.zip,.stl,.obj,.dae,.json,.png,.jpg" hidden><span class="btnlike">URDF…</span></label>
     <label class="filebtn" title="Open a folder holding a URDF robot and its meshes"><input type="file" id="urdf-folder" webkitdirectory multiple hidden><span class="btnlike">Folder…</span></label>`;
   bar.prepend(wrap);
   for (const input of wrap.querySelectorAll('input')) {
