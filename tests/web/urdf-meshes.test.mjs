@@ -311,13 +311,23 @@ test('OBJ and COLLADA meshes: read, scaled (the DAE unit in mm) and placed in th
 <robot name="formats">
   <link name="base_link">${meshVisual('package://formats/tri.obj', '1 0 0', '2 2 2')}${meshVisual('tri.dae', '0 1 0')}</link>
   <joint name="j1" type="revolute"><parent link="base_link"/><child link="link1"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="50" velocity="2"/></joint>
-  <link name="link1">${inertial}<visual><geometry><cylinder radius="0.02" length="0.2"/></geometry></visual><visual><geometry><sphere radius="0.03"/></geometry></visual></link>
+  <link name="link1">${inertial}<visual><geometry><cylinder radius="0.02" length="0.2"/></geometry></visual><visual><geometry><sphere radius="0.03"/></geometry></visual>${meshVisual('tri.obj', '0 0 0.5')}</link>
 </robot>
 `);
   const { page, errors, context } = await studio();
   try {
     await openFiles(page, '#urdf-files', ['formats.urdf', 'tri.obj', 'tri.dae'].map((f) => path.join(sub, f)), 'formats');
-    assert.deepEqual(await stats(page), { meshes: 2, primitives: 2, placeholders: 0, missing: [], broken: [], pending: 0 });
+    assert.deepEqual(await stats(page), { meshes: 3, primitives: 2, placeholders: 0, missing: [], broken: [], pending: 0 });
+    // tri.obj is used twice and parsed once: the two meshes share one geometry, disposed on a robot switch
+    const shared = await page.evaluate(() => {
+      const a = window.__achain;
+      const objs = [];
+      a.visuals.group.traverse((o) => { if (o.isMesh && /tri\.obj$/.test(o.userData.fromFile)) objs.push(o); });
+      window.__disposed = 0;
+      objs[0].geometry.addEventListener('dispose', () => { window.__disposed++; });
+      return { n: objs.length, same: objs[0].geometry === objs[1].geometry };
+    });
+    assert.deepEqual(shared, { n: 2, same: true });
     const boxes = await page.evaluate(() => {
       const out = {};
       const a = window.__achain;
@@ -337,6 +347,8 @@ test('OBJ and COLLADA meshes: read, scaled (the DAE unit in mm) and placed in th
     near(boxes['package://formats/tri.obj'], [1, 0, 0, 1.2, 0.4, 0], 'OBJ ×2 at (1, 0, 0)');
     near(boxes['tri.dae'], [0, 1, 0, 0.1, 1, 0.3], 'DAE in mm at (0, 1, 0), z up as written');
     near(boxes.CylinderGeometry, [-0.02, -0.02, 0, 0.02, 0.02, 0.2], 'cylinder along link1 z, centred on its origin (0, 0, 0.1)');
+    await page.evaluate(() => window.__achain.setRobot('puma560'));
+    await page.waitForFunction(() => window.__disposed === 1);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
