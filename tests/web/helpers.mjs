@@ -129,3 +129,15 @@ export async function imageDiff(page, pngA, pngB) {
     return diff / (A.width * A.height);
   }, [pngA.toString('base64'), pngB.toString('base64')]);
 }
+
+/** Screen point on the gizmo's z arrow of the tool (found by hovering: TransformControls names the axis). */
+export async function zArrow(page) {
+  const tool = await page.evaluate(() => window.__achain.tool);
+  for (const h of [0.06, 0.09, 0.12, 0.15, 0.04, 0.18, 0.22]) {
+    const p = await page.evaluate(([x, y, z]) => window.__achain.screenOf(x, y, z), [tool[3], tool[7], tool[11] + h]);
+    await page.mouse.move(p.x, p.y);
+    await page.waitForTimeout(30);
+    if (await page.evaluate(() => window.__achain.views.teleop.gizmo.axis) === 'Z') return p;
+  }
+  throw new Error('the gizmo z arrow was not found above the tool');
+}

@@ -4,7 +4,7 @@
 // after an e-stop; Space e-stops while a number field has the focus. Screenshots: test-results/web/i18-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, waitReady, screenshot } from './helpers.mjs';
+import { serveDist, launch, openPage, waitReady, screenshot, zArrow } from './helpers.mjs';
 
 let srv;
 let browser;
@@ -20,17 +20,6 @@ async function studio(hash = '', size = { width: 800, height: 600 }) {
   return o;
 }
 
-/** Screen point on the gizmo's z arrow of the tool (found by hovering: TransformControls names the axis). */
-async function zArrow(page) {
-  const tool = await page.evaluate(() => window.__achain.tool);
-  for (const h of [0.06, 0.09, 0.12, 0.15, 0.04, 0.18, 0.22]) {
-    const p = await page.evaluate(([x, y, z]) => window.__achain.screenOf(x, y, z), [tool[3], tool[7], tool[11] + h]);
-    await page.mouse.move(p.x, p.y);
-    await page.waitForTimeout(30);
-    if (await page.evaluate(() => window.__achain.views.teleop.gizmo.axis) === 'Z') return p;
-  }
-  throw new Error('the gizmo z arrow was not found above the tool');
-}
 
 test('bug 1: dragging the prototype\'s tool down from Home never jumps to another IK branch', async () => {
   const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop');

@@ -55,7 +55,8 @@ export class Studio extends EventTarget {
   /** Loads a built-in by name, or a JSON description (text or object). Throws the core's error. */
   setModel(source, q) {
     const model = this.achain.loadModel(source);
-    this.modelSource = typeof source === 'string' && !source.trimStart().startsWith('{') ? source : null;
+    // a built-in's name; null for a JSON description or URDF text
+    this.modelSource = typeof source === 'string' && !/^[{<]/.test(source.trimStart()) ? source : null;
     this._adoptModel(model, q);
     return model;
   }

@@ -9,6 +9,8 @@ import { WorkspaceView } from './views/WorkspaceView.js';
 import { ControllerView } from './views/ControllerView.js';
 import { makeUnits } from './core/units.js';
 import { captureSession, applySession } from './ui/session.js';
+import { UrdfGeometry } from './three/UrdfGeometry.js';
+import { installFileDrop } from './ui/fileDrop.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -43,6 +45,7 @@ async function main() {
   customOpt.hidden = true;
   els.select.appendChild(customOpt);
 
+  const visuals = new UrdfGeometry(studio); // URDF visuals (meshes from dropped files), before the first model
   const views = [new DesignView(), new TeleopView(), new MotionView(), new WorkspaceView(), new ControllerView()];
   for (const v of views) studio.addView(v);
 
@@ -54,6 +57,7 @@ async function main() {
     <label class="filebtn" title="Open a saved session file"><input type="file" id="session-open" accept=".json,application/json" hidden><span class="btnlike">Open</span></label>
     <a href="./tutorials/index.html" target="_blank" rel="noopener">Tutorials</a>
     <button type="button" id="help-btn" title="Keyboard shortcuts (?)">?</button>`;
+  const openUrdf = installFileDrop(studio, visuals, els.units);
   const ua = $('unit-angle');
   const ul = $('unit-length');
   const applyUnits = () => { studio.setUnits(makeUnits(ua.value, ul.value)); scheduleHash(); };
@@ -230,6 +234,9 @@ async function main() {
     get frames() { return studio.viewport.frames ?? 0; },
     setQ: (q) => studio.setQ(Float64Array.from(q)),
     setRobot: (name) => studio.setModel(name),
+    visuals,
+    /** Loads a URDF robot from [{path, file}] as a drop does; resolves when its meshes are drawn. */
+    openUrdf,
     captureSession: () => captureSession(studio),
     openSession,
     /** Screen (CSS px, page coordinates) of a world point, for driving the gizmo in tests. */

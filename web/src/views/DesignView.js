@@ -3,6 +3,7 @@
 // core's, and its message (with the field path) is shown as is. Live 3D update, undo/redo,
 // JSON import/export, start from a built-in or from scratch.
 import { DEG, INCH, fmt } from '../core/units.js';
+import { downloadText, exportModel } from '../ui/exportModel.js';
 
 const KINDS = ['R', 'P', 'H', 'A'];
 const DEFAULT_LEG = 6 * INCH; // the prototype's leg length
@@ -40,6 +41,10 @@ export class DesignView {
         <label class="filebtn"><input type="file" class="d-file" accept=".json,application/json" hidden><span class="btnlike">Import file…</span></label>
         <button type="button" class="d-show">Show / edit text</button>
       </div>
+      <div class="row">
+        <button type="button" class="d-export-urdf" title="the model as URDF (A-pairs as the achain:apair extension); what URDF cannot carry is listed as warnings">Export URDF</button>
+        <button type="button" class="d-export-mjcf" title="the model as MuJoCo MJCF (A-pairs as hinge + slide tied by a fitted equality); warnings list what MJCF cannot carry">Export MJCF</button>
+      </div>
       <div class="d-textbox" hidden>
         <textarea class="d-text" rows="14" spellcheck="false" aria-label="robot JSON"></textarea>
         <div class="row"><button type="button" class="d-apply primary">Load this JSON</button></div>
@@ -53,6 +58,11 @@ export class DesignView {
     this.$('.d-redo').addEventListener('click', () => this.redo());
     this.$('.d-fit').addEventListener('click', () => this.studio.fitView());
     this.$('.d-export').addEventListener('click', () => this.exportJson());
+    for (const f of ['urdf', 'mjcf']) {
+      this.$(`.d-export-${f}`).addEventListener('click', () => {
+        try { this.lastExport = exportModel(this.studio, f).text; } catch (e) { this.studio.status(`${f.toUpperCase()} export: ${e.message}`, true); }
+      });
+    }
     this.$('.d-file').addEventListener('change', async (e) => {
       const f = e.target.files[0];
       if (f) this.importText(await f.text());
@@ -208,14 +218,7 @@ export class DesignView {
   exportJson() {
     const text = JSON.stringify(this.doc, null, 2);
     this.lastExport = text;
-    const blob = new Blob([text + '\n'], { type: 'application/json' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `${this.doc.name || 'robot'}.json`;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    downloadText(text, `${this.doc.name || 'robot'}.json`, 'application/json');
   }
 
   /** Loads a JSON text (any units block the core accepts). On success the editor shows it in SI. */
