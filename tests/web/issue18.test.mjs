@@ -683,6 +683,66 @@ test('camera: after a workspace run the view frames the arm and the cloud; Fit v
   } finally { await context.close(); }
 });
 
+/** The camera (position, target) now, and after Fit view (V): a frame made by the same function leaves it where it is. */
+async function cameraAndFit(page) {
+  const cam = () => page.evaluate(() => { const v = window.__achain.studio.viewport; return [...v.camera.position.toArray(), ...v.controls.target.toArray()]; });
+  const now = await cam();
+  await page.evaluate(() => window.__achain.studio.fitView()); // what V and Design's Fit view call
+  await page.waitForTimeout(100);
+  return { now, fit: await cam() };
+}
+
+/** Asserts the arm (the shown box) lies inside the canvas and spans at least 15 % of its shorter side. */
+async function assertFramed(page, what) {
+  const e = await shownExtent(page);
+  const { w, h } = await page.evaluate(() => { const c = window.__achain.studio.viewport.canvas; return { w: c.clientWidth, h: c.clientHeight }; });
+  const inside = e.x0 >= -0.01 && e.x1 <= 1.01 && e.y0 >= -0.01 && e.y1 <= 1.01;
+  assert.ok(inside, `${what}: the arm inside the canvas ${JSON.stringify(e)}`);
+  const span = Math.max((e.x1 - e.x0) * w, (e.y1 - e.y0) * h);
+  assert.ok(span >= 0.15 * Math.min(w, h), `${what}: the arm spans ${span.toFixed(0)} px of ${Math.min(w, h)} px`);
+  return span / Math.min(w, h);
+}
+
+test('camera: a robot switch and undo/redo frame the arm as posed (the Fit view framing), not the reach sphere', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await studio();
+  try {
+    const same = (a, b) => a.every((v, i) => Math.abs(v - b[i]) < 1e-9);
+    const spans = {};
+    for (const robot of ['prototype-4a', 'puma560', 'planar-2r']) {
+      if (robot !== 'prototype-4a') {
+        // zoom out first: the switch, not the previous view, must decide the frame
+        const canvas = await page.locator('#viewport canvas').boundingBox();
+        await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 3);
+        for (let k = 0; k < 4; k++) { await page.mouse.wheel(0, 400); await page.waitForTimeout(30); }
+        await page.selectOption('#robot-select', robot);
+        await page.waitForTimeout(150);
+      }
+      assert.equal(await page.evaluate(() => window.__achain.studio.modelSource), robot);
+      await screenshot(page, `i18-camera-switch-${robot}`);
+      spans[robot] = await assertFramed(page, robot);
+      const { now, fit } = await cameraAndFit(page);
+      assert.ok(same(now, fit), `${robot}: the switch frames as Fit view does: ${now} vs ${fit}`);
+    }
+    // undo/redo in Design: New chain, undo (planar-2r again), redo (the new chain), each framed as V frames it
+    await page.click('#tabs button[data-view="design"]');
+    const D = '.view-panel[data-view="design"]';
+    await page.click(`${D} .d-new`);
+    for (const [button, name] of [['.d-undo', 'planar-2r'], ['.d-redo', 'my-chain']]) {
+      const canvas = await page.locator('#viewport canvas').boundingBox();
+      await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 3);
+      for (let k = 0; k < 4; k++) { await page.mouse.wheel(0, 400); await page.waitForTimeout(30); }
+      await page.click(`${D} ${button}`);
+      await page.waitForTimeout(150);
+      assert.equal(await page.evaluate(() => window.__achain.studio.model.name), name);
+      await screenshot(page, `i18-camera-${button.slice(3)}`);
+      await assertFramed(page, `after ${button.slice(3)}`);
+      const { now, fit } = await cameraAndFit(page);
+      assert.ok(same(now, fit), `${button.slice(3)}: framed as Fit view does: ${now} vs ${fit}`);
+    }
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
 test('plots: hovering a Motion plot reads out the time and every joint\'s value with its unit, on every plot at once', { timeout: 60000 }, async () => {
   const { page, errors, context } = await studio('#robot=prototype-4a&view=motion', { width: 1440, height: 900 });
   try {

@@ -168,3 +168,45 @@ test('<achain-viewer gizmo>: the gizmo is large enough to grab and not under the
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('<achain-viewer gizmo>: a missed grab orbits the view and never loses the tool off-screen (issue 18)', async () => {
+  const { page, errors, context, drag } = await dragViewer();
+  try {
+    const state = () => drag.evaluate((v) => {
+      const T = v.tool;
+      const r = v.viewport.canvas.getBoundingClientRect();
+      return { p: v.project(T[3], T[7], T[11]), r: { l: r.left, t: r.top, w: r.width, h: r.height }, q: Array.from(v.q), cam: v.viewport.camera.position.toArray() };
+    });
+    const s0 = await state();
+    const { r } = s0;
+    // pointer-downs on empty space around the arm (the gizmo does not take them), then long drags
+    // (without keeping the tool in view, the first drag, down from the top, already puts it above the canvas)
+    const spots = [[0.1, 0.1], [0.1, 0.9], [0.12, 0.5], [0.88, 0.5], [0.9, 0.1], [0.5, 0.9]];
+    const moves = [[0, 300], [0, -300], [115, 0], [-230, 0], [-100, 300], [300, -300]];
+    let orbited = 0;
+    for (let k = 0; k < moves.length; k++) {
+      let a = null;
+      for (let j = 0; j < spots.length && !a; j++) {
+        const c = spots[(k + j) % spots.length];
+        const b = { x: r.l + c[0] * r.w, y: r.t + c[1] * r.h };
+        await page.mouse.move(b.x, b.y);
+        await page.waitForTimeout(40);
+        if (await drag.evaluate((v) => v.gizmo.axis) === null) a = b; // the gizmo does not take this pointer-down
+      }
+      assert.ok(a, `drag ${k}: a spot off the gizmo`);
+      const before = await state();
+      await page.mouse.down();
+      for (let i = 1; i <= 15; i++) { await page.mouse.move(a.x + moves[k][0] * i / 15, a.y + moves[k][1] * i / 15); await page.waitForTimeout(20); }
+      await page.mouse.up();
+      await page.waitForTimeout(400); // the orbit's damping settles
+      const s = await state();
+      if (Math.hypot(...s.cam.map((v, i) => v - before.cam[i])) > 1e-3) orbited++;
+      assert.ok(s.p.x > r.l && s.p.x < r.l + r.w && s.p.y > r.t && s.p.y < r.t + r.h,
+        `drag ${k}: the tool at ${JSON.stringify(s.p)} stays inside the canvas ${JSON.stringify(r)}`);
+      assert.ok(s.q.every((v, i) => v === s0.q[i]), `drag ${k}: a missed grab does not move the arm`);
+    }
+    assert.ok(orbited >= 3, `the missed grabs orbit the camera (${orbited} of ${moves.length})`);
+    await screenshot(page, 'viewer-missed-grab', { locator: drag });
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

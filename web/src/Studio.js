@@ -84,11 +84,12 @@ export class Studio extends EventTarget {
     const L = this._reach(model);
     if (!keepCamera || !this.size) this.size = L;
     this.chain.build(model, this.size);
-    if (!keepCamera) this._frameReach(model, L);
     this._rebuildTwin();
     this._render();
     for (const cb of this._modelListeners) cb(model);
     this.dispatchEvent(new CustomEvent('model', { detail: model }));
+    // after the views dropped the old robot's ghosts and cloud: frame the arm as posed, as Fit view does
+    if (!keepCamera) this._frameShown();
     if (old && old !== model) old.dispose();
     this._notifyQ(null);
     this.status(`${model.name}: ${model.dof} joints (${model.joints.map((j) => j.kind).join('')}, ${model.info.convention} DH), ${this.chain.legCount} legs drawn — core ${this.achain.version}`);
@@ -104,7 +105,7 @@ export class Studio extends EventTarget {
     return Math.max(L, 0.2);
   }
 
-  /** Grid and camera for the reach sphere rather than the first pose, so every pose stays in view. */
+  /** Grid and camera for the reach sphere: the fallback of _frameShown() when nothing is drawn. */
   _frameReach(model, L) {
     const b = model.forwardKinematics(this.q).base;
     this.viewport.setGrid(L * 1.1);
@@ -121,11 +122,16 @@ export class Studio extends EventTarget {
     this.chain.build(this.model, this.size);
     this._rebuildTwin();
     this._render();
+    this._frameShown();
+    this.dispatchEvent(new CustomEvent('fit', { detail: this.size }));
+  }
+
+  /** Grid for the drawing scale and camera on shownBox() (the reach sphere only when nothing is drawn). */
+  _frameShown() {
     this.viewport.setGrid(this.size * 1.1);
     const box = this.shownBox();
     if (box.isEmpty()) this._frameReach(this.model, this.size);
     else this.viewport.frame(box.getCenter(new THREE.Vector3()), 0.5 * box.getSize(new THREE.Vector3()).length() * 1.05);
-    this.dispatchEvent(new CustomEvent('fit', { detail: this.size }));
   }
 
   /** World-frame box of the visible drawn objects of the 3D world (the arm, ghosts, workspace cloud). */

@@ -103,6 +103,7 @@ async function main() {
     });
     if (m.detectSingularities(q).length) return;
     studio.setQ(q);
+    studio.fitView();
     const hint = document.querySelector('.view-panel[data-view="teleop"] .start-hint');
     if (!hint) return;
     hint.textContent = 'Drag the orange ball at the tool (or a slider) to move the arm; Home (H) is the thesis pose, all joints 180° (stretched, singular).';
@@ -125,6 +126,7 @@ async function main() {
     const st = Studio.parseHash(hash);
     if (st.units) studio.setUnits(st.units);
     let loaded = false;
+    const shown = studio.model;
     if (st.json) {
       try { studio.setModel(st.json); loaded = true; } catch (e) { studio.status(`link: ${e.message}`, true); }
     }
@@ -136,6 +138,7 @@ async function main() {
     }
     const q = Studio.qFromHash(studio.model, st.qDisplay);
     if (q) { try { studio.setQ(q); } catch (e) { studio.status(`link: ${e.message}`, true); } }
+    if (q && studio.model !== shown) studio.fitView(); // a robot loaded at the link's pose: frame it as posed
     if (st.twin) studio.setTwin(true);
     studio.showView(views.some((v) => v.id === st.view) ? st.view : 'teleop');
   }

@@ -224,6 +224,7 @@ export class AchainViewer extends HTMLElement {
     // the shared drag-to-IK controller (also used by the studio's Teleoperate view)
     this.drag = new DragIk(this.viewport, {
       size: 1.6, // large enough to grab in a small viewer (issue 18); the readout sits bottom left, away from the tool
+      keepToolInView: true, // a missed grab orbits the view and never loses the tool off-screen (issue 18)
       model: () => this.model,
       q: () => this._q,
       tool: () => this._fk?.tool,

@@ -7,7 +7,8 @@
 // slides along that boundary or stops; it never jumps to another branch. While an answer rests on the box
 // (the arm lags behind the gizmo) the next frames solve again with the floor step, so the arm catches up.
 // The owner says how to read the model, q, the tool pose and the reach (m), which IK options to use, and
-// what to do with a result.
+// what to do with a result. With keepToolInView, a camera move (a missed grab orbits the view, or a pan or
+// zoom) never loses the tool off-screen: the camera then pans with it, see keepToolInView().
 import * as THREE from 'three';
 import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { matrixFromRowMajor } from './ChainView.js';
@@ -15,6 +16,12 @@ import { ikFollow } from '../core/follow.js';
 
 const _m = new THREE.Matrix4();
 const _one = new THREE.Vector3(1, 1, 1);
+const _p = new THREE.Vector3();
+const _v = new THREE.Vector3();
+const _w = new THREE.Vector3();
+
+/** keepToolInView keeps the tool within this fraction of the half canvas from its centre (NDC). */
+export const KEEP_MARGIN = 0.85;
 
 /** Continuity box per frame: the floor (rad, or m for linear joints) and the gain on the target's motion. */
 export const STEP_FLOOR = (2 * Math.PI) / 180;
@@ -32,7 +39,7 @@ export class DragIk {
    * @param viewport  the Viewport (camera, canvas, scene, world, controls, requestRender)
    * @param opts {size, space, model(): Model, q(): Float64Array, tool(): row-major tool pose,
    *              reach(): m (the chain's size, scales the step bound), options(): IK options,
-   *              onSolve(result, ms), onError(error), onDragEnd()}
+   *              onSolve(result, ms), onError(error), onDragEnd(), keepToolInView (bool, default off)}
    */
   constructor(viewport, opts) {
     this.vp = viewport;
@@ -67,6 +74,32 @@ export class DragIk {
       }
     });
     this.gizmo.addEventListener('objectChange', () => { if (this.dragging) this._pending = true; });
+    this._onCamera = opts.keepToolInView ? () => this.keepToolInView() : null;
+    if (this._onCamera) viewport.controls.addEventListener('change', this._onCamera);
+  }
+
+  /**
+   * After a camera move: when the tool has left the central `margin` of the canvas (NDC), pans the camera
+   * and its orbit target together (the view direction unchanged) just enough to put it back on that border.
+   * So a pointer-down that misses the gizmo, then a drag, orbits the view and the tool stays inside.
+   */
+  keepToolInView(margin = KEEP_MARGIN) {
+    const T = this.opts.tool();
+    if (!T) return;
+    const cam = this.vp.camera;
+    cam.updateMatrixWorld();
+    _p.set(T[3], T[7], T[11]);
+    if (_v.copy(_p).applyMatrix4(cam.matrixWorldInverse).z > -cam.near) return; // behind the camera: no pan helps
+    _v.copy(_p).project(cam);
+    const x = Math.min(margin, Math.max(-margin, _v.x));
+    const y = Math.min(margin, Math.max(-margin, _v.y));
+    if (x === _v.x && y === _v.y) return;
+    _w.set(x, y, _v.z).unproject(cam); // where the tool should appear, at its depth
+    _p.sub(_w);
+    cam.position.add(_p);
+    this.vp.controls.target.add(_p);
+    cam.updateMatrixWorld();
+    this.vp.requestRender();
   }
 
   /** Shows or hides the gizmo (a hidden gizmo takes no input). */
@@ -148,6 +181,7 @@ export class DragIk {
   }
 
   dispose() {
+    if (this._onCamera) this.vp.controls.removeEventListener('change', this._onCamera);
     this.helper.removeFromParent();
     this.proxy.removeFromParent();
     this.gizmo.dispose();
