@@ -312,7 +312,10 @@ export function mountControllerPanel(container, ctx) {
     if (!far) return null;
     const { model, own } = planningModel(start.length);
     try {
-      const plan = model.planJointPath(Float64Array.from(s.qCmd), Float64Array.from(start), { profile: 'trapezoid', sync: true });
+      // At 60 % of the acceleration limit: the controller's cubic segments through a trapezoid's sampled
+      // corners reach up to 1.5× the planned acceleration (a +a → −a switch inside one sample), and a short
+      // move from wherever an e-stop left the arm is all corners.
+      const plan = model.planJointPath(Float64Array.from(s.qCmd), Float64Array.from(start), { profile: 'trapezoid', sync: true, accelerationScale: 0.6 });
       return { json: model.trajectoryToJson(plan), duration: plan.duration, from: Array.from(s.qCmd), start };
     } finally {
       if (own) model.dispose();
