@@ -130,11 +130,14 @@ std::string firstNonFinite(const json& j, const std::string& path) {
 
 }  // namespace
 
+void failNotFinite(const std::string& path) {
+  throw Error("the result is not finite at '" + path +
+              "': an input is outside the range this computation can represent (check its magnitude and units)");
+}
+
 void checkFinite(const json& j) {
   const std::string bad = firstNonFinite(j, "");
-  if (!bad.empty())
-    throw Error("the result is not finite at '" + bad +
-                "': an input is outside the range this computation can represent (check its magnitude and units)");
+  if (!bad.empty()) failNotFinite(bad);
 }
 
 void writeStdout(const std::string& text) {

@@ -47,6 +47,8 @@ json toJson(const MatX& M);
 
 /// Throws achain::Error naming the first non-finite number of a result (its JSON path).
 void checkFinite(const json& j);
+/// The error checkFinite throws, for a result checked without building its JSON.
+[[noreturn]] void failNotFinite(const std::string& path);
 
 /// One JSON object on stdout, after checkFinite; a failed write (full disk, closed output) is an error.
 void print(const json& j);
