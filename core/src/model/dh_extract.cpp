@@ -134,18 +134,12 @@ DHExtraction extractDH(const Model& m) {
   for (int k = 0; k < nd; ++k) {
     const int i = path[k];
     const Joint& src = m.joints[i];
-    Joint j;
-    j.name = src.name;
-    j.kind = src.kind;
+    Joint j = src;  // kind, sign, laws, A-pair sizes, limits, motor; placed anew by DH constants
     j.parent = k - 1;
-    j.sign = src.sign;
-    j.pitch = src.pitch;
-    j.rho = src.rho;
-    j.leg_mass = src.leg_mass;
-    j.leg_radius = src.leg_radius;
-    j.law = src.law;
-    j.limits = src.limits;
-    j.motor = src.motor;
+    j.has_origin = false;
+    j.origin = SE3::Identity();
+    j.axis = Vec3::UnitZ();
+    j.link = Inertial{};  // kinematic only
     const SE3 T = F[k].inverse() * F[k + 1];
     // Rz(θ) Tz(d) Tx(a) Rx(α) = T: θ from x_{k+1} in frame k, α from z_{k+1}.
     const double theta = std::atan2(T.R(1, 0), T.R(0, 0));
