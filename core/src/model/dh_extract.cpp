@@ -108,8 +108,9 @@ DHExtraction extractDH(const Model& m) {
       if (v.norm() > 1e-12 * length && v.dot(x) < 0) x = -x;
     } else {  // parallel: the normal through frame k−1's origin (d_k = 0)
       origin = p2 + (o - p2).dot(z2) * z2;
-      x = perpendicular(origin - o, z2);
-      if ((origin - o).norm() <= 1e-12 * length || x.isZero()) x = perpendicular(F[k - 1].R.col(0), z2);
+      const Vec3 v = origin - o;  // ⟂ the axes
+      const double nv = v.norm();
+      x = nv > 1e-12 * length ? Vec3(v / nv) : perpendicular(F[k - 1].R.col(0), z2);  // coincident: x kept
     }
     F[k] = frameOf(origin, x, z2);
   }

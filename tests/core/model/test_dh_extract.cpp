@@ -231,3 +231,41 @@ TEST_CASE("Chains without a DH description report why", "[model][dh]") {
 
   CHECK(dhStatus(builtinModel("puma560")) == "given");
 }
+
+TEST_CASE("DH extraction: coincident axes, a prismatic joint, a near-coincident parallel pair and kept fixed joints", "[model][dh]") {
+  const std::string urdf = R"(<robot name="odd">
+    <link name="base"/><link name="l1"/><link name="l2"/><link name="flange"/><link name="l3"/><link name="l4"/>
+    <joint name="turn" type="revolute"><parent link="base"/><child link="l1"/><origin xyz="0.1 0 0.05" rpy="0 0 0.3"/>
+      <axis xyz="0 0 1"/><limit lower="-3" upper="3" velocity="1" effort="1"/></joint>
+    <joint name="spin" type="continuous"><parent link="l1"/><child link="l2"/><origin xyz="0 0 0.2" rpy="0 0 1.1"/><axis xyz="0 0 -1"/></joint>
+    <joint name="bolt" type="fixed"><parent link="l2"/><child link="flange"/><origin xyz="0.05 0.02 0" rpy="0.4 0 0"/></joint>
+    <joint name="slide" type="prismatic"><parent link="flange"/><child link="l3"/><origin xyz="0.3 0 0" rpy="0 1.5707963267948966 0"/>
+      <axis xyz="1 0 0"/><limit lower="0" upper="0.4" velocity="1" effort="1"/></joint>
+    <joint name="twin" type="revolute"><parent link="l3"/><child link="l4"/><origin xyz="0 3e-11 0.1"/><axis xyz="1 0 0"/>
+      <limit lower="-3" upper="3" velocity="1" effort="1"/></joint>
+  </robot>)";
+  UrdfOptions keep;
+  keep.keep_fixed = true;
+  for (const bool kept : {false, true}) {
+    INFO("keep fixed " << kept);
+    const Model m = modelFromUrdfString(urdf, kept ? keep : UrdfOptions{});
+    REQUIRE(m.njoints() == (kept ? 5 : 4));
+    const DHExtraction x = extractDH(m);
+    INFO(x.reason);
+    REQUIRE(x.ok);
+    REQUIRE(x.model.njoints() == 4);
+    CHECK(x.fk_error < 1e-12);
+    // turn and spin share their axis (opposite directions): a = 0, α = π, d = 0.2
+    CHECK(std::abs(x.model.joints[0].a) < 1e-15);
+    CHECK(std::abs(std::abs(x.model.joints[0].alpha) - kPi) < 1e-12);
+    CHECK(x.model.joints[1].sign == 1);
+    CHECK(x.model.joints[2].kind == JointKind::P);
+    std::mt19937 rng(7);
+    double fk = 0;
+    for (int k = 0; k < 30; ++k) {
+      const VecX q = test::randomConfiguration(m, rng);
+      fk = std::max(fk, poseErr(test::fkPose(m, q), test::fkPose(x.model, q)));
+    }
+    CHECK(fk < 1e-12);
+  }
+}
