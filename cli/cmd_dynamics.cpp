@@ -21,16 +21,18 @@
 namespace achain::cli {
 namespace {
 
-/// Options shared by the dynamics subcommands.
+/// Options shared by the dynamics subcommands. `loads`: the subcommand's result contains joint friction and the
+/// tool wrench (id, fd, sim); M, C and g (mass) do not, so it has no --friction / --wrench options.
 struct DynArgs {
   std::string legs = "full";
   bool motors = false, friction = false;
   std::string gravity, wrench, wrench_frame = "base";
-  void add(CLI::App* app) {
+  void add(CLI::App* app, bool loads = true) {
     app->add_option("--legs", legs, "A-pair leg model: massless | lumped | full | potential (default full)");
     app->add_flag("--motors", motors, "Include rotor inertia J_m*G^2 from the motor data");
-    app->add_flag("--friction", friction, "Include viscous + Coulomb joint friction from the motor data");
     app->add_option("--gravity", gravity, "Gravity vector x,y,z in m/s^2, base frame (default: the model's)");
+    if (!loads) return;
+    app->add_flag("--friction", friction, "Include viscous + Coulomb joint friction from the motor data");
     app->add_option("--wrench", wrench,
                     "Tool wrench fx,fy,fz,mx,my,mz (N, N*m) the tool exerts on the environment; moment about the tool origin");
     app->add_option("--wrench-frame", wrench_frame, "Frame of --wrench: base (default) or tool");
@@ -184,7 +186,7 @@ RegisterCommand mass_cmd("mass", [](CLI::App& app) {
   static std::string qd;
   args.add(sub);
   sub->add_option("--qd", qd, "Joint velocities for C(q, qd)");
-  dyn.add(sub);
+  dyn.add(sub, false);
   sub->callback([] {
     run("mass", [] {
       const Model m = args.model();

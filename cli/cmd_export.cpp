@@ -13,7 +13,7 @@ RegisterCommand export_cmd("export", [](CLI::App& app) {
                                            "with --out prints {\"written\", \"format\", \"warnings\"}, else the file on stdout");
   static RobotArgs args;
   static std::string format = "urdf", out;
-  args.add(sub, false);
+  args.add(sub, JointInputs::None);
   sub->add_option("--format", format, "Output format: urdf or mjcf (default urdf)");
   sub->add_option("--out", out, "Write to this file (default: stdout, the file text itself)");
   sub->callback([] {

@@ -22,9 +22,9 @@ struct IkArgs {
 /// angular joints in degrees.
 json jointsOut(const Model& m, const VecX& q, bool deg = false) {
   json a = json::array();
-  for (int i = 0; i < m.njoints(); ++i) {
-    const double v = q[m.idx_q[i]];
-    a.push_back((deg && isAngular(m.joints[i].kind)) ? v / kDeg : v);
+  for (int c = 0; c < m.nq; ++c) {  // one value per coordinate (fixed and mimic joints have none of their own)
+    const double v = q[c];
+    a.push_back((deg && isAngular(m.joints[m.coord_joint[c]].kind)) ? v / kDeg : v);
   }
   return a;
 }
@@ -60,7 +60,7 @@ json solutionOut(const Model& m, const IkSolution& s) {
 RegisterCommand ik_cmd("ik", [](CLI::App& app) {
   auto* sub = app.add_subcommand("ik", "Inverse kinematics: joint values reaching a tool pose (SI units)");
   static IkArgs a;
-  a.robot.add(sub, false);
+  a.robot.add(sub, JointInputs::Deg);
   sub->add_option("--T", a.T, "Target tool pose: 16 numbers, row-major 4x4 (m)");
   sub->add_option("--pose", a.pose, "Target tool pose: x,y,z,qw,qx,qy,qz (m, unit quaternion)");
   sub->add_option("--q-target", a.q_target, "Make the target by FK of these joint values (--deg applies)");
@@ -111,10 +111,10 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
         seed = a.robot.joints(m, a.seed, "--seed");
         checkConfiguration(m, seed);
       } else {
-        for (int j = 0; j < m.njoints(); ++j) {
-          const auto& L = m.joints[j].limits;
+        for (int c = 0; c < m.nq; ++c) {  // per coordinate (a fixed joint has none: idx_q = −1)
+          const auto& L = m.joints[m.coord_joint[c]].limits;
           const double mid = std::isfinite(L.lower) && std::isfinite(L.upper) ? 0.5 * (L.lower + L.upper) : 0.0;
-          seed[m.idx_q[j]] = (0.0 >= L.lower && 0.0 <= L.upper) ? 0.0 : mid;
+          seed[c] = (0.0 >= L.lower && 0.0 <= L.upper) ? 0.0 : mid;
         }
       }
       IkOptions opt;

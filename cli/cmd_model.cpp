@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include <achain/model/apair.hpp>
+#include <achain/model/dh_extract.hpp>
 #include "common.hpp"
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/model_json.hpp>
@@ -12,10 +13,29 @@
 namespace achain::cli {
 namespace {
 
+/// The summary `robots` and `validate` print. "dh": "given" (placed by DH constants), "extracted" (a URDF chain
+/// with a DH description, listed in "dh_parameters", SI: m and rad), or "none (reason)".
 json modelSummary(const Model& m) {
   json joints = json::array();
   for (const auto& j : m.joints) joints.push_back({{"name", j.name}, {"kind", toString(j.kind)}});
-  return {{"name", m.name}, {"dof", m.nq}, {"joints", joints}, {"description", m.description}};
+  json out = {{"name", m.name}, {"dof", m.nq}, {"joints", joints}, {"description", m.description}};
+  if (m.has_dh) {
+    out["dh"] = "given";
+    return out;
+  }
+  const DHExtraction x = extractDH(m);
+  if (!x.ok) {
+    out["dh"] = "none (" + x.reason + ")";
+    return out;
+  }
+  out["dh"] = "extracted";
+  json table = json::array();
+  for (const Joint& j : x.model.joints)
+    table.push_back({{"joint", j.name}, {"a", j.a}, {"alpha", j.alpha}, {"d", j.d}, {"theta", j.theta_f}, {"sign", j.sign}});
+  out["dh_parameters"] = table;
+  out["dh_base"] = toJson(x.model.base.matrix());
+  out["dh_tool"] = toJson(x.model.tool.matrix());
+  return out;
 }
 
 /// The text of a built-in robot's description (its JSON file), or nullptr.

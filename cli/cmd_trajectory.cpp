@@ -17,19 +17,6 @@
 namespace achain::cli {
 namespace {
 
-/// Rate limits given on the command line: angular entries in deg/s (deg/s²) when --deg.
-VecX rateList(const Model& m, const std::string& text, const std::string& what, bool deg) {
-  const std::vector<double> v = parseList(text, what);
-  if (static_cast<int>(v.size()) != m.nq)
-    throw Error(what + ": robot '" + m.name + "' has " + std::to_string(m.nq) + " joints, got " + std::to_string(v.size()) + " values");
-  VecX r(m.nq);
-  for (int i = 0; i < m.njoints(); ++i) {
-    const int k = m.idx_q[i];
-    r[k] = (deg && isAngular(m.joints[i].kind)) ? v[k] * kDeg : v[k];
-  }
-  return r;
-}
-
 void writeOrPrint(const std::string& out, const std::string& text) {
   if (out.empty() || out == "-") return writeStdout(text);
   writeFile(out, [&](std::ostream& f) {
@@ -126,7 +113,7 @@ void runCartesian(const Model& m, const TrajArgs& a) {
 RegisterCommand traj_cmd("traj", [](CLI::App& app) {
   auto* sub = app.add_subcommand("traj", "Plan a joint trajectory (trapezoid, cubic, quintic, septic, spline) and sample it");
   static TrajArgs a;
-  a.robot.add(sub, false);
+  a.robot.add(sub, JointInputs::Deg);
   sub->add_option("--from", a.from, "Start configuration (comma list; degrees for angular joints with --deg)")->required();
   sub->add_option("--to", a.to, "Goal configuration (for --cartesian: the goal pose is its FK)");
   sub->add_option("--to-xyz", a.to_xyz, "--cartesian: goal tool position x,y,z (m, base frame), start orientation kept");
@@ -182,12 +169,12 @@ RegisterCommand traj_cmd("traj", [](CLI::App& app) {
       s.synchronize = a.sync;
       s.duration = a.duration;
       if (!a.times.empty()) s.times = parseList(a.times, "--times");
-      if (!a.vmax.empty()) s.velocity = rateList(m, a.vmax, "--vmax", a.robot.deg);
-      if (!a.amax.empty()) s.acceleration = rateList(m, a.amax, "--amax", a.robot.deg);
-      if (!a.v0.empty()) s.boundary.v0 = rateList(m, a.v0, "--v0", a.robot.deg);
-      if (!a.v1.empty()) s.boundary.v1 = rateList(m, a.v1, "--v1", a.robot.deg);
-      if (!a.a0.empty()) s.boundary.a0 = rateList(m, a.a0, "--a0", a.robot.deg);
-      if (!a.a1.empty()) s.boundary.a1 = rateList(m, a.a1, "--a1", a.robot.deg);
+      if (!a.vmax.empty()) s.velocity = a.robot.joints(m, a.vmax, "--vmax");
+      if (!a.amax.empty()) s.acceleration = a.robot.joints(m, a.amax, "--amax");
+      if (!a.v0.empty()) s.boundary.v0 = a.robot.joints(m, a.v0, "--v0");
+      if (!a.v1.empty()) s.boundary.v1 = a.robot.joints(m, a.v1, "--v1");
+      if (!a.a0.empty()) s.boundary.a0 = a.robot.joints(m, a.a0, "--a0");
+      if (!a.a1.empty()) s.boundary.a1 = a.robot.joints(m, a.a1, "--a1");
       s.velocity_scale = a.vscale;
       s.acceleration_scale = a.ascale;
       s.torque_limits = a.torque;
@@ -196,6 +183,7 @@ RegisterCommand traj_cmd("traj", [](CLI::App& app) {
       const Trajectory tr = samplePath(m, *plan.path, a.rate);
       Model checked = m;  // report against the limits actually planned with
       for (int i = 0; i < checked.njoints(); ++i) {
+        if (checked.idx_q[i] < 0) continue;  // a fixed joint: no coordinate, no rate limits
         checked.joints[i].limits.velocity = plan.limits.velocity[checked.idx_q[i]];
         checked.joints[i].limits.acceleration = plan.limits.acceleration[checked.idx_q[i]];
       }

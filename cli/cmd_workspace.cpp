@@ -71,7 +71,7 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
   static int threads = 0, refine = 1;
   static uint64_t seed = 1;
   static bool points = false, show_progress = false;
-  args.add(sub, false);
+  args.add(sub, JointInputs::None);
   sub->add_option("--voxel", voxel, "Voxel edge in metres (e.g. 0.0127 = 0.5 in)")->required();
   sub->add_option("--method", method, "robinson (default) | castelli | montecarlo");
   sub->add_option("--step", step_deg, "Joint step in degrees for R/H/A joints (default: automatic, about half a voxel of motion)");

@@ -17,10 +17,11 @@
 
 namespace achain::cli {
 
-void RobotArgs::add(CLI::App* app, bool with_q) {
+void RobotArgs::add(CLI::App* app, JointInputs inputs) {
   app->add_option("--robot", robot, "Built-in robot name (see `achain robots`), a robot JSON file or a URDF file")->required();
-  if (with_q) app->add_option("--q", q, "Joint values as a comma list, e.g. 1,2,3 (radians / metres; A-pairs: theta_v)")->required();
-  app->add_flag("--deg", deg, "Angular joint values (R, H, A) are in degrees");
+  if (inputs == JointInputs::QDeg)
+    app->add_option("--q", q, "Joint values as a comma list, e.g. 1,2,3 (radians / metres; A-pairs: theta_v)")->required();
+  if (inputs != JointInputs::None) app->add_flag("--deg", deg, "Angular joint values (R, H, A) are in degrees");
   addUrdfOptions(app, tool_link, balance_inertia, keep_fixed);
 }
 
@@ -81,10 +82,8 @@ VecX RobotArgs::joints(const Model& m, const std::string& text, const std::strin
   if (static_cast<int>(v.size()) != m.nq)
     throw Error(what + ": robot '" + m.name + "' has " + std::to_string(m.nq) + " joints, got " + std::to_string(v.size()) + " values");
   VecX q(m.nq);
-  for (int i = 0; i < m.njoints(); ++i) {
-    const int k = m.idx_q[i];
-    q[k] = (deg && isAngular(m.joints[i].kind)) ? v[k] * kDeg : v[k];
-  }
+  for (int c = 0; c < m.nq; ++c)  // one value per coordinate (fixed and mimic joints have none of their own)
+    q[c] = (deg && isAngular(m.joints[m.coord_joint[c]].kind)) ? v[c] * kDeg : v[c];
   return q;
 }
 

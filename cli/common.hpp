@@ -13,6 +13,11 @@ namespace achain::cli {
 
 using nlohmann::json;
 
+/// Which joint-value options a robot-taking subcommand reads besides --robot and the URDF options:
+/// --q and --deg (the default), --deg only (the subcommand has joint values of its own, e.g. ik --q-target),
+/// or none (export, workspace: --deg would be a flag that does nothing).
+enum class JointInputs { QDeg, Deg, None };
+
 /// Options every robot-taking subcommand shares.
 struct RobotArgs {
   std::string robot;
@@ -21,7 +26,7 @@ struct RobotArgs {
   std::string tool_link;          ///< URDF: the tool's link by name
   bool balance_inertia = false;   ///< URDF: replace inertias breaking the triangle inequality (MuJoCo's balanceinertia)
   bool keep_fixed = false;        ///< URDF: keep fixed joints (default: merged into their parent links)
-  void add(CLI::App* app, bool with_q = true);
+  void add(CLI::App* app, JointInputs inputs = JointInputs::QDeg);
   Model model() const;
   /// Joint vector in SI: angular entries converted from degrees when --deg.
   VecX joints(const Model& m, const std::string& text, const std::string& what = "--q") const;

@@ -52,8 +52,13 @@ export interface ModelInfo {
   geometry: GeometryInfo[];
   /** The joint whose link carries the tool. */
   toolLink: number;
-  /** Every joint is placed by DH constants (the closed-form IK needs this). */
+  /** Every joint is placed by DH constants (else by origin/axis, as URDF places them). */
   hasDh: boolean;
+  /**
+   * The DH description the closed-form IK reads: 'given' (hasDh), 'extracted' (a URDF chain that admits one,
+   * docs/robot-format.md#dh-extraction) or 'none (reason)'.
+   */
+  dh: string;
 }
 
 export interface UrdfOptions {

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include <achain/model/apair.hpp>
+#include <achain/model/dh_extract.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/io/mjcf.hpp>
@@ -112,7 +113,8 @@ std::string info(const WasmModel& h) {
                           {"rgba", g.has_color ? nlohmann::json{g.rgba[0], g.rgba[1], g.rgba[2], g.rgba[3]} : nlohmann::json(nullptr)}});
     return nlohmann::json{{"name", m.name}, {"description", m.description}, {"notes", m.notes},
                           {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints},
-                          {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh}}
+                          {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh},
+                          {"dh", dhStatus(m)}}
         .dump();
   });
 }

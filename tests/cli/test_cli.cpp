@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -67,12 +68,46 @@ TEST_CASE("achain fk: bad input gives a one-line error and non-zero exit", "[cli
 }
 
 TEST_CASE("achain --help works for every subcommand", "[cli]") {
-  for (const char* sub : {"fk", "robots", "validate"}) {
-    const CliResult r = runCli(std::string(sub) + " --help");
+  // every subcommand `achain --help` lists (first name of each entry under "Subcommands:")
+  const CliResult top = runCli("--help");
+  REQUIRE(top.status == 0);
+  std::vector<std::string> subs;
+  std::istringstream lines(top.out.substr(top.out.find("Subcommands:")));
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') subs.push_back(line.substr(2, line.find_first_of(" ,", 2) - 2));
+  CHECK(subs.size() >= 24);
+  for (const std::string& sub : subs) {
+    const CliResult r = runCli(sub + " --help");
     INFO(sub);
     CHECK(r.status == 0);
     CHECK(r.out.find("Usage") != std::string::npos);
   }
+}
+
+TEST_CASE("achain --help lists only options a subcommand reads: no --deg on export/workspace, no --friction on mass", "[cli]") {
+  // export and workspace read no joint values; M, C and g contain no friction or tool load
+  for (const char* sub : {"export", "workspace"}) {
+    INFO(sub);
+    const CliResult h = runCli(std::string(sub) + " --help");
+    REQUIRE(h.status == 0);
+    CHECK(h.out.find("--deg") == std::string::npos);
+    CHECK(h.out.find("--robot") != std::string::npos);
+  }
+  const CliResult e = runCli("export --robot planar-2r --deg");
+  CHECK(e.status != 0);
+  CHECK(e.err.find("--deg") != std::string::npos);
+  const CliResult m = runCli("mass --help");
+  CHECK(m.out.find("--friction") == std::string::npos);
+  CHECK(m.out.find("--wrench") == std::string::npos);
+  CHECK(m.out.find("--gravity") != std::string::npos);
+  CHECK(runCli("mass --robot planar-2r --q 0,0 --friction").status != 0);
+  // the subcommands that read joint values keep --deg, and it converts: ik's --q-target, traj's --from
+  for (const char* sub : {"ik", "traj", "fk", "id", "statics"}) {
+    INFO(sub);
+    CHECK(runCli(std::string(sub) + " --help").out.find("--deg") != std::string::npos);
+  }
+  const auto a = nlohmann::json::parse(runCli("ik --robot planar-2r --q-target 30,-40 --deg --seed 25,-35").out);
+  CHECK(a["q_deg"][0].get<double>() == Approx(30).margin(1e-6));
 }
 
 TEST_CASE("achain validate and --robot refuse unbounded files and XML in one line", "[cli][errors]") {

@@ -1,4 +1,6 @@
 // URDF files wherever a robot loads: --robot FILE.urdf, validate, the tool link option, warnings on stderr.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -48,18 +50,62 @@ TEST_CASE("achain validate x.urdf: summary with warnings, a tree needs --tool-li
   CHECK(js.err.find("--tool-link: for URDF files only") != std::string::npos);
 }
 
-TEST_CASE("achain ik on a URDF arm: auto falls back to the numeric solver, --method closed says why not", "[cli][urdf]") {
+TEST_CASE("achain ik on a URDF arm: the closed form through the extracted DH chain, the built-in's 8 solutions", "[cli][urdf]") {
   const std::string robot = " --robot " + fixture("puma560.urdf");
-  const CliResult c = runCli("ik" + robot + " --q-target 10,30,-60,45,-30,100 --deg --method closed");
-  CHECK(c.status == 1);
-  CHECK(c.err.find("origin/axis") != std::string::npos);
-  const CliResult a = runCli("ik" + robot + " --q-target 10,30,-60,45,-30,100 --deg --seed 12,28,-58,40,-25,95");
+  const std::string target = " --q-target 10,30,-60,45,-30,100 --deg";
+  const CliResult a = runCli("ik --all" + robot + target);
+  const CliResult d = runCli("ik --all --robot puma560" + target);
   REQUIRE(a.status == 0);
-  const auto j = nlohmann::json::parse(a.out);
+  REQUIRE(d.status == 0);
+  const auto ja = nlohmann::json::parse(a.out), jd = nlohmann::json::parse(d.out);
+  CHECK(ja["method"] == "closed");
+  CHECK(ja["status"] == "ok");
+  REQUIRE(ja["solutions"].size() + ja["outside_limits"].size() == 8);
+  // the same set (the order of candidates without a seed follows the DH frames' x directions)
+  REQUIRE(ja["solutions_deg"].size() == jd["solutions_deg"].size());
+  REQUIRE(ja["solutions_deg"].size() == 3);
+  for (const auto& s : ja["solutions_deg"]) {
+    double best = 1e9;
+    for (const auto& t : jd["solutions_deg"]) {
+      double d = 0;
+      for (int i = 0; i < 6; ++i) d = std::max(d, std::abs(s[i].get<double>() - t[i].get<double>()));
+      best = std::min(best, d);
+    }
+    CHECK(best < 1e-7);
+  }
+  // --keep-fixed: the tool's fixed joint stays a joint (7 joints, 6 coordinates); the answer has 6 values each
+  const CliResult kf = runCli("ik --all --keep-fixed" + robot + target);
+  REQUIRE(kf.status == 0);
+  const auto jk = nlohmann::json::parse(kf.out);
+  CHECK(jk["method"] == "closed");
+  REQUIRE(jk["solutions_deg"].size() == 3);
+  for (const auto& s : jk["solutions_deg"]) CHECK(s.size() == 6);
+  const CliResult one = runCli("ik" + robot + target + " --seed 12,28,-58,40,-25,95");
+  REQUIRE(one.status == 0);
+  const auto j = nlohmann::json::parse(one.out);
   CHECK(j["status"] == "ok");
-  CHECK(j["method"] == "numeric");
-  const double target[6] = {10, 30, -60, 45, -30, 100};
-  for (int i = 0; i < 6; ++i) CHECK(j["q_deg"][i].get<double>() == Approx(target[i]).margin(1e-6));
+  CHECK(j["method"] == "closed");
+  const double expect[6] = {10, 30, -60, 45, -30, 100};
+  REQUIRE(j["solutions_deg"].size() == 1);  // the solution nearest the seed
+  for (int i = 0; i < 6; ++i) CHECK(j["solutions_deg"][0][i].get<double>() == Approx(expect[i]).margin(1e-6));
+  // a URDF chain without a DH description: --method closed names why, auto solves numerically
+  const std::string tree = " --robot " + fixture("tree_two_tools.urdf") + " --tool-link right_tool";
+  const CliResult c = runCli("ik" + tree + " --q-target 0.1,0.2,0.3,0.4,0.05 --method closed");
+  CHECK(c.status == 1);
+  CHECK(c.err.find("no DH description: joints[1] 'left_shoulder' moves a link off the path") != std::string::npos);
+  const CliResult v = runCli("validate " + fixture("tree_two_tools.urdf") + " --tool-link right_tool");
+  REQUIRE(v.status == 0);
+  CHECK(nlohmann::json::parse(v.out)["dh"].get<std::string>().rfind("none (joints[1] 'left_shoulder' moves a link off the path", 0) == 0);
+  const CliResult vp = runCli("validate " + fixture("puma560.urdf"));
+  REQUIRE(vp.status == 0);
+  const auto jv = nlohmann::json::parse(vp.out);
+  CHECK(jv["dh"] == "extracted");
+  REQUIRE(jv["dh_parameters"].size() == 6);
+  CHECK(jv["dh_parameters"][1]["a"].get<double>() == Approx(0.4318).margin(1e-12));
+  CHECK(jv["dh_parameters"][3]["d"].get<double>() == Approx(0.4318).margin(1e-12));
+  const CliResult r = runCli("robots");
+  REQUIRE(r.status == 0);
+  for (const auto& rb : nlohmann::json::parse(r.out)["robots"]) CHECK(rb["dh"] == "given");
 }
 
 TEST_CASE("achain export --format urdf: the written file loads back to the same tool pose, fd takes a URDF arm", "[cli][urdf]") {

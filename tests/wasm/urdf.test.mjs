@@ -35,6 +35,27 @@ describe('URDF', () => {
     [u, dh].forEach((m) => m.dispose());
   });
 
+  test('the URDF PUMA has an extracted DH description: info.dh, and ikAll solves it by the closed form as the built-in', () => {
+    const u = achain.loadModel(text('puma560.urdf'));
+    const dh = achain.loadModel('puma560');
+    const tree = achain.loadModel(text('tree_two_tools.urdf'), { toolLink: 'right_tool' });
+    assert.equal(u.info.dh, 'extracted');
+    assert.equal(dh.info.dh, 'given');
+    assert.match(tree.info.dh, /^none \(joints\[1\] 'left_shoulder' moves a link off the path/);
+    const rand = rng(560);
+    for (let k = 0; k < 3; k++) {
+      const T = dh.fkTool(randomQ(dh, rand));
+      const a = u.ikAll(T), b = dh.ikAll(T);
+      assert.equal(a.method, 'closed');
+      assert.equal(a.solutions.length, b.solutions.length);
+      for (const s of a.solutions) {
+        const d = Math.min(...b.solutions.map((t) => maxAbsDiff(s.q, t.q)));
+        assert.ok(d < 1e-9, `a URDF solution is ${d} from the built-in's`);
+      }
+    }
+    [u, dh, tree].forEach((m) => m.dispose());
+  });
+
   test('errors name the element and line, as in C++', () => {
     assert.throws(() => achain.loadModel(text('missing_parent.urdf')),
       { message: /^URDF <parent> \(line 7\): parent link 'shoulder' is not defined/ });

@@ -392,3 +392,112 @@ test('a zip of the package folder: unpacked in the page, the meshes resolved ins
     fs.rmSync(zip); fs.rmSync(bad);
   }
 });
+
+test('Design edits keep the URDF meshes; removing a joint drops only its link\'s visuals, the others follow their links', async () => {
+  const { page, errors, context } = await studio();
+  try {
+    await openFiles(page, '#urdf-files', [path.join(dir, 'testarm', 'urdf', 'arm.urdf'), ...goodMeshes()], 'testarm');
+    await page.click('#tabs button[data-view="design"]');
+    const settle = async () => {
+      await page.waitForFunction(() => window.__achain.visuals.pending === 0);
+      await page.evaluate(() => window.__achain.visuals.ready);
+      await page.waitForTimeout(150);
+    };
+    // an edit of a number (link 2's mass) and of the name: a new model, the same links, the same visuals
+    await page.fill('input[data-joint="1"][data-field="link.mass"]', '2.5');
+    await page.press('input[data-joint="1"][data-field="link.mass"]', 'Enter');
+    await page.fill('.d-name', 'testarm-edited');
+    await page.press('.d-name', 'Enter');
+    await page.waitForFunction(() => window.__achain.robot === 'testarm-edited');
+    await settle();
+    assert.equal(await page.evaluate(() => window.__achain.studio.model.info.joints[1].mass), 2.5);
+    assert.deepEqual(await stats(page), { meshes: 3, primitives: 1, placeholders: 0, missing: [], broken: [], pending: 0 });
+    await renderNow(page);
+    assert.ok(await magentaPixels(page) > 3000, 'the meshes are still drawn after the edits');
+    // removing joint 2 (link2 carries upper.stl): its visual goes; link3's box becomes link 2's and follows it
+    await page.click('.d-joint[data-joint="1"] button[title="remove joint"]');
+    await page.waitForFunction(() => window.__achain.studio.model.dof === 2);
+    await settle();
+    assert.equal(await page.isVisible('.d-error'), false);
+    assert.deepEqual(await stats(page), { meshes: 2, primitives: 1, placeholders: 0, missing: [], broken: [], pending: 0 });
+    const placed = await page.evaluate(() => {
+      const a = window.__achain;
+      a.setQ([0.4, -0.7]);
+      let box = null;
+      const files = [];
+      a.visuals.group.traverse((o) => {
+        if (!o.isMesh) return;
+        if (o.userData.fromFile) files.push(o.userData.fromFile);
+        else box = o;
+      });
+      box.updateWorldMatrix(true, false);
+      const e = box.matrixWorld.elements;
+      return { links: a.studio.model.info.geometry.map((g) => g.link), files: files.sort(), at: [e[12], e[13], e[14]], F: Array.from(a.studio.lastFk.frames[2]) };
+    });
+    assert.deepEqual(placed.links, [-1, 0, 1]);
+    assert.deepEqual(placed.files, ['../meshes/link1.stl', 'package://testarm/meshes/base.stl']);
+    for (let r = 0; r < 3; r++) assert.ok(Math.abs(placed.at[r] - (placed.F[4 * r] * 0.125 + placed.F[4 * r + 3])) < 1e-9, `box at ${placed.at}`);
+    // undo: the three links and their three meshes are back
+    await page.click('.d-undo');
+    await page.waitForFunction(() => window.__achain.studio.model.dof === 3);
+    await settle();
+    assert.deepEqual(await stats(page), { meshes: 3, primitives: 1, placeholders: 0, missing: [], broken: [], pending: 0 });
+    await screenshot(page, 'urdf-meshes-design-edit');
+    // New chain replaces every link (no visuals); undo returns to the URDF robot with its meshes, read from the
+    // files dropped before (not placeholders)
+    await page.click('.d-new');
+    await page.waitForFunction(() => window.__achain.studio.model.dof === 1);
+    await settle();
+    assert.deepEqual(await stats(page), { meshes: 0, primitives: 0, placeholders: 0, missing: [], broken: [], pending: 0 });
+    await page.click('.d-undo');
+    await page.waitForFunction(() => window.__achain.studio.model.dof === 3);
+    await settle();
+    assert.deepEqual(await stats(page), { meshes: 3, primitives: 1, placeholders: 0, missing: [], broken: [], pending: 0 });
+    // another robot (not an edit) still lets the dropped files go
+    await page.evaluate(() => window.__achain.setRobot('puma560'));
+    await page.waitForTimeout(100);
+    assert.equal(await page.evaluate(() => window.__achain.visuals.files.size), 0);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('Share of a URDF robot: the link carries it as JSON and opens the same robot (FK); the UI says meshes are not carried', async () => {
+  const { page, errors, context } = await studio();
+  let second = null;
+  try {
+    await openFiles(page, '#urdf-files', [path.join(dir, 'testarm', 'urdf', 'arm.urdf'), ...goodMeshes()], 'testarm');
+    await page.evaluate(() => window.__achain.setQ([0.3, -0.5, 1.0]));
+    await page.click('#share');
+    await page.waitForFunction(() => /mesh files are not carried by a link/.test(document.querySelector('#status').textContent));
+    const hash = await page.evaluate(() => window.__achain.studio.hashState());
+    assert.match(hash, /(^|&)json=/);
+    assert.doesNotMatch(hash, /(^|&)robot=/);
+    const Q = [[0.7, -0.2, 0.4], [-1.1, 1.3, -2.0], [0, 0, 0]];
+    const tool = (p, qs) => p.evaluate((list) => list.map((q) => Array.from(window.__achain.studio.model.fkTool(q))), qs);
+    const want = await tool(page, Q);
+    const wantHere = await page.evaluate(() => window.__achain.tool);
+
+    second = await studio(`#${hash}`);
+    const p2 = second.page;
+    await p2.waitForFunction(() => window.__achain.robot === 'testarm' && window.__achain.visuals.pending === 0);
+    assert.equal(await p2.evaluate(() => window.__achain.studio.model.dof), 3);
+    const got = await tool(p2, Q);
+    for (let k = 0; k < Q.length; k++) for (let i = 0; i < 16; i++) assert.ok(Math.abs(got[k][i] - want[k][i]) < 1e-12, `q ${Q[k]}: T[${i}] ${got[k][i]} vs ${want[k][i]}`);
+    // the pose travels too (degrees with 8 significant digits)
+    const q2 = await p2.evaluate(() => window.__achain.q);
+    [0.3, -0.5, 1.0].forEach((v, i) => assert.ok(Math.abs(q2[i] - v) < 1e-8, `q ${q2}`));
+    const toolHere = await p2.evaluate(() => window.__achain.tool);
+    for (let i = 0; i < 16; i++) assert.ok(Math.abs(toolHere[i] - wantHere[i]) < 1e-8, `tool[${i}]`);
+    assert.match(await p2.textContent('#status'), /link: testarm as its JSON description — mesh files are not carried by a link/);
+    // the meshes are named, not carried: placeholders with a warning each; the primitive is drawn
+    const s = await p2.evaluate(() => window.__achain.visuals.stats());
+    assert.equal(s.placeholders, 3);
+    assert.equal(s.primitives, 1);
+    assert.ok((await warnings(p2)).some((t) => t.includes('mesh not found: package://testarm/meshes/upper.stl')));
+    assert.deepEqual(second.errors, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await second?.context.close();
+    await context.close();
+  }
+});

@@ -73,7 +73,9 @@ export class Studio extends EventTarget {
     const q = model.dof === this.q.length
       ? Float64Array.from(this.q, (v, i) => { const [lo, hi] = jointRange(model.joints[i]); return Math.min(hi, Math.max(lo, v)); })
       : null;
-    this._adoptModel(model, q, { keepCamera: !refit });
+    // listeners of 'model' can tell an edit of the robot shown (Design, undo/redo) from another robot
+    this.editing = true;
+    try { this._adoptModel(model, q, { keepCamera: !refit }); } finally { this.editing = false; }
     return model;
   }
 

@@ -27,6 +27,9 @@ function showFatal(err) {
 }
 
 const CUSTOM = '__custom__';
+const MESH_NOTE = 'mesh files are not carried by a link (open the URDF with its meshes to draw them)';
+/** The model draws mesh files (URDF visuals): a share link carries their names, not the files. */
+const hasMeshes = (model) => !!model?.info.geometry.some((g) => g.shape === 'mesh' && !g.collision);
 
 async function main() {
   const achain = await loadAchain();
@@ -52,7 +55,7 @@ async function main() {
   // units switch
   els.units.innerHTML = `<label>angles <select id="unit-angle" aria-label="angle unit"><option value="deg">deg</option><option value="rad">rad</option></select></label>
     <label>lengths <select id="unit-length" aria-label="length unit"><option value="mm">mm</option><option value="in">in</option><option value="m">m</option></select></label>
-    <button type="button" id="share" title="Copy a link to this robot and pose">Share</button>
+    <button type="button" id="share" title="Copy a link to this robot and pose (a URDF robot goes as its JSON description: mesh files are not carried by a link)">Share</button>
     <button type="button" id="session-save" title="Save the session (robot, design, pose, camera, Motion and Workspace settings) as a file">Save</button>
     <label class="filebtn" title="Open a saved session file"><input type="file" id="session-open" accept=".json,application/json" hidden><span class="btnlike">Open</span></label>
     <a href="./tutorials/index.html" target="_blank" rel="noopener">Tutorials</a>
@@ -129,6 +132,7 @@ async function main() {
     const shown = studio.model;
     if (st.json) {
       try { studio.setModel(st.json); loaded = true; } catch (e) { studio.status(`link: ${e.message}`, true); }
+      if (loaded && hasMeshes(studio.model)) studio.status(`link: ${studio.model.name} as its JSON description — ${MESH_NOTE}`);
     }
     if (!loaded) {
       const name = st.robot && builtins.some((b) => b.name === st.robot) ? st.robot : (builtins.some((b) => b.name === 'prototype-4a') ? 'prototype-4a' : builtins[0].name);
@@ -153,7 +157,8 @@ async function main() {
   $('share').addEventListener('click', async () => {
     const url = `${location.origin}${location.pathname}#${studio.hashState()}`;
     history.replaceState(null, '', `#${studio.hashState()}`);
-    try { await navigator.clipboard.writeText(url); studio.status('link copied to the clipboard'); } catch { studio.status(`link: ${url}`); }
+    const note = hasMeshes(studio.model) ? ` — ${MESH_NOTE}` : '';
+    try { await navigator.clipboard.writeText(url); studio.status(`link copied to the clipboard${note}`); } catch { studio.status(`link: ${url}${note}`); }
   });
 
   // session files

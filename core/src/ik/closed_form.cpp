@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <achain/ik/closed_common.hpp>
+#include <achain/model/dh_extract.hpp>
 
 namespace achain {
 
@@ -16,8 +17,8 @@ using Chain = Data::InverseKinematics::ClosedForm;
 bool nearMultipleOfPi(double a) { return std::abs(std::sin(a)) < 1e-9; }
 
 /// The prototype class's conditions on the standard-DH chain S ("" when they hold).
-std::string prototypeProblem(const Model& m, const Model& S) {
-  if (const std::string p = serialChainProblem(m, 4, 2); !p.empty()) return p;
+std::string prototypeProblem(const Model& S) {
+  if (const std::string p = serialChainProblem(S, 4, 2); !p.empty()) return p;
   const auto& J = S.joints;
   if (!nearMultipleOfPi(J[1].alpha)) return "joints[1].alpha: axes 2 and 3 must be parallel (alpha = 0 or 180 deg)";
   if (std::abs(std::sin(J[0].alpha)) < 1e-6) return "joints[0].alpha: axis 2 must not be parallel to axis 1";
@@ -27,8 +28,8 @@ std::string prototypeProblem(const Model& m, const Model& S) {
 }
 
 /// The wrist-partitioned 6R conditions on the standard-DH chain S ("" when they hold).
-std::string wrist6rProblem(const Model& m, const Model& S) {
-  if (const std::string p = serialChainProblem(m, 6, 1); !p.empty()) return p;
+std::string wrist6rProblem(const Model& S) {
+  if (const std::string p = serialChainProblem(S, 6, 1); !p.empty()) return p;
   const auto& J = S.joints;
   if (std::abs(std::sin(J[0].alpha)) < 1e-6) return "joints[0].alpha: axis 2 must not be parallel to axis 1";
   if (std::abs(std::sin(J[1].alpha)) > 1e-9) return "joints[1].alpha: axes 2 and 3 must be parallel";
@@ -40,11 +41,30 @@ std::string wrist6rProblem(const Model& m, const Model& S) {
   return "";
 }
 
-/// The standard-DH form of a model that passed serialChainProblem (other models: the model itself).
-const Model& standardForm(const Model& m, Model& storage) {
-  for (int i = 0; i < m.njoints(); ++i)
-    if (m.joints[i].parent != i - 1) return m;
-  return standardDH(m, storage);
+/// The standard-DH chain the closed forms read (S): a DH serial chain itself or in the standard convention, a DH
+/// tree as it is (the class checks refuse it), or the DH description extracted from a chain placed by origin/axis
+/// (URDF; model/dh_extract.hpp). Returns "" or the reason there is none (S = nullptr).
+std::string standardForm(const Model& m, Model& storage, const Model*& S) {
+  S = nullptr;
+  if (m.has_dh) {
+    bool serial = true;
+    for (int i = 0; i < m.njoints(); ++i) serial = serial && m.joints[i].parent == i - 1;
+    S = serial ? &standardDH(m, storage) : &m;
+    return "";
+  }
+  DHExtraction x = extractDH(m);
+  if (!x.ok) return "placed by origin/axis (URDF) with no DH description: " + x.reason;
+  storage = std::move(x.model);
+  S = &storage;
+  return "";
+}
+
+/// The class's problem ("" when it holds) for model m, through its standard-DH chain.
+std::string classProblem(const Model& m, std::string (*problem)(const Model&)) {
+  Model storage;
+  const Model* S = nullptr;
+  const std::string why = standardForm(m, storage, S);
+  return S ? problem(*S) : why;
 }
 
 /// Both classes' reasons, for the error message.
@@ -58,19 +78,27 @@ std::string noClosedFormMessage(const Model& m) {
 /// Derives the chain's closed-form constants (once per Data).
 void derive(const Model& m, Chain& c) {
   Model storage;
-  const Model& S = standardForm(m, storage);
-  if (prototypeProblem(m, S).empty()) {
+  const Model* Sp = nullptr;
+  standardForm(m, storage, Sp);
+  if (!Sp) {
+    c.cls = Chain::kNone;
+    return;
+  }
+  const Model& S = *Sp;
+  if (prototypeProblem(S).empty()) {
     c.cls = Chain::kPrototype;
-  } else if (wrist6rProblem(m, S).empty()) {
+  } else if (wrist6rProblem(S).empty()) {
     c.cls = Chain::kWrist6R;
   } else {
     c.cls = Chain::kNone;
     return;
   }
   const auto& J = S.joints;
-  const int n = c.nq = m.nq;
+  const int n = c.nq = S.nq;
   for (int i = 0; i < n; ++i) {
-    const JointModel& jm = m.jmodels[i];
+    const JointModel& jm = S.jmodels[i];
+    c.jm[i] = jm;
+    c.limits[i] = J[i].limits;
     c.a[i] = J[i].a;
     c.ca[i] = std::cos(J[i].alpha);
     c.sa[i] = std::sin(J[i].alpha);
@@ -169,11 +197,11 @@ inline bool eulerFast(const Mat3& M, const Chain& c, double eps, WristAngles& E)
 /// The candidate collector: representatives inside the limits nearest the seed, duplicates removed,
 /// the order of ikAll. Inside-limits solutions fill out.sol from the front, outside ones from the back.
 struct FixedSet {
-  FixedSet(const Model& m, const Chain& c, const double* seed_, double tol_, ClosedIkSolutions& out_)
-      : joints(m.joints.data()), period(c.period.data()), seed(seed_), tol(tol_), nq(c.nq), out(out_) {
+  FixedSet(const Chain& c, const double* seed_, double tol_, ClosedIkSolutions& out_)
+      : limits(c.limits.data()), period(c.period.data()), seed(seed_), tol(tol_), nq(c.nq), out(out_) {
     out.count = out.n_inside = out.n_rejected = 0;
   }
-  const Joint* joints;
+  const JointLimits* limits;  ///< per coordinate (the standard-DH chain's joints)
   const double* period;
   const double* seed;
   double tol;
@@ -205,7 +233,7 @@ struct FixedSet {
     bool inside = true;
     for (int j = 0; j < nq; ++j) {
       bool ok = false;
-      r[j] = pickRepresentative(joints[j], q[j], period[j], seed ? seed + j : nullptr, ok);
+      r[j] = pickRepresentative(limits[j], q[j], period[j], seed ? seed + j : nullptr, ok);
       inside = inside && ok;
     }
     int& n = inside ? n_in : n_out;
@@ -278,7 +306,7 @@ int protoCombos(const Chain& c) {
 /// failing the planar reach |v| = |a₂| or the axial consistency along axes 2, 3 are skipped (regular
 /// case); without, every combination is visited, and `only` ≥ 0 selects the only-th of them.
 template <class Visit>
-void protoCandidates(const Model& m, const Chain& c, const SE3& T04, const SE3& Tt, const ProtoAngles& x,
+void protoCandidates(const Chain& c, const SE3& T04, const SE3& Tt, const ProtoAngles& x,
                      bool prefilter, int only, Visit&& visit) {
   double b1[2], b4[2], b2[2], b3[2];
   const int n1 = rotationBranches(c.period[0], qOf(c, 0, x.th1), b1);
@@ -287,8 +315,8 @@ void protoCandidates(const Model& m, const Chain& c, const SE3& T04, const SE3& 
   JointState j1, j2, j3, j4;
   for (int i1 = 0; i1 < n1; ++i1)
     for (int i4 = 0; i4 < n4; ++i4) {
-      m.jmodels[0].evaluate(b1[i1], j1);
-      m.jmodels[3].evaluate(b4[i4], j4);
+      c.jm[0].evaluate(b1[i1], j1);
+      c.jm[3].evaluate(b4[i4], j4);
       const SE3 T1 = dhLinkCS(x.c1, x.s1, j1.dz, c.a[0], c.ca[0], c.sa[0]);
       const SE3 T4 = dhLinkCS(x.c4, x.s4, j4.dz, c.a[3], c.ca[3], c.sa[3]);
       // position of T1⁻¹·T04·T4⁻¹
@@ -307,8 +335,8 @@ void protoCandidates(const Model& m, const Chain& c, const SE3& T04, const SE3& 
       for (int i2 = 0; i2 < n2; ++i2)
         for (int i3 = 0; i3 < n3; ++i3) {
           if (only >= 0 && idx++ != only) continue;
-          m.jmodels[1].evaluate(b2[i2], j2);
-          m.jmodels[2].evaluate(b3[i3], j3);
+          c.jm[1].evaluate(b2[i2], j2);
+          c.jm[2].evaluate(b3[i3], j3);
           // axial consistency along the parallel axes 2, 3: dz2 + cos(α2)·dz3 = z of T13
           if (prefilter && std::abs(j2.dz + c.c_a2 * j3.dz - p13.z()) > 1e-6 * (1 + std::abs(p13.z()))) continue;
           const double q[4] = {b1[i1], b2[i2], b3[i3], b4[i4]};
@@ -324,7 +352,7 @@ void protoCandidates(const Model& m, const Chain& c, const SE3& T04, const SE3& 
 
 /// Approach axis parallel to axis 1: θ₁ scanned over one turn per branch combination, the minima of
 /// the pose error refined by golden section; a one-parameter family if (nearly) every θ₁ works.
-void protoDegenerate(const Model& m, const Chain& c, const SE3& T04, const SE3& Tt, const Mat3& M, const double* seed,
+void protoDegenerate(const Chain& c, const SE3& T04, const SE3& Tt, const Mat3& M, const double* seed,
                      FixedSet& set, ClosedIkSolutions& out) {
   const int combos = protoCombos(c);
   auto anglesAt = [&](double th1_hint) {
@@ -334,7 +362,7 @@ void protoDegenerate(const Model& m, const Chain& c, const SE3& T04, const SE3& 
   };
   auto errAt = [&](double th1, int combo, double* qout) {
     double err = kInf;
-    protoCandidates(m, c, T04, Tt, anglesAt(th1), false, combo, [&](const double* q, double pe, double oe) {
+    protoCandidates(c, T04, Tt, anglesAt(th1), false, combo, [&](const double* q, double pe, double oe) {
       err = pe + oe;
       if (qout) std::copy(q, q + 4, qout);
     });
@@ -366,7 +394,7 @@ void protoDegenerate(const Model& m, const Chain& c, const SE3& T04, const SE3& 
         }
       }
       const ProtoAngles x = anglesAt(0.5 * (a + b));
-      protoCandidates(m, c, T04, Tt, x, false, k, [&](const double* qq, double pe, double oe) { set.offer(qq, pe, oe, 0); });
+      protoCandidates(c, T04, Tt, x, false, k, [&](const double* qq, double pe, double oe) { set.offer(qq, pe, oe, 0); });
     }
   }
   if (!(total > 0 && good > 0.9 * total)) {
@@ -375,7 +403,7 @@ void protoDegenerate(const Model& m, const Chain& c, const SE3& T04, const SE3& 
     return;
   }
   // One-parameter family: θ1 free, θ4 follows; report the member nearest the seed (or mid-limits θ1).
-  const auto& L0 = m.joints[0].limits;
+  const auto& L0 = c.limits[0];
   const double qref = seed ? seed[0] : (std::isfinite(L0.lower) && std::isfinite(L0.upper) ? 0.5 * (L0.lower + L0.upper) : 0.0);
   const double th1 = c.theta0[0] + c.rot[0] * qref;
   int best_c = 0;
@@ -389,8 +417,8 @@ void protoDegenerate(const Model& m, const Chain& c, const SE3& T04, const SE3& 
   }
   errAt(th1, best_c, q);
   errAt(th1 + 1e-4, best_c, q2);
-  FixedSet one(m, c, seed, set.tol, out);
-  protoCandidates(m, c, T04, Tt, anglesAt(th1), false, best_c,
+  FixedSet one(c, seed, set.tol, out);
+  protoCandidates(c, T04, Tt, anglesAt(th1), false, best_c,
                   [&](const double* qq, double pe, double oe) { one.offer(qq, pe, oe, 0); });
   one.finish();
   out.status = IkStatus::Singular;
@@ -401,7 +429,7 @@ void protoDegenerate(const Model& m, const Chain& c, const SE3& T04, const SE3& 
   }
 }
 
-void solvePrototype(const Model& m, const Chain& c, const SE3& Tt, const double* seed, FixedSet& set,
+void solvePrototype(const Chain& c, const SE3& Tt, const double* seed, FixedSet& set,
                     ClosedIkSolutions& out) {
   const SE3 T04 = Tt * c.tool_inv;
   const Mat3 M = T04.R * c.rx_last_t;
@@ -411,10 +439,10 @@ void solvePrototype(const Model& m, const Chain& c, const SE3& Tt, const double*
     out.kase = ClosedIkCase::OrientationUnreachable;
     return;
   }
-  if (E.degenerate) return protoDegenerate(m, c, T04, Tt, M, seed, set, out);
+  if (E.degenerate) return protoDegenerate(c, T04, Tt, M, seed, set, out);
   for (int k = 0; k < 2; ++k) {
     const ProtoAngles x{E.t1[k], E.c1[k], E.s1[k], E.t2[k], E.c2, E.s2[k], E.t3[k], E.c3[k], E.s3[k]};
-    protoCandidates(m, c, T04, Tt, x, true, -1, [&](const double* q, double pe, double oe) { set.offer(q, pe, oe, 0); });
+    protoCandidates(c, T04, Tt, x, true, -1, [&](const double* q, double pe, double oe) { set.offer(q, pe, oe, 0); });
   }
   set.finish();
 }
@@ -540,15 +568,13 @@ void solveWrist6R(const Chain& c, const SE3& Tt, const double* seed, FixedSet& s
 }  // namespace
 
 bool isPrototypeClass(const Model& model, std::string* why) {
-  Model storage;
-  const std::string p = prototypeProblem(model, standardForm(model, storage));
+  const std::string p = classProblem(model, prototypeProblem);
   if (why) *why = p;
   return p.empty();
 }
 
 bool isWristPartitioned6R(const Model& model, std::string* why) {
-  Model storage;
-  const std::string p = wrist6rProblem(model, standardForm(model, storage));
+  const std::string p = classProblem(model, wrist6rProblem);
   if (why) *why = p;
   return p.empty();
 }
@@ -589,10 +615,10 @@ void ikClosed(const Model& model, Data& data, const SE3& target, const double* s
   Chain& c = data.ik.closed;
   if (!hasClosedForm(model, data)) throw Error(noClosedFormMessage(model));
   out.kase = ClosedIkCase::Regular;
-  FixedSet set(model, c, seed, tol, out);
+  FixedSet set(c, seed, tol, out);
   const SE3 Tt = c.base_inv * target;  // compare chain·tool with this
   if (c.cls == Chain::kPrototype)
-    solvePrototype(model, c, Tt, seed, set, out);
+    solvePrototype(c, Tt, seed, set, out);
   else
     solveWrist6R(c, Tt, seed, set, out);
 }

@@ -31,7 +31,7 @@ export async function usage(): Promise<number> {
   const shapes: GeometryInfo[] = urdf.info.geometry;
   const shapeKind: 'box' | 'cylinder' | 'sphere' | 'mesh' = shapes[0].shape;
   const meshColor: [number, number, number, number] | null = shapes[0].rgba;
-  const placed: boolean = urdf.info.joints[0].hasOrigin && urdf.info.hasDh;
+  const placed: boolean = urdf.info.joints[0].hasOrigin && urdf.info.hasDh && urdf.info.dh.startsWith("none");
   const toolLink: number = urdfTree.info.toolLink + urdfLoaded.info.joints[0].mimic;
   const exported: { urdf: string; warnings: string[] } = urdf.modelToUrdf();
   const mjcf: { mjcf: string; warnings: string[] } = urdf.modelToMjcf();

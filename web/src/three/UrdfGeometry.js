@@ -87,9 +87,12 @@ export class UrdfGeometry {
     this.broken = [];
     const visuals = (model?.info?.geometry ?? []).filter((g) => !g.collision);
     if (!visuals.length) {
-      // a robot without URDF visuals: nothing of the dropped set is needed any more
-      this._disposeCache();
-      this.files = new Map();
+      // another robot without URDF visuals: nothing of the dropped set is needed any more. An edit in Design
+      // (New chain, removing the links that carry them) keeps the files: undo brings the visuals back.
+      if (!this.studio.editing) {
+        this._disposeCache();
+        this.files = new Map();
+      }
       this.pending = 0;
       this._report();
       this.ready = Promise.resolve();

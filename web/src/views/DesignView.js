@@ -212,7 +212,18 @@ export class DesignView {
       d.joints.splice(i, 1);
       for (const j of d.joints) if (j.parent != null) delete j.parent; // keep it a serial chain
       if (d.tool && d.tool.link != null) delete d.tool.link;
+      DesignView.dropLinkGeometry(d, i);
     });
+  }
+
+  /**
+   * The visual/collision shapes (URDF meshes and primitives) belong to links: removing joint i removes its
+   * link's shapes, and the shapes of the links after it follow their link to its new index.
+   */
+  static dropLinkGeometry(d, i) {
+    if (!Array.isArray(d.geometry)) return;
+    d.geometry = d.geometry.filter((g) => g.link !== i).map((g) => (g.link > i ? { ...g, link: g.link - 1 } : g));
+    if (!d.geometry.length) delete d.geometry;
   }
 
   exportJson() {

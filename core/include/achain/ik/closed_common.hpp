@@ -115,7 +115,7 @@ inline double qFromTheta(const Joint& j, double theta) { return wrapPi(j.sign * 
 
 /// Picks the representative q + k·period inside the limits nearest to `prefer` (or to q's canonical
 /// value); inside = false if none lies inside (then the canonical value is returned).
-inline double pickRepresentative(const Joint& j, double q, double period, const double* prefer, bool& inside) {
+inline double pickRepresentative(const JointLimits& L, double q, double period, const double* prefer, bool& inside) {
   const double tol = 1e-9;
   // canonical: (−π, π] for R, [0, 4π) for A
   double canon = q;
@@ -133,19 +133,19 @@ inline double pickRepresentative(const Joint& j, double q, double period, const 
   }
   inside = false;
   if (period <= 0) {
-    inside = q >= j.limits.lower - tol && q <= j.limits.upper + tol;
+    inside = q >= L.lower - tol && q <= L.upper + tol;
     return q;
   }
   double best = canon, bestd = kInf;
   const double ref = prefer ? *prefer : canon;
   // common case: no preference and the canonical value itself admissible — k = 0 is the unique nearest
-  if (!prefer && canon >= j.limits.lower - tol && canon <= j.limits.upper + tol) {
+  if (!prefer && canon >= L.lower - tol && canon <= L.upper + tol) {
     inside = true;
-    return std::min(std::max(canon, j.limits.lower), j.limits.upper);
+    return std::min(std::max(canon, L.lower), L.upper);
   }
   for (int k = -4; k <= 4; ++k) {
     const double v = canon + k * period;
-    if (v < j.limits.lower - tol || v > j.limits.upper + tol) continue;
+    if (v < L.lower - tol || v > L.upper + tol) continue;
     const double d = std::abs(v - ref);
     if (d < bestd) {
       bestd = d;
@@ -154,7 +154,7 @@ inline double pickRepresentative(const Joint& j, double q, double period, const 
   }
   if (bestd < kInf) {
     inside = true;
-    return std::min(std::max(best, j.limits.lower), j.limits.upper);
+    return std::min(std::max(best, L.lower), L.upper);
   }
   return canon;
 }

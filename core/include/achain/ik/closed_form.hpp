@@ -1,6 +1,7 @@
 // Closed-form IK: the one implementation, allocation-free, behind ikAll(…, IkMethod::Closed).
 //
-// Two chain classes, recognised from the model (standard DH; modified models are converted once):
+// Two chain classes, recognised from the model (standard DH; modified models are converted once, and a chain
+// placed by origin/axis (URDF) is read through its extracted DH description, model/dh_extract.hpp):
 //  * prototype class: four rotating joints (R, or an A-pair or another law whose translation repeats
 //    within two turns), axes 2 ∥ 3 (α₂ ∈ {0, π}), sin α₁ ≠ 0, sin(α₂+α₃) ≠ 0, a₂ ≠ 0 — Robinson's
 //    prototype 4A-chain and any chain with its structure. Orientation gives (θ₁, θ₂±θ₃, θ₄) by a three-

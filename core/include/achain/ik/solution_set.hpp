@@ -79,7 +79,7 @@ class SolutionSet {
       const double period = m_.jmodels[j].period;
       bool in = false;
       const double pref = seed_ ? (*seed_)[i] : 0.0;
-      s.q[i] = pickRepresentative(m_.joints[j], q[i], period, seed_ ? &pref : nullptr, in);
+      s.q[i] = pickRepresentative(m_.joints[j].limits, q[i], period, seed_ ? &pref : nullptr, in);
       inside = inside && in;
     }
     s.within_limits = inside;

@@ -115,6 +115,8 @@ struct Data {
       int nq = 0;
       /// per joint: standard-DH a, cos α, sin α, d; θ = θ0 + rot·q; the period of its motion
       std::array<double, 6> a{}, ca{}, sa{}, d{}, theta0{}, rot{}, period{};
+      std::array<JointModel, 6> jm{};     ///< per coordinate: the standard-DH chain's joint models
+      std::array<JointLimits, 6> limits{};  ///< per coordinate: its limits
       SE3 base_inv, tool, tool_inv;  ///< standard-DH base⁻¹, tool and tool⁻¹
       bool tool_identity = false;
       Mat3 rx_last_t = Mat3::Identity();  ///< Rx(α_last)ᵀ
