@@ -1,5 +1,6 @@
 #include <achain/ik/general6r.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 
@@ -65,24 +66,27 @@ void chainPose(const Chain6& c, const double* th, SE3& T, Mat6* J) {
     }
 }
 
-/// Newton steps on the chain from th (rotations, updated in place). Returns the final |e| (m + rad).
+/// Newton steps on the chain from th (rotations, updated in place; left at the best iterate). Returns
+/// its |e| (m and rad together).
 double polish(const Chain6& c, const SE3& target, double* th) {
   SE3 T;
   Mat6 J;
   Vec6 e;
-  double best = kInf;
-  for (int it = 0; it < 12; ++it) {
+  double best = kInf, best_th[6];
+  for (int it = 0; it < 16; ++it) {
     chainPose(c, th, T, &J);
     e.head<3>() = target.p - T.p;
     e.tail<3>() = rotationLog(target.R * T.R.transpose());
     const double err = e.norm();
-    if (!(err < best)) break;  // no progress (or not finite)
+    if (!(err < best)) break;  // no progress (or not finite): back to the best iterate
     best = err;
+    std::copy(th, th + 6, best_th);
     if (err < 1e-15) break;
     const Vec6 d = J.colPivHouseholderQr().solve(e);
     if (!d.allFinite()) break;
     for (int i = 0; i < 6; ++i) th[i] += d[i];
   }
+  std::copy(best_th, best_th + 6, th);
   return best;
 }
 
