@@ -12,7 +12,7 @@
 // ψ₀, ψ₁ (left null space of the 14×8 matrix, Householder QR) leaves 6 equations; the half-angle substitution
 // x = tan(·/2) and the extra 6 equations multiplied by x₄ give the 12×12 quadratic matrix polynomial
 // M₂x₃² + M₁x₃ + M₀ acting on the 12 monomials of x₄, x₅, linearised to a 24×24 eigenproblem (companion
-// matrix with M₂⁻¹; eigenvectors give x₄, x₅). The eliminated angles are shifted by fixed angles so that
+// matrix with M₂⁻¹, eigenvalues only; the null vector of the 12×12 at each real root gives x₄, x₅). The eliminated angles are shifted by fixed angles so that
 // no joint value at 0 or π makes a half-angle tangent infinite. ψ₀, ψ₁ follow by least squares, ψ₅ from the
 // closure; every candidate is polished by Newton steps on the chain and verified by FK.
 //
