@@ -48,11 +48,9 @@ VecX randomQ(const Model& m, std::mt19937& rng) {
   return q;
 }
 
-const Problem& problem(const std::string& robot) {
-  static std::map<std::string, Problem> cache;
-  auto it = cache.find(robot);
-  if (it != cache.end()) return it->second;
-  Problem p{builtinModel(robot), {}, {}, {}};
+/// kTargets reachable targets (FK of random configurations inside the limits) and random seeds for a model.
+Problem makeProblem(Model model) {
+  Problem p{std::move(model), {}, {}, {}};
   std::mt19937 rng(2024);
   Data d(p.model);
   for (int k = 0; k < kTargets; ++k) {
@@ -61,7 +59,14 @@ const Problem& problem(const std::string& robot) {
     forwardKinematics(p.model, d, p.truth.back());
     p.targets.push_back(d.oMtool);
   }
-  return cache.emplace(robot, std::move(p)).first->second;
+  return p;
+}
+
+const Problem& problem(const std::string& robot) {
+  static std::map<std::string, Problem> cache;
+  auto it = cache.find(robot);
+  if (it != cache.end()) return it->second;
+  return cache.emplace(robot, makeProblem(builtinModel(robot))).first->second;
 }
 
 bool success(const Model& m, Data& d, const VecX& q, const SE3& target) {
@@ -201,16 +206,7 @@ const Problem& arm6Problem(const std::string& which) {
     j.limits.upper = kPi;
   }
   m.finalize();
-  Problem p{m, {}, {}, {}};
-  std::mt19937 rng(2024);
-  Data d(p.model);
-  for (int k = 0; k < kTargets; ++k) {
-    p.truth.push_back(randomQ(p.model, rng));
-    p.seeds.push_back(randomQ(p.model, rng));
-    forwardKinematics(p.model, d, p.truth.back());
-    p.targets.push_back(d.oMtool);
-  }
-  return cache.emplace(which, std::move(p)).first->second;
+  return cache.emplace(which, makeProblem(std::move(m))).first->second;
 }
 
 /// General 6R, every solution (ikGeneral6R: elimination, 24×24 eigenproblem, Newton polish, FK check of each);

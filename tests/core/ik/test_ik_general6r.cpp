@@ -162,6 +162,14 @@ bool contains(const General6RSolutions& g, const VecX& q) {
   return false;
 }
 
+/// The target FK(q) (into T) and its general 6R solution set.
+General6RSolutions solveAt(const Model& m, Data& data, const VecX& q, SE3& T) {
+  T = fkPose(m, q);
+  General6RSolutions g;
+  ikGeneral6R(m, data, T, g);
+  return g;
+}
+
 Model ur5() {
   return arm6({0, -0.425, -0.39225, 0, 0, 0}, {kPi / 2, 0, 0, kPi / 2, -kPi / 2, 0},
               {0.089159, 0, 0, 0.10915, 0.09465, 0.0823});
@@ -255,10 +263,9 @@ TEST_CASE("general 6R: an arm with 16 real solutions, all found", "[ik][general6
                        {0.465, -0.210, -0.634, 0.587, 0.226, -0.617});
   VecX q(6);
   q << 2.297, -0.767, 0.021, -2.465, 1.906, 0.897;
-  const SE3 T = fkPose(m, q);
   Data data(m);
-  General6RSolutions g;
-  ikGeneral6R(m, data, T, g);
+  SE3 T;
+  const General6RSolutions g = solveAt(m, data, q, T);
   REQUIRE(g.count == 16);
   CHECK(contains(g, q));
   for (int s = 0; s < 16; ++s) CHECK(g.position_error[s] + g.orientation_error[s] <= 1e-10);
@@ -307,10 +314,9 @@ TEST_CASE("general 6R: a family of solutions (UR with θ₅ = 0) is detected and
   const Model m = ur5();
   VecX q(6);
   q << 0.3, -1.0, 1.2, -0.5, 0.0, 0.8;
-  const SE3 T = fkPose(m, q);
   Data data(m);
-  General6RSolutions g;
-  ikGeneral6R(m, data, T, g);
+  SE3 T;
+  const General6RSolutions g = solveAt(m, data, q, T);
   CHECK(g.degenerate);
   CHECK(g.count == 0);
   IkOptions opt;
