@@ -399,3 +399,20 @@ TEST_CASE("general 6R: ikAll dispatch, method name, limits and errors", "[ik][ge
   CHECK(u.status == IkStatus::Unreachable);
   CHECK(u.has_nearest);
 }
+
+TEST_CASE("general 6R: a URDF arm (joints placed by origin/axis) is solved the same way", "[ik][general6r]") {
+  const Model m = loadRobot(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/puma560.urdf");
+  REQUIRE(m.joints[0].has_origin);
+  CHECK_FALSE(hasClosedForm(m));  // the closed forms need DH constants
+  CHECK(isGeneral6R(m));
+  std::mt19937_64 rng(2);
+  Data data(m);
+  for (int k = 0; k < 20; ++k) {
+    const VecX q = randomQ(rng);
+    SE3 T;
+    const General6RSolutions g = solveAt(m, data, q, T);
+    REQUIRE_FALSE(g.degenerate);
+    CHECK(g.count == 8);  // the PUMA geometry: 8 solutions for a generic target, as its closed form
+    CHECK(contains(g, q));
+  }
+}
