@@ -14,6 +14,7 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/ik/algebraic_4a.hpp>
 #include <achain/ik/closed_form.hpp>
+#include <achain/ik/general6r.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/ik/numeric.hpp>
 #include "kdl_chain.hpp"
@@ -47,11 +48,9 @@ VecX randomQ(const Model& m, std::mt19937& rng) {
   return q;
 }
 
-const Problem& problem(const std::string& robot) {
-  static std::map<std::string, Problem> cache;
-  auto it = cache.find(robot);
-  if (it != cache.end()) return it->second;
-  Problem p{builtinModel(robot), {}, {}, {}};
+/// kTargets reachable targets (FK of random configurations inside the limits) and random seeds for a model.
+Problem makeProblem(Model model) {
+  Problem p{std::move(model), {}, {}, {}};
   std::mt19937 rng(2024);
   Data d(p.model);
   for (int k = 0; k < kTargets; ++k) {
@@ -60,7 +59,14 @@ const Problem& problem(const std::string& robot) {
     forwardKinematics(p.model, d, p.truth.back());
     p.targets.push_back(d.oMtool);
   }
-  return cache.emplace(robot, std::move(p)).first->second;
+  return p;
+}
+
+const Problem& problem(const std::string& robot) {
+  static std::map<std::string, Problem> cache;
+  auto it = cache.find(robot);
+  if (it != cache.end()) return it->second;
+  return cache.emplace(robot, makeProblem(builtinModel(robot))).first->second;
 }
 
 bool success(const Model& m, Data& d, const VecX& q, const SE3& target) {
@@ -177,6 +183,60 @@ void achainAlgebraic(benchmark::State& st, const char* robot) {
       100);  // ~25 ms per solve: the first 100 targets
 }
 
+/// A 6R arm without a closed form: "general" = fixed random DH (seed 6061: a ∈ ±[0.05, 1] m, α, θ_f ∈ [−π, π],
+/// d ∈ ±0.5 m), "ur5" = the UR5's DH (axes 2, 3, 4 parallel, no spherical wrist). 1000 targets = FK of random
+/// joint values; no limits.
+const Problem& arm6Problem(const std::string& which) {
+  static std::map<std::string, Problem> cache;
+  auto it = cache.find(which);
+  if (it != cache.end()) return it->second;
+  Model m = builtinModel("puma560");
+  std::mt19937_64 g(6061);
+  std::uniform_real_distribution<double> U(-1, 1), Ua(0.05, 1);
+  const double ur_a[6] = {0, -0.425, -0.39225, 0, 0, 0}, ur_al[6] = {kPi / 2, 0, 0, kPi / 2, -kPi / 2, 0},
+               ur_d[6] = {0.089159, 0, 0, 0.10915, 0.09465, 0.0823};
+  for (int i = 0; i < 6; ++i) {
+    Joint& j = m.joints[i];
+    const bool ur = which == "ur5";
+    j.a = ur ? ur_a[i] : Ua(g) * (U(g) > 0 ? 1 : -1);
+    j.alpha = ur ? ur_al[i] : kPi * U(g);
+    j.d = ur ? ur_d[i] : 0.5 * U(g);
+    j.theta_f = ur ? 0 : kPi * U(g);
+    j.limits.lower = -kPi;
+    j.limits.upper = kPi;
+  }
+  m.finalize();
+  return cache.emplace(which, makeProblem(std::move(m))).first->second;
+}
+
+/// General 6R, every solution (ikGeneral6R: elimination, 24×24 eigenproblem, Newton polish, FK check of each);
+/// success = the generating configuration is among the solutions. Counter solutions_mean.
+void achainGeneral6R(benchmark::State& st, const char* which) {
+  const Problem& p = arm6Problem(which);
+  Data data(p.model);
+  General6RSolutions out;
+  double total = 0;
+  int calls = 0;
+  runIk(st, p, [&](int k, VecX& q) {
+    ikGeneral6R(p.model, data, p.targets[k], out);
+    if (calls < kTargets) total += out.count;
+    ++calls;
+    double best = kInf;
+    for (int s = 0; s < out.count; ++s) {
+      double dist = 0;
+      for (int i = 0; i < 6; ++i) dist = std::max(dist, std::abs(std::remainder(out.q[s][i] - p.truth[k][i], 2 * kPi)));
+      if (dist < best) {
+        best = dist;
+        for (int i = 0; i < 6; ++i) q[i] = p.truth[k][i] + std::remainder(out.q[s][i] - p.truth[k][i], 2 * kPi);
+      }
+    }
+    return best < 1e-9;
+  });
+  st.counters["solutions_mean"] = total / kTargets;
+}
+
+BENCHMARK_CAPTURE(achainGeneral6R, general, "general")->Name("IK/general-6r/achain-general6r (all)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainGeneral6R, ur5, "ur5")->Name("IK/ur5-type/achain-general6r (all)")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainClosed, puma560, "puma560")->Name("IK/puma560/achain-closed (all 8)")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainIkAllClosed, puma560, "puma560")->Name("IK/puma560/achain-ikAll-closed")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainNumeric, puma560, "puma560")->Name("IK/puma560/achain")->Unit(benchmark::kMicrosecond);

@@ -150,3 +150,27 @@ test('ikAll minSeparation: position-only on prototype-4a keeps distinct postures
   assert.throws(() => m.ikAll(T, { seedQ, positionOnly: true, minSeparation: NaN }), /minSeparation/);
   m.dispose();
 });
+
+test("ikAll: a general 6R arm (no closed form) → method 'general6r', all 16 solutions, the same set as native", () => {
+  const a = [0.921, 0.050, -0.601, 0.373, 1.031, 0.694], alpha = [1.291, -1.876, 1.032, -1.704, 1.174, -0.159];
+  const d = [0.465, -0.210, -0.634, 0.587, 0.226, -0.617];
+  const desc = { schema_version: 1, name: 'arm16', units: { length: 'm', angle: 'rad' }, convention: 'standard',
+    joints: a.map((_, i) => ({ name: `j${i + 1}`, kind: 'R', a: a[i], d: d[i], alpha: alpha[i] })) };
+  const m = achain.loadModel(desc);
+  const q = [2.297, -0.767, 0.021, -2.465, 1.906, 0.897];
+  const T = m.forwardKinematics(q).tool;
+  const auto = m.ikAll(T, { seedQ: q });
+  assert.equal(auto.method, 'general6r');
+  assert.equal(auto.status, 'ok');
+  assert.equal(auto.solutions.length, 16);
+  assert.ok(maxAbsDiff(auto.solutions[0].q, q) < 1e-9);  // nearest the seed first: the generating one
+  for (const s of auto.solutions) {
+    assert.ok(s.positionError + s.orientationError <= 1e-10);
+    assert.ok(maxAbsDiff(m.forwardKinematics(s.q).tool, T) < 1e-9);
+  }
+  const explicit = m.ikAll(T, { method: 'general6r' });
+  assert.equal(explicit.method, 'general6r');
+  assert.equal(explicit.solutions.length, 16);
+  assert.throws(() => m.ikAll(T, { method: 'eigen' }), /general6r/);
+  m.dispose();
+});

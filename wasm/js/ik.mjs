@@ -43,7 +43,7 @@ export function install(Model) {
     };
   };
 
-  /** Every solution (closed form / algebraic where the chain allows, numeric multi-start otherwise). */
+  /** Every solution (closed form / algebraic / general 6R eigenvalue method where the chain allows, numeric multi-start otherwise). */
   Model.prototype.ikAll = function ikAll(targetT, options = {}) {
     const n = this.dof;
     const hasSeed = options.seedQ != null;

@@ -7,6 +7,7 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/ik/algebraic_4a.hpp>
 #include <achain/ik/closed_form.hpp>
+#include <achain/ik/general6r.hpp>
 #include <achain/ik/numeric.hpp>
 #include <achain/ik/solution_set.hpp>
 
@@ -27,6 +28,7 @@ const char* toString(IkMethod m) {
     case IkMethod::Auto: return "auto";
     case IkMethod::Closed: return "closed";
     case IkMethod::Algebraic: return "algebraic";
+    case IkMethod::General6R: return "general6r";
     case IkMethod::Numeric: return "numeric";
   }
   return "?";
@@ -36,8 +38,9 @@ IkMethod ikMethodFromString(const std::string& s) {
   if (s == "auto") return IkMethod::Auto;
   if (s == "closed") return IkMethod::Closed;
   if (s == "algebraic") return IkMethod::Algebraic;
+  if (s == "general6r") return IkMethod::General6R;
   if (s == "numeric") return IkMethod::Numeric;
-  throw Error("method: expected auto, closed, algebraic or numeric, got '" + s + "'");
+  throw Error("method: expected auto, closed, algebraic, general6r or numeric, got '" + s + "'");
 }
 
 SE3 checkTarget(const Mat4& T, const std::string& what) {
@@ -201,6 +204,27 @@ IkAllResult closedAll(const Model& model, Data& data, const SE3& target, const V
   return res;
 }
 
+/// Every solution of a 6R chain by the eigenvalue method, limits applied by the solution set; when no
+/// formulation is regular for this geometry, the numeric multi-start (method numeric, with a note).
+IkAllResult general6rAll(const Model& model, Data& data, const SE3& target, const IkOptions& options, const VecX* seed) {
+  if (options.position_only) throw Error("method general6r: solves the full pose; position-only needs method numeric");
+  General6RSolutions g;
+  ikGeneral6R(model, data, target, g);
+  if (g.degenerate) {
+    IkAllResult res = numericAll(model, data, target, options, seed);
+    res.note = "general6r: no regular elimination for this geometry (intersecting or parallel axes), solved by " + res.note;
+    return res;
+  }
+  ik_detail::SolutionSet set(model, target, seed, 1e-10);
+  for (int k = 0; k < g.count; ++k) set.offer(Eigen::Map<const VecX>(g.q[k].data(), 6));
+  IkAllResult res;
+  set.finish(res, "general 6R eigenvalue method (Raghavan-Roth elimination, 24x24 eigenproblem, formulation " +
+                      std::to_string(g.formulation) + "): " + std::to_string(g.real_roots) + " real root(s), " +
+                      std::to_string(g.count) + " solution(s)");
+  res.method = IkMethod::General6R;
+  return res;
+}
+
 }  // namespace
 
 IkAllResult ikAll(const Model& model, const SE3& target, IkMethod method, const IkOptions& options, const VecX* seed) {
@@ -213,10 +237,14 @@ IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod me
   checkData(model, data);
   if (seed) checkConfiguration(model, *seed);
   if (method == IkMethod::Auto)
-    method = !options.position_only && hasClosedForm(model, data) ? IkMethod::Closed : IkMethod::Numeric;
+    method = options.position_only        ? IkMethod::Numeric
+             : hasClosedForm(model, data) ? IkMethod::Closed
+             : isGeneral6R(model)         ? IkMethod::General6R
+                                          : IkMethod::Numeric;
   switch (method) {
     case IkMethod::Closed: return closedAll(model, data, target, seed);  // throws naming why if there is none
     case IkMethod::Algebraic: return solveAlgebraic4A(model, target, seed);
+    case IkMethod::General6R: return general6rAll(model, data, target, options, seed);
     default: return numericAll(model, data, target, options, seed);
   }
 }

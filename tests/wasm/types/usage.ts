@@ -71,6 +71,8 @@ export async function usage(): Promise<number> {
   const ik: IkResult = m.solveNumeric(T, q, { maxIterations: 50, positionOnly: true, maxStep: 0.05 });
   const status: IkStatus = ik.status;
   const all: IkAllResult = m.ikAll(T, { method: 'auto', seedQ: q, restarts: 4, positionOnly: true, minSeparation: 0.5 });
+  const every6r: IkAllResult = m.ikAll(T, { method: 'general6r', seedQ: q });
+  const used: 'closed' | 'algebraic' | 'general6r' | 'numeric' = every6r.method;
 
   // dynamics
   const opts = { legs: 'full' as const, motors: true, gravity: [0, 0, -9.81], wrench: [0, 0, 0, 0, 0, 0], wrenchFrame: 'tool' as const };

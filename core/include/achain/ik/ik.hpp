@@ -4,6 +4,7 @@
 //   closed_form.hpp   the closed forms, allocation-free: prototype-class 4-joint chains (R/A joints,
 //                     axes 2 ∥ 3) and wrist-partitioned 6R chains (PUMA class, 8 solutions + flags)
 //   algebraic_4a.hpp  Study-parameter (kinematic mapping) IK of 4A-chains (Robinson/Pfurner)
+//   general6r.hpp     every solution of a general 6R chain (Raghavan–Roth / Manocha–Canny eigenvalue form)
 //   numeric.hpp       Levenberg–Marquardt with joint limits inside the solver, any R/P/H/A chain
 #pragma once
 #include <cstdint>
@@ -19,11 +20,11 @@ namespace achain {
 /// nearest reachable one, residual says how far). singular: degenerate target family (q is one member).
 /// limits: reachable only outside the joint limits.
 enum class IkStatus { Ok, Unreachable, Singular, Limits };
-enum class IkMethod { Auto, Closed, Algebraic, Numeric };
+enum class IkMethod { Auto, Closed, Algebraic, General6R, Numeric };
 
 const char* toString(IkStatus s);
 const char* toString(IkMethod m);
-IkMethod ikMethodFromString(const std::string& s);  ///< "auto|closed|algebraic|numeric", throws Error
+IkMethod ikMethodFromString(const std::string& s);  ///< "auto|closed|algebraic|general6r|numeric", throws Error
 
 struct IkOptions {
   double position_weight = 1.0;     ///< 1/m
@@ -105,8 +106,9 @@ Vec3 rotationLog(const Mat3& R);
 /// Shorthand: FK of q and the pose error to the target.
 void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& target, double& pe, double& oe);
 
-/// All solutions by the best method for the chain (method Auto: closed form when the chain has one,
-/// otherwise numeric multi-start). seed (optional) orders the solutions nearest-first. The closed and
+/// All solutions by the best method for the chain (method Auto: closed form when the chain has one, else
+/// the general 6R eigenvalue method for a 6R chain (numeric multi-start when its geometry is degenerate for
+/// it), otherwise numeric multi-start). seed (optional) orders the solutions nearest-first. The closed and
 /// numeric methods use data's scratch (Data::ik).
 IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod method, const IkOptions& options,
                   const VecX* seed = nullptr);

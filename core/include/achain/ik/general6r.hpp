@@ -1,0 +1,53 @@
+// General 6R inverse kinematics, every solution (up to 16): Raghavan–Roth elimination in Manocha–Canny's
+// eigenvalue form, behind ikAll(…, IkMethod::General6R) (method name "general6r").
+//
+// The chain is any serial chain of six revolute joints (each turning once per turn of its own coordinate,
+// read from the joint models), placed by DH constants in either convention or by origin/axis; the base and
+// tool transforms are included. Closure: I = Z(ψ₀)D₀ Z(ψ₁)D₁ … Z(ψ₅)D₅ (Z = rotation about z, D constant,
+// the target inside one D). Split  Z(ψ₂)D₂Z(ψ₃)D₃Z(ψ₄)D₄ · Z(ψ₅) = D₁⁻¹Z(−ψ₁)D₀⁻¹Z(−ψ₀)D₅⁻¹ and apply it to the
+// line of the last axis (direction P, point Q): P, Q, P·Q, Q·Q, P×Q and P(Q·Q) − 2Q(P·Q) give 14 equations,
+// each of degree ≤ 1 in the sine/cosine of every angle (Raghavan & Roth 1993). Their coefficients are taken
+// numerically, not symbolically: each side is sampled at three angles per variable (an exact 3-point Fourier
+// transform), so the same code serves every geometry and both DH conventions. Eliminating the 8 products of
+// ψ₀, ψ₁ (left null space of the 14×8 matrix, Householder QR) leaves 6 equations; the half-angle substitution
+// x = tan(·/2) and the extra 6 equations multiplied by x₄ give the 12×12 quadratic matrix polynomial
+// M₂x₃² + M₁x₃ + M₀ acting on the 12 monomials of x₄, x₅, linearised to a 24×24 eigenproblem (companion
+// matrix with M₂⁻¹, eigenvalues only; the null vector of the 12×12 at each real root gives x₄, x₅). The eliminated angles are shifted by fixed angles so that
+// no joint value at 0 or π makes a half-angle tangent infinite. ψ₀, ψ₁ follow by least squares, ψ₅ from the
+// closure; every candidate is polished by Newton steps on the chain and verified by FK.
+//
+// Degenerate geometry: a formulation whose 14×8 matrix is rank-deficient, whose leading matrix M₂ is
+// singular, or whose pencil is singular (det ≡ 0: intersecting or parallel axes such as a spherical wrist)
+// is detected, and the next of the 12 formulations (the loop rotated to start at another joint, forwards
+// or backwards) is tried. If none is regular the result is marked degenerate and holds no solution;
+// ikAll then falls back to the closed forms or the numeric multi-start. Garbage is never returned: each
+// solution reproduces the target to the tolerance.
+#pragma once
+#include <array>
+#include <string>
+
+#include <achain/ik/ik.hpp>
+
+namespace achain {
+
+struct General6RSolutions {
+  static constexpr int kCapacity = 16;
+  int count = 0;  ///< verified, distinct solutions in q[0 .. count)
+  std::array<std::array<double, 6>, kCapacity> q{};  ///< joint coordinates, angles wrapped to (−π, π]
+  std::array<double, kCapacity> position_error{}, orientation_error{};  ///< FK check of each solution (m, rad)
+  bool degenerate = false;  ///< no formulation was regular: nothing was solved (route elsewhere)
+  int formulation = -1;     ///< which of the 12 loop formulations was used (0: the Raghavan–Roth split 3-4-5 | 1-2)
+  int real_roots = 0;       ///< eigenvalues taken as real (candidates before polishing and merging)
+};
+
+/// True if the chain is six revolute joints in series with the tool on the last link (the general 6R
+/// method applies); otherwise `why` (if given) names the failed condition.
+bool isGeneral6R(const Model& model, std::string* why = nullptr);
+
+/// Every real solution of a 6R chain for `target` (from checkTarget), each polished by Newton steps and
+/// verified by FK (position error + orientation error ≤ tolerance), duplicates merged. Joint limits are not
+/// applied here (ikAll applies them). Uses `data` for the FK checks. No heap allocation (fixed-size Eigen).
+/// Throws Error (naming the condition) if the chain is not a 6R chain.
+void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSolutions& out, double tolerance = 1e-10);
+
+}  // namespace achain
