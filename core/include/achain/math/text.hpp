@@ -5,8 +5,6 @@
 
 namespace achain {
 
-/// User input quoted for an error message: control characters escaped (\n, \x1b, …) so that a
-/// message cannot drive the terminal, and cut after `max` bytes ("…") so that a 10 MB key is not echoed.
 /// The length of s cut to at most max bytes without splitting a UTF-8 sequence.
 inline size_t utf8Cut(const std::string& s, size_t max) {
   if (s.size() <= max) return s.size();
@@ -15,9 +13,11 @@ inline size_t utf8Cut(const std::string& s, size_t max) {
   return n;
 }
 
-inline std::string quoteInput(const std::string& s, size_t max = 80) {
-  std::string out = "'";
+/// The first utf8Cut(s, max) bytes of s with control characters escaped (\n, \t, \x1b, …): the text of
+/// quoteInput and safeMessage.
+inline std::string escapeControl(const std::string& s, size_t max) {
   static const char* hex = "0123456789abcdef";
+  std::string out;
   const size_t cut = utf8Cut(s, max);
   for (size_t i = 0; i < cut; ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
@@ -26,8 +26,13 @@ inline std::string quoteInput(const std::string& s, size_t max = 80) {
     else if (c < 0x20 || c == 0x7f) { out += "\\x"; out += hex[c >> 4]; out += hex[c & 15]; }
     else out += static_cast<char>(c);
   }
-  if (s.size() > max) out += "…";
-  return out + "'";
+  return out;
+}
+
+/// User input quoted for an error message: control characters escaped (\n, \x1b, …) so that a
+/// message cannot drive the terminal, and cut after `max` bytes ("…") so that a 10 MB key is not echoed.
+inline std::string quoteInput(const std::string& s, size_t max = 80) {
+  return "'" + escapeControl(s, max) + (s.size() > max ? "…'" : "'");
 }
 
 /// User input named in a message: as it is when it is short and printable (a field name, a path), else
@@ -53,16 +58,8 @@ inline std::string shortNumber(double v) {
 /// (\x1b, \x07, …; newlines and tabs too, so that it stays one line) and cut after `max` bytes ("…").
 /// The CLI prints every error through it, the wasm layer throws every error through it.
 inline std::string safeMessage(const std::string& s, size_t max = 2000) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
+  std::string out = escapeControl(s, max);
   const size_t cut = utf8Cut(s, max);
-  for (size_t i = 0; i < cut; ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (c < 0x20 || c == 0x7f) { out += "\\x"; out += hex[c >> 4]; out += hex[c & 15]; }
-    else out += static_cast<char>(c);
-  }
   if (cut < s.size()) out += "… (" + std::to_string(s.size() - cut) + " more bytes)";
   return out;
 }
