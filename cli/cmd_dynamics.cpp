@@ -74,11 +74,8 @@ json breakdownJson(const TorqueBreakdown& b) {
 Model trajectoryRobot(const std::string& robot_arg, const std::string& path) {
   std::string robot = robot_arg;
   if (robot.empty()) {
-    std::ifstream f(path);
-    if (!f) throw Error(path + ": cannot open file");
-    json j = json::parse(f, nullptr, false);
-    if (j.is_discarded() || !j.contains("robot")) throw Error("--robot: required (the trajectory names no robot)");
-    robot = j["robot"].get<std::string>();
+    robot = loadTrajectory(path).robot;  // the one reader of the format: bounded, checked
+    if (robot.empty()) throw Error("--robot: required (the trajectory names no robot)");
   }
   return loadRobot(robot);
 }
@@ -110,7 +107,7 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
   static DynArgs dyn;
   static std::string qd, qdd, traj;
   static bool series_breakdown = false;
-  sub->add_option("--robot", args.robot, "Built-in robot name or robot JSON file (default: the trajectory's robot)");
+  sub->add_option("--robot", args.robot, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)");
   sub->add_option("--q", args.q, "Joint values (rad / m; A-pairs theta_v)");
   sub->add_flag("--deg", args.deg, "Angular values of --q/--qd/--qdd are in degrees (deg/s, deg/s^2)");
   sub->add_option("--qd", qd, "Joint velocities (default zero)");
@@ -260,7 +257,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   static double dt = 1e-3, duration = -1;
   static int every = 10;
   static bool csv = false;
-  sub->add_option("--robot", args.robot, "Built-in robot name or robot JSON file (default: the trajectory's robot)");
+  sub->add_option("--robot", args.robot, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)");
   sub->add_option("--q", args.q, "Initial joint values (default with --traj: the trajectory's start)");
   sub->add_flag("--deg", args.deg, "Angular values of --q/--qd are in degrees (deg/s)");
   sub->add_option("--qd", qd, "Initial joint velocities (default zero)");
@@ -274,7 +271,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   sub->add_option("--motor-kt", mKt, "DC motors: torque constant, N*m/A (motor side; joint torque = Kt*G*i)");
   sub->add_option("--motor-ke", mKe, "DC motors: back-EMF constant, V*s/rad (motor side)");
   sub->add_option("--dt", dt, "Time step (= control period), s (default 1e-3)");
-  sub->add_option("--duration", duration, "Simulated time, s (default 1, or the trajectory's length)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--duration", duration, "Simulated time, s (default 1, or the trajectory's length)")->check(CLI::Range(0.0, kMaxDuration));
   sub->add_option("--every", every, "Output every k-th step (default 10)")->check(CLI::Range(1, 1000000));
   sub->add_option("--integrator", integrator, "rk4 (default) or euler (semi-implicit)");
   sub->add_flag("--csv", csv, "CSV output instead of JSON");
@@ -319,7 +316,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
         checkConfiguration(m, q0);
         const VecX v0 = qd.empty() ? T.qd.front() : args.joints(m, qd, "--qd");
         const double D = duration >= 0 ? duration : T.t.back() - T.t.front();
-        if (D / dt > 1e8) throw Error("--duration/--dt: more than 1e8 steps");
+        if (D / dt > kMaxSimulationSteps) throw Error("--duration/--dt: more than 1e8 steps");
         const ControlRun r = simulateComputedTorque(m, desired, q0, v0, D, co);
         if (csv) {
           os << "t";
@@ -370,7 +367,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
       const double D = duration >= 0 ? duration : 1.0;
       if (!std::isfinite(D)) throw Error("--duration: must be finite");
       const double nsteps = std::ceil(D / dt - 1e-9);
-      if (nsteps > 1e8) throw Error("--duration/--dt: more than 1e8 steps");
+      if (nsteps > kMaxSimulationSteps) throw Error("--duration/--dt: more than 1e8 steps");
       Data ws(m);
       Data ews(m);
       json ts = json::array(), qs = json::array(), vs = json::array(), es = json::array();

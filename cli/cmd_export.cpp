@@ -22,7 +22,7 @@ RegisterCommand export_cmd("export", [](CLI::App& app) {
       const Model m = args.model();
       std::vector<std::string> warnings;
       const std::string text = format == "mjcf" ? modelToMjcf(m, &warnings) : modelToUrdf(m, &warnings);
-      for (const std::string& w : warnings) std::cerr << "achain export: warning: " << w << "\n";
+      for (const std::string& w : warnings) std::cerr << "achain export: warning: " << safeMessage(w) << "\n";
       if (out.empty()) return writeStdout(text);
       writeFile(out, [&](std::ostream& f) { f << text; });
       print({{"written", out}, {"format", format}, {"warnings", warnings}});

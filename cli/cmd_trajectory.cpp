@@ -1,6 +1,7 @@
 // Subcommands of the trajectory area: traj (plan and sample), analyze / work (torque, power and work
 // along a trajectory file), apair-study (Robinson's single-A-pair work tables 3.8/3.9).
 #include <fstream>
+#include <achain/math/text.hpp>
 #include <sstream>
 
 #include "common.hpp"
@@ -123,13 +124,13 @@ RegisterCommand traj_cmd("traj", [](CLI::App& app) {
   sub->add_option("--accel", a.accel, "--cartesian: tool acceleration limit, m/s^2 (default 1)");
   sub->add_option("--angular-speed", a.wspeed, "--cartesian: orientation rate limit, rad/s (default 1)");
   sub->add_option("--angular-accel", a.waccel, "--cartesian: rad/s^2 (default 4)");
-  sub->add_option("--knots", a.knots, "--cartesian: IK solutions along the path (default 41)");
+  sub->add_option("--knots", a.knots, "--cartesian: IK solutions along the path (default 41; 2 to 10000)");
   sub->add_flag("--full-pose", a.full_pose, "--cartesian: track orientation too (default: only when the robot has >= 6 joints)");
   sub->add_option("--via", a.via, "Via point(s): repeat the option or separate points with ';'");
   a.profile_opt = sub->add_option("--profile", a.profile, "trapezoid | cubic | quintic | septic | spline (default trapezoid; spline when --via is given without --profile)");
   sub->add_option("--rate", a.rate, "Sampling rate in Hz (default 100); the end point is always sampled");
   sub->add_flag("--sync", a.sync, "Trapezoid: synchronise all joints (common switch times; straight line in joint space)");
-  sub->add_option("--duration", a.duration, "Scale the whole path uniformly to this duration (s)");
+  sub->add_option("--duration", a.duration, "Scale the whole path uniformly to this duration (s; 1e-6 to 1e7)");
   sub->add_option("--v0", a.v0, "cubic/quintic/septic without --via: start velocity per joint (rad/s or m/s; deg/s with --deg); needs --duration (jtraj)");
   sub->add_option("--v1", a.v1, "End velocity per joint, as --v0");
   sub->add_option("--a0", a.a0, "quintic/septic: start acceleration per joint (rad/s^2 or m/s^2; deg/s^2 with --deg)");
@@ -277,7 +278,7 @@ void installAnalyze(CLI::App& app, const char* name, bool work_only) {
                                                  : "Torque, power, work and effort peaks along a trajectory file (RNEA)");
   static AnalyzeArgs store[2];
   AnalyzeArgs& a = store[work_only ? 1 : 0];
-  sub->add_option("--robot", a.robot, "Built-in robot name or robot JSON file (default: the trajectory's robot)");
+  sub->add_option("--robot", a.robot, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)");
   sub->add_option("--traj", a.traj, "Trajectory JSON (achain-trajectory v1), e.g. from `achain traj --out`")->required();
   sub->add_option("--legs", a.legs, "A-pair leg model: massless | lumped | full | pe (default full)");
   sub->add_flag("--motors", a.motors, "Include rotor inertia");
@@ -320,6 +321,7 @@ RegisterCommand study_cmd("apair-study", [](CLI::App& app) {
   sub->callback([] {
     run("apair-study", [] {
       ApairStudyParameters p;
+      if (!(rho_in > 0 && rho_in <= kMaxLength / 0.0254)) throw Error("--rho-in: must be > 0 and at most 1000 m in inches (got " + shortNumber(rho_in) + ")");
       p.rho = rho_in * 0.0254;
       p.exact_leg_inertia = !leg1x6;
       const ApairStudyResult r = apairStudy(p, duration, profile, samples);

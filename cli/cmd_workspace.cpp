@@ -70,7 +70,8 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
   static std::string method = "robinson", rep = "witness", out, point, origin, section, compare;
   static int threads = 0, refine = 1;
   static uint64_t seed = 1;
-  static bool points = false, show_progress = false;
+  static bool points = false, show_progress = false, estimate_only = false;
+  static double max_bytes = kWorkspaceMaxBytes, max_evaluations = kWorkspaceMaxEvaluations;
   args.add(sub, JointInputs::None);
   sub->add_option("--voxel", voxel, "Voxel edge in metres (e.g. 0.0127 = 0.5 in)")->required();
   sub->add_option("--method", method, "robinson (default) | castelli | montecarlo");
@@ -88,6 +89,9 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
   sub->add_option("--compare", compare, "Overlap with the workspace of another robot on the same lattice (e.g. prototype-4r)");
   sub->add_option("--out", out, "Write the voxels: .ply (surface mesh; --points for voxel centres) or .json (lattice indices)");
   sub->add_flag("--progress", show_progress, "Report progress on stderr while computing");
+  sub->add_flag("--estimate", estimate_only, "Print the job's estimate (grid cells, voxels, bytes, evaluations, seconds) and stop");
+  sub->add_option("--max-bytes", max_bytes, "Refuse a job whose estimated memory is larger (bytes; default 1073741824 = 1 GiB)");
+  sub->add_option("--max-evaluations", max_evaluations, "Refuse a job with more estimated point evaluations (default 2e10, minutes of work)");
   sub->add_flag("--points", points, "With --out file.ply: write voxel centres as a point cloud instead of the surface mesh");
   sub->callback([] {
     run("workspace", [] {
@@ -106,6 +110,18 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
       o.refine = refine;
       if (!point.empty()) o.point = parseVec3(point, "--point");
       if (!origin.empty()) o.origin = parseVec3(origin, "--origin");
+      if (!(max_bytes > 0)) throw Error("--max-bytes: must be > 0");
+      if (!(max_evaluations > 0)) throw Error("--max-evaluations: must be > 0");
+      o.max_bytes = max_bytes;
+      o.max_evaluations = max_evaluations;
+      if (estimate_only) {
+        const WorkspaceEstimate e = estimateWorkspace(m, o);
+        print({{"robot", m.name}, {"method", toString(o.method)}, {"voxel", o.voxel},
+               {"estimate", {{"cells", e.cells}, {"voxels", e.voxels}, {"bytes", e.bytes}, {"evaluations", e.evaluations}, {"seconds", e.seconds}}},
+               {"caps", {{"max_bytes", o.max_bytes}, {"max_evaluations", o.max_evaluations}, {"max_cells", o.max_cells}}},
+               {"within_caps", e.bytes <= o.max_bytes && e.evaluations <= o.max_evaluations && e.cells <= o.max_cells}});
+        return;
+      }
       int shown = -1;
       const WorkspaceProgress progress = [&](double f) {
         const int pct = int(f * 100);

@@ -34,7 +34,7 @@ void addUrdfOptions(CLI::App* app, std::string& tool_link, bool& balance_inertia
 
 void reportUrdfWarnings(const std::string& sub, const Model& m) {
   for (const std::string& n : m.notes)
-    if (n.rfind("URDF warning: ", 0) == 0) std::cerr << (sub.empty() ? std::string("achain") : "achain " + sub) << ": warning: " << n.substr(14) << "\n";
+    if (n.rfind("URDF warning: ", 0) == 0) std::cerr << (sub.empty() ? std::string("achain") : "achain " + sub) << ": warning: " << safeMessage(n.substr(14)) << "\n";
 }
 
 Model RobotArgs::model() const {
@@ -186,7 +186,8 @@ void run(const std::string& sub, const std::function<void()>& body) {
   try {
     body();
   } catch (const std::exception& e) {
-    std::cerr << "achain " << sub << ": error: " << e.what() << std::endl;
+    // every message once through safeMessage: whatever input it quotes cannot drive the terminal or flood it
+    std::cerr << "achain " << sub << ": error: " << safeMessage(e.what()) << std::endl;
     std::exit(1);
   }
 }

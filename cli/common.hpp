@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <achain/model/caps.hpp>
 #include <achain/model/model.hpp>
 
 namespace achain::cli {

@@ -8,6 +8,7 @@ import { install as installDynamics } from './js/dynamics.mjs';
 import { install as installWorkspace } from './js/workspace.mjs';
 import { install as installTrajectory, interpolateCartesian } from './js/trajectory.mjs';
 import { looksLikeXml, prepareXmlParser, xmlTree } from './js/xml.mjs';
+import { finiteNumber, integer, putVector } from './js/args.mjs';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 
@@ -59,11 +60,7 @@ export class Model {
   }
   /** Writes vector v (n numbers, named `what` in errors) at double offset `at` of the input buffer. */
   _put(v, what, n, at) {
-    if (v == null || typeof v.length !== 'number') throw new Error(`${what}: must be an array of ${n} numbers`);
-    if (v.length !== n) throw new Error(`${what}: expected ${n} values, got ${v.length}`);
-    const heap = this.achain.module.HEAPF64, o = (this._inPtr >>> 3) + at;
-    if (n <= 16) for (let i = 0; i < n; i++) heap[o + i] = v[i];  // cheaper than set() for short vectors
-    else heap.set(v, o);
+    putVector(this.achain.module.HEAPF64, (this._inPtr >>> 3) + at, v, what, n);  // checked: js/args.mjs
   }
   /** Writes q (dof numbers) as the only input; returns the raw handle. */
   _q(q) {
@@ -147,9 +144,15 @@ export class Achain {
   /** The JSON text of a built-in robot file (original units, with its notes). */
   builtinRobotFile(name) { return this.module.builtinRobotFile(name); }
   /** A built-in robot by name. */
-  builtinModel(name) { return new Model(this, this.module.builtinModel(name)); }
+  builtinModel(name) {
+    if (typeof name !== 'string') throw new Error(`name: must be a built-in robot's name (got ${typeof name})`);
+    return new Model(this, this.module.builtinModel(name));
+  }
   /** A model from a JSON robot description (text). Throws Error naming the bad field. */
-  modelFromJsonString(text) { return new Model(this, this.module.modelFromJsonString(text)); }
+  modelFromJsonString(text) {
+    if (typeof text !== 'string') throw new Error(`text: must be a string of JSON (got ${typeof text})`);
+    return new Model(this, this.module.modelFromJsonString(text));
+  }
   /**
    * A model from URDF text (or its element tree {name, line, attributes, children}): parsed by the page's XML
    * parser, mapped by the core. options: {toolLink: the tool's link by name (default: the single leaf),
@@ -168,15 +171,17 @@ export class Achain {
   /** Roll, pitch, yaw (rad; R = Rz(yaw)·Ry(pitch)·Rx(roll)) of a row-major 4×4 pose or 3×3 rotation. */
   matrixToRpy(T) { return Float64Array.from(this.module.matrixToRpy(T)); }
   /** Usable A-pair range (rad) for legs of radius legRadius on a triangle of side `side` (only the ratio matters). */
-  apairUsableRange(side, legRadius) { return JSON.parse(this.module.apairUsableRange(side, legRadius)); }
+  apairUsableRange(side, legRadius) {
+    return JSON.parse(this.module.apairUsableRange(finiteNumber(side, 'side'), finiteNumber(legRadius, 'legRadius')));
+  }
   /** Leg-pair centreline curves over θ = 0…2π (options.samples + 1 points, default 360): theta, d12, d16, omega12, omega16. */
   legPairSample(side, { samples = 360 } = {}) {
-    const c = JSON.parse(this.module.legPairSample(side, samples));
+    const c = JSON.parse(this.module.legPairSample(finiteNumber(side, 'side'), integer(samples, 'samples', undefined, 1, 1e6)));
     return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, Float64Array.from(v)]));
   }
   /** Robinson's single-A-pair work study, 60° → 300°: options {duration (s, default 10), profile (default 'quintic'), rhoIn (in, default 4√2), exactLegInertia}. */
   apairStudy({ duration = 10, profile = 'quintic', rhoIn = 4 * Math.SQRT2, exactLegInertia = false } = {}) {
-    return JSON.parse(this.module.apairStudy(duration, profile, rhoIn, exactLegInertia));
+    return JSON.parse(this.module.apairStudy(finiteNumber(duration, 'duration'), profile, finiteNumber(rhoIn, 'rhoIn'), !!exactLegInertia));
   }
   /** Cartesian interpolation between two row-major 4×4 poses without IK (Robotics Toolbox ctraj); see wasm/types/trajectory.d.ts. */
   interpolateCartesian(start, goal, options = {}) { return interpolateCartesian(this.module, start, goal, options); }

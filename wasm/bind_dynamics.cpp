@@ -106,7 +106,7 @@ uintptr_t dynInverse(WasmModel& h, int legs, int flags) {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd", "qdd");
     inverseDynamics(h.model, c.s.ws, c.q, c.s.a, c.s.b, c.o, Eigen::Map<VecX>(h.output(n), n));
-    return h.outAddress();
+    return h.finiteOut(n, "tau");
   });
 }
 
@@ -122,7 +122,7 @@ uintptr_t dynBreakdown(WasmModel& h, int legs, int flags) {
     for (const VecX* v : {&bd.total, &bd.inertial, &bd.velocity, &bd.gravity, &bd.friction, &bd.wrench, &bd.rotor,
                           &bd.translational, &bd.rotational})
       for (int i = 0; i < n; ++i) *out++ = (*v)[i];
-    return h.outAddress();
+    return h.finiteOut(9 * n, "tau");
   });
 }
 
@@ -133,7 +133,7 @@ uintptr_t dynMass(WasmModel& h, int legs, int flags) {
     const Call c = begin(h, legs, flags);
     massMatrix(h.model, c.s.ws, c.q, c.o, c.s.M);
     putMatrix(h.output(n * n), c.s.M);
-    return h.outAddress();
+    return h.finiteOut(n * n, "M");
   });
 }
 
@@ -143,7 +143,7 @@ uintptr_t dynGravity(WasmModel& h, int legs, int flags) {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags);
     gravityTorques(h.model, c.s.ws, c.q, c.o, Eigen::Map<VecX>(h.output(n), n));
-    return h.outAddress();
+    return h.finiteOut(n, "g");
   });
 }
 
@@ -154,7 +154,7 @@ uintptr_t dynCoriolis(WasmModel& h, int legs, int flags) {
     const Call c = begin(h, legs, flags, "qd");
     coriolisMatrix(h.model, c.s.ws, c.q, c.s.a, c.o, c.s.C);
     putMatrix(h.output(n * n), c.s.C);
-    return h.outAddress();
+    return h.finiteOut(n * n, "C");
   });
 }
 
@@ -164,7 +164,7 @@ uintptr_t dynForward(WasmModel& h, int legs, int flags) {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd", "tau");
     forwardDynamics(h.model, c.s.ws, c.q, c.s.a, c.s.b, c.o, Eigen::Map<VecX>(h.output(n), n));
-    return h.outAddress();
+    return h.finiteOut(n, "qdd");
   });
 }
 
@@ -172,7 +172,9 @@ uintptr_t dynForward(WasmModel& h, int legs, int flags) {
 double dynKinetic(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const Call c = begin(h, legs, flags, "qd");
-    return kineticEnergy(h.model, c.s.ws, c.q, c.s.a, c.o);
+    const double e = kineticEnergy(h.model, c.s.ws, c.q, c.s.a, c.o);
+    if (!std::isfinite(e)) WasmModel::throwNotFinite("kineticEnergy", 0);
+    return e;
   });
 }
 
@@ -180,7 +182,9 @@ double dynKinetic(WasmModel& h, int legs, int flags) {
 double dynPotential(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const Call c = begin(h, legs, flags);
-    return potentialEnergy(h.model, c.s.ws, c.q, c.o);
+    const double e = potentialEnergy(h.model, c.s.ws, c.q, c.o);
+    if (!std::isfinite(e)) WasmModel::throwNotFinite("potentialEnergy", 0);
+    return e;
   });
 }
 
@@ -213,7 +217,7 @@ uintptr_t dynSeries(WasmModel& h, int op, int legs, int flags, int count) {
       if (op == 0) inverseDynamics(h.model, s.ws, q, s.a, s.b, o, Eigen::Map<VecX>(r, n));
       else forwardDynamics(h.model, s.ws, q, s.a, s.b, o, Eigen::Map<VecX>(r, n));
     }
-    return h.outAddress();
+    return h.finiteOut(static_cast<size_t>(result) * count, op == 1 ? "M" : op == 0 ? "tau" : "qdd");
   });
 }
 
@@ -234,7 +238,7 @@ uintptr_t dynLee(WasmModel& h, int legs, int flags) {
     double* v = out + 3 * n * n;
     for (const VecX* x : {&lee.h_tran, &lee.h_rot, &lee.c, &lee.other})
       for (int i = 0; i < n; ++i) *v++ = (*x)[i];
-    return h.outAddress();
+    return h.finiteOut(3 * n * n + 4 * n, "lee");
   });
 }
 
@@ -252,7 +256,7 @@ uintptr_t dynFreeman(WasmModel& h, int legs, int flags) {
       for (int m = 0; m < n; ++m)
         for (int j = 0; j < n; ++j) *p++ = fm.Pstar(k, m, j);
     for (int i = 0; i < n; ++i) *p++ = fm.TL[i];
-    return h.outAddress();
+    return h.finiteOut(n * n + n * n * n + n, "freeman");
   });
 }
 

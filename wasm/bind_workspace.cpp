@@ -64,13 +64,27 @@ WorkspaceOptions parseOptions(const std::string& text) {
     else if (k == "origin") o.origin = vec3(v, k);
     else if (k == "maxCells") o.max_cells = number(v, k);
     else if (k == "maxEvaluations") o.max_evaluations = number(v, k);
+    else if (k == "maxBytes") o.max_bytes = number(v, k);
     else
-      throw Error("options." + k +
+      throw Error("options." + nameInput(k, 64) +
                   ": unknown option (allowed: voxel, method, step, stepLinear, spacing, representative, refine, samples, seed, point, origin, "
-                  "maxCells, maxEvaluations)");
+                  "maxCells, maxBytes, maxEvaluations)");
   }
   o.threads = 1;
   return o;
+}
+
+/// {cells, voxels, bytes, evaluations, seconds, caps: {cells, bytes, evaluations}, withinCaps} of a job with these
+/// options, before (and without) running it.
+std::string workspaceEstimateJSON(WasmModel& h, const std::string& options) {
+  return guard([&] {
+    const WorkspaceOptions o = parseOptions(options);
+    const WorkspaceEstimate e = estimateWorkspace(h.model, o);
+    return json{{"cells", e.cells}, {"voxels", e.voxels}, {"bytes", e.bytes}, {"evaluations", e.evaluations}, {"seconds", e.seconds},
+                {"caps", {{"cells", o.max_cells}, {"bytes", o.max_bytes}, {"evaluations", o.max_evaluations}}},
+                {"withinCaps", e.cells <= o.max_cells && e.bytes <= o.max_bytes && e.evaluations <= o.max_evaluations}}
+        .dump();
+  });
 }
 
 WasmWorkspace* workspaceStart(WasmModel& h, const std::string& options) {
@@ -254,6 +268,7 @@ EMSCRIPTEN_BINDINGS(achain_workspace) {
       .function("voxelOverlap", &wsOverlap)
       .function("voxelIntersection", &wsSharedCentres);
   function("computeWorkspace", &workspaceStart, allow_raw_pointers());
+  function("estimateWorkspace", &workspaceEstimateJSON);
   function("apairClearance", &legClearances);
   function("apairUsableRange", &apairRangeJSON);
   function("legPairSample", &apairLegCurvesJSON);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <achain/math/text.hpp>
 #include <achain/model/data.hpp>
 #include <achain/model/model.hpp>
 
@@ -57,6 +58,18 @@ struct WasmModel {
     return out.data();
   }
   uintptr_t outAddress() const { return reinterpret_cast<uintptr_t>(out.data()); }
+  /// outAddress() once the first n results are checked finite: a result that overflowed (qd = 1e200) is an
+  /// Error naming the result and its first non-finite entry, never NaN or Infinity handed to JS.
+  uintptr_t finiteOut(size_t n, const char* what) const {
+    for (size_t i = 0; i < n; ++i)
+      if (!std::isfinite(out[i])) throwNotFinite(what, i);
+    return outAddress();
+  }
+  [[noreturn]] static void throwNotFinite(const char* what, size_t i) {
+    throw Error(std::string(what) + "[" + std::to_string(i) +
+                "]: the result is not finite: an input is outside the range this computation can represent (check the "
+                "magnitudes of q, qd, qdd, tau, gravity and their units)");
+  }
 };
 
 [[noreturn]] inline void throwJs(const std::string& msg) {
@@ -70,17 +83,24 @@ auto guard(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const std::exception& e) {
-    throwJs(e.what());
+    throwJs(safeMessage(e.what()));
   }
 }
 
 /// Copies a JS array / typed array of exactly n numbers into dst (one bulk copy).
 inline void readVector(const val& arr, double* dst, int n, const char* what) {
   if (arr.isNull() || arr.isUndefined()) throw Error(std::string(what) + ": missing");
+  // a string has a length too, and TypedArray.set would turn '1234' into numbers: objects only
+  if (arr.typeOf().as<std::string>() != "object") throw Error(std::string(what) + ": must be an array of numbers");
   const val len = arr["length"];
   if (!len.isNumber()) throw Error(std::string(what) + ": must be an array of numbers");
   const int m = len.as<int>();
   if (m != n) throw Error(std::string(what) + ": expected " + std::to_string(n) + " values, got " + std::to_string(m));
+  if (!val::global("ArrayBuffer").call<bool>("isView", arr))  // a plain array: every element a number, not coerced
+    for (int i = 0; i < n; ++i)
+      if (!arr[i].isNumber())
+        throw Error(std::string(what) + "[" + std::to_string(i) + "]: must be a finite number (got " +
+                    (arr[i].isNull() ? std::string("null") : arr[i].typeOf().as<std::string>()) + ")");
   val(emscripten::typed_memory_view(n, dst)).call<void>("set", arr);
   for (int i = 0; i < n; ++i)
     if (!std::isfinite(dst[i])) throw Error(std::string(what) + "[" + std::to_string(i) + "]: must be a finite number");

@@ -38,11 +38,12 @@ TEST_CASE("achain prints no null: a non-finite result fails naming where", "[cli
   CliResult r = runCli("id --robot puma560 --q 0,0,0,0,0,0 --qd 1e155,0,0,0,0,0 --qdd 0,0,0,0,0,0");
   CHECK(r.status == 1);
   CHECK(r.err.find("--qd[0]: magnitude 1e155") != std::string::npos);
-  // Inside the bound but overflowing in the planner: 1e-300 s for a 240° move. The result is refused, not printed.
+  // Overflowing in the planner: 1e-300 s for a 240° move. Was refused after the fact as "the result is not
+  // finite at 'limits…'"; the duration is now refused itself, named, below the documented 1e-6 s.
   r = runCli("traj --robot prototype-4a --deg --from 60,60,60,60 --to 300,300,300,300 --duration 1e-300");
   INFO(r.err);
   CHECK(r.status == 1);
-  CHECK(r.err.find("the result is not finite at '") != std::string::npos);
+  CHECK(r.err.find("duration: 1e-300 s is outside the range [1e-6, 1e7] s") != std::string::npos);
   CHECK(r.out.find("null") == std::string::npos);
   // an ordinary call is untouched
   r = runCli("id --robot puma560 --q 0,0,0,0,0,0 --qd 1,0,0,0,0,0 --qdd 0,0,0,0,0,0");
@@ -137,4 +138,111 @@ TEST_CASE("achain export and robots --show report a failed write", "[cli][errors
     CHECK(r.status == 1);
     CHECK(r.err.find("failed") != std::string::npos);
   }
+}
+
+TEST_CASE("achain refuses inputs past the documented caps, naming the option (issue 17)", "[cli][errors][caps]") {
+  struct Case { std::string args; const char* says; };
+  const std::string p6 = "--robot puma560 --from 0,0,0,0,0,0 --to 1,1,1,1,1,1 --vmax 1,1,1,1,1,1 --amax 1,1,1,1,1,1";
+  for (const Case& c : {
+           // before: exit 0 with "rho_in": -1 and a work table computed for a negative A-pair size
+           Case{"apair-study --rho-in -1", "--rho-in: must be > 0"},
+           // before: "the result is not finite at 'limits.joints[0].peak_acceleration'" (the input unnamed)
+           Case{"traj " + p6 + " --duration 1e-300", "duration: 1e-300 s is outside the range [1e-6, 1e7] s"},
+           Case{"traj " + p6 + " --duration 1e300", "duration: 1e+300 s is outside the range [1e-6, 1e7] s"},
+           // before: "the result is not finite at 'volume'"
+           Case{"workspace --robot planar-2r --voxel 1e300", "voxel: 1e+300 m is past the physical range"},
+           Case{"traj --robot planar-2r --from 0,0 --to 1,1 --cartesian line --knots 100000000", "knots must be between 2 and 10000"},
+           Case{"sim --robot planar-2r --q 0,0 --duration 1e6 --dt 1e-3", "more than 1e8 steps"},
+       }) {
+    const CliResult r = runCli(c.args);
+    INFO(c.args << " -> " << r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find(c.says) != std::string::npos);
+    CHECK(lines(r.err) == 1);
+    CHECK(r.out.empty());
+  }
+  // the bounds themselves are accepted
+  CHECK(runCli("traj " + p6 + " --duration 1e-6 --rate 100").status == 0);
+  CHECK(runCli("apair-study --rho-in 6.875 --samples 101").status == 0);
+}
+
+TEST_CASE("achain workspace estimates a job before it starts and refuses past a cap unless raised", "[cli][caps]") {
+  const CliResult e = runCli("workspace --robot prototype-4a --voxel 0.0127 --estimate");
+  REQUIRE(e.status == 0);
+  const auto j = e.json();
+  CHECK(j["within_caps"] == true);
+  CHECK(j["estimate"]["cells"].get<double>() > 1e5);
+  CHECK(j["estimate"]["bytes"].get<double>() > 0);
+  CHECK(j["estimate"]["seconds"].get<double>() > 0);
+  // the estimate's evaluations bound the real run's within a factor of a few
+  const CliResult run = runCli("workspace --robot prototype-4a --voxel 0.0127 --threads 1");
+  REQUIRE(run.status == 0);
+  const double real = run.json()["evaluations"].get<double>(), est = j["estimate"]["evaluations"].get<double>();
+  INFO("estimated " << est << ", ran " << real);
+  CHECK(est > 0.5 * real);  // measured: 6.1e6 estimated, 9.3e6 run
+  CHECK(est < 2 * real);
+  // a cap below the estimate refuses the job at once, naming the cap and how to raise it
+  const CliResult small = runCli("workspace --robot prototype-4a --voxel 0.0127 --max-evaluations 1e5");
+  CHECK(small.status == 1);
+  CHECK(small.err.find("voxel: about") != std::string::npos);
+  CHECK(small.err.find("cap max_evaluations = 100000") != std::string::npos);
+  CHECK(small.err.find("--max-evaluations") != std::string::npos);
+  const CliResult mem = runCli("workspace --robot prototype-4a --voxel 0.0127 --max-bytes 1000");
+  CHECK(mem.status == 1);
+  CHECK(mem.err.find("of memory (estimate; cap max_bytes") != std::string::npos);
+  // a voxel 10x finer is past the grid's cap (1000x the cells); Castelli at 5 mm past the evaluations' (3e13)
+  const CliResult fine = runCli("workspace --robot prototype-4a --voxel 0.00127");
+  CHECK(fine.status == 1);
+  CHECK(fine.err.find("cells over the reach box (cap max_cells = 1.07374e+09)") != std::string::npos);
+  CHECK(runCli("workspace --robot prototype-4a --voxel 0.00127 --estimate").json()["within_caps"] == false);
+  const CliResult castelli = runCli("workspace --robot prototype-4a --voxel 0.005 --method castelli");
+  CHECK(castelli.status == 1);
+  CHECK(castelli.err.find("step: about 3.2") != std::string::npos);
+  CHECK(castelli.err.find("(estimate; cap max_evaluations = 2e+10); Castelli's cost") != std::string::npos);
+}
+
+TEST_CASE("achain error messages escape control characters and cut long input, whatever the source", "[cli][errors]") {
+  // a duplicate key holding an escape sequence (decoded from \u001b by the JSON reader)
+  const std::string path = tempPath(".json");
+  {
+    std::ofstream f(path);
+    f << R"({"schema_version": 1, "\u001b]0;title\u0007": 1, "\u001b]0;title\u0007": 2, "joints": []})";
+  }
+  CliResult r = runCli("validate " + path);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("duplicate key") != std::string::npos);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(r.err.find('\x07') == std::string::npos);
+  CHECK(r.err.find("\\x1b") != std::string::npos);
+  std::remove(path.c_str());
+  // an option value echoed by a subcommand's own message (--section), with an escape and 100 kB of text
+  r = runCli("workspace --robot planar-2r --voxel 0.1 --section \"$(printf '\\033[2J')" + std::string(100000, 'x') + "\"");
+  CHECK(r.status == 1);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(r.err.size() < 2200);
+  CHECK(lines(r.err) == 1);
+}
+
+TEST_CASE("achain robot files: joint count, nesting depth and string size are bounded", "[cli][errors][caps]") {
+  auto write = [](const std::string& text) {
+    const std::string p = tempPath(".json");
+    std::ofstream(p) << text;
+    return p;
+  };
+  std::string joints;
+  for (int i = 0; i < 1001; ++i) joints += std::string(i ? "," : "") + R"({"kind": "R", "a": 0.01})";
+  const std::string many = write(R"({"schema_version": 1, "units": {"angle": "rad"}, "joints": [)" + joints + "]}");
+  CliResult r = runCli("validate " + many);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("joints: 1001 joints; at most 1000") != std::string::npos);
+  const std::string deep = write(R"({"schema_version": 1, "notes": )" + std::string(100000, '[') + std::string(100000, ']') + "}");
+  r = runCli("validate " + deep);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("nested deeper than 64 arrays or objects") != std::string::npos);
+  const std::string big = write(R"({"schema_version": 1, "description": ")" + std::string(70000, 'x') + R"(", "joints": []})");
+  r = runCli("validate " + big);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("a string of 70000 bytes (at most 64 KiB)") != std::string::npos);
+  CHECK(r.err.size() < 300);
+  for (const auto& p : {many, deep, big}) std::remove(p.c_str());
 }

@@ -125,7 +125,7 @@ test('errors on the hot paths name the argument', () => {
   assert.throws(() => m.inverseDynamics(q, q, q, { out: new Float64Array(5) }), { message: 'out: needs room for 6 numbers' });
   assert.throws(() => m.fkToolSeries([q, [1, 2, 3]]), { message: 'qs[1]: expected 6 values, got 3' });
   assert.throws(() => m.fkToolSeries(new Float64Array(7)), { message: 'qs: expected a multiple of 6 numbers, got 7' });
-  assert.throws(() => m.fkToolSeries([q, Float64Array.of(0, 0, NaN, 0, 0, 0)]), { message: 'q[2]: must be a finite number' });
+  assert.throws(() => m.fkToolSeries([q, Float64Array.of(0, 0, NaN, 0, 0, 0)]), { message: 'qs[1][2]: must be a finite number' });
   assert.throws(() => m.pointJacobianSeries([q], { link: 9 }), { message: /^link: must be an integer/ });
   assert.throws(() => m.coriolisMatrix(q, undefined), { message: /^qd: must be an array/ });
   m._input([q, 'q', 6], [new Float64Array(9), 'options', 9]);

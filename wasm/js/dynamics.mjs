@@ -13,6 +13,8 @@
 // methods (inverseDynamics, massMatrix, gravityTorques, coriolisMatrix, forwardDynamics) also take
 // opts.out: a Float64Array to write the result into and return (no allocation per call).
 
+import { finiteNumber, integer, putVector } from './args.mjs';
+
 const LEGS = { massless: 0, lumped: 1, full: 2, potential: 3, pe: 3 };
 
 const EXTRA = new Float64Array(9);  // reused: copied into wasm memory at once
@@ -30,14 +32,12 @@ function encode(opts = NO_OPTIONS) {
   const extra = EXTRA;
   extra.fill(0);
   if (opts.gravity != null) {
-    if (opts.gravity.length !== 3) throw new Error(`gravity: expected 3 values, got ${opts.gravity.length}`);
     flags |= 4;
-    extra.set(opts.gravity, 0);
+    putVector(extra, 0, opts.gravity, 'gravity', 3);
   }
   if (opts.wrench != null) {
-    if (opts.wrench.length !== 6) throw new Error(`wrench: expected 6 values, got ${opts.wrench.length}`);
     flags |= 8;
-    extra.set(opts.wrench, 3);
+    putVector(extra, 3, opts.wrench, 'wrench', 6);
     const f = opts.wrenchFrame ?? 'base';
     if (f === 'tool') flags |= 16;
     else if (f !== 'base') throw new Error(`wrenchFrame: must be 'base' or 'tool' (got '${f}')`);
@@ -117,8 +117,7 @@ export function install(Model) {
       for (const [key, off] of [['q', 0], ['qd', n], ['qdd', 2 * n]]) {
         const row = traj[key]?.[k];
         if (row == null) { if (key === 'q') throw new Error(`q[${k}]: missing`); continue; }
-        if (row.length !== n) throw new Error(`${key}[${k}]: expected ${n} values, got ${row.length}`);
-        buf.set(row, 3 * n * k + off);
+        putVector(buf, 3 * n * k + off, row, `${key}[${k}]`, n);
       }
     }
     const { legs, flags, extra } = encode(opts);
@@ -239,12 +238,13 @@ export function install(Model) {
     const duration = sim.duration ?? 1;
     if (!(duration >= 0) || !Number.isFinite(duration)) throw new Error(`duration: must be ≥ 0 (got ${duration})`);
     const steps = Math.ceil(duration / dt - 1e-9);
+    if (steps > 1e8) throw new Error(`duration: ${duration} s is ${steps} steps of dt; at most 1e8`);
     const integ = sim.integrator ?? 'rk4';
     if (integ !== 'rk4' && integ !== 'euler') throw new Error(`integrator: expected rk4 or euler (got '${integ}')`);
     const { legs, flags, extra } = encode(opts);
     const zero = new Float64Array(n);
     const raw = this._input([sim.q, 'q', n], [sim.qd ?? zero, 'qd', n], [sim.tau ?? zero, 'tau', n], [extra, 'options', 9]);
-    const rows = this.achain.module.simulate(raw, legs, flags, dt, steps, sim.every ?? 10, integ === 'euler' ? 1 : 0,
+    const rows = this.achain.module.simulate(raw, legs, flags, dt, steps, integer(sim.every, 'every', 10, 1, 1e6), integ === 'euler' ? 1 : 0,
       typeof sim.onProgress === 'function' ? sim.onProgress : null).slice();
     const w = 2 * n + 2, count = rows.length / w;
     const out = { t: new Float64Array(count), q: [], qd: [], energy: new Float64Array(count) };
@@ -274,26 +274,27 @@ export function install(Model) {
     const dc = spec.motor != null;
     const buf = new Float64Array(count * w + (dc ? 8 : 4) * n);
     for (let k = 0; k < count; k++) {
-      buf[k * w] = tr.t[k];
+      buf[k * w] = finiteNumber(tr.t[k], `traj.t[${k}]`);
       for (const [key, off] of [['q', 1], ['qd', 1 + n], ['qdd', 1 + 2 * n]]) {
         const row = tr[key]?.[k];
         if (row == null) { if (key === 'q') throw new Error(`q[${k}]: missing`); continue; }
-        if (row.length !== n) throw new Error(`${key}[${k}]: expected ${n} values, got ${row.length}`);
-        buf.set(row, k * w + off);
+        putVector(buf, k * w + off, row, `${key}[${k}]`, n);
       }
     }
     const om = 2 * Math.PI * 5;
     const gain = (g, def, what) => {
       if (g == null) return new Float64Array(n).fill(def);
-      if (typeof g === 'number') return new Float64Array(n).fill(g);
+      if (typeof g === 'number') return new Float64Array(n).fill(finiteNumber(g, what));
       if (g.length !== n) throw new Error(`${what}: expected 1 or ${n} values, got ${g.length}`);
-      return Float64Array.from(g);
+      const out = new Float64Array(n);
+      putVector(out, 0, g, what, n);
+      return out;
     };
     const base = count * w;
     buf.set(gain(spec.kp, om * om, 'kp'), base);
     buf.set(gain(spec.kv, 2 * om, 'kv'), base + n);
-    buf.set(spec.q0 ?? buf.subarray(1, 1 + n), base + 2 * n);
-    buf.set(spec.qd0 ?? buf.subarray(1 + n, 1 + 2 * n), base + 3 * n);
+    putVector(buf, base + 2 * n, spec.q0 ?? buf.subarray(1, 1 + n), 'q0', n);
+    putVector(buf, base + 3 * n, spec.qd0 ?? buf.subarray(1 + n, 1 + 2 * n), 'qd0', n);
     if (dc) {
       ['R', 'L', 'Kt', 'Ke'].forEach((key, j) => {
         if (spec.motor[key] == null) throw new Error(`motor.${key}: missing (give R, L, Kt, Ke)`);
@@ -304,11 +305,11 @@ export function install(Model) {
     const { legs, flags, extra } = encode(opts);  // after the line above: encode() reuses one buffer
     const dt = spec.dt ?? 1e-3;
     if (!(dt > 0) || !Number.isFinite(dt)) throw new Error(`dt: must be a positive number (got ${dt})`);
-    const duration = spec.duration ?? (tr.t[count - 1] - tr.t[0]);
+    const duration = finiteNumber(spec.duration, 'duration', tr.t[count - 1] - tr.t[0]);
     const integ = spec.integrator ?? 'rk4';
     if (integ !== 'rk4' && integ !== 'euler') throw new Error(`integrator: expected rk4 or euler (got '${integ}')`);
     const raw = this._input([buf, 'trajectory', buf.length], [extra, 'options', 9]);
-    const rows = this.achain.module.simulateComputedTorque(raw, legs, flags, ctrl, dt, duration, spec.every ?? 10,
+    const rows = this.achain.module.simulateComputedTorque(raw, legs, flags, ctrl, dt, duration, integer(spec.every, 'every', 10, 1, 1e6),
       integ === 'euler' ? 1 : 0, count, dc ? 1 : 0, typeof spec.onProgress === 'function' ? spec.onProgress : null).slice();
     const rw = 1 + (dc ? 6 : 4) * n, m = (rows.length - 2 * n) / rw;
     const out = { t: new Float64Array(m), q: [], qDes: [], error: [], tau: [] };

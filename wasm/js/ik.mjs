@@ -2,12 +2,10 @@
 // Status names come from the core (module.ikStatusNames, toString(IkStatus)).
 // C++: wasm/bind_ik.cpp → core/ik/*. Types: wasm/types/ik.d.ts.
 
+import { finiteNumber } from './args.mjs';
+
 function optionVector(o = {}) {
-  const num = (v, d, what) => {
-    if (v === undefined) return d;
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`options.${what}: must be a finite number`);
-    return v;
-  };
+  const num = (v, d, what) => finiteNumber(v, `options.${what}`, d);
   return [
     num(o.positionWeight, 1, 'positionWeight'),
     num(o.orientationWeight, 1, 'orientationWeight'),

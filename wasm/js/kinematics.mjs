@@ -8,6 +8,7 @@
 // link's frame (m); without it the reference point is the tool origin (tool link) or the link origin.
 
 import { flatten } from './flatten.mjs';
+import { finiteNumber } from './args.mjs';
 
 function pointArgs(model, opts = {}) {
   const link = opts.link ?? -1;
@@ -162,12 +163,12 @@ export function install(Model) {
 
   /** The full report of `achain manipulability` (ellipsoids, named singularities); +inf as Infinity. */
   Model.prototype.manipulabilityReport = function manipulabilityReport(q, { tol = 1e-6 } = {}) {
-    return fixReport(JSON.parse(this.achain.module.manipulabilityReport(this._input([q, 'q', this.dof]), tol)));
+    return fixReport(JSON.parse(this.achain.module.manipulabilityReport(this._input([q, 'q', this.dof]), finiteNumber(tol, 'tol'))));
   };
 
   /** Named singular conditions at q: [{kind, joints, measure, description}]. */
   Model.prototype.detectSingularities = function detectSingularities(q, { tol = 1e-6 } = {}) {
-    return JSON.parse(this.achain.module.detectSingularities(this._input([q, 'q', this.dof]), tol));
+    return JSON.parse(this.achain.module.detectSingularities(this._input([q, 'q', this.dof]), finiteNumber(tol, 'tol')));
   };
 
   /** τ = Jᵀ·F for the wrench F = (fx, fy, fz, mx, my, mz) the tool exerts, in the base (or tool) frame. */

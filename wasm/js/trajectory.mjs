@@ -3,6 +3,8 @@
 // interpolateCartesian (two poses, no model), carried by the Achain instance.
 // C++: wasm/bind_trajectory.cpp → core/trajectory/*. Types: wasm/types/trajectory.d.ts.
 // Series are row-major Float64Arrays (sample k, joint i at k*dof + i); jointSeries() extracts a column.
+import { finiteNumber } from './args.mjs';
+
 const PROFILES = ['trapezoid', 'cubic', 'quintic', 'septic', 'spline'];
 const LEGS = ['massless', 'lumped', 'full', 'potential'];
 const BOUNDARY = ['v0', 'v1', 'a0', 'a1'];  // jtraj: boundary velocities / accelerations (header slot 14 bits)
@@ -15,9 +17,7 @@ function legCode(legs) {
 }
 
 function num(v, d, what) {
-  if (v === undefined) return d;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`options.${what}: must be a finite number`);
-  return v;
+  return finiteNumber(v, `options.${what}`, d);
 }
 
 /** Column j of a row-major samples × dof series. */

@@ -3,6 +3,8 @@
 // C++: wasm/bind_workspace.cpp → core/workspace/*, core/apair_collision.*. Types: wasm/types/workspace.d.ts.
 // Units: SI (m, rad). Every returned array is a fresh copy (safe to keep or transfer).
 
+import { finiteNumber } from './args.mjs';
+
 const AXES = { x: 0, y: 1, z: 2 };
 
 const registry = typeof FinalizationRegistry !== 'undefined'
@@ -26,7 +28,7 @@ export class Workspace {
   /** Runs about `budget` point evaluations; returns the progress estimate in [0, 1] (1 = done). */
   step(budget = 1e6) {
     this._summary = null;
-    return this._raw().step(budget);
+    return this._raw().step(finiteNumber(budget, 'budget'));
   }
   get done() { return this._raw().done(); }
   get progress() { return this._raw().progress(); }
@@ -53,8 +55,8 @@ export class Workspace {
   /** Axis-aligned cross-section through the plane {axis = value}: an occupancy image (row-major, nu × nv). */
   voxelSection(axis, value) {
     const a = typeof axis === 'string' ? AXES[axis] : axis;
-    if (a === undefined) throw new Error(`axis: must be 'x', 'y', 'z' or 0..2, got ${axis}`);
-    const s = this._raw().voxelSection(a, value);
+    if (a !== 0 && a !== 1 && a !== 2) throw new Error(`axis: must be 'x', 'y', 'z' or 0..2, got ${axis}`);
+    const s = this._raw().voxelSection(a, finiteNumber(value, 'value'));
     return { ...s, image: s.image.slice() };
   }
   /** Overlap with another workspace on the same lattice: {a, b, shared, onlyA, onlyB, union, jaccard, sharedVolume}. */
@@ -78,6 +80,10 @@ function abortError() {
 }
 
 export function install(Model) {
+  /** What a job with these options would cost ({cells, voxels, bytes, evaluations, seconds}), without running it. */
+  Model.prototype.estimateWorkspace = function estimateWorkspace(options = {}) {
+    return JSON.parse(this.achain.module.estimateWorkspace(this._raw(), JSON.stringify(options)));
+  };
   /** A workspace job, not started: call step(budget) until done (e.g. inside a Web Worker). */
   Model.prototype.workspaceJob = function workspaceJob(options = {}) {
     const raw = this.achain.module.computeWorkspace(this._raw(), JSON.stringify(options));

@@ -26,9 +26,32 @@ export interface WorkspaceOptions {
   point?: [number, number, number];
   /** Lattice origin: voxel faces at origin + k·voxel (default [0, 0, 0]). */
   origin?: [number, number, number];
-  /** Guards: grid cells (default 2^30) and point evaluations (default 2e10). */
+  /**
+   * Resource caps (docs/reliability-caps.md): a job whose estimate (estimateWorkspace) is past one is refused
+   * before it allocates anything. Grid cells (default 2^30), memory in bytes (default 2^30 = 1 GiB) and point
+   * evaluations (default 2e10); raise them to run a larger job on purpose.
+   */
   maxCells?: number;
+  maxBytes?: number;
   maxEvaluations?: number;
+}
+
+/** What a workspace job would cost, computed before it starts. */
+export interface WorkspaceEstimate {
+  /** Cells of the grid box. */
+  cells: number;
+  /** Filled voxels (Robinson: extrapolated from two pilot runs on coarse grids; otherwise the reach ball's, an upper bound). */
+  voxels: number;
+  /** Memory of the job, bytes. */
+  bytes: number;
+  /** Point evaluations (Robinson: estimated, within a factor of about 1.5 on the built-ins; Castelli, Monte-Carlo: exact). */
+  evaluations: number;
+  /** Seconds at the nominal single-thread rate (2e7 evaluations/s Robinson, 5e5 FK/s otherwise). */
+  seconds: number;
+  /** The caps the job is checked against (the options' maxCells, maxBytes, maxEvaluations or their defaults). */
+  caps: { cells: number; bytes: number; evaluations: number };
+  /** Whether the job would start (false: computeWorkspace / workspaceJob refuse it naming the cap). */
+  withinCaps: boolean;
 }
 
 export interface WorkspaceSweepInfo { joint: number; lower: number; upper: number; steps: number; voxelsAfter: number; }
@@ -92,6 +115,8 @@ export class Workspace {
 export interface WorkspaceMethods {
   /** Smallest A-pair leg clearance per joint at q, m (negative = legs interfere; +Infinity if not an A-pair). */
   apairClearance(q: ArrayLike<number>): Float64Array;
+  /** Cost of a job with these options (cells, voxels, bytes, evaluations, seconds), without running it. */
+  estimateWorkspace(options: WorkspaceOptions): WorkspaceEstimate;
   /** Whole computation, synchronous. */
   computeWorkspace(options: WorkspaceOptions): Workspace;
   /** A job to step() in slices (Web Worker). */

@@ -130,21 +130,30 @@ async function main() {
     if (st.units) studio.setUnits(st.units);
     let loaded = false;
     const shown = studio.model;
+    // The first thing wrong with the link is shown on the status line once everything else has loaded (a
+    // later successful load must not overwrite it): a bad link is said, never ignored.
+    let linkError = null;
     if (st.json) {
-      try { studio.setModel(st.json); loaded = true; } catch (e) { studio.status(`link: ${e.message}`, true); }
+      try { studio.setModel(st.json); loaded = true; } catch (e) { linkError = `link: ${e.message}`; }
       if (loaded && hasMeshes(studio.model)) studio.status(`link: ${studio.model.name} as its JSON description — ${MESH_NOTE}`);
     }
     if (!loaded) {
       const name = st.robot && builtins.some((b) => b.name === st.robot) ? st.robot : (builtins.some((b) => b.name === 'prototype-4a') ? 'prototype-4a' : builtins[0].name);
       if (!studio.model || studio.modelSource !== name) studio.setModel(name);
-      if (st.robot && st.robot !== name) studio.status(`link: no built-in robot named '${st.robot}' — showing ${name}`, true);
-      if (st.jsonError) studio.status(`link: ${st.jsonError} — showing ${name}`, true);
+      if (st.jsonError) linkError ??= `link: ${st.jsonError}`;
+      if (st.robot && st.robot !== name) linkError ??= `link: no built-in robot named '${st.robot}'`;
+      if (linkError) linkError += ` — showing ${name}`;
     }
     const q = Studio.qFromHash(studio.model, st.qDisplay);
-    if (q) { try { studio.setQ(q); } catch (e) { studio.status(`link: ${e.message}`, true); } }
+    if (q) { try { studio.setQ(q); } catch (e) { linkError ??= `link: ${e.message}`; } }
+    else if (st.qDisplay) {
+      const bad = st.qDisplay.findIndex((v) => !Number.isFinite(v));
+      linkError ??= `link: q=: ${bad >= 0 ? `item ${bad + 1} is not a number` : `${st.qDisplay.length} values for ${studio.model.dof} joints`} — the pose was not applied`;
+    }
     if (q && studio.model !== shown) studio.fitView(); // a robot loaded at the link's pose: frame it as posed
     if (st.twin) studio.setTwin(true);
     studio.showView(views.some((v) => v.id === st.view) ? st.view : 'teleop');
+    if (linkError) studio.status(linkError, true);
   }
   const freshOpen = !location.hash || location.hash === '#';
   applyHash(location.hash);

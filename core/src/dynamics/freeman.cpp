@@ -1,4 +1,5 @@
 #include <achain/dynamics/freeman.hpp>
+#include <achain/model/caps.hpp>
 
 #include <Eigen/LU>
 
@@ -30,6 +31,9 @@ void addPoint(double mass, const MatX& G, const Tensor3& H, const Vec3& grav, do
 void freemanModel(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                   const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, FreemanModel& out) {
   const int n = model.nv, nj = model.njoints();
+  if (n > kMaxJointsCubic)
+    throw Error("freemanModel: P* has dof³ entries; at most " + std::to_string(kMaxJointsCubic) + " joints (this model has " +
+                std::to_string(n) + ")");
   Data& d = data;
   forwardKinematics(model, d, q);
   out.Istar.setZero(n, n);

@@ -1,4 +1,5 @@
 #include <achain/dynamics/integrate.hpp>
+#include <achain/model/caps.hpp>
 
 #include <cmath>
 
@@ -40,9 +41,12 @@ void simulate(const Model& model, Data& data, VecX& q, VecX& qd, double dt, int 
               const SimulationSample& io) {
   if (!(dt > 0) || !std::isfinite(dt)) throw Error("dt: must be a positive number");
   if (steps < 0) throw Error("steps: must be ≥ 0");
+  if (steps > kMaxSimulationSteps) throw Error("steps: " + std::to_string(steps) + "; at most 1e8 (duration / dt)");
   if (q.size() != model.nv || qd.size() != model.nv) throw Error("simulate: q and qd must have nv entries");
   VecX tau = VecX::Zero(model.nv);
   const int every = std::max(1, io.every);
+  if (io.sample && double(steps) / every + 1 > kMaxTrajectorySamples)
+    throw Error("every: " + std::to_string(steps / every + 1) + " recorded samples; at most 1e6 (record every more steps)");
   const int tick = std::max(1, steps / 100);
   for (int k = 0; k <= steps; ++k) {
     const double t = k * dt;

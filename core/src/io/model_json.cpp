@@ -2,6 +2,7 @@
 #include <achain/math/text.hpp>
 
 #include <achain/model/apair_collision.hpp>
+#include <achain/io/json_text.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -518,37 +519,7 @@ Model modelFromJson(const json& j) {
   return m;
 }
 
-Model modelFromJsonString(const std::string& text) {
-  json j;
-  try {
-    // Duplicate keys are refused: JSON parsers disagree on which one wins, so a file with
-    // "kind": "R", "kind": "A" must not silently load an A-pair.
-    std::vector<std::set<std::string>> keys;
-    std::vector<std::string> path;
-    std::string duplicate;
-    json::parser_callback_t cb = [&](int, json::parse_event_t ev, json& parsed) {
-      if (ev == json::parse_event_t::object_start) keys.emplace_back();
-      else if (ev == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-      else if (ev == json::parse_event_t::key && !keys.empty() && duplicate.empty()) {
-        const std::string k = parsed.get<std::string>();
-        if (!keys.back().insert(k).second) duplicate = k;
-      }
-      return true;
-    };
-    j = json::parse(text, cb);
-    if (!duplicate.empty())
-      throw Error("(document): duplicate key \"" + (duplicate.size() > 64 ? duplicate.substr(0, 64) + "…" : duplicate) +
-                  "\" in one object (give each field once)");
-  } catch (const json::parse_error& e) {
-    throw Error(std::string("(document): malformed JSON at byte ") + std::to_string(e.byte) + ": " +
-                [&] {
-                  std::string w = e.what();
-                  auto pos = w.find("parse error");
-                  return pos == std::string::npos ? w : w.substr(pos);
-                }());
-  }
-  return modelFromJson(j);
-}
+Model modelFromJsonString(const std::string& text) { return modelFromJson(parseJsonText(text)); }
 
 json modelToJson(const Model& m) {
   json out;

@@ -1,6 +1,10 @@
 // JSON for sampled trajectories ("achain-trajectory" v1): the one reader and writer of the format,
 // and the JSON reports of the trajectory area.
 #include <achain/io/trajectory_json.hpp>
+#include <achain/io/json_text.hpp>
+#include <achain/math/text.hpp>
+
+#include <cstdint>
 
 #include <cmath>
 #include <fstream>
@@ -62,7 +66,8 @@ Trajectory trajectoryFromJson(const json& j) {
   if (!j.is_object()) throw Error("trajectory: must be a JSON object");
   if (j.value("schema", std::string()) != "achain-trajectory")
     throw Error("schema: must be \"achain-trajectory\"");
-  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
+  // compared as the 64-bit integer it is: 4294967297 is not read as 1
+  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<std::int64_t>() != 1)
     throw Error("version: must be 1");
   Trajectory tr;
   tr.robot = j.value("robot", std::string());
@@ -79,6 +84,10 @@ Trajectory trajectoryFromJson(const json& j) {
     for (size_t i = 0; i < j["q"][0].size(); ++i) tr.joints.push_back("j" + std::to_string(i + 1));
   }
   if (!j.contains("t") || !j["t"].is_array() || j["t"].empty()) throw Error("t: must be a non-empty array of times (s)");
+  if (double(j["t"].size()) > kMaxTrajectorySamples)
+    throw Error("t: " + std::to_string(j["t"].size()) + " samples; at most " + std::to_string(std::int64_t(kMaxTrajectorySamples)));
+  if (tr.joints.size() > std::size_t(kMaxJoints))
+    throw Error("joints: " + std::to_string(tr.joints.size()) + " joints; at most " + std::to_string(kMaxJoints));
   const int N = static_cast<int>(j["t"].size()), n = static_cast<int>(tr.joints.size());
   tr.t.resize(N);
   for (int k = 0; k < N; ++k) {
@@ -102,18 +111,17 @@ Trajectory trajectoryFromJson(const json& j) {
 }
 
 Trajectory loadTrajectory(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw Error(path + ": cannot open file");
+  const std::string text = readTextFile(path, kMaxTrajectoryFileBytes, path);
   json j;
   try {
-    f >> j;
-  } catch (const std::exception& e) {
-    throw Error(path + ": not valid JSON (" + e.what() + ")");
+    j = parseJsonText(text);
+  } catch (const Error& e) {
+    throw Error(nameInput(path) + ": not valid JSON (" + e.what() + ")");
   }
   try {
     return trajectoryFromJson(j);
   } catch (const Error& e) {
-    throw Error(path + ": " + e.what());
+    throw Error(nameInput(path) + ": " + e.what());
   }
 }
 

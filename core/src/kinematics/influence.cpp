@@ -1,4 +1,5 @@
 #include <achain/kinematics/influence.hpp>
+#include <achain/model/caps.hpp>
 
 #include "joint_path.hpp"
 
@@ -8,6 +9,13 @@
 namespace achain {
 
 namespace {
+
+/// D (dof³ numbers per row) is refused past kMaxJointsCubic joints before it is allocated.
+void requireCubicSize(int n) {
+  if (n > kMaxJointsCubic)
+    throw Error("order: third-order coefficients need 6·dof³ numbers; at most " + std::to_string(kMaxJointsCubic) +
+                " joints (this model has " + std::to_string(n) + ")");
+}
 
 void checkLink(const Model& model, int link) {
   if (link < 0 || link >= model.njoints())
@@ -95,6 +103,7 @@ void influence(const Model& model, const Data& data, int link, const Vec3& point
   checkLink(model, link);
   if (order < 1 || order > 3) throw Error("order: must be 1, 2 or 3 (got " + std::to_string(order) + ")");
   const int n = model.nv;
+  if (order >= 3) requireCubicSize(n);
   out.G.resize(6, n);
   out.G.setZero();
   if (order >= 2) {
@@ -128,6 +137,7 @@ static void prepareRows3(const Model& model, int link, Eigen::Ref<MatX> G, Tenso
     H->setZero();
   }
   if (D) {
+    requireCubicSize(n);
     D->resize(3, n, n, n);
     D->setZero();
   }

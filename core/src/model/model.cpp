@@ -1,4 +1,5 @@
 #include <achain/model/model.hpp>
+#include <achain/model/caps.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
@@ -83,15 +84,6 @@ void requirePositiveOrInf(const std::string& path, double v) {
   if (!(v > 0)) fail(path, "must be > 0 (got " + num(v) + ")");
 }
 
-// The documented physical range of a description (docs/robot-format.md): values beyond these are typing
-// errors or units gone wrong, and would overflow downstream (1e200 m squared is inf).
-constexpr double kMaxLength = 1e3;      // m: link lengths, offsets, ρ, CoM, base/tool translation, law terms
-constexpr double kMaxMass = 1e6;        // kg
-constexpr double kMaxInertia = 1e6;     // kg·m²
-constexpr double kMaxGravity = 1e3;     // m/s²
-constexpr double kMaxLimit = 1e6;       // rad or m: position limits; rad/s, rad/s², N·m for the others (when finite)
-constexpr double kMaxRate = 1e9;
-
 void requireWithin(const std::string& path, double v, double bound, const char* unit) {
   requireFinite(path, v);
   if (std::abs(v) > bound)
@@ -139,7 +131,10 @@ Mat3 alignZ(const Vec3& a) {
 void Model::finalize() {
   const int n = njoints();
   if (n == 0) fail("joints", "must list at least one joint");
+  if (n > kMaxJoints)
+    fail("joints", std::to_string(n) + " joints; at most " + std::to_string(kMaxJoints) + " (the dynamics take dof² memory)");
   if (!gravity.allFinite()) fail("gravity", "must contain finite numbers");
+  for (int k = 0; k < 3; ++k) requireWithin("gravity[" + std::to_string(k) + "]", gravity[k], kMaxGravity, "m/s²");
   if (gravity.norm() > kMaxGravity) fail("gravity", "magnitude " + num(gravity.norm()) + " m/s² exceeds the physical range (≤ " + num(kMaxGravity) + ")");
   validateRotation("base", base.R);
   if (!base.p.allFinite()) fail("base", "translation must be finite");

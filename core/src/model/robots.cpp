@@ -1,4 +1,5 @@
 #include <achain/model/robots.hpp>
+#include <achain/model/caps.hpp>
 #include <achain/math/text.hpp>
 
 #include <fstream>
@@ -34,7 +35,7 @@ Model builtinModel(const std::string& name) {
 namespace {
 /// The text of an open robot file, refused past 16 MiB (a robot description is small; /dev/zero is not).
 std::string readBounded(std::ifstream& f, const std::string& path) {
-  constexpr size_t kMaxBytes = 16u << 20;
+  constexpr size_t kMaxBytes = kMaxRobotFileBytes;
   std::string text;
   char buf[1 << 16];
   while (f.read(buf, sizeof buf) || f.gcount() > 0) {

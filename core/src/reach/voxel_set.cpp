@@ -17,6 +17,13 @@ std::string num(double v) {
 }
 }  // namespace
 
+double VoxelSet::cellsFor(double voxel, const Vec3& origin, const Vec3& lo_point, const Vec3& hi_point) {
+  double total = 1;
+  for (int a = 0; a < 3; ++a)
+    total *= (std::floor((hi_point[a] - origin[a]) / voxel) + 1) - (std::floor((lo_point[a] - origin[a]) / voxel) - 1) + 1;
+  return total;
+}
+
 VoxelSet::VoxelSet(double voxel, const Vec3& origin, const Vec3& lo_point, const Vec3& hi_point, double max_cells) {
   if (!(voxel > 0) || !std::isfinite(voxel)) throw Error("voxel: must be a positive finite length (got " + num(voxel) + ")");
   if (!origin.allFinite()) throw Error("origin: must be finite");

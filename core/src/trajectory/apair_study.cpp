@@ -1,4 +1,6 @@
 #include <achain/trajectory/apair_study.hpp>
+#include <achain/math/text.hpp>
+#include <achain/model/caps.hpp>
 
 #include <cmath>
 #include <limits>
@@ -51,8 +53,15 @@ Model apairStudyModel(const ApairStudyParameters& p, Mounting mounting) {
 }
 
 ApairStudyResult apairStudy(const ApairStudyParameters& p, double T, const std::string& profile, int samples) {
-  if (!(T > 0) || !std::isfinite(T)) throw Error("duration: must be finite and > 0");
-  if (samples < 3) throw Error("samples: must be at least 3");
+  if (!(T >= kMinDuration && T <= kMaxDuration)) throw Error("duration: must be in [1e-6, 1e7] s (got " + shortNumber(T) + ")");
+  if (samples < 3 || samples > kMaxTrajectorySamples) throw Error("samples: must be between 3 and 1e6 (got " + std::to_string(samples) + ")");
+  // the parameters are a robot description's: the same physical range
+  if (!(p.rho > 0 && p.rho <= kMaxLength)) throw Error("rho: must be > 0 and ≤ 1000 m (got " + shortNumber(p.rho) + " m)");
+  for (const auto& [v, name] : {std::pair<double, const char*>{p.link_mass, "link_mass"}, {p.leg_mass, "leg_mass"}})
+    if (!(v >= 0 && v <= kMaxMass)) throw Error(std::string(name) + ": must be in [0, 1e6] kg (got " + shortNumber(v) + ")");
+  for (const auto& [v, name] : {std::pair<double, const char*>{p.plate_a, "plate_a"}, {p.plate_b, "plate_b"}})
+    if (!(v >= 0 && v <= kMaxLength)) throw Error(std::string(name) + ": must be in [0, 1000] m (got " + shortNumber(v) + ")");
+  if (!(std::abs(p.gravity) <= kMaxGravity)) throw Error("gravity: magnitude must be ≤ 1000 m/s² (got " + shortNumber(p.gravity) + ")");
   ApairStudyResult res;
   res.duration = T;
   res.profile = profile;

@@ -1,4 +1,6 @@
 #include <achain/trajectory/cartesian.hpp>
+#include <achain/math/text.hpp>
+#include <achain/model/caps.hpp>
 
 #include <Eigen/Geometry>
 #include <cmath>
@@ -80,7 +82,8 @@ SE3 cartesianPose(const SE3& start, const CartesianPathSpec& spec, double s) {
 CartesianPlan planCartesianPath(const Model& m, const VecX& q0, const CartesianPathSpec& spec) {
   checkJointVector(m, q0, "from");
   const char* what = spec.kind == CartesianKind::Line ? "line" : "arc";
-  if (spec.knots < 2) throw Error(std::string(what) + ": knots must be at least 2");
+  if (spec.knots < 2 || spec.knots > kMaxCartesianKnots)
+    throw Error(std::string(what) + ": knots must be between 2 and " + std::to_string(kMaxCartesianKnots) + " (got " + std::to_string(spec.knots) + ")");
   for (double v : {spec.speed, spec.acceleration, spec.angular_speed, spec.angular_acceleration})
     if (!(v > 0) || !std::isfinite(v)) throw Error(std::string(what) + ": speeds and accelerations must be finite and > 0");
   CartesianPlan plan;
@@ -160,6 +163,8 @@ CartesianInterpolation interpolateCartesian(const SE3& start, const SE3& goal, c
     if (!(v > 0) || !std::isfinite(v)) throw Error(std::string(name) + ": must be finite and > 0");
   if (!(spec.rate > 0) || !std::isfinite(spec.rate)) throw Error("rate: must be finite and > 0");
   if (!(spec.duration >= 0) || !std::isfinite(spec.duration)) throw Error("duration: must be finite and ≥ 0 (0: from the limits)");
+  if (spec.duration > 0 && !(spec.duration >= kMinDuration && spec.duration <= kMaxDuration))
+    throw Error("duration: " + shortNumber(spec.duration) + " s is outside the range [1e-6, 1e7] s");
   if (!start.R.allFinite() || !start.p.allFinite()) throw Error("start: must be finite");
   if (!goal.R.allFinite() || !goal.p.allFinite()) throw Error("goal: must be finite");
   const bool trapezoid = spec.profile == "trapezoid";
@@ -194,7 +199,7 @@ CartesianInterpolation interpolateCartesian(const SE3& start, const SE3& goal, c
   }
   const double T = out.duration;
   const double steps = std::ceil(T * spec.rate - 1e-9);
-  if (steps > 1e7) throw Error("rate: more than 10 million samples (duration × rate)");
+  if (steps + 1 > kMaxTrajectorySamples) throw Error("rate: more than 1e6 samples (duration × rate)");
   const int N = static_cast<int>(steps) + 1;
   VecX sv(1), sdv(1), sddv(1);
   for (int k = 0; k < N; ++k) {

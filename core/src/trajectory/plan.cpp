@@ -1,4 +1,6 @@
 #include <achain/trajectory/plan.hpp>
+#include <achain/math/text.hpp>
+#include <achain/model/caps.hpp>
 
 #include <cmath>
 
@@ -53,6 +55,8 @@ Plan planJointPath(const Model& m, const PlanSpec& s) {
   plan.limits.velocity *= s.velocity_scale;
   plan.limits.acceleration *= s.acceleration_scale;
   if (std::isnan(s.duration)) throw Error("duration: must be a number");
+  if (s.duration > 0 && !(s.duration >= kMinDuration && s.duration <= kMaxDuration))
+    throw Error("duration: " + shortNumber(s.duration) + " s is outside the range [1e-6, 1e7] s");
   if (s.duration > 0) {
     // A given duration fixes the timing: joints without a speed or acceleration limit get a nominal
     // 1 (rad or m)/s and /s², which only shapes the profile before it is scaled to the duration.

@@ -1,4 +1,5 @@
 #include <achain/trajectory/trajectory.hpp>
+#include <achain/model/caps.hpp>
 
 #include <cmath>
 #include <fstream>
@@ -17,7 +18,7 @@ Trajectory samplePath(const Model& m, const JointPath& path, double rate) {
   const double dt = 1.0 / rate;
   const double count = std::floor(T / dt * (1 + 1e-12));
   if (!std::isfinite(T) || T < 0) throw Error("trajectory: path duration must be finite");
-  if (count > 1e6)
+  if (count + 1 > kMaxTrajectorySamples)
     throw Error("rate: " + std::to_string(static_cast<long long>(count)) + " samples is too many (at most 1e6; lower the rate)");
   int N = static_cast<int>(count) + 1;              // samples at k·dt, k = 0 … count
   const bool extra = T - (N - 1) * dt > 1e-12 * std::max(1.0, T);  // then add the exact end sample

@@ -6,6 +6,10 @@
 
 #include <achain/io/model_json.hpp>
 #include <achain/model/robots.hpp>
+#include <achain/io/json_text.hpp>
+#include <achain/dynamics/freeman.hpp>
+#include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/fk.hpp>
 
 #include "helpers.hpp"
 
@@ -159,14 +163,14 @@ TEST_CASE("out-of-range integers, duplicate keys and unphysical magnitudes are r
   CHECK_THAT(with([](json& j) { j["joints"][0]["link"]["com"] = {1e154, 0, 0}; }), StartsWith("joints[0].link.com[0]: magnitude"));
   CHECK_THAT(with([](json& j) { j["joints"][0]["link"]["inertia"] = {1e308, 1e308, 1e308, 0, 0, 0}; }),
              StartsWith("joints[0].link.inertia: magnitude"));
-  CHECK_THAT(with([](json& j) { j["gravity"] = {0, 0, -1e308}; }), StartsWith("gravity: magnitude"));
+  CHECK_THAT(with([](json& j) { j["gravity"] = {0, 0, -1e308}; }), StartsWith("gravity[2]: magnitude"));
   CHECK_THAT(with([](json& j) { j["joints"][0]["link"]["mass"] = 1e12; }), StartsWith("joints[0].link.mass: magnitude"));
   // duplicate keys: the text form is the only place they survive
   try {
     modelFromJsonString(R"({"schema_version": 1, "joints": [{"kind": "R", "kind": "A", "rho": 0.1}]})");
     FAIL("a duplicate key loaded");
   } catch (const Error& e) {
-    CHECK_THAT(std::string(e.what()), Contains("duplicate key \"kind\""));
+    CHECK_THAT(std::string(e.what()), Contains("duplicate key 'kind'"));
   }
   // a file that is not a robot description at all is refused before it fills the memory
   CHECK_THROWS_WITH(loadRobot("/dev/zero"), Contains("larger than 16 MiB"));
@@ -193,4 +197,54 @@ TEST_CASE("messages escape control characters and cut long input", "[io][errors]
   } catch (const Error& x) {
     CHECK(std::string(x.what()).size() < 400);
   }
+}
+
+TEST_CASE("resource caps of the readers: joints, nesting, string size, escaped duplicate keys (issue 17)", "[io][errors][caps]") {
+  using Catch::Matchers::Contains;
+  using Catch::Matchers::StartsWith;
+  auto chain = [](int n) {
+    json j = {{"schema_version", 1}, {"joints", json::array()}};
+    for (int i = 0; i < n; ++i) j["joints"].push_back({{"kind", "R"}, {"a", 0.01}, {"link", {{"mass", 1}}}});
+    return j;
+  };
+  CHECK_NOTHROW(modelFromJson(chain(kMaxJoints)));
+  CHECK_THAT(errorOf(chain(kMaxJoints + 1)), StartsWith("joints: 1001 joints; at most 1000"));
+  // nesting: 64 levels load (and fail for what they are), 65 are refused by the reader itself
+  auto nested = [](int depth) {  // the document object is level 1; "notes" holds depth - 1 arrays
+    return R"({"schema_version": 1, "notes": )" + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
+  };
+  CHECK_THROWS_WITH(modelFromJsonString(nested(kMaxJsonDepth)), StartsWith("notes[0]: must be a string"));
+  CHECK_THROWS_WITH(modelFromJsonString(nested(kMaxJsonDepth + 1)), StartsWith("(document): nested deeper than 64"));
+  CHECK_THROWS_WITH(modelFromJsonString(nested(1000000)), StartsWith("(document): nested deeper than 64"));
+  // strings and keys
+  const std::string big(kMaxJsonStringBytes + 1, 'k');
+  CHECK_THROWS_WITH(parseJsonText(R"({"description": ")" + big + "\"}"), StartsWith("(document): a string of 65537 bytes (at most 64 KiB)"));
+  CHECK_THROWS_WITH(parseJsonText("{\"" + big + "\": 1}"), StartsWith("(document): a key of 65537 bytes"));
+  CHECK_NOTHROW(parseJsonText(R"({"description": ")" + std::string(kMaxJsonStringBytes, 'k') + "\"}"));
+  // a duplicate key is quoted escaped (before: the raw escape sequence reached the terminal)
+  try {
+    parseJsonText(R"({"\u001b[2J": 1, "\u001b[2J": 2})");
+    FAIL("a duplicate key parsed");
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    CHECK(m == "(document): duplicate key '\\x1b[2J' in one object (give each field once)");
+  }
+  // gravity is bounded per component, so 1e308 is named as the number it is (the norm would be inf)
+  json g = minimal();
+  g["gravity"] = {1e308, 0, 0};
+  CHECK_THAT(errorOf(g), StartsWith("gravity[0]: magnitude 1e+308 exceeds the physical range"));
+}
+
+TEST_CASE("outputs of dof³ size are refused past kMaxJointsCubic before they are allocated", "[dynamics][caps]") {
+  json j = {{"schema_version", 1}, {"joints", json::array()}};
+  for (int i = 0; i <= kMaxJointsCubic; ++i) j["joints"].push_back({{"kind", "R"}, {"a", 0.01}, {"link", {{"mass", 1}}}});
+  const Model m = modelFromJson(j);
+  Data d(m);
+  const VecX q = VecX::Zero(m.nq);
+  forwardKinematics(m, d, q);
+  FreemanModel fm;
+  CHECK_THROWS_WITH(freemanModel(m, d, q, q, DynamicsOptions{}, fm), Catch::Matchers::StartsWith("freemanModel: P* has dof³ entries; at most 100 joints"));
+  Influence in;
+  CHECK_NOTHROW(toolInfluence(m, d, in, 2));
+  CHECK_THROWS_WITH(toolInfluence(m, d, in, 3), Catch::Matchers::StartsWith("order: third-order coefficients need 6·dof³ numbers"));
 }

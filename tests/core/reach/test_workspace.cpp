@@ -360,3 +360,60 @@ TEST_CASE("Workspace: errors name the option", "[workspace][errors]") {
   CHECK(w.count() >= 2 * kPi / (std::sqrt(2.0) * 0.05));
   CHECK(w.count() <= 1.3 * 2 * kPi / 0.05);
 }
+
+TEST_CASE("Workspace: the estimate before a job, and the caps it is checked against (issue 17)", "[workspace][caps]") {
+  const Model m = thesis3R();
+  WorkspaceOptions o;  // the thesis 3R chain is in inches: 0.5 is the thesis's voxel (14,897 voxels)
+  o.voxel = 2;
+  o.threads = 1;
+  // Castelli and Monte-Carlo: the estimate's evaluations are the job's exactly
+  for (const WorkspaceMethod method : {WorkspaceMethod::Castelli, WorkspaceMethod::MonteCarlo}) {
+    o.method = method;
+    o.samples = 2e5;
+    const WorkspaceEstimate e = estimateWorkspace(m, o);
+    const WorkspaceResult r = computeWorkspace(m, o);
+    CHECK(e.evaluations == double(r.evaluations));
+    CHECK(e.cells == double(r.voxels.cells()));
+    CHECK(e.voxels >= double(r.count()));  // an upper estimate of the filled voxels
+    CHECK(e.seconds == Approx(e.evaluations / kWorkspaceFkRate));
+  }
+  // Robinson: the grid exactly; the evaluations and the filled voxels (from two pilot runs) within 2x
+  o.method = WorkspaceMethod::Robinson;
+  for (const double voxel : {2.0, 1.0, 0.5}) {
+    o.voxel = voxel;
+    const WorkspaceEstimate e = estimateWorkspace(m, o);
+    const WorkspaceResult r = computeWorkspace(m, o);
+    INFO("voxel " << voxel << ": estimated " << e.evaluations << " evaluations, " << e.voxels << " voxels; ran " << r.evaluations
+                  << ", " << r.count());
+    CHECK(e.cells == double(r.voxels.cells()));
+    CHECK(e.evaluations > 0.5 * double(r.evaluations));
+    CHECK(e.evaluations < 2 * double(r.evaluations));
+    CHECK(e.voxels > 0.5 * double(r.count()));
+    CHECK(e.voxels < 2 * double(r.count()));
+    CHECK(e.bytes >= e.cells / 8);
+  }
+  // past a cap: refused before anything is allocated, naming the cap; raised, the same job runs
+  o.voxel = 0.5;
+  const WorkspaceEstimate e = estimateWorkspace(m, o);
+  WorkspaceOptions capped = o;
+  capped.max_evaluations = e.evaluations / 2;
+  CHECK_THROWS_WITH(WorkspaceJob(m, capped), Catch::Matchers::StartsWith("voxel: about") &&
+                                                 Catch::Matchers::Contains("cap max_evaluations"));
+  capped = o;
+  capped.max_bytes = e.bytes / 2;
+  CHECK_THROWS_WITH(WorkspaceJob(m, capped), Catch::Matchers::Contains("(estimate; cap max_bytes"));
+  capped = o;
+  capped.max_cells = e.cells / 2;
+  CHECK_THROWS_WITH(WorkspaceJob(m, capped), Catch::Matchers::Contains("cap max_cells"));
+  capped.max_cells = e.cells;  // raised to the need: runs
+  CHECK_NOTHROW(WorkspaceJob(m, capped));
+  // the estimate itself never refuses (it is how a caller learns the cost of a capped job)
+  capped.max_evaluations = 1;
+  CHECK(estimateWorkspace(m, capped).evaluations == e.evaluations);
+  // nonsense voxels and caps are named
+  o.voxel = 1e300;
+  CHECK_THROWS_WITH(estimateWorkspace(m, o), Catch::Matchers::StartsWith("voxel: 1e+300 m is past the physical range"));
+  o.voxel = 0.5;
+  o.max_bytes = std::nan("");
+  CHECK_THROWS_WITH(estimateWorkspace(m, o), Catch::Matchers::StartsWith("max_bytes: must be > 0"));
+}

@@ -267,6 +267,10 @@ TEST_CASE("sampling: rate, exact end sample, JSON round trip and CSV", "[traject
   bad = j;
   bad["t"][5] = bad["t"][4];
   CHECK_THROWS_WITH(trajectoryFromJson(bad), Catch::Contains("t[5]: times must increase"));
+  // issue 17: the version is compared as the integer it is (4294967297 was truncated to 1 and accepted)
+  bad = j;
+  bad["version"] = 4294967297u;
+  CHECK_THROWS_WITH(trajectoryFromJson(bad), Catch::Contains("version: must be 1"));
   const std::string csv = trajectoryToCsv(tr);
   CHECK(csv.rfind("t,q_waist,q_shoulder,q_elbow,q_wrist,qd_waist", 0) == 0);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 161);

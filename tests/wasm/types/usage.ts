@@ -14,7 +14,7 @@ import type { Influence, ManipulabilityMeasures, ManipulabilityReport, Singulari
 import type {
   PlannedTrajectory, CartesianTrajectory, TrajectoryAnalysis, TrajectoryJSON, CartesianInterpolation,
 } from '../../../wasm/types/trajectory';
-import type { WorkspaceSection, WorkspaceOverlap } from '../../../wasm/types/workspace';
+import type { WorkspaceSection, WorkspaceOverlap, WorkspaceEstimate } from '../../../wasm/types/workspace';
 
 export async function usage(): Promise<number> {
   const achain: Achain = await loadAchain();
@@ -109,6 +109,8 @@ export async function usage(): Promise<number> {
 
   // workspace
   const clear: Float64Array = m.apairClearance(q);
+  const est: WorkspaceEstimate = m.estimateWorkspace({ voxel: 0.05, maxBytes: 2 ** 31, maxEvaluations: 1e11 });
+  const estNumbers: number = est.cells + est.voxels + est.bytes + est.evaluations + est.seconds + est.caps.bytes + (est.withinCaps ? 1 : 0);
   const ws: Workspace = m.computeWorkspace({ voxel: 0.05 });
   const job: Workspace = m.workspaceJob({ voxel: 0.05, method: 'robinson' });
   const progress: number = job.step(1e5);
@@ -127,6 +129,6 @@ export async function usage(): Promise<number> {
     Object.keys(desc).length, tool[0], toolOut[0], tools[0], J[0], Js[0], Jd.Jdot[0], Ja.rpy[0], inf.G[0], acc[0], jerk[0], mm.rank,
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
     ke, pe, lee.D[0], fm.TL[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
-    summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers,
+    summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers, estNumbers,
     jt.samples].reduce((a, x) => a + x, 0);
 }

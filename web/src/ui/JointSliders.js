@@ -24,8 +24,12 @@ export class JointSliders {
       const [lo, hi] = jointRange(j);
       const label = document.createElement('label');
       const name = document.createElement('span');
-      name.innerHTML = `<b></b><span class="kind kind-${j.kind}">${j.kind}</span>`;
-      name.querySelector('b').textContent = `q${i + 1} ${j.name}`;
+      const b = document.createElement('b');
+      b.textContent = `q${i + 1} ${j.name}`;  // the file's name: text, never markup
+      const kind = document.createElement('span');
+      kind.className = `kind kind-${j.kind}`;
+      kind.textContent = j.kind;
+      name.append(b, kind);
       const lim = document.createElement('span');
       lim.className = 'lim';
       label.append(name, lim);

@@ -6,6 +6,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { fmt, jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
+import { escapeHtml } from '../ui/html.js';
 
 const COLOURS = ['#60a5fa', '#f472b6', '#4ade80', '#facc15', '#fb923c', '#a78bfa', '#22d3ee', '#f87171'];
 const INLBF = 0.112984829; // N·m per in·lbf
@@ -325,7 +326,7 @@ export class MotionView {
     const tr = this.traj;
     const a = this.analysis;
     const m = this.studio.model;
-    let html = `<p><b>${tr.profile}</b>, ${tr.samples} samples, duration <b>${fmt(tr.duration, 4)} s</b>, continuous up to ${['position', 'velocity', 'acceleration', 'jerk'][tr.continuity] ?? tr.continuity}.`;
+    let html = `<p><b>${escapeHtml(tr.profile)}</b>, ${tr.samples} samples, duration <b>${fmt(tr.duration, 4)} s</b>, continuous up to ${['position', 'velocity', 'acceleration', 'jerk'][tr.continuity] ?? tr.continuity}.`;
     if (tr.cartesian) html += ` Cartesian ${tr.profile}: ${fmt(tr.cartesian.length * 1000, 1)} mm, largest IK error ${fmt(tr.cartesian.maxIkError * 1000, 4)} mm, largest deviation from the ideal path ${fmt(tr.cartesian.maxDeviation * 1000, 3)} mm${tr.cartesian.positionOnly ? ' (position only)' : ''}.`;
     if (tr.torqueScaling && tr.torqueScaling.factor > 1) html += ` Slowed ×${fmt(tr.torqueScaling.factor, 3)} for the torque limit of q${tr.torqueScaling.joint + 1}.`;
     html += '</p>';
@@ -333,7 +334,7 @@ export class MotionView {
       html += `<table class="grid m-table"><tr><th>joint</th><th>peak |τ| N·m</th><th>of limit</th><th>work J</th><th>work in·lbf</th></tr>`;
       m.joints.forEach((j, i) => {
         const ratio = a.effortRatio[i];
-        html += `<tr><td>q${i + 1} ${j.name}</td><td>${fmt(a.peakTau[i], 3)}</td><td${ratio > 1 ? ' style="color:var(--bad)"' : ''}>${ratio > 0 ? `${fmt(100 * ratio, 1)} %` : '—'}</td><td>${fmt(a.work[i], 3)}</td><td>${fmt(a.work[i] / INLBF, 2)}</td></tr>`;
+        html += `<tr><td>q${i + 1} ${escapeHtml(j.name)}</td><td>${fmt(a.peakTau[i], 3)}</td><td${ratio > 1 ? ' style="color:var(--bad)"' : ''}>${ratio > 0 ? `${fmt(100 * ratio, 1)} %` : '—'}</td><td>${fmt(a.work[i], 3)}</td><td>${fmt(a.work[i] / INLBF, 2)}</td></tr>`;
       });
       html += `<tr><td><b>total</b></td><td></td><td></td><td><b>${fmt(a.totalWork, 3)}</b></td><td><b>${fmt(a.totalWork / INLBF, 2)}</b></td></tr></table>`;
       html += a.withinEffort ? '<p class="ok-box">All torques within the effort limits.</p>' : '<p style="color:var(--warn)">Some torques exceed the effort limits (see the torque plot).</p>';

@@ -5,6 +5,7 @@
 import * as THREE from 'three';
 import { Studio } from '../Studio.js';
 import { INCH, fmt, lengthFactor } from '../core/units.js';
+import { escapeHtml } from '../ui/html.js';
 
 const COL_A = new THREE.Color(0xa855f7);
 const COL_SHARED = new THREE.Color(0xcbd5e1);
@@ -28,6 +29,8 @@ export class WorkspaceView {
           <label>method <select class="w-method" aria-label="workspace method">
             <option value="robinson">Robinson sweep</option><option value="castelli">Castelli</option><option value="montecarlo">Monte Carlo</option></select></label>
         </div>
+        <div class="w-estimate muted" data-testid="workspace-estimate"></div>
+        <label class="w-raise-row" hidden title="the caps guard the page against a job that would take minutes or gigabytes"><input type="checkbox" class="w-raise"> run anyway (raise the caps to this estimate)</label>
         <div class="row">
           <label><input type="checkbox" class="w-surface" checked> surface voxels only</label>
           <label title="the same chain with every A-pair replaced by an R-pair, on the same lattice"><input type="checkbox" class="w-twin"> A vs R overlap</label>
@@ -57,6 +60,8 @@ export class WorkspaceView {
     studio.viewport.renderer.localClippingEnabled = true;
 
     this.$('.w-run').addEventListener('click', () => this.run());
+    for (const c of ['.w-voxel', '.w-method']) this.$(c).addEventListener('input', () => this._estimate());
+    this.$('.w-raise').addEventListener('change', () => this._estimate());
     this.$('.w-cancel').addEventListener('click', () => this.cancel());
     for (const c of ['.w-axis', '.w-cut']) this.$(c).addEventListener('input', () => this._section());
     for (const c of ['.w-showA', '.w-showS', '.w-showB']) this.$(c).addEventListener('change', () => this._visibility());
@@ -71,8 +76,51 @@ export class WorkspaceView {
       this.$('.w-twin').disabled = !m.joints.some((j) => j.kind === 'A');
       this.$('.w-twin').checked = false;
       this._setVoxelDefault();
+      this._estimate();
     });
-    studio.addEventListener('units', () => { this._setVoxelDefault(true); if (this.result && this.lastMsg) this._table(this.lastMsg); });
+    studio.addEventListener('units', () => { this._setVoxelDefault(true); this._estimate(); if (this.result && this.lastMsg) this._table(this.lastMsg); });
+  }
+
+  /** The job's options from the controls (SI), with the caps raised to the estimate when the user asked. */
+  _options() {
+    const voxel = Number(this.$('.w-voxel').value) / lengthFactor(this.studio.units);
+    const o = { voxel, method: this.$('.w-method').value };
+    const e = this.estimate;
+    if (e && !e.withinCaps && this.$('.w-raise').checked) {
+      o.maxBytes = Math.max(e.caps.bytes, 1.01 * e.bytes);
+      o.maxEvaluations = Math.max(e.caps.evaluations, 1.01 * e.evaluations);
+    }
+    return o;
+  }
+
+  /**
+   * The core's estimate of the job (grid cells, voxels, memory, time), shown before it starts; a job past the
+   * caps is refused unless "run anyway" raises them (docs/reliability-caps.md).
+   */
+  _estimate() {
+    const box = this.$('.w-estimate');
+    this.estimate = null;
+    this.overCaps = false;
+    const o = this._options();  // the default caps: the estimate says whether they hold
+    if (!(o.voxel > 0) || !this.studio.model) { box.textContent = ''; return; }
+    try {
+      const e = this.studio.model.estimateWorkspace(o);
+      this.estimate = e;
+      const big = (x) => (x >= 1e6 ? `${fmt(x / 1e6, 3)} M` : x >= 1e3 ? `${fmt(x / 1e3, 3)} k` : fmt(x, 3));
+      const mem = e.bytes >= 2 ** 30 ? `${fmt(e.bytes / 2 ** 30, 3)} GiB` : `${fmt(e.bytes / 2 ** 20, 3)} MiB`;
+      const secs = e.seconds < 1 ? '< 1 s' : e.seconds < 120 ? `≈ ${fmt(e.seconds, 2)} s` : `≈ ${fmt(e.seconds / 60, 2)} min`;
+      const twin = this.$('.w-twin').checked ? ' (×2 with the R twin)' : '';
+      this.overCaps = !e.withinCaps;
+      const capMem = e.caps.bytes >= 2 ** 30 ? `${fmt(e.caps.bytes / 2 ** 30, 3)} GiB` : `${fmt(e.caps.bytes / 2 ** 20, 3)} MiB`;
+      box.textContent = `estimate: ${big(e.cells)} grid cells, ≤ ${big(e.voxels)} voxels, ${mem}, ${big(e.evaluations)} evaluations, ${secs}${twin}` +
+        (this.overCaps ? ` — past the caps (${big(e.caps.cells)} cells, ${capMem}, ${big(e.caps.evaluations)} evaluations)` : '');
+      box.classList.toggle('error', this.overCaps);
+      this.$('.w-raise-row').hidden = !this.overCaps || e.cells > e.caps.cells;  // the grid's cap stands (int32 lattice)
+    } catch (err) {
+      box.textContent = `estimate: ${err.message}`;
+      box.classList.add('error');
+      this.$('.w-raise-row').hidden = true;
+    }
   }
 
   _setVoxelDefault(keep = false) {
@@ -99,10 +147,15 @@ export class WorkspaceView {
   /** Starts a job in the worker with the current model (as the core's JSON) and options. */
   run() {
     const s = this.studio;
-    const f = lengthFactor(s.units);
-    const voxel = Number(this.$('.w-voxel').value) / f;
+    const options = this._options();
+    const voxel = options.voxel;
     this.$('.w-error').hidden = true;
     if (!(voxel > 0)) { this._fail('voxel: must be a positive length'); return; }
+    this._estimate();
+    if (this.overCaps && !this.$('.w-raise').checked) {
+      // refused before any worker starts: the core's own message names the cap and how to raise it
+      try { s.model.workspaceJob(options).dispose(); } catch (e) { this._fail(e.message); return; }
+    }
     this._voxelSi = voxel;
     const json = s.model.modelToJson();
     const twin = this.$('.w-twin').checked && s.model.joints.some((j) => j.kind === 'A') ? Studio.twinDescription(json) : null;
@@ -115,10 +168,10 @@ export class WorkspaceView {
     this.$('.w-run').disabled = true;
     this.$('.w-cancel').disabled = false;
     this.$('.w-progress').value = 0;
-    this.$('.w-status').textContent = 'computing…';
+    this.$('.w-status').textContent = this.estimate ? `computing… (estimate ${this.$('.w-estimate').textContent.replace(/^estimate: /, '')})` : 'computing…';
     this._worker().postMessage({
       type: 'start', id, model: json, twin, surfaceOnly: this.$('.w-surface').checked,
-      options: { voxel, method: this.$('.w-method').value },
+      options,
     });
   }
 
@@ -201,7 +254,7 @@ export class WorkspaceView {
     const a = msg.a;
     const whole = (x) => Math.round(x).toLocaleString('en');
     const vol = (v) => (u.length === 'in' ? `${whole(v / INCH ** 3)} in³` : u.length === 'mm' ? `${whole(v * 1e9)} mm³` : `${fmt(v, 4)} m³`);
-    let html = `<table class="grid"><tr><th></th><th>voxels</th><th>volume</th></tr><tr><td>${a.robot}</td><td>${a.voxels.toLocaleString('en')}</td><td>${vol(a.volume)}</td></tr>`;
+    let html = `<table class="grid"><tr><th></th><th>voxels</th><th>volume</th></tr><tr><td>${escapeHtml(a.robot)}</td><td>${a.voxels.toLocaleString('en')}</td><td>${vol(a.volume)}</td></tr>`;
     if (msg.b) {
       const o = msg.overlap;
       html += `<tr><td>R twin</td><td>${msg.b.voxels.toLocaleString('en')}</td><td>${vol(msg.b.volume)}</td></tr>`;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <achain/model/data.hpp>
+#include <achain/model/caps.hpp>
 
 namespace achain {
 
@@ -91,11 +92,7 @@ struct IkAllResult {
 /// finite number"), last row not (0 0 0 1), rotation not orthonormal or not proper (tolerance 1e-6).
 SE3 checkTarget(const Mat4& T, const std::string& what = "target");
 
-/// Bounds of the IK inputs (documented in docs/ik.md): a target's distance from the world origin, and the
-/// numeric solver's work per call (restarts × iterations), so that no call runs for hours.
-constexpr double kMaxTargetDistance = 1e6;  ///< m
-constexpr int kMaxIkRestarts = 10000;
-constexpr int kMaxIkIterations = 100000;
+// Bounds of the IK inputs (kMaxTargetDistance, kMaxIkRestarts, kMaxIkIterations): achain/model/caps.hpp.
 
 /// Position error |p − p*| and orientation angle |log(Rᵀ R*)| between two poses.
 void poseError(const SE3& a, const SE3& b, double& position_error, double& orientation_error);

@@ -21,6 +21,8 @@ class VoxelSet {
   /// An empty set whose box covers [lo_point, hi_point] (plus one cell of margin).
   /// Throws achain::Error naming `voxel` if the box would exceed max_cells.
   VoxelSet(double voxel, const Vec3& origin, const Vec3& lo_point, const Vec3& hi_point, double max_cells);
+  /// The cells such a set's box would have (allocates nothing): for estimates made before a job starts.
+  static double cellsFor(double voxel, const Vec3& origin, const Vec3& lo_point, const Vec3& hi_point);
 
   double voxel() const { return voxel_; }
   const Vec3& origin() const { return origin_; }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <achain/model/caps.hpp>
 #include <achain/model/model.hpp>
 #include <achain/reach/voxel_set.hpp>
 
@@ -46,9 +47,25 @@ struct WorkspaceOptions {
   double samples = 2e7;               ///< Monte-Carlo samples
   uint64_t seed = 1;                  ///< Monte-Carlo seed
   int threads = 0;                    ///< runAll: 0 = all hardware threads (always 1 in WebAssembly)
-  double max_cells = double(1u << 30);  ///< grid-size guard (cells of the reach box)
-  double max_evaluations = 2e10;      ///< guard on point evaluations (Castelli grows as steps^n)
+  // Resource caps (caps.hpp; docs/reliability-caps.md): the job is refused before it allocates anything when
+  // its estimate (estimateWorkspace) is past one of them; raise them to run a larger job on purpose.
+  double max_cells = kWorkspaceMaxCells;              ///< cells of the grid box (1 bit each)
+  double max_bytes = kWorkspaceMaxBytes;              ///< estimated memory of the job, bytes
+  double max_evaluations = kWorkspaceMaxEvaluations;  ///< estimated point evaluations (the time)
 };
+
+/// What a job would cost, computed before it starts (no grid is allocated): the CLI's --estimate, the JS
+/// model.workspaceEstimate(options), and the caps of WorkspaceJob.
+struct WorkspaceEstimate {
+  double cells = 0;        ///< cells of the output grid box
+  double voxels = 0;       ///< filled voxels (Robinson: from two pilot runs on coarse grids; else the reach ball's, ≥ the result)
+  double bytes = 0;        ///< memory: the grids' bitsets and the per-voxel arrays of Robinson's sweep
+  double evaluations = 0;  ///< point evaluations (Robinson: the sweeps' steps × the sources the pilots predict; exact otherwise)
+  double seconds = 0;      ///< evaluations at the nominal single-thread rate (caps.hpp)
+};
+
+/// Estimates a job without running it; validates the options as WorkspaceJob does (errors name the option).
+WorkspaceEstimate estimateWorkspace(const Model& model, const WorkspaceOptions& options);
 
 /// Per swept joint (Robinson: tool → base; Castelli/Monte-Carlo: base → tool).
 struct WorkspaceSweep {
