@@ -91,6 +91,13 @@ void SendJob::fail(const std::string& msg) {
 
 void SendJob::measure() {
   rep_.final_status = hs_.status();
+  // every segment sent ran exactly once: the controller's own count, not the host's acknowledgements
+  const uint32_t ran = rep_.final_status.segments_done - done0_;
+  if (ran < segs_.size()) {
+    fail("the controller executed " + std::to_string(ran) + " of the " + std::to_string(segs_.size()) +
+         " segments sent although each was acknowledged; its session was probably restarted mid-stream");
+    return;
+  }
   const Segment& last = segs_.back();
   rep_.max_abs_error = 0;
   rep_.planned_end.clear();
@@ -111,6 +118,10 @@ void SendJob::measure() {
 
 SendPhase SendJob::step(uint64_t now_us) {
   const double in_phase = (now_us - phase_us_) * 1e-6;
+  if (!finished() && hs_.lost() != SessionLoss::None) {  // reset or silent: the controller's side, whatever the phase
+    fail(hs_.error());
+    return phase_;
+  }
   switch (phase_) {
     case SendPhase::Streaming: {
       if (!hs_.error().empty()) {

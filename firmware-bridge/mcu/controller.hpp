@@ -111,6 +111,8 @@ class Controller {
   uint8_t expected_seq_ = 0;
   bool nak_sent_ = false;
   bool session_ = false;
+  uint32_t session_nonce_ = 0;
+  uint8_t session_hello_seq_ = 0;
 
   double elapsed_ = 0;  // s into the head segment
   double scale_ = 1, scale_rate_ = 0, scale_target_ = 1;  // time scaling for pause/resume
