@@ -185,7 +185,10 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
           writeLine({{"event", "glitch"}, {"t", vc.timeSeconds()}, {"joint", j + 1}, {"counts", 6000}, {"ticks", 5}}, true);
         }
         const bool was_estop = c.estopEngaged();
+        const uint32_t done_before = c.segmentsDone();
         vc.step(1);
+        if (c.segmentsDone() != done_before)  // execution record: which segment finished (n > 1: several in one tick)
+          writeLine({{"exec", c.lastDoneId()}, {"n", c.segmentsDone() - done_before}, {"t", vc.timeSeconds()}}, false);
         if (c.estopEngaged() && !estop_seen) {
           estop_seen = true;
           estop_rx_tick = c.estopTick();

@@ -37,8 +37,9 @@ struct SimRunOptions {
   volatile std::sig_atomic_t* stop = nullptr;   // set by a signal handler
   /// JSON Lines log, streamed to disk (bounded memory; flushed at least every 50 ms and at each event, so
   /// a SIGKILL loses at most the last 50 ms): a header line {"log":"achain-controller-sim","version":2,…},
-  /// one {"t","q","q_cmd","state","seg","done"} line per log_period, event lines {"event":"estop"|
-  /// "watchdog"|"fault"|"stall"|"glitch",…} as they happen, and a last {"summary":…} line on a clean exit.
+  /// one {"t","q","q_cmd","state","done"} line per log_period, an {"exec":id,"n":1,"t"} line each time a
+  /// segment finishes (n > 1: several in one servo period), event lines {"event":"estop"|"fault"|"stall"|
+  /// "glitch",…} as they happen, and a last {"summary":…} line on a clean exit.
   std::string log_path;
   double log_period = 0.005;                    // s between logged samples
   /// Plant faults requested by a signal handler (SIGUSR1: stall, SIGUSR2: encoder glitch): the runner

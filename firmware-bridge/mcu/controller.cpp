@@ -490,6 +490,7 @@ void Controller::interpolate(double dt) {
     elapsed_ -= done.dur;
     last_flags_ = done.s.flags;
     current_id_ = done.s.id;
+    last_done_id_ = done.s.id;
     ++segments_done_;
     executed_any_ = true;
     if (q_count_ == 1) {

@@ -1,0 +1,25 @@
+// Reads the JSON Lines log that `achain controller-sim --log` streams to disk (header, samples, events,
+// and the summary a clean exit appends) into one object: {header, samples: {t, q, q_cmd, state, done},
+// events, exec (finished segments), counters, estop, final}. A last line cut by a SIGKILL is skipped and reported as `truncated`.
+import fs from 'node:fs';
+
+export function readSimLog(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const out = { header: null, samples: { t: [], q: [], q_cmd: [], state: [], done: [] }, events: [], exec: [], truncated: false };
+  lines.forEach((line, i) => {
+    if (!line) return;
+    let j;
+    try {
+      j = JSON.parse(line);
+    } catch (e) {
+      if (i >= lines.length - 2) { out.truncated = true; return; }
+      throw new Error(`${file}:${i + 1}: ${e.message}`);
+    }
+    if (j.log) out.header = j;
+    else if (j.summary) Object.assign(out, j.summary);
+    else if (j.event) out.events.push(j);
+    else if (j.exec !== undefined) out.exec.push(j);
+    else for (const k of Object.keys(out.samples)) out.samples[k].push(j[k]);
+  });
+  return out;
+}
