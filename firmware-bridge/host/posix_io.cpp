@@ -136,6 +136,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
   bool estop_seen = false;
   uint32_t estop_rx_tick = 0, estop_halt_tick = 0;
   uint64_t last_rx_mono = t_begin;
+  double last_rx_sim = 0;  // the controller's clock (s) when the last byte arrived
   uint16_t faults_before = 0;
   const Controller& c = vc.controller();
   auto readInput = [&] {
@@ -145,6 +146,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
       const bool was = c.estopEngaged();
       vc.write(buf, static_cast<size_t>(r));  // bytes reach the firmware's RX path as they arrive
       last_rx_mono = monoUs();
+      last_rx_sim = vc.timeSeconds();
       if (!was && c.estopEngaged())  // engaged in the receive path: drive and torque already off
         writeLine({{"event", "estop"}, {"t", vc.timeSeconds()}, {"mono_us", last_rx_mono}, {"rx_tick", c.estopTick()},
                    {"drive_enabled", c.driveEnabled()}, {"ticks_to_halt", c.driveEnabled() ? -1 : 0}},
@@ -204,7 +206,10 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
             if (added & (1u << b)) {
               json e = {{"event", "fault"}, {"fault", faultName(static_cast<uint16_t>(1u << b))}, {"t", vc.timeSeconds()},
                         {"mono_us", monoUs()}, {"state", stateName(c.state())}};
-              if ((1u << b) == kFaultWatchdog) e["since_last_rx_ms"] = (monoUs() - last_rx_mono) * 1e-3;
+              if ((1u << b) == kFaultWatchdog) {  // on the controller's clock, and on the wall clock (+ scheduling)
+                e["since_last_rx_ms"] = (vc.timeSeconds() - last_rx_sim) * 1e3;
+                e["since_last_rx_wall_ms"] = (monoUs() - last_rx_mono) * 1e-3;
+              }
               writeLine(e, true);
             }
           faults_before = c.faults();

@@ -340,10 +340,12 @@ std::vector<Segment> withApproach(const std::vector<Segment>& plan, const double
   const TrapezoidPath path(q0, q1, rl, topt);
   SampledTrajectory tr;
   const double T = path.duration();
+  // uniform samples of at most 1 ms: no sliver of an interval at the end, whose cubic the µrad fixed point
+  // would bend far past a_max (0.5 µrad over 0.3 ms is 33 rad/s²)
   const int n = std::max(2, static_cast<int>(std::ceil(T / 1e-3)) + 1);
   VecX q(dof), qd(dof), qdd(dof);
   for (int k = 0; k < n; ++k) {
-    const double t = k == n - 1 ? T : k * 1e-3;
+    const double t = k == n - 1 ? T : T * k / (n - 1);
     path.evaluate(t, q, qd, qdd);
     tr.t.push_back(t);
     tr.q.emplace_back(q.data(), q.data() + dof);
