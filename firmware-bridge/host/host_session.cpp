@@ -14,8 +14,16 @@ double HostSession::rand01() {
   return (rng_ & 0xFFFFFF) / 16777216.0;
 }
 
+void HostSession::openBurst() {
+  // a delimiter opens each write burst: line garbage that came before it (noise, a half frame of a dead
+  // host) then ends as one bad frame instead of spoiling this one — with garbage every 30–50 ms on the
+  // line, HELLO (resent every 80 ms) would otherwise never get through
+  if (out_.empty()) out_.push_back(0x00);
+}
+
 void HostSession::emitRaw(const uint8_t* frame, size_t n) {
   if (drop_ > 0 && rand01() < drop_) return;  // injected loss (tests)
+  openBurst();
   const size_t start = out_.size();
   out_.insert(out_.end(), frame, frame + n);
   if (corrupt_ > 0 && n > 2 && rand01() < corrupt_) {  // injected corruption: flip bits of one non-delimiter byte
@@ -40,6 +48,7 @@ void HostSession::sendUrgent(uint8_t type) {
   uint8_t frame[16];
   const size_t n = buildFrame(type, 0, nullptr, 0, frame, sizeof frame);
   // urgent frames are never dropped or corrupted by the test hooks: their repetition is tested separately
+  openBurst();
   out_.insert(out_.end(), frame, frame + n);
   ++counters_.frames_sent;
   last_tx_us_ = now_;

@@ -110,6 +110,7 @@ class HostSession {
   void dropPendingSegments();
   void enqueue(uint8_t type, const uint8_t* body, size_t n, bool segment = false, bool stream = false);
   void transmit(const Msg& m, bool resend);
+  void openBurst();
   void emitRaw(const uint8_t* frame, size_t n);
   void sendUrgent(uint8_t type);
   void handle(uint8_t type, const uint8_t* body, int n);

@@ -161,7 +161,7 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
     watchdog_stop_ms: histogram([200, 201, 202, 203, 205, 210, 250, 300, 301, 302, 303, 305, 310, 350]),
     watchdog_stop_wall_ms: histogram([200, 201, 202, 203, 205, 210, 250, 300, 301, 302, 303, 305, 310, 350]), watchdog_ms: { soak_host: global.watchdogMs, killed_host: bridge.defaultGlobalConfig().watchdogMs },
     host_frames: 0, host_resent: 0, host_naks: 0, host_rx_crc: 0, controller: { crc_errors: 0, malformed: 0, duplicates: 0, out_of_order: 0, segments_rejected: 0 },
-    sim_restarts: 0, host_kills: 0,
+    sim_restarts: 0, host_kills: 0, harness_errors: [],
   };
 
   // ---- the simulator (restartable); each instance logs to its own file
@@ -184,7 +184,16 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
   // ---- the host
   let streamer = null;
   async function openHost({ clearFaults = true } = {}) {
-    const transport = await NodeSerialTransport.open(hostPort, 115200);
+    // the port may still be settling after the previous host closed it (or was killed): retry briefly
+    let transport = null;
+    for (let k = 0; !transport; k++) {
+      try {
+        transport = await NodeSerialTransport.open(hostPort, 115200, { lock: false });
+      } catch (e) {
+        if (k >= 20) throw e;
+        await sleep(100);
+      }
+    }
     transport.txTap = dmg.tx;
     streamer = new Streamer(bridge, transport, { clock: intervalClock(1) });
     streamer.rxTap = dmg.rx;
@@ -222,6 +231,20 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
   const t_end = Date.now() + seconds * 1000;
   const scenarios = ['clean', 'estop', 'stall', 'glitch', 'hostkill', 'simrestart'];
   while (Date.now() < t_end - 6000) {
+    try {
+      await round();
+    } catch (e) {
+      // the harness itself failed (a port that would not open, a simulator that would not start): count it,
+      // start over with a fresh host, go on
+      R.harness_errors.push(`round ${R.rounds}: ${e.message}`);
+      log(`harness error: ${e.stack}`);
+      await closeHost().catch(() => {});
+      if (!sim || sim.exitCode !== null || sim.signalCode !== null) await startSim(null).catch(() => {});
+      await sleep(500);
+      await openHost().catch(() => {});
+    }
+  }
+  async function round() {
     const kind = R.rounds < scenarios.length ? scenarios[R.rounds] : scenarios[Math.floor(rand() * scenarios.length)];
     R.rounds += 1;
     R.scenarios[kind] = (R.scenarios[kind] ?? 0) + 1;
@@ -251,7 +274,7 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
         else R.faults_missed.push({ round: R.rounds, kind, reported: names });
       }
       await clearAndSettle();
-      continue;
+      return;
     }
     let fired = false, estopAt = 0, killAt = 0, lastQ = null;
     const timer = setTimeout(async () => {
@@ -295,7 +318,7 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
       await openHost();
       const fresh = readSimLog(simLog);
       if (fresh.exec.length) R.stale_segments_after_reset += fresh.exec.length;
-      continue;
+      return;
     } else if (kind !== 'clean' && fired) {
       R.sends_failed_expected += 1;
       R.faults_injected += 1;

@@ -28,6 +28,7 @@ test(`bridge soak: ${seconds} s of injected faults over a PTY`, { timeout: (seco
   assert.deepEqual(r.faults_missed, []);
   assert.equal(r.faults_reported_with_cause, r.faults_injected);
   assert.deepEqual(r.sends_failed_unexpected, []);
+  assert.deepEqual(r.harness_errors, []);
   assert.ok(r.sends_ok >= 1);
   // a controller reset is detected (silence within a few status periods) and nothing stale runs after it
   assert.ok(r.resets >= 1);

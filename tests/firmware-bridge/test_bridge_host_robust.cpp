@@ -276,6 +276,32 @@ TEST_CASE("host: a busy host loop is not a silent controller", "[bridge][host][s
   CHECK(rig.host.error() == "");
 }
 
+TEST_CASE("host: garbage on the line every 30-50 ms from the handshake on does not keep HELLO out", "[bridge][host][garbage]") {
+  // Issue 17: garbage bytes (no delimiter) before each HELLO resend made every HELLO a CRC error
+  Rig rig;
+  std::mt19937 g(5);
+  uint64_t next = 0;
+  long bursts = 0;
+  rig.on_step = [&] {
+    if (rig.now() < next) return;
+    uint8_t junk[24];
+    const size_t n = 4 + g() % 20;
+    for (size_t i = 0; i < n; ++i) junk[i] = static_cast<uint8_t>(1 + g() % 255);
+    rig.vc.write(junk, n);
+    next = rig.now() + 30000 + g() % 20001;
+    ++bursts;
+  };
+  REQUIRE(rig.connectAndConfigure());
+  CHECK(rig.vc.controller().counters().crc_errors + rig.vc.controller().counters().malformed > 0);
+  const SendOptions o = prototypeSend(rig.profile);
+  SendJob job(rig.host, o.segments, rig.profile.global.start_tolerance, 0.3, rig.now());
+  runJob(rig, job, 20000);
+  CHECK(job.report().error == "");
+  CHECK(job.phase() == SendPhase::Done);
+  CHECK(rig.vc.controller().segmentsDone() == o.segments.size());
+  CHECK(bursts > 40);
+}
+
 TEST_CASE("checkSamples: the whole file is validated, naming the sample and joint", "[bridge][host][validate]") {
   const SimProfile p = prototypeProfile();
   const std::vector<JointLimitsF> lim = profileLimits(p);
