@@ -63,6 +63,9 @@ class HostSession {
   /// Queues segments for sending under credit; ids/times are the caller's. A list starting with a
   /// kSegBlend segment replaces the plan: segments not yet sent are dropped first.
   void queueSegments(const std::vector<Segment>& segs);
+  /// Drops the segments not yet sent (a failed or replaced plan): none of them may reach the controller
+  /// after its faults are cleared. Control frames stay queued.
+  void cancelPendingSegments() { dropPendingSegments(); }
   void start();
   void pause();
   void resume();

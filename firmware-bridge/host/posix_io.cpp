@@ -136,7 +136,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
   bool estop_seen = false;
   uint32_t estop_rx_tick = 0, estop_halt_tick = 0;
   uint64_t last_rx_mono = t_begin;
-  double last_rx_sim = 0;  // the controller's clock (s) when the last byte arrived
+  uint32_t last_rx_sim_us = 0;  // the controller's clock when the last byte arrived
   uint16_t faults_before = 0;
   const Controller& c = vc.controller();
   auto readInput = [&] {
@@ -146,7 +146,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
       const bool was = c.estopEngaged();
       vc.write(buf, static_cast<size_t>(r));  // bytes reach the firmware's RX path as they arrive
       last_rx_mono = monoUs();
-      last_rx_sim = vc.timeSeconds();
+      last_rx_sim_us = vc.hal().time_us;
       if (!was && c.estopEngaged())  // engaged in the receive path: drive and torque already off
         writeLine({{"event", "estop"}, {"t", vc.timeSeconds()}, {"mono_us", last_rx_mono}, {"rx_tick", c.estopTick()},
                    {"drive_enabled", c.driveEnabled()}, {"ticks_to_halt", c.driveEnabled() ? -1 : 0}},
@@ -207,7 +207,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
               json e = {{"event", "fault"}, {"fault", faultName(static_cast<uint16_t>(1u << b))}, {"t", vc.timeSeconds()},
                         {"mono_us", monoUs()}, {"state", stateName(c.state())}};
               if ((1u << b) == kFaultWatchdog) {  // on the controller's clock, and on the wall clock (+ scheduling)
-                e["since_last_rx_ms"] = (vc.timeSeconds() - last_rx_sim) * 1e3;
+                e["since_last_rx_ms"] = static_cast<uint32_t>(vc.hal().time_us - last_rx_sim_us) / 1000.0;
                 e["since_last_rx_wall_ms"] = (monoUs() - last_rx_mono) * 1e-3;
               }
               writeLine(e, true);

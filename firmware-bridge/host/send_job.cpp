@@ -79,10 +79,13 @@ SendJob::SendJob(HostSession& hs, std::vector<Segment> segments, double start_to
   done0_ = hs.status().segments_done;
   acked0_ = hs.counters().segments_acked;
   prefill_ = std::min<size_t>(segs_.size(), std::max<size_t>(1, hs.caps().queue_capacity / 2));
+  hs.cancelPendingSegments();  // what an earlier plan left unsent never runs after this one
   hs.queueSegments(segs_);
 }
 
 void SendJob::fail(const std::string& msg) {
+  // the rest of a failed plan must never reach the controller, e.g. after its faults are cleared
+  if (phase_ != SendPhase::Failed) hs_.cancelPendingSegments();
   phase_ = SendPhase::Failed;
   rep_.ok = false;
   rep_.error = msg;

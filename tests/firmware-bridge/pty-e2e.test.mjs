@@ -13,7 +13,7 @@ import { loadAchain } from '../../wasm/achain.mjs';
 import { loadBridge } from '../../firmware-bridge/js/bridge.mjs';
 import { Streamer, intervalClock } from '../../firmware-bridge/js/streamer.mjs';
 import { NodeSerialTransport } from '../../firmware-bridge/js/node_serial_transport.mjs';
-import { readSimLog } from './sim_log.mjs';
+import { readSimLog, sleep, stopProcess, waitFile } from './sim_log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cliPath = path.join(root, 'build/native/achain');
@@ -26,24 +26,6 @@ const prototypeJoints = await loadAchain().then((a) => {
   m.dispose();
   return c;
 });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFile(p, ms = 5000) {
-  const t0 = Date.now();
-  while (!fs.existsSync(p)) {
-    if (Date.now() - t0 > ms) throw new Error(`${p} did not appear`);
-    await sleep(20);
-  }
-}
-
-function stopProcess(child, signal = 'SIGTERM') {
-  return new Promise((resolve) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
-    const to = setTimeout(() => { child.kill('SIGKILL'); }, 3000);
-    child.once('exit', () => { clearTimeout(to); resolve(); });
-    child.kill(signal);
-  });
-}
 
 /** socat PTY pair + controller-sim on one end; returns {hostPort, log(), close()}. */
 async function startRig(tag) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <memory>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -44,6 +45,16 @@ SendPhase runJob(Rig& rig, SendJob& job, int max_ms, const std::function<void(in
     if (during) during(ms);
   }
   return job.phase();
+}
+
+/// Connects and configures the rig, begins the thesis trapezoid's send and runs it for `ms` ms (still streaming).
+std::unique_ptr<SendJob> beginTrapezoid(Rig& rig, SendOptions& o, int ms) {
+  REQUIRE(rig.connectAndConfigure());
+  o = prototypeSend(rig.profile);
+  auto job = std::make_unique<SendJob>(rig.host, o.segments, rig.profile.global.start_tolerance, 0.3, rig.now());
+  runJob(rig, *job, ms);
+  REQUIRE(!job->finished());
+  return job;
 }
 
 void writeFrame(VirtualController& vc, uint8_t type, uint8_t seq, const uint8_t* body, size_t n) {
@@ -188,11 +199,9 @@ TEST_CASE("host: the session's own HELLO duplicated on the wire changes nothing"
 TEST_CASE("host: a controller restarted mid-stream is detected, nothing stale is resent, and the host resyncs",
           "[bridge][host][reset]") {
   Rig rig;
-  REQUIRE(rig.connectAndConfigure());
-  const SendOptions o = prototypeSend(rig.profile);
-  SendJob job(rig.host, o.segments, rig.profile.global.start_tolerance, 0.3, rig.now());
-  runJob(rig, job, 500);
-  REQUIRE(!job.finished());
+  SendOptions o;
+  const auto job_ptr = beginTrapezoid(rig, o, 500);
+  SendJob& job = *job_ptr;
   // reboot: a fresh firmware on the same plant position, same clock; it knows no session
   SimProfile p = rig.profile;
   for (int j = 0; j < p.joints; ++j) p.q_start[j] = rig.vc.position(j);
@@ -231,13 +240,42 @@ TEST_CASE("host: a controller restarted mid-stream is detected, nothing stale is
   CHECK(rig.vc.controller().segmentsDone() == again.size());
 }
 
+TEST_CASE("host: the unsent rest of a plan that failed never reaches the controller after a clear",
+          "[bridge][host][stale]") {
+  // Found by the soak: segments still waiting for credit when a fault stopped the plan went out after
+  // CLEAR_FAULTS, ahead of the next plan, and were refused as a discontinuity
+  Rig rig;
+  SendOptions o;
+  const auto job_ptr = beginTrapezoid(rig, o, 150);
+  SendJob& job = *job_ptr;
+  REQUIRE(rig.host.segmentsPending() > 16);  // more than the queue and the window hold
+  rig.vc.encoderGlitch(0, 6000, 5);         // a following-error fault mid-stream
+  runJob(rig, job, 5000);
+  REQUIRE(job.phase() == SendPhase::Failed);
+  CHECK(job.report().controller_fault);
+  CHECK(rig.host.segmentsPending() == 0);
+  rig.step(200);
+  rig.host.clearFaults();
+  REQUIRE(rig.runUntil([&] { return rig.host.status().state == State::Idle && rig.host.status().faults == 0; }, 2000));
+  const uint32_t accepted = rig.vc.controller().counters().segments_accepted;
+  rig.step(500);
+  CHECK(rig.vc.controller().counters().segments_accepted == accepted);
+  CHECK(rig.vc.controller().faults() == 0);
+  // and the next plan (with the approach from where the arm stopped) runs cleanly
+  double from[4];
+  for (int j = 0; j < 4; ++j) from[j] = rig.host.status().q_cmd[j] / kPosScale;
+  const std::vector<Segment> again = withApproach(o.segments, from, profileLimits(rig.profile), 0.01, 1.5, 0.005);
+  SendJob job2(rig.host, again, rig.profile.global.start_tolerance, 0.3, rig.now());
+  runJob(rig, job2, 10000);
+  CHECK(job2.report().error == "");
+  CHECK(job2.phase() == SendPhase::Done);
+}
+
 TEST_CASE("host: a silent controller behind an open port is reported within a few status periods", "[bridge][host][silent]") {
   Rig rig;
-  REQUIRE(rig.connectAndConfigure());
-  const SendOptions o = prototypeSend(rig.profile);
-  SendJob job(rig.host, o.segments, rig.profile.global.start_tolerance, 0.3, rig.now());
-  runJob(rig, job, 400);
-  REQUIRE(!job.finished());
+  SendOptions o;
+  const auto job_ptr = beginTrapezoid(rig, o, 400);
+  SendJob& job = *job_ptr;
   // the firmware hangs: the port stays open, bytes go in, nothing comes out
   uint8_t buf[4096];
   const uint64_t t_dead = rig.now();
