@@ -57,6 +57,19 @@ std::unique_ptr<SendJob> beginTrapezoid(Rig& rig, SendOptions& o, int ms) {
   return job;
 }
 
+/// Sends the plan again with the approach from where the controller holds the arm; returns the segments
+/// sent after checking that the send completed.
+std::vector<Segment> resendWithApproach(Rig& rig, const SendOptions& o) {
+  double from[4];
+  for (int j = 0; j < 4; ++j) from[j] = rig.host.status().q_cmd[j] / kPosScale;
+  const std::vector<Segment> again = withApproach(o.segments, from, profileLimits(rig.profile), 0.01, 1.5, 0.005);
+  SendJob job(rig.host, again, rig.profile.global.start_tolerance, 0.3, rig.now());
+  runJob(rig, job, 10000);
+  CHECK(job.report().error == "");
+  CHECK(job.phase() == SendPhase::Done);
+  return again;
+}
+
 void writeFrame(VirtualController& vc, uint8_t type, uint8_t seq, const uint8_t* body, size_t n) {
   uint8_t f[kMaxEncoded];
   const size_t k = buildFrame(type, seq, body, n, f, sizeof f);
@@ -230,13 +243,7 @@ TEST_CASE("host: a controller restarted mid-stream is detected, nothing stale is
   for (int j = 0; j < rig.profile.joints; ++j) rig.host.configureJoint(rig.profile.config[j]);
   REQUIRE(rig.runUntil([&] { return rig.host.backlog() == 0 && rig.host.status().state == State::Idle; }, 1000));
   rig.step(50);
-  double from[4];
-  for (int j = 0; j < 4; ++j) from[j] = rig.host.status().q_cmd[j] / kPosScale;
-  const std::vector<Segment> again = withApproach(o.segments, from, profileLimits(rig.profile), 0.01, 1.5, 0.005);
-  SendJob job2(rig.host, again, rig.profile.global.start_tolerance, 0.3, rig.now());
-  runJob(rig, job2, 10000);
-  CHECK(job2.report().error == "");
-  CHECK(job2.phase() == SendPhase::Done);
+  const std::vector<Segment> again = resendWithApproach(rig, o);
   CHECK(rig.vc.controller().segmentsDone() == again.size());
 }
 
@@ -262,13 +269,7 @@ TEST_CASE("host: the unsent rest of a plan that failed never reaches the control
   CHECK(rig.vc.controller().counters().segments_accepted == accepted);
   CHECK(rig.vc.controller().faults() == 0);
   // and the next plan (with the approach from where the arm stopped) runs cleanly
-  double from[4];
-  for (int j = 0; j < 4; ++j) from[j] = rig.host.status().q_cmd[j] / kPosScale;
-  const std::vector<Segment> again = withApproach(o.segments, from, profileLimits(rig.profile), 0.01, 1.5, 0.005);
-  SendJob job2(rig.host, again, rig.profile.global.start_tolerance, 0.3, rig.now());
-  runJob(rig, job2, 10000);
-  CHECK(job2.report().error == "");
-  CHECK(job2.phase() == SendPhase::Done);
+  resendWithApproach(rig, o);
 }
 
 TEST_CASE("host: a silent controller behind an open port is reported within a few status periods", "[bridge][host][silent]") {
