@@ -64,7 +64,7 @@ std::string SendJob::refusal(double start_tolerance) const {
       if (std::fabs(d) > start_tolerance)
         return "joint " + std::to_string(j + 1) + " is at " + std::to_string(st0.q_cmd[j] / kPosScale) +
                " rad but the trajectory starts at " + std::to_string(first.a[j].q / kPosScale) +
-               " rad: move there first or blend from the current position (--approach, blendFirst)";
+               " rad: move there first (--approach, or approach: true in JS, plans that move)";
     }
   return "";
 }
