@@ -24,6 +24,9 @@ namespace br = achain::bridge;
 
 volatile std::sig_atomic_t g_stop = 0;
 void onSignal(int) { g_stop = 1; }
+volatile std::sig_atomic_t g_stall = 0, g_glitch = 0;
+void onStall(int) { g_stall = 1; }
+void onGlitch(int) { g_glitch = 1; }
 
 json readJsonFile(const std::string& path, const char* what) {
   std::ifstream f(path);
@@ -91,7 +94,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   sub->add_option("--segment-ms", segment_ms, "Minimum segment duration, ms (samples in between are skipped)")->capture_default_str();
   sub->add_option("--watchdog-ms", watchdog_ms, "Controller watchdog: no traffic for this long while moving → controlled stop")->capture_default_str();
   sub->add_flag("--clear-faults", clear, "Clear latched faults (and a released e-stop) before sending");
-  sub->add_flag("--approach", approach, "Blend from the arm's current position into the trajectory's start");
+  sub->add_flag("--approach", approach, "First move from wherever the arm stands to the trajectory's start (a trapezoid planned within the limits, ending at rest), then run the trajectory");
   sub->add_option("--timeout", timeout, "Give up after this many seconds")->capture_default_str();
   sub->add_option("--settle", settle, "Wait this long after the last segment before measuring the final error, s")->capture_default_str();
   sub->add_flag("--quiet", quiet, "No progress bar on stderr");
@@ -125,9 +128,13 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
       opt.global.watchdog_ms = static_cast<uint16_t>(overrides.value("watchdog_ms", watchdog_ms));
       std::vector<br::JointLimitsF> lim;
       for (const auto& c : opt.joints) lim.push_back({c.q_min, c.q_max, c.v_max, c.a_max});
-      opt.segments = br::buildSegments(tr, segment_ms * 1e-3, 1, approach, &lim, opt.global.accel_margin);
       std::vector<bool> angular;  // refusals in degrees for the model's angular joints, metres for linear ones
       for (int c = 0; c < m.nq; ++c) angular.push_back(m.jmodels[m.coord_joint[c]].angular());
+      br::checkSamples(tr, lim, opt.global.accel_margin, &angular);  // the whole file, before anything is streamed
+      opt.segments = br::buildSegments(tr, segment_ms * 1e-3, 1, false, &lim, opt.global.accel_margin);
+      opt.approach = approach;
+      opt.segment_dt = segment_ms * 1e-3;
+      opt.angular = angular;
       br::checkSegments(opt.segments, lim, opt.global.accel_margin, &angular);  // the host never sends what the controller refuses
       opt.clear_faults = clear;
       opt.timeout = timeout;
@@ -223,7 +230,7 @@ RegisterCommand sim_cmd("controller-sim", [](CLI::App& app) {
   sub->add_option("--start", start, "Initial joint positions (comma list; default: 60 deg on every joint, or mid-range where 60 deg is outside the limits)");
   sub->add_flag("--deg", deg, "--start is in degrees");
   sub->add_option("--duration", duration, "Stop after this many seconds (default: run until SIGINT/SIGTERM)");
-  sub->add_option("--log", log, "On exit, write the executed motion, counters and e-stop timing to this JSON file");
+  sub->add_option("--log", log, "Stream the executed motion, events (e-stop, faults, plant faults) and, on exit, the counters to this JSON Lines file (flushed every 50 ms). Signals: SIGUSR1 stalls a joint for 0.4 s, SIGUSR2 glitches an encoder (testing)");
   sub->add_option("--log-period", log_period, "Seconds between logged samples")->capture_default_str();
   sub->callback([] {
     run("controller-sim", [] {
@@ -236,6 +243,8 @@ RegisterCommand sim_cmd("controller-sim", [](CLI::App& app) {
       br::VirtualController vc(prof);
       std::signal(SIGINT, onSignal);
       std::signal(SIGTERM, onSignal);
+      std::signal(SIGUSR1, onStall);
+      std::signal(SIGUSR2, onGlitch);
       std::signal(SIGPIPE, SIG_IGN);
       int fd;
       br::Pty pty;
@@ -258,6 +267,8 @@ RegisterCommand sim_cmd("controller-sim", [](CLI::App& app) {
       br::SimRunOptions o;
       o.duration = duration;
       o.stop = &g_stop;
+      o.stall_request = &g_stall;
+      o.glitch_request = &g_glitch;
       o.log_path = log;
       if (!(log_period > 0)) throw Error("--log-period: must be positive");
       o.log_period = log_period;

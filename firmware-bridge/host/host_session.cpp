@@ -1,5 +1,6 @@
 #include "host_session.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -13,8 +14,16 @@ double HostSession::rand01() {
   return (rng_ & 0xFFFFFF) / 16777216.0;
 }
 
+void HostSession::openBurst() {
+  // a delimiter opens each write burst: line garbage that came before it (noise, a half frame of a dead
+  // host) then ends as one bad frame instead of spoiling this one — with garbage every 30–50 ms on the
+  // line, HELLO (resent every 80 ms) would otherwise never get through
+  if (out_.empty()) out_.push_back(0x00);
+}
+
 void HostSession::emitRaw(const uint8_t* frame, size_t n) {
   if (drop_ > 0 && rand01() < drop_) return;  // injected loss (tests)
+  openBurst();
   const size_t start = out_.size();
   out_.insert(out_.end(), frame, frame + n);
   if (corrupt_ > 0 && n > 2 && rand01() < corrupt_) {  // injected corruption: flip bits of one non-delimiter byte
@@ -39,6 +48,7 @@ void HostSession::sendUrgent(uint8_t type) {
   uint8_t frame[16];
   const size_t n = buildFrame(type, 0, nullptr, 0, frame, sizeof frame);
   // urgent frames are never dropped or corrupted by the test hooks: their repetition is tested separately
+  openBurst();
   out_.insert(out_.end(), frame, frame + n);
   ++counters_.frames_sent;
   last_tx_us_ = now_;
@@ -70,7 +80,15 @@ void HostSession::connect(uint64_t now_us, uint32_t nonce) {
   have_caps_ = false;
   have_status_ = false;
   error_.clear();
+  lost_ = SessionLoss::None;
   credit_base_ = 0;
+  if (nonce == 0) {  // a fresh nonce per connect (splitmix64 of the time and a counter), never 0
+    uint64_t z = now_us + 0x9E3779B97F4A7C15ull * (++connects_);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    nonce = static_cast<uint32_t>(z ^ (z >> 31));
+    if (nonce == 0) nonce = 1;
+  }
   nonce_ = nonce;
   Hello h;
   h.nonce = nonce;
@@ -79,9 +97,23 @@ void HostSession::connect(uint64_t now_us, uint32_t nonce) {
   hello_sent_ = true;
   hello_us_ = now_us;
   last_rx_us_ = now_us;
+  last_status_us_ = last_update_us_ = now_us;
+}
+
+void HostSession::loseSession(SessionLoss why, const std::string& msg) {
+  if (lost_ != SessionLoss::None) return;
+  lost_ = why;
+  error_ = msg;
+  // nothing queued or in flight is ever resent into another session: stale motion would run from a
+  // state the plan never assumed; STOP / ESTOP still go out (they need no session)
+  pending_.clear();
+  inflight_.clear();
+  have_caps_ = false;
+  have_target_ = target_moving_ = false;
 }
 
 void HostSession::configureGlobal(const GlobalConfig& g) {
+  status_period_us_ = g.status_period_ms * 1000u;
   uint8_t b[kMaxBody];
   enqueue(kConfigGlobal, b, encode(g, b, sizeof b));
 }
@@ -204,6 +236,22 @@ void HostSession::update(uint64_t now_us) {
   }
   if (hello_sent_ && !have_caps_ && now_us - hello_us_ > opt_.hello_timeout_us && error_.empty())
     error_ = "no answer from the controller (no CAPS within the hello timeout): wrong port or baud rate, or the controller is not running";
+  if (have_caps_) {
+    // a silent controller (dead firmware behind a port that stays open, a reboot, a cut cable): no STATUS
+    // for a few status periods. A pause of this loop itself (a busy host) is not the controller's silence.
+    const uint64_t period = std::max<uint64_t>(caps_.status_hz ? 1000000u / caps_.status_hz : 20000u, status_period_us_);
+    const uint64_t limit = period * static_cast<uint64_t>(opt_.silence_periods > 0 ? opt_.silence_periods : 5);
+    const uint64_t gap = now_us - last_update_us_;
+    if (gap > limit / 2) last_status_us_ = std::min<uint64_t>(last_status_us_ + gap, now_us);
+    if (now_us > last_status_us_ && now_us - last_status_us_ > limit)
+      loseSession(SessionLoss::Silent,
+                  "the controller is silent: no status for " + std::to_string((now_us - last_status_us_) / 1000) + " ms (" +
+                      std::to_string(opt_.silence_periods) + " status periods of " + std::to_string(period / 1000) +
+                      " ms): it stopped, rebooted or its link broke (a USB adapter can keep the port open); a moving arm "
+                      "is stopped by its watchdog. Nothing more is sent: reconnect when it answers again");
+  }
+  last_update_us_ = now_us;
+  if (lost_ != SessionLoss::None) return;
   // timeout → go-back-N resend
   if (!inflight_.empty() && now_us - inflight_.front().sent_us > opt_.resend_timeout_us) resendAll(now_us);
   // send new frames within the window; control frames may overtake segments that wait for credit
@@ -248,7 +296,11 @@ void HostSession::update(uint64_t now_us) {
   }
 }
 
-void HostSession::onAck(uint8_t next_seq, uint16_t credits) {
+bool HostSession::onAck(uint8_t next_seq, uint16_t credits) {
+  // next_seq acknowledges every frame before it, so it can never lie beyond the frames this session
+  // sent: that would be a controller whose sequence was restarted (a stray HELLO, a reboot, another host)
+  const uint8_t ahead = static_cast<uint8_t>(next_seq - next_seq_);
+  if (ahead >= 1 && ahead <= 127) return false;
   while (!inflight_.empty()) {
     const uint8_t d = static_cast<uint8_t>(next_seq - inflight_.front().seq);
     if (d < 1 || d > 128) break;
@@ -256,6 +308,7 @@ void HostSession::onAck(uint8_t next_seq, uint16_t credits) {
     inflight_.pop_front();
   }
   credit_base_ = credits;
+  return true;
 }
 
 void HostSession::receive(const uint8_t* data, size_t n, uint64_t now_us) {
@@ -276,15 +329,32 @@ void HostSession::handle(uint8_t type, const uint8_t* body, int n) {
     case kAck: {
       Ack a;
       if (!decode(body, len, a)) { ++counters_.rx_malformed; return; }
+      if (!have_caps_) { ++counters_.stale_replies; return; }  // a reply to an earlier session's frames
       ++counters_.acks;
-      onAck(a.next_seq, a.credits);
+      if (!onAck(a.next_seq, a.credits))
+        loseSession(SessionLoss::Reset,
+                    "controller session reset: it acknowledged frames up to seq " + std::to_string(static_cast<uint8_t>(a.next_seq - 1)) +
+                        " but this host has sent only up to seq " + std::to_string(static_cast<uint8_t>(next_seq_ - 1)) +
+                        " (a stray HELLO, a reboot or another host restarted its sequence); frames it acknowledged "
+                        "may never have run. Nothing is resent: reconnect, check the arm and send again");
       break;
     }
     case kNak: {
       Nak k;
       if (!decode(body, len, k)) { ++counters_.rx_malformed; return; }
+      if (!have_caps_) { ++counters_.stale_replies; return; }
       ++counters_.naks;
-      onAck(k.expected_seq, static_cast<uint16_t>(credit_base_ < 0 ? 0 : credit_base_));
+      // the controller expects an in-flight frame or the next one; anything else means its sequence was
+      // restarted (it expects a frame already acknowledged, or one never sent)
+      if (static_cast<uint8_t>(next_seq_ - k.expected_seq) > inflight_.size() ||
+          !onAck(k.expected_seq, static_cast<uint16_t>(credit_base_ < 0 ? 0 : credit_base_))) {
+        loseSession(SessionLoss::Reset,
+                    "controller session reset: it expects seq " + std::to_string(k.expected_seq) + ", which this host " +
+                        (static_cast<uint8_t>(k.expected_seq - next_seq_) <= 127 ? "never sent" : "sent and saw acknowledged long ago") +
+                        " (next seq " + std::to_string(next_seq_) + "; a stray HELLO, a reboot or another host restarted "
+                        "its sequence). Nothing is resent: reconnect, check the arm and send again");
+        return;
+      }
       if (k.reason == kNakNoCredit) {
         credit_base_ = 0;
         if (!inflight_.empty()) inflight_.front().sent_us = now_;  // retry on the timeout, after credit returns
@@ -306,13 +376,24 @@ void HostSession::handle(uint8_t type, const uint8_t* body, int n) {
                  std::to_string(schemaId()) + "): build both from the same protocol.hpp";
         return;
       }
+      if (c.nonce != nonce_ || have_caps_) {
+        if (c.nonce == nonce_) break;  // our HELLO answered twice (it was resent or duplicated)
+        if (!have_caps_) { ++counters_.stale_replies; break; }  // answers an earlier HELLO, not ours
+        loseSession(SessionLoss::Reset, "controller session reset: it answered another HELLO (nonce " + std::to_string(c.nonce) +
+                                            ", ours " + std::to_string(nonce_) + "): another host or a stray frame "
+                                            "took it over. Nothing is resent: reconnect, check the arm and send again");
+        break;
+      }
       caps_ = c;
       have_caps_ = true;
+      last_status_us_ = now_;
       break;
     }
     case kStatus: {
       Status s;
       if (!decode(body, len, s)) { ++counters_.rx_malformed; return; }
+      if (!have_caps_ && lost_ == SessionLoss::None && hello_sent_) { ++counters_.stale_replies; return; }
+      last_status_us_ = now_;
       status_ = s;
       have_status_ = true;
       ++counters_.statuses;

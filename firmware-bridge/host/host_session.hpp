@@ -25,11 +25,22 @@ struct HostOptions {
   uint32_t urgent_repeat_us = 20000;
   uint32_t hello_timeout_us = 2000000;
   uint32_t link_timeout_us = 1000000;  // no byte from the controller this long → link lost
+  /// No STATUS for this many status periods (the period from CAPS) → the controller is declared silent
+  /// (error(), nothing more is sent but STOP/ESTOP); a pause of the host's own loop does not count.
+  int silence_periods = 5;
 };
 
 struct HostCounters {
   uint64_t frames_sent = 0, frames_resent = 0, acks = 0, naks = 0, rx_crc_errors = 0, rx_malformed = 0,
-           statuses = 0, events = 0, segments_sent = 0, segments_acked = 0;
+           statuses = 0, events = 0, segments_sent = 0, segments_acked = 0, stale_replies = 0;
+};
+
+/// Why a session ended on the controller's side (HostSession::lost()).
+enum class SessionLoss : uint8_t {
+  None,
+  Reset,   // the controller's sequence jumped (an ACK for frames never sent, a NAK for acknowledged ones) or an
+           // unsolicited CAPS: its session was restarted (a stray HELLO, a reboot, another host)
+  Silent,  // no STATUS for silence_periods status periods while the host kept polling
 };
 
 class HostSession {
@@ -44,12 +55,17 @@ class HostSession {
   size_t pendingOutput() const { return out_.size(); }
 
   // ---- commands ----
-  void connect(uint64_t now_us, uint32_t nonce = 0x0ac4a1u);
+  /// Starts (or restarts) a session with HELLO. nonce 0: a fresh one derived from the time and a counter,
+  /// so a CAPS can be told apart from one answering another host's (or an earlier) HELLO.
+  void connect(uint64_t now_us, uint32_t nonce = 0);
   void configureGlobal(const GlobalConfig& g);
   void configureJoint(const JointConfig& c);
   /// Queues segments for sending under credit; ids/times are the caller's. A list starting with a
   /// kSegBlend segment replaces the plan: segments not yet sent are dropped first.
   void queueSegments(const std::vector<Segment>& segs);
+  /// Drops the segments not yet sent (a failed or replaced plan): none of them may reach the controller
+  /// after its faults are cleared. Control frames stay queued.
+  void cancelPendingSegments() { dropPendingSegments(); }
   void start();
   void pause();
   void resume();
@@ -74,6 +90,10 @@ class HostSession {
   const HostCounters& counters() const { return counters_; }
   const std::vector<Event>& events() const { return events_; }
   const std::string& error() const { return error_; }
+  /// Set when the controller's side ended the session (reset or silence): error() says which, in words.
+  /// Every queued and in-flight sequenced frame was discarded, so no stale motion is resent; connect()
+  /// starts a new session (the controller then reports its state, e.g. unconfigured after a reboot).
+  SessionLoss lost() const { return lost_; }
   /// Frames queued or in flight (0 when everything sent has been acknowledged).
   size_t backlog() const { return pending_.size() + inflight_.size(); }
   size_t segmentsPending() const;
@@ -93,10 +113,12 @@ class HostSession {
   void dropPendingSegments();
   void enqueue(uint8_t type, const uint8_t* body, size_t n, bool segment = false, bool stream = false);
   void transmit(const Msg& m, bool resend);
+  void openBurst();
   void emitRaw(const uint8_t* frame, size_t n);
   void sendUrgent(uint8_t type);
   void handle(uint8_t type, const uint8_t* body, int n);
-  void onAck(uint8_t next_seq, uint16_t credits);
+  bool onAck(uint8_t next_seq, uint16_t credits);  // false: the ACK is inconsistent with what was sent
+  void loseSession(SessionLoss why, const std::string& msg);
   void resendAll(uint64_t now_us);
   double rand01();
 
@@ -117,6 +139,10 @@ class HostSession {
   std::string error_;
   HostCounters counters_;
   uint64_t now_ = 0, last_tx_us_ = 0, last_rx_us_ = 0, last_resend_us_ = 0;
+  uint64_t last_status_us_ = 0, last_update_us_ = 0;
+  uint32_t connects_ = 0;
+  uint32_t status_period_us_ = 0;
+  SessionLoss lost_ = SessionLoss::None;
   bool estop_pending_ = false, stop_pending_ = false;
   uint64_t urgent_us_ = 0;
   int urgent_repeats_ = 0;

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -112,16 +113,44 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
   uint64_t next_tick = t_begin;
   std::vector<uint8_t> pending;
   uint8_t buf[4096];
-  // log
-  json L_t = json::array(), L_q = json::array(), L_qc = json::array(), L_state = json::array();
+  // the log streams to disk: one line per sample or event, flushed every 50 ms and at each event
+  std::FILE* log = nullptr;
+  bool log_failed = false;
+  uint64_t last_flush = t_begin;
+  if (!opt.log_path.empty()) {
+    log = std::fopen(opt.log_path.c_str(), "w");
+    if (!log) throw Error("--log " + opt.log_path + ": cannot open for writing (" + std::strerror(errno) + ")");
+  }
+  auto writeLine = [&](const json& j, bool flush) {
+    if (!log || log_failed) return;
+    const std::string line = j.dump() + "\n";
+    if (std::fwrite(line.data(), 1, line.size(), log) != line.size()) log_failed = true;
+    if (flush || monoUs() - last_flush >= 50000) {
+      if (std::fflush(log) != 0) log_failed = true;
+      last_flush = monoUs();
+    }
+  };
+  writeLine({{"log", "achain-controller-sim"}, {"version", 2}, {"joints", nj}, {"servo_hz", 1000},
+             {"log_period", opt.log_period}, {"mono_us", t_begin}}, true);
   double next_log = 0;
   bool estop_seen = false;
   uint32_t estop_rx_tick = 0, estop_halt_tick = 0;
+  uint64_t last_rx_mono = t_begin;
+  uint32_t last_rx_sim_us = 0;  // the controller's clock when the last byte arrived
+  uint16_t faults_before = 0;
+  const Controller& c = vc.controller();
   auto readInput = [&] {
     for (int k = 0; k < 64; ++k) {
       const ssize_t r = ::read(fd, buf, sizeof buf);
       if (r <= 0) break;
+      const bool was = c.estopEngaged();
       vc.write(buf, static_cast<size_t>(r));  // bytes reach the firmware's RX path as they arrive
+      last_rx_mono = monoUs();
+      last_rx_sim_us = vc.hal().time_us;
+      if (!was && c.estopEngaged())  // engaged in the receive path: drive and torque already off
+        writeLine({{"event", "estop"}, {"t", vc.timeSeconds()}, {"mono_us", last_rx_mono}, {"rx_tick", c.estopTick()},
+                   {"drive_enabled", c.driveEnabled()}, {"ticks_to_halt", c.driveEnabled() ? -1 : 0}},
+                  true);
     }
   };
   auto flushOutput = [&] {
@@ -145,30 +174,55 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
       }
       for (int i = 0; i < due; ++i) {
         readInput();
-        const bool was_estop = vc.controller().estopEngaged();
-        vc.step(1);
-        if (!was_estop && vc.controller().estopEngaged() && !estop_seen) {
-          estop_seen = true;
-          estop_rx_tick = vc.controller().estopTick();
-          estop_halt_tick = vc.controller().ticks();
+        if (opt.stall_request && *opt.stall_request) {
+          *opt.stall_request = 0;
+          const int j = static_cast<int>(monoUs() % static_cast<uint64_t>(nj));
+          vc.stall(j, 400);
+          writeLine({{"event", "stall"}, {"t", vc.timeSeconds()}, {"joint", j + 1}, {"ticks", 400}}, true);
         }
-        if (!estop_seen && vc.controller().estopEngaged()) {
+        if (opt.glitch_request && *opt.glitch_request) {
+          *opt.glitch_request = 0;
+          const int j = static_cast<int>(monoUs() % static_cast<uint64_t>(nj));
+          vc.encoderGlitch(j, 6000, 5);
+          writeLine({{"event", "glitch"}, {"t", vc.timeSeconds()}, {"joint", j + 1}, {"counts", 6000}, {"ticks", 5}}, true);
+        }
+        const bool was_estop = c.estopEngaged();
+        const uint32_t done_before = c.segmentsDone();
+        vc.step(1);
+        if (c.segmentsDone() != done_before)  // execution record: which segment finished (n > 1: several in one tick)
+          writeLine({{"exec", c.lastDoneId()}, {"n", c.segmentsDone() - done_before}, {"t", vc.timeSeconds()}}, false);
+        if (c.estopEngaged() && !estop_seen) {
           estop_seen = true;
-          estop_rx_tick = vc.controller().estopTick();
-          estop_halt_tick = vc.controller().ticks();
+          estop_rx_tick = c.estopTick();
+          estop_halt_tick = c.ticks();
+        }
+        if (!was_estop && c.estopEngaged())  // engaged by the tick itself (not expected: the RX path acts first)
+          writeLine({{"event", "estop"}, {"t", vc.timeSeconds()}, {"mono_us", monoUs()}, {"rx_tick", c.estopTick()},
+                     {"drive_enabled", c.driveEnabled()}, {"ticks_to_halt", static_cast<int>(c.ticks() - c.estopTick())}},
+                    true);
+        if (c.faults() != faults_before) {
+          const uint16_t added = static_cast<uint16_t>(c.faults() & ~faults_before);
+          for (int b = 0; b < kFaultCount; ++b)
+            if (added & (1u << b)) {
+              json e = {{"event", "fault"}, {"fault", faultName(static_cast<uint16_t>(1u << b))}, {"t", vc.timeSeconds()},
+                        {"mono_us", monoUs()}, {"state", stateName(c.state())}};
+              if ((1u << b) == kFaultWatchdog) {  // on the controller's clock, and on the wall clock (+ scheduling)
+                e["since_last_rx_ms"] = static_cast<uint32_t>(vc.hal().time_us - last_rx_sim_us) / 1000.0;
+                e["since_last_rx_wall_ms"] = (monoUs() - last_rx_mono) * 1e-3;
+              }
+              writeLine(e, true);
+            }
+          faults_before = c.faults();
         }
         const double t = vc.timeSeconds();
-        if (!opt.log_path.empty() && t >= next_log) {
+        if (log && t >= next_log) {
           next_log = t + opt.log_period;
           json q = json::array(), qc = json::array();
           for (int j = 0; j < nj; ++j) {
             q.push_back(vc.position(j));
-            qc.push_back(vc.controller().commanded(j));
+            qc.push_back(c.commanded(j));
           }
-          L_t.push_back(t);
-          L_q.push_back(q);
-          L_qc.push_back(qc);
-          L_state.push_back(stateName(vc.controller().state()));
+          writeLine({{"t", t}, {"q", q}, {"q_cmd", qc}, {"state", stateName(c.state())}, {"done", c.segmentsDone()}}, false);
         }
       }
       next_tick += static_cast<uint64_t>(due) * period;
@@ -185,8 +239,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
       }
     }
   }
-  if (opt.log_path.empty()) return;
-  const Controller& c = vc.controller();
+  if (!log) return;
   const ControllerCounters& k = c.counters();
   json fq = json::array(), fqc = json::array();
   for (int j = 0; j < nj; ++j) {
@@ -196,20 +249,18 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
   json faults = json::array();
   for (int b = 0; b < kFaultCount; ++b)
     if (c.faults() & (1u << b)) faults.push_back(faultName(static_cast<uint16_t>(1u << b)));
-  json log = {
-      {"joints", nj},
-      {"servo_hz", 1000},
-      {"samples", {{"t", L_t}, {"q", L_q}, {"q_cmd", L_qc}, {"state", L_state}}},
-      {"counters",
-       {{"frames_ok", k.frames_ok}, {"crc_errors", k.crc_errors}, {"malformed", k.malformed}, {"overruns", k.overruns},
-        {"naks_sent", k.naks_sent}, {"duplicates", k.duplicates}, {"out_of_order", k.out_of_order},
-        {"segments_accepted", k.segments_accepted}, {"segments_rejected", k.segments_rejected},
-        {"segments_done", c.segmentsDone()}, {"inbox_full", k.inbox_full}}},
-      {"estop", {{"engaged", c.estopEngaged()}, {"rx_tick", estop_rx_tick}, {"halt_tick", estop_halt_tick},
-                 {"seen", estop_seen}, {"drive_enabled", c.driveEnabled()}}},
-      {"final", {{"q", fq}, {"q_cmd", fqc}, {"state", stateName(c.state())}, {"faults", faults}, {"time", vc.timeSeconds()}}}};
-  std::ofstream f(opt.log_path);
-  f << log.dump() << "\n";
+  writeLine({{"summary",
+              {{"counters",
+                {{"frames_ok", k.frames_ok}, {"crc_errors", k.crc_errors}, {"malformed", k.malformed}, {"overruns", k.overruns},
+                 {"naks_sent", k.naks_sent}, {"duplicates", k.duplicates}, {"out_of_order", k.out_of_order},
+                 {"segments_accepted", k.segments_accepted}, {"segments_rejected", k.segments_rejected},
+                 {"segments_done", c.segmentsDone()}, {"inbox_full", k.inbox_full}}},
+               {"estop", {{"engaged", c.estopEngaged()}, {"rx_tick", estop_rx_tick}, {"halt_tick", estop_halt_tick},
+                          {"seen", estop_seen}, {"drive_enabled", c.driveEnabled()}}},
+               {"final", {{"q", fq}, {"q_cmd", fqc}, {"state", stateName(c.state())}, {"faults", faults}, {"time", vc.timeSeconds()}}}}}},
+            true);
+  const bool failed = log_failed || std::fclose(log) != 0;
+  if (failed) throw Error("--log " + opt.log_path + ": writing the log failed (disk full?)");
 }
 
 }  // namespace bridge

@@ -35,8 +35,17 @@ class FdLink : public Link {
 struct SimRunOptions {
   double duration = 0;                          // s of wall time; 0 = until *stop is set
   volatile std::sig_atomic_t* stop = nullptr;   // set by a signal handler
-  std::string log_path;                         // JSON log of the executed motion, written on exit
+  /// JSON Lines log, streamed to disk (bounded memory; flushed at least every 50 ms and at each event, so
+  /// a SIGKILL loses at most the last 50 ms): a header line {"log":"achain-controller-sim","version":2,…},
+  /// one {"t","q","q_cmd","state","done"} line per log_period, an {"exec":id,"n":1,"t"} line each time a
+  /// segment finishes (n > 1: several in one servo period), event lines {"event":"estop"|"fault"|"stall"|
+  /// "glitch",…} as they happen, and a last {"summary":…} line on a clean exit.
+  std::string log_path;
   double log_period = 0.005;                    // s between logged samples
+  /// Plant faults requested by a signal handler (SIGUSR1: stall, SIGUSR2: encoder glitch): the runner
+  /// applies them at the next servo period and clears the flag.
+  volatile std::sig_atomic_t* stall_request = nullptr;
+  volatile std::sig_atomic_t* glitch_request = nullptr;
 };
 /// Runs the controller in real time on `fd` (servo periods paced by CLOCK_MONOTONIC).
 void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt);

@@ -7,6 +7,7 @@
 #include <achain/io/trajectory_json.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/trajectory.hpp>
+#include <achain/trajectory/trapezoid.hpp>
 #include <achain/math/types.hpp>
 
 namespace achain {
@@ -256,6 +257,122 @@ void checkSegments(const std::vector<Segment>& segs, const std::vector<JointLimi
       }
     }
   }
+}
+
+namespace {
+std::string fmtNum(double x, const char* f) {
+  char b[48];
+  std::snprintf(b, sizeof b, f, x);
+  return b;
+}
+}  // namespace
+
+void checkSamples(const SampledTrajectory& tr, const std::vector<JointLimitsF>& limits, double accel_margin,
+                  const std::vector<bool>* angular) {
+  const int dof = tr.dof();
+  if (static_cast<int>(limits.size()) != dof)
+    throw Error("the trajectory has " + std::to_string(dof) + " joints, the controller " + std::to_string(limits.size()));
+  for (size_t k = 0; k < tr.t.size(); ++k) {
+    for (int j = 0; j < dof; ++j) {
+      const JointLimitsF& L = limits[static_cast<size_t>(j)];
+      const bool known = angular && j < static_cast<int>(angular->size());
+      const bool deg = known && (*angular)[static_cast<size_t>(j)];
+      const double f = deg ? 180.0 / kPi : 1.0;
+      const std::string u = deg ? "°" : known ? " m" : " rad";
+      auto num = [&](double x) { return fmtNum(x * f, std::fabs(x * f) < 1e9 ? (deg ? "%.4f" : "%.6f") : "%.6g"); };
+      const double q = tr.q[k][static_cast<size_t>(j)], qd = tr.qd[k][static_cast<size_t>(j)];
+      const double qdd = tr.qdd.empty() ? 0.0 : tr.qdd[k][static_cast<size_t>(j)];
+      std::string what;
+      if (!std::isfinite(q) || q < L.q_min - 1e-5 || q > L.q_max + 1e-5)
+        what = "position " + num(q) + u + " outside [" + num(L.q_min) + u + ", " + num(L.q_max) + u + "]";
+      else if (!std::isfinite(qd) || std::fabs(qd) > L.v_max * (1 + 1e-6))
+        what = "velocity " + num(qd) + u + "/s outside ±" + num(L.v_max) + u + "/s";
+      else if (!std::isfinite(qdd) || std::fabs(qdd) > L.a_max * accel_margin * (1 + 1e-6))
+        what = "acceleration " + num(qdd) + u + "/s² outside ±" + num(L.a_max * accel_margin) + u + "/s² (a_max × accel_margin)";
+      if (!what.empty())
+        throw Error("sample " + std::to_string(k) + " (t = " + fmtNum(tr.t[k], "%.4f") + " s), joint " + std::to_string(j + 1) +
+                    ": " + what + "; refusing to send anything (fix or re-plan the trajectory)");
+    }
+  }
+}
+
+std::vector<Segment> withApproach(const std::vector<Segment>& plan, const double* q_from,
+                                  const std::vector<JointLimitsF>& limits, double segment_dt, double accel_margin,
+                                  double tolerance) {
+  if (plan.empty()) return plan;
+  const Segment& first = plan.front();
+  const int dof = first.joints;
+  if (static_cast<int>(limits.size()) != dof)
+    throw Error("approach: the trajectory has " + std::to_string(dof) + " joints, the limits " + std::to_string(limits.size()));
+  VecX q0(dof), q1(dof);
+  double far = 0;
+  for (int j = 0; j < dof; ++j) {
+    const JointLimitsF& L = limits[static_cast<size_t>(j)];
+    if (!std::isfinite(q_from[j]) || q_from[j] < L.q_min - 1e-5 || q_from[j] > L.q_max + 1e-5)
+      throw Error("approach: joint " + std::to_string(j + 1) + " is at " + fmtNum(q_from[j], "%.6g") +
+                  " rad, outside its limits: move it inside by hand first");
+    q0[j] = q_from[j];
+    q1[j] = first.a[j].q / kPosScale;
+    far = std::max(far, std::fabs(q1[j] - q0[j]));
+  }
+  std::vector<Segment> out;
+  if (far <= tolerance) {  // already there: the plan alone (the controller's start check accepts it)
+    out = plan;
+    out.front().flags &= static_cast<uint8_t>(~kSegBlend);
+    return out;
+  }
+  for (int j = 0; j < dof; ++j)
+    if (first.a[j].v != 0)
+      throw Error("approach: the trajectory does not start at rest (joint " + std::to_string(j + 1) + " starts at " +
+                  fmtNum(first.a[j].v / kVelScale, "%.6g") + " rad/s); the move to its start ends at rest, so plan it to "
+                  "start from rest");
+  // the core's planner: one synchronised trapezoid at 60 % of a_max (the cubic through a trapezoid's sampled
+  // corners reaches up to 1.5x the planned acceleration; the studio's Move to start uses the same margin)
+  RateLimits rl;
+  rl.velocity.resize(dof);
+  rl.acceleration.resize(dof);
+  for (int j = 0; j < dof; ++j) {
+    rl.velocity[j] = limits[static_cast<size_t>(j)].v_max;
+    rl.acceleration[j] = 0.6 * limits[static_cast<size_t>(j)].a_max;
+  }
+  TrapezoidOptions topt;
+  topt.synchronize = true;
+  const TrapezoidPath path(q0, q1, rl, topt);
+  SampledTrajectory tr;
+  const double T = path.duration();
+  // uniform samples of at most 1 ms: no sliver of an interval at the end, whose cubic the µrad fixed point
+  // would bend far past a_max (0.5 µrad over 0.3 ms is 33 rad/s²)
+  const int n = std::max(2, static_cast<int>(std::ceil(T / 1e-3)) + 1);
+  VecX q(dof), qd(dof), qdd(dof);
+  for (int k = 0; k < n; ++k) {
+    const double t = k == n - 1 ? T : T * k / (n - 1);
+    path.evaluate(t, q, qd, qdd);
+    tr.t.push_back(t);
+    tr.q.emplace_back(q.data(), q.data() + dof);
+    tr.qd.emplace_back(qd.data(), qd.data() + dof);
+  }
+  for (int j = 0; j < dof; ++j) {  // exact ends: from the commanded position, at rest on the plan's first knot
+    tr.q.front()[static_cast<size_t>(j)] = q_from[j];
+    tr.q.back()[static_cast<size_t>(j)] = q1[j];
+    tr.qd.front()[static_cast<size_t>(j)] = tr.qd.back()[static_cast<size_t>(j)] = 0;
+  }
+  out = buildSegments(tr, segment_dt, 1, false, &limits, accel_margin);
+  Segment& last = out.back();
+  last.flags &= static_cast<uint8_t>(~kSegLast);
+  for (int j = 0; j < dof; ++j) {
+    last.b[j].q = first.a[j].q;
+    last.b[j].v = 0;
+  }
+  const uint32_t end_us = last.t_start_us + last.duration_us;
+  const uint32_t id0 = static_cast<uint32_t>(out.size()) + 1;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    Segment s = plan[i];
+    s.t_start_us = s.t_start_us - first.t_start_us + end_us;
+    s.id = id0 + static_cast<uint32_t>(i);
+    if (i == 0) s.flags &= static_cast<uint8_t>(~kSegBlend);
+    out.push_back(s);
+  }
+  return out;
 }
 
 void evaluateSegments(const std::vector<Segment>& segs, double t, double* q) {

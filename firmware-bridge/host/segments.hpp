@@ -61,6 +61,24 @@ void preserveLimits(std::vector<Segment>& segs, const std::vector<JointLimitsF>&
 void checkSegments(const std::vector<Segment>& segs, const std::vector<JointLimitsF>& limits, double accel_margin,
                    const std::vector<bool>* angular = nullptr);
 
+/// Checks every sample of the file, not only those the segments pass through: finite, position inside
+/// the limits (1e-5 slack), |qd| ≤ v_max and, when given, |qdd| ≤ accel_margin·a_max (relative slack
+/// 1e-6). Throws achain::Error naming the sample, its time, the joint and the value, in the caller's units
+/// (`angular` as in checkSegments), so a bad file is refused before anything is streamed.
+void checkSamples(const SampledTrajectory& tr, const std::vector<JointLimitsF>& limits, double accel_margin,
+                  const std::vector<bool>* angular = nullptr);
+
+/// Move-to-start (`achain send --approach`, the JS hosts' `approach` option): a synchronised trapezoid
+/// from `q_from` (the controller's commanded position, at rest) to the plan's first knot, planned by the
+/// core's planner (TrapezoidPath) at v_max and 0.6·a_max, sampled at 1 kHz and fitted into segments like
+/// any plan (splitAtRest, Fritsch–Carlson), ending at rest exactly on the plan's start; the plan follows
+/// with its times and ids shifted. The plan must start at rest (that is where the move ends); within
+/// `tolerance` rad of the start no move is added. Throws achain::Error when the plan does not start at
+/// rest or q_from is outside the limits.
+std::vector<Segment> withApproach(const std::vector<Segment>& plan, const double* q_from,
+                                  const std::vector<JointLimitsF>& limits, double segment_dt, double accel_margin,
+                                  double tolerance);
+
 /// Commanded position of a segment list at time t (s from the first segment's start), for comparisons.
 void evaluateSegments(const std::vector<Segment>& segs, double t, double* q);
 

@@ -64,7 +64,7 @@ std::string SendJob::refusal(double start_tolerance) const {
       if (std::fabs(d) > start_tolerance)
         return "joint " + std::to_string(j + 1) + " is at " + std::to_string(st0.q_cmd[j] / kPosScale) +
                " rad but the trajectory starts at " + std::to_string(first.a[j].q / kPosScale) +
-               " rad: move there first or blend from the current position (--approach, blendFirst)";
+               " rad: move there first (--approach, or approach: true in JS, plans that move)";
     }
   return "";
 }
@@ -79,10 +79,13 @@ SendJob::SendJob(HostSession& hs, std::vector<Segment> segments, double start_to
   done0_ = hs.status().segments_done;
   acked0_ = hs.counters().segments_acked;
   prefill_ = std::min<size_t>(segs_.size(), std::max<size_t>(1, hs.caps().queue_capacity / 2));
+  hs.cancelPendingSegments();  // what an earlier plan left unsent never runs after this one
   hs.queueSegments(segs_);
 }
 
 void SendJob::fail(const std::string& msg) {
+  // the rest of a failed plan must never reach the controller, e.g. after its faults are cleared
+  if (phase_ != SendPhase::Failed) hs_.cancelPendingSegments();
   phase_ = SendPhase::Failed;
   rep_.ok = false;
   rep_.error = msg;
@@ -91,6 +94,13 @@ void SendJob::fail(const std::string& msg) {
 
 void SendJob::measure() {
   rep_.final_status = hs_.status();
+  // every segment sent ran exactly once: the controller's own count, not the host's acknowledgements
+  const uint32_t ran = rep_.final_status.segments_done - done0_;
+  if (ran < segs_.size()) {
+    fail("the controller executed " + std::to_string(ran) + " of the " + std::to_string(segs_.size()) +
+         " segments sent although each was acknowledged; its session was probably restarted mid-stream");
+    return;
+  }
   const Segment& last = segs_.back();
   rep_.max_abs_error = 0;
   rep_.planned_end.clear();
@@ -111,6 +121,10 @@ void SendJob::measure() {
 
 SendPhase SendJob::step(uint64_t now_us) {
   const double in_phase = (now_us - phase_us_) * 1e-6;
+  if (!finished() && hs_.lost() != SessionLoss::None) {  // reset or silent: the controller's side, whatever the phase
+    fail(hs_.error());
+    return phase_;
+  }
   switch (phase_) {
     case SendPhase::Streaming: {
       if (!hs_.error().empty()) {

@@ -1,5 +1,7 @@
 #include "sender.hpp"
 
+#include "segments.hpp"
+
 #include <cmath>
 
 namespace achain {
@@ -68,8 +70,24 @@ SendReport sendTrajectory(Link& link, const SendOptions& opt) {
     return rep;
   }
 
-  // 3. the send itself (status checks, prefill, START, follow, settle, measure): the shared job
-  SendJob job(hs, opt.segments, opt.global.start_tolerance, opt.settle, link.nowUs());
+  // 3. the move to the start, planned from where the controller holds the arm
+  std::vector<Segment> segments = opt.segments;
+  if (opt.approach) {
+    if (std::string why = controllerRefusal(hs.status()); !why.empty()) return fail(why);
+    std::vector<JointLimitsF> lim;
+    for (const JointConfig& c : opt.joints) lim.push_back({c.q_min, c.q_max, c.v_max, c.a_max});
+    double from[kMaxJoints];
+    for (int j = 0; j < nj; ++j) from[j] = hs.status().q_cmd[j] / kPosScale;
+    try {
+      segments = withApproach(opt.segments, from, lim, opt.segment_dt, opt.global.accel_margin, 0.5 * opt.global.start_tolerance);
+      checkSegments(segments, lim, opt.global.accel_margin, opt.angular.empty() ? nullptr : &opt.angular);
+    } catch (const std::exception& e) {
+      return fail(std::string("approach: ") + e.what());
+    }
+  }
+
+  // 4. the send itself (status checks, prefill, START, follow, settle, measure): the shared job
+  SendJob job(hs, segments, opt.global.start_tolerance, opt.settle, link.nowUs());
   auto finish = [&] {  // the job's outcome plus what this loop knows (caps, counters, events, time)
     SendReport r = job.report();
     r.servo_hz = rep.servo_hz;

@@ -42,6 +42,12 @@ struct SendOptions {
   std::vector<JointConfig> joints;
   std::vector<Segment> segments;
   bool clear_faults = false;
+  /// Move to the plan's start first (withApproach, from the commanded position in the controller's status),
+  /// with pieces of at least segment_dt s; the combined list is limit-checked (checkSegments, in the units
+  /// of `angular`) before anything is queued.
+  bool approach = false;
+  double segment_dt = 0.01;
+  std::vector<bool> angular;
   double timeout = 120;        // s overall
   double settle = 0.5;         // s after the last segment before the final measurement
   double abandon_after = -1;   // test hook: go silent after this many seconds of streaming (simulated host death)

@@ -40,7 +40,12 @@ export interface QueueOptions {
   angular?: boolean[];
 }
 export interface QueuedPlan { segments: number; firstId: number; lastId: number; duration: number; planned: number[]; sendId?: number; }
-export interface SendOptions extends QueueOptions { settleMs?: number; }
+export interface SendOptions extends QueueOptions {
+  settleMs?: number;
+  /** Move from the controller's commanded position to the plan's start first (a trapezoid planned within the
+   *  limits, ending at rest; the plan must start at rest), as `achain send --approach`. Not with blendFirst. */
+  approach?: boolean;
+}
 export interface SendProgress { segmentsTotal: number; segmentsAcked: number; segmentsDone: number; queueFill: number; queueCapacity: number; state: string; trajTime: number; }
 /** One step of a send: the phase, its progress, and (when done or failed) the outcome. */
 export interface SendStep {
@@ -60,6 +65,9 @@ export interface HostEngine {
   connect(nowMs: number): void;
   readonly connected: boolean;
   linkLost(nowMs: number): boolean;
+  /** '' while the session holds; 'reset' (the controller's sequence restarted) or 'silent' (no status for a
+   *  few status periods) once the controller's side ended it: nothing more is sent until connect(). */
+  readonly sessionLost: '' | 'reset' | 'silent';
   configureGlobal(g: GlobalConfig): void;
   configureJoint(c: JointConfig): void;
   /** Builds the segments of an achain-trajectory (JSON text) in C++, checks them against the configured limits, queues them. */

@@ -2,10 +2,10 @@
 import { SerialPort } from 'serialport';
 
 export class NodeSerialTransport {
-  /** Opens `path` at `baudRate` (8N1, raw). */
-  static open(path, baudRate = 115200) {
+  /** Opens `path` at `baudRate` (8N1, raw); `lock: false` skips serialport's exclusive lock. */
+  static open(path, baudRate = 115200, { lock = true } = {}) {
     return new Promise((resolve, reject) => {
-      const port = new SerialPort({ path, baudRate, autoOpen: false });
+      const port = new SerialPort({ path, baudRate, autoOpen: false, lock });
       port.open((err) => (err ? reject(new Error(`--port ${path}: ${err.message}`)) : resolve(new NodeSerialTransport(port))));
     });
   }

@@ -2,7 +2,7 @@
 // Node host: stream a trajectory to a controller over a serial port / PTY with the same engine the
 // studio uses (C++ host engine through wasm + serialport). Mirrors `achain send`.
 //   node firmware-bridge/js/send.mjs --port /dev/ttyACM0 [--baud 115200] (TRAJECTORY.json | --demo thesis-trapezoid)
-//        [--robot prototype-4a|FILE.json] [--clear-faults] [--segment-ms 10] [--inject-drop p] [--inject-corrupt p]
+//        [--robot prototype-4a|FILE.json] [--clear-faults] [--approach] [--segment-ms 10] [--inject-drop p] [--inject-corrupt p]
 // Prints one JSON object on stdout; progress lines ("started", percentages) on stderr.
 import fs from 'node:fs';
 
@@ -25,7 +25,7 @@ const fail = (msg, code = 1) => {
 const port = opt('--port');
 if (!port) fail('--port PATH is required');
 const demo = opt('--demo');
-const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--') && !['--clear-faults'].includes(args[i - 1])));
+const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--') && !['--clear-faults', '--approach'].includes(args[i - 1])));
 const bridge = await loadBridge();
 let traj;
 if (demo === 'thesis-trapezoid') traj = bridge.thesisTrapezoid(0.001);
@@ -67,6 +67,7 @@ try {
   let lastPct = -1;
   const report = await streamer.sendTrajectory(traj, {
     segmentDt: Number(opt('--segment-ms', 10)) / 1000,
+    approach: flag('--approach'),
     onProgress: (p) => {
       if (!said && p.state === 'running') {
         said = true;

@@ -162,14 +162,15 @@ export class Streamer extends EventTarget {
    * has executed the last segment and settled; rejects on a refusal or a controller fault. The send is
    * the C++ SendJob that `achain send` runs (HostEngine.beginSend / sendStep): the segments are built
    * and checked against the configured joint limits, the controller's status is checked (emergency
-   * stop, latched faults, the start position unless blendFirst), START follows a prefill, and the final
+   * stop, latched faults, the start position unless blendFirst or approach), START follows a prefill, and the final
    * error is measured after settling. This method only pumps the engine and reports progress.
-   * `angular` (one boolean per joint) words a limit refusal in degrees / metres. A send
+   * `angular` (one boolean per joint) words a limit refusal in degrees / metres. `approach` first moves
+   * from wherever the controller holds the arm to the plan's start (planned in C++, as `achain send --approach`). A send
    * started while this one runs replaces it: this one then rejects, saying so.
    */
-  async sendTrajectory(traj, { segmentDt = 0.01, blendFirst = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true, angular } = {}) {
+  async sendTrajectory(traj, { segmentDt = 0.01, blendFirst = false, approach = false, settleMs = 500, timeoutMs = 120000, onProgress = null, checkLimits = true, angular } = {}) {
     const t0 = this.now();
-    const plan = this.engine.beginSend(this.bridge.trajectoryText(traj), { segmentDt, blendFirst, checkLimits, settleMs, angular }, t0);
+    const plan = this.engine.beginSend(this.bridge.trajectoryText(traj), { segmentDt, blendFirst, approach, checkLimits, settleMs, angular }, t0);
     this.pump();
     const end = await this.waitFor(() => {
       const r = this.engine.sendStep(this.now());

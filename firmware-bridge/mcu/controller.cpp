@@ -214,7 +214,18 @@ void Controller::handleFrame(const InFrame& f) {
   if (f.type == kHello) {  // (re)starts the session at whatever sequence the host chose
     Hello h;
     if (!decode(f.body, f.len, h)) { sendNak(kNakMalformed); return; }
+    if (session_ && h.nonce == session_nonce_ && f.seq == session_hello_seq_) {
+      // the session's own HELLO again (resent or duplicated on the wire): answer, keep the sequence
+      ++counters_.duplicates;
+      sendCaps(h.nonce);
+      sendAck();
+      return;
+    }
+    // a new session never inherits the previous one's motion: its host may be gone or may not know it
+    if (state_ == State::Running || state_ == State::Paused) beginStop(0, 0xFF);
     session_ = true;
+    session_nonce_ = h.nonce;
+    session_hello_seq_ = f.seq;
     expected_seq_ = static_cast<uint8_t>(f.seq + 1);
     nak_sent_ = false;
     sendCaps(h.nonce);
@@ -479,6 +490,7 @@ void Controller::interpolate(double dt) {
     elapsed_ -= done.dur;
     last_flags_ = done.s.flags;
     current_id_ = done.s.id;
+    last_done_id_ = done.s.id;
     ++segments_done_;
     executed_any_ = true;
     if (q_count_ == 1) {

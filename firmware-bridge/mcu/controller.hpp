@@ -42,6 +42,7 @@ class Controller {
   double commandedVelocity(int j) const { return v_cmd_[j]; }
   double measured(int j) const { return q_meas_[j]; }
   uint32_t segmentsDone() const { return segments_done_; }
+  uint32_t lastDoneId() const { return last_done_id_; }  // id of the segment that finished last
   uint32_t ticks() const { return ticks_; }
   uint32_t estopTick() const { return estop_tick_; }
   const ControllerCounters& counters() const { return counters_; }
@@ -111,10 +112,12 @@ class Controller {
   uint8_t expected_seq_ = 0;
   bool nak_sent_ = false;
   bool session_ = false;
+  uint32_t session_nonce_ = 0;
+  uint8_t session_hello_seq_ = 0;
 
   double elapsed_ = 0;  // s into the head segment
   double scale_ = 1, scale_rate_ = 0, scale_target_ = 1;  // time scaling for pause/resume
-  uint32_t current_id_ = 0, segments_done_ = 0;
+  uint32_t current_id_ = 0, segments_done_ = 0, last_done_id_ = 0;
   uint32_t traj_time_us_ = 0;
   bool executed_any_ = false;
   uint8_t last_flags_ = 0;

@@ -90,13 +90,17 @@ void VirtualController::updateEncoders() {
   for (int j = 0; j < profile_.joints; ++j) {
     const PlantParams& pl = profile_.plant[j];
     const double counts = q_[j] * pl.gear_ratio * pl.counts_per_rev / (2 * kPi);
-    hal_.encoder[j] = pl.encoder_offset + static_cast<int32_t>(floor(counts + 0.5));
+    hal_.encoder[j] = pl.encoder_offset + static_cast<int32_t>(floor(counts + 0.5)) + (glitch_ticks_[j] > 0 ? glitch_counts_[j] : 0);
   }
 }
 
 void VirtualController::integrate(double dt) {
   for (int j = 0; j < profile_.joints; ++j) {
     const PlantParams& pl = profile_.plant[j];
+    if (stall_ticks_[j] > 0) {  // jammed: held where it is whatever the motor does
+      qd_[j] = 0;
+      continue;
+    }
     const double J = pl.link_inertia + pl.gear_ratio * pl.gear_ratio * pl.rotor_inertia;
     double tm = hal_.enabled ? hal_.torque[j] : 0.0;
     if (tm > pl.motor_torque_max) tm = pl.motor_torque_max;
@@ -129,6 +133,10 @@ void VirtualController::step(int n) {
       integrate(period * 1e-6 / sub);
     }
     hal_.time_us += period;
+    for (int j = 0; j < kMaxJoints; ++j) {
+      if (stall_ticks_[j] > 0) --stall_ticks_[j];
+      if (glitch_ticks_[j] > 0) --glitch_ticks_[j];
+    }
     updateEncoders();
     ctrl_.poll();
   }

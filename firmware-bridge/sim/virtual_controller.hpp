@@ -70,6 +70,15 @@ class VirtualController {
   /// Runs n servo periods: tick, plant integration over the period, main-loop poll.
   void step(int n = 1);
 
+  /// Plant faults (soak tests): joint j jams where it is for `ticks` servo periods (a stalled motor: the
+  /// controller sees a following error), or its encoder reads `counts` off for `ticks` periods (a glitch).
+  void stall(int j, int ticks) {
+    if (j >= 0 && j < kMaxJoints) stall_ticks_[j] = ticks;
+  }
+  void encoderGlitch(int j, int32_t counts, int ticks) {
+    if (j >= 0 && j < kMaxJoints) { glitch_counts_[j] = counts; glitch_ticks_[j] = ticks; }
+  }
+
   Controller& controller() { return ctrl_; }
   const SimHal& hal() const { return hal_; }
   double position(int j) const { return q_[j]; }
@@ -86,6 +95,8 @@ class VirtualController {
   Controller ctrl_;
   uint16_t servo_hz_;
   double q_[kMaxJoints] = {0}, qd_[kMaxJoints] = {0};
+  int stall_ticks_[kMaxJoints] = {0}, glitch_ticks_[kMaxJoints] = {0};
+  int32_t glitch_counts_[kMaxJoints] = {0};
 };
 
 }  // namespace bridge

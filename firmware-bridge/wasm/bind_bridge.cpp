@@ -142,6 +142,18 @@ class HostEngine {
       double duration = 0;
       std::vector<Segment> segs = buildChecked(text, options, duration);
       const double settle = option(options, "settleMs", 500) / 1000.0;
+      if (option(options, "approach", 0) != 0) {
+        // the move to the start from where the controller holds the arm (withApproach, as `achain send --approach`)
+        if (option(options, "blendFirst", 0) != 0) throw Error("options: give approach or blendFirst, not both");
+        if (!s_.haveStatus()) throw Error("approach: no status from the controller yet: connect and configure first");
+        if (std::string why = controllerRefusal(s_.status()); !why.empty()) throw Error(why);
+        if (limits_.size() < static_cast<size_t>(segs.front().joints)) throw Error("approach: configure every joint first");
+        double from[kMaxJoints];
+        for (int j = 0; j < segs.front().joints; ++j) from[j] = s_.status().q_cmd[j] / kPosScale;
+        segs = withApproach(segs, from, limits_, option(options, "segmentDt", 0.01), global_.accel_margin,
+                            0.5 * global_.start_tolerance);
+        checkSegments(segs, limits_, global_.accel_margin, angularOf(options).empty() ? nullptr : &angular_);
+      }
       val plan = planOf(segs, duration);
       plan.set("sendId", ++send_id_);
       job_ = std::make_unique<SendJob>(s_, std::move(segs), global_.start_tolerance, settle, micros(now_ms));
@@ -208,6 +220,10 @@ class HostEngine {
   double segmentsPending() const { return static_cast<double>(s_.segmentsPending()); }
   int credits() const { return s_.credits(); }
   std::string error() const { return s_.error(); }
+  /// '' while the session holds; 'reset' or 'silent' once the controller's side ended it (error says how).
+  std::string sessionLost() const {
+    return s_.lost() == SessionLoss::Reset ? "reset" : s_.lost() == SessionLoss::Silent ? "silent" : "";
+  }
   val caps() const {
     const Caps& c = s_.caps();
     val o = val::object();
@@ -290,21 +306,27 @@ class HostEngine {
     if (check && static_cast<int>(limits_.size()) < tr.dof())
       throw Error("trajectory has " + std::to_string(tr.dof()) + " joints, the controller was configured with " +
                   std::to_string(limits_.size()) + ": configure every joint first (or pass checkLimits: false)");
+    if (check) {  // every sample of the file, before anything is built or queued
+      const std::vector<bool>& angular = angularOf(options);
+      std::vector<JointLimitsF> lim(limits_.begin(), limits_.begin() + tr.dof());
+      checkSamples(tr, lim, global_.accel_margin, angular.empty() ? nullptr : &angular);
+    }
     std::vector<Segment> segs =
         buildSegments(tr, dt, static_cast<uint32_t>(first), blend, check ? &limits_ : nullptr, global_.accel_margin);
-    if (check) {
-      // options.angular: one boolean per joint, so a refusal speaks the caller's units (degrees / metres)
-      std::vector<bool> angular;
-      const val a = options.isUndefined() || options.isNull() ? val::undefined() : options["angular"];
-      if (!a.isUndefined() && !a.isNull()) {
-        if (!a.isArray()) throw Error("options.angular: must be an array of booleans, one per joint");
-        const int k = a["length"].as<int>();
-        for (int i = 0; i < k; ++i) angular.push_back(a[i].as<bool>());
-      }
-      checkSegments(segs, limits_, global_.accel_margin, angular.empty() ? nullptr : &angular);
-    }
+    if (check) checkSegments(segs, limits_, global_.accel_margin, angular_.empty() ? nullptr : &angular_);
     duration = tr.t.back() - tr.t.front();
     return segs;
+  }
+  /// options.angular: one boolean per joint, so a refusal speaks the caller's units (degrees / metres).
+  const std::vector<bool>& angularOf(const val& options) {
+    angular_.clear();
+    const val a = options.isUndefined() || options.isNull() ? val::undefined() : options["angular"];
+    if (!a.isUndefined() && !a.isNull()) {
+      if (!a.isArray()) throw Error("options.angular: must be an array of booleans, one per joint");
+      const int k = a["length"].as<int>();
+      for (int i = 0; i < k; ++i) angular_.push_back(a[i].as<bool>());
+    }
+    return angular_;
   }
   static val planOf(const std::vector<Segment>& segs, double duration) {
     val out = val::object();
@@ -323,6 +345,7 @@ class HostEngine {
   double send_id_ = 0;  // counts beginSend calls
   GlobalConfig global_;
   std::vector<JointLimitsF> limits_;
+  std::vector<bool> angular_;
   std::vector<uint8_t> buf_;
 };
 
@@ -535,6 +558,7 @@ EMSCRIPTEN_BINDINGS(achain_bridge) {
       .property("segmentsPending", &HostEngine::segmentsPending)
       .property("credits", &HostEngine::credits)
       .property("error", &HostEngine::error)
+      .property("sessionLost", &HostEngine::sessionLost)
       .property("caps", &HostEngine::caps)
       .property("status", &HostEngine::status)
       .property("counters", &HostEngine::counters)

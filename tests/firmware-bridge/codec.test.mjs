@@ -124,12 +124,19 @@ test('segments from the thesis trapezoid are built and limit-checked in C++ (que
     fast.t = fast.t.map((t) => t / 1.25);
     fast.qd = fast.qd.map((r) => r.map((v) => v * 1.25));
     const before = host.segmentsPending;
-    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { segmentDt: 0.01 }), /joint 1: (velocity|acceleration) -?[\d.]+ rad\/s/);
+    // every sample is checked before any segment is built (issue 17): the first offending sample, by name
+    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { segmentDt: 0.01 }), /sample 96 \(t = 0\.0768 s\), joint 4: velocity 2\.994985 rad\/s outside ±2\.984513 rad\/s; refusing to send anything/);
     assert.equal(host.segmentsPending, before);
-    // in the studio's units when the caller says which joints are angular (issue 18): the limits of joint 1
-    // are 180°/s and 720°/s² × 1.5
+    // in the studio's units when the caller says which joints are angular (issue 18): joint 4's limit is 171°/s
     assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { segmentDt: 0.01, angular: [true, true, true, true] }),
-      /joint 1: (velocity -?2\d\d\.\d{4}°\/s outside ±180\.0000°\/s|acceleration -?1\d\d\d\.\d{4}°\/s² outside ±1080\.0000°\/s² \(a_max × accel_margin\)); refusing to send/);
+      /joint 4: velocity 171\.6\d{3}°\/s outside ±171\.0000°\/s; refusing to send anything/);
+    // samples within the limits whose cubic segments are not (issue 18's segment message in degrees): the
+    // trapezoid's positions with every sampled velocity 0, so each piece is a rest-to-rest cubic; the first
+    // one accelerates joint 1 at 6·Δq/T² ≈ 2160°/s², past 720°/s² × 1.5
+    const still = structuredClone(traj);
+    still.qd = still.qd.map((r) => r.map(() => 0));
+    assert.throws(() => host.queueTrajectory(bridge.trajectoryText(still), { segmentDt: 0.01, angular: [true, true, true, true] }),
+      /segment 0 \(t = 0\.000 s\), joint 1: acceleration -?\d+\.\d{4}°\/s² outside ±1080\.0000°\/s² \(a_max × accel_margin\); refusing to send/);
     assert.throws(() => host.queueTrajectory(bridge.trajectoryText(fast), { angular: 'yes' }), /options\.angular: must be an array of booleans/);
   } finally {
     host.delete();

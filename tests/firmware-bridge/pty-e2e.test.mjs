@@ -13,6 +13,7 @@ import { loadAchain } from '../../wasm/achain.mjs';
 import { loadBridge } from '../../firmware-bridge/js/bridge.mjs';
 import { Streamer, intervalClock } from '../../firmware-bridge/js/streamer.mjs';
 import { NodeSerialTransport } from '../../firmware-bridge/js/node_serial_transport.mjs';
+import { readSimLog, sleep, stopProcess, waitFile } from './sim_log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cliPath = path.join(root, 'build/native/achain');
@@ -25,31 +26,13 @@ const prototypeJoints = await loadAchain().then((a) => {
   m.dispose();
   return c;
 });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFile(p, ms = 5000) {
-  const t0 = Date.now();
-  while (!fs.existsSync(p)) {
-    if (Date.now() - t0 > ms) throw new Error(`${p} did not appear`);
-    await sleep(20);
-  }
-}
-
-function stopProcess(child, signal = 'SIGTERM') {
-  return new Promise((resolve) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
-    const to = setTimeout(() => { child.kill('SIGKILL'); }, 3000);
-    child.once('exit', () => { clearTimeout(to); resolve(); });
-    child.kill(signal);
-  });
-}
 
 /** socat PTY pair + controller-sim on one end; returns {hostPort, log(), close()}. */
 async function startRig(tag) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `achain-bridge-${tag}-`));
   const ctrl = path.join(dir, 'ctrl');
   const host = path.join(dir, 'host');
-  const logPath = path.join(dir, 'log.json');
+  const logPath = path.join(dir, 'log.jsonl');
   const socat = spawn('socat', [`pty,raw,echo=0,link=${ctrl}`, `pty,raw,echo=0,link=${host}`], { stdio: 'ignore' });
   await waitFile(ctrl);
   await waitFile(host);
@@ -69,7 +52,7 @@ async function startRig(tag) {
     streamers,
     async log() {
       await stopProcess(sim);
-      return JSON.parse(fs.readFileSync(logPath, 'utf8'));
+      return readSimLog(logPath);
     },
     async close() {
       for (const st of streamers) if (!st.closed) await st.close().catch(() => {});
@@ -237,7 +220,7 @@ test('PTY: out-of-limit segments are refused by the host and by the controller',
     const fast = bridge.thesisTrapezoid(0.001);
     fast.t = fast.t.map((t) => t / 1.25);
     fast.qd = fast.qd.map((r) => r.map((v) => v * 1.25));
-    await assert.rejects(streamer.sendTrajectory(fast), /joint 1: (velocity|acceleration)/); // host side
+    await assert.rejects(streamer.sendTrajectory(fast), /sample \d+ \(t = [\d.]+ s\), joint \d: (velocity|acceleration)/); // host side, every sample
     // bypass the host check: the controller refuses and stops
     await assert.rejects(streamer.sendTrajectory(fast, { checkLimits: false }), /segment_limit/);
     const ev = streamer.engine.events;
@@ -252,7 +235,7 @@ test('PTY: out-of-limit segments are refused by the host and by the controller',
 
 test('CLI acceptance: controller-sim + achain send stream the trapezoid; killing send triggers the watchdog', { timeout: 90000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'achain-bridge-cli-'));
-  const logPath = path.join(dir, 'log.json');
+  const logPath = path.join(dir, 'log.jsonl');
   const trajPath = path.join(dir, 'trapezoid.json');
   fs.writeFileSync(trajPath, JSON.stringify(bridge.thesisTrapezoid(0.001)));
   const start = async (log) => {
@@ -293,7 +276,7 @@ test('CLI acceptance: controller-sim + achain send stream the trapezoid; killing
     send2.kill('SIGKILL');
     await sleep(1500);
     await stopProcess(b.sim);
-    const log = JSON.parse(fs.readFileSync(logPath, 'utf8'));
+    const log = readSimLog(logPath);
     assert.ok(log.final.faults.includes('watchdog'), `faults ${log.final.faults}`);
     assert.equal(log.final.state, 'fault');
   } finally {

@@ -430,7 +430,7 @@ TEST_CASE("bridge: the send job (shared by achain send and the JS Streamer) runs
     for (int j = 0; j < segs.front().joints; ++j) segs.front().a[j].q += static_cast<int32_t>(0.2 * kPosScale);
     SendJob away(rig.host, segs, rig.profile.global.start_tolerance, 0.5, rig.now());
     CHECK(away.phase() == SendPhase::Failed);
-    CHECK_THAT(away.report().error, Catch::Contains("joint 1 is at") && Catch::Contains("blend from the current position"));
+    CHECK_THAT(away.report().error, Catch::Contains("joint 1 is at") && Catch::Contains("move there first (--approach"));
     CHECK(rig.host.segmentsPending() == 0);
     rig.host.estop(rig.now());
     REQUIRE(rig.runUntil([&] { return rig.host.status().estop != 0; }, 1000));

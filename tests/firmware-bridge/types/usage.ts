@@ -21,10 +21,12 @@ export async function usage(): Promise<number> {
   try {
     host.beginSend(bridge.trajectoryText(traj), { segmentDt: 0.01, settleMs: 200, angular: [true, true, true, true] }, 0);
     step = host.sendStep(1);
+    host.beginSend(bridge.trajectoryText(traj), { approach: true, settleMs: 200 }, 2);
   } catch {
     step = null;  // not connected: refused by name
   }
-  const phase = step?.phase === 'done' ? step.maxAbsError ?? 0 : step?.progress.segmentsDone ?? 0;
+  const lost: '' | 'reset' | 'silent' = host.sessionLost;
+  const phase = lost === 'silent' ? -1 : step?.phase === 'done' ? step.maxAbsError ?? 0 : step?.progress.segmentsDone ?? 0;
   const vc = new bridge.VirtualController(1000, '');
   vc.write(host.takeOutput());
   vc.step(10);
