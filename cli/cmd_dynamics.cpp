@@ -76,6 +76,7 @@ Model trajectoryRobot(const std::string& robot_arg, const std::string& path) {
     if (!f) throw Error(path + ": cannot open file");
     json j = json::parse(f, nullptr, false);
     if (j.is_discarded() || !j.contains("robot")) throw Error("--robot: required (the trajectory names no robot)");
+    if (!j["robot"].is_string()) throw Error(path + ": robot: must be a string");
     robot = j["robot"].get<std::string>();
   }
   return loadRobot(robot);
