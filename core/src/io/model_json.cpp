@@ -546,6 +546,14 @@ Model modelFromJsonString(const std::string& text) {
                   auto pos = w.find("parse error");
                   return pos == std::string::npos ? w : w.substr(pos);
                 }());
+  } catch (const json::out_of_range& e) {
+    // A number literal beyond a double (1e999) is nlohmann's out_of_range 406, not a parse_error (found by
+    // tests/fuzz/fuzz_model_json: it escaped as a foreign exception with nlohmann's own message).
+    const std::string w = e.what();
+    const auto a = w.find('\''), b = w.rfind('\'');
+    throw Error("(document): malformed JSON: the number " +
+                (a != std::string::npos && b > a ? quoteInput(w.substr(a + 1, b - a - 1)) : std::string("given")) +
+                " is outside the range of a double");
   }
   return modelFromJson(j);
 }
