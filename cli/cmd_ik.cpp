@@ -85,18 +85,9 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
       if (given != 1) throw Error("target: give exactly one of --T, --pose, --q-target");
       Mat4 T = Mat4::Identity();
       if (!a.T.empty()) {
-        const auto v = parseList(a.T, "--T");
-        if (v.size() != 16) throw Error("--T: expected 16 numbers (row-major 4x4), got " + std::to_string(v.size()));
-        for (int r = 0; r < 4; ++r)
-          for (int c = 0; c < 4; ++c) T(r, c) = v[4 * r + c];
+        T = parseMatrix4(a.T, "--T");
       } else if (!a.pose.empty()) {
-        const auto v = parseList(a.pose, "--pose");
-        if (v.size() != 7) throw Error("--pose: expected 7 numbers x,y,z,qw,qx,qy,qz, got " + std::to_string(v.size()));
-        const Eigen::Quaterniond qq(v[3], v[4], v[5], v[6]);
-        const double nrm = std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
-        if (!(std::abs(nrm - 1) < 1e-6)) throw Error("--pose: quaternion must have unit norm (got " + std::to_string(nrm) + ")");
-        T.topLeftCorner<3, 3>() = qq.toRotationMatrix();
-        T.topRightCorner<3, 1>() << v[0], v[1], v[2];
+        T = parsePose(a.pose, "--pose");
       } else {
         const VecX qt = a.robot.joints(m, a.q_target, "--q-target");
         checkConfiguration(m, qt);

@@ -77,6 +77,26 @@ std::vector<double> parseList(const std::string& text, const std::string& what) 
   return out;
 }
 
+Mat4 parseMatrix4(const std::string& text, const std::string& what) {
+  const std::vector<double> v = parseList(text, what);
+  if (v.size() != 16) throw Error(what + ": expected 16 numbers (row-major 4x4), got " + std::to_string(v.size()));
+  Mat4 T;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) T(r, c) = v[4 * r + c];
+  return T;
+}
+
+Mat4 parsePose(const std::string& text, const std::string& what) {
+  const std::vector<double> v = parseList(text, what);
+  if (v.size() != 7) throw Error(what + ": expected 7 numbers x,y,z,qw,qx,qy,qz, got " + std::to_string(v.size()));
+  const double nrm = std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
+  if (!(std::abs(nrm - 1) < 1e-6)) throw Error(what + ": quaternion must have unit norm (got " + std::to_string(nrm) + ")");
+  Mat4 T = Mat4::Identity();
+  T.topLeftCorner<3, 3>() = Eigen::Quaterniond(v[3], v[4], v[5], v[6]).toRotationMatrix();
+  T.topRightCorner<3, 1>() << v[0], v[1], v[2];
+  return T;
+}
+
 VecX RobotArgs::joints(const Model& m, const std::string& text, const std::string& what) const {
   const std::vector<double> v = parseList(text, what);
   if (static_cast<int>(v.size()) != m.nq)

@@ -47,6 +47,13 @@ constexpr double kMaxInputMagnitude = 1e9;
 /// double (1e-400), and magnitudes above kMaxInputMagnitude.
 std::vector<double> parseList(const std::string& text, const std::string& what);
 
+/// A 4x4 matrix given as 16 numbers, row-major (parseList's rules); throws achain::Error naming `what`.
+/// Whether it is a rigid transform is the caller's check (checkTarget).
+Mat4 parseMatrix4(const std::string& text, const std::string& what);
+/// A pose "x,y,z,qw,qx,qy,qz" (m, unit quaternion, norm within 1e-6 of 1) as a 4x4 transform; throws
+/// achain::Error naming `what`.
+Mat4 parsePose(const std::string& text, const std::string& what);
+
 json toJson(const Mat4& T);
 json toJson(const VecX& v);
 json toJson(const MatX& M);

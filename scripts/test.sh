@@ -20,6 +20,25 @@ cmake --build build/tsan -j"$(nproc 2>/dev/null || echo 2)" --target achain_test
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build/tsan/tests/achain_tests_concurrency
 
 echo
+echo "=== C++ under AddressSanitizer + UndefinedBehaviorSanitizer (the whole ctest suite) ==="
+# A separate, incremental -O1 build (build/asan) of the core, CLI, bridge and every test, with
+# -fno-sanitize-recover=all: any ASan or UBSan report aborts its test. The heavy cases run at reduced
+# sizes there (ACHAIN_TEST_SCALE=reduced, set by CMake for sanitizer builds), never skipped. With clang
+# (faster to build under the sanitizers, and libFuzzer's compiler) the same build holds the readers'
+# libFuzzer targets (tests/fuzz/, label fuzz, 20 s each). The frame decoder's fuzz target runs in the
+# build/native ctest above, so it is not built again here.
+asan_start=$(date +%s)
+asan_cxx=()
+command -v clang++ >/dev/null && asan_cxx=(-DCMAKE_CXX_COMPILER=clang++)
+cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=address,undefined \
+      "${asan_cxx[@]}" -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_WASM=OFF \
+      > build/asan-configure.log 2>&1 || { cat build/asan-configure.log; exit 1; }
+cmake --build build/asan -j"$(nproc 2>/dev/null || echo 2)"
+(cd build/asan && ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1" \
+   ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)")
+echo "asan+ubsan stage: $(( $(date +%s) - asan_start )) s (build and ctest)"
+
+echo
 echo "=== WebAssembly module and hosts (node --test) ==="
 node_suites=(tests/wasm/)
 [ -d tests/firmware-bridge ] && ls tests/firmware-bridge/*.test.mjs >/dev/null 2>&1 && node_suites+=(tests/firmware-bridge/)

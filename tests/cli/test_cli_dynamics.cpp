@@ -99,6 +99,14 @@ TEST_CASE("dynamics CLI errors name the bad option", "[cli][dynamics]") {
   CHECK(r.err.find("--qd: robot 'puma560' has 6 joints, got 2 values") != std::string::npos);
   r = runCli("id --traj /nonexistent/traj.json --robot puma560");
   CHECK(r.err.find("/nonexistent/traj.json: cannot open file") != std::string::npos);
+  {  // a trajectory naming its robot by a number (was nlohmann's type_error without the field)
+    const std::string bad = tempPath(".json");
+    std::ofstream(bad) << R"({"schema":"achain-trajectory","version":1,"robot":5,"t":[0],"q":[[0,0]]})";
+    r = runCli("id --traj " + bad);
+    CHECK(r.status == 1);
+    CHECK(r.err.find(bad + ": robot: must be a string") != std::string::npos);
+    std::remove(bad.c_str());
+  }
   r = runCli("fd --robot stanford --q 0,0,0.3,0,0,0");
   CHECK(r.status == 1);
   CHECK(r.err.find("mass matrix is not positive definite") != std::string::npos);
@@ -186,7 +194,8 @@ TEST_CASE("achain cartesian-inertia and dynamic-manipulability: planar 2R in clo
   const auto p = runCli("cartesian-inertia --robot puma560 --q 10,40,-60,20,0,30 --deg");
   REQUIRE(p.status == 0);
   CHECK(p.json()["rank"] == 5);
-  for (const auto& row : p.json()["Lambda"])
+  const nlohmann::json pj = p.json();  // alive for the loop (ASan: a range-for over p.json()[...] is a use-after-free)
+  for (const auto& row : pj["Lambda"])
     for (const auto& x : row) CHECK(x.is_number());
   const auto bad = runCli("cartesian-inertia --robot puma560 --q 0,0,0,0,0,0 --rows xyz");
   CHECK(bad.status != 0);

@@ -48,7 +48,8 @@ TEST_CASE("achain prints no null: a non-finite result fails naming where", "[cli
   // an ordinary call is untouched
   r = runCli("id --robot puma560 --q 0,0,0,0,0,0 --qd 1,0,0,0,0,0 --qdd 0,0,0,0,0,0");
   REQUIRE(r.status == 0);
-  for (const auto& t : r.json()["tau"]) CHECK(std::isfinite(t.get<double>()));
+  const nlohmann::json rj = r.json();  // alive for the loop (ASan: a range-for over r.json()[...] is a use-after-free)
+  for (const auto& t : rj["tau"]) CHECK(std::isfinite(t.get<double>()));
 }
 
 TEST_CASE("achain ik: an astronomically distant target is refused and does not crash", "[cli][errors][ik]") {

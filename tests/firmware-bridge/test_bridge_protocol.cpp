@@ -11,14 +11,18 @@ using namespace bridge_test;
 TEST_CASE("bridge: CRC-16/CCITT-FALSE reference values", "[bridge][codec]") {
   const uint8_t check[] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
   CHECK(crc16(check, 9) == 0x29B1);  // the catalogued check value of CRC-16/CCITT-FALSE
-  for (const auto& v : golden()["crc16"]) {
+  // golden() returns by value: keep it alive for the loop (a range-for over golden()[...] would walk a
+  // destroyed temporary; ASan reported a heap-use-after-free here)
+  const nlohmann::json vectors = golden();
+  for (const auto& v : vectors["crc16"]) {
     const auto d = fromHex(v["data"]);
     CHECK(crc16(d.data(), d.size()) == v["crc"].get<int>());
   }
 }
 
 TEST_CASE("bridge: COBS golden vectors (canonical encoding, both directions)", "[bridge][codec]") {
-  for (const auto& v : golden()["cobs"]) {
+  const nlohmann::json vectors = golden();  // alive for the whole loop (see the CRC test)
+  for (const auto& v : vectors["cobs"]) {
     const auto raw = fromHex(v["raw"]), enc = fromHex(v["encoded"]);
     std::vector<uint8_t> out(raw.size() + raw.size() / 254 + 2);
     const size_t n = cobsEncode(raw.data(), raw.size(), out.data(), out.size());
@@ -55,7 +59,8 @@ void checkGolden(const nlohmann::json& g, const M& m) {
 }  // namespace
 
 TEST_CASE("bridge: message golden vectors from the independent Python encoder", "[bridge][codec]") {
-  for (const auto& g : golden()["messages"]) {
+  const nlohmann::json vectors = golden();  // alive for the whole loop (see the CRC test)
+  for (const auto& g : vectors["messages"]) {
     const std::string name = g["name"];
     const auto& f = g["fields"];
     INFO(name);

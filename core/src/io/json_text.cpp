@@ -49,6 +49,14 @@ json parseJsonText(const std::string& text, int max_depth) {
     if (pos != std::string::npos) w = w.substr(pos);
     // nlohmann's message quotes the last bytes read ("last read: '…'"): escaped and cut like all input
     throw Error("(document): malformed JSON at byte " + std::to_string(e.byte) + ": " + nameInput(w, 300));
+  } catch (const json::out_of_range& e) {
+    // A number literal beyond a double (1e999) is nlohmann's out_of_range 406, not a parse_error (found by
+    // tests/fuzz/fuzz_model_json: it escaped as a foreign exception with nlohmann's own message).
+    const std::string w = e.what();
+    const auto a = w.find('\''), b = w.rfind('\'');
+    throw Error("(document): malformed JSON: the number " +
+                (a != std::string::npos && b > a ? quoteInput(w.substr(a + 1, b - a - 1), 40) : std::string("given")) +
+                " is outside the range of a double");
   }
 }
 

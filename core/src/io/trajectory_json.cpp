@@ -25,6 +25,13 @@ json rows(const MatX& M) {
   return r;
 }
 
+/// j[key] as a string, "" when absent; any other type is an error naming the key.
+std::string optionalString(const json& j, const char* key) {
+  if (!j.contains(key)) return std::string();
+  if (!j[key].is_string()) throw Error(std::string(key) + ": must be a string");
+  return j[key].get<std::string>();
+}
+
 MatX readRows(const json& j, const char* key, int N, int n, bool required) {
   if (!j.contains(key)) {
     if (required) throw Error(std::string(key) + ": missing");
@@ -64,13 +71,15 @@ json trajectoryToJson(const Trajectory& tr) {
 
 Trajectory trajectoryFromJson(const json& j) {
   if (!j.is_object()) throw Error("trajectory: must be a JSON object");
-  if (j.value("schema", std::string()) != "achain-trajectory")
+  // Every field is type-checked before it is read: nlohmann's value()/get() would throw its own type_error
+  // (no field name) for a wrong type, and get<int>() would truncate 4294967297 to 1.
+  if (!j.contains("schema") || !j["schema"].is_string() || j["schema"].get<std::string>() != "achain-trajectory")
     throw Error("schema: must be \"achain-trajectory\"");
   // compared as the 64-bit integer it is: 4294967297 is not read as 1
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<std::int64_t>() != 1)
     throw Error("version: must be 1");
   Trajectory tr;
-  tr.robot = j.value("robot", std::string());
+  tr.robot = optionalString(j, "robot");
   if (j.contains("joints")) {
     if (!j["joints"].is_array() || j["joints"].empty()) throw Error("joints: must be a non-empty array of joint names");
     for (size_t i = 0; i < j["joints"].size(); ++i) {
@@ -99,8 +108,8 @@ Trajectory trajectoryFromJson(const json& j) {
   tr.q = readRows(j, "q", N, n, true);
   tr.qd = readRows(j, "qd", N, n, false);
   tr.qdd = readRows(j, "qdd", N, n, false);
-  tr.profile = j.value("profile", std::string());
-  if (j.contains("breakpoints") && j["breakpoints"].is_array()) {
+  tr.profile = optionalString(j, "profile");
+  if (j.contains("breakpoints")) {
     try {
       tr.breakpoints = j["breakpoints"].get<std::vector<std::vector<double>>>();
     } catch (const std::exception&) {

@@ -41,7 +41,9 @@ Data::Data(const Model& m)
   dyn.M = MatX::Zero(nv, nv);
   dyn.J3 = MatX::Zero(3, nv);
   dyn.MinvJt = MatX::Zero(nv, 6);
-  dyn.llt = Eigen::LLT<MatX>(nv);
+  // Size the Cholesky scratch by factoring the identity: that also sets its status. Assigning
+  // Eigen::LLT<MatX>(nv) instead copied an uninitialised ComputationInfo (UBSan: invalid enum load).
+  dyn.llt.compute(MatX::Identity(nv, nv));
   ik.J = MatX::Zero(6, nv);
   ik.Jw = MatX::Zero(6, nv);
   ik.A = MatX::Zero(nv, nv);
@@ -50,7 +52,7 @@ Data::Data(const Model& m)
   for (VecX* v : {&ik.g, &ik.dq, &ik.gr, &ik.dqr}) *v = VecX::Zero(nv);
   for (VecX* v : {&ik.q, &ik.qtry, &ik.qbest, &ik.best_start, &ik.lo, &ik.hi}) *v = VecX::Zero(m.nq);
   ik.free_idx = Eigen::VectorXi::Zero(nv);
-  ik.llt = Eigen::LLT<MatX>(nv);
+  ik.llt.compute(MatX::Identity(nv, nv));  // sized and initialised, as dyn.llt above
 
   // Legs: anchors in the parent's frame (B) and the link's frame (P).
   for (int i = 0; i < n; ++i) {

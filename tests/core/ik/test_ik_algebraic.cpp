@@ -5,6 +5,7 @@
 #include <random>
 
 #include <achain/kinematics/fk.hpp>
+#include "test_scale.hpp"
 #include "helpers.hpp"
 #include <achain/ik/algebraic_4a.hpp>
 #include <achain/ik/ik.hpp>
@@ -190,7 +191,10 @@ TEST_CASE("ik algebraic: agrees with the closed form on random prototype targets
   for (const char* name : {"prototype-4a", "prototype-4r"}) {
     const Model m = builtinModel(name);
     std::mt19937 rng(13);
-    for (int k = 0; k < 12; ++k) {
+    // Reduced sizes (sanitizer builds, tests/core/test_scale.hpp): the first 3 of the 12 targets, the
+    // homotopy solve taking about 15 s each under ASan+UBSan.
+    const int targets = test::scaled(12, 3);
+    for (int k = 0; k < targets; ++k) {
       const VecX q = test::randomConfiguration(m, rng);
       const SE3 T = fkPose(m, q);
       const IkAllResult a = ikAll(m, T, IkMethod::Algebraic, {});

@@ -13,7 +13,6 @@
 
 using namespace achain;
 using test::allocationsOf;
-using test::kCanCount;
 
 namespace {
 
@@ -30,7 +29,6 @@ std::vector<SE3> targets(const Model& m, int n, std::vector<VecX>& seeds) {
 }  // namespace
 
 TEST_CASE("ik alloc: the counter sees heap allocations (std::vector, Eigen)", "[ik]") {
-  if (!kCanCount) return;
   const long n = allocationsOf([] {
     std::vector<double> v(100, 1.0);
     VecX e = VecX::Ones(50);
@@ -40,7 +38,6 @@ TEST_CASE("ik alloc: the counter sees heap allocations (std::vector, Eigen)", "[
 }
 
 TEST_CASE("ik alloc: ikClosed allocates nothing after the first solve, degenerate targets included", "[ik]") {
-  if (!kCanCount) return;
   for (const char* name : {"puma560", "prototype-4a"}) {
     const Model m = builtinModel(name);
     std::vector<VecX> seeds;
@@ -71,7 +68,6 @@ TEST_CASE("ik alloc: ikClosed allocates nothing after the first solve, degenerat
 }
 
 TEST_CASE("ik alloc: solveNumeric with restarts allocates nothing after the first solve", "[ik]") {
-  if (!kCanCount) return;
   for (const char* name : {"puma560", "prototype-4a", "stanford"}) {
     const Model m = builtinModel(name);
     std::vector<VecX> seeds;

@@ -35,6 +35,17 @@ static std::string errorOf(const json& j) {
   return "(no error)";
 }
 
+TEST_CASE("a number beyond a double is an achain::Error naming the document (fuzz finding)", "[io][errors]") {
+  // Found by tests/fuzz/fuzz_model_json: nlohmann reports 1e999 as out_of_range 406, not as a parse_error,
+  // and it escaped the loader as a foreign exception with nlohmann's own message.
+  for (const char* text : {R"({"schema_version": 1, "joints": [{"kind": "R", "a": 1e999}]})",
+                           R"({"schema_version": 1, "joints": [{"kind": "R", "a": -12.5e3082}]})"}) {
+    CHECK_THROWS_AS(modelFromJsonString(text), Error);
+    CHECK_THROWS_WITH(modelFromJsonString(text), Catch::StartsWith("(document): malformed JSON: the number") &&
+                                                     Catch::Contains("is outside the range of a double"));
+  }
+}
+
 TEST_CASE("a minimal description loads", "[io]") {
   const Model m = modelFromJson(minimal());
   CHECK(m.nq == 3);

@@ -10,9 +10,11 @@
 #include <achain/io/model_json.hpp>
 #include <achain/model/robots.hpp>
 #include <achain/reach/workspace.hpp>
+#include "test_scale.hpp"
 #include "workspace_test_support.hpp"
 
 using namespace achain;
+using test::scaled;
 using test::thesis3R;
 
 namespace {
@@ -27,7 +29,7 @@ Model mixedChain() {
 const Vec3 kGenericOrigin(0.0123, 0.0271, 0.0377);  // keeps lattice planes off the workspace's planar faces
 
 WorkspaceResult run(const Model& m, WorkspaceMethod method, double voxel, double step_deg, const Vec3& origin,
-                    Representative rep = Representative::Witness, int threads = 0) {
+                    Representative rep = Representative::Witness, int threads = 0, double samples = 4e6) {
   WorkspaceOptions o;
   o.voxel = voxel;
   o.method = method;
@@ -35,7 +37,7 @@ WorkspaceResult run(const Model& m, WorkspaceMethod method, double voxel, double
   o.origin = origin;
   o.representative = rep;
   o.threads = threads;
-  o.samples = 4e6;
+  o.samples = samples;
   return computeWorkspace(m, o);
 }
 
@@ -57,9 +59,12 @@ TEST_CASE("Workspace: one joint — Robinson and Castelli give the same voxels",
 
 TEST_CASE("Workspace: thesis 3R chain — Robinson, Castelli and Monte-Carlo agree", "[workspace]") {
   const Model m = thesis3R();
+  // Reduced sizes (sanitizer builds): Castelli's grid at 2 deg (121^3 instead of 241^3 evaluations) and
+  // half the Monte-Carlo samples, on the thesis's 0.5 voxel.
+  const double cas_step = scaled(1.0, 2.0), mc_samples = scaled(4e6, 2e6);
   const WorkspaceResult rob = run(m, WorkspaceMethod::Robinson, 0.5, 0.5, kGenericOrigin);
-  const WorkspaceResult cas = run(m, WorkspaceMethod::Castelli, 0.5, 1.0, kGenericOrigin);
-  const WorkspaceResult mc = run(m, WorkspaceMethod::MonteCarlo, 0.5, 0, kGenericOrigin);
+  const WorkspaceResult cas = run(m, WorkspaceMethod::Castelli, 0.5, cas_step, kGenericOrigin);
+  const WorkspaceResult mc = run(m, WorkspaceMethod::MonteCarlo, 0.5, 0, kGenericOrigin, Representative::Witness, 0, mc_samples);
   INFO("robinson " << rob.count() << ", castelli " << cas.count() << ", monte-carlo " << mc.count());
   // Thesis Table 3.2: new 14,897, Castelli 16,157 voxels (its grid alignment is not stated).
   CHECK(rob.count() == Approx(14897).epsilon(0.05));
@@ -73,12 +78,13 @@ TEST_CASE("Workspace: thesis 3R chain — Robinson, Castelli and Monte-Carlo agr
       CHECK(voxelOverlap(a->voxels, b->voxels).jaccard() > 0.93);
     }
   // Castelli's cost is the product of the samples, Robinson's a sum over the sweeps.
-  CHECK(cas.evaluations == 241u * 241u * 241u);
-  CHECK(rob.evaluations < cas.evaluations / 20);
+  const uint64_t per_joint = static_cast<uint64_t>(std::lround(240 / cas_step)) + 1;  // 241 at 1 deg
+  CHECK(cas.evaluations == per_joint * per_joint * per_joint);
+  CHECK(rob.evaluations * 20 < 241u * 241u * 241u);  // Castelli's cost on the 1 deg grid
   // With voxel faces exactly on the workspace's planar faces (z = ±2), Castelli's exact grid angles put
   // points on the faces and rounding spreads them to both sides: a layer of extra voxels (explained in docs).
-  const WorkspaceResult cas0 = run(m, WorkspaceMethod::Castelli, 0.5, 1.0, Vec3::Zero());
-  const WorkspaceResult mc0 = run(m, WorkspaceMethod::MonteCarlo, 0.5, 0, Vec3::Zero());
+  const WorkspaceResult cas0 = run(m, WorkspaceMethod::Castelli, 0.5, cas_step, Vec3::Zero());
+  const WorkspaceResult mc0 = run(m, WorkspaceMethod::MonteCarlo, 0.5, 0, Vec3::Zero(), Representative::Witness, 0, mc_samples);
   Vec3 lo, hi;
   REQUIRE(mc0.voxels.bounds(lo, hi));
   CHECK(lo.z() == Approx(-2.0));
@@ -94,10 +100,11 @@ TEST_CASE("Workspace: mixed R/P/H/A chain — the three methods agree", "[worksp
   o.voxel = h;
   o.origin = kGenericOrigin * 0.04;
   o.method = WorkspaceMethod::Castelli;
-  o.step = 1 * kDeg;
-  o.step_linear = 0.002;
+  o.step = scaled(1.0, 2.0) * kDeg;   // reduced sizes: a grid 8x coarser, still well under a voxel per step
+  o.step_linear = scaled(0.002, 0.004);
   const WorkspaceResult cas = computeWorkspace(m, o);
-  const WorkspaceResult mc = run(m, WorkspaceMethod::MonteCarlo, h, 0, kGenericOrigin * 0.04);
+  const WorkspaceResult mc = run(m, WorkspaceMethod::MonteCarlo, h, 0, kGenericOrigin * 0.04, Representative::Witness, 0,
+                                 scaled(4e6, 2e6));
   INFO("robinson " << rob.count() << ", castelli " << cas.count() << ", monte-carlo " << mc.count());
   CHECK(rob.count() > 1000);
   for (const auto* a : {&rob, &cas, &mc})
@@ -121,10 +128,12 @@ TEST_CASE("Workspace: mixed R/P/H/A chain — the three methods agree", "[worksp
 
 TEST_CASE("Workspace: prototype 4A-chain at 0.5 in against the thesis (487,640 voxels ≈ 60,955 in³)", "[workspace]") {
   const Model m = builtinModel("prototype-4a");
-  const double h = 0.5 * test::kInch;
+  // Reduced sizes (sanitizer builds): the thesis's 1 in lattice (60,416 voxels) takes the 0.5 in one's place.
+  const bool reduced = test::reducedSizes();
+  const double h = (reduced ? 1.0 : 0.5) * test::kInch;
   const WorkspaceResult w = run(m, WorkspaceMethod::Robinson, h, 0, Vec3::Zero());
   INFO("voxels " << w.count());
-  CHECK(w.count() == Approx(487640).epsilon(0.10));
+  CHECK(w.count() == Approx(reduced ? 60416 : 487640).epsilon(0.10));
   CHECK(w.volume() == Approx(w.count() * h * h * h).epsilon(1e-12));
   CHECK(w.volume() / std::pow(test::kInch, 3) == Approx(60955).epsilon(0.10));
   // Bounding box (reference digest): x, y ∈ ±25.71 in, z ∈ [−9.42, 38.657] in; voxel faces enclose it.
@@ -145,9 +154,11 @@ TEST_CASE("Workspace: prototype 4A-chain at 0.5 in against the thesis (487,640 v
   CHECK(c.count() > w.count());
   CHECK(nr.count() < c.count());
   CHECK(fr.count() > c.count());
-  // 1 in voxels: thesis 60,416.
-  const WorkspaceResult w1 = run(m, WorkspaceMethod::Robinson, 2 * h, 0, Vec3::Zero());
-  CHECK(w1.count() == Approx(60416).epsilon(0.10));
+  // 1 in voxels: thesis 60,416 (w itself at reduced sizes).
+  if (!reduced) {
+    const WorkspaceResult w1 = run(m, WorkspaceMethod::Robinson, 2 * h, 0, Vec3::Zero());
+    CHECK(w1.count() == Approx(60416).epsilon(0.10));
+  }
 }
 
 TEST_CASE("Workspace: ρ = 0 A-pairs give exactly the R-chain's voxels", "[workspace]") {
@@ -168,7 +179,7 @@ TEST_CASE("Workspace: results do not depend on slicing or thread count", "[works
   const Model m = builtinModel("prototype-4a");
   for (Representative rep : {Representative::Witness, Representative::Centre}) {
     WorkspaceOptions o;
-    o.voxel = 0.0254;
+    o.voxel = scaled(0.0254, 0.0508);
     o.representative = rep;
     o.threads = 1;
     const WorkspaceResult one = computeWorkspace(m, o);
@@ -179,7 +190,7 @@ TEST_CASE("Workspace: results do not depend on slicing or thread count", "[works
     std::mt19937 rng(5);
     double last = 0;
     int slices = 0;
-    while (!job.run(std::uniform_real_distribution<double>(1, 5e4)(rng))) {
+    while (!job.run(std::uniform_real_distribution<double>(1, scaled(5e4, 1e4))(rng))) {
       const double p = job.progress();
       CHECK(p >= last);
       CHECK(p <= 1.0);
@@ -195,8 +206,8 @@ TEST_CASE("Workspace: results do not depend on slicing or thread count", "[works
     WorkspaceOptions o;
     o.voxel = 0.5;
     o.method = method;
-    o.step = 3 * kDeg;
-    o.samples = 3e5;
+    o.step = scaled(3.0, 5.0) * kDeg;
+    o.samples = scaled(3e5, 1e5);
     o.threads = 1;
     const Model t = thesis3R();
     const WorkspaceResult one = computeWorkspace(t, o);
@@ -213,7 +224,7 @@ TEST_CASE("Workspace: results do not depend on slicing or thread count", "[works
 TEST_CASE("Workspace: progress and cancellation", "[workspace]") {
   const Model m = builtinModel("prototype-4a");
   WorkspaceOptions o;
-  o.voxel = 0.0127;
+  o.voxel = scaled(0.0127, 0.0254);
   std::vector<double> seen;
   WorkspaceJob job(m, o);
   const bool finished = job.runAll([&](double f) {

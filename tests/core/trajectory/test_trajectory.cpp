@@ -1,5 +1,6 @@
 // Trajectory profiles: thesis breakpoints, endpoint exactness, limits, continuity, finite differences.
 #include <catch2/catch.hpp>
+#include <functional>
 #include <random>
 
 #include <achain/model/robots.hpp>
@@ -236,6 +237,29 @@ TEST_CASE("time scaling: derivatives scale by 1/k and 1/k^2", "[trajectory]") {
   CHECK((v1 / 1.5 - v2).norm() < 1e-14);
   CHECK((a1 / 2.25 - a2).norm() < 1e-14);
   checkPath(p);
+}
+
+TEST_CASE("trajectory JSON: a field of the wrong type is an achain::Error naming it (fuzz findings)", "[trajectory][errors]") {
+  // Found by tests/fuzz/fuzz_trajectory_json: these threw nlohmann's type_error (no field name), and a
+  // version of 4294967297 was read as 1.
+  const auto base = nlohmann::json::parse(R"({"schema":"achain-trajectory","version":1,"t":[0,1],"q":[[0],[1]]})");
+  CHECK(trajectoryFromJson(base).samples() == 2);
+  const std::vector<std::pair<std::function<void(nlohmann::json&)>, std::string>> cases = {
+      {[](nlohmann::json& j) { j["schema"] = 1; }, "schema: must be \"achain-trajectory\""},
+      {[](nlohmann::json& j) { j.erase("schema"); }, "schema: must be \"achain-trajectory\""},
+      {[](nlohmann::json& j) { j["version"] = 4294967297ull; }, "version: must be 1"},
+      {[](nlohmann::json& j) { j["version"] = 1.0; }, "version: must be 1"},
+      {[](nlohmann::json& j) { j["robot"] = 5; }, "robot: must be a string"},
+      {[](nlohmann::json& j) { j["profile"] = nlohmann::json::array(); }, "profile: must be a string"},
+      {[](nlohmann::json& j) { j["breakpoints"] = nlohmann::json::object(); }, "breakpoints: must be an array"},
+  };
+  for (const auto& c : cases) {
+    nlohmann::json j = base;
+    c.first(j);
+    INFO(j.dump());
+    CHECK_THROWS_AS(trajectoryFromJson(j), Error);
+    CHECK_THROWS_WITH(trajectoryFromJson(j), Catch::StartsWith(c.second));
+  }
 }
 
 TEST_CASE("sampling: rate, exact end sample, JSON round trip and CSV", "[trajectory]") {
