@@ -163,7 +163,7 @@ describe('wasm lifetime (issue 17, Deliver 4)', () => {
     for (let k = 0; k < 10000; k++) cycle(text, q);
     const grew = heapBytes() - before;
     console.log(`10^4 cycles in ${((performance.now() - t0) / 1000).toFixed(1)} s: heap ${before / 2 ** 20} MiB, grew ${grew} bytes`);
-    assert.ok(grew <= 2 ** 20, `heap grew ${grew} bytes`);  // documented bound (docs/reliability-caps.md): ≤ 1 MiB after the warm-up (measured: 0)
+    assert.ok(grew <= 2 ** 20, `heap grew ${grew} bytes`);  // documented bound (docs/reliability.md#resource-caps): ≤ 1 MiB after the warm-up (measured: 0)
   });
 
   test('a forgotten dispose() is reclaimed by the FinalizationRegistry once the event loop turns', async () => {

@@ -27,7 +27,7 @@ export interface WorkspaceOptions {
   /** Lattice origin: voxel faces at origin + k·voxel (default [0, 0, 0]). */
   origin?: [number, number, number];
   /**
-   * Resource caps (docs/reliability-caps.md): a job whose estimate (estimateWorkspace) is past one is refused
+   * Resource caps (docs/reliability.md#resource-caps): a job whose estimate (estimateWorkspace) is past one is refused
    * before it allocates anything. Grid cells (default 2^30), memory in bytes (default 2^30 = 1 GiB) and point
    * evaluations (default 2e10); raise them to run a larger job on purpose.
    */

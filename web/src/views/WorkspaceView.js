@@ -95,7 +95,7 @@ export class WorkspaceView {
 
   /**
    * The core's estimate of the job (grid cells, voxels, memory, time), shown before it starts; a job past the
-   * caps is refused unless "run anyway" raises them (docs/reliability-caps.md).
+   * caps is refused unless "run anyway" raises them (docs/reliability.md#resource-caps).
    */
   _estimate() {
     const box = this.$('.w-estimate');

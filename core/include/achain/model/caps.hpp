@@ -1,5 +1,5 @@
 // Every bound the library puts on its inputs and on the work one call may do, in one place (documented in
-// docs/reliability-caps.md). A value past a bound is refused with an achain::Error naming the input, before
+// docs/reliability.md#resource-caps). A value past a bound is refused with an achain::Error naming the input, before
 // any memory is taken or time spent: never an out-of-memory kill, an hours-long call or a silent overflow.
 #pragma once
 #include <cstddef>
@@ -44,7 +44,7 @@ constexpr double kWorkspaceMaxCells = double(1u << 30);   ///< cells of the grid
 constexpr double kWorkspaceMaxBytes = double(1u << 30);   ///< estimated memory of one job (1 GiB)
 constexpr double kWorkspaceMaxEvaluations = 2e10;          ///< estimated point evaluations of one job
 /// Nominal single-thread speed for the time estimate (point evaluations per second, measured on the project's
-/// 2-core machine, docs/reliability-caps.md): Robinson moves a point by one 3×4 motion (1.9e7/s on the
+/// 2-core machine, docs/reliability.md#resource-caps): Robinson moves a point by one 3×4 motion (1.9e7/s on the
 /// prototype), Castelli and Monte-Carlo run a forward kinematics chain per evaluation (4.6e5/s).
 constexpr double kWorkspaceRobinsonRate = 2e7;
 constexpr double kWorkspaceFkRate = 5e5;

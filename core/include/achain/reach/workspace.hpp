@@ -47,7 +47,7 @@ struct WorkspaceOptions {
   double samples = 2e7;               ///< Monte-Carlo samples
   uint64_t seed = 1;                  ///< Monte-Carlo seed
   int threads = 0;                    ///< runAll: 0 = all hardware threads (always 1 in WebAssembly)
-  // Resource caps (caps.hpp; docs/reliability-caps.md): the job is refused before it allocates anything when
+  // Resource caps (caps.hpp; docs/reliability.md#resource-caps): the job is refused before it allocates anything when
   // its estimate (estimateWorkspace) is past one of them; raise them to run a larger job on purpose.
   double max_cells = kWorkspaceMaxCells;              ///< cells of the grid box (1 bit each)
   double max_bytes = kWorkspaceMaxBytes;              ///< estimated memory of the job, bytes
