@@ -105,7 +105,8 @@ TEST_CASE("achain ik on a URDF arm: the closed form through the extracted DH cha
   CHECK(jv["dh_parameters"][3]["d"].get<double>() == Approx(0.4318).margin(1e-12));
   const CliResult r = runCli("robots");
   REQUIRE(r.status == 0);
-  for (const auto& rb : nlohmann::json::parse(r.out)["robots"]) CHECK(rb["dh"] == "given");
+  const auto listing = nlohmann::json::parse(r.out);  // held: a range-for over a temporary's member walks freed memory
+  for (const auto& rb : listing["robots"]) CHECK(rb["dh"] == "given");
 }
 
 TEST_CASE("achain export --format urdf: the written file loads back to the same tool pose, fd takes a URDF arm", "[cli][urdf]") {
