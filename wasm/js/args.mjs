@@ -25,6 +25,11 @@ export function finiteNumber(v, what, fallback) {
   return v;
 }
 
+/** options[key] as a finite number named `options.key` in errors, or `fallback` when it is undefined. */
+export function option(options, key, fallback) {
+  return finiteNumber(options[key], `options.${key}`, fallback);
+}
+
 /** An integer in [lo, hi], or `fallback` when v is undefined and a fallback is given. */
 export function integer(v, what, fallback, lo = -2147483648, hi = 2147483647) {
   if (v === undefined && fallback !== undefined) return fallback;

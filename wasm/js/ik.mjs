@@ -2,22 +2,21 @@
 // Status names come from the core (module.ikStatusNames, toString(IkStatus)).
 // C++: wasm/bind_ik.cpp → core/ik/*. Types: wasm/types/ik.d.ts.
 
-import { finiteNumber } from './args.mjs';
+import { option } from './args.mjs';
 
 function optionVector(o = {}) {
-  const num = (v, d, what) => finiteNumber(v, `options.${what}`, d);
   return [
-    num(o.positionWeight, 1, 'positionWeight'),
-    num(o.orientationWeight, 1, 'orientationWeight'),
+    option(o, 'positionWeight', 1),
+    option(o, 'orientationWeight', 1),
     o.positionOnly ? 1 : 0,
-    num(o.maxIterations, 100, 'maxIterations'),
-    num(o.tolerance, 1e-10, 'tolerance'),
-    num(o.restarts, 0, 'restarts'),
-    num(o.randomSeed, 1, 'randomSeed'),
+    option(o, 'maxIterations', 100),
+    option(o, 'tolerance', 1e-10),
+    option(o, 'restarts', 0),
+    option(o, 'randomSeed', 1),
     o.respectLimits === false ? 0 : 1,
     o.escapeSingularity ? 1 : 0,
-    num(o.maxStep, 0, 'maxStep'),
-    num(o.minSeparation, 0, 'minSeparation'),
+    option(o, 'maxStep', 0),
+    option(o, 'minSeparation', 0),
   ];
 }
 

@@ -3,7 +3,7 @@
 // interpolateCartesian (two poses, no model), carried by the Achain instance.
 // C++: wasm/bind_trajectory.cpp → core/trajectory/*. Types: wasm/types/trajectory.d.ts.
 // Series are row-major Float64Arrays (sample k, joint i at k*dof + i); jointSeries() extracts a column.
-import { finiteNumber } from './args.mjs';
+import { option } from './args.mjs';
 
 const PROFILES = ['trapezoid', 'cubic', 'quintic', 'septic', 'spline'];
 const LEGS = ['massless', 'lumped', 'full', 'potential'];
@@ -14,10 +14,6 @@ function legCode(legs) {
   const k = LEGS.indexOf(legs === 'pe' ? 'potential' : legs);
   if (k < 0) throw new Error(`options.legs: '${legs}' is not one of ${LEGS.join(', ')}`);
   return k;
-}
-
-function num(v, d, what) {
-  return finiteNumber(v, `options.${what}`, d);
 }
 
 /** Column j of a row-major samples × dof series. */
@@ -56,10 +52,10 @@ function readTrajectory(model, ptr, profile) {
 export function interpolateCartesian(module, start, goal, options = {}) {
   const profile = options.profile ?? 'quintic';
   if (typeof profile !== 'string') throw new Error('options.profile: must be a string');
-  const a = module.interpolateCartesian(start, goal, profile, num(options.duration, 0, 'duration'),
-    num(options.speed, 0.25, 'speed'), num(options.acceleration, 1, 'acceleration'),
-    num(options.angularSpeed, 1, 'angularSpeed'), num(options.angularAcceleration, 4, 'angularAcceleration'),
-    num(options.rate, 100, 'rate'));
+  const a = module.interpolateCartesian(start, goal, profile, option(options, 'duration', 0),
+    option(options, 'speed', 0.25), option(options, 'acceleration', 1),
+    option(options, 'angularSpeed', 1), option(options, 'angularAcceleration', 4),
+    option(options, 'rate', 100));
   const N = a[0];
   let o = 8;
   const take = (len) => { const v = a.subarray(o, o + len); o += len; return v; };
@@ -79,9 +75,9 @@ export function install(Model) {
     if (p < 0) throw new Error(`options.profile: '${profile}' is not one of ${PROFILES.join(', ')}`);
     const times = options.times ?? [];
     const header = [
-      p, options.sync ? 1 : 0, num(options.rate, 100, 'rate'), num(options.duration, 0, 'duration'),
+      p, options.sync ? 1 : 0, option(options, 'rate', 100), option(options, 'duration', 0),
       via.length, times.length, options.vmax ? 1 : 0, options.amax ? 1 : 0,
-      num(options.velocityScale, 1, 'velocityScale'), num(options.accelerationScale, 1, 'accelerationScale'),
+      option(options, 'velocityScale', 1), option(options, 'accelerationScale', 1),
       options.torqueLimits ? 1 : 0, legCode(options.legs), options.motors ? 1 : 0, options.friction ? 1 : 0,
       BOUNDARY.reduce((bits, key, i) => bits | (options[key] != null ? 1 << i : 0), 0), 0,
     ];
@@ -106,9 +102,9 @@ export function install(Model) {
     if (kind !== 'line' && kind !== 'arc') throw new Error(`options.kind: '${kind}' is not line or arc`);
     if (kind === 'arc' && !options.arcVia) throw new Error('options.arcVia: required for an arc');
     const header = [
-      kind === 'line' ? 0 : 1, num(options.rate, 100, 'rate'), num(options.speed, 0.25, 'speed'),
-      num(options.acceleration, 1, 'acceleration'), num(options.angularSpeed, 1, 'angularSpeed'),
-      num(options.angularAcceleration, 4, 'angularAcceleration'), num(options.knots, 41, 'knots'),
+      kind === 'line' ? 0 : 1, option(options, 'rate', 100), option(options, 'speed', 0.25),
+      option(options, 'acceleration', 1), option(options, 'angularSpeed', 1),
+      option(options, 'angularAcceleration', 4), option(options, 'knots', 41),
       options.positionOnly === undefined ? -1 : (options.positionOnly ? 1 : 0), options.jointLimits === false ? 0 : 1, 0, 0, 0,
     ];
     const ptr = this.achain.module.planCartesianPath(this._input([header, 'header', 12], [from, 'from', n],
