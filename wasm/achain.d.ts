@@ -24,6 +24,10 @@ export interface JointInfo {
   hasOrigin: boolean; origin: number[]; axis: [number, number, number];
   /** Index of the joint this one mimics (−1: none): u = mimicMultiplier·u_mimic + mimicOffset. */
   mimic: number; mimicMultiplier: number; mimicOffset: number;
+  /** The joint variable is an angle (R, H, A and laws that rotate); false for a length (P). From the core's joint model. */
+  angular: boolean;
+  /** The generalized coordinate this joint follows (−1: fixed). A mimic joint follows its leader's. */
+  coordinate: number;
 }
 
 /** A visual or collision shape on a link (URDF <visual>/<collision>), for drawing. */
@@ -49,6 +53,8 @@ export interface ModelInfo {
   convention: 'standard' | 'modified';
   dof: number;
   joints: JointInfo[];
+  /** For each generalized coordinate (q index), the joint that owns it (length dof). */
+  coordJoint: number[];
   geometry: GeometryInfo[];
   /** The joint whose link carries the tool. */
   toolLink: number;
@@ -83,7 +89,7 @@ export interface FkResult {
   tool: Float64Array;
   /** Base frame, row-major 4×4. */
   base: Float64Array;
-  /** Link frames 1…n, each row-major 4×4. */
+  /** Link frames 1…n, one per joint (n = joints.length: more than dof when joints mimic or fixed joints are kept), each row-major 4×4. */
   links: Float64Array[];
   /** [base, link 1, …, link n]. */
   frames: Float64Array[];
@@ -103,6 +109,9 @@ export class Model {
   readonly name: string;
   readonly dof: number;
   readonly joints: JointInfo[];
+  /** The joint owning each generalized coordinate: coordinates[i] describes q[i] (length dof). With fixed or
+   *  mimic joints this differs from joints, which lists every joint. */
+  readonly coordinates: JointInfo[];
   readonly disposed: boolean;
   forwardKinematics(q: Vector): FkResult;
   apairLegEndpoints(q: Vector): ApairLegs[];

@@ -34,6 +34,7 @@ export class Model {
     this.achain = achain;
     this.raw = raw;
     this.info = JSON.parse(raw.info());
+    this.coordinates = this.info.coordJoint.map((j) => this.info.joints[j]);
     this._inPtr = 0;
     this._inCap = 0;
     registry?.register(this, raw, this);
@@ -94,7 +95,7 @@ export class Model {
 
   /** Forward kinematics. q in SI (rad, m; θ_v for A-pairs). Matrices are row-major 4×4. */
   forwardKinematics(q) {
-    const n = this.dof;
+    const n = this.info.joints.length;  // a frame per joint (more than dof with mimic or kept fixed joints)
     const all = this._output(this._q(q).forwardKinematics(), 16 * (n + 2));
     const frames = [];
     for (let i = 0; i < n + 1; i++) frames.push(all.subarray(16 * (i + 1), 16 * (i + 2)));

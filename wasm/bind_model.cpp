@@ -93,8 +93,11 @@ std::string info(const WasmModel& h) {
     const Model& m = h.model;
     auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
     nlohmann::json joints = nlohmann::json::array();
-    for (const auto& j : m.joints) {
+    for (std::size_t i = 0; i < m.joints.size(); ++i) {
+      const Joint& j = m.joints[i];
+      const JointModel& jm = m.jmodels[i];
       joints.push_back({{"name", j.name}, {"kind", toString(j.kind)}, {"parent", j.parent}, {"a", j.a},
+                        {"angular", jm.angular()}, {"coordinate", m.idx_q[i]},
                         {"alpha", j.alpha}, {"d", j.d}, {"thetaF", j.theta_f}, {"sign", j.sign}, {"pitch", j.pitch},
                         {"rho", j.rho}, {"side", apairSideFromRho(j.rho)}, {"legLength", apairLegFromRho(j.rho)},
                         {"legMass", j.leg_mass}, {"legRadius", j.leg_radius},
@@ -113,6 +116,7 @@ std::string info(const WasmModel& h) {
                           {"rgba", g.has_color ? nlohmann::json{g.rgba[0], g.rgba[1], g.rgba[2], g.rgba[3]} : nlohmann::json(nullptr)}});
     return nlohmann::json{{"name", m.name}, {"description", m.description}, {"notes", m.notes},
                           {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints},
+                          {"coordJoint", m.coord_joint},
                           {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh},
                           {"dh", dhStatus(m)}}
         .dump();

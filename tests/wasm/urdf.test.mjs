@@ -73,6 +73,15 @@ describe('URDF', () => {
     assert.equal(g.dof, 2);
     assert.equal(g.info.joints[3].mimic, 1);
     assert.equal(g.info.joints[3].mimicMultiplier, 2);
+    // each q index names the joint that owns it; mimic joints follow their leader's coordinate
+    assert.deepEqual(g.info.coordJoint, [0, 1]);
+    assert.deepEqual(g.coordinates.map((j) => [j.name, j.angular, j.coordinate]), [['wrist', true, 0], ['finger_left', false, 1]]);
+    assert.deepEqual(g.info.joints.map((j) => j.coordinate), [0, 1, 1, 1]);
+    // a frame per joint, not per coordinate (before: dof + 1 frames, the mimic links' frames cut off)
+    const fk = g.forwardKinematics([0.3, 0.02]);
+    assert.equal(fk.links.length, g.info.joints.length);
+    const tipNative = cli('fk', '--robot', fixture('gripper_mimic.urdf'), '--tool-link', 'tip_link', '--q', '0.3,0.02', '--frames');
+    for (let i = 0; i < fk.links.length; i++) assert.ok(maxAbsDiff(fk.links[i], tipNative.frames[i].flat()) < 1e-12, `link ${i}`);
     const a = achain.loadModel(text('apair.urdf'));
     assert.equal(a.info.joints[0].kind, 'A');
     const T = a.fkTool([2]);
