@@ -501,3 +501,40 @@ test('Share of a URDF robot: the link carries it as JSON and opens the same robo
     await context.close();
   }
 });
+
+test('a URDF with mimic joints: one slider per coordinate (not per joint), each moving its own q in its own unit', async () => {
+  const { page, errors, context } = await studio();
+  try {
+    // a chain (one leaf: the studio's tool) whose slide is doubled by a mimic joint further out
+    const link = (n) => `<link name="${n}"><inertial><mass value="0.1"/><inertia ixx="1e-4" iyy="1e-4" izz="1e-4"/></inertial></link>`;
+    const file = path.join(dir, 'slide_mimic.urdf');
+    fs.writeFileSync(file, `<?xml version="1.0"?><robot name="slide-mimic"><link name="base"/>${link('a')}${link('b')}${link('c')}
+      <joint name="wrist" type="revolute"><parent link="base"/><child link="a"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" velocity="2" effort="5"/></joint>
+      <joint name="slide" type="prismatic"><parent link="a"/><child link="b"/><origin xyz="0.1 0 0"/><axis xyz="1 0 0"/><limit lower="0" upper="0.04" velocity="0.1" effort="20"/></joint>
+      <joint name="follower" type="prismatic"><parent link="b"/><child link="c"/><origin xyz="0.05 0 0"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" velocity="1" effort="1"/><mimic joint="slide" multiplier="2" offset="0.01"/></joint>
+      </robot>`);
+    await openFiles(page, '#urdf-files', [file], 'slide-mimic');
+    const info = await page.evaluate(() => {
+      const m = window.__achain.studio.model;
+      return { dof: m.dof, joints: m.joints.length, coordinates: m.coordinates.map((j) => [j.name, j.angular]) };
+    });
+    // wrist (R) and slide (P) own the two coordinates; follower mimics slide
+    assert.equal(info.dof, 2);
+    assert.equal(info.joints, 3);
+    assert.deepEqual(info.coordinates, [['wrist', true], ['slide', false]]);
+    const panel = page.locator('.view-panel[data-view="teleop"] .sliders');
+    // before: a slider per joint (3), the third writing q[2] past the model's 2 coordinates
+    assert.equal(await panel.locator('input[type=range]').count(), 2);
+    assert.match(await panel.locator('.joint').nth(1).textContent(), /q2 slide.*mm/);
+    await panel.locator('input[type=number][data-joint="1"]').fill('20');
+    await panel.locator('input[type=number][data-joint="1"]').dispatchEvent('change');
+    const q = await page.evaluate(() => window.__achain.q);
+    assert.equal(q.length, 2);
+    assert.ok(Math.abs(q[1] - 0.02) < 1e-12, `q = ${q}`);
+    // the tool moved by the slide and by its mimic: 0.1 + 0.02 + 0.05 + (2·0.02 + 0.01) along x
+    const x = await page.evaluate(() => window.__achain.tool[3]);
+    assert.ok(Math.abs(x - 0.22) < 1e-9, `tool x = ${x}`);
+    await screenshot(page, 'urdf-mimic-sliders');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

@@ -71,7 +71,7 @@ export class Studio extends EventTarget {
     const model = this.achain.loadModel(json);
     this.modelSource = source;
     const q = model.dof === this.q.length
-      ? Float64Array.from(this.q, (v, i) => { const [lo, hi] = jointRange(model.joints[i]); return Math.min(hi, Math.max(lo, v)); })
+      ? Float64Array.from(this.q, (v, i) => { const [lo, hi] = jointRange(model.coordinates[i]); return Math.min(hi, Math.max(lo, v)); })
       : null;
     // listeners of 'model' can tell an edit of the robot shown (Design, undo/redo) from another robot
     this.editing = true;
@@ -82,7 +82,7 @@ export class Studio extends EventTarget {
   _adoptModel(model, q, { keepCamera = false } = {}) {
     const old = this.model;
     this.model = model;
-    this.q = q && q.length === model.dof ? Float64Array.from(q) : homeConfiguration(model.joints);
+    this.q = q && q.length === model.dof ? Float64Array.from(q) : homeConfiguration(model.coordinates);
     const L = this._reach(model);
     if (!keepCamera || !this.size) this.size = L;
     this.chain.build(model, this.size);
@@ -99,7 +99,7 @@ export class Studio extends EventTarget {
 
   /** Characteristic size of a model (m): farthest frame origin from the base origin, at least 0.2. */
   _reach(model) {
-    const fk = model.forwardKinematics(this.q.length === model.dof ? this.q : homeConfiguration(model.joints));
+    const fk = model.forwardKinematics(this.q.length === model.dof ? this.q : homeConfiguration(model.coordinates));
     const b = fk.base;
     let L = 0;
     for (const F of [...fk.frames, fk.tool]) L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
@@ -209,7 +209,7 @@ export class Studio extends EventTarget {
     return legs.map(({ joint }, k) => {
       const r = this._legRanges[k];
       // the collision pattern repeats every 360° of θ_v
-      const v = ((this.q[joint] % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+      const v = ((this.q[m.joints[joint].coordinate] % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
       return v < r.lower + LEG_WARN || v > r.upper - LEG_WARN;
     });
   }
@@ -219,7 +219,7 @@ export class Studio extends EventTarget {
     if (!m) return;
     const out = [];
     const within = m.withinLimits(this.q);
-    m.joints.forEach((j, i) => {
+    m.coordinates.forEach((j, i) => {
       if (j.lower == null || j.upper == null) return;
       const span = j.upper - j.lower;
       const v = this.q[i];
@@ -280,7 +280,7 @@ export class Studio extends EventTarget {
     else if (this.model) p.set('json', encodeJson(this.model.modelToJson()));
     if (this.model) {
       p.set('q', Array.from(this.q, (v, i) => {
-        const x = this.model.joints[i].kind === 'P' ? v : v / DEG;
+        const x = this.model.coordinates[i].angular ? v / DEG : v;
         return String(Number(x.toPrecision(8)));
       }).join(','));
     }
@@ -309,7 +309,7 @@ export class Studio extends EventTarget {
   /** q from the hash's display values (degrees for rotary joints, metres for P). */
   static qFromHash(model, qDisplay) {
     if (!qDisplay || qDisplay.length !== model.dof || qDisplay.some((v) => !Number.isFinite(v))) return null;
-    return Float64Array.from(qDisplay, (v, i) => (model.joints[i].kind === 'P' ? v : v * DEG));
+    return Float64Array.from(qDisplay, (v, i) => (model.coordinates[i].angular ? v * DEG : v));
   }
 
   // ---------------------------------------------------------------- views

@@ -99,8 +99,8 @@ async function main() {
     const home = studio.q;
     if (!m.detectSingularities(home).length) return;
     const q = Float64Array.from(home, (v, i) => {
-      const j = m.joints[i];
-      if (j.kind === 'P') return v;
+      const j = m.coordinates[i];
+      if (!j.angular) return v;
       const bent = v + (i % 2 ? 30 : -30) * Math.PI / 180;
       return bent >= (j.lower ?? -Infinity) && bent <= (j.upper ?? Infinity) ? bent : v;
     });

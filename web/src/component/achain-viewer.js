@@ -142,7 +142,7 @@ export class AchainViewer extends HTMLElement {
       this.model?.dispose();
       this.model = model;
       this._els.msg.hidden = true;
-      this._q = homeConfiguration(model.joints);
+      this._q = homeConfiguration(model.coordinates);
       this._qFromAttr();
       const fk = model.forwardKinematics(this._q);
       const b = fk.base;
@@ -154,7 +154,7 @@ export class AchainViewer extends HTMLElement {
       this.chain.build(model, L);
       this.viewport.setGrid(L * 1.1);
       this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.45 * L), 0.72 * L);
-      this.sliders.build(model.joints, this._q, this.units);
+      this.sliders.build(model.coordinates, this._q, this.units);
       this._applyFlags();
       this._render();
       this.dispatchEvent(new CustomEvent('achain-load', { detail: { model }, bubbles: true, composed: true }));
@@ -172,7 +172,7 @@ export class AchainViewer extends HTMLElement {
       return false;
     }
     const f = this.units.angle === 'deg' ? DEG : 1;
-    this._q = Float64Array.from(vals, (v, i) => (this.model.joints[i].kind === 'P' ? v : v * f));
+    this._q = Float64Array.from(vals, (v, i) => (this.model.coordinates[i].angular ? v * f : v));
     return true;
   }
 
@@ -194,7 +194,7 @@ export class AchainViewer extends HTMLElement {
     this._setupTwin(this._flag('twin'));
     this._setupGizmo(this._flag('gizmo'));
     const a = (this.getAttribute('animate') || '').split(',').map(Number);
-    this._anim = a.length === 4 && a.every(Number.isFinite) && this.model.joints[a[0]]
+    this._anim = a.length === 4 && a.every(Number.isFinite) && this.model.coordinates[a[0]]
       ? { joint: a[0], from: a[1], to: a[2], period: a[3], t: 0 } : null;
     this.viewport.resize();
   }
@@ -251,9 +251,9 @@ export class AchainViewer extends HTMLElement {
       const a = this._anim;
       a.t += dt;
       const s = 0.5 - 0.5 * Math.cos((2 * Math.PI * a.t) / a.period);
-      const f = this.model.joints[a.joint].kind === 'P' ? 1 : this.units.angle === 'deg' ? DEG : 1;
+      const f = this.model.coordinates[a.joint].angular && this.units.angle === 'deg' ? DEG : 1;
       const q = Float64Array.from(this._q);
-      const [lo, hi] = jointRange(this.model.joints[a.joint]);
+      const [lo, hi] = jointRange(this.model.coordinates[a.joint]);
       q[a.joint] = Math.min(hi, Math.max(lo, (a.from + (a.to - a.from) * s) * f));
       this.setQ(q, 'animate');
     }

@@ -2,8 +2,13 @@
 export const DEG = Math.PI / 180;
 export const INCH = 0.0254;
 
-/** True when a joint's variable is a length (prismatic), false for angles (R, H, A). */
-export function isLinear(kind) { return kind === 'P'; }
+/**
+ * True when a coordinate's variable is a length, false for an angle. `j` is a joint of model.info
+ * (model.coordinates[i] for q[i]): the core's joint model says whether it rotates (`angular`).
+ */
+export function isLinear(j) { return !j.angular; }
+/** Stands for any angular coordinate (an angle shown in the angle unit). */
+export const ANGULAR = Object.freeze({ angular: true });
 
 /** Unit settings: angle 'deg' | 'rad', length 'mm' | 'in' | 'm'. */
 export function makeUnits(angle = 'deg', length = 'mm') { return { angle, length }; }
@@ -11,13 +16,13 @@ export function makeUnits(angle = 'deg', length = 'mm') { return { angle, length
 export function lengthFactor(u) { return u.length === 'in' ? 1 / INCH : u.length === 'mm' ? 1000 : 1; }
 export function angleFactor(u) { return u.angle === 'deg' ? 1 / DEG : 1; }
 
-/** SI joint value → display value for a joint kind. */
-export function jointToDisplay(kind, v, u) { return v * (isLinear(kind) ? lengthFactor(u) : angleFactor(u)); }
+/** SI joint value → display value for a coordinate j (a joint of model.info). */
+export function jointToDisplay(j, v, u) { return v * (isLinear(j) ? lengthFactor(u) : angleFactor(u)); }
 /** Display value → SI joint value. */
-export function jointFromDisplay(kind, v, u) { return v / (isLinear(kind) ? lengthFactor(u) : angleFactor(u)); }
-export function jointUnitLabel(kind, u) { return isLinear(kind) ? u.length : u.angle === 'deg' ? '°' : 'rad'; }
-export function jointStep(kind, u) {
-  if (isLinear(kind)) return u.length === 'mm' ? 1 : u.length === 'in' ? 0.05 : 0.001;
+export function jointFromDisplay(j, v, u) { return v / (isLinear(j) ? lengthFactor(u) : angleFactor(u)); }
+export function jointUnitLabel(j, u) { return isLinear(j) ? u.length : u.angle === 'deg' ? '°' : 'rad'; }
+export function jointStep(j, u) {
+  if (isLinear(j)) return u.length === 'mm' ? 1 : u.length === 'in' ? 0.05 : 0.001;
   return u.angle === 'deg' ? 0.5 : 0.005;
 }
 
@@ -25,8 +30,8 @@ export function jointStep(kind, u) {
 export function jointRange(j) {
   let lo = j.lower;
   let hi = j.upper;
-  if (lo == null || !Number.isFinite(lo)) lo = isLinear(j.kind) ? -0.5 : j.kind === 'A' ? 0 : -Math.PI;
-  if (hi == null || !Number.isFinite(hi)) hi = isLinear(j.kind) ? 0.5 : j.kind === 'A' ? 4 * Math.PI : Math.PI;
+  if (lo == null || !Number.isFinite(lo)) lo = isLinear(j) ? -0.5 : j.kind === 'A' ? 0 : -Math.PI;
+  if (hi == null || !Number.isFinite(hi)) hi = isLinear(j) ? 0.5 : j.kind === 'A' ? 4 * Math.PI : Math.PI;
   return [lo, hi];
 }
 

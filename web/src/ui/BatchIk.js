@@ -274,7 +274,7 @@ export class BatchIk {
     const head = r.cancelled ? `cancelled after ${r.count.toLocaleString('en')} of ${r.total.toLocaleString('en')} poses` : `${r.count.toLocaleString('en')} poses solved`;
     const st = Object.entries(counts).map(([k, v]) => `${v.toLocaleString('en')} ${k}`).join(', ');
     const ms = r.count ? (1000 * r.seconds) / r.count : 0;
-    const step = this.studio.model.joints.some((j) => j.kind !== 'P') ? `${fmt(maxStep / DEG, 2)}°` : `${fmt(maxStep * f, 3)} ${u.length}`;
+    const step = this.studio.model.coordinates.some((j) => j.angular) ? `${fmt(maxStep / DEG, 2)}°` : `${fmt(maxStep * f, 3)} ${u.length}`;
     this.$('.b-status').textContent = `${head} in ${fmt(r.seconds, 2)} s (${fmt(ms, 3)} ms/pose): ${st || 'none'}; largest |Δp| ${fmt(maxP * f, 4)} ${u.length}, |Δφ| ${fmt(maxO / DEG, 3)}°, largest joint step ${step}`;
     this.$('.b-progress').value = r.count / Math.max(r.total, 1);
   }

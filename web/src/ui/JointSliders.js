@@ -42,7 +42,7 @@ export class JointSliders {
       num.dataset.joint = String(i);
       num.setAttribute('aria-label', `joint ${i + 1} ${j.name} value`);
       const commit = (displayValue) => {
-        let v = jointFromDisplay(j.kind, Number(displayValue), this.units);
+        let v = jointFromDisplay(j, Number(displayValue), this.units);
         if (!Number.isFinite(v)) return;
         v = Math.min(hi, Math.max(lo, v));
         this.q[i] = v;
@@ -53,7 +53,7 @@ export class JointSliders {
       num.addEventListener('change', () => commit(num.value));
       row.append(label, range, num);
       this.container.appendChild(row);
-      return { row, range, num, lim, lo, hi, kind: j.kind };
+      return { row, range, num, lim, lo, hi, joint: j };
     });
     this.setUnits(units);
   }
@@ -61,13 +61,13 @@ export class JointSliders {
   setUnits(units) {
     this.units = units;
     this.rows.forEach((r, i) => {
-      const lo = jointToDisplay(r.kind, r.lo, units);
-      const hi = jointToDisplay(r.kind, r.hi, units);
-      const step = jointStep(r.kind, units);
+      const lo = jointToDisplay(r.joint, r.lo, units);
+      const hi = jointToDisplay(r.joint, r.hi, units);
+      const step = jointStep(r.joint, units);
       for (const el of [r.range, r.num]) { el.min = String(lo); el.max = String(hi); el.step = String(step / (el === r.num ? 1 : 1)); }
       r.range.step = 'any';
-      const u = jointUnitLabel(r.kind, units);
-      r.lim.textContent = `${fmt(lo, units.angle === 'rad' && r.kind !== 'P' ? 3 : 1)} … ${fmt(hi, units.angle === 'rad' && r.kind !== 'P' ? 3 : 1)} ${u}`;
+      const u = jointUnitLabel(r.joint, units);
+      r.lim.textContent = `${fmt(lo, units.angle === 'rad' && r.joint.angular ? 3 : 1)} … ${fmt(hi, units.angle === 'rad' && r.joint.angular ? 3 : 1)} ${u}`;
       this._show(i);
     });
   }
@@ -80,9 +80,9 @@ export class JointSliders {
 
   _show(i) {
     const r = this.rows[i];
-    const v = jointToDisplay(r.kind, this.q[i], this.units);
+    const v = jointToDisplay(r.joint, this.q[i], this.units);
     r.range.value = String(v);
-    r.num.value = fmt(v, r.kind === 'P' ? (this.units.length === 'mm' ? 1 : 4) : this.units.angle === 'deg' ? 2 : 4);
+    r.num.value = fmt(v, !r.joint.angular ? (this.units.length === 'mm' ? 1 : 4) : this.units.angle === 'deg' ? 2 : 4);
     const span = r.hi - r.lo;
     r.row.classList.toggle('at-limit', this.q[i] <= r.lo + 0.01 * span || this.q[i] >= r.hi - 0.01 * span);
   }

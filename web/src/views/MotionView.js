@@ -161,7 +161,7 @@ export class MotionView {
       this.$('.s-progress').value = 0;
       this.$('.m-error').hidden = true;
       const sel = this.$('.m-bj');
-      sel.replaceChildren(...m.joints.map((j, i) => new Option(`q${i + 1} ${j.name}`, String(i))));
+      sel.replaceChildren(...m.coordinates.map((j, i) => new Option(`q${i + 1} ${j.name}`, String(i))));
       sel.value = String(Math.min(1, m.dof - 1));
     });
     studio.addEventListener('units', () => { this._defaults(false, true); if (this.traj) this._plot(); });
@@ -177,14 +177,14 @@ export class MotionView {
 
   _fmtQ(q) {
     const s = this.studio;
-    return Array.from(q, (v, i) => String(Number(jointToDisplay(s.model.joints[i].kind, v, s.units).toPrecision(6)))).join(', ');
+    return Array.from(q, (v, i) => String(Number(jointToDisplay(s.model.coordinates[i], v, s.units).toPrecision(6)))).join(', ');
   }
 
   _parseQ(text, what) {
     const m = this.studio.model;
     const vals = text.split(/[,\s]+/).filter(Boolean).map(Number);
-    if (vals.length !== m.dof || vals.some((v) => !Number.isFinite(v))) throw new Error(`${what}: expected ${m.dof} numbers (${m.joints.map((j) => jointUnitLabel(j.kind, this.studio.units)).join(', ')})`);
-    return Float64Array.from(vals, (v, i) => jointFromDisplay(m.joints[i].kind, v, this.studio.units));
+    if (vals.length !== m.dof || vals.some((v) => !Number.isFinite(v))) throw new Error(`${what}: expected ${m.dof} numbers (${m.coordinates.map((j) => jointUnitLabel(j, this.studio.units)).join(', ')})`);
+    return Float64Array.from(vals, (v, i) => jointFromDisplay(m.coordinates[i], v, this.studio.units));
   }
 
   /** Start/goal defaults: the thesis move for the prototype (60° → 300°), else 25 % → 75 % of each range. */
@@ -194,8 +194,8 @@ export class MotionView {
     if (!m) return;
     if (keep && this._from && this._to) { this.$('.m-from').value = this._fmtQ(this._from); this.$('.m-to').value = this._fmtQ(this._to); return; }
     const thesis = /^prototype-4[ar]/.test(m.name) || force;
-    const from = Float64Array.from(m.joints, (j) => { const [lo, hi] = jointRange(j); return thesis && j.lower != null ? j.lower : lo + 0.25 * (hi - lo); });
-    const to = Float64Array.from(m.joints, (j) => { const [lo, hi] = jointRange(j); return thesis && j.upper != null ? j.upper : lo + 0.75 * (hi - lo); });
+    const from = Float64Array.from(m.coordinates, (j) => { const [lo, hi] = jointRange(j); return thesis && j.lower != null ? j.lower : lo + 0.25 * (hi - lo); });
+    const to = Float64Array.from(m.coordinates, (j) => { const [lo, hi] = jointRange(j); return thesis && j.upper != null ? j.upper : lo + 0.75 * (hi - lo); });
     this._from = from; this._to = to;
     this.$('.m-from').value = this._fmtQ(from);
     this.$('.m-to').value = this._fmtQ(to);
@@ -332,7 +332,7 @@ export class MotionView {
     html += '</p>';
     if (a) {
       html += `<table class="grid m-table"><tr><th>joint</th><th>peak |τ| N·m</th><th>of limit</th><th>work J</th><th>work in·lbf</th></tr>`;
-      m.joints.forEach((j, i) => {
+      m.coordinates.forEach((j, i) => {
         const ratio = a.effortRatio[i];
         html += `<tr><td>q${i + 1} ${escapeHtml(j.name)}</td><td>${fmt(a.peakTau[i], 3)}</td><td${ratio > 1 ? ' style="color:var(--bad)"' : ''}>${ratio > 0 ? `${fmt(100 * ratio, 1)} %` : '—'}</td><td>${fmt(a.work[i], 3)}</td><td>${fmt(a.work[i] / INLBF, 2)}</td></tr>`;
       });
@@ -370,10 +370,10 @@ export class MotionView {
     const n = m.dof;
     const tr = this.traj;
     const t = Array.from(tr.t);
-    const conv = (i) => jointToDisplay(m.joints[i].kind, 1, s.units);
-    const lab = (i, suffix) => `${jointUnitLabel(m.joints[i].kind, s.units)}${suffix}`;
+    const conv = (i) => jointToDisplay(m.coordinates[i], 1, s.units);
+    const lab = (i, suffix) => `${jointUnitLabel(m.coordinates[i], s.units)}${suffix}`;
     const series = (flat, scale = conv) => Array.from({ length: n }, (_, i) => Array.from(column(flat, n, i), (v) => v * scale(i)));
-    this.dock.appendChild(plotKey(m.joints));
+    this.dock.appendChild(plotKey(m.coordinates));
     const charts = [
       { title: `position (${lab(0, '')})`, data: series(tr.q), unit: (i) => lab(i, '') },
       { title: `velocity (${lab(0, '/s')})`, data: series(tr.qd), limit: (j) => j.velocity, unit: (i) => lab(i, '/s') },
@@ -384,7 +384,7 @@ export class MotionView {
     }
     if (tr.qdd) charts.push({ title: `acceleration (${lab(0, '/s²')})`, data: series(tr.qdd), limit: (j) => j.acceleration, unit: (i) => lab(i, '/s²') });
     if (this.analysis) {
-      charts.push({ title: 'torque (N·m) — dashed: effort limits', data: series(this.analysis.tau, () => 1), limit: (j) => j.effort, limitScale: () => 1, unit: (i) => (m.joints[i].kind === 'P' ? 'N' : 'N·m') });
+      charts.push({ title: 'torque (N·m) — dashed: effort limits', data: series(this.analysis.tau, () => 1), limit: (j) => j.effort, limitScale: () => 1, unit: (i) => (m.coordinates[i].angular ? 'N·m' : 'N') });
       charts.push({ title: `power (W) — total work ${fmt(this.analysis.totalWork, 3)} J`, data: series(this.analysis.power, () => 1), unit: () => 'W' });
     }
     if (this.breakdown) {
@@ -392,10 +392,10 @@ export class MotionView {
       const parts = [['total', 'total', '#e2e8f0'], ['inertial', 'inertial M·q̈', '#60a5fa'], ['velocity', 'velocity C·q̇', '#facc15'],
         ['gravity', 'gravity g', '#4ade80'], ['translational', "Lee: translational", '#f472b6'], ['rotational', "Lee: rotational", '#fb923c']];
       charts.push({
-        title: `torque breakdown of q${j + 1} ${m.joints[j].name} (N·m)`,
+        title: `torque breakdown of q${j + 1} ${m.coordinates[j].name} (N·m)`,
         data: parts.map(([k]) => Array.from(column(this.breakdown[k], n, j))),
         labels: parts.map(([, l]) => l), colours: parts.map(([, , c]) => c), dashed: [4, 5], legend: true,
-        unit: () => (m.joints[j].kind === 'P' ? 'N' : 'N·m'),
+        unit: () => (m.coordinates[j].angular ? 'N·m' : 'N'),
       });
     }
     const width = Math.max(240, Math.floor((this.dock.clientWidth || s.els.viewport.clientWidth) / 2) - 16);
@@ -406,9 +406,9 @@ export class MotionView {
       const data = [t, ...c.data];
       const ser = c.labels
         ? [{}, ...c.labels.map((l, i) => ({ label: l, stroke: c.colours[i], width: 1.5, dash: c.dashed.includes(i) ? [6, 4] : undefined }))]
-        : [{}, ...m.joints.map((j, i) => ({ label: `q${i + 1}`, stroke: COLOURS[i % COLOURS.length], width: 1.5 }))];
+        : [{}, ...m.coordinates.map((j, i) => ({ label: `q${i + 1}`, stroke: COLOURS[i % COLOURS.length], width: 1.5 }))];
       if (c.limit) {
-        m.joints.forEach((j, i) => {
+        m.coordinates.forEach((j, i) => {
           const L = c.limit(j);
           if (L == null || !Number.isFinite(L)) return;
           const f = c.limitScale ? c.limitScale(i) : conv(i);
@@ -573,13 +573,13 @@ export class MotionView {
     const tr = this.traj;
     const s = this.studio;
     const n = tr.dof;
-    const js = s.model.joints;
-    const head = ['t (s)', ...js.map((j, i) => `q${i + 1} ${j.name} (${jointUnitLabel(j.kind, s.units)})`),
-      ...js.map((j, i) => `qd${i + 1} ${j.name} (${jointUnitLabel(j.kind, s.units)}/s)`)];
+    const js = s.model.coordinates;
+    const head = ['t (s)', ...js.map((j, i) => `q${i + 1} ${j.name} (${jointUnitLabel(j, s.units)})`),
+      ...js.map((j, i) => `qd${i + 1} ${j.name} (${jointUnitLabel(j, s.units)}/s)`)];
     const rows = [head.map((h) => `"${h}"`).join(',')];
     for (let k = 0; k < tr.samples; k++) {
-      const q = js.map((j, i) => jointToDisplay(j.kind, tr.q[k * n + i], s.units));
-      const qd = js.map((j, i) => jointToDisplay(j.kind, tr.qd[k * n + i], s.units));
+      const q = js.map((j, i) => jointToDisplay(j, tr.q[k * n + i], s.units));
+      const qd = js.map((j, i) => jointToDisplay(j, tr.qd[k * n + i], s.units));
       rows.push([tr.t[k], ...q, ...qd].map((v) => String(Number(v.toPrecision(10)))).join(','));
     }
     return `${rows.join('\n')}\n`;

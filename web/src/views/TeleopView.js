@@ -6,7 +6,7 @@ import * as THREE from 'three';
 import { JointSliders } from '../ui/JointSliders.js';
 import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
 import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
-import { DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
+import { ANGULAR, DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
 
 /** Solve all: solutions within this of one already shown (every joint, rad) are the same posture (the core's minSeparation). */
@@ -115,7 +115,7 @@ export class TeleopView {
     this.batch = new BatchIk(this.$('.batch'), studio, { options: () => this._options() });
 
     studio.onModel((m) => {
-      this.sliders.build(m.joints, studio.q, studio.units);
+      this.sliders.build(m.coordinates, studio.q, studio.units);
       this.clearGhosts();
       this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
       // offer only the goals the chain can follow: fewer than six joints cannot hold a full pose
@@ -176,7 +176,7 @@ export class TeleopView {
 
   home() {
     const m = this.studio.model;
-    const q = Float64Array.from(m.joints, (j) => {
+    const q = Float64Array.from(m.coordinates, (j) => {
       const lo = j.lower ?? -Infinity; const hi = j.upper ?? Infinity;
       return lo <= 0 && 0 <= hi ? 0 : 0.5 * (lo + hi);
     });
@@ -212,7 +212,7 @@ export class TeleopView {
   /** Copies q in display units (deg or rad, mm/in/m for P) to the clipboard; returns the text. */
   copyQ() {
     const s = this.studio;
-    const text = Array.from(s.q, (v, i) => fmt(jointToDisplay(s.model.joints[i].kind, v, s.units), 4)).join(', ');
+    const text = Array.from(s.q, (v, i) => fmt(jointToDisplay(s.model.coordinates[i], v, s.units), 4)).join(', ');
     navigator.clipboard?.writeText(text).catch(() => {});
     this.$('.ik-status').textContent = `q = (${text}) copied`;
     return text;
@@ -324,7 +324,7 @@ export class TeleopView {
     const head = document.createElement('div');
     head.className = 'muted';
     head.textContent = `${this.allResult.method} · ${this.allResult.status} · ${this.allResult.solutions.length} inside limits, ${this.allResult.outsideLimits.length} outside`
-      + (this.allResult.method === 'numeric' ? ` · distinct postures: solutions within ${fmt(jointToDisplay('R', DISTINCT_POSTURE, s.units), 0)}${jointUnitLabel('R', s.units)} of one shown are merged${this.allResult.note ? ` (${this.allResult.note})` : ''}` : '');
+      + (this.allResult.method === 'numeric' ? ` · distinct postures: solutions within ${fmt(jointToDisplay(ANGULAR, DISTINCT_POSTURE, s.units), 0)}${jointUnitLabel(ANGULAR, s.units)} of one shown are merged${this.allResult.note ? ` (${this.allResult.note})` : ''}` : '');
     box.appendChild(head);
     this.solutions.forEach((sol, k) => {
       const row = document.createElement('div');
@@ -336,7 +336,7 @@ export class TeleopView {
       b.style.borderLeft = `4px solid #${GHOST_COLOURS[k % GHOST_COLOURS.length].toString(16).padStart(6, '0')}`;
       b.addEventListener('click', () => { s.setQ(sol.q, this); this.sliders.set(sol.q); });
       const t = document.createElement('span');
-      t.textContent = Array.from(sol.q, (v, i) => fmt(jointToDisplay(s.model.joints[i].kind, v, s.units), 1) + jointUnitLabel(s.model.joints[i].kind, s.units)).join(' ');
+      t.textContent = Array.from(sol.q, (v, i) => fmt(jointToDisplay(s.model.coordinates[i], v, s.units), 1) + jointUnitLabel(s.model.coordinates[i], s.units)).join(' ');
       row.append(b, t);
       box.appendChild(row);
     });
