@@ -97,16 +97,17 @@ test('bug 2: the Motion view\'s own plan (60° → 300°, and back) streams to t
     try {
       await planAndConnect(page, { reverse });
       if (reverse) {
-        // the arm starts at 60°, this plan at 300°: first the move to the start
+        // the arm starts at 60°, this plan at 300°: the core refuses the start and the panel offers the move
         await page.click('[data-testid=ctl-send]');
+        await page.waitForFunction(() => /move to the start first/.test(document.querySelector('[data-testid=ctl-send-message]').textContent));
         assert.match(await sendMsg(page), /starts at \(300\.0, 300\.0, 300\.0, 300\.0\)°/);
         await page.click('[data-testid=ctl-to-start]');
-        assert.match(await waitSent(page), /Moving to the start: done/);
+      } else {
+        await page.click('[data-testid=ctl-send]');
       }
-      await page.click('[data-testid=ctl-send]');
       const msg = await waitSent(page);
       await screenshot(page, `i18-sent${reverse ? '-reverse' : ''}`);
-      assert.match(msg, /^Streaming: done, final error/, msg);
+      assert.match(msg, reverse ? /^Moving to the start, then streaming: done, final error/ : /^Streaming: done, final error/, msg);
       const max = Number(/max ([\d.]+)°/.exec(msg)[1]);
       assert.ok(max < 0.1, `final error ${max}°`);
       assert.deepEqual(errors, []);
@@ -114,29 +115,31 @@ test('bug 2: the Motion view\'s own plan (60° → 300°, and back) streams to t
   }
 });
 
-test('bug 3: sending again after a completed run, and after e-stop + clear, offers a move to the start', { timeout: 120000 }, async () => {
+test('bug 3: sending again after a completed run, and after e-stop + clear, offers the core\'s move to the start', { timeout: 120000 }, async () => {
   const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop');
   try {
     await planAndConnect(page);
     await page.click('[data-testid=ctl-send]');
     assert.match(await waitSent(page), /^Streaming: done/);
-    // again: the arm is at 300°, the plan starts at 60° — no limit fault, an offer
+    // again: the arm is at 300°, the plan starts at 60° — the core refuses the start (no limit fault), the panel offers the move
     await page.click('[data-testid=ctl-send]');
+    await page.waitForFunction(() => /move to the start first/.test(document.querySelector('[data-testid=ctl-send-message]').textContent));
     const offer = await sendMsg(page);
-    assert.match(offer, /The arm is at \(300\.0, 300\.0, 300\.0, 300\.0\)°, the trajectory starts at \(60\.0, 60\.0, 60\.0, 60\.0\)°/);
+    assert.match(offer, /The arm is at \(300\.0, 300\.0, 300\.0, 300\.0\)°, the trajectory starts at \(60\.0, 60\.0, 60\.0, 60\.0\)°: move to the start first/);
     assert.equal(await page.isVisible('[data-testid=ctl-to-start]'), true);
     assert.equal(await page.evaluate(() => window.__achain.views.controller.handle.streamer.status.faults), 0, 'no fault');
     await screenshot(page, 'i18-move-to-start-offer');
+    // one send: the core's approach 300° → 60° within the limits, then the plan 60° → 300°
     await page.click('[data-testid=ctl-to-start]');
-    assert.match(await waitSent(page), /^Moving to the start: done/);
-    await page.waitForFunction(() => /At the start/.test(document.querySelector('[data-testid=ctl-send-message]').textContent));
-    // the move stayed inside the limits: the controller raised nothing and stands at the start
+    assert.match(await waitSent(page), /^Moving to the start, then streaming: done/);
     const st = await page.evaluate(() => window.__achain.views.controller.handle.streamer.status);
     assert.equal(st.faults, 0);
-    assert.ok(st.qCmd.every((v) => Math.abs(v - 60 * DEG) < 1e-4), `at the start: ${st.qCmd}`);
-    await page.click('[data-testid=ctl-send]');
-    await page.waitForFunction(() => /^Streaming…/.test(document.querySelector('[data-testid=ctl-send-message]').textContent));
+    assert.ok(st.qCmd.every((v) => Math.abs(v - 300 * DEG) < 1e-4), `at the plan's end: ${st.qCmd}`);
     // e-stop mid-run, clear faults, send again: again the offer, not a fault
+    await page.click('[data-testid=ctl-send]');
+    await page.waitForFunction(() => /move to the start first/.test(document.querySelector('[data-testid=ctl-send-message]').textContent));
+    await page.click('[data-testid=ctl-to-start]');
+    await page.waitForFunction(() => /^Moving to the start, then streaming…/.test(document.querySelector('[data-testid=ctl-send-message]').textContent));
     await page.waitForTimeout(500);
     await page.click('[data-testid=ctl-estop]');
     assert.match(await waitSent(page), /fault|emergency/);
@@ -145,11 +148,10 @@ test('bug 3: sending again after a completed run, and after e-stop + clear, offe
     await page.waitForFunction(() => { const s = window.__achain.views.controller.handle.streamer.status; return !s.estop && !s.faults; }, null, { timeout: 5000 })
       .catch(async (e) => { throw new Error(`${e.message}: ${JSON.stringify(await page.evaluate(() => window.__achain.views.controller.handle.streamer.status))} ${await page.textContent('[data-testid=ctl-faults]')}`); });
     await page.click('[data-testid=ctl-send]');
+    await page.waitForFunction(() => /move to the start first/.test(document.querySelector('[data-testid=ctl-send-message]').textContent));
     assert.match(await sendMsg(page), /The arm is at \([\d., ]+\)°, the trajectory starts at \(60\.0, 60\.0, 60\.0, 60\.0\)°: move to the start first/);
     await page.click('[data-testid=ctl-to-start]');
-    assert.match(await waitSent(page), /^Moving to the start: done/);
-    await page.click('[data-testid=ctl-send]');
-    assert.match(await waitSent(page), /^Streaming: done/);
+    assert.match(await waitSent(page), /^Moving to the start, then streaming: done/);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
@@ -428,6 +430,34 @@ test('layout at 800×600 and 1920×1080: every tab reachable, the arm inside the
       assert.deepEqual(errors, []);
     } finally { await context.close(); }
   }
+});
+
+test('layout at 480×640: the view full width on top, the side panel under it, neither covering the other', { timeout: 120000 }, async () => {
+  const size = { width: 480, height: 640 };
+  const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop&q=150,120,200,100', size);
+  try {
+    for (const v of ['teleop', 'motion', 'workspace']) {
+      await page.click(`#tabs button[data-view="${v}"]`);
+      const { c, p } = await page.evaluate(() => {
+        const box = (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; };
+        return { c: box(window.__achain.studio.viewport.canvas), p: box(document.querySelector('.layout .panel')) };
+      });
+      // before: the 1100 px rule's two columns came back, the view was a 180 px strip beside the panel
+      assert.ok(c.w >= 0.95 * size.width, `${v}: the view is ${c.w} px wide of ${size.width}`);
+      assert.ok(c.h >= 0.3 * size.height, `${v}: the view is ${c.h} px high of ${size.height}`);
+      assert.ok(p.w >= 0.95 * size.width && p.y >= c.y + c.h - 1, `${v}: the panel (${JSON.stringify(p)}) is under the view (${JSON.stringify(c)})`);
+      const inside = await page.evaluate(() => {
+        const a = window.__achain;
+        const fk = a.studio.lastFk;
+        const r = a.studio.viewport.canvas.getBoundingClientRect();
+        return [...fk.frames, fk.tool].every((F) => { const q = a.screenOf(F[3], F[7], F[11]); return q.x > r.left && q.x < r.right && q.y > r.top && q.y < r.bottom; });
+      });
+      assert.ok(inside, `${v}: the arm is inside the view`);
+    }
+    await page.click('#tabs button[data-view="teleop"]');
+    await screenshot(page, 'i18-layout-480x640');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
 });
 
 test('keyboard: shortcuts keep working after a joint slider has been touched', async () => {

@@ -97,7 +97,7 @@ export function mountControllerPanel(container, ctx) {
   if (typeof ctx.getTrajectory !== 'function') ui.planned.disabled = true;
   ui.trajName = el('span', { class: 'ctl-na' }, 'no trajectory');
   ui.send = el('button', { class: 'primary', 'data-testid': 'ctl-send', onclick: send, disabled: '' }, 'Send');
-  ui.toStart = el('button', { 'data-testid': 'ctl-to-start', onclick: moveToStart, hidden: '', title: 'a rest-to-rest move from the arm\'s commanded position to the trajectory\'s start, planned by the core within the joint limits' }, 'Move to start');
+  ui.toStart = el('button', { 'data-testid': 'ctl-to-start', onclick: moveToStart, hidden: '', title: 'a rest-to-rest move from the arm\'s commanded position to the trajectory\'s start, planned by the core within the joint limits, then the trajectory' }, 'Move to start, then run');
   ui.sendMsg = el('div', { class: 'ctl-na', 'data-testid': 'ctl-send-message' });
   ui.pause = el('button', { onclick: () => streamer?.pause(), disabled: '' }, 'Pause');
   ui.resume = el('button', { onclick: () => streamer?.resume(), disabled: '' }, 'Resume');
@@ -283,8 +283,7 @@ export function mountControllerPanel(container, ctx) {
 
   // Messages about sending appear under the Send button (sayNear), the rest at the foot of the panel.
   const sayNear = (msg) => { ui.sendMsg.textContent = msg; };
-  let moveToStartTraj = null;
-  let running = false; // a send (or a move to the start) is streaming
+  let running = false; // a send (with or without its move to the start) is streaming
 
   /** Where the trajectory starts, per joint (SI), from an achain-trajectory object or its JSON text. */
   function startOf(traj) {
@@ -292,38 +291,14 @@ export function mountControllerPanel(container, ctx) {
     return Array.from(t.q[0]);
   }
 
-  /** The model the move-to-start is planned with: the studio's, or the prototype when the controller has another number of joints. */
-  function planningModel(n) {
-    const m = ctx.getModel?.();
-    if (m && m.dof === n) return { model: m, own: false };
-    return { model: ctx.achain.builtinModel('prototype-4a'), own: true };
-  }
-
-  /**
-   * The move from the arm's commanded position to the trajectory's start: the core's planner
-   * (planJointPath, synchronised trapezoid within the model's velocity and acceleration limits, the same
-   * limits the controller was configured with). null when the arm is already at the start.
-   */
-  function planMoveToStart() {
-    const s = streamer.status;
-    const start = startOf(trajectory);
-    const tol = streamer.global?.startTolerance ?? 0.01;
-    const far = start.some((v, j) => Math.abs(v - s.qCmd[j]) > 0.5 * tol);
-    if (!far) return null;
-    const { model, own } = planningModel(start.length);
-    try {
-      // At 60 % of the acceleration limit: the controller's cubic segments through a trapezoid's sampled
-      // corners reach up to 1.5× the planned acceleration (a +a → −a switch inside one sample), and a short
-      // move from wherever an e-stop left the arm is all corners.
-      const plan = model.planJointPath(Float64Array.from(s.qCmd), Float64Array.from(start), { profile: 'trapezoid', sync: true, accelerationScale: 0.6 });
-      return { json: model.trajectoryToJson(plan), duration: plan.duration, from: Array.from(s.qCmd), start };
-    } finally {
-      if (own) model.dispose();
-    }
-  }
-
   const degList = (q) => q.map((x) => (x * DEG).toFixed(1)).join(', ');
 
+  /**
+   * Streams the trajectory. The core's send job refuses a start away from the arm's commanded position
+   * ("… move there first"); then the panel offers "Move to start, then run", which sends the same
+   * trajectory with approach: true (the core plans the move to the start within the configured joint
+   * limits, as `achain send --approach`).
+   */
   async function send() {
     if (!streamer || !trajectory) { sayNear(streamer ? 'Choose a trajectory first.' : 'Connect first.'); return; }
     const st = streamer.status;
@@ -332,51 +307,41 @@ export function mountControllerPanel(container, ctx) {
         : 'The controller has latched faults (listed above): clear them first, then send again.');
       return;
     }
-    let move;
-    try {
-      move = planMoveToStart();
-    } catch (e) {
-      sayNear(`Cannot plan the move to the start: ${e.message}`);
-      return;
-    }
-    if (move) {
-      moveToStartTraj = move.json;
-      ui.toStart.hidden = false;
-      ui.toStart.textContent = `Move to start (${move.duration.toFixed(2)} s)`;
-      sayNear(`The arm is at (${degList(move.from)})°, the trajectory starts at (${degList(move.start)})°: ` +
-        `move to the start first (${move.duration.toFixed(2)} s, planned within the joint limits), then Send.`);
-      return;
-    }
     ui.toStart.hidden = true;
-    await run(trajectory, 'Streaming');
+    const r = await run(trajectory, 'Streaming');
+    if (r.ok || !/move there first/.test(r.error)) return;
+    ui.toStart.hidden = false;
+    sayNear(`The arm is at (${degList(Array.from(streamer.status.qCmd))})°, the trajectory starts at (${degList(startOf(trajectory))})°: ` +
+      'move to the start first: "Move to start, then run" plans that move within the joint limits and then runs the trajectory.');
   }
 
   async function moveToStart() {
-    if (!streamer || !moveToStartTraj) return;
+    if (!streamer || !trajectory) return;
     ui.toStart.hidden = true;
-    const ok = await run(moveToStartTraj, 'Moving to the start');
-    moveToStartTraj = null;
-    if (ok) sayNear(`${ui.sendMsg.textContent} At the start: Send runs the trajectory.`);
+    await run(trajectory, 'Moving to the start, then streaming', true);
   }
 
-  /** Streams one trajectory; reports under the Send button. Resolves true when it finished without faults. */
-  async function run(traj, what) {
+  /**
+   * Streams one trajectory (after the core's move to its start when `approach`); reports under the Send
+   * button. Resolves {ok: true} when it finished without faults, else {ok: false, error}.
+   */
+  async function run(traj, what, approach = false) {
     running = true;
     try {
       streamer.sending = { total: 0, done: 0 };
       sayNear(`${what}…`);
       const m = ctx.getModel?.();
       const r = await streamer.sendTrajectory(traj, {
-        blendFirst: true,
+        approach,
         // a refusal in the studio's units: degrees for rotary joints, metres for prismatic ones
-        angular: m && m.dof === streamer.caps.joints ? m.joints.map((j) => j.kind !== 'P') : undefined,
+        angular: m && m.dof === streamer.caps.joints ? m.coordinates.map((j) => j.angular) : undefined,
         onProgress: (p) => { if (streamer) streamer.sending = { total: p.segmentsTotal, done: p.segmentsDone }; },
       });
       sayNear(`${what}: done, final error ${r.finalError.map((x) => (x * DEG).toFixed(3)).join(', ')}° (max ${(r.maxAbsError * DEG).toFixed(3)}°).`);
-      return true;
+      return { ok: true };
     } catch (e) {
       sayNear(`${what}: ${e.message}`);
-      return false;
+      return { ok: false, error: e.message };
     } finally {
       running = false;
     }
