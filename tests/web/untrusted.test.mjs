@@ -138,9 +138,19 @@ test('Workspace: the core\'s estimate is shown before a job starts; past the cap
     assert.ok(near(cellsM * 1e6, core.cells) && near(voxelsK * 1e3, core.voxels) && near(mib * 2 ** 20, core.bytes) &&
       near(evalsM * 1e6, core.evaluations), `shown ${shown}; core ${JSON.stringify(core)}`);
     // Castelli at 5 mm: 3e13 evaluations, past the caps, said before anything runs
+    // typed key by key, the estimate (two pilot sweeps) runs once, after typing pauses — not per keystroke
+    await page.evaluate(() => {
+      const m = window.__achain.studio.model;
+      const est = m.estimateWorkspace;
+      window.__estimates = 0;
+      m.estimateWorkspace = function counted(o) { window.__estimates++; return est.call(this, o); };
+    });
     await panel.locator('.w-method').selectOption('castelli');
-    await panel.locator('.w-voxel').fill('5');
-    await panel.locator('.w-voxel').dispatchEvent('input');
+    await panel.locator('.w-voxel').fill('');
+    await panel.locator('.w-voxel').pressSequentially('5.000', { delay: 30 });
+    await page.waitForFunction(() => / — past the caps \(/.test(document.querySelector('[data-testid=workspace-estimate]').textContent));
+    await page.waitForTimeout(400);
+    assert.equal(await page.evaluate(() => window.__estimates), 1, 'one estimate for a method change and five keystrokes');
     assert.match(await estimate.textContent(), / — past the caps \(/);
     assert.equal(await panel.locator('.w-raise-row').isHidden(), false);
     await panel.locator('.w-run').click();
@@ -154,6 +164,7 @@ test('Workspace: the core\'s estimate is shown before a job starts; past the cap
     await panel.locator('.w-method').selectOption('robinson');
     await panel.locator('.w-voxel').fill('50');
     await panel.locator('.w-voxel').dispatchEvent('input');
+    await page.waitForFunction(() => !/past the caps/.test(document.querySelector('[data-testid=workspace-estimate]').textContent));
     assert.doesNotMatch(await estimate.textContent(), /past the caps/);
     assert.equal(await panel.locator('.w-raise-row').isHidden(), true);
     await panel.locator('.w-run').click();

@@ -7,6 +7,7 @@ import { Studio } from '../Studio.js';
 import { INCH, fmt, lengthFactor } from '../core/units.js';
 import { escapeHtml } from '../ui/html.js';
 
+const ESTIMATE_DELAY_MS = 250;
 const COL_A = new THREE.Color(0xa855f7);
 const COL_SHARED = new THREE.Color(0xcbd5e1);
 const COL_B = new THREE.Color(0x22d3ee);
@@ -60,7 +61,8 @@ export class WorkspaceView {
     studio.viewport.renderer.localClippingEnabled = true;
 
     this.$('.w-run').addEventListener('click', () => this.run());
-    for (const c of ['.w-voxel', '.w-method']) this.$(c).addEventListener('input', () => this._estimate());
+    // the estimate runs two pilot sweeps (tens of ms): once typing pauses, not on every keystroke
+    for (const c of ['.w-voxel', '.w-method']) this.$(c).addEventListener('input', () => this._estimateSoon());
     this.$('.w-raise').addEventListener('change', () => this._estimate());
     this.$('.w-cancel').addEventListener('click', () => this.cancel());
     for (const c of ['.w-axis', '.w-cut']) this.$(c).addEventListener('input', () => this._section());
@@ -93,11 +95,19 @@ export class WorkspaceView {
     return o;
   }
 
+  /** The estimate ESTIMATE_DELAY_MS after the last edit (run() and a model change estimate at once). */
+  _estimateSoon() {
+    clearTimeout(this._estimateTimer);
+    this._estimateTimer = setTimeout(() => this._estimate(), ESTIMATE_DELAY_MS);
+  }
+
   /**
    * The core's estimate of the job (grid cells, voxels, memory, time), shown before it starts; a job past the
    * caps is refused unless "run anyway" raises them (docs/reliability.md#resource-caps).
    */
   _estimate() {
+    clearTimeout(this._estimateTimer);
+    this._estimateTimer = 0;
     const box = this.$('.w-estimate');
     this.estimate = null;
     this.overCaps = false;
