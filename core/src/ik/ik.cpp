@@ -134,7 +134,7 @@ IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const 
         q0[model.idx_q[j]] = lo + U(rng) * (hi - lo);
       }
     }
-    solveNumeric(model, data, target, q0, opt, r);
+    solveNumeric(model, data, target, q0, opt, r, /*analytic_start=*/false);  // purely numeric (a peer of the closed forms)
     if (r.status == IkStatus::Ok) {
       if (opt.position_only) {
         IkSolution s;

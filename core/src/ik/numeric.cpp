@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <achain/ik/closed_form.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/jacobian.hpp>
 
@@ -202,7 +203,7 @@ double jointDistance(const VecX& a, const VecX& b) { return (a - b).squaredNorm(
 }  // namespace
 
 void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX& seed, const IkOptions& opt,
-                  IkResult& out) {
+                  IkResult& out, bool analytic_start) {
   checkConfiguration(model, seed);
   checkData(model, data);
   auto& ws = data.ik;
@@ -241,13 +242,46 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
   double best = kInf, best_dist = kInf;
   bool found = false;
 
+  // 0) analytic warm start: a chain with a closed form (prototype class, wrist-partitioned 6R) starts
+  // from its closed-form solution nearest the seed (inside the limits when they are respected); LM
+  // polishes it with the weights. Not for position-only solves (the closed form fixes the orientation)
+  // nor inside the continuity box (the nearest solution may lie beyond one step).
+  StartResult r{kInf, 0};
+  if (analytic_start && !opt.position_only && !(opt.max_step > 0) && hasClosedForm(model, data)) {
+    ClosedIkSolutions cs;  // fixed capacity, on the stack
+    ikClosed(model, data, target, seed.data(), cs);
+    int pick = -1;
+    if (opt.respect_limits) {
+      if (cs.n_inside > 0) pick = 0;  // inside the limits, nearest the seed first
+    } else {
+      double dmin = kInf;
+      for (int s = 0; s < cs.count; ++s) {
+        double dist = 0;
+        for (int i = 0; i < n; ++i) dist += (cs.sol[s].q[i] - seed[i]) * (cs.sol[s].q[i] - seed[i]);
+        if (dist < dmin) dmin = dist, pick = s;
+      }
+    }
+    if (pick >= 0) {
+      for (int i = 0; i < n; ++i) ws.q[i] = cs.sol[pick].q[i];
+      r = runLM(model, data, target, w, opt, bounded);
+      iterations += r.iterations;
+      if (r.err <= opt.tolerance) {
+        best = r.err;
+        ws.qbest = ws.q;
+        found = true;
+      }
+    }
+  }
+
   // 1) from the seed (continuity)
-  ws.q = seed;
-  StartResult r = runLM(model, data, target, w, opt, bounded);
-  iterations += r.iterations;
-  best = r.err;
-  ws.qbest = ws.q;
-  found = r.err <= opt.tolerance;
+  if (!found) {
+    ws.q = seed;
+    r = runLM(model, data, target, w, opt, bounded);
+    iterations += r.iterations;
+    best = r.err;
+    ws.qbest = ws.q;
+    found = r.err <= opt.tolerance;
+  }
 
   // 1b) singularity escape: the seed nudged 3° (3 mm) per coordinate, alternating in sign, inside the limits
   if (!found && opt.escape_singularity) {

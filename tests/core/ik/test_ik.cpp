@@ -154,24 +154,88 @@ TEST_CASE("ik: puma560 8 distinct configuration-flag combinations", "[ik]") {
 }
 
 TEST_CASE("ik: numeric solver ≥ 99.9 % inside the limits on reachable targets, both robots", "[ik]") {
-  for (const char* name : {"puma560", "prototype-4a", "stanford"}) {
+  // with the analytic warm start (the default) and purely numeric (LM from the seed, then restarts)
+  for (const bool analytic : {true, false})
+    for (const char* name : {"puma560", "prototype-4a", "stanford"}) {
+      const Model m = builtinModel(name);
+      Data ws(m);
+      IkOptions opt;
+      opt.restarts = 50;
+      std::mt19937 rng(5);
+      int ok = 0;
+      const int N = 1000;
+      IkResult r;
+      for (int k = 0; k < N; ++k) {
+        const VecX q = test::randomConfiguration(m, rng);
+        const VecX seed = test::randomConfiguration(m, rng);
+        solveNumeric(m, ws, fkPose(m, q), seed, opt, r, analytic);
+        if (r.status == IkStatus::Ok && r.position_error <= 1e-6 && r.orientation_error <= 1e-6 && withinLimits(m, r.q))
+          ++ok;
+      }
+      INFO(name << (analytic ? " (analytic start)" : " (numeric only)") << ": " << ok << "/" << N);
+      CHECK(ok >= 999);
+    }
+}
+
+TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution nearest the seed, no restart needed",
+          "[ik]") {
+  for (const char* name : {"puma560", "prototype-4a"}) {
     const Model m = builtinModel(name);
     Data ws(m);
-    IkOptions opt;
-    opt.restarts = 50;
-    std::mt19937 rng(5);
-    int ok = 0;
-    const int N = 1000;
+    ClosedIkSolutions cs;
     IkResult r;
+    std::mt19937 rng(17);
+    int ok = 0, nearest = 0, reached = 0;
+    const int N = 1000;
     for (int k = 0; k < N; ++k) {
       const VecX q = test::randomConfiguration(m, rng);
       const VecX seed = test::randomConfiguration(m, rng);
-      solveNumeric(m, ws, fkPose(m, q), seed, opt, r);
-      if (r.status == IkStatus::Ok && r.position_error <= 1e-6 && r.orientation_error <= 1e-6 && withinLimits(m, r.q))
+      const SE3 T = fkPose(m, q);
+      solveNumeric(m, ws, T, seed, {}, r);  // restarts = 0: one start
+      if (r.status == IkStatus::Ok && r.position_error <= 1e-9 && r.orientation_error <= 1e-9 && withinLimits(m, r.q))
         ++ok;
+      ikClosed(m, ws, T, seed.data(), cs);
+      REQUIRE(cs.n_inside >= 1);  // q itself is inside the limits
+      // the closed-form solution inside the limits nearest the seed (sol[0]), polished
+      double d = 0;
+      for (int i = 0; i < m.nq; ++i) d = std::max(d, std::abs(r.q[i] - cs.sol[0].q[i]));
+      if (d < 1e-7) ++nearest;
+      // the generating configuration is one of the closed-form solutions: no solution is nearer the seed than ours
+      const double dr = (r.q - seed).squaredNorm();
+      for (int s = 0; s < cs.n_inside; ++s) {
+        double ds = 0;
+        for (int i = 0; i < m.nq; ++i) ds += (cs.sol[s].q[i] - seed[i]) * (cs.sol[s].q[i] - seed[i]);
+        CHECK(dr <= ds + 1e-9);
+      }
+      if ((r.q - q).cwiseAbs().maxCoeff() < 1e-7) ++reached;
     }
-    INFO(name << ": " << ok << "/" << N);
-    CHECK(ok >= 999);
+    INFO(name << ": ok " << ok << ", nearest " << nearest << ", the generating q " << reached << " of " << N);
+    CHECK(ok == N);
+    CHECK(nearest == N);
+    // the prototype has one solution inside its limits (thesis observation): always the generating one
+    if (std::string(name) == "prototype-4a") CHECK(reached == N);
+  }
+  // without limits: the nearest of all closed-form solutions
+  const Model m = builtinModel("puma560");
+  Data ws(m);
+  IkOptions free;
+  free.respect_limits = false;
+  ClosedIkSolutions cs;
+  IkResult r;
+  std::mt19937 rng(18);
+  for (int k = 0; k < 200; ++k) {
+    const VecX q = test::randomConfiguration(m, rng), seed = test::randomConfiguration(m, rng);
+    const SE3 T = fkPose(m, q);
+    solveNumeric(m, ws, T, seed, free, r);
+    REQUIRE(r.status == IkStatus::Ok);
+    ikClosed(m, ws, T, seed.data(), cs);
+    double dmin = kInf;
+    for (int s = 0; s < cs.count; ++s) {
+      double ds = 0;
+      for (int i = 0; i < m.nq; ++i) ds += (cs.sol[s].q[i] - seed[i]) * (cs.sol[s].q[i] - seed[i]);
+      dmin = std::min(dmin, ds);
+    }
+    CHECK((r.q - seed).squaredNorm() == Approx(dmin).margin(1e-9));
   }
 }
 
@@ -183,7 +247,9 @@ TEST_CASE("ik: closed form, numeric and the seed agree on the prototype", "[ik]"
   for (int k = 0; k < 100; ++k) {
     const VecX q = test::randomConfiguration(m, rng);
     const SE3 T = fkPose(m, q);
-    const IkResult n = solveNumeric(m, T, test::randomConfiguration(m, rng), opt);
+    Data d(m);
+    IkResult n;
+    solveNumeric(m, d, T, test::randomConfiguration(m, rng), opt, n, /*analytic_start=*/false);  // a numeric peer
     REQUIRE(n.status == IkStatus::Ok);
     const IkAllResult c = ikAll(m, T, IkMethod::Closed, {});
     REQUIRE(c.solutions.size() == 1);

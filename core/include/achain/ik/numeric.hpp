@@ -11,8 +11,13 @@
 
 namespace achain {
 
-/// Solves from `seed` (size nq) with `data`'s scratch. Writes into `out` (out.q is resized once). The seed's start runs first
-/// and is returned if it reaches the target (continuity: no branch flips while dragging). With
+/// Solves from `seed` (size nq) with `data`'s scratch. Writes into `out` (out.q is resized once).
+/// Analytic warm start (analytic_start, default on): a chain with a closed form (closed_form.hpp: prototype
+/// class, wrist-partitioned 6R) first starts from its closed-form solution nearest the seed (inside the
+/// limits when they are respected), which LM polishes with the weights; skipped in position-only mode and
+/// with the continuity box (max_step > 0). ikAll's numeric multi-start turns it off (a purely numeric solve,
+/// the peer the closed forms are checked against). Otherwise, or if that start fails, the seed's start runs
+/// first and is returned if it reaches the target (continuity: no branch flips while dragging). With
 /// options.restarts > 0, random starts follow only if it fails — first near the seed, then uniform
 /// over the limits; a start stuck against a bound is retried without limits and its periodic joints
 /// shifted by whole periods into the limits when that fits. The first success is returned.
@@ -20,7 +25,7 @@ namespace achain {
 /// limits (the target is reached only when limits are ignored; q is that configuration).
 /// Throws Error for a malformed seed; the target must come from checkTarget().
 void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX& seed, const IkOptions& options,
-                  IkResult& out);
+                  IkResult& out, bool analytic_start = true);
 
 /// Convenience overload (allocates a Data).
 IkResult solveNumeric(const Model& model, const SE3& target, const VecX& seed, const IkOptions& options = {});
