@@ -1,6 +1,6 @@
 // Inverse kinematics: 1000 reachable targets per robot (FK of random configurations inside the limits),
 // each method solved from one random seed per target (the same seeds for everyone). Counters:
-// success_pct (pose error ≤ 1e-6 m / rad and inside the limits), median_us and mean_us per solve
+// success_pct (pose error ≤ 1e-6 m / rad and inside the limits), median_us, p99_us and mean_us per solve
 // (from one timed pass over all targets); the benchmark time itself is the mean over the loop.
 // KDL has no A-pairs: its prototype rows run the 4R twin (prototype-4r) on that twin's targets.
 #include <benchmark/benchmark.h>
@@ -17,6 +17,7 @@
 #include <achain/ik/general6r.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/ik/numeric.hpp>
+#include <achain/ik/track.hpp>
 #include "kdl_chain.hpp"
 #include <achain/model/robots.hpp>
 #ifdef ACHAIN_HAVE_KDL
@@ -105,6 +106,8 @@ void runIk(benchmark::State& st, const Problem& p, const std::function<bool(int,
   st.counters["success_pct"] = 100.0 * ok / count;
   st.counters["targets"] = count;
   st.counters["median_us"] = s[s.size() / 2];
+  std::nth_element(s.begin(), s.begin() + (s.size() * 99) / 100, s.end());
+  st.counters["p99_us"] = s[(s.size() * 99) / 100];
   st.counters["mean_us"] = mean;
 }
 
@@ -235,6 +238,86 @@ void achainGeneral6R(benchmark::State& st, const char* which) {
   st.counters["solutions_mean"] = total / kTargets;
 }
 
+/// Numeric solver (50 restarts) on the general-6R / UR5-type arm: no closed form, so no analytic warm start —
+/// the Levenberg–Marquardt solver itself from a random seed.
+void achainNumericArm6(benchmark::State& st, const char* which) {
+  const Problem& p = arm6Problem(which);
+  Data data(p.model);
+  IkOptions opt;
+  opt.restarts = 50;
+  IkResult r;
+  runIk(st, p, [&](int k, VecX& q) {
+    solveNumeric(p.model, data, p.targets[k], p.seeds[k], opt, r);
+    q = r.q;
+    return r.status == IkStatus::Ok;
+  });
+}
+
+/// Branch tracking per frame (trackBranches): every solution of frame 0 (closed form for PUMA, ikGeneral6R for the
+/// general arm) followed along a 1000-frame drag, target = FK of a smooth random joint path (steps of a few mrad).
+/// Counters: median_us, p99_us per frame, branches_mean (alive branches), newton_per_frame.
+void achainTrackBranches(benchmark::State& st, const char* which) {
+  const bool puma = std::string(which) == "puma560";
+  const Problem& p = puma ? problem("puma560") : arm6Problem(which);
+  const Model& m = p.model;
+  Data data(m);
+  std::vector<SE3> path;
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> U(-1, 1);
+  double q0[6], amp[6], fr[6], ph[6];
+  for (int i = 0; i < 6; ++i) q0[i] = 0.5 * U(rng), amp[i] = 0.6 * U(rng), fr[i] = 0.5 + std::abs(U(rng)), ph[i] = kPi * U(rng);
+  VecX q(6);
+  for (int f = 0; f <= kTargets; ++f) {
+    for (int i = 0; i < 6; ++i) q[i] = q0[i] + amp[i] * std::sin(2 * kPi * fr[i] * f / kTargets + ph[i]);
+    forwardKinematics(m, data, q);
+    path.push_back(data.oMtool);
+  }
+  IkBranches br;
+  auto restart = [&] {
+    startBranches(m, path[0], br);
+    if (puma) {
+      ClosedIkSolutions cs;
+      ikClosed(m, data, path[0], nullptr, cs);
+      for (int s = 0; s < cs.count; ++s) addBranch(m, br, cs.sol[s].q.data());
+    } else {
+      General6RSolutions g;
+      ikGeneral6R(m, data, path[0], g);
+      for (int s = 0; s < g.count; ++s) addBranch(m, br, g.q[s].data());
+    }
+  };
+  restart();
+  std::vector<double> us;
+  double alive = 0, newton = 0;
+  for (int f = 1; f <= kTargets; ++f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    trackBranches(m, data, path[f], br);
+    const auto t1 = std::chrono::steady_clock::now();
+    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    for (int k = 0; k < br.count; ++k) alive += br.alive[k];
+    newton += br.newton_steps;
+  }
+  std::vector<double> s = us;
+  std::sort(s.begin(), s.end());
+  int f = 1;
+  for (auto _ : st) {
+    trackBranches(m, data, path[f], br);
+    if (++f > kTargets) {
+      st.PauseTiming();
+      restart();
+      f = 1;
+      st.ResumeTiming();
+    }
+  }
+  st.counters["frames"] = kTargets;
+  st.counters["median_us"] = s[s.size() / 2];
+  st.counters["p99_us"] = s[(s.size() * 99) / 100];
+  st.counters["branches_mean"] = alive / kTargets;
+  st.counters["newton_per_frame"] = newton / kTargets;
+}
+
+BENCHMARK_CAPTURE(achainNumericArm6, general, "general")->Name("IK/general-6r/achain (numeric, no closed form)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainTrackBranches, puma560, "puma560")->Name("IK-branches/puma560/achain-track (per frame)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainTrackBranches, general, "general")->Name("IK-branches/general-6r/achain-track (per frame)")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainGeneral6R, general, "general")->Name("IK/general-6r/achain-general6r (all)")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainGeneral6R, ur5, "ur5")->Name("IK/ur5-type/achain-general6r (all)")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainClosed, puma560, "puma560")->Name("IK/puma560/achain-closed (all 8)")->Unit(benchmark::kMicrosecond);
