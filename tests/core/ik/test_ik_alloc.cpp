@@ -7,6 +7,7 @@
 
 #include <achain/ik/closed_form.hpp>
 #include <achain/ik/numeric.hpp>
+#include <achain/ik/track.hpp>
 #include <achain/model/robots.hpp>
 #include "alloc_counter.hpp"
 #include "helpers.hpp"
@@ -76,16 +77,46 @@ TEST_CASE("ik alloc: solveNumeric with restarts allocates nothing after the firs
     IkOptions opt;
     opt.restarts = 20;
     IkResult r;
-    solveNumeric(m, d, T[0], seeds[0], opt, r);
-    int ok = 0;
-    const long n = allocationsOf([&] {
-      for (size_t k = 0; k < T.size(); ++k) {
-        solveNumeric(m, d, T[k], seeds[k], opt, r);
-        ok += r.status == IkStatus::Ok;
-      }
-    });
-    INFO(name);
-    CHECK(n == 0);
-    CHECK(ok >= 190);
+    for (const bool analytic : {true, false}) {  // with the analytic warm start and purely numeric
+      solveNumeric(m, d, T[0], seeds[0], opt, r, analytic);
+      int ok = 0;
+      const long n = allocationsOf([&] {
+        for (size_t k = 0; k < T.size(); ++k) {
+          solveNumeric(m, d, T[k], seeds[k], opt, r, analytic);
+          ok += r.status == IkStatus::Ok;
+        }
+      });
+      INFO(name << (analytic ? " (analytic start)" : " (numeric only)"));
+      CHECK(n == 0);
+      CHECK(ok >= 190);
+    }
   }
+}
+
+TEST_CASE("ik alloc: trackBranches allocates nothing per frame", "[ik]") {
+  const Model m = builtinModel("puma560");
+  Data d(m);
+  VecX q(6);
+  q << 0.2, -0.4, 0.5, 0.3, 0.6, -0.2;
+  ClosedIkSolutions cs;
+  const SE3 T0 = test::fkPose(m, q);
+  ikClosed(m, d, T0, nullptr, cs);
+  IkBranches br;
+  startBranches(m, T0, br);
+  for (int s = 0; s < cs.count; ++s) addBranch(m, br, cs.sol[s].q.data());
+  std::vector<SE3> path;
+  for (int f = 1; f <= 200; ++f) {
+    VecX qf = q;
+    qf[0] += 0.003 * f;
+    qf[2] -= 0.002 * f;
+    qf[4] += 0.004 * f;
+    path.push_back(test::fkPose(m, qf));
+  }
+  int alive = 0;
+  const long n = allocationsOf([&] {
+    for (const SE3& T : path) trackBranches(m, d, T, br);
+    for (int k = 0; k < br.count; ++k) alive += br.alive[k];
+  });
+  CHECK(n == 0);
+  CHECK(alive == 8);
 }
