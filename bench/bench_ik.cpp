@@ -111,8 +111,8 @@ void runIk(benchmark::State& st, const Problem& p, const std::function<bool(int,
   st.counters["mean_us"] = mean;
 }
 
-void achainNumeric(benchmark::State& st, const char* robot) {
-  const Problem& p = problem(robot);
+/// The numeric solver (50 restarts) from each target's random seed.
+void numericRow(benchmark::State& st, const Problem& p) {
   Data data(p.model);
   IkOptions opt;
   opt.restarts = 50;
@@ -123,6 +123,8 @@ void achainNumeric(benchmark::State& st, const char* robot) {
     return r.status == IkStatus::Ok;
   });
 }
+
+void achainNumeric(benchmark::State& st, const char* robot) { numericRow(st, problem(robot)); }
 
 /// Teleoperation: the seed is the target's configuration perturbed by up to ±0.02 rad (one frame of a
 /// drag), no restarts — the per-frame cost of ikSolve.
@@ -240,18 +242,7 @@ void achainGeneral6R(benchmark::State& st, const char* which) {
 
 /// Numeric solver (50 restarts) on the general-6R / UR5-type arm: no closed form, so no analytic warm start —
 /// the Levenberg–Marquardt solver itself from a random seed.
-void achainNumericArm6(benchmark::State& st, const char* which) {
-  const Problem& p = arm6Problem(which);
-  Data data(p.model);
-  IkOptions opt;
-  opt.restarts = 50;
-  IkResult r;
-  runIk(st, p, [&](int k, VecX& q) {
-    solveNumeric(p.model, data, p.targets[k], p.seeds[k], opt, r);
-    q = r.q;
-    return r.status == IkStatus::Ok;
-  });
-}
+void achainNumericArm6(benchmark::State& st, const char* which) { numericRow(st, arm6Problem(which)); }
 
 /// Branch tracking per frame (trackBranches): every solution of frame 0 (closed form for PUMA, ikGeneral6R for the
 /// general arm) followed along a 1000-frame drag, target = FK of a smooth random joint path (steps of a few mrad).

@@ -89,7 +89,7 @@ DragStats drag(const Model& m, const Path& path, int frames, Solve solve) {
   std::array<std::array<double, 6>, IkBranches::kCapacity> before{};
   for (int f = 1; f <= frames; ++f) {
     before = br.q;
-    q = path.at(static_cast<double>(f) / frames);
+    q = path.at(f / 2000.0);  // the full run's frame step (a reduced run covers the start of the path)
     T = fkPose(m, q);
     trackBranches(m, data, T, br);
     st.newton_steps += br.newton_steps;
@@ -138,6 +138,16 @@ DragStats drag(const Model& m, const Path& path, int frames, Solve solve) {
   return st;
 }
 
+/// The per-drag assertions (both arms): the generating branch exact and every alive branch a from-scratch
+/// solution (pose error ≤ 1e-10 at the joints' conditioning; branches lie ≥ 1e-2 apart), small steps.
+void checkDrag(const DragStats& st, int frames) {
+  CHECK(st.frames == frames);
+  CHECK(st.worst_truth < 1e-5);
+  CHECK(st.worst_match < 1e-5);
+  CHECK(st.worst_step < 0.3);
+  CHECK(st.worst_error <= 1e-10);
+}
+
 }  // namespace
 
 TEST_CASE("ik track: PUMA 560, every branch followed along a random drag, checked against the closed form", "[ik]") {
@@ -155,23 +165,20 @@ TEST_CASE("ik track: PUMA 560, every branch followed along a random drag, checke
   for (int p = 0; p < 3; ++p) {
     const Path path = randomPath(rng, 0.6);
     const DragStats st = drag(m, path, frames, solve);
-    INFO("path " << p << ": truth " << st.worst_truth << ", match " << st.worst_match << ", step " << st.worst_step
-                 << ", ended " << st.ended << ", drops " << st.drops << ", Newton steps/frame "
-                 << double(st.newton_steps) / st.frames);
-    CHECK(st.frames == frames);
+    INFO("path " << p);  // the numbers: the summary line drag() prints
+    checkDrag(st, frames);
     CHECK(st.max_scratch == 8);
-    CHECK(st.worst_truth < 1e-5);  // pose error ≤ 1e-10 at the joints' conditioning; branches lie ≥ 1e-2 apart
-    CHECK(st.worst_match < 1e-5);
-    CHECK(st.worst_step < 0.3);
-    CHECK(st.worst_error <= 1e-10);
     left += st.left;
     entered += st.entered;
     ++paths;
   }
-  // PUMA's limits cut through its branches: crossings happen and are reported both ways
+  // PUMA's limits cut through its branches: over the full drags crossings happen and are reported both ways
+  // (the reduced run covers only the start of each path, where none may occur)
   CHECK(paths == 3);
-  CHECK(left > 0);
-  CHECK(entered > 0);
+  if (!test::reducedSizes()) {
+    CHECK(left > 0);
+    CHECK(entered > 0);
+  }
 }
 
 TEST_CASE("ik track: general 6R arm, every branch followed along a random drag, checked against ikGeneral6R", "[ik]") {
@@ -202,14 +209,8 @@ TEST_CASE("ik track: general 6R arm, every branch followed along a random drag, 
   for (int p = 0; p < 3; ++p) {
     const Path path = randomPath(rng, 0.6);
     const DragStats st = drag(m, path, frames, solve);
-    INFO("path " << p << ": truth " << st.worst_truth << ", match " << st.worst_match << ", step " << st.worst_step
-                 << ", ended " << st.ended << ", drops " << st.drops << ", births " << st.births
-                 << ", max solutions " << st.max_scratch << ", Newton steps/frame " << double(st.newton_steps) / st.frames);
-    CHECK(st.frames == frames);
-    CHECK(st.worst_truth < 1e-5);  // pose error ≤ 1e-10 at the joints' conditioning; branches lie ≥ 1e-2 apart
-    CHECK(st.worst_match < 1e-5);
-    CHECK(st.worst_step < 0.3);
-    CHECK(st.worst_error <= 1e-10);
+    INFO("path " << p);
+    checkDrag(st, frames);
     ended += st.ended;
     drops += st.drops;
   }
