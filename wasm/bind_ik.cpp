@@ -4,6 +4,7 @@
 
 #include <achain/ik/ik.hpp>
 #include <achain/ik/numeric.hpp>
+#include <achain/ik/track.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;
@@ -18,6 +19,7 @@ struct IkState {
   Mat4 target;
   VecX seed;
   IkResult result;
+  IkBranches branches;  ///< branch tracking (startBranches / addBranch / trackBranches)
   int nq = 0, nj = 0;
 };
 /// The model handle's ik_state slot (WasmModel::ik_state): created on first use, rebuilt if the model's
@@ -126,6 +128,64 @@ std::string ikAllJS(WasmModel& h, const std::string& method, bool has_seed) {
   });
 }
 
+/// Branch tracking: in = [targetT (16)]; starts an empty set there.
+void startBranchesJS(WasmModel& h) {
+  guard([&] {
+    IkState& st = stateOf(h);
+    startBranches(h.model, readTarget(h, st), st.branches);
+  });
+}
+
+/// in = [q (nq)]; returns the new branch's index.
+int addBranchJS(WasmModel& h) {
+  return guard([&] {
+    IkState& st = stateOf(h);
+    return addBranch(h.model, st.branches, h.in.data());
+  });
+}
+
+/// Hot path. in = [targetT (16) | maxJointStep, maxHalvings, tolerance, meetDistance];
+/// out = [count | newtonSteps | halvings | per branch (nq + 5): q (nq), alive, withinLimits, event code, partner, error].
+uintptr_t trackBranchesJS(WasmModel& h) {
+  return guard([&] {
+    IkState& st = stateOf(h);
+    const SE3 target = readTarget(h, st);
+    const double* o = h.in.data() + 16;
+    BranchTrackOptions opt;
+    opt.max_joint_step = o[0];
+    if (!(o[1] >= 0 && o[1] <= 40)) throw Error("options.maxHalvings: must be 0 … 40");
+    opt.max_halvings = static_cast<int>(o[1]);
+    opt.tolerance = o[2];
+    opt.meet_distance = o[3];
+    IkBranches& b = st.branches;
+    trackBranches(h.model, h.data, target, b, opt);
+    const int n = h.model.nq, w = n + 5;
+    double* out = h.output(3 + w * b.count);
+    out[0] = b.count;
+    out[1] = b.newton_steps;
+    out[2] = b.halvings;
+    for (int k = 0; k < b.count; ++k) {
+      double* r = out + 3 + w * k;
+      for (int i = 0; i < n; ++i) r[i] = b.q[k][i];
+      r[n] = b.alive[k];
+      r[n + 1] = b.within_limits[k];
+      r[n + 2] = static_cast<int>(b.event[k]);
+      r[n + 3] = b.partner[k];
+      r[n + 4] = b.error[k];
+    }
+    return h.outAddress();
+  });
+}
+
+/// toString(BranchEvent) for every event, in code order.
+val branchEventNames() {
+  val out = val::array();
+  for (BranchEvent e : {BranchEvent::None, BranchEvent::LeftLimits, BranchEvent::EnteredLimits, BranchEvent::Singular,
+                        BranchEvent::Ended})
+    out.call<void>("push", std::string(toString(e)));
+  return out;
+}
+
 /// toString(IkStatus) for every status, in code order.
 val ikStatusNames() {
   val out = val::array();
@@ -143,4 +203,8 @@ EMSCRIPTEN_BINDINGS(achain_ik) {
   // IK status names in IkStatus order (status code k ↔ ikStatusNames()[k]): the JS layer has no copy
   // (wasm/achain.mjs reads them once into the constant achain.ikStatusNames).
   function("ikStatusNames", &ikStatusNames);
+  function("startBranches", &startBranchesJS);
+  function("addBranch", &addBranchJS);
+  function("trackBranches", &trackBranchesJS);
+  function("branchEventNames", &branchEventNames);
 }

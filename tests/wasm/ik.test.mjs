@@ -174,3 +174,30 @@ test("ikAll: a general 6R arm (no closed form) → method 'general6r', all 16 so
   assert.throws(() => m.ikAll(T, { method: 'eigen' }), /general6r/);
   m.dispose();
 });
+
+test('trackBranches: every PUMA branch followed along a drag; the generating one exactly; named errors', () => {
+  const m = achain.loadModel('puma560');
+  const q0 = [20, 30, -60, 40, 50, 60].map((x) => x * deg);
+  const path = (f) => q0.map((x, i) => x + 0.3 * Math.sin(0.01 * f * (i + 1)));
+  let T = m.forwardKinematics(path(0)).tool;
+  const r = m.ikAll(T);
+  const every = [...r.solutions, ...r.outsideLimits].map((s) => s.q);
+  assert.equal(every.length, 8);
+  m.startBranches(T, every);
+  const truth = every.findIndex((q) => maxAbsDiff(q, path(0)) < 1e-9);
+  assert.ok(truth >= 0);
+  for (let f = 1; f <= 300; f++) {
+    T = m.forwardKinematics(path(f)).tool;
+    const { branches } = m.trackBranches(T);
+    assert.equal(branches.length, 8);
+    assert.ok(maxAbsDiff(branches[truth].q, path(f)) < 1e-6, `frame ${f}`);
+    for (const b of branches) {
+      assert.ok(b.alive && ['none', 'leftLimits', 'enteredLimits'].includes(b.event), `frame ${f}: ${b.event}`);
+      assert.ok(maxAbsDiff(m.forwardKinematics(b.q).tool, T) < 1e-9);  // each branch reproduces the target
+      assert.equal(b.withinLimits, m.withinLimits(b.q));
+    }
+  }
+  assert.throws(() => m.trackBranches(T, { maxJointStep: 0 }), /options\.maxJointStep/);
+  assert.throws(() => m.addBranch([0, 0, NaN, 0, 0, 0]), /q\[2\]/);
+  m.dispose();
+});

@@ -1,4 +1,5 @@
-// Model methods of the ik area: solveNumeric (numeric, per frame) and ikAll (every solution).
+// Model methods of the ik area: solveNumeric (numeric, per frame), ikAll (every solution) and branch tracking
+// (startBranches, addBranch, trackBranches: every solution branch followed per frame while dragging).
 // Status names come from the core (module.ikStatusNames, toString(IkStatus)).
 // C++: wasm/bind_ik.cpp → core/ik/*. Types: wasm/types/ik.d.ts.
 
@@ -20,6 +21,9 @@ function optionVector(o = {}) {
   ];
 }
 
+/** The core's BranchEvent names in code order (toString(BranchEvent)), read once per wasm module. */
+const eventNames = new WeakMap();
+
 function solution(s) {
   return { ...s, q: Float64Array.from(s.q) };
 }
@@ -38,6 +42,44 @@ export function install(Model) {
       residual: out[n + 3],
       iterations: out[n + 4],
     };
+  };
+
+  /** Starts branch tracking at targetT with the given solutions (each dof values, e.g. ikAll's solutions' q). */
+  Model.prototype.startBranches = function startBranches(targetT, solutions = []) {
+    this.achain.module.startBranches(this._input([targetT, 'targetT', 16]));
+    for (const q of solutions) this.addBranch(q);
+  };
+
+  /** Adds one branch (dof values solving the current target); returns its index. */
+  Model.prototype.addBranch = function addBranch(q) {
+    return this.achain.module.addBranch(this._input([q, 'q', this.dof]));
+  };
+
+  /** Follows every alive branch to targetT (one frame of a drag); see wasm/types/ik.d.ts. */
+  Model.prototype.trackBranches = function trackBranches(targetT, options = {}) {
+    const n = this.dof, w = n + 5;
+    const num = (v, d, what) => finiteNumber(v, `options.${what}`, d);
+    const opts = [num(options.maxJointStep, 0.25, 'maxJointStep'), num(options.maxHalvings, 14, 'maxHalvings'),
+      num(options.tolerance, 1e-10, 'tolerance'), num(options.meetDistance, 1e-6, 'meetDistance')];
+    const M = this.achain.module;
+    const ptr = M.trackBranches(this._input([targetT, 'targetT', 16], [opts, 'options', 4]));
+    const count = this._output(ptr, 1)[0];
+    const all = this._output(ptr, 3 + w * count);
+    if (!eventNames.has(M)) eventNames.set(M, Object.freeze(Array.from(M.branchEventNames())));
+    const names = eventNames.get(M);
+    const branches = [];
+    for (let k = 0; k < count; k++) {
+      const r = all.subarray(3 + w * k, 3 + w * (k + 1));
+      branches.push({
+        q: r.slice(0, n),
+        alive: r[n] !== 0,
+        withinLimits: r[n + 1] !== 0,
+        event: names[r[n + 2]],
+        partner: r[n + 3],
+        error: r[n + 4],
+      });
+    }
+    return { branches, newtonSteps: all[1], halvings: all[2] };
   };
 
   /** Every solution (closed form / algebraic / general 6R eigenvalue method where the chain allows, numeric multi-start otherwise). */

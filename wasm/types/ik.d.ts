@@ -96,7 +96,46 @@ export interface IkAllResult {
   note?: string;
 }
 
+/** What happened to a branch in the last trackBranches call (toString(BranchEvent) of the core). */
+export type BranchEvent = 'none' | 'leftLimits' | 'enteredLimits' | 'singular' | 'ended';
+
+export interface BranchTrackOptions {
+  /** Largest accepted Newton step per coordinate [rad or m] (default 0.25); larger halves the path segment. */
+  maxJointStep?: number;
+  /** Halvings of one segment before the branch is declared ended (default 14, at most 40). */
+  maxHalvings?: number;
+  /** Pose error at the new target [m + rad] (default 1e-10). */
+  tolerance?: number;
+  /** Two alive branches within this (every coordinate, modulo periods) have met (default 1e-6). */
+  meetDistance?: number;
+}
+
+export interface IkBranch {
+  /** Joint values (dof); an ended branch keeps its last ones. */
+  q: Float64Array;
+  alive: boolean;
+  withinLimits: boolean;
+  event: BranchEvent;
+  /** 'singular': the branch it met (index), else −1. */
+  partner: number;
+  /** Pose error at q [m + rad]. */
+  error: number;
+}
+
 export interface IkMethods {
+  /**
+   * Branch tracking while dragging: starts a set at targetT from the given solutions (e.g. ikAll's q's,
+   * at most 16; the model handle keeps one set).
+   */
+  startBranches(targetT: Vector, solutions?: Vector[]): void;
+  /** Adds one branch (dof values solving the set's target); returns its index. */
+  addBranch(q: Vector): number;
+  /**
+   * Follows every alive branch to targetT (predictor–corrector on the chain, segment halving): one call per
+   * frame. Branches keep their indices; a fold ends two branches as a pair ('singular', partner), a branch
+   * crossing a limit reports 'leftLimits' / 'enteredLimits'. Branches born at a fold need ikAll again.
+   */
+  trackBranches(targetT: Vector, options?: BranchTrackOptions): { branches: IkBranch[]; newtonSteps: number; halvings: number };
   /**
    * Numeric IK (damped least squares / Levenberg–Marquardt with limits inside the solver) from the seed —
    * the call for teleoperation: one call per animation frame with the current q as seed. Allocation-free

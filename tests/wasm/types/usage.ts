@@ -6,7 +6,7 @@ import loadAchain, { Achain, Model, Workspace } from '../../../wasm/achain';
 import type {
   FkResult, ApairLegs, ModelInfo, BuiltinRobot, GeometryInfo, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
 } from '../../../wasm/achain';
-import type { IkResult, IkAllResult, IkStatus } from '../../../wasm/types/ik';
+import type { IkResult, IkAllResult, IkStatus, IkBranch, BranchEvent } from '../../../wasm/types/ik';
 import type {
   TorqueBreakdown, SimulationResult, LeeTerms, FreemanModel, ComputedTorqueResult, CartesianInertia, DynamicManipulability, TaskRows,
 } from '../../../wasm/types/dynamics';
@@ -75,6 +75,12 @@ export async function usage(): Promise<number> {
   const all: IkAllResult = m.ikAll(T, { method: 'auto', seedQ: q, restarts: 4, positionOnly: true, minSeparation: 0.5 });
   const every6r: IkAllResult = m.ikAll(T, { method: 'general6r', seedQ: q });
   const used: 'closed' | 'algebraic' | 'general6r' | 'numeric' = every6r.method;
+  m.startBranches(T, every6r.solutions.map((s) => s.q));
+  const added: number = m.addBranch(q);
+  const tracked = m.trackBranches(T, { maxJointStep: 0.2, maxHalvings: 10, tolerance: 1e-10, meetDistance: 1e-6 });
+  const branch: IkBranch = tracked.branches[added];
+  const event: BranchEvent = branch.event;
+  const steps: number = tracked.newtonSteps + tracked.halvings + branch.partner + branch.error;
 
   // dynamics
   const opts = { legs: 'full' as const, motors: true, gravity: [0, 0, -9.81], wrench: [0, 0, 0, 0, 0, 0], wrenchFrame: 'tool' as const };
