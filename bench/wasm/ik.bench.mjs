@@ -1,5 +1,6 @@
 // IK through the wasm module (JS wrapper included): 1000 reachable targets per robot, one random
-// seed each (numeric), as in bench/bench_ik.cpp. extra: success_pct, median_us, mean_us.
+// seed each (numeric), as in bench/bench_ik.cpp. extra: success_pct, median_us, p99_us, mean_us; and branch
+// tracking per frame on the PUMA (trackBranches).
 function rng(seed) {
   let a = seed >>> 0;
   return () => {
@@ -39,7 +40,46 @@ function stats(m, targets, solve) {
     if (q && poseOk(m, q, targets[k])) ok++;
   }
   const s = [...us].sort((a, b) => a - b);
-  return { success_pct: (100 * ok) / targets.length, median_us: s[s.length >> 1], mean_us: us.reduce((a, b) => a + b, 0) / us.length };
+  return { success_pct: (100 * ok) / targets.length, median_us: s[s.length >> 1], p99_us: s[Math.floor(s.length * 0.99)],
+    mean_us: us.reduce((a, b) => a + b, 0) / us.length };
+}
+
+/** Branch tracking per frame on the PUMA (as bench_ik.cpp's IK-branches row): every solution of frame 0
+ *  followed along a 1000-frame drag, target = FK of a smooth random joint path. */
+function branchCase(achain) {
+  const m = achain.loadModel('puma560');
+  const rand = rng(77);
+  const q0 = [], amp = [], fr = [], ph = [];
+  for (let i = 0; i < 6; i++) q0.push(rand() - 0.5), amp.push(1.2 * (rand() - 0.5)), fr.push(0.5 + rand()), ph.push(Math.PI * (2 * rand() - 1));
+  const path = [];
+  for (let f = 0; f <= 1000; f++) {
+    const q = Float64Array.from(q0, (x, i) => x + amp[i] * Math.sin((2 * Math.PI * fr[i] * f) / 1000 + ph[i]));
+    path.push(Float64Array.from(m.forwardKinematics(q).tool));
+  }
+  const restart = () => {
+    const r = m.ikAll(path[0], { method: 'closed' });
+    m.startBranches(path[0], [...r.solutions, ...r.outsideLimits].map((s) => s.q));
+  };
+  restart();
+  const us = [];
+  let alive = 0;
+  for (let f = 1; f <= 1000; f++) {
+    const t0 = process.hrtime.bigint();
+    const { branches } = m.trackBranches(path[f]);
+    us.push(Number(process.hrtime.bigint() - t0) / 1e3);
+    alive += branches.filter((b) => b.alive).length;
+  }
+  const s = [...us].sort((a, b) => a - b);
+  let f = 1;
+  return {
+    name: 'IK-branches/puma560/achain-wasm-track (per frame)',
+    fn: () => {
+      m.trackBranches(path[f]);
+      if (++f > 1000) restart(), (f = 1);
+    },
+    extra: { frames: 1000, median_us: s[500], p99_us: s[990], branches_mean: alive / 1000 },
+    dispose: () => m.dispose(),
+  };
 }
 
 export function cases(achain) {
@@ -79,5 +119,6 @@ export function cases(achain) {
     out.push({ name: `IK/${robot}/achain-wasm`, fn: () => numeric(k1++ % 1000), extra: stats(m, targets, numeric) });
     out.push({ name: `IK/${robot}/achain-wasm-closed`, fn: () => all(k2++ % 1000), extra: stats(m, targets, all), dispose: () => m.dispose() });
   }
+  out.push(branchCase(achain));
   return out;
 }
