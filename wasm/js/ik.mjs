@@ -58,9 +58,8 @@ export function install(Model) {
   /** Follows every alive branch to targetT (one frame of a drag); see wasm/types/ik.d.ts. */
   Model.prototype.trackBranches = function trackBranches(targetT, options = {}) {
     const n = this.dof, w = n + 5;
-    const num = (v, d, what) => finiteNumber(v, `options.${what}`, d);
-    const opts = [num(options.maxJointStep, 0.25, 'maxJointStep'), num(options.maxHalvings, 14, 'maxHalvings'),
-      num(options.tolerance, 1e-10, 'tolerance'), num(options.meetDistance, 1e-6, 'meetDistance')];
+    const opts = [option(options, 'maxJointStep', 0.25), option(options, 'maxHalvings', 14),
+      option(options, 'tolerance', 1e-10), option(options, 'meetDistance', 1e-6)];
     const M = this.achain.module;
     const ptr = M.trackBranches(this._input([targetT, 'targetT', 16], [opts, 'options', 4]));
     const count = this._output(ptr, 1)[0];
