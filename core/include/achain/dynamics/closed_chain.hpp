@@ -1,0 +1,106 @@
+// Single closed loops by model transfer (Freeman 1985, Ch. IV §A, pp. 116–126; reference digest
+// freeman-influence.md §4.1, worked example App. C = §6.2).
+//
+// An open chain (the Model: M joint coordinates φ) has its free end e (the tool frame) tied to the
+// ground. e holds the N components of the free end's motion in the chain's space and splits into
+// the free part f (N−R) and the constrained part c (R), ċ = c̈ = 0 (4-10):
+//   PlanarPin  N = 3, e = (X, Y, θz),      c = (X, Y),  f = θz           (a pin in the base xy-plane)
+//   Point      N = 6, e = (x, y, z, ωx, ωy, ωz),  c = (x, y, z),  f = the three rotations (a ball joint)
+//   Pose       N = 6, e as Point,          c = all six, f empty          (a weld)
+// The joint coordinates split into α (M−N, kept as generalized coordinates) and β (N, dependent) (4-9);
+// the intermediate coordinates are w = (α; e) (4-8) and the closed chain's coordinates y = (α; f) (4-30).
+//
+//   [G^w_φ] = [I 0; G^e_α G^e_β],  [H^w_φφ] = {0 (α planes); [H^e_φφ]}                (4-11)…(4-17)
+//   [G^φ_w] = [G^w_φ]⁻¹ = [I 0; −(G^e_β)⁻¹G^e_α (G^e_β)⁻¹]                             (4-18), (4-19)
+//   [H^φ_ww] = −[G^w_φ]⁻ᵀ([G^w_φ]⁻¹ ∘ [H^w_φφ])[G^w_φ]⁻¹                                (4-20)…(4-23)
+//   I*_ww = [G^φ_w]ᵀ I*_φφ [G^φ_w],  P*_www, T^L_w  by the transfer (3-34)…(3-36)       (4-24)…(4-28)
+//   (T_y; T_c) = [I*_yy; I*_cy] ÿ + ẏᵀ[P*_yyy; P*_cyy] ẏ − (T^L_y; T^L_c)              (4-30), (4-31)
+// T_y are the loads the actuators at y must apply, T_c the loads the ground applies to the free end
+// along c (the pin's bearing forces, in the world frame; moments for a Pose closure about the tool origin).
+// Re-actuation at M−R other joints q (4-32)…(4-41): [G^q_y] takes the α rows as unit rows and the
+// β rows from [G^β_w] (y columns), [H^q_yy] the β planes of [H^φ_ww] (y×y), then the transfer again.
+//
+// Units are SI like the rest of the library; angular components of e and f are quasi-coordinates
+// (world angular-velocity components) except θz of the planar pin, which is an angle.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <achain/dynamics/freeman.hpp>
+
+namespace achain {
+
+enum class ClosureKind { PlanarPin, Point, Pose };
+
+/// "planar_pin" | "point" | "pose".
+ClosureKind closureKindFromString(const std::string& s);
+const char* toString(ClosureKind k);
+
+/// The loop-closure constraint of a single loop: the model's tool frame is tied to `ground`.
+struct LoopClosure {
+  ClosureKind kind = ClosureKind::PlanarPin;
+  SE3 ground;              ///< world pose the free end is tied to (PlanarPin: x, y; Point: p; Pose: p and R)
+  std::vector<int> alpha;  ///< the coordinates (indices into q) kept as generalized coordinates, M − N of them
+  VecX assembly;           ///< optional nq-vector: a configuration near the closed one (start of the closure)
+};
+
+/// Shape of a closure: N, R and the rows of e in the 6-row (translation; rotation) influence order.
+int closureSpaceSize(ClosureKind k);        ///< N
+int closureConstraintCount(ClosureKind k);  ///< R
+
+/// The closed chain's model at one assembled configuration φ (Freeman §4.1). Index lists are into φ (beta)
+/// and into w (y_in_w, c_in_w).
+struct ClosedChainModel {
+  int M = 0, N = 0, R = 0;
+  std::vector<int> alpha, beta;       ///< φ = (α; β)
+  std::vector<int> y_in_w, c_in_w;    ///< positions of y = (α; f) and of c inside w = (α; e)
+  MatX Ge;                            ///< [G^e_φ]  N×M  (open chain, free end)
+  Tensor3 He;                         ///< [H^e_φφ] N×M×M
+  MatX Gw_phi;                        ///< [G^w_φ]  M×M  (4-11)
+  Tensor3 Hw_phiphi;                  ///< [H^w_φφ] M×M×M (4-17)
+  MatX Gphi_w;                        ///< [G^φ_w]  M×M  (4-18)
+  Tensor3 Hphi_ww;                    ///< [H^φ_ww] M×M×M (4-20)
+  FreemanModel open;                  ///< I*_φφ, P*_φφφ, T^L_φ of the open chain (4-3…4-5)
+  FreemanModel w;                     ///< I*_ww, P*_www, T^L_w (4-24…4-28)
+  FreemanModel y;                     ///< I*_yy, P*_yyy, T^L_y: the closed chain's own model (4-30)
+  MatX Icy;                           ///< I*_cy (R × (M−R))
+  Tensor3 Pcyy;                       ///< P*_cyy (R × (M−R) × (M−R))
+  VecX TLc;                           ///< T^L_c
+};
+
+/// Builds the closed chain's model at the assembled configuration q (the loop must be closed there;
+/// closeLoop() does it). qd only enters friction loads. Throws achain::Error naming:
+///  * a coordinate choice of the wrong size or not a joint coordinate;
+///  * a mobility mismatch, with the Grübler/Kutzbach count M − R and the rank count M − rank[G^c_φ];
+///  * a singular [G^e_β] at this configuration (its rank).
+void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
+                      const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, ClosedChainModel& out);
+
+/// Joint rates of the closed chain from the rates of its coordinates y = (α; f) (ċ = c̈ = 0):
+/// φ̇ = [G^φ_w] ẇ, φ̈ = [G^φ_w] ẅ + ẇᵀ[H^φ_ww] ẇ  (3-14), (3-16).
+void closedChainRates(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd, const Eigen::Ref<const VecX>& ydd,
+                      Eigen::Ref<VecX> qd, Eigen::Ref<VecX> qdd);
+
+/// Actuator loads T_y and constraint loads T_c (4-30), (4-31).
+void closedChainLoads(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd, const Eigen::Ref<const VecX>& ydd,
+                      Eigen::Ref<VecX> Ty, Eigen::Ref<VecX> Tc);
+
+/// Re-actuation at the joint coordinates `actuated` (M − R indices into q, any of α and β) (4-32…4-41):
+/// Gq_y = [G^q_y], Hq_yy = [H^q_yy] and the model I*_qq, P*_qqq, T^L_q. Throws if [G^q_y] is singular.
+void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, MatX& Gq_y, Tensor3& Hq_yy,
+               FreemanModel& out);
+
+/// Loop closure by Newton on the constraint (Uicker's iteration in influence-coefficient form):
+/// q holds α (kept) and a start for β (the previous solution, so dragging stays on its branch);
+/// β is solved so that c matches the ground and, when `f_target` is non-empty (N − R values: θz for the
+/// planar pin; not available for rotations of a spatial closure), f = f_target too; with f_target empty
+/// each step is the minimum-norm change of β. Returns the iterations used; throws achain::Error
+/// ("loop cannot close …", with the residual) when the closure does not converge.
+int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q,
+              const Eigen::Ref<const VecX>& f_target = VecX(), double tol = 1e-12, int max_iter = 50);
+
+/// The free end's components e (PlanarPin: X, Y, θz; Point/Pose: x, y, z only, 3 values) after
+/// forwardKinematics (used for reports and by closeLoop).
+VecX closureEnd(const Model& model, const Data& data, ClosureKind kind);
+
+}  // namespace achain
