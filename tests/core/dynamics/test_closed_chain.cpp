@@ -140,8 +140,8 @@ TEST_CASE("five-bar: Table C-2 open-chain model [G^w_φ], [H^e], I*_φφ, P*_φ�
       auto sym = [&](int k) { return 0.5 * (cm.open.Pstar(k, m, n) + cm.open.Pstar(k, n, m)) / kInLbf; };
       CHECK(near(sym(0), m < 2 && n < 2 ? P1[m][n] : 0, 0.0005));
       CHECK(near(sym(1), m < 2 && n < 2 ? P2[m][n] : 0, 0.0005));
-      CHECK(std::abs(sym(2)) < 1e-12);
-      CHECK(std::abs(sym(3)) < 1e-12);
+      CHECK(std::abs(sym(2)) < 0.0005);  // the built-in's cranks and CB carry 1e-5 of the coupler's mass
+      CHECK(std::abs(sym(3)) < 0.0005);
     }
 }
 
