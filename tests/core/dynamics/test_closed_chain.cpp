@@ -342,3 +342,77 @@ TEST_CASE("robot file loop section: validation names the field", "[dynamics][clo
   for (const auto& b : builtinRobots())
     if (b.name == "planar-2r") CHECK_THROWS_WITH(loopFromJsonString(b.json, builtinModel(b.name)), Catch::Contains("no loop section"));
 }
+
+TEST_CASE("closed chain in space: a 7R loop welded to the ground (pose) and a 6R loop on a ball joint (point)",
+          "[dynamics][closed]") {
+  const std::string joints[7] = {
+      R"({"kind": "R", "a": 0.1, "alpha": 1.2, "d": 0.3, "link": {"mass": 1.5, "com": [0.05, 0.02, -0.1], "inertia": [0.02, 0.03, 0.025, 0.001, 0, 0.002]}})",
+      R"({"kind": "R", "a": 0.4, "alpha": -0.7, "d": 0.05, "link": {"mass": 2.0, "com": [-0.2, 0.01, 0.03], "inertia": [0.01, 0.05, 0.05, 0, 0.001, 0]}})",
+      R"({"kind": "R", "a": 0.35, "alpha": 1.9, "d": -0.1, "link": {"mass": 1.2, "com": [-0.15, 0, 0.02], "inertia": [0.01, 0.03, 0.03, 0, 0, 0]}})",
+      R"({"kind": "R", "a": 0.05, "alpha": 1.1, "d": 0.25, "link": {"mass": 0.8, "com": [0, 0.05, 0], "inertia": [0.01, 0.01, 0.01, 0, 0, 0]}})",
+      R"({"kind": "R", "a": 0.2, "alpha": -1.3, "d": 0.1, "link": {"mass": 0.6, "com": [-0.1, 0, 0], "inertia": [0.005, 0.008, 0.008, 0, 0, 0]}})",
+      R"({"kind": "R", "a": 0.15, "alpha": 0.8, "d": 0.05, "link": {"mass": 0.4, "com": [-0.05, 0, 0.01], "inertia": [0.003, 0.004, 0.004, 0, 0, 0]}})",
+      R"({"kind": "R", "a": 0.1, "alpha": 0, "d": 0.08, "link": {"mass": 0.3, "com": [0, 0, 0.02], "inertia": [0.002, 0.002, 0.003, 0, 0, 0]}})"};
+  auto chain = [&](int n) {
+    std::string text = R"({"schema_version": 1, "joints": [)";
+    for (int i = 0; i < n; ++i) text += (i ? ", " : "") + joints[i];
+    return modelFromJsonString(text + "]}");
+  };
+  const Model m7 = chain(7);
+  Data d7(m7);
+  const VecX q0 = (VecX(7) << 0.3, -0.6, 0.9, 1.2, -0.4, 0.7, 0.2).finished();
+  forwardKinematics(m7, d7, q0);
+  LoopClosure weld;
+  weld.kind = ClosureKind::Pose;
+  weld.ground = d7.oMtool;
+  weld.alpha = {2};
+  ClosedChainModel cm;
+  closedChainModel(m7, d7, weld, q0, VecX::Zero(7), DynamicsOptions{}, cm);
+  REQUIRE(cm.y_in_w.size() == 1);
+  // d φ/d α by central differences of the Newton closure (rotation residual by the matrix logarithm).
+  const double h = 1e-6;
+  auto closeAt = [&](double a) {
+    VecX q = q0;
+    q[2] = a;
+    closeLoop(m7, d7, weld, q, VecX(), 1e-14);
+    return q;
+  };
+  const VecX fd = (closeAt(q0[2] + h) - closeAt(q0[2] - h)) / (2 * h);
+  CHECK((fd - cm.Gphi_w.col(cm.y_in_w[0])).cwiseAbs().maxCoeff() < 1e-7);
+  const double t = 1e-4, yd = 0.8, ydd = -0.3;
+  const VecX qdd_fd = (closeAt(q0[2] + yd * t + 0.5 * ydd * t * t) - 2 * q0 + closeAt(q0[2] - yd * t + 0.5 * ydd * t * t)) / (t * t);
+  VecX qd(7), qdd(7);
+  closedChainRates(cm, VecX::Constant(1, yd), VecX::Constant(1, ydd), qd, qdd);
+  CHECK((qdd_fd - qdd).cwiseAbs().maxCoeff() < 1e-4 * (1 + qdd.cwiseAbs().maxCoeff()));
+  // KE = ½ẏᵀI*_yy ẏ is the open chain's (CRBA) at the closed rates.
+  MatX M(7, 7);
+  massMatrix(m7, d7, q0, DynamicsOptions{}, M);
+  CHECK(0.5 * yd * cm.y.Istar(0, 0) * yd == Approx(0.5 * qd.dot(M * qd)).epsilon(1e-12));
+
+  // 6R on a ball joint: N = 6, R = 3, y = the three rotations; the tool point stays put at the closed rates.
+  const Model m6 = chain(6);
+  REQUIRE(m6.nv == 6);
+  Data d6(m6);
+  const VecX q6 = q0.head(6);
+  forwardKinematics(m6, d6, q6);
+  LoopClosure ball;
+  ball.kind = ClosureKind::Point;
+  ball.ground = d6.oMtool;
+  closedChainModel(m6, d6, ball, q6, VecX::Zero(6), DynamicsOptions{}, cm);
+  REQUIRE(cm.y_in_w.size() == 3);
+  const VecX w3 = (VecX(3) << 0.4, -1.1, 0.6).finished(), a3 = (VecX(3) << 0.2, 0.3, -0.5).finished();
+  VecX qd6(6), qdd6(6);
+  closedChainRates(cm, w3, a3, qd6, qdd6);
+  Influence inf;
+  toolInfluence(m6, d6, inf, 2);
+  const VecX tw = inf.G * qd6, ta = inf.G * qdd6 + quadratic(inf.H, qd6, qd6);
+  CHECK(tw.head<3>().cwiseAbs().maxCoeff() < 1e-12);   // ċ = 0
+  CHECK(ta.head<3>().cwiseAbs().maxCoeff() < 1e-10);   // c̈ = 0
+  CHECK((tw.tail<3>() - w3).cwiseAbs().maxCoeff() < 1e-12);  // ḟ = ω of the tool
+  CHECK((ta.tail<3>() - a3).cwiseAbs().maxCoeff() < 1e-10);  // f̈ = ω̇
+  MatX M6(6, 6);
+  massMatrix(m6, d6, q6, DynamicsOptions{}, M6);
+  CHECK(0.5 * w3.dot(cm.y.Istar * w3) == Approx(0.5 * qd6.dot(M6 * qd6)).epsilon(1e-12));
+  Eigen::LLT<MatX> llt(cm.y.Istar);
+  CHECK(llt.info() == Eigen::Success);
+}
