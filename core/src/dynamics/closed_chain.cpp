@@ -371,3 +371,65 @@ void parallelActuate(const ParallelModel& pm, const std::vector<std::pair<int, i
 }
 
 }  // namespace achain
+
+namespace achain {
+
+void closedChainForwardDynamics(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd,
+                                const Eigen::Ref<const VecX>& Ty, Eigen::Ref<VecX> ydd) {
+  const int Y = static_cast<int>(cm.y_in_w.size());
+  if (yd.size() != Y || Ty.size() != Y || ydd.size() != Y)
+    throw Error("loop: the closed chain has " + std::to_string(Y) + " coordinates y; ẏ, T_y and ÿ must have as many");
+  Eigen::LLT<MatX> llt(cm.y.Istar);
+  if (llt.info() != Eigen::Success) throw Error("loop: I*_yy is not positive definite at this configuration");
+  ydd = llt.solve(Ty + cm.y.TL - quadratic(cm.y.Pstar, yd, yd));
+}
+
+VecX closedChainCoordinates(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q) {
+  if (loop.kind == ClosureKind::Point)
+    throw Error("loop: a point closure's free rotations are quasi-coordinates; it has no coordinates y to integrate");
+  const bool planar = loop.kind == ClosureKind::PlanarPin;
+  VecX y(loop.alpha.size() + (planar ? 1 : 0));
+  for (size_t k = 0; k < loop.alpha.size(); ++k) y[k] = q[loop.alpha[k]];
+  if (planar) {
+    forwardKinematics(model, data, q);
+    y[y.size() - 1] = closureEnd(model, data, loop.kind)[2];
+  }
+  return y;
+}
+
+void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q, Eigen::Ref<VecX> y,
+                     Eigen::Ref<VecX> yd, const Eigen::Ref<const VecX>& Ty, double dt, const DynamicsOptions& options,
+                     ClosedChainModel& cm) {
+  if (loop.kind == ClosureKind::Point)
+    throw Error("loop: a point closure's free rotations are quasi-coordinates; its motion cannot be integrated in y");
+  const bool planar = loop.kind == ClosureKind::PlanarPin;
+  const int Y = static_cast<int>(y.size());
+  VecX qs = q;
+  // ÿ at (y, ẏ): close the loop at y (from the previous stage's joints), build the model, solve.
+  auto accel = [&](const VecX& ys, const VecX& yds) {
+    for (size_t k = 0; k < loop.alpha.size(); ++k) qs[loop.alpha[k]] = ys[k];
+    closeLoop(model, data, loop, qs, planar ? VecX(ys.tail(1)) : VecX());
+    VecX qd(model.nv), qdd(model.nv), a(Y);
+    closedChainModel(model, data, loop, qs, VecX::Zero(model.nv), options, cm);
+    closedChainRates(cm, yds, VecX::Zero(Y), qd, qdd);
+    if (options.friction) closedChainModel(model, data, loop, qs, qd, options, cm);
+    closedChainForwardDynamics(cm, yds, Ty, a);
+    return a;
+  };
+  const VecX y0 = y, v0 = yd;
+  const VecX a1 = accel(y0, v0);
+  const VecX v2 = v0 + 0.5 * dt * a1;
+  const VecX a2 = accel(y0 + 0.5 * dt * v0, v2);
+  const VecX v3 = v0 + 0.5 * dt * a2;
+  const VecX a3 = accel(y0 + 0.5 * dt * v2, v3);
+  const VecX v4 = v0 + dt * a3;
+  const VecX a4 = accel(y0 + dt * v3, v4);
+  y = y0 + dt / 6 * (v0 + 2 * v2 + 2 * v3 + v4);
+  yd = v0 + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
+  for (size_t k = 0; k < loop.alpha.size(); ++k) qs[loop.alpha[k]] = y[k];
+  closeLoop(model, data, loop, qs, planar ? VecX(y.tail(1)) : VecX());
+  closedChainModel(model, data, loop, qs, VecX::Zero(model.nv), options, cm);
+  q = qs;
+}
+
+}  // namespace achain

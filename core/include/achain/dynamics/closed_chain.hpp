@@ -90,6 +90,21 @@ void closedChainLoads(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& 
 void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, MatX& Gq_y, Tensor3& Hq_yy,
                FreemanModel& out);
 
+/// Forward dynamics of the closed chain (2-146): ÿ = I*_yy⁻¹ (T_y + T^L_y − ẏᵀP*_yyy ẏ).
+void closedChainForwardDynamics(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd,
+                                const Eigen::Ref<const VecX>& Ty, Eigen::Ref<VecX> ydd);
+
+/// One classical Runge–Kutta step of the closed chain under constant loads T_y. The coordinates y = (α; θz) of a
+/// planar pin, or y = α of a pose closure, are integrated; the joints q are re-closed by closeLoop at every stage
+/// (q enters closed and leaves closed at the new y). A point closure is refused: its free rotations are
+/// quasi-coordinates. `cm` is scratch and holds the model at the new state on return.
+void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q, Eigen::Ref<VecX> y,
+                     Eigen::Ref<VecX> yd, const Eigen::Ref<const VecX>& Ty, double dt, const DynamicsOptions& options,
+                     ClosedChainModel& cm);
+
+/// The coordinates y = (α; θz) (planar pin) or α (pose) of a closed configuration q.
+VecX closedChainCoordinates(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q);
+
 /// Loop closure by Newton on the constraint (Uicker's iteration in influence-coefficient form):
 /// q holds α (kept) and a start for β (the previous solution, so dragging stays on its branch);
 /// β is solved so that c matches the ground and, when `f_target` is non-empty (N − R values: θz for the
