@@ -6,7 +6,9 @@
 #include <string>
 
 #include <achain/dynamics/closed_chain.hpp>
+#include <achain/dynamics/rnea.hpp>
 #include <achain/io/model_json.hpp>
+#include <achain/kinematics/influence.hpp>
 
 using namespace achain;
 
@@ -121,4 +123,63 @@ TEST_CASE("parallel: the platform's own terms give ω × IIω (4-50…4-54)", "[
   CHECK((dI.bottomRightCorner<3, 3>() - plat.inertia).cwiseAbs().maxCoeff() < 1e-12);
   CHECK_THROWS_WITH(parallelModel({&leg}, datas, {q}, true, plat, DynamicsOptions{}, pm),
                     Catch::Contains("leg 0: has 6 coordinates"));
+}
+
+TEST_CASE("over-constrained: the minimum-norm split of the App. E platform's loads over six actuators (4-80…4-90)",
+          "[dynamics][closed]") {
+  std::vector<Leg> legs = {appELeg(0), appELeg(1), appELeg(2)};
+  std::vector<const Model*> models;
+  std::vector<Data> datas;
+  std::vector<VecX> qs;
+  for (auto& l : legs) models.push_back(&l.model), datas.emplace_back(l.model), qs.push_back(l.q);
+  ParallelModel pm;
+  parallelModel(models, datas, qs, true, PlatformInertia{}, DynamicsOptions{}, pm);
+  MatX Gq_u(6, 3);  // base and middle joints of the three legs (Freeman's Fig. 4-4 actuation)
+  for (int r = 0; r < 3; ++r) Gq_u.row(2 * r) = pm.Gphi_w[r].row(0), Gq_u.row(2 * r + 1) = pm.Gphi_w[r].row(1);
+  FreemanModel split;
+  overconstrainedTransfer(Gq_u, pm.w, split);
+  const VecX ud = Eigen::Vector3d(0.4, -0.2, 0.9), udd = Eigen::Vector3d(-1.0, 0.5, 2.0);
+  const VecX Tu = pm.w.Istar * udd + quadratic(pm.w.Pstar, ud, ud) - pm.w.TL;
+  const VecX Tq = split.Istar * udd + quadratic(split.Pstar, ud, ud) - split.TL;
+  CHECK((Gq_u.transpose() * Tq - Tu).cwiseAbs().maxCoeff() < 1e-12 * (1 + Tu.cwiseAbs().maxCoeff()));  // (4-80)
+  // the minimum-norm solution of [G^q_u]ᵀT = T_u, by a complete orthogonal decomposition
+  const VecX Tmin = Gq_u.transpose().completeOrthogonalDecomposition().solve(Tu);
+  CHECK((Tq - Tmin).cwiseAbs().maxCoeff() < 1e-12 * (1 + Tmin.cwiseAbs().maxCoeff()));
+  CHECK(Tq.norm() > 0.1);
+  CHECK_THROWS_WITH(overconstrainedTransfer(MatX::Zero(6, 3), pm.w, split), Catch::Contains("rank 0 < 3"));
+}
+
+TEST_CASE("redundant: KE-weighted pseudo-inverse and partial transfer of a planar 3R arm on a 2-D task (4-70…4-75)",
+          "[dynamics][closed]") {
+  const Model arm = modelFromJsonString(R"({"schema_version": 1, "gravity": [0, -9.81, 0], "joints": [
+      {"kind": "R", "a": 0.5, "alpha": 0, "link": {"mass": 2, "com": [-0.25, 0, 0], "inertia": [0.01, 0.05, 0.05, 0, 0, 0]}},
+      {"kind": "R", "a": 0.4, "alpha": 0, "link": {"mass": 1.5, "com": [-0.2, 0, 0], "inertia": [0.01, 0.03, 0.03, 0, 0, 0]}},
+      {"kind": "R", "a": 0.2, "alpha": 0, "link": {"mass": 0.5, "com": [-0.1, 0, 0], "inertia": [0.002, 0.004, 0.004, 0, 0, 0]}}]})");
+  Data d(arm);
+  const VecX q = Eigen::Vector3d(0.3, 0.8, -0.5);
+  FreemanModel fm;
+  freemanModel(arm, d, q, VecX::Zero(3), DynamicsOptions{}, fm);
+  Influence inf;
+  toolInfluence(arm, d, inf, 2);
+  const MatX Gu = inf.G.topRows(2);
+  Tensor3 Hu(2, 3, 3);
+  for (int p = 0; p < 2; ++p) Hu.plane(p) = inf.H.plane(p);
+  RedundantTransfer rt;
+  redundantTransfer(Gu, Hu, fm, rt);
+  CHECK((Gu * rt.Gq_u - MatX::Identity(2, 2)).cwiseAbs().maxCoeff() < 1e-12);
+  const VecX ud = Eigen::Vector2d(0.3, -0.7), udd = Eigen::Vector2d(1.2, 0.4);
+  const VecX qd = rt.Gq_u * ud, qdd = rt.Gq_u * udd + quadratic(rt.Hq_uu, ud, ud);
+  // KE-minimal: the joint rates are I*-orthogonal to the self-motion
+  const Eigen::FullPivLU<MatX> lu(Gu);
+  const VecX n = lu.kernel().col(0);
+  CHECK(std::abs(qd.dot(fm.Istar * n)) < 1e-12 * qd.norm() * fm.Istar.norm() * n.norm());
+  // the task acceleration is reproduced, and the partial transfer gives the joint-space torques
+  CHECK((Gu * qdd + quadratic(Hu, qd, qd) - udd).cwiseAbs().maxCoeff() < 1e-12);
+  const VecX Tq = rt.Iqu * udd + quadratic(rt.Pquu, ud, ud) - fm.TL;
+  const VecX Tjoint = fm.Istar * qdd + quadratic(fm.Pstar, qd, qd) - fm.TL;
+  CHECK((Tq - Tjoint).cwiseAbs().maxCoeff() < 1e-12 * (1 + Tjoint.cwiseAbs().maxCoeff()));
+  // and equals the recursive Newton–Euler torques at (q, q̇, q̈)
+  VecX tau(3);
+  inverseDynamics(arm, d, q, qd, qdd, DynamicsOptions{}, tau);
+  CHECK((Tq - tau).cwiseAbs().maxCoeff() < 1e-10 * (1 + tau.cwiseAbs().maxCoeff()));
 }
