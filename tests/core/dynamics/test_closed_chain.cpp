@@ -473,3 +473,33 @@ TEST_CASE("closed chain: forward dynamics inverts the loads, and the free five-b
   CHECK_THROWS_WITH(closedChainStep(fb.model, fb.data, ball, q, y, yd, VecX::Zero(2), 1e-3, o, cm),
                     Catch::Contains("quasi-coordinates"));
 }
+
+TEST_CASE("closeLoop: dragging crank 2 through 60° and back stays on the assembly branch", "[dynamics][closed]") {
+  FiveBar fb;
+  VecX q = fb.q;
+  const double sign_C = std::copysign(1.0, std::sin(q[2]));  // which side of AB the joint C lies on
+  double max_jump = 0;
+  auto dragTo = [&](double crank2_deg) {
+    const VecX before = q;
+    closeLoop(fb.model, fb.data, fb.loop, q, Eigen::Matrix<double, 1, 1>(crank2_deg * kDegR));
+    max_jump = std::max(max_jump, (q - before).cwiseAbs().maxCoeff());
+    CHECK(std::copysign(1.0, std::sin(q[2])) == sign_C);
+  };
+  for (int k = 1; k <= 60; ++k) dragTo(90 + k);   // 1° a frame
+  for (int k = 59; k >= 0; --k) dragTo(90 + k);
+  CHECK(max_jump < 3 * kDegR);
+  CHECK((q - fb.q).cwiseAbs().maxCoeff() < 1e-10);  // back where it started: no branch flip on the way
+  // The other assembly (C mirrored across AB) is a different closed configuration of the same y.
+  forwardKinematics(fb.model, fb.data, fb.q);
+  const Vec3 A = fb.data.oMi[0].p, B = fb.data.oMi[2].p, C = fb.data.oMi[1].p;
+  const Vec3 u = (B - A).normalized();
+  const Vec3 Cm = A + 2 * (C - A).dot(u) * u - (C - A);
+  VecX other = fb.q;
+  other[1] = std::atan2((Cm - A).y(), (Cm - A).x()) - fb.q[0];
+  other[2] = std::atan2((B - Cm).y(), (B - Cm).x()) - std::atan2((Cm - A).y(), (Cm - A).x());
+  other[3] = -kPi / 2 - std::atan2((B - Cm).y(), (B - Cm).x());  // link BO2 points along −y
+  closeLoop(fb.model, fb.data, fb.loop, other, Eigen::Matrix<double, 1, 1>(90 * kDegR));
+  CHECK(std::copysign(1.0, std::sin(other[2])) == -sign_C);
+  forwardKinematics(fb.model, fb.data, other);
+  CHECK((fb.data.oMi[1].p - Cm).norm() < 1e-9);
+}
