@@ -5,6 +5,9 @@
 #include "common.hpp"
 
 #include <achain/dynamics/closed_chain.hpp>
+#include <achain/dynamics/rnea.hpp>
+
+#include <cmath>
 #include <achain/io/loop_json.hpp>
 #include <achain/model/robots.hpp>
 
@@ -33,8 +36,9 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
       "Closed loop (robot file with a \"loop\" section, e.g. five-bar): close the loop at the coordinates y = (alpha; f), "
       "print the closed joints, [G]/[H] transfers, I*/P* in phi, w = (alpha; e) and y, actuator loads T_y and constraint "
       "loads T_c (Freeman 4-30/4-31), and with --actuate the model re-actuated at other joints (4-32..4-41)");
-  static std::string robot, q, qd, qdd, actuate;
+  static std::string robot, q, qd, qdd, actuate, tau;
   static bool deg = false;
+  static double duration = 0, dt = 1e-3;
   sub->add_option("--robot", robot, "Built-in robot name or robot JSON file with a \"loop\" section")->required();
   sub->add_option("--q", q,
                   "Coordinates y: the kept joints alpha (loop.coordinates order), then for a planar_pin the tool angle "
@@ -43,6 +47,11 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
   sub->add_option("--qd", qd, "Rates of y (default zero)");
   sub->add_option("--qdd", qdd, "Accelerations of y (default zero)");
   sub->add_option("--actuate", actuate, "Re-actuate at these joint indices (as many as y has entries), e.g. 0,1");
+  sub->add_option("--duration", duration,
+                  "Also simulate the closed chain from (--q, --qd) for this many seconds (RK4, the loop re-closed at every "
+                  "stage; planar_pin or pose closures): series t, y, yd, energy (KE + PE, J)");
+  sub->add_option("--dt", dt, "Simulation step in s (default 0.001)");
+  sub->add_option("--tau", tau, "Constant actuator loads T_y during the simulation (N*m / N; default zero)");
   sub->callback([] {
     run("closure", [] {
       const Model m = loadRobot(robot);
@@ -114,6 +123,34 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
         for (int a : act) aj.push_back(a);
         out["reactuated"] = {{"joints", aj},       {"G_q_y", cli::toJson(Gq)}, {"H_q_yy", toJson(Hq)},
                              {"model", modelJson(mq)}, {"T_q", cli::toJson(Tq)}};
+      }
+      if (duration > 0) {
+        if (!(dt > 0) || duration / dt > 1e6) throw Error("--dt: must be > 0 and give at most 1e6 steps");
+        VecX Tsim = VecX::Zero(Y);
+        if (!tau.empty()) {  // loads are never in degrees
+          const std::vector<double> v = parseList(tau, "--tau");
+          if (static_cast<int>(v.size()) != Y)
+            throw Error("--tau: expected " + std::to_string(Y) + " values (got " + std::to_string(v.size()) + ")");
+          for (int k = 0; k < Y; ++k) Tsim[k] = v[k];
+        }
+        VecX y = closedChainCoordinates(m, data, loop, qj), ydv = yd, qs = qj;
+        const DynamicsOptions o;
+        json t = json::array(), ya = json::array(), yda = json::array(), energy = json::array();
+        auto record = [&](double time) {
+          VecX phid_s(m.nv), phidd_s(m.nv);
+          closedChainRates(cm, ydv, VecX::Zero(Y), phid_s, phidd_s);
+          t.push_back(time);
+          ya.push_back(cli::toJson(y));
+          yda.push_back(cli::toJson(ydv));
+          energy.push_back(kineticEnergy(m, data, qs, phid_s, o) + potentialEnergy(m, data, qs, o));
+        };
+        record(0);
+        const int steps = static_cast<int>(std::lround(duration / dt));
+        for (int k = 1; k <= steps; ++k) {
+          closedChainStep(m, data, loop, qs, y, ydv, Tsim, dt, o, cm);
+          record(k * dt);
+        }
+        out["sim"] = {{"t", t}, {"y", ya}, {"yd", yda}, {"energy", energy}};
       }
       print(out);
     });

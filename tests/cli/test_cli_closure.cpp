@@ -1,6 +1,8 @@
 // achain closure: Freeman's five-bar (App. C) from the built-in robot file, Table C-3's loads, re-actuation
 // and the errors for robots without a loop and wrong coordinate counts.
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -45,4 +47,23 @@ TEST_CASE("achain closure: clear errors", "[cli][closed]") {
   CHECK(r.err.find("loop cannot close") != std::string::npos);
   const auto h = runCli("--help");
   CHECK(h.out.find("closure") != std::string::npos);
+}
+
+TEST_CASE("achain closure --duration: the free five-bar keeps its energy, a constant torque feeds it", "[cli][dynamics][closed]") {
+  auto r = runCli("closure --robot five-bar --deg --q 70,90 --qd 30,-20 --duration 0.1 --dt 0.002");
+  REQUIRE(r.status == 0);
+  auto j = r.json();
+  const auto& e = j["sim"]["energy"];
+  REQUIRE(e.size() == 51);
+  CHECK(j["sim"]["t"][50].get<double>() == Approx(0.1));
+  double drift = 0;
+  for (const auto& v : e) drift = std::max(drift, std::abs(v.get<double>() - e[0].get<double>()));
+  CHECK(drift < 1e-9 * (1 + std::abs(e[0].get<double>())));
+  CHECK(j["sim"]["y"][50][0].get<double>() != Approx(j["sim"]["y"][0][0].get<double>()));
+  // A constant torque on crank 1 from rest does positive work: the energy rises.
+  r = runCli("closure --robot five-bar --deg --q 70,90 --duration 0.05 --dt 0.001 --tau 0.01,0");
+  REQUIRE(r.status == 0);
+  j = r.json();
+  CHECK(j["sim"]["energy"][50].get<double>() > j["sim"]["energy"][0].get<double>() + 1e-8);
+  CHECK(runCli("closure --robot five-bar --duration 0.1 --tau 1").err.find("--tau: expected 2 values") != std::string::npos);
 }
