@@ -59,16 +59,24 @@ bool within(const MatX& A, std::initializer_list<std::initializer_list<double>> 
 
 MatX symPlane(const Tensor3& T, int p) { return 0.5 * (T.plane(p) + T.plane(p).transpose()); }
 
-}  // namespace
-
-TEST_CASE("App. E parallel robot: leg 1 transferred to the platform (Table E-1 to ±0.001)", "[dynamics][closed]") {
+// The three legs of App. E at Freeman's configuration and their summed model (massless platform).
+struct AppE {
   std::vector<Leg> legs = {appELeg(0), appELeg(1), appELeg(2)};
   std::vector<const Model*> models;
   std::vector<Data> datas;
   std::vector<VecX> qs;
-  for (auto& l : legs) models.push_back(&l.model), datas.emplace_back(l.model), qs.push_back(l.q);
   ParallelModel pm;
-  parallelModel(models, datas, qs, true, PlatformInertia{}, DynamicsOptions{}, pm);
+  AppE() {
+    for (auto& l : legs) models.push_back(&l.model), datas.emplace_back(l.model), qs.push_back(l.q);
+    parallelModel(models, datas, qs, true, PlatformInertia{}, DynamicsOptions{}, pm);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("App. E parallel robot: leg 1 transferred to the platform (Table E-1 to ±0.001)", "[dynamics][closed]") {
+  AppE e;
+  const ParallelModel& pm = e.pm;
   const double t = 0.001;
   CHECK(within(pm.Gphi_w[0], {{-0.637, 0.225, -0.513}, {0.758, 0.439, -0.001}, {-0.122, -0.664, 1.514}}, t));
   CHECK(within(pm.legs_w[0].Istar, {{0.405, -0.143, 0.327}, {-0.143, 0.051, -0.116}, {0.327, -0.116, 0.264}}, t));
@@ -127,13 +135,8 @@ TEST_CASE("parallel: the platform's own terms give ω × IIω (4-50…4-54)", "[
 
 TEST_CASE("over-constrained: the minimum-norm split of the App. E platform's loads over six actuators (4-80…4-90)",
           "[dynamics][closed]") {
-  std::vector<Leg> legs = {appELeg(0), appELeg(1), appELeg(2)};
-  std::vector<const Model*> models;
-  std::vector<Data> datas;
-  std::vector<VecX> qs;
-  for (auto& l : legs) models.push_back(&l.model), datas.emplace_back(l.model), qs.push_back(l.q);
-  ParallelModel pm;
-  parallelModel(models, datas, qs, true, PlatformInertia{}, DynamicsOptions{}, pm);
+  AppE e;
+  const ParallelModel& pm = e.pm;
   MatX Gq_u(6, 3);  // base and middle joints of the three legs (Freeman's Fig. 4-4 actuation)
   for (int r = 0; r < 3; ++r) Gq_u.row(2 * r) = pm.Gphi_w[r].row(0), Gq_u.row(2 * r + 1) = pm.Gphi_w[r].row(1);
   FreemanModel split;
