@@ -1,4 +1,5 @@
 #include <achain/io/model_json.hpp>
+#include <achain/io/loop_json.hpp>
 #include <achain/math/text.hpp>
 
 #include <achain/model/apair_collision.hpp>
@@ -441,18 +442,7 @@ json geometryToJson(const Geometry& G) {
   return o;
 }
 
-}  // namespace
-
-Model modelFromJson(const json& j) {
-  requireObject(j, "(document)");
-  checkKeys(j, "", {"schema_version", "name", "description", "notes", "units", "convention", "gravity", "base", "tool",
-                    "joints", "geometry"});
-  if (!j.contains("schema_version")) fail("schema_version", "missing required field (this library reads version " + std::to_string(kSchemaVersion) + ")");
-  const json& sv = j.at("schema_version");
-  const int version = exactInt(sv, "schema_version", "an integer");
-  if (version != kSchemaVersion)
-    fail("schema_version", "unsupported version " + std::to_string(version) + " (this library reads version " + std::to_string(kSchemaVersion) + ")");
-
+Units parseUnits(const json& j) {
   Units u;
   if (j.contains("units")) {
     const json& U = requireObject(j.at("units"), "units");
@@ -463,6 +453,78 @@ Model modelFromJson(const json& j) {
     u.torque = lookupUnit(U, "torque", {{"N*m", 1.0}, {"N*mm", 1e-3}, {"lbf*in", 0.1129848290276167}, {"lbf*ft", 1.3558179483314004}});
     u.force = lookupUnit(U, "force", {{"N", 1.0}, {"lbf", 4.4482216152605}});
   }
+  return u;
+}
+
+// The optional "loop" section (docs/robot-format.md#loops): one loop-closure constraint of the chain's tool.
+LoopClosure parseLoop(const json& L, const Model& m, const Units& u) {
+  requireObject(L, "loop");
+  checkKeys(L, "loop", {"closure", "ground", "coordinates", "assembly"});
+  LoopClosure lc;
+  if (!L.contains("closure")) fail("loop.closure", "missing required field (planar_pin, point or pose)");
+  if (!L.at("closure").is_string()) fail("loop.closure", std::string("must be a string, got ") + typeName(L.at("closure")));
+  const std::string kind = L.at("closure").get<std::string>();
+  try {
+    lc.kind = closureKindFromString(kind);
+  } catch (const Error&) {
+    fail("loop.closure", "unknown closure " + quoteInput(kind) + " (expected planar_pin, point or pose)");
+  }
+  if (!L.contains("ground")) fail("loop.ground", "missing required field (the world pose the tool is tied to)");
+  lc.ground = transform(L.at("ground"), "loop.ground", u);
+  if (!L.contains("coordinates")) fail("loop.coordinates", "missing required field (the joints kept as coordinates)");
+  const json& C = L.at("coordinates");
+  if (!C.is_array()) fail("loop.coordinates", std::string("must be an array of joint indices or names, got ") + typeName(C));
+  for (size_t k = 0; k < C.size(); ++k) {
+    const std::string p = idx("loop.coordinates", k);
+    int joint = -1;
+    if (C[k].is_string()) {
+      for (int i = 0; i < m.njoints(); ++i)
+        if (m.joints[i].name == C[k].get<std::string>()) joint = i;
+      if (joint < 0) fail(p, "no joint is named " + quoteInput(C[k].get<std::string>()));
+    } else {
+      joint = exactInt(C[k], p, "a joint index or name");
+      if (joint < 0 || joint >= m.njoints()) fail(p, "joint index " + std::to_string(joint) + " out of range (0…" + std::to_string(m.njoints() - 1) + ")");
+    }
+    const int coord = m.idx_q[joint];
+    if (coord < 0 || m.coord_joint[coord] != joint) fail(p, "joint " + std::to_string(joint) + " has no coordinate of its own (fixed or mimic)");
+    for (int a : lc.alpha)
+      if (a == coord) fail(p, "joint " + std::to_string(joint) + " is listed twice");
+    lc.alpha.push_back(coord);
+  }
+  if (L.contains("assembly")) {
+    const json& Q = L.at("assembly");
+    if (!Q.is_array() || static_cast<int>(Q.size()) != m.nq)
+      fail("loop.assembly", "must be an array of " + std::to_string(m.nq) + " joint values (one per coordinate)");
+    lc.assembly.resize(m.nq);
+    for (int c = 0; c < m.nq; ++c) {
+      const double f = isAngular(m.joints[m.coord_joint[c]].kind) ? u.angle : u.length;
+      lc.assembly[c] = asNumber(Q[c], idx("loop.assembly", c)) * f;
+    }
+  }
+  return lc;
+}
+
+}  // namespace
+
+LoopClosure loopFromJson(const json& j, const Model& model) {
+  requireObject(j, "(document)");
+  if (!j.contains("loop")) fail("loop", "the robot file has no loop section");
+  return parseLoop(j.at("loop"), model, parseUnits(j));
+}
+
+LoopClosure loopFromJsonString(const std::string& text, const Model& model) { return loopFromJson(parseJsonText(text), model); }
+
+Model modelFromJson(const json& j) {
+  requireObject(j, "(document)");
+  checkKeys(j, "", {"schema_version", "name", "description", "notes", "units", "convention", "gravity", "base", "tool",
+                    "joints", "geometry", "loop"});
+  if (!j.contains("schema_version")) fail("schema_version", "missing required field (this library reads version " + std::to_string(kSchemaVersion) + ")");
+  const json& sv = j.at("schema_version");
+  const int version = exactInt(sv, "schema_version", "an integer");
+  if (version != kSchemaVersion)
+    fail("schema_version", "unsupported version " + std::to_string(version) + " (this library reads version " + std::to_string(kSchemaVersion) + ")");
+
+  const Units u = parseUnits(j);
 
   Model m;
   auto str = [&](const char* key, std::string& out) {
@@ -516,6 +578,7 @@ Model modelFromJson(const json& j) {
     for (size_t i = 0; i < G.size(); ++i) m.geometry.push_back(parseGeometry(G[i], i, u));
   }
   m.finalize();
+  if (j.contains("loop")) parseLoop(j.at("loop"), m, u);  // validated with the model; read by loopFromJson
   return m;
 }
 

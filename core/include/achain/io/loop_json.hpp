@@ -1,0 +1,17 @@
+// The optional "loop" section of a robot file (docs/robot-format.md#loops): the loop-closure
+// constraint of a single closed loop (dynamics/closed_chain.hpp), in the file's units.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <achain/dynamics/closed_chain.hpp>
+
+namespace achain {
+
+/// The loop of a robot file whose model is `model` (modelFromJson of the same document). Throws
+/// achain::Error naming the field ("loop.coordinates[1]: …"), or "loop: the robot file has no loop section".
+LoopClosure loopFromJson(const nlohmann::json& j, const Model& model);
+LoopClosure loopFromJsonString(const std::string& text, const Model& model);
+
+}  // namespace achain

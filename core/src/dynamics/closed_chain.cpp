@@ -1,0 +1,480 @@
+// Single closed loops by model transfer (Freeman 1985 §IV.A); see closed_chain.hpp for the equations.
+#include <achain/dynamics/closed_chain.hpp>
+
+#include <achain/ik/ik.hpp>
+#include <achain/kinematics/fk.hpp>
+#include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/transfer.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace achain {
+
+namespace {
+
+// Rows of e in the influence order (0–2 translation, 3–5 rotation), constrained ones first within e's
+// own order: e = (X, Y, θz) for the pin, (x, y, z, ωx, ωy, ωz) in space.
+int eRow(ClosureKind k, int i) {
+  constexpr int planar[3] = {0, 1, 5};
+  return k == ClosureKind::PlanarPin ? planar[i] : i;
+}
+
+std::string listIndices(const std::vector<int>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+int numericRank(const MatX& A) {
+  if (A.size() == 0) return 0;
+  Eigen::FullPivLU<MatX> lu(A);
+  lu.setThreshold(1e-9);
+  return static_cast<int>(lu.rank());
+}
+
+double wrapAngle(double a) { return std::atan2(std::sin(a), std::cos(a)); }
+
+}  // namespace
+
+ClosureKind closureKindFromString(const std::string& s) {
+  if (s == "planar_pin") return ClosureKind::PlanarPin;
+  if (s == "point") return ClosureKind::Point;
+  if (s == "pose") return ClosureKind::Pose;
+  throw Error("closure: unknown kind \"" + s + "\" (expected planar_pin, point or pose)");
+}
+
+const char* toString(ClosureKind k) {
+  switch (k) {
+    case ClosureKind::PlanarPin: return "planar_pin";
+    case ClosureKind::Point: return "point";
+    default: return "pose";
+  }
+}
+
+int closureSpaceSize(ClosureKind k) { return k == ClosureKind::PlanarPin ? 3 : 6; }
+int closureConstraintCount(ClosureKind k) {
+  return k == ClosureKind::PlanarPin ? 2 : (k == ClosureKind::Point ? 3 : 6);
+}
+
+VecX closureEnd(const Model& model, const Data& data, ClosureKind kind) {
+  (void)model;
+  const SE3& T = data.oMtool;
+  if (kind == ClosureKind::PlanarPin) return Vec3(T.p.x(), T.p.y(), std::atan2(T.R(1, 0), T.R(0, 0)));
+  return T.p;
+}
+
+void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
+                      const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, ClosedChainModel& out) {
+  const int M = model.nv;
+  const int N = closureSpaceSize(loop.kind);
+  const int R = closureConstraintCount(loop.kind);
+  if (q.size() != M || qd.size() != M)
+    throw Error("loop: q and qd must have " + std::to_string(M) + " entries (got " + std::to_string(q.size()) + ", " +
+                std::to_string(qd.size()) + ")");
+  if (M < N)
+    throw Error("loop: a " + std::string(toString(loop.kind)) + " closure acts in a " + std::to_string(N) +
+                "-space; the open chain has only " + std::to_string(M) + " coordinates");
+  std::vector<char> taken(M, 0);
+  for (size_t k = 0; k < loop.alpha.size(); ++k) {
+    const int a = loop.alpha[k];
+    if (a < 0 || a >= M)
+      throw Error("loop.coordinates[" + std::to_string(k) + "]: " + std::to_string(a) + " is not a coordinate (0…" +
+                  std::to_string(M - 1) + ")");
+    if (taken[a]) throw Error("loop.coordinates[" + std::to_string(k) + "]: coordinate " + std::to_string(a) + " given twice");
+    taken[a] = 1;
+  }
+
+  // Open chain at q: free-end influence coefficients (4-1), (4-2) and I*, P*, T^L (4-3)…(4-5).
+  freemanModel(model, data, q, qd, options, out.open);  // runs forward kinematics
+  Influence inf;
+  toolInfluence(model, data, inf, 2);
+  out.Ge.resize(N, M);
+  out.He.resize(N, M, M);
+  for (int i = 0; i < N; ++i) {
+    out.Ge.row(i) = inf.G.row(eRow(loop.kind, i));
+    out.He.plane(i) = inf.H.plane(eRow(loop.kind, i));
+  }
+
+  // Mobility: Grübler/Kutzbach count M − R against the rank count M − rank[G^c_φ].
+  const int grubler = M - R;
+  const int rank_c = numericRank(out.Ge.topRows(R));
+  const int chosen = static_cast<int>(loop.alpha.size()) + (N - R);
+  if (rank_c != R || chosen != grubler) {
+    throw Error("loop: mobility mismatch: " + std::to_string(chosen) + " coordinates chosen (α = " +
+                listIndices(loop.alpha) + " plus " + std::to_string(N - R) +
+                " free-end components); Grübler/Kutzbach count M − R = " + std::to_string(M) + " − " +
+                std::to_string(R) + " = " + std::to_string(grubler) + ", rank count M − rank[G^c_φ] = " +
+                std::to_string(M) + " − " + std::to_string(rank_c) + " = " + std::to_string(M - rank_c) +
+                (chosen != grubler ? " (choose " + std::to_string(M - N) + " joints as α)" : ""));
+  }
+
+  out.M = M;
+  out.N = N;
+  out.R = R;
+  out.alpha = loop.alpha;
+  out.beta.clear();
+  for (int i = 0; i < M; ++i)
+    if (!taken[i]) out.beta.push_back(i);
+
+  // [G^e_β] must be regular (4-18).
+  MatX Ge_beta(N, N);
+  for (int k = 0; k < N; ++k) Ge_beta.col(k) = out.Ge.col(out.beta[k]);
+  const int rank_beta = numericRank(Ge_beta);
+  if (rank_beta < N)
+    throw Error("loop: [G^e_β] is singular at this configuration (rank " + std::to_string(rank_beta) + " of " +
+                std::to_string(N) + "): the coordinates α = " + listIndices(loop.alpha) +
+                " cannot be kept here; choose other joints");
+
+  // [G^w_φ], [H^w_φφ] (4-11)…(4-17), rows w = (α; e), columns φ in model order.
+  const int A = M - N;
+  out.Gw_phi.setZero(M, M);
+  out.Hw_phiphi.resize(M, M, M);
+  out.Hw_phiphi.setZero();
+  for (int k = 0; k < A; ++k) out.Gw_phi(k, loop.alpha[k]) = 1;
+  for (int i = 0; i < N; ++i) {
+    out.Gw_phi.row(A + i) = out.Ge.row(i);
+    out.Hw_phiphi.plane(A + i) = out.He.plane(i);
+  }
+  // [G^φ_w], [H^φ_ww] (4-18)…(4-23) and the model in w (4-24)…(4-28).
+  reverseInfluence(out.Gw_phi, out.Hw_phiphi, out.Gphi_w, out.Hphi_ww);
+  transferModel(out.open, out.Gw_phi, out.Hw_phiphi, out.w);
+
+  // Closure (4-30), (4-31): y = (α; f), c.
+  out.y_in_w.clear();
+  out.c_in_w.clear();
+  for (int k = 0; k < A; ++k) out.y_in_w.push_back(k);
+  for (int i = R; i < N; ++i) out.y_in_w.push_back(A + i);
+  for (int i = 0; i < R; ++i) out.c_in_w.push_back(A + i);
+  const int Y = static_cast<int>(out.y_in_w.size());
+  out.y.Istar.resize(Y, Y);
+  out.y.Pstar.resize(Y, Y, Y);
+  out.y.TL.resize(Y);
+  out.Icy.resize(R, Y);
+  out.Pcyy.resize(R, Y, Y);
+  out.TLc.resize(R);
+  for (int a = 0; a < Y; ++a) {
+    out.y.TL[a] = out.w.TL[out.y_in_w[a]];
+    for (int b = 0; b < Y; ++b) {
+      out.y.Istar(a, b) = out.w.Istar(out.y_in_w[a], out.y_in_w[b]);
+      for (int d = 0; d < Y; ++d) out.y.Pstar(a, b, d) = out.w.Pstar(out.y_in_w[a], out.y_in_w[b], out.y_in_w[d]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    out.TLc[r] = out.w.TL[out.c_in_w[r]];
+    for (int b = 0; b < Y; ++b) {
+      out.Icy(r, b) = out.w.Istar(out.c_in_w[r], out.y_in_w[b]);
+      for (int d = 0; d < Y; ++d) out.Pcyy(r, b, d) = out.w.Pstar(out.c_in_w[r], out.y_in_w[b], out.y_in_w[d]);
+    }
+  }
+}
+
+namespace {
+// ẇ from ẏ (ċ = 0).
+VecX wFromY(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& y) {
+  if (y.size() != static_cast<int>(cm.y_in_w.size()))
+    throw Error("loop: the closed chain has " + std::to_string(cm.y_in_w.size()) + " coordinates y (got " +
+                std::to_string(y.size()) + " values)");
+  VecX w = VecX::Zero(cm.M);
+  for (size_t a = 0; a < cm.y_in_w.size(); ++a) w[cm.y_in_w[a]] = y[a];
+  return w;
+}
+}  // namespace
+
+void closedChainRates(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd, const Eigen::Ref<const VecX>& ydd,
+                      Eigen::Ref<VecX> qd, Eigen::Ref<VecX> qdd) {
+  const VecX wd = wFromY(cm, yd), wdd = wFromY(cm, ydd);
+  qd = cm.Gphi_w * wd;
+  qdd = cm.Gphi_w * wdd + quadratic(cm.Hphi_ww, wd, wd);
+}
+
+void closedChainLoads(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd, const Eigen::Ref<const VecX>& ydd,
+                      Eigen::Ref<VecX> Ty, Eigen::Ref<VecX> Tc) {
+  wFromY(cm, yd);  // size check
+  wFromY(cm, ydd);
+  Ty = cm.y.Istar * ydd + quadratic(cm.y.Pstar, yd, yd) - cm.y.TL;
+  Tc = cm.Icy * ydd + quadratic(cm.Pcyy, yd, yd) - cm.TLc;
+}
+
+void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, MatX& Gq_y, Tensor3& Hq_yy,
+               FreemanModel& out) {
+  const int Y = static_cast<int>(cm.y_in_w.size());
+  if (static_cast<int>(actuated.size()) != Y)
+    throw Error("actuated: the closed chain has " + std::to_string(Y) + " degrees of freedom; " +
+                std::to_string(actuated.size()) + " actuated joints given");
+  Gq_y.resize(Y, Y);
+  Hq_yy.resize(Y, Y, Y);
+  for (int n = 0; n < Y; ++n) {
+    const int j = actuated[n];
+    if (j < 0 || j >= cm.M)
+      throw Error("actuated[" + std::to_string(n) + "]: " + std::to_string(j) + " is not a coordinate (0…" +
+                  std::to_string(cm.M - 1) + ")");
+    // Row φ_j of [G^φ_w] restricted to the y columns (4-33), (4-35); α rows are unit rows there and their
+    // planes of [H^φ_ww] vanish (4-36), so one rule serves α and β.
+    for (int a = 0; a < Y; ++a) {
+      Gq_y(n, a) = cm.Gphi_w(j, cm.y_in_w[a]);
+      for (int b = 0; b < Y; ++b) Hq_yy(n, a, b) = cm.Hphi_ww(j, cm.y_in_w[a], cm.y_in_w[b]);
+    }
+  }
+  const int rank = numericRank(Gq_y);
+  if (rank < Y)
+    throw Error("actuated: [G^q_y] is singular at this configuration (rank " + std::to_string(rank) + " of " +
+                std::to_string(Y) + "): joints " + listIndices(actuated) + " cannot drive the loop here");
+  transferModel(cm.y, Gq_y, Hq_yy, out);  // (4-39)…(4-41)
+}
+
+int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q,
+              const Eigen::Ref<const VecX>& f_target, double tol, int max_iter) {
+  const int M = model.nv;
+  const int N = closureSpaceSize(loop.kind);
+  const int R = closureConstraintCount(loop.kind);
+  if (q.size() != M) throw Error("loop: q must have " + std::to_string(M) + " entries (got " + std::to_string(q.size()) + ")");
+  const bool with_f = f_target.size() > 0;
+  if (with_f && (loop.kind != ClosureKind::PlanarPin || f_target.size() != N - R))
+    throw Error(std::string("loop: a free-end target is available for the planar pin only (θz, 1 value); got ") +
+                std::to_string(f_target.size()) + " values for a " + toString(loop.kind) + " closure");
+  std::vector<char> kept(M, 0);
+  for (int a : loop.alpha) {
+    if (a < 0 || a >= M) throw Error("loop.coordinates: " + std::to_string(a) + " is not a coordinate");
+    kept[a] = 1;
+  }
+  std::vector<int> beta;
+  for (int i = 0; i < M; ++i)
+    if (!kept[i]) beta.push_back(i);
+  const int B = static_cast<int>(beta.size());
+  const int E = with_f ? N : R;  // equations solved
+
+  Influence inf;
+  MatX Jb(E, B);
+  VecX r(E), step(B);
+  double scale = 1.0;  // length scale of the residual: the chain's reach
+  double res = 0;
+  for (int it = 0; it <= max_iter; ++it) {
+    forwardKinematics(model, data, q);
+    const SE3& T = data.oMtool;
+    if (it == 0) scale = std::max(1e-9, (T.p - model.base.p).norm() + (loop.ground.p - model.base.p).norm());
+    // Residual in e's order: constrained components, then (with a target) the free one.
+    if (loop.kind == ClosureKind::PlanarPin) {
+      r[0] = T.p.x() - loop.ground.p.x();
+      r[1] = T.p.y() - loop.ground.p.y();
+      if (with_f) r[2] = wrapAngle(std::atan2(T.R(1, 0), T.R(0, 0)) - f_target[0]);
+    } else {
+      r.head<3>() = T.p - loop.ground.p;
+      if (loop.kind == ClosureKind::Pose) r.tail<3>() = rotationLog(T.R * loop.ground.R.transpose());
+    }
+    double lin = r.head(std::min(E, 3)).norm() / scale, ang = E > 3 ? r.tail(E - 3).norm() : 0;
+    if (loop.kind == ClosureKind::PlanarPin && with_f) ang = std::abs(r[2]), lin = r.head<2>().norm() / scale;
+    res = std::max(lin, ang);
+    if (res <= tol) return it;
+    if (it == max_iter) break;
+    toolInfluence(model, data, inf, 1);
+    for (int e = 0; e < E; ++e)
+      for (int b = 0; b < B; ++b) Jb(e, b) = inf.G(eRow(loop.kind, e), beta[b]);
+    Eigen::CompleteOrthogonalDecomposition<MatX> cod(Jb);
+    cod.setThreshold(1e-10);
+    if (cod.rank() < E)
+      throw Error("loop cannot close: [G^c_β] is singular at iteration " + std::to_string(it) + " (rank " +
+                  std::to_string(cod.rank()) + " of " + std::to_string(E) + "); residual " + std::to_string(res));
+    step = -cod.solve(r);
+    const double mx = step.cwiseAbs().maxCoeff();
+    if (mx > 0.5) step *= 0.5 / mx;  // damp long steps so a drag stays on its assembly branch
+    for (int b = 0; b < B; ++b) q[beta[b]] += step[b];
+  }
+  throw Error("loop cannot close: residual " + std::to_string(res) + " (relative) after " + std::to_string(max_iter) +
+              " Newton iterations; the chain cannot reach the ground with the kept coordinates α = " +
+              listIndices(loop.alpha));
+}
+
+}  // namespace achain
+
+namespace achain {
+
+void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& datas, const std::vector<VecX>& q,
+                   bool planar, const PlatformInertia& platform, const DynamicsOptions& options, ParallelModel& out) {
+  const ClosureKind space = planar ? ClosureKind::PlanarPin : ClosureKind::Pose;
+  const int N = closureSpaceSize(space);
+  if (legs.empty()) throw Error("parallel: no legs");
+  if (datas.size() != legs.size() || q.size() != legs.size())
+    throw Error("parallel: " + std::to_string(legs.size()) + " legs need as many Data and q (got " +
+                std::to_string(datas.size()) + ", " + std::to_string(q.size()) + ")");
+  out.N = N;
+  out.Gphi_w.resize(legs.size());
+  out.Hphi_ww.resize(legs.size());
+  out.legs_w.resize(legs.size());
+  // Platform terms (4-50…4-54).
+  out.w.Istar.setZero(N, N);
+  out.w.Pstar.resize(N, N, N);
+  out.w.Pstar.setZero();
+  out.w.TL.setZero(N);
+  if (planar) {
+    out.w.Istar.diagonal() << platform.mass, platform.mass, platform.inertia(2, 2);
+  } else {
+    out.w.Istar.diagonal().head<3>().setConstant(platform.mass);
+    out.w.Istar.bottomRightCorner<3, 3>() = platform.inertia;
+    // plane 3+l: ẇᵀP ẇ = (ω × IIω)_l, [P_4] = [0 | i_z | −i_y], [P_5] = [−i_z | 0 | i_x], [P_6] = [i_y | −i_x | 0]
+    const Mat3& I = platform.inertia;
+    for (int l = 0; l < 3; ++l) {
+      auto P = out.w.Pstar.plane(3 + l).bottomRightCorner<3, 3>();
+      const int a = (l + 1) % 3, b = (l + 2) % 3;
+      P.col(a) = I.col(b);
+      P.col(b) = -I.col(a);
+    }
+  }
+  FreemanModel open;
+  Influence inf;
+  MatX Gw(N, N);
+  Tensor3 Hw(N, N, N);
+  for (size_t r = 0; r < legs.size(); ++r) {
+    const Model& m = *legs[r];
+    const std::string leg = "parallel: leg " + std::to_string(r) + ": ";
+    if (m.nv != N)
+      throw Error(leg + "has " + std::to_string(m.nv) + " coordinates; a " + (planar ? "planar" : "spatial") +
+                  " platform needs " + std::to_string(N) + " per leg");
+    freemanModel(m, datas[r], q[r], VecX::Zero(N), options, open);
+    toolInfluence(m, datas[r], inf, 2);
+    for (int i = 0; i < N; ++i) {
+      Gw.row(i) = inf.G.row(eRow(space, i));
+      Hw.plane(i) = inf.H.plane(eRow(space, i));
+    }
+    const int rank = numericRank(Gw);
+    if (rank < N)
+      throw Error(leg + "[G^w_φ] is singular at this configuration (rank " + std::to_string(rank) + " of " +
+                  std::to_string(N) + ")");
+    reverseInfluence(Gw, Hw, out.Gphi_w[r], out.Hphi_ww[r]);  // (4-43…4-45)
+    transferModel(open, Gw, Hw, out.legs_w[r]);              // (4-46), (4-47)
+    out.w.Istar += out.legs_w[r].Istar;                      // (4-48)
+    for (int k = 0; k < N; ++k) out.w.Pstar.plane(k) += out.legs_w[r].Pstar.plane(k);
+    out.w.TL += out.legs_w[r].TL;
+  }
+}
+
+void parallelActuate(const ParallelModel& pm, const std::vector<std::pair<int, int>>& actuated, MatX& Gq_w,
+                     Tensor3& Hq_ww, FreemanModel& out) {
+  const int N = pm.N;
+  if (static_cast<int>(actuated.size()) != N)
+    throw Error("actuated: the platform has " + std::to_string(N) + " freedoms; " + std::to_string(actuated.size()) +
+                " actuated joints given");
+  Gq_w.resize(N, N);
+  Hq_ww.resize(N, N, N);
+  for (int n = 0; n < N; ++n) {
+    const int r = actuated[n].first, m = actuated[n].second;
+    if (r < 0 || r >= static_cast<int>(pm.Gphi_w.size()) || m < 0 || m >= N)
+      throw Error("actuated[" + std::to_string(n) + "]: no joint " + std::to_string(m) + " on leg " + std::to_string(r));
+    Gq_w.row(n) = pm.Gphi_w[r].row(m);                       // (4-56…4-58)
+    Hq_ww.plane(n) = pm.Hphi_ww[r].plane(m);                 // (4-59), (4-60)
+  }
+  const int rank = numericRank(Gq_w);
+  if (rank < N)
+    throw Error("actuated: [G^q_w] is singular at this configuration (rank " + std::to_string(rank) + " of " +
+                std::to_string(N) + ")");
+  transferModel(pm.w, Gq_w, Hq_ww, out);  // (4-61…4-64)
+}
+
+}  // namespace achain
+
+namespace achain {
+
+void closedChainForwardDynamics(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd,
+                                const Eigen::Ref<const VecX>& Ty, Eigen::Ref<VecX> ydd) {
+  const int Y = static_cast<int>(cm.y_in_w.size());
+  if (yd.size() != Y || Ty.size() != Y || ydd.size() != Y)
+    throw Error("loop: the closed chain has " + std::to_string(Y) + " coordinates y; ẏ, T_y and ÿ must have as many");
+  Eigen::LLT<MatX> llt(cm.y.Istar);
+  if (llt.info() != Eigen::Success) throw Error("loop: I*_yy is not positive definite at this configuration");
+  ydd = llt.solve(Ty + cm.y.TL - quadratic(cm.y.Pstar, yd, yd));
+}
+
+VecX closedChainCoordinates(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q) {
+  if (loop.kind == ClosureKind::Point)
+    throw Error("loop: a point closure's free rotations are quasi-coordinates; it has no coordinates y to integrate");
+  const bool planar = loop.kind == ClosureKind::PlanarPin;
+  VecX y(loop.alpha.size() + (planar ? 1 : 0));
+  for (size_t k = 0; k < loop.alpha.size(); ++k) y[k] = q[loop.alpha[k]];
+  if (planar) {
+    forwardKinematics(model, data, q);
+    y[y.size() - 1] = closureEnd(model, data, loop.kind)[2];
+  }
+  return y;
+}
+
+void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q, Eigen::Ref<VecX> y,
+                     Eigen::Ref<VecX> yd, const Eigen::Ref<const VecX>& Ty, double dt, const DynamicsOptions& options,
+                     ClosedChainModel& cm) {
+  if (loop.kind == ClosureKind::Point)
+    throw Error("loop: a point closure's free rotations are quasi-coordinates; its motion cannot be integrated in y");
+  const bool planar = loop.kind == ClosureKind::PlanarPin;
+  const int Y = static_cast<int>(y.size());
+  VecX qs = q;
+  // ÿ at (y, ẏ): close the loop at y (from the previous stage's joints), build the model, solve.
+  auto accel = [&](const VecX& ys, const VecX& yds) {
+    for (size_t k = 0; k < loop.alpha.size(); ++k) qs[loop.alpha[k]] = ys[k];
+    closeLoop(model, data, loop, qs, planar ? VecX(ys.tail(1)) : VecX());
+    VecX qd(model.nv), qdd(model.nv), a(Y);
+    closedChainModel(model, data, loop, qs, VecX::Zero(model.nv), options, cm);
+    closedChainRates(cm, yds, VecX::Zero(Y), qd, qdd);
+    if (options.friction) closedChainModel(model, data, loop, qs, qd, options, cm);
+    closedChainForwardDynamics(cm, yds, Ty, a);
+    return a;
+  };
+  const VecX y0 = y, v0 = yd;
+  const VecX a1 = accel(y0, v0);
+  const VecX v2 = v0 + 0.5 * dt * a1;
+  const VecX a2 = accel(y0 + 0.5 * dt * v0, v2);
+  const VecX v3 = v0 + 0.5 * dt * a2;
+  const VecX a3 = accel(y0 + 0.5 * dt * v2, v3);
+  const VecX v4 = v0 + dt * a3;
+  const VecX a4 = accel(y0 + dt * v3, v4);
+  y = y0 + dt / 6 * (v0 + 2 * v2 + 2 * v3 + v4);
+  yd = v0 + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
+  for (size_t k = 0; k < loop.alpha.size(); ++k) qs[loop.alpha[k]] = y[k];
+  closeLoop(model, data, loop, qs, planar ? VecX(y.tail(1)) : VecX());
+  closedChainModel(model, data, loop, qs, VecX::Zero(model.nv), options, cm);
+  q = qs;
+}
+
+}  // namespace achain
+
+namespace achain {
+
+void redundantTransfer(const MatX& Gu_q, const Tensor3& Hu_qq, const FreemanModel& model_q, RedundantTransfer& out) {
+  const int N = static_cast<int>(Gu_q.rows()), M = static_cast<int>(Gu_q.cols());
+  if (N >= M || model_q.Istar.rows() != M || Hu_qq.planes() != N || Hu_qq.rows() != M)
+    throw Error("redundant: [G^u_q] must be N×M with N < M, [H^u_qq] N×M×M and I*_qq M×M (got " + std::to_string(N) +
+                "×" + std::to_string(M) + ")");
+  Eigen::LLT<MatX> llt(model_q.Istar);
+  if (llt.info() != Eigen::Success) throw Error("redundant: I*_qq is not positive definite");
+  const MatX IinvGt = llt.solve(Gu_q.transpose());  // I*⁻¹Gᵀ
+  const MatX Lambda_inv = Gu_q * IinvGt;            // G I*⁻¹ Gᵀ
+  Eigen::FullPivLU<MatX> lu(Lambda_inv);
+  lu.setThreshold(1e-12);
+  if (lu.rank() < N)
+    throw Error("redundant: [G^u_q] has rank " + std::to_string(lu.rank()) + " < " + std::to_string(N) +
+                " at this configuration (the task cannot be driven)");
+  out.Gq_u = IinvGt * lu.inverse();                                     // (4-70)
+  Tensor3 tmp;
+  dot(out.Gq_u, Hu_qq, tmp);                                            // [G^q_u] ∘ [H^u_qq]
+  congruence(out.Gq_u, tmp, out.Gq_u, out.Hq_uu);                       // (4-72)
+  for (int p = 0; p < out.Hq_uu.planes(); ++p) out.Hq_uu.plane(p) *= -1;
+  out.Iqu = model_q.Istar * out.Gq_u;                                   // (4-74)
+  dot(out.Iqu, Hu_qq, tmp);                                             // I*_qu ∘ [H^u_qq]  (M×M×M)
+  for (int p = 0; p < M; ++p) tmp.plane(p) = model_q.Pstar.plane(p) - tmp.plane(p);
+  congruence(out.Gq_u, tmp, out.Gq_u, out.Pquu);                        // (4-75)
+}
+
+void overconstrainedTransfer(const MatX& Gq_u, const FreemanModel& model_u, FreemanModel& out) {
+  const int Q = static_cast<int>(Gq_u.rows()), N = static_cast<int>(Gq_u.cols());
+  if (Q < N || model_u.Istar.rows() != N)
+    throw Error("overconstrained: [G^q_u] must be Q×N with Q ≥ N and I*_uu N×N (got " + std::to_string(Q) + "×" +
+                std::to_string(N) + ")");
+  Eigen::FullPivLU<MatX> lu(Gq_u.transpose() * Gq_u);
+  lu.setThreshold(1e-12);
+  if (lu.rank() < N)
+    throw Error("overconstrained: [G^q_u] has rank " + std::to_string(lu.rank()) + " < " + std::to_string(N) +
+                ": the actuators cannot hold the body at this configuration");
+  const MatX L = Gq_u * lu.inverse();  // [G^u_q]^{-LT} (4-86)
+  out.Istar = L * model_u.Istar;       // (4-88)
+  dot(L, model_u.Pstar, out.Pstar);    // (4-89)
+  out.TL = L * model_u.TL;             // (4-90)
+}
+
+}  // namespace achain
