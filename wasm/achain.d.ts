@@ -8,6 +8,9 @@ import type { TrajectoryMethods } from './types/trajectory';
 
 export type JointKind = 'R' | 'P' | 'H' | 'A' | 'law' | 'fixed';
 export type Vector = ArrayLike<number>;
+// Returned Float64Arrays of up to 256 numbers (Jacobians, mass matrices, poses, torques) are views into a
+// shared result pool (wasm/achain.mjs, RESULT_SLAB): each holds its own numbers, but `.buffer` is shared —
+// `.slice()` one before transferring its buffer to a worker.
 
 /** One joint as the UI sees it, in SI units (m, rad, kg); null = unbounded. */
 export interface JointInfo {
