@@ -120,7 +120,10 @@ function table(rows) {
  */
 async function floorRows(rows) {
   const achain = await loadAchain();
-  const ghz = (os.cpus()[0]?.speed || 2000) / 1000;
+  // The clock: /proc/cpuinfo's "cpu MHz" where there is one (os.cpus() reports the nominal speed, often rounded).
+  let mhz = os.cpus()[0]?.speed || 2000;
+  try { mhz = Number(/cpu MHz\s*:\s*([\d.]+)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))[1]) || mhz; } catch { /* not Linux */ }
+  const ghz = mhz / 1000;
   const out = [];
   const seen = new Set();
   for (const r of rows) {
