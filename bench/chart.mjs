@@ -35,7 +35,7 @@ export function chartSvg(rows, meta = {}) {
       groups.push({ title: `${op} / ${robot}`, nativeNs: ref.ns, bars });
     }
   }
-  const barH = 11, gap = 14, left = 190, plotW = 520, top = 56;
+  const barH = 11, gap = 14, left = 240, plotW = 520, top = 56;
   const scale = (v) => (Math.min(v, CAP) / CAP) * plotW;
   let y = top;
   const parts = [];
