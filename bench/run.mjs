@@ -28,15 +28,21 @@ function nativeRows() {
   const args = ['--benchmark_format=json', `--benchmark_min_time=${minTime / reps}`, `--benchmark_repetitions=${reps}`];
   if (filter) args.push(`--benchmark_filter=${filter}`);
   process.stderr.write('bench: native …\n');
+  const t0 = Date.now();
   const out = execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  process.stderr.write(`bench: native took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   if (!out.trim()) return [];  // the filter matched no native case
   const scale = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
   const best = new Map();  // name → fastest repetition
+  const spent = new Map();  // name → seconds timed over all repetitions (where the run's time goes)
   for (const b of JSON.parse(out).benchmarks) {
     if (b.run_type === 'aggregate' || b.error_occurred) continue;
+    spent.set(b.name, (spent.get(b.name) ?? 0) + (b.iterations * b.real_time * scale[b.time_unit]) / 1e9);
     const row = { name: b.name, ns: (cpuClock ? b.cpu_time : b.real_time) * scale[b.time_unit], extra: counters(b) };
     if (!best.has(b.name) || row.ns < best.get(b.name).ns) best.set(b.name, row);
   }
+  const top = [...spent].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${v.toFixed(1)} s`);
+  process.stderr.write(`bench: longest native cases: ${top.join(', ')}\n`);
   return [...best.values()];
 }
 
@@ -75,6 +81,7 @@ async function wasmRows() {
   for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
     const mod = await import(pathToFileURL(path.join(dir, f)).href);
     process.stderr.write(`bench: wasm ${f} …\n`);
+    const t0 = Date.now();
     for (const c of await mod.cases(achain, { timeIt })) {
       if (filter && !new RegExp(filter).test(c.name)) continue;
       c.setup?.();
@@ -82,6 +89,7 @@ async function wasmRows() {
       rows.push({ name: c.name, ns, extra: c.extra ?? {} });
       c.dispose?.();
     }
+    process.stderr.write(`bench: wasm ${f} took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   }
   return rows;
 }
