@@ -107,6 +107,7 @@ export class Model {
   readonly dof: number;
   readonly joints: JointInfo[];
   readonly disposed: boolean;
+  /** Every link frame and the tool pose (dof + 2 views). Per animation frame, when only the tool pose is needed: fkTool(q, out) — several times cheaper. */
   forwardKinematics(q: Vector): FkResult;
   apairLegEndpoints(q: Vector): ApairLegs[];
   withinLimits(q: Vector): boolean;
