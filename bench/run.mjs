@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadAchain } from '../wasm/achain.mjs';
+import { floorNs, opCount } from './opcount.mjs';
+import { chartSvg } from './chart.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const minTime = Number(process.env.BENCH_MIN_TIME ?? 0.3);
@@ -14,6 +16,11 @@ const filter = process.env.BENCH_FILTER ?? '';
 // Each case is timed BENCH_REPS times (minTime / reps seconds each) and the fastest repetition is kept,
 // natively and in wasm alike: on a shared machine the minimum is the least disturbed measurement.
 const reps = Math.max(1, Math.round(Number(process.env.BENCH_REPS ?? 3)));
+// BENCH_CLOCK=cpu times CPU time instead of wall time (native: Google Benchmark's cpu_time of the timing
+// thread; wasm: process.cpuUsage). On a loaded shared machine it leaves out the time spent waiting for a core;
+// use it for single-threaded ratios (the multithreaded workspace rows need wall time).
+const cpuClock = process.env.BENCH_CLOCK === 'cpu';
+const now = cpuClock ? () => { const u = process.cpuUsage(); return (u.user + u.system) * 1e3; } : () => Number(process.hrtime.bigint());
 
 function nativeRows() {
   const exe = path.join(root, 'build/native/achain_bench');
@@ -21,14 +28,21 @@ function nativeRows() {
   const args = ['--benchmark_format=json', `--benchmark_min_time=${minTime / reps}`, `--benchmark_repetitions=${reps}`];
   if (filter) args.push(`--benchmark_filter=${filter}`);
   process.stderr.write('bench: native …\n');
+  const t0 = Date.now();
   const out = execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  process.stderr.write(`bench: native took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  if (!out.trim()) return [];  // the filter matched no native case
   const scale = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
   const best = new Map();  // name → fastest repetition
+  const spent = new Map();  // name → seconds timed over all repetitions (where the run's time goes)
   for (const b of JSON.parse(out).benchmarks) {
     if (b.run_type === 'aggregate' || b.error_occurred) continue;
-    const row = { name: b.name, ns: b.real_time * scale[b.time_unit], extra: counters(b) };
+    spent.set(b.name, (spent.get(b.name) ?? 0) + (b.iterations * b.real_time * scale[b.time_unit]) / 1e9);
+    const row = { name: b.name, ns: (cpuClock ? b.cpu_time : b.real_time) * scale[b.time_unit], extra: counters(b) };
     if (!best.has(b.name) || row.ns < best.get(b.name).ns) best.set(b.name, row);
   }
+  const top = [...spent].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${v.toFixed(1)} s`);
+  process.stderr.write(`bench: longest native cases: ${top.join(', ')}\n`);
   return [...best.values()];
 }
 
@@ -49,9 +63,9 @@ export function timeIt(fn, seconds = minTime) {
   for (let r = 0; r < reps; r++) {
     let elapsed = 0;
     for (;;) {
-      const t0 = process.hrtime.bigint();
+      const t0 = now();
       for (let i = 0; i < n; i++) fn();
-      elapsed = Number(process.hrtime.bigint() - t0);
+      elapsed = now() - t0;
       if (elapsed > budget || n > 1e9) break;
       n = Math.max(n * 2, Math.ceil(n * (budget * 1.2) / Math.max(elapsed, 1)));
     }
@@ -67,6 +81,7 @@ async function wasmRows() {
   for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
     const mod = await import(pathToFileURL(path.join(dir, f)).href);
     process.stderr.write(`bench: wasm ${f} …\n`);
+    const t0 = Date.now();
     for (const c of await mod.cases(achain, { timeIt })) {
       if (filter && !new RegExp(filter).test(c.name)) continue;
       c.setup?.();
@@ -74,6 +89,7 @@ async function wasmRows() {
       rows.push({ name: c.name, ns, extra: c.extra ?? {} });
       c.dispose?.();
     }
+    process.stderr.write(`bench: wasm ${f} took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   }
   return rows;
 }
@@ -106,7 +122,34 @@ function table(rows) {
   return lines.join('\n');
 }
 
-const rows = [...nativeRows(), ...(await wasmRows())];
+/**
+ * One "floor (op count)" row per kernel and robot that has a native row: the operation count of
+ * bench/opcount.mjs and its arithmetic floor at this CPU's clock.
+ */
+async function floorRows(rows) {
+  const achain = await loadAchain();
+  // The clock: /proc/cpuinfo's "cpu MHz" where there is one (os.cpus() reports the nominal speed, often rounded).
+  let mhz = os.cpus()[0]?.speed || 2000;
+  try { mhz = Number(/cpu MHz\s*:\s*([\d.]+)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))[1]) || mhz; } catch { /* not Linux */ }
+  const ghz = mhz / 1000;
+  const out = [];
+  const seen = new Set();
+  for (const r of rows) {
+    const [op, robot] = r.name.split('/');
+    const key = `${op}/${robot}`;
+    if (seen.has(key) || r.name !== `${key}/achain`) continue;
+    seen.add(key);
+    let joints;
+    try { const m = achain.loadModel(robot); joints = m.joints; m.dispose(); } catch { continue; }
+    const c = opCount(op, joints);
+    if (!c) continue;
+    out.push({ name: `${key}/floor (op count)`, ns: floorNs(c, ghz), extra: { ...c, GHz: +ghz.toFixed(2) } });
+  }
+  return out;
+}
+
+const measured = [...nativeRows(), ...(await wasmRows())];
+const rows = [...(await floorRows(measured)), ...measured];
 const md = table(rows);
 console.log(md);
 
@@ -115,20 +158,32 @@ try { commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root
 let dirty = '';
 try { dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim() ? ' (with uncommitted changes)' : ''; } catch { /* ignore */ }
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-const doc = `# Benchmarks
-
-Measured by \`npm run bench\` on commit \`${commit}\`${dirty}, ${new Date().toISOString().slice(0, 10)},
+const generated = `Measured by \`npm run bench\` on commit \`${commit}\`${dirty}, ${new Date().toISOString().slice(0, 10)},
 ${cpu}, ${os.cpus().length} cores, Node ${process.version}. Native: Google Benchmark, Release build (g++ -O3).
 Wasm: the same core through Emscripten 3.1.6 (flags in CMakeLists.txt), timed from Node. Plain \`achain-wasm\` rows go through the
-JS wrapper (input copy, Embind call, result copy into a new Float64Array); \`(out)\` rows write into a caller's array;
+JS wrapper (input copy, Embind call, result copied into a new Float64Array from the result pool); \`(out)\` rows write into a caller's array;
 \`(raw call)\` rows call the Embind function on inputs already in wasm memory (no JS wrapper); \`(in-wasm loop)\` rows
 run 256 evaluations inside one call and report the time per evaluation (the compiled code alone).
 Peers run in the same process run, on the same inputs; ratios are against achain native in that run.
-Each time is the fastest of ${reps} repetitions (native and wasm alike). Timings on a shared 2-core machine are noisy:
-compare ratios, not absolute numbers.
+Each time is the fastest of ${reps} repetitions (native and wasm alike), ${cpuClock ? 'CPU time (BENCH_CLOCK=cpu)' : 'wall time'}. Timings on a shared 2-core machine are noisy:
+compare ratios, not absolute numbers. \`floor (op count)\` rows: multiplies, adds, trig calls (bench/opcount.mjs,
+counted per joint from the code) and the arithmetic floor max(mul, add) / 2 cycles at the CPU clock.
+
+![Per kernel: time relative to achain native (same run)](benchmarks-chart.svg)
 
 ${md}
 
-Regenerate with \`npm run bench\` (environment: \`BENCH_MIN_TIME\` seconds per case, \`BENCH_REPS\` repetitions, \`BENCH_FILTER\` regex).
+Regenerate with \`npm run bench\` (environment: \`BENCH_MIN_TIME\` seconds per case, \`BENCH_REPS\` repetitions, \`BENCH_FILTER\` regex, \`BENCH_CLOCK=cpu\` for CPU time).
 `;
-if (!filter) fs.writeFileSync(path.join(root, 'docs/benchmarks.md'), doc);
+const BEGIN = '<!-- bench:generated:begin (bench/run.mjs rewrites this part) -->';
+const END = '<!-- bench:generated:end -->';
+if (!filter) {
+  const docPath = path.join(root, 'docs/benchmarks.md');
+  const old = fs.readFileSync(docPath, 'utf8');
+  const a = old.indexOf(BEGIN), b = old.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`bench: ${docPath} lacks the ${BEGIN} … ${END} markers`);
+  fs.writeFileSync(docPath, `${old.slice(0, a + BEGIN.length)}\n${generated}${old.slice(b)}`);
+  fs.writeFileSync(path.join(root, 'docs/benchmarks-chart.svg'), chartSvg(rows, { commit, date: new Date().toISOString().slice(0, 10) }));
+  process.stderr.write('bench: wrote docs/benchmarks.md (generated part) and docs/benchmarks-chart.svg\n');
+}
+

@@ -8,6 +8,9 @@ import type { TrajectoryMethods } from './types/trajectory';
 
 export type JointKind = 'R' | 'P' | 'H' | 'A' | 'law' | 'fixed';
 export type Vector = ArrayLike<number>;
+// Returned Float64Arrays of up to 256 numbers (Jacobians, mass matrices, poses, torques) are views into a
+// shared result pool (wasm/achain.mjs, RESULT_SLAB): each holds its own numbers, but `.buffer` is shared —
+// `.slice()` one before transferring its buffer to a worker.
 
 /** One joint as the UI sees it, in SI units (m, rad, kg); null = unbounded. */
 export interface JointInfo {
@@ -113,6 +116,7 @@ export class Model {
    *  mimic joints this differs from joints, which lists every joint. */
   readonly coordinates: JointInfo[];
   readonly disposed: boolean;
+  /** Every link frame and the tool pose (dof + 2 views). Per animation frame, when only the tool pose is needed: fkTool(q, out) — several times cheaper. */
   forwardKinematics(q: Vector): FkResult;
   apairLegEndpoints(q: Vector): ApairLegs[];
   withinLimits(q: Vector): boolean;

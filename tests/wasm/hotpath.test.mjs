@@ -155,3 +155,35 @@ test('dynamics state belongs to its model: freeing one model leaves the others r
   a.dispose();
   assert.throws(() => a.inverseDynamics(q, qd, qdd), { message: /was disposed/ });
 });
+
+test('pooled results (≤ 256 doubles share a slab): independent, stable across slab turnover, survive a transferred buffer', () => {
+  const m = achain.loadModel('puma560');
+  const rand = rng(17);
+  const qs = Array.from({ length: 300 }, () => randomQ(m, rand));
+  // 300 Jacobians (36 doubles each) span several 2048-double slabs: every one must keep its own numbers.
+  const kept = qs.map((q) => m.pointJacobian(q));
+  const out = new Float64Array(36);
+  qs.forEach((q, i) => {
+    m.pointJacobian(q, { out });
+    assert.deepEqual(kept[i], out, `sample ${i}`);
+    assert.equal(kept[i].length, 36);
+  });
+  // Two results in one slab do not overlap: writing one leaves the other alone.
+  const a = m.massMatrix(qs[0]), b = m.massMatrix(qs[1]);
+  const b0 = b.slice();
+  a.fill(Number.NaN);
+  assert.deepEqual(b, b0);
+  // A caller who transfers (detaches) a pooled result's buffer: later results still come back whole.
+  const t = m.inverseDynamics(qs[2], qs[3], qs[4]);
+  structuredClone(t, { transfer: [t.buffer] });
+  assert.equal(t.length, 0);  // detached, as transferring any typed array's buffer does
+  const tau = m.inverseDynamics(qs[2], qs[3], qs[4]);
+  assert.equal(tau.length, 6);
+  assert.deepEqual(tau, m.inverseDynamics(qs[2], qs[3], qs[4], { out: new Float64Array(6) }));
+  // Results larger than the pool get their own buffer.
+  const big = achain.loadModel('prototype-4a');
+  const G = big.influence(randomQ(big, rand), { order: 3 });
+  assert.ok(G.D.length > 256);
+  m.dispose();
+  big.dispose();
+});

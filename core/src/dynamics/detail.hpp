@@ -37,14 +37,25 @@ inline Vec3 legBase(const Data& data, const DynLeg& L) {
 /// dynamics, 0 for none), bodies of leg model `legs`, parts `parts`. FK must already be in data
 /// (set run_fk to compute it). Adds nothing for motors/friction/wrench.
 /// Spatial inertia of body b about the world origin, blocks (angular, linear), for the link pose oMi.
-inline void spatialInertiaAtOrigin(const DynBody& b, const SE3& oMi, Eigen::Matrix<double, 6, 6>& I) {
-  const Mat3& R = oMi.R;
+/// The rotational block about the origin is I_o = R·I_c·Rᵀ − m·[c]×[c]× = R·I_c·Rᵀ + (h·c)·1 − h·cᵀ with
+/// h = m·c (the first moment), since [c]×[c]× = c·cᵀ − (c·c)·1: 12 multiplies where m·[c]×·[c]× costs 36.
+inline void rotationalInertiaAtOrigin(const DynBody& b, const SE3& oMi, Mat3& Io, Vec3& h) {
   const Vec3 c = oMi.act(b.com);
-  Mat3 C;  // [c]×
-  C << 0, -c.z(), c.y(), c.z(), 0, -c.x(), -c.y(), c.x(), 0;
-  I.topLeftCorner<3, 3>() = R * b.inertia * R.transpose() - b.mass * C * C;
-  I.topRightCorner<3, 3>() = b.mass * C;
-  I.bottomLeftCorner<3, 3>() = -b.mass * C;
+  h = b.mass * c;
+  Io.noalias() = oMi.R * b.inertia * oMi.R.transpose();
+  Io.noalias() -= h * c.transpose();
+  Io.diagonal().array() += h.dot(c);
+}
+
+inline void spatialInertiaAtOrigin(const DynBody& b, const SE3& oMi, Eigen::Matrix<double, 6, 6>& I) {
+  Mat3 Io;
+  Vec3 h;
+  rotationalInertiaAtOrigin(b, oMi, Io, h);
+  Mat3 H;  // [h]× = m·[c]×
+  H << 0, -h.z(), h.y(), h.z(), 0, -h.x(), -h.y(), h.x(), 0;
+  I.topLeftCorner<3, 3>() = Io;
+  I.topRightCorner<3, 3>() = H;
+  I.bottomLeftCorner<3, 3>() = -H;
   I.bottomRightCorner<3, 3>() = b.mass * Mat3::Identity();
 }
 

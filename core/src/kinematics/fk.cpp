@@ -2,7 +2,27 @@
 
 #include <cmath>
 
+#if defined(__EMSCRIPTEN__)
+extern "C" void sincos(double, double*, double*);  // musl's libm (declared by math.h only under _GNU_SOURCE)
+#endif
+
 namespace achain {
+
+namespace {
+/// sin and cos of one angle in one libm call (glibc's and musl's sincos share the argument reduction).
+/// GCC already fuses std::sin + std::cos of one argument into sincos; clang (Emscripten's wasm build)
+/// does not, so there the pair cost two reductions: written out here, both builds make the same call.
+inline void sinCos(double x, double& s, double& c) {
+#if defined(__EMSCRIPTEN__)
+  ::sincos(x, &s, &c);
+#elif defined(__GNUC__) && !defined(__clang__)
+  __builtin_sincos(x, &s, &c);
+#else
+  s = std::sin(x);
+  c = std::cos(x);
+#endif
+}
+}  // namespace
 
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
   const int n = model.njoints();
@@ -20,7 +40,8 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ve
     data.axial_rate[i] = js.axial_rate;
     data.axial_curv[i] = js.axial_curv;
     data.axial_jerk[i] = js.axial_jerk;
-    const double c = std::cos(th), s = std::sin(th);
+    double s, c;
+    sinCos(th, s, c);
     const bool dh_standard = standard && !j.has_origin;  // pre = I, post = Tx(a)·Rx(α)
     SE3& axis = data.oMj[i];
     if (dh_standard) {
