@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serveDist, launch, openPage, waitReady, screenshot, canvasStats, repo } from './helpers.mjs';
+import { serveDist, launch, openPage, waitReady, screenshot, canvasStats, repo, zArrow } from './helpers.mjs';
 
 const cliPath = path.join(repo, 'build/native/achain');
 let srv;
@@ -112,6 +112,59 @@ test('all IK solutions appear as ghost arms; clicking one switches the arm to it
       if (q.some((v, i) => Math.abs(v - q0[i]) > 1e-3)) switched = true;
     }
     assert.ok(switched, 'at least one solution is a different arm configuration');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('general 6R: Solve all shows its 16 ghost arms (method general6r), and every ghost follows its branch while the tool is dragged', { timeout: 120000 }, async () => {
+  const q16 = [2.297, -0.767, 0.021, -2.465, 1.906, 0.897].map((v) => (v * 180 / Math.PI).toFixed(6));
+  const { page, errors, context } = await teleop(`#robot=general-6r&q=${q16.join(',')}&view=teleop`);
+  try {
+    await page.click('.solve-all');
+    const first = await page.evaluate(() => { const v = window.__achain.views.teleop; return { method: v.allResult.method, n: v.allResult.solutions.length, ghosts: v.ghosts.length }; });
+    assert.deepEqual(first, { method: 'general6r', n: 16, ghosts: 16 });
+    await screenshot(page, 'teleop-general6r-16');
+    // count the ghost updates during the drag
+    await page.evaluate(() => {
+      const v = window.__achain.views.teleop;
+      const draw = v._drawGhosts.bind(v);
+      window.__follows = 0;
+      v._drawGhosts = () => { window.__follows++; return draw(); };
+    });
+    const tool0 = await page.evaluate(() => window.__achain.tool);
+    const p = await zArrow(page);
+    await page.mouse.down();
+    const steps = 12;
+    for (let k = 1; k <= steps; k++) {
+      await page.mouse.move(p.x, p.y + 3 * k);
+      await page.waitForTimeout(40);
+    }
+    await page.waitForTimeout(100);
+    const r = await page.evaluate(() => {
+      const a = window.__achain;
+      const v = a.views.teleop;
+      const m = a.studio.model;
+      const tool = a.tool;
+      // every live branch (ghost) reaches the tool pose where the drag ended, not the pose it started at
+      const live = v.solutions.filter((x) => x.alive !== false);
+      const err = live.map((x) => Math.max(...m.fkTool(x.q).map((e, i) => Math.abs(e - tool[i]))));
+      const distinct = live.every((x, i) => live.every((y, j) => j <= i || x.q.some((e, k) => Math.abs(e - y.q[k]) > 1e-6)));
+      return { follows: window.__follows, live: live.length, visible: v.ghosts.filter((g) => g.group.visible).length,
+        inside: v.solutions.filter((x) => x.inside).length, err: Math.max(...err), distinct, tool, head: v.$('.solutions .muted').textContent };
+    });
+    const moved = Math.hypot(r.tool[3] - tool0[3], r.tool[7] - tool0[7], r.tool[11] - tool0[11]);
+    assert.ok(moved > 0.01, `the tool moved ${moved} m`);
+    assert.ok(r.follows >= steps / 2, `the ghosts were tracked in ${r.follows} of ${steps} drag frames`);
+    assert.equal(r.visible, r.inside, 'a visible ghost per live branch inside the limits');
+    assert.ok(r.live >= 2 && r.distinct, `${r.live} distinct live branches at the dragged pose`);
+    assert.ok(r.err < 1e-9, `every ghost reaches the dragged tool pose (max |ΔT| = ${r.err})`);
+    assert.match(r.head, /general6r, tracked · \d+ of 16 branches alive/);
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+    // branches that ended in the drag: Solve all runs again at the pose where it ended (the branches born there)
+    const after = await page.evaluate(() => { const v = window.__achain.views.teleop; return { tracked: !!v.tracked, n: v.solutions.length }; });
+    assert.equal(after.tracked, r.live === 16, `after the drag: ${JSON.stringify(after)}, ${r.live} live branches in it`);
+    await screenshot(page, 'teleop-general6r-dragged');
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });

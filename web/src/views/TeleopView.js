@@ -11,7 +11,9 @@ import { BatchIk } from '../ui/BatchIk.js';
 
 /** Solve all: solutions within this of one already shown (every joint, rad) are the same posture (the core's minSeparation). */
 const DISTINCT_POSTURE = 20 * Math.PI / 180;
-const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf8, 0xa3e635, 0xf87171];
+/** One colour per ghost arm: up to 16, the most a 6R arm has (general 6R). */
+const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf8, 0xa3e635, 0xf87171,
+  0x2dd4bf, 0xfde047, 0x86efac, 0xf9a8d4, 0xfdba74, 0xc4b5fd, 0xd9f99d, 0xfca5a5];
 
 export { rowMajorFromMatrix };
 
@@ -69,7 +71,8 @@ export class TeleopView {
       <div class="sing muted"></div>
       <h3>All IK solutions</h3>
       <div class="sol-ui">
-        <div class="row"><button type="button" class="solve-all">Solve all for this tool pose</button><button type="button" class="clear-ghosts">Clear</button></div>
+        <div class="row"><button type="button" class="solve-all">Solve all for this tool pose</button><button type="button" class="clear-ghosts">Clear</button>
+          <label title="while you drag the tool, every ghost arm is solved again for the new pose (model.ikAll each frame)"><input type="checkbox" class="ghosts-follow" checked> follow the drag</label></div>
         <div class="solutions"></div>
       </div>
       <div class="batch-ui">
@@ -229,7 +232,14 @@ export class TeleopView {
   }
 
   /** One IK solve toward the gizmo, seeded with the current q (runs at most once per frame). */
-  _frame() { this.drag.frame(); }
+  _frame() {
+    this.drag.frame();
+    // branches ended during the drag: solve all again once it is over (new branches are found only that way)
+    if (this._resolveAfterDrag && !this.drag.dragging) {
+      this._resolveAfterDrag = false;
+      if (this.ghosts.length) this.solveAll();
+    }
+  }
 
   /** Solves IK toward a row-major target from the current q and applies it. Returns the IkResult. */
   solveToward(target, opts = this._options()) {
@@ -243,6 +253,7 @@ export class TeleopView {
     s.setQ(r.q, this);
     this.sliders.set(r.q);
     this.lastResult = r;
+    if (this.ghosts.length && this.$('.ghosts-follow').checked) this._followGhosts();
     const avg = this.solveTimes.reduce((a, b) => a + b, 0) / this.solveTimes.length;
     const posUnit = s.units.length;
     const f = posUnit === 'in' ? 1 / 0.0254 : posUnit === 'mm' ? 1000 : 1;
@@ -285,13 +296,34 @@ export class TeleopView {
   }
 
   // ---------------------------------------------------------------- all solutions as ghosts
+  /**
+   * Every IK solution of the current tool pose (model.ikAll), drawn as ghost arms, and the start of their
+   * branch tracking (model.startBranches) so that they follow a drag. Returns the IkAllResult.
+   */
   solveAll() {
-    const s = this.studio;
-    const m = s.model;
     this.clearGhosts();
-    let res;
+    const res = this._ikAll();
+    if (!res) return null;
+    this.allResult = res;
+    this.solutions = [...res.solutions.map((x) => ({ ...x, inside: true })), ...res.outsideLimits.map((x) => ({ ...x, inside: false }))]
+      .slice(0, GHOST_COLOURS.length);
+    this.tracked = null;
     try {
-      res = m.ikAll(s.lastFk.tool, { seedQ: s.q, ...this._options(), minSeparation: DISTINCT_POSTURE });
+      this.studio.model.startBranches(this.studio.lastFk.tool, this.solutions.map((x) => x.q));
+      this.tracking = true;
+    } catch { this.tracking = false; }  // a chain the tracker does not take (more than 6 coordinates): re-solve instead
+    this._drawGhosts();
+    return res;
+  }
+
+  /** model.ikAll for the current tool pose, timed; an error is shown in the list and gives null. */
+  _ikAll() {
+    const s = this.studio;
+    const t0 = performance.now();
+    try {
+      const res = s.model.ikAll(s.lastFk.tool, { seedQ: s.q, ...this._options(), minSeparation: DISTINCT_POSTURE });
+      this.allMs = performance.now() - t0;
+      return res;
     } catch (e) {
       this.$('.solutions').innerHTML = '';
       const d = document.createElement('div');
@@ -300,20 +332,63 @@ export class TeleopView {
       this.$('.solutions').appendChild(d);
       return null;
     }
+  }
+
+  /**
+   * While the tool is dragged with ghosts shown, every ghost follows it: the core follows each solution
+   * branch to the arm's new tool pose (model.trackBranches: a predictor–corrector step per branch, tens of
+   * µs), so a ghost keeps its colour and never jumps to another branch. A branch that ends (two meeting at a
+   * singularity, or leaving the reach) disappears; when the drag ends, Solve all runs again to pick up the
+   * branches born there. Without tracking, ikAll runs again (at most every 4× its own time when slower than a frame).
+   */
+  _followGhosts() {
+    const s = this.studio;
+    if (this.tracking) {
+      const t0 = performance.now();
+      try {
+        const r = s.model.trackBranches(s.lastFk.tool);
+        this.allMs = performance.now() - t0;
+        this.tracked = r;
+        this.solutions = r.branches.map((b) => ({ q: b.q, inside: b.alive && b.withinLimits, alive: b.alive, event: b.event }));
+        if (r.branches.some((b) => !b.alive)) this._resolveAfterDrag = true;
+        this._drawGhosts();
+        return;
+      } catch { this.tracking = false; }
+    }
+    const now = performance.now();
+    if (this.allMs > 16 && now - (this._lastFollow ?? 0) < 4 * this.allMs) return;
+    this._lastFollow = now;
+    const res = this._ikAll();
+    if (!res) return;
     this.allResult = res;
-    const sols = [...res.solutions.map((x) => ({ ...x, inside: true })), ...res.outsideLimits.map((x) => ({ ...x, inside: false }))];
-    this.solutions = sols;
-    sols.slice(0, GHOST_COLOURS.length).forEach((sol, k) => {
-      if (!sol.inside) return;
-      const v = new ChainView({ ghost: true, color: GHOST_COLOURS[k] });
-      v.build(m, s.size);
+    this.tracked = null;
+    this.solutions = [...res.solutions.map((x) => ({ ...x, inside: true })), ...res.outsideLimits.map((x) => ({ ...x, inside: false }))]
+      .slice(0, GHOST_COLOURS.length);
+    this._drawGhosts();
+  }
+
+  /** Ghost k draws solution (branch) k in colour k while it is inside the limits; the list shows them all. */
+  _drawGhosts() {
+    const s = this.studio;
+    const m = s.model;
+    this.solutions.forEach((sol, k) => {
+      let v = this.ghosts[k];
+      if (!sol.inside) {
+        if (v) v.group.visible = false;
+        return;
+      }
+      if (!v) {
+        v = new ChainView({ ghost: true, color: GHOST_COLOURS[k] });
+        v.build(m, s.size);
+        s.viewport.world.add(v.group);
+        this.ghosts[k] = v;
+      }
+      v.group.visible = true;
       v.update(m.forwardKinematics(sol.q), m.apairLegEndpoints(sol.q));
-      s.viewport.world.add(v.group);
-      this.ghosts.push(v);
     });
+    for (const v of this.ghosts.splice(this.solutions.length)) v.dispose();
     this._renderSolutions();
     s.viewport.requestRender();
-    return res;
   }
 
   _renderSolutions() {
@@ -323,7 +398,10 @@ export class TeleopView {
     const s = this.studio;
     const head = document.createElement('div');
     head.className = 'muted';
-    head.textContent = `${this.allResult.method} · ${this.allResult.status} · ${this.allResult.solutions.length} inside limits, ${this.allResult.outsideLimits.length} outside`
+    const alive = this.solutions.filter((x) => x.alive !== false).length;
+    head.textContent = (this.tracked
+      ? `${this.allResult.method}, tracked · ${alive} of ${this.solutions.length} branches alive, ${this.solutions.filter((x) => x.inside).length} inside limits · ${fmt(this.allMs, 2)} ms/frame`
+      : `${this.allResult.method} · ${this.allResult.status} · ${this.allResult.solutions.length} inside limits, ${this.allResult.outsideLimits.length} outside · ${fmt(this.allMs, 2)} ms`)
       + (this.allResult.method === 'numeric' ? ` · distinct postures: solutions within ${fmt(jointToDisplay(ANGULAR, DISTINCT_POSTURE, s.units), 0)}${jointUnitLabel(ANGULAR, s.units)} of one shown are merged${this.allResult.note ? ` (${this.allResult.note})` : ''}` : '');
     box.appendChild(head);
     this.solutions.forEach((sol, k) => {
@@ -331,7 +409,7 @@ export class TeleopView {
       row.className = 'row solution';
       const b = document.createElement('button');
       b.type = 'button';
-      b.textContent = sol.inside ? 'use' : 'outside';
+      b.textContent = sol.inside ? 'use' : sol.alive === false ? 'ended' : 'outside';
       b.disabled = !sol.inside;
       b.style.borderLeft = `4px solid #${GHOST_COLOURS[k % GHOST_COLOURS.length].toString(16).padStart(6, '0')}`;
       b.addEventListener('click', () => { s.setQ(sol.q, this); this.sliders.set(sol.q); });
@@ -346,6 +424,9 @@ export class TeleopView {
     for (const g of this.ghosts ?? []) g.dispose();
     this.ghosts = [];
     this.solutions = null;
+    this.tracking = false;
+    this.tracked = null;
+    this._resolveAfterDrag = false;
     if (this.$) this.$('.solutions').replaceChildren();
     this.studio?.viewport.requestRender();
   }
