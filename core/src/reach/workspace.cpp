@@ -11,6 +11,8 @@
 
 #include <achain/kinematics/fk.hpp>
 
+#include "sweep_pruner.hpp"
+
 namespace achain {
 
 const char* toString(WorkspaceMethod m) {
@@ -54,12 +56,7 @@ std::string num(double v) {
   return b;
 }
 
-/// A rigid motion as a 3×4 block, applied to many points.
-struct Motion {
-  Mat3 R;
-  Vec3 t;
-  Vec3 apply(const Vec3& x) const { return R * x + t; }
-};
+using reach_detail::Motion;
 
 /// The joints that move the tool, base → tool, and their swept intervals.
 struct Path {
@@ -256,6 +253,9 @@ struct WorkspaceJob::Impl {
   int sweep = -1;              // index into res.sweeps (tool → base)
   size_t src = 0, src_end = 0;
   std::vector<Motion> motions;  // relative motions of the current sweep (k = 1..N)
+  std::vector<double> dtheta, dz;  // the same motions as rotation and axial shift about the joint axis
+  reach_detail::SweepPruner pruner;  // the last sweep, pruned (opt.prune)
+  bool pruning = false;
   std::vector<double> axis_bound;  // per path joint: bound on the point's distance from its axis
 
   // Castelli / Monte-Carlo
@@ -346,18 +346,26 @@ struct WorkspaceJob::Impl {
       }
       S.steps = stepsFor(S.upper - S.lower, step, "step (joint " + std::to_string(S.joint) + ")");
       motions.clear();
+      dtheta.clear();
+      dz.clear();
       double th0 = 0, dz0 = 0;
       jointMotion(JM, S.lower, th0, dz0);
       for (int i = 1; i <= S.steps; ++i) {
-        double th = 0, dz = 0;
-        jointMotion(JM, S.lower + (S.upper - S.lower) * i / S.steps, th, dz);
-        const SE3 M = A * rotZ(th - th0) * translation(Vec3(0, 0, dz - dz0)) * A.inverse();
+        double th = 0, d = 0;
+        jointMotion(JM, S.lower + (S.upper - S.lower) * i / S.steps, th, d);
+        const SE3 M = A * rotZ(th - th0) * translation(Vec3(0, 0, d - dz0)) * A.inverse();
         motions.push_back(Motion{M.R, M.p});
+        dtheta.push_back(th - th0);
+        dz.push_back(d - dz0);
       }
       src = 0;
       src_end = cells.size();
       fresh.clear();
       last = sweep + 1 == int(res.sweeps.size());
+      // The last sweep marks only output bits: its points that provably land in set voxels are skipped.
+      // (The pruner keeps voxel indices in 32 bits: a grid past 2³² cells, only with a raised max_cells, runs plain.)
+      pruning = last && opt.prune && !motions.empty() && res.voxels.cells() < (int64_t(1) << 32);
+      if (pruning) pruner.start(A, dtheta, dz, reps, 0, src_end, res.voxels);
       if (!motions.empty()) return true;
       S.voxels = res.voxels.count();
     }
@@ -368,6 +376,10 @@ struct WorkspaceJob::Impl {
     WorkspaceSweep& S = res.sweeps[sweep];
     S.voxels = res.voxels.count();
     S.evaluations = src_end * motions.size();
+    if (pruning) {
+      S.pruned = pruner.pruned();
+      res.pruned += S.pruned;
+    }
   }
 
   double robinsonRemaining() const {
@@ -405,6 +417,14 @@ struct WorkspaceJob::Impl {
     while (!finished && spent < budget) {
       if (!sourcesLeft()) break;
       const size_t n = motions.size();
+      if (pruning) {
+        while (src < src_end && spent < budget) {
+          pruner.run(src, reps[src], motions, res.voxels, outside);
+          ++src;
+          spent += double(n);
+        }
+        continue;
+      }
       while (src < src_end && spent < budget) {
         const Vec3 x = reps[src++];
         for (size_t k = 0; k < n; ++k) hit(motions[k].apply(x));
@@ -434,7 +454,7 @@ struct WorkspaceJob::Impl {
     // output bits), or order-free representatives on the output grid. Witness sweeps before the
     // last one (usually cheap) run sequentially.
     const bool order_free = last || (opt.representative != Representative::Witness && opt.refine <= 1);
-    if (T <= 1 || !order_free) {
+    if (T <= 1 || !order_free || pruning) {  // the pruned last sweep runs on one thread
       robinsonSlice(double(count * n));
       return;
     }

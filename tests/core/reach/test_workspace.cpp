@@ -428,3 +428,93 @@ TEST_CASE("Workspace: the estimate before a job, and the caps it is checked agai
   o.max_bytes = std::nan("");
   CHECK_THROWS_WITH(estimateWorkspace(m, o), Catch::Matchers::StartsWith("max_bytes: must be > 0"));
 }
+
+// ---- The pruned last sweep (issue 16 item 3): the same voxels as the plain sweep, bit for bit.
+
+TEST_CASE("Workspace: floorToInt is std::floor", "[workspace][prune]") {
+  for (double x : {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999999999999999, -2.000000000000001, 1e-300, -1e-300,
+                   4503599627370495.5, -4503599627370495.5, 9007199254740993.0, -9007199254740993.0, 1e15 + 0.25, -1e15 - 0.25})
+    CHECK(floorToInt(x) == int64_t(std::floor(x)));
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1e6, 1e6);
+  for (int i = 0; i < 100000; ++i) {
+    const double x = u(rng);
+    REQUIRE(floorToInt(x) == int64_t(std::floor(x)));
+  }
+}
+
+namespace {
+struct PruneCase {
+  const char* name;
+  Model model;
+  WorkspaceOptions options;
+  double min_pruned = 0;  // fraction of the last sweep's points pruned, at least
+};
+WorkspaceOptions pruneOptions(double voxel, const Vec3& origin = Vec3::Zero(), Representative rep = Representative::Witness) {
+  WorkspaceOptions o;
+  o.voxel = voxel;
+  o.origin = origin;
+  o.representative = rep;
+  o.threads = 1;
+  return o;
+}
+}  // namespace
+
+TEST_CASE("Workspace: the pruned last sweep sets exactly the plain sweep's voxels", "[workspace][prune]") {
+  // A chain whose base joint is prismatic and tilted (a general axis, no rotation in the last sweep), and one
+  // whose base frame is turned so the base joint's axis is not a world axis.
+  const Model tilted_p = modelFromJsonString(R"({"schema_version":1,"name":"tp","units":{"length":"m","angle":"deg"},
+    "base":{"xyz":[0.05,-0.02,0.1],"rpy":[20,-35,10]},"joints":[
+    {"kind":"P","a":0.1,"alpha":90,"limits":{"lower":0.0,"upper":0.25}},
+    {"kind":"R","a":0.3,"d":0.05,"alpha":-90,"limits":{"lower":-150,"upper":150}},
+    {"kind":"R","a":0.2,"limits":{"lower":-120,"upper":120}}]})");
+  const Model tilted_a = modelFromJsonString(R"({"schema_version":1,"name":"ta","units":{"length":"m","angle":"deg"},
+    "base":{"xyz":[0,0,0],"rpy":[40,25,-60]},"joints":[
+    {"kind":"A","side":0.3,"a":0.2,"d":0.1,"alpha":90,"limits":{"lower":60,"upper":300}},
+    {"kind":"R","a":0.25,"alpha":-90,"limits":{"lower":-170,"upper":170}},
+    {"kind":"H","pitch":0.02,"a":0.15,"d":0.05,"alpha":30,"limits":{"lower":-90,"upper":120}}]})");
+  std::vector<PruneCase> cases = {
+      // 0.5 in (the thesis's voxel): the default options on the prototype and the PUMA's wrist centre
+      {"prototype-4a 0.5 in", builtinModel("prototype-4a"), pruneOptions(scaled(0.0127, 0.0254)), 0.05},
+      {"puma560 0.5 in", builtinModel("puma560"), pruneOptions(scaled(0.0127, 0.0254)), 0.05},
+      {"prototype-4r 0.5 in, centre", builtinModel("prototype-4r"), pruneOptions(scaled(0.0127, 0.0254), Vec3::Zero(), Representative::Centre), 0.05},
+      // thin sets (surfaces, slabs a few voxels thick) leave few bins full: little is pruned, the voxels are the same
+      {"thesis 3R, generic lattice", thesis3R(), pruneOptions(0.5, kGenericOrigin)},
+      {"mixed R/P/H/A", mixedChain(), pruneOptions(0.01, kGenericOrigin)},
+      {"tilted prismatic base", tilted_p, pruneOptions(0.01, kGenericOrigin)},
+      {"turned A-pair base", tilted_a, pruneOptions(0.01, kGenericOrigin, Representative::FarCorner)},
+  };
+  for (PruneCase& c : cases) {
+    INFO(c.name);
+    WorkspaceOptions o = c.options;
+    o.prune = false;
+    const WorkspaceResult plain = computeWorkspace(c.model, o);
+    o.prune = true;
+    const WorkspaceResult pruned = computeWorkspace(c.model, o);
+    INFO("voxels " << plain.count() << ", evaluations " << plain.evaluations << ", pruned " << pruned.pruned);
+    CHECK(plain.count() > 1000);
+    CHECK(sameBits(plain.voxels, pruned.voxels));
+    CHECK(plain.evaluations == pruned.evaluations);
+    CHECK(plain.outside == pruned.outside);
+    CHECK(plain.pruned == 0);
+    CHECK(pruned.pruned == pruned.sweeps.back().pruned);
+    CHECK(pruned.pruned < pruned.sweeps.back().evaluations);
+    // a pruned point is one that could not add a voxel; the volumes of the robots prune a good part
+    CHECK(double(pruned.pruned) >= c.min_pruned * double(pruned.sweeps.back().evaluations));
+  }
+}
+
+TEST_CASE("Workspace: pruned vs plain at 0.25 in — the same voxels, a fraction of the points moved", "[workspace][prune]") {
+  // 0.25 in on the prototype (4.05 M voxels, 110 M point moves); 0.5 in under ACHAIN_TEST_SCALE=reduced.
+  const Model m = builtinModel("prototype-4a");
+  WorkspaceOptions o = pruneOptions(scaled(0.00635, 0.0127));
+  o.prune = false;
+  const WorkspaceResult plain = computeWorkspace(m, o);
+  o.prune = true;
+  const WorkspaceResult pruned = computeWorkspace(m, o);
+  INFO("voxels " << plain.count() << " / " << pruned.count() << ", evaluations " << plain.evaluations << ", pruned " << pruned.pruned);
+  CHECK(plain.count() == scaled<size_t>(4050598, 510172));
+  CHECK(sameBits(plain.voxels, pruned.voxels));
+  CHECK(pruned.evaluations == plain.evaluations);
+  CHECK(double(pruned.pruned) > scaled(0.4, 0.05) * double(plain.evaluations));
+}
