@@ -364,7 +364,8 @@ struct WorkspaceJob::Impl {
       last = sweep + 1 == int(res.sweeps.size());
       // The last sweep marks only output bits: its points that provably land in set voxels are skipped.
       // (The pruner keeps voxel indices in 32 bits: a grid past 2³² cells, only with a raised max_cells, runs plain.)
-      pruning = last && opt.prune && !motions.empty() && res.voxels.cells() < (int64_t(1) << 32);
+      pruning = last && !motions.empty() && double(src_end) * double(motions.size()) > opt.prune_above &&
+                res.voxels.cells() < (int64_t(1) << 32);
       if (pruning) pruner.start(A, dtheta, dz, reps, 0, src_end, res.voxels);
       if (!motions.empty()) return true;
       S.voxels = res.voxels.count();
@@ -698,6 +699,7 @@ Setup setUp(const Model& model, const WorkspaceOptions& opt, Data& data, bool ch
   if (!(opt.samples >= 1) || !std::isfinite(opt.samples) || opt.samples > 1e13) throw Error("samples: must be a count ≥ 1 (got " + num(opt.samples) + ")");
   if (opt.threads < 0) throw Error("threads: must be ≥ 0");
   if (opt.refine < 1 || opt.refine > 8) throw Error("refine: must be between 1 and 8 (got " + std::to_string(opt.refine) + ")");
+  if (!(opt.prune_above >= 0)) throw Error("prune_above: must be ≥ 0 (0 = always prune, infinity = never; got " + num(opt.prune_above) + ")");
   for (const auto& [v, name] : {std::pair<double, const char*>{opt.max_cells, "max_cells"}, {opt.max_bytes, "max_bytes"},
                                 {opt.max_evaluations, "max_evaluations"}})
     if (!(v > 0)) throw Error(std::string(name) + ": must be > 0 (got " + num(v) + ")");
@@ -770,7 +772,8 @@ Setup setUp(const Model& model, const WorkspaceOptions& opt, Data& data, bool ch
     // per tracked voxel: its cell index and representative (32 bytes, vectors grown by doubling: ×1.5 on
     // average) and a witness-map entry while its sweep runs (about 48 bytes)
     E.bytes += tracked * (32 * 1.5 + 48);
-    if (opt.prune && !steps.empty()) {
+    const bool prune = !steps.empty() && steps.back() * sources.back() > opt.prune_above;
+    if (prune) {
       // the pruner: per source of the last sweep its cylindrical coordinates (24 bytes), and its bins about
       // the base axis (ρ, z of kBin voxels, φ of kBin voxels at the largest radius) within the reach ball
       const double w = reach_detail::SweepPruner::kBin * opt.voxel, R = balls.back().second;
@@ -779,7 +782,7 @@ Setup setUp(const Model& model, const WorkspaceOptions& opt, Data& data, bool ch
       E.bytes += 24 * sources.back() + (rho / w + 2) * (2 * R / w + 3) * (2 * kPi * rho / w + 1) * reach_detail::SweepPruner::bytesPerBin();
     }
     // the time: the points moved (those pruned skipped) at the nominal rate
-    E.seconds = (E.evaluations - (opt.prune && !steps.empty() ? pruned * steps.back() * sources.back() : 0)) / kWorkspaceRobinsonRate;
+    E.seconds = (E.evaluations - (prune ? pruned * steps.back() * sources.back() : 0)) / kWorkspaceRobinsonRate;
   } else {
     double total = 1;
     S.radix.resize(n);

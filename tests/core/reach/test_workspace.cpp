@@ -2,6 +2,7 @@
 // slicing/thread independence, outputs (sections, mesh, overlap), errors.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -487,9 +488,9 @@ TEST_CASE("Workspace: the pruned last sweep sets exactly the plain sweep's voxel
   for (PruneCase& c : cases) {
     INFO(c.name);
     WorkspaceOptions o = c.options;
-    o.prune = false;
+    o.prune_above = std::numeric_limits<double>::infinity();
     const WorkspaceResult plain = computeWorkspace(c.model, o);
-    o.prune = true;
+    o.prune_above = 0;
     const WorkspaceResult pruned = computeWorkspace(c.model, o);
     INFO("voxels " << plain.count() << ", evaluations " << plain.evaluations << ", pruned " << pruned.pruned);
     CHECK(plain.count() > 1000);
@@ -508,13 +509,26 @@ TEST_CASE("Workspace: pruned vs plain at 0.25 in — the same voxels, a fraction
   // 0.25 in on the prototype (4.05 M voxels, 110 M point moves); 0.5 in under ACHAIN_TEST_SCALE=reduced.
   const Model m = builtinModel("prototype-4a");
   WorkspaceOptions o = pruneOptions(scaled(0.00635, 0.0127));
-  o.prune = false;
+  o.prune_above = std::numeric_limits<double>::infinity();
   const WorkspaceResult plain = computeWorkspace(m, o);
-  o.prune = true;
+  o.prune_above = scaled(WorkspaceOptions().prune_above, 0.0);  // the default prunes a sweep this large
   const WorkspaceResult pruned = computeWorkspace(m, o);
   INFO("voxels " << plain.count() << " / " << pruned.count() << ", evaluations " << plain.evaluations << ", pruned " << pruned.pruned);
   CHECK(plain.count() == scaled<size_t>(4050598, 510172));
   CHECK(sameBits(plain.voxels, pruned.voxels));
   CHECK(pruned.evaluations == plain.evaluations);
   CHECK(double(pruned.pruned) > scaled(0.4, 0.05) * double(plain.evaluations));
+}
+
+TEST_CASE("Workspace: prune_above is checked, and small last sweeps run plain by default", "[workspace][prune][errors]") {
+  const Model m = builtinModel("planar-2r");
+  WorkspaceOptions o;
+  o.voxel = 0.05;
+  for (double bad : {-1.0, std::nan("")}) {
+    o.prune_above = bad;
+    CHECK_THROWS_WITH(computeWorkspace(m, o), Catch::Contains("prune_above: must be ≥ 0"));
+    CHECK_THROWS_WITH(estimateWorkspace(m, o), Catch::Contains("prune_above"));
+  }
+  o.prune_above = WorkspaceOptions().prune_above;
+  CHECK(computeWorkspace(m, o).pruned == 0);  // a few thousand points: below the default threshold
 }
