@@ -432,15 +432,15 @@ TEST_CASE("Workspace: the estimate before a job, and the caps it is checked agai
 
 // ---- The pruned last sweep (issue 16 item 3): the same voxels as the plain sweep, bit for bit.
 
-TEST_CASE("Workspace: floorToInt is std::floor", "[workspace][prune]") {
+TEST_CASE("Workspace: detail::floorToInt (VoxelSet::cellOf) is std::floor", "[workspace][prune]") {
   for (double x : {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999999999999999, -2.000000000000001, 1e-300, -1e-300,
                    4503599627370495.5, -4503599627370495.5, 9007199254740993.0, -9007199254740993.0, 1e15 + 0.25, -1e15 - 0.25})
-    CHECK(floorToInt(x) == int64_t(std::floor(x)));
+    CHECK(detail::floorToInt(x) == int64_t(std::floor(x)));
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> u(-1e6, 1e6);
   for (int i = 0; i < 100000; ++i) {
     const double x = u(rng);
-    REQUIRE(floorToInt(x) == int64_t(std::floor(x)));
+    REQUIRE(detail::floorToInt(x) == int64_t(std::floor(x)));
   }
 }
 
