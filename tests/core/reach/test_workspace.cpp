@@ -532,3 +532,40 @@ TEST_CASE("Workspace: prune_above is checked, and small last sweeps run plain by
   o.prune_above = WorkspaceOptions().prune_above;
   CHECK(computeWorkspace(m, o).pruned == 0);  // a few thousand points: below the default threshold
 }
+
+TEST_CASE("Workspace: the pruned sweep keeps slicing, progress and cancellation", "[workspace][prune]") {
+  const Model m = builtinModel("prototype-4a");
+  WorkspaceOptions o;
+  o.voxel = scaled(0.0254, 0.0508);
+  o.prune_above = 0;  // prune whatever the size
+  o.threads = 3;
+  const WorkspaceResult all = computeWorkspace(m, o);
+  CHECK(all.pruned > 0);
+  WorkspaceJob job(m, o);
+  std::mt19937 rng(7);
+  double last = 0;
+  int slices = 0;
+  while (!job.run(std::uniform_real_distribution<double>(1, 2e4)(rng))) {
+    const double p = job.progress();
+    CHECK(p >= last);
+    CHECK(p < 1.0);
+    last = p;
+    ++slices;
+  }
+  CHECK(slices > 10);
+  CHECK(job.progress() == 1.0);
+  CHECK(sameBits(job.result().voxels, all.voxels));
+  CHECK(job.result().evaluations == all.evaluations);
+  CHECK(job.result().pruned == all.pruned);
+  // cancelled half-way, inside the pruned last sweep (96 % of the work): a partial result
+  WorkspaceJob cut(m, o);
+  while (!cut.run(5e3) && cut.progress() < 0.5) {
+  }
+  CHECK_FALSE(cut.done());
+  cut.cancel();
+  CHECK(cut.cancelled());
+  CHECK(cut.done());
+  CHECK(cut.run(1e6));  // a cancelled job does no more work
+  CHECK(cut.result().evaluations < all.evaluations);
+  CHECK(cut.result().count() <= all.count());
+}
