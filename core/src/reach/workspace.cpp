@@ -254,7 +254,7 @@ struct WorkspaceJob::Impl {
   size_t src = 0, src_end = 0;
   std::vector<Motion> motions;  // relative motions of the current sweep (k = 1..N)
   std::vector<double> dtheta, dz;  // the same motions as rotation and axial shift about the joint axis
-  reach_detail::SweepPruner pruner;  // the last sweep, pruned (opt.prune)
+  reach_detail::SweepPruner pruner;  // the last sweep, pruned (opt.prune_above)
   bool pruning = false;
   std::vector<double> axis_bound;  // per path joint: bound on the point's distance from its axis
 
@@ -668,6 +668,7 @@ Pilot runPilot(const Model& model, const WorkspaceOptions& opt, double voxel) {
   o.max_cells = kWorkspaceMaxCells;
   o.max_bytes = kWorkspaceMaxBytes;
   o.max_evaluations = kWorkspaceMaxEvaluations;
+  o.prune_above = 0;  // measure the pruned fraction (a pilot's last sweep is below any useful threshold)
   WorkspaceJob::Impl P(model, o);
   initJob(P, false);
   while (!P.finished) P.step(1, 1e9);
