@@ -44,6 +44,23 @@ WorkspaceResult run(const Model& m, WorkspaceMethod method, double voxel, double
 
 bool sameBits(const VoxelSet& a, const VoxelSet& b) { return a.count() == b.count() && a.words() == b.words(); }
 
+// Runs a job to the end in slices of random budgets (1 to max_budget evaluations), checking that the progress
+// never decreases and reaches 1 only at the end; returns the number of slices.
+int runSliced(WorkspaceJob& job, unsigned seed, double max_budget) {
+  std::mt19937 rng(seed);
+  double last = 0;
+  int slices = 0;
+  while (!job.run(std::uniform_real_distribution<double>(1, max_budget)(rng))) {
+    const double p = job.progress();
+    CHECK(p >= last);
+    CHECK(p < 1.0);
+    last = p;
+    ++slices;
+  }
+  CHECK(job.progress() == 1.0);
+  return slices;
+}
+
 }  // namespace
 
 TEST_CASE("Workspace: one joint — Robinson and Castelli give the same voxels", "[workspace]") {
@@ -188,18 +205,7 @@ TEST_CASE("Workspace: results do not depend on slicing or thread count", "[works
     const WorkspaceResult three = computeWorkspace(m, o);
     CHECK(sameBits(one.voxels, three.voxels));
     WorkspaceJob job(m, o);
-    std::mt19937 rng(5);
-    double last = 0;
-    int slices = 0;
-    while (!job.run(std::uniform_real_distribution<double>(1, scaled(5e4, 1e4))(rng))) {
-      const double p = job.progress();
-      CHECK(p >= last);
-      CHECK(p <= 1.0);
-      last = p;
-      ++slices;
-    }
-    CHECK(slices > 10);
-    CHECK(job.progress() == 1.0);
+    CHECK(runSliced(job, 5, scaled(5e4, 1e4)) > 10);
     CHECK(sameBits(job.result().voxels, one.voxels));
     CHECK(job.result().evaluations == one.evaluations);
   }
@@ -542,18 +548,7 @@ TEST_CASE("Workspace: the pruned sweep keeps slicing, progress and cancellation"
   const WorkspaceResult all = computeWorkspace(m, o);
   CHECK(all.pruned > 0);
   WorkspaceJob job(m, o);
-  std::mt19937 rng(7);
-  double last = 0;
-  int slices = 0;
-  while (!job.run(std::uniform_real_distribution<double>(1, 2e4)(rng))) {
-    const double p = job.progress();
-    CHECK(p >= last);
-    CHECK(p < 1.0);
-    last = p;
-    ++slices;
-  }
-  CHECK(slices > 10);
-  CHECK(job.progress() == 1.0);
+  CHECK(runSliced(job, 7, 2e4) > 10);
   CHECK(sameBits(job.result().voxels, all.voxels));
   CHECK(job.result().evaluations == all.evaluations);
   CHECK(job.result().pruned == all.pruned);
