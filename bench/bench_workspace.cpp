@@ -3,6 +3,8 @@
 // 4-joint chain 12.8 s (new algorithm, 0.5° steps, 0.5-unit voxels); 3R chain 2.3 s new, 1,450 s Castelli.
 #include <benchmark/benchmark.h>
 
+#include <limits>
+
 #include <achain/model/apair_collision.hpp>
 #include <achain/model/robots.hpp>
 #include <achain/reach/workspace.hpp>
@@ -14,15 +16,17 @@ using test::thesis3R;
 namespace {
 
 void run(benchmark::State& st, const Model& m, const WorkspaceOptions& o) {
-  size_t voxels = 0, evals = 0;
+  size_t voxels = 0, evals = 0, pruned = 0;
   for (auto _ : st) {
     const WorkspaceResult r = computeWorkspace(m, o);
     voxels = r.count();
     evals = r.evaluations;
+    pruned = r.pruned;
     benchmark::DoNotOptimize(voxels);
   }
   st.counters["voxels"] = double(voxels);
   st.counters["evaluations"] = double(evals);
+  st.counters["pruned"] = double(pruned);  // of the evaluations, points the pruned last sweep skipped
 }
 
 WorkspaceOptions opts(double voxel, int threads, double step_deg = 0, Representative rep = Representative::Witness,
@@ -37,6 +41,14 @@ WorkspaceOptions opts(double voxel, int threads, double step_deg = 0, Representa
 }
 
 void prototype(benchmark::State& st, int threads) { run(st, builtinModel("prototype-4a"), opts(0.0127, threads)); }
+// How the time grows with resolution (issue 16 item 3: 1/8 in in ≤ 1 s), one thread as in the browser's worker;
+// and the plain sweep (no pruning) for comparison.
+void prototypeAt(benchmark::State& st, double voxel) { run(st, builtinModel("prototype-4a"), opts(voxel, 1)); }
+void prototypePlain(benchmark::State& st, double voxel) {
+  WorkspaceOptions o = opts(voxel, 1);
+  o.prune_above = std::numeric_limits<double>::infinity();
+  run(st, builtinModel("prototype-4a"), o);
+}
 void prototypeThesisSettings(benchmark::State& st) {
   run(st, builtinModel("prototype-4a"), opts(0.0127, 0, 0.5, Representative::Centre));
 }
@@ -54,6 +66,10 @@ void apairRange(benchmark::State& st) {
 
 BENCHMARK_CAPTURE(prototype, all, 0)->Name("Workspace/prototype-4a@12.7mm/achain")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(prototype, one, 1)->Name("Workspace/prototype-4a@12.7mm/achain-1thread")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(prototypeAt, in1, 0.0254)->Name("Workspace/prototype-4a@25.4mm/achain-1thread")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(prototypePlain, in05, 0.0127)->Name("Workspace/prototype-4a@12.7mm/achain-1thread-unpruned")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(prototypeAt, in025, 0.00635)->Name("Workspace/prototype-4a@6.35mm/achain-1thread")->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(prototypeAt, in0125, 0.003175)->Name("Workspace/prototype-4a@3.175mm/achain-1thread")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(prototypeThesisSettings)->Name("Workspace/prototype-4a@12.7mm/achain-centre-0.5deg")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(puma, all, 0)->Name("Workspace/puma560-wrist@12.7mm/achain")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(puma, one, 1)->Name("Workspace/puma560-wrist@12.7mm/achain-1thread")->Unit(benchmark::kMillisecond);

@@ -2,6 +2,7 @@
 // slicing/thread independence, outputs (sections, mesh, overlap), errors.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -42,6 +43,23 @@ WorkspaceResult run(const Model& m, WorkspaceMethod method, double voxel, double
 }
 
 bool sameBits(const VoxelSet& a, const VoxelSet& b) { return a.count() == b.count() && a.words() == b.words(); }
+
+// Runs a job to the end in slices of random budgets (1 to max_budget evaluations), checking that the progress
+// never decreases and reaches 1 only at the end; returns the number of slices.
+int runSliced(WorkspaceJob& job, unsigned seed, double max_budget) {
+  std::mt19937 rng(seed);
+  double last = 0;
+  int slices = 0;
+  while (!job.run(std::uniform_real_distribution<double>(1, max_budget)(rng))) {
+    const double p = job.progress();
+    CHECK(p >= last);
+    CHECK(p < 1.0);
+    last = p;
+    ++slices;
+  }
+  CHECK(job.progress() == 1.0);
+  return slices;
+}
 
 }  // namespace
 
@@ -187,18 +205,7 @@ TEST_CASE("Workspace: results do not depend on slicing or thread count", "[works
     const WorkspaceResult three = computeWorkspace(m, o);
     CHECK(sameBits(one.voxels, three.voxels));
     WorkspaceJob job(m, o);
-    std::mt19937 rng(5);
-    double last = 0;
-    int slices = 0;
-    while (!job.run(std::uniform_real_distribution<double>(1, scaled(5e4, 1e4))(rng))) {
-      const double p = job.progress();
-      CHECK(p >= last);
-      CHECK(p <= 1.0);
-      last = p;
-      ++slices;
-    }
-    CHECK(slices > 10);
-    CHECK(job.progress() == 1.0);
+    CHECK(runSliced(job, 5, scaled(5e4, 1e4)) > 10);
     CHECK(sameBits(job.result().voxels, one.voxels));
     CHECK(job.result().evaluations == one.evaluations);
   }
@@ -427,4 +434,133 @@ TEST_CASE("Workspace: the estimate before a job, and the caps it is checked agai
   o.voxel = 0.5;
   o.max_bytes = std::nan("");
   CHECK_THROWS_WITH(estimateWorkspace(m, o), Catch::Matchers::StartsWith("max_bytes: must be > 0"));
+}
+
+// ---- The pruned last sweep (issue 16 item 3): the same voxels as the plain sweep, bit for bit.
+
+TEST_CASE("Workspace: detail::floorToInt (VoxelSet::cellOf) is std::floor", "[workspace][prune]") {
+  for (double x : {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999999999999999, -2.000000000000001, 1e-300, -1e-300,
+                   4503599627370495.5, -4503599627370495.5, 9007199254740993.0, -9007199254740993.0, 1e15 + 0.25, -1e15 - 0.25})
+    CHECK(detail::floorToInt(x) == int64_t(std::floor(x)));
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1e6, 1e6);
+  for (int i = 0; i < 100000; ++i) {
+    const double x = u(rng);
+    REQUIRE(detail::floorToInt(x) == int64_t(std::floor(x)));
+  }
+}
+
+namespace {
+struct PruneCase {
+  const char* name;
+  Model model;
+  WorkspaceOptions options;
+  double min_pruned = 0;  // fraction of the last sweep's points pruned, at least
+};
+WorkspaceOptions pruneOptions(double voxel, const Vec3& origin = Vec3::Zero(), Representative rep = Representative::Witness) {
+  WorkspaceOptions o;
+  o.voxel = voxel;
+  o.origin = origin;
+  o.representative = rep;
+  o.threads = 1;
+  return o;
+}
+}  // namespace
+
+TEST_CASE("Workspace: the pruned last sweep sets exactly the plain sweep's voxels", "[workspace][prune]") {
+  // A chain whose base joint is prismatic and tilted (a general axis, no rotation in the last sweep), and one
+  // whose base frame is turned so the base joint's axis is not a world axis.
+  const Model tilted_p = modelFromJsonString(R"({"schema_version":1,"name":"tp","units":{"length":"m","angle":"deg"},
+    "base":{"xyz":[0.05,-0.02,0.1],"rpy":[20,-35,10]},"joints":[
+    {"kind":"P","a":0.1,"alpha":90,"limits":{"lower":0.0,"upper":0.25}},
+    {"kind":"R","a":0.3,"d":0.05,"alpha":-90,"limits":{"lower":-150,"upper":150}},
+    {"kind":"R","a":0.2,"limits":{"lower":-120,"upper":120}}]})");
+  const Model tilted_a = modelFromJsonString(R"({"schema_version":1,"name":"ta","units":{"length":"m","angle":"deg"},
+    "base":{"xyz":[0,0,0],"rpy":[40,25,-60]},"joints":[
+    {"kind":"A","side":0.3,"a":0.2,"d":0.1,"alpha":90,"limits":{"lower":60,"upper":300}},
+    {"kind":"R","a":0.25,"alpha":-90,"limits":{"lower":-170,"upper":170}},
+    {"kind":"H","pitch":0.02,"a":0.15,"d":0.05,"alpha":30,"limits":{"lower":-90,"upper":120}}]})");
+  std::vector<PruneCase> cases = {
+      // 0.5 in (the thesis's voxel): the default options on the prototype and the PUMA's wrist centre
+      {"prototype-4a 0.5 in", builtinModel("prototype-4a"), pruneOptions(scaled(0.0127, 0.0254)), 0.05},
+      {"puma560 0.5 in", builtinModel("puma560"), pruneOptions(scaled(0.0127, 0.0254)), 0.05},
+      {"prototype-4r 0.5 in, centre", builtinModel("prototype-4r"), pruneOptions(scaled(0.0127, 0.0254), Vec3::Zero(), Representative::Centre), 0.05},
+      // thin sets (surfaces, slabs a few voxels thick) leave few bins full: little is pruned, the voxels are the same
+      {"thesis 3R, generic lattice", thesis3R(), pruneOptions(0.5, kGenericOrigin)},
+      {"mixed R/P/H/A", mixedChain(), pruneOptions(0.01, kGenericOrigin)},
+      {"tilted prismatic base", tilted_p, pruneOptions(0.01, kGenericOrigin)},
+      {"turned A-pair base", tilted_a, pruneOptions(0.01, kGenericOrigin, Representative::FarCorner)},
+  };
+  for (PruneCase& c : cases) {
+    INFO(c.name);
+    WorkspaceOptions o = c.options;
+    o.prune_above = std::numeric_limits<double>::infinity();
+    const WorkspaceResult plain = computeWorkspace(c.model, o);
+    o.prune_above = 0;
+    const WorkspaceResult pruned = computeWorkspace(c.model, o);
+    INFO("voxels " << plain.count() << ", evaluations " << plain.evaluations << ", pruned " << pruned.pruned);
+    CHECK(plain.count() > 1000);
+    CHECK(sameBits(plain.voxels, pruned.voxels));
+    CHECK(plain.evaluations == pruned.evaluations);
+    CHECK(plain.outside == pruned.outside);
+    CHECK(plain.pruned == 0);
+    CHECK(pruned.pruned == pruned.sweeps.back().pruned);
+    CHECK(pruned.pruned < pruned.sweeps.back().evaluations);
+    // a pruned point is one that could not add a voxel; the volumes of the robots prune a good part
+    CHECK(double(pruned.pruned) >= c.min_pruned * double(pruned.sweeps.back().evaluations));
+  }
+}
+
+TEST_CASE("Workspace: pruned vs plain at 0.25 in — the same voxels, a fraction of the points moved", "[workspace][prune]") {
+  // 0.25 in on the prototype (4.05 M voxels, 110 M point moves); 0.5 in under ACHAIN_TEST_SCALE=reduced.
+  const Model m = builtinModel("prototype-4a");
+  WorkspaceOptions o = pruneOptions(scaled(0.00635, 0.0127));
+  o.prune_above = std::numeric_limits<double>::infinity();
+  const WorkspaceResult plain = computeWorkspace(m, o);
+  o.prune_above = scaled(WorkspaceOptions().prune_above, 0.0);  // the default prunes a sweep this large
+  const WorkspaceResult pruned = computeWorkspace(m, o);
+  INFO("voxels " << plain.count() << " / " << pruned.count() << ", evaluations " << plain.evaluations << ", pruned " << pruned.pruned);
+  CHECK(plain.count() == scaled<size_t>(4050598, 510172));
+  CHECK(sameBits(plain.voxels, pruned.voxels));
+  CHECK(pruned.evaluations == plain.evaluations);
+  CHECK(double(pruned.pruned) > scaled(0.4, 0.05) * double(plain.evaluations));
+}
+
+TEST_CASE("Workspace: prune_above is checked, and small last sweeps run plain by default", "[workspace][prune][errors]") {
+  const Model m = builtinModel("planar-2r");
+  WorkspaceOptions o;
+  o.voxel = 0.05;
+  for (double bad : {-1.0, std::nan("")}) {
+    o.prune_above = bad;
+    CHECK_THROWS_WITH(computeWorkspace(m, o), Catch::Contains("prune_above: must be ≥ 0"));
+    CHECK_THROWS_WITH(estimateWorkspace(m, o), Catch::Contains("prune_above"));
+  }
+  o.prune_above = WorkspaceOptions().prune_above;
+  CHECK(computeWorkspace(m, o).pruned == 0);  // a few thousand points: below the default threshold
+}
+
+TEST_CASE("Workspace: the pruned sweep keeps slicing, progress and cancellation", "[workspace][prune]") {
+  const Model m = builtinModel("prototype-4a");
+  WorkspaceOptions o;
+  o.voxel = scaled(0.0254, 0.0508);
+  o.prune_above = 0;  // prune whatever the size
+  o.threads = 3;
+  const WorkspaceResult all = computeWorkspace(m, o);
+  CHECK(all.pruned > 0);
+  WorkspaceJob job(m, o);
+  CHECK(runSliced(job, 7, 2e4) > 10);
+  CHECK(sameBits(job.result().voxels, all.voxels));
+  CHECK(job.result().evaluations == all.evaluations);
+  CHECK(job.result().pruned == all.pruned);
+  // cancelled half-way, inside the pruned last sweep (96 % of the work): a partial result
+  WorkspaceJob cut(m, o);
+  while (!cut.run(5e3) && cut.progress() < 0.5) {
+  }
+  CHECK_FALSE(cut.done());
+  cut.cancel();
+  CHECK(cut.cancelled());
+  CHECK(cut.done());
+  CHECK(cut.run(1e6));  // a cancelled job does no more work
+  CHECK(cut.result().evaluations < all.evaluations);
+  CHECK(cut.result().count() <= all.count());
 }

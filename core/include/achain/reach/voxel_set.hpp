@@ -15,6 +15,15 @@ namespace achain {
 
 using Vec3i = Eigen::Vector3i;
 
+namespace detail {
+/// ⌊x⌋ as an integer, for |x| < 2⁶²: the value std::floor gives, without a libm call (baseline x86-64 has no
+/// SSE4.1 round instruction, so std::floor is a function call in the voxel loops).
+inline int64_t floorToInt(double x) {
+  const int64_t i = int64_t(x);  // truncation toward zero
+  return i - int64_t(double(i) > x);
+}
+}  // namespace detail
+
 class VoxelSet {
  public:
   VoxelSet() = default;
@@ -35,8 +44,18 @@ class VoxelSet {
   /// Linear index in the box of the cell containing p, or −1 outside the box.
   int64_t cellOf(const Vec3& p) const {
     const double x = (p.x() - origin_.x()) * inv_, y = (p.y() - origin_.y()) * inv_, z = (p.z() - origin_.z()) * inv_;
-    const int64_t i = int64_t(std::floor(x)) - lo_[0], j = int64_t(std::floor(y)) - lo_[1], k = int64_t(std::floor(z)) - lo_[2];
+    if (!(std::abs(x) < 4e18 && std::abs(y) < 4e18 && std::abs(z) < 4e18)) return -1;  // far outside (or NaN)
+    const int64_t i = detail::floorToInt(x) - lo_[0], j = detail::floorToInt(y) - lo_[1], k = detail::floorToInt(z) - lo_[2];
     if (i < 0 || j < 0 || k < 0 || i >= dims_[0] || j >= dims_[1] || k >= dims_[2]) return -1;
+    return i + int64_t(dims_[0]) * (j + int64_t(dims_[1]) * k);
+  }
+  /// The same cell as cellOf(p), also giving its box indices (i, j, k).
+  int64_t cellOf(const Vec3& p, Vec3i& ijk) const {
+    const double x = (p.x() - origin_.x()) * inv_, y = (p.y() - origin_.y()) * inv_, z = (p.z() - origin_.z()) * inv_;
+    if (!(std::abs(x) < 4e18 && std::abs(y) < 4e18 && std::abs(z) < 4e18)) return -1;  // far outside (or NaN)
+    const int64_t i = detail::floorToInt(x) - lo_[0], j = detail::floorToInt(y) - lo_[1], k = detail::floorToInt(z) - lo_[2];
+    if (i < 0 || j < 0 || k < 0 || i >= dims_[0] || j >= dims_[1] || k >= dims_[2]) return -1;
+    ijk = Vec3i(int(i), int(j), int(k));
     return i + int64_t(dims_[0]) * (j + int64_t(dims_[1]) * k);
   }
   bool test(int64_t c) const { return (bits_[size_t(c) >> 6] >> (c & 63)) & 1u; }
