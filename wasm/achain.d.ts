@@ -58,6 +58,12 @@ export interface ModelInfo {
   joints: JointInfo[];
   /** For each generalized coordinate (q index), the joint that owns it (length dof). */
   coordJoint: number[];
+  /**
+   * The robot file's loop-closure constraint (its "loop" section, docs/robot-format.md#loops), or null: the
+   * closure kind, the kept coordinates (q indices), the ground pose (row-major 4×4, SI) and the assembly
+   * configuration (SI; empty when the file gives none).
+   */
+  loop: { closure: 'planar_pin' | 'point' | 'pose'; coordinates: number[]; ground: number[]; assembly: number[] } | null;
   geometry: GeometryInfo[];
   /** The joint whose link carries the tool. */
   toolLink: number;

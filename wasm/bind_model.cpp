@@ -4,6 +4,7 @@
 #include <achain/model/apair.hpp>
 #include <achain/model/dh_extract.hpp>
 #include <achain/kinematics/fk.hpp>
+#include <achain/io/loop_json.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/io/mjcf.hpp>
 #include <achain/io/urdf.hpp>
@@ -15,8 +16,20 @@ using namespace emscripten;
 namespace achain::wasm {
 namespace {
 
+/// A model from a robot file's text, with the file's loop-closure constraint when it declares one.
+WasmModel* modelWithLoop(const std::string& text) {
+  auto* h = new WasmModel(modelFromJsonString(text));
+  try {
+    if (nlohmann::json::parse(text).contains("loop"))
+      h->loop = std::make_shared<const LoopClosure>(loopFromJsonString(text, h->model));
+  } catch (...) {
+    delete h;
+    throw;
+  }
+  return h;
+}
 WasmModel* loadModelJSON(const std::string& text) {
-  return guard([&] { return new WasmModel(modelFromJsonString(text)); });
+  return guard([&] { return modelWithLoop(text); });
 }
 /// URDF: the element tree built by the page's XML parser, as JSON (xml_tree.hpp), mapped by the core.
 WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, bool balance_inertia, bool keep_fixed) {
@@ -35,7 +48,11 @@ WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, 
   });
 }
 WasmModel* loadBuiltin(const std::string& name) {
-  return guard([&] { return new WasmModel(builtinModel(name)); });
+  return guard([&] {
+    for (const auto& r : builtinRobots())
+      if (r.name == name) return modelWithLoop(r.json);
+    return new WasmModel(builtinModel(name));  // throws the standard "unknown built-in" message
+  });
 }
 
 std::string builtinRobotsJSON() {
@@ -87,6 +104,15 @@ nlohmann::json pose(const SE3& T) {
   return a;
 }
 
+/// The loop-closure constraint for the UI (null without one): closure kind, the kept coordinates α, the
+/// ground pose (row-major 4×4) and the assembly configuration (SI; empty when the file gives none).
+nlohmann::json loopInfo(const WasmModel& h) {
+  if (!h.loop) return nullptr;
+  const LoopClosure& L = *h.loop;
+  return {{"closure", toString(L.kind)}, {"coordinates", L.alpha}, {"ground", pose(L.ground)},
+          {"assembly", std::vector<double>(L.assembly.data(), L.assembly.data() + L.assembly.size())}};
+}
+
 /// Joint table in SI for the UI: kinds, A-pair sizes, limits, placement, mimic; the geometry to draw.
 std::string info(const WasmModel& h) {
   return guard([&] {
@@ -118,7 +144,7 @@ std::string info(const WasmModel& h) {
                           {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints},
                           {"coordJoint", m.coord_joint},
                           {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh},
-                          {"dh", dhStatus(m)}}
+                          {"dh", dhStatus(m)}, {"loop", loopInfo(h)}}
         .dump();
   });
 }

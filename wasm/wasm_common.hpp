@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <achain/dynamics/closed_chain.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/data.hpp>
 #include <achain/model/model.hpp>
@@ -31,6 +32,8 @@ struct WasmModel {
   /// Per-area scratch state, created on first use and freed with the model (no side tables).
   std::shared_ptr<void> ik_state;
   std::shared_ptr<void> dynamics_state;
+  /// The robot file's loop-closure constraint (its "loop" section), when it has one.
+  std::shared_ptr<const LoopClosure> loop;
 
   /// Makes `in` hold at least n doubles; returns its address (changes only when it grows).
   uintptr_t reserveInput(int n) {

@@ -25,6 +25,29 @@ describe('models', () => {
     [a, b, c].forEach((m) => m.dispose());
   });
 
+  test('a robot file with a loop section carries it in model.info.loop (SI), by name and from its text', () => {
+    const byName = achain.loadModel('five-bar');
+    const fromText = achain.loadModel(achain.builtinRobotFile('five-bar'));
+    for (const m of [byName, fromText]) {
+      const L = m.info.loop;
+      assert.equal(L.closure, 'planar_pin');
+      assert.deepEqual(L.coordinates, [0]);
+      assert.deepEqual(L.assembly.map((v) => Math.round(v / deg * 1e6) / 1e6), [70, -35, -100, -25]);
+      // the ground pin O2 = (33.906729, −8.709241) in, converted once at load
+      assert.ok(Math.abs(L.ground[3] - 33.906729 * 0.0254) < 1e-12 && Math.abs(L.ground[7] + 8.709241 * 0.0254) < 1e-12);
+      // assembled: the tool (the free end) sits on the pin to the rounding of Freeman's angles
+      const T = m.fkTool(L.assembly);
+      assert.ok(Math.hypot(T[3] - L.ground[3], T[7] - L.ground[7]) < 1e-4, `tool ${T[3]}, ${T[7]}`);
+    }
+    const open = achain.loadModel('planar-2r');
+    assert.equal(open.info.loop, null);
+    // a bad loop section is refused by name, as in C++
+    const j = JSON.parse(achain.builtinRobotFile('five-bar'));
+    j.loop.closure = 'hinge';
+    assert.throws(() => achain.loadModel(j), /loop\.closure/);
+    [byName, fromText, open].forEach((m) => m.dispose());
+  });
+
   test('validation errors arrive as JS Errors naming the field, as in C++', () => {
     const bad = (edit) => {
       const j = JSON.parse(achain.builtinRobotFile('planar-2r'));

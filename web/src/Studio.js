@@ -82,7 +82,11 @@ export class Studio extends EventTarget {
   _adoptModel(model, q, { keepCamera = false } = {}) {
     const old = this.model;
     this.model = model;
-    this.q = q && q.length === model.dof ? Float64Array.from(q) : homeConfiguration(model.coordinates);
+    const loop = model.info.loop;
+    // a closed chain starts assembled (its file's assembly configuration), not stretched open at q = 0
+    this.q = q && q.length === model.dof ? Float64Array.from(q)
+      : loop?.assembly.length === model.dof ? Float64Array.from(loop.assembly) : homeConfiguration(model.coordinates);
+    this.setWarnings('loop', loop ? [{ text: `${model.name} is a closed chain (${loop.closure.replace('_', ' ')} at its tool): the studio shows it assembled but moves it as its open chain; \`achain closure\` closes the loop and gives its dynamics and constraint forces`, level: 'warn' }] : []);
     const L = this._reach(model);
     if (!keepCamera || !this.size) this.size = L;
     this.chain.build(model, this.size);

@@ -35,6 +35,7 @@ export async function usage(): Promise<number> {
   const toolLink: number = urdfTree.info.toolLink + urdfLoaded.info.joints[0].mimic;
   const coordinateOwner: number = urdfLoaded.info.coordJoint[0] + urdfLoaded.info.joints[0].coordinate;
   const angularFirst: boolean = urdfLoaded.coordinates[0].angular;
+  const loopAssembly: number = urdfLoaded.info.loop ? urdfLoaded.info.loop.assembly.length + urdfLoaded.info.loop.coordinates[0] : 0;
   const exported: { urdf: string; warnings: string[] } = urdf.modelToUrdf();
   const mjcf: { mjcf: string; warnings: string[] } = urdf.modelToMjcf();
   const rpy: Float64Array = achain.matrixToRpy(new Float64Array(16));
@@ -133,7 +134,7 @@ export async function usage(): Promise<number> {
   [ws, wsa, job].forEach((w) => w.dispose());
   [m, b, j, conv].forEach((x) => x.dispose());
 
-  return [version.length, names.length, rpy[0], range.range, curves.theta[0], study.rows.length, info.dof, legs.length, Number(ok), coordinateOwner, Number(angularFirst),
+  return [version.length, names.length, rpy[0], range.range, curves.theta[0], study.rows.length, info.dof, legs.length, Number(ok), coordinateOwner, Number(angularFirst), loopAssembly,
     Object.keys(desc).length, tool[0], toolOut[0], tools[0], J[0], Js[0], Jd.Jdot[0], Ja.rpy[0], inf.G[0], acc[0], jerk[0], mm.rank,
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
     ke, pe, lee.D[0], fm.TL[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
