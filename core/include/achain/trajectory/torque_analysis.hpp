@@ -10,7 +10,7 @@ namespace achain {
 /// The returned function owns its workspace (copyable; copies share it — one per thread).
 InverseDynamicsFn makeInverseDynamics(const Model& m, const DynamicsOptions& options = {});
 
-/// Torque, power and work along a trajectory with the RNEA.
+/// Torque, power and work along a trajectory with the RNEA (every sample in one batch call, dynamics/batch.hpp).
 TrajectoryAnalysis analyzeTrajectory(const Model& m, const Trajectory& tr, const DynamicsOptions& options);
 
 }  // namespace achain
