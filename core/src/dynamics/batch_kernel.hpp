@@ -29,7 +29,7 @@ struct Lane {
   V4 v;
   Lane() : v{0, 0, 0, 0} {}
   Lane(double x) : v{x, x, x, x} {}  // NOLINT: a constant in every lane
-  explicit Lane(V4 x) : v(x) {}
+  explicit Lane(const V4& x) : v(x) {}
 };
 static_assert(kLanes == 4, "Lane is written for four lanes");
 inline Lane operator+(const Lane& a, const Lane& b) { return Lane(a.v + b.v); }
@@ -38,15 +38,48 @@ inline Lane operator*(const Lane& a, const Lane& b) { return Lane(a.v * b.v); }
 inline Lane operator-(const Lane& a) { return Lane(-a.v); }
 inline Lane& operator+=(Lane& a, const Lane& b) { a.v += b.v; return a; }
 inline Lane& operator-=(Lane& a, const Lane& b) { a.v -= b.v; return a; }
+typedef long long V4i __attribute__((vector_size(kLanes * sizeof(long long))));
+
+/// sin and cos of every lane at once: Cody–Waite reduction by π/2 (fdlibm's three-part π/2, exact products
+/// for |x| < 2^20·π/2) and fdlibm's minimax kernels on [−π/4, π/4] (≤ 1 ulp from libm). Lanes beyond
+/// |x| ≤ 1e5 (or not finite) fall back to std::sin/std::cos for the whole lane set.
+inline void sincos(const Lane& x, Lane& s, Lane& c) {
+  bool small = true;
+  for (int l = 0; l < kLanes; ++l) small = small && std::abs(x.v[l]) <= 1e5;
+  if (!small) {
+    for (int l = 0; l < kLanes; ++l) {
+      s.v[l] = std::sin(x.v[l]);
+      c.v[l] = std::cos(x.v[l]);
+    }
+    return;
+  }
+  const V4 shifter = V4{0, 0, 0, 0} + 0x1.8p52;
+  const V4 t = x.v * 0.63661977236758134308 + shifter;  // 2/π; the low bits of t hold round(x·2/π)
+  const V4 j = t - shifter;
+  const V4i q = (V4i)(t);
+  const V4 r = ((x.v - j * 1.57079632673412561417e+00) - j * 6.07710050630396597660e-11) - j * 2.02226624871116645580e-21;
+  const V4 z = r * r;
+  const V4 ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04 +
+                z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+  const V4 pc = (1.0 - 0.5 * z) + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 + z * (2.48015872894767294178e-05 +
+                z * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+  // quadrant q: sin = (s, c, −s, −c)[q], cos = (c, −s, −c, s)[q]
+  const V4i swap = (q & 1) == 1;  // all ones where the roles of the two kernels swap
+  const V4i bs = (V4i)(ps), bc = (V4i)(pc);
+  const V4i sin_bits = ((swap & bc) | (~swap & bs)) ^ ((q & 2) << 62);
+  const V4i cos_bits = ((swap & bs) | (~swap & bc)) ^ (((q + 1) & 2) << 62);
+  s.v = (V4)(sin_bits);
+  c.v = (V4)(cos_bits);
+}
 inline Lane sin(const Lane& x) {
-  Lane r;
-  for (int l = 0; l < kLanes; ++l) r.v[l] = std::sin(x.v[l]);
-  return r;
+  Lane s, c;
+  sincos(x, s, c);
+  return s;
 }
 inline Lane cos(const Lane& x) {
-  Lane r;
-  for (int l = 0; l < kLanes; ++l) r.v[l] = std::cos(x.v[l]);
-  return r;
+  Lane s, c;
+  sincos(x, s, c);
+  return c;
 }
 
 struct V3 {
@@ -137,7 +170,8 @@ inline void fkBlock(const Plan& p, const Scratch& s, const double* q, int k0, in
     L.rot_rate = js.rot_rate;
     L.axial_rate = js.axial_rate;
     L.axial_curv = js.axial_curv;
-    const Lane c = cos(js.theta), sn = sin(js.theta);
+    Lane sn, c;
+    sincos(js.theta, sn, c);
     L.oMj = place(parent, J.pre, J.pre_c, J.pre_s, J.pre_a, J.pre_T);
     const Frame& A = L.oMj;
     // Motion Rz(θ) Tz(dz) in the axis frame.

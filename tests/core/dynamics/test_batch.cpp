@@ -164,6 +164,27 @@ TEST_CASE("batch FK and RNEA equal the single calls on random R/P/H/A chains and
   }
 }
 
+TEST_CASE("batch FK and RNEA at large joint angles: the lanes' sin/cos reduction and its libm fallback", "[dynamics][batch]") {
+  std::mt19937 rng(77);
+  const Model m = builtinModel("puma560");
+  for (double offset : {5e4, -9.9e4, 2e5, 1e9}) {  // below 1e5: the kernel's own reduction; above: libm per lane
+    INFO("offset " << offset);
+    std::vector<double> q;
+    std::uniform_real_distribution<double> u(-3, 3);
+    for (int k = 0; k < 9 * m.nq; ++k) q.push_back(offset + u(rng));
+    std::vector<SE3> got(9);
+    Data d(m), d1(m);
+    for (BatchPath p : paths()) {
+      fkToolSeries(m, d, 9, q.data(), got.data(), p);
+      for (int k = 0; k < 9; ++k) {
+        forwardKinematics(m, d1, Eigen::Map<const VecX>(&q[m.nq * k], m.nq));
+        CHECK((got[k].R - d1.oMtool.R).cwiseAbs().maxCoeff() <= 1e-14);
+        CHECK((got[k].p - d1.oMtool.p).cwiseAbs().maxCoeff() <= 1e-14);
+      }
+    }
+  }
+}
+
 TEST_CASE("batch RNEA: null q̇ and q̈ are zero; count 0 writes nothing", "[dynamics][batch]") {
   std::mt19937 rng(3);
   const Model m = builtinModel("prototype-4a");
