@@ -33,7 +33,7 @@ test('fkTool (with and without out) = fk().tool exactly, and = native CLI fk (â‰
   }
 });
 
-test('fkToolSeries = fkTool per sample (nested or flat input)', () => {
+test('fkToolSeries = fkTool per sample to 1e-14 (nested or flat input)', () => {
   const m = achain.loadModel('prototype-4a');
   const rand = rng(12);
   const qs = Array.from({ length: 37 }, () => randomQ(m, rand));
@@ -43,7 +43,8 @@ test('fkToolSeries = fkTool per sample (nested or flat input)', () => {
   const b = m.fkToolSeries(flat);
   assert.equal(a.length, 37 * 16);
   assert.deepEqual(a, b);
-  qs.forEach((q, i) => assert.deepEqual(a.subarray(16 * i, 16 * i + 16), m.fkTool(q)));
+  // The series runs the batch kernel (its own vectorised sin/cos, within an ulp of libm): equal to 1e-14, not bit for bit.
+  qs.forEach((q, i) => assert.ok(maxAbsDiff(a.subarray(16 * i, 16 * i + 16), m.fkTool(q)) <= 1e-14));
   assert.equal(m.fkToolSeries([]).length, 0);
   m.dispose();
 });

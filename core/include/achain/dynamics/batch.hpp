@@ -6,7 +6,8 @@
 //
 // Vectorised across states: fkToolSeries and inverseDynamicsSeries run one kernel
 // (core/src/dynamics/batch_kernel.hpp) on W = 4 states at once, every number a lane of four doubles
-// (the joint model's one formula, JointModel::evaluateT, on lanes; sin/cos per lane). The kernel source
+// (the joint model's one formula, JointModel::evaluateT, on lanes; sin/cos on all lanes at once by a
+// Cody–Waite reduction and fdlibm's kernels, libm per lane beyond |angle| > 1e5). The kernel source
 // is compiled twice on x86-64 — baseline flags and -mavx2 -mfma — and the path is chosen per call from
 // the CPU (BatchPath::Auto) or forced (tests, benchmarks); in wasm it is compiled once with -msimd128.
 // A count that is not a multiple of W fills the last block's spare lanes with the last state (their
