@@ -16,6 +16,14 @@ InverseDynamicsFn makeInverseDynamics(const Model& m, const DynamicsOptions& opt
   };
 }
 
+InverseDynamicsSeriesFn makeInverseDynamicsSeries(const Model& m, const DynamicsOptions& options) {
+  auto model = std::make_shared<const Model>(m);
+  auto ws = std::make_shared<Data>(*model);
+  return [model, ws, options](int count, const double* q, const double* qd, const double* qdd, double* tau) {
+    inverseDynamicsSeries(*model, *ws, count, q, qd, qdd, options, tau);
+  };
+}
+
 TrajectoryAnalysis analyzeTrajectory(const Model& m, const Trajectory& tr, const DynamicsOptions& options) {
   if (tr.dof() != m.nq) throw Error("trajectory: has " + std::to_string(tr.dof()) + " joints, robot '" + m.name + "' has " + std::to_string(m.nq));
   // Every sample in one batch call (dynamics/batch.hpp): the samples × joints matrices transposed are

@@ -15,6 +15,8 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/jacobian.hpp>
 #include <achain/model/robots.hpp>
+#include <achain/trajectory/plan.hpp>
+#include <achain/trajectory/torque_analysis.hpp>
 #include "dynamics_helpers.hpp"
 #include "helpers.hpp"
 
@@ -246,4 +248,26 @@ TEST_CASE("batch path: AVX2 asked for where it cannot run is an error, else it r
   } else {
     CHECK_THROWS_WITH(fkToolSeries(m, d, 1, q.data(), &T, BatchPath::Avx2), Catch::Contains("AVX2"));
   }
+}
+
+TEST_CASE("time scaling's torque check: the batch form gives the single-call form's factor", "[dynamics][batch]") {
+  const Model m = builtinModel("prototype-4a");
+  PlanSpec spec;
+  spec.from = test::degrees({60, 60, 60, 60});
+  spec.to = test::degrees({300, 300, 300, 300});
+  const Plan fast = planJointPath(m, spec);
+  DynamicsOptions o;
+  o.friction = o.motors = true;  // friction: the verification loop raises the factor
+  const InverseDynamicsFn single = makeInverseDynamics(m, o);
+  const InverseDynamicsSeriesFn batch = makeInverseDynamicsSeries(m, o);
+  TimeScalingOptions a, b;
+  a.torque = &single;
+  b.torque_series = &batch;
+  const TimeScaling ka = timeScaleToLimits(m, *fast.path, a), kb = timeScaleToLimits(m, *fast.path, b);
+  REQUIRE(ka.binding == "torque");
+  CHECK(ka.factor > 1);
+  CHECK(kb.factor == Approx(ka.factor).epsilon(1e-12));
+  CHECK(kb.binding == ka.binding);
+  CHECK(kb.joint == ka.joint);
+  CHECK(kb.time == ka.time);
 }
