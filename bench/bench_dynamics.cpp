@@ -19,6 +19,7 @@
 #include "kdl_chain.hpp"
 #include "mujoco_model.hpp"
 #include <achain/model/robots.hpp>
+#include <achain/dynamics/batch.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
@@ -137,6 +138,35 @@ void achainLee(benchmark::State& st, const char* robot) {
     benchmark::DoNotOptimize(tau.data());
   }
 }
+/// Batch RNEA (dynamics/batch.hpp) over the kStates states in one call, timed per state: one call every
+/// kStates iterations, so an iteration's time is the call's time divided by kStates.
+void achainRneaBatch(benchmark::State& st, const char* robot, BatchPath path) {
+  Setup w(robot);
+  const int n = w.m.nv;
+  std::vector<double> q, qd, qdd, tau(static_cast<size_t>(n) * bench::kStates);
+  for (int k = 0; k < bench::kStates; ++k)
+    for (int i = 0; i < n; ++i) {
+      q.push_back(w.s.q[k][i]);
+      qd.push_back(w.s.qd[k][i]);
+      qdd.push_back(w.s.qdd[k][i]);
+    }
+  if (path == BatchPath::Avx2 && !batchAvx2Available()) {
+    st.SkipWithError("no AVX2 on this CPU");
+    return;
+  }
+  size_t k = 0;
+  for (auto _ : st) {
+    if (k++ % bench::kStates == 0) {
+      inverseDynamicsSeries(w.m, w.ws, bench::kStates, q.data(), qd.data(), qdd.data(), w.o, tau.data(), path);
+      benchmark::DoNotOptimize(tau.data());
+    }
+  }
+}
+BENCHMARK_CAPTURE(achainRneaBatch, b1, "puma560", BatchPath::Auto)->Name("RNEA/puma560/achain batch (per state)");
+BENCHMARK_CAPTURE(achainRneaBatch, b2, "prototype-4a", BatchPath::Auto)->Name("RNEA/prototype-4a/achain batch (per state)");
+BENCHMARK_CAPTURE(achainRneaBatch, b3, "puma560", BatchPath::Baseline)->Name("RNEA/puma560/achain batch baseline x86-64 (per state)");
+BENCHMARK_CAPTURE(achainRneaBatch, b4, "prototype-4a", BatchPath::Baseline)->Name("RNEA/prototype-4a/achain batch baseline x86-64 (per state)");
+
 #define ACHAIN_BENCH(fn, op, robot, tag) \
   BENCHMARK_CAPTURE(fn, tag, robot)->Name(std::string(op) + "/" + robot + "/achain")
 ACHAIN_BENCH(achainRnea, "RNEA", "puma560", p1);

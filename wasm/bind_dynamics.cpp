@@ -7,6 +7,7 @@
 // See wasm/js/dynamics.mjs and wasm/types/dynamics.d.ts.
 #include <memory>
 
+#include <achain/dynamics/batch.hpp>
 #include <achain/dynamics/control.hpp>
 #include <achain/dynamics/coriolis.hpp>
 #include <achain/dynamics/crba.hpp>
@@ -39,6 +40,7 @@ struct DynState {
   FreemanModel fm;
   DynamicManipulability dm;  ///< also holds the Cartesian inertia (dm.inertia)
   std::vector<double> rows;  ///< simulate / computedTorque results (a view of it goes to JS, copied at once)
+  std::vector<double> series;  ///< dynSeries: the samples split into q, q̇, q̈/τ blocks (state-major each)
 };
 
 DynState& state(WasmModel& h) {
@@ -188,13 +190,15 @@ double dynPotential(WasmModel& h, int legs, int flags) {
   });
 }
 
-/// Batch evaluation inside one call (no per-sample JS or Embind cost). op: 0 inverse dynamics
-/// (samples of q, qd, qdd → τ), 1 mass matrix (samples of q → M row-major), 2 forward dynamics
-/// (samples of q, qd, τ → q̈). in: count samples, then [gravity, wrench]; out: count results.
+/// Batch evaluation inside one call (no per-sample JS or Embind cost), by the core's batch calls
+/// (dynamics/batch.hpp). op: 0 inverse dynamics (samples of q, qd, qdd → τ; the vectorised kernel),
+/// 1 mass matrix (samples of q → M row-major), 2 forward dynamics (samples of q, qd, τ → q̈), 3 inverse
+/// dynamics by one single call per sample (op 0's reference in the benchmarks). in: count samples, then
+/// [gravity, wrench]; out: count results.
 uintptr_t dynSeries(WasmModel& h, int op, int legs, int flags, int count) {
   return guard([&] {
     const int n = h.model.nv;
-    if (op < 0 || op > 2) throw Error("op: must be 0 (inverse), 1 (mass) or 2 (forward)");
+    if (op < 0 || op > 3) throw Error("op: must be 0 (inverse), 1 (mass), 2 (forward) or 3 (inverse, single calls)");
     if (count < 0) throw Error("count: must be ≥ 0");
     const int stride = op == 1 ? n : 3 * n;   // doubles per input sample
     const int result = op == 1 ? n * n : n;   // doubles per result
@@ -202,22 +206,39 @@ uintptr_t dynSeries(WasmModel& h, int op, int legs, int flags, int count) {
     DynState& s = state(h);
     const DynamicsOptions o = options(h, legs, flags, stride * count);
     double* out = h.output(static_cast<size_t>(result) * std::max(count, 1));
-    VecX& q = s.q;
+    // Check every sample and split [q | q̇ | q̈ or τ] per sample into three state-major blocks for the
+    // core's batch calls (dynamics/batch.hpp).
+    const size_t block = static_cast<size_t>(n) * count;
+    if (s.series.size() < 3 * block) s.series.resize(3 * block);
+    double* bq = s.series.data();
+    double* bv = bq + block;
+    double* ba = bv + block;
     for (int k = 0; k < count; ++k) {
       const int at = stride * k;
-      readVec(h, at, q, "q");
-      double* r = out + static_cast<size_t>(result) * k;
-      if (op == 1) {
-        massMatrix(h.model, s.ws, q, o, s.M);
-        putMatrix(r, s.M);
-        continue;
-      }
+      readVec(h, at, s.q, "q");
+      std::copy(s.q.data(), s.q.data() + n, bq + static_cast<size_t>(n) * k);
+      if (op == 1) continue;
       readVec(h, at + n, s.a, "qd");
-      readVec(h, at + 2 * n, s.b, op == 0 ? "qdd" : "tau");
-      if (op == 0) inverseDynamics(h.model, s.ws, q, s.a, s.b, o, Eigen::Map<VecX>(r, n));
-      else forwardDynamics(h.model, s.ws, q, s.a, s.b, o, Eigen::Map<VecX>(r, n));
+      readVec(h, at + 2 * n, s.b, op == 2 ? "tau" : "qdd");
+      std::copy(s.a.data(), s.a.data() + n, bv + static_cast<size_t>(n) * k);
+      std::copy(s.b.data(), s.b.data() + n, ba + static_cast<size_t>(n) * k);
     }
-    return h.finiteOut(static_cast<size_t>(result) * count, op == 1 ? "M" : op == 0 ? "tau" : "qdd");
+    if (op == 0) {
+      inverseDynamicsSeries(h.model, s.ws, count, bq, bv, ba, o, out);
+    } else if (op == 3) {  // the single call per sample: the benchmarks' "compiled code alone" reference
+      for (int k = 0; k < count; ++k) {
+        const size_t at = static_cast<size_t>(n) * k;
+        inverseDynamics(h.model, s.ws, Eigen::Map<const VecX>(bq + at, n), Eigen::Map<const VecX>(bv + at, n),
+                        Eigen::Map<const VecX>(ba + at, n), o, Eigen::Map<VecX>(out + at, n));
+      }
+    } else if (op == 2) {
+      forwardDynamicsSeries(h.model, s.ws, count, bq, bv, ba, o, out);
+    } else {
+      massMatrixSeries(h.model, s.ws, count, bq, o, out);
+      for (int k = 0; k < count; ++k)  // column-major → row-major (M is symmetric up to rounding)
+        Eigen::Map<MatX>(out + static_cast<size_t>(n) * n * k, n, n).transposeInPlace();
+    }
+    return h.finiteOut(static_cast<size_t>(result) * count, op == 1 ? "M" : op == 2 ? "qdd" : "tau");
   });
 }
 

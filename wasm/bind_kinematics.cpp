@@ -1,6 +1,7 @@
 // Embind surface of the kinematics area (mirrors core/jacobian, core/influence, core/singularity,
 // core/statics). Hot paths follow the WasmModel convention: inputs in h.in, results in h.out,
 // the function returns h.outAddress(). See wasm/js/kinematics.mjs and wasm/types/kinematics.d.ts.
+#include <achain/dynamics/batch.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/jacobian.hpp>
@@ -120,16 +121,23 @@ uintptr_t jacobianSeries(WasmModel& h, int link, bool usePoint, int frame, int c
     h.requireInput(static_cast<size_t>(n) * count + 3);
     checkLinkArg(h.model, link);
     checkFrame(frame);
-    KinScratch& s = scratch(n);
-    double* out = h.output(static_cast<size_t>(6 * n) * std::max(count, 1));
-    for (int k = 0; k < count; ++k) {
-      forwardKinematics(h.model, h.data, h.readQ(n * k));
-      int lk;
-      Vec3 p;
+    for (int k = count - 1; k >= 0; --k) h.readQ(n * k);  // checks every sample; sample 0's FK resolves the point
+    int lk = link < 0 ? h.model.toolLink() : link;
+    Vec3 p = Vec3::Zero();
+    if (count > 0) {
+      forwardKinematics(h.model, h.data, h.q);
       resolvePoint(h, link, usePoint, n * count, lk, p);
-      pointJacobian(h.model, h.data, lk, p, s.J);
-      if (frame == 1) rotateJacobian(h.data.oMtool.R, s.J);
-      putRowMajor(out + static_cast<size_t>(6 * n) * k, s.J);
+    }
+    // The core's batch call (dynamics/batch.hpp) writes column-major Jacobians behind the row-major results;
+    // result k is written before Jacobian k's storage.
+    const size_t each = static_cast<size_t>(6 * n);
+    double* out = h.output(2 * each * std::max(count, 1));
+    double* colmajor = out + each * count;
+    pointJacobianSeries(h.model, h.data, count, h.in.data(), lk, p, frame == 1, colmajor);
+    for (int k = 0; k < count; ++k) {
+      const Eigen::Map<const MatX> J(colmajor + each * k, 6, n);
+      for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < n; ++c) out[each * k + static_cast<size_t>(r) * n + c] = J(r, c);
     }
     return h.outAddress();
   });

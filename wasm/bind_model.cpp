@@ -1,6 +1,7 @@
 // Embind surface for models and forward kinematics (mirrors core/model, core/io, core/fk, core/apair).
 #include <nlohmann/json.hpp>
 
+#include <achain/dynamics/batch.hpp>
 #include <achain/model/apair.hpp>
 #include <achain/model/dh_extract.hpp>
 #include <achain/kinematics/fk.hpp>
@@ -186,11 +187,18 @@ uintptr_t fkTool(WasmModel& h) {
 uintptr_t fkSeries(WasmModel& h, int count) {
   return guard([&] {
     if (count < 0) throw Error("count: must be ≥ 0");
-    h.requireInput(static_cast<size_t>(h.model.nq) * count);
-    double* o = h.output(16 * static_cast<size_t>(std::max(count, 1)));
+    const int nq = h.model.nq;
+    h.requireInput(static_cast<size_t>(nq) * count);
+    for (int k = 0; k < count; ++k) h.readQ(nq * k);  // checks every sample ("q[2]: must be a finite number")
+    // The core's batch FK (dynamics/batch.hpp) writes count SE3s behind the count 4×4 poses; pose k is then
+    // written before SE3 k's storage, so the expansion never overwrites what it still reads.
+    const size_t poses = 16 * static_cast<size_t>(count);
+    double* o = h.output(poses + 12 * static_cast<size_t>(count) + 16);
+    SE3* tool = reinterpret_cast<SE3*>(o + poses);
+    fkToolSeries(h.model, h.data, count, h.in.data(), tool);
     for (int k = 0; k < count; ++k) {
-      forwardKinematics(h.model, h.data, h.readQ(h.model.nq * k));
-      putPose(o + 16 * static_cast<size_t>(k), h.data.oMtool);
+      const SE3 T = tool[k];
+      putPose(o + 16 * static_cast<size_t>(k), T);
     }
     return h.outAddress();
   });

@@ -3,10 +3,12 @@
 //   achain-wasm                 the Model method: JS wrapper, result in a new Float64Array
 //   achain-wasm (out)           the Model method writing into the caller's array (opts.out)
 //   achain-wasm (raw call)      the Embind function on inputs already in wasm memory
-//   achain-wasm (in-wasm loop)  256 states in one dynamicsSeries call: time per evaluation (compiled code alone)
+//   achain-wasm (in-wasm loop)  256 states in one dynamicsSeries call: time per evaluation (compiled code alone;
+//                               for RNEA op 3, one single call per state)
+//   achain-wasm batch (per state)  RNEA over 256 states in one inverseDynamicsSeries call, time per state
 import { accelerations, configurations, velocities } from './states.mjs';
 
-const OP = { RNEA: 0, CRBA: 1, ForwardDynamics: 2 };
+const OP = { RNEA: 0, CRBA: 1, ForwardDynamics: 2, RNEASingle: 3 };  // 3: the single call per state (no batch kernel)
 
 export function cases(achain) {
   const out = [];
@@ -35,7 +37,9 @@ export function cases(achain) {
     out.push({ name: `RNEA/${robot}/achain-wasm`, fn: () => { const i = k++ & 255; return m.inverseDynamics(qs[i], vs[i], as[i]); } });
     out.push({ name: `RNEA/${robot}/achain-wasm (out)`, fn: () => { const i = k++ & 255; return m.inverseDynamics(qs[i], vs[i], as[i], tau); } });
     out.push({ name: `RNEA/${robot}/achain-wasm (raw call)`, setup: single, fn: () => M.inverseDynamics(m.raw, 2, 0) });
-    out.push({ name: `RNEA/${robot}/achain-wasm (in-wasm loop)`, per: 256, setup: series(OP.RNEA), fn: () => M.dynamicsSeries(m.raw, OP.RNEA, 2, 0, 256) });
+    out.push({ name: `RNEA/${robot}/achain-wasm (in-wasm loop)`, per: 256, setup: series(OP.RNEA), fn: () => M.dynamicsSeries(m.raw, OP.RNEASingle, 2, 0, 256) });
+    // The batch kernel (core dynamics/batch.hpp, SIMD128): 256 states in one call, time per state.
+    out.push({ name: `RNEA/${robot}/achain-wasm batch (per state)`, per: 256, setup: series(OP.RNEA), fn: () => M.inverseDynamicsSeries(m.raw, 2, 0, 256) });
     out.push({ name: `CRBA/${robot}/achain-wasm`, fn: () => m.massMatrix(qs[k++ & 255]) });
     out.push({ name: `CRBA/${robot}/achain-wasm (out)`, fn: () => m.massMatrix(qs[k++ & 255], mass) });
     out.push({ name: `CRBA/${robot}/achain-wasm (raw call)`, setup: massOnly, fn: () => M.massMatrix(m.raw, 2, 0) });

@@ -99,7 +99,26 @@ TimeScaling timeScaleToLimits(const Model& m, const JointPath& path, const TimeS
   auto raise = [&](double k, const char* what, int joint, double t) {
     if (k > res.factor) { res.factor = k; res.binding = what; res.joint = joint; res.time = t; }
   };
-  for (double t : ts) {
+  // Batch torque check: every evaluation point's state (state-major), its τ and its gravity part g at once.
+  const int N = static_cast<int>(ts.size());
+  std::vector<double> Q, QD, QDD, TAU, G;
+  if (opt.torque_series) {
+    Q.resize(static_cast<size_t>(n) * N);
+    QD.resize(Q.size());
+    QDD.resize(Q.size());
+    TAU.resize(Q.size());
+    G.resize(Q.size());
+    for (int k = 0; k < N; ++k) {
+      path.evaluate(ts[k], q, qd, qdd);
+      Eigen::Map<VecX>(&Q[static_cast<size_t>(n) * k], n) = q;
+      Eigen::Map<VecX>(&QD[static_cast<size_t>(n) * k], n) = qd;
+      Eigen::Map<VecX>(&QDD[static_cast<size_t>(n) * k], n) = qdd;
+    }
+    (*opt.torque_series)(N, Q.data(), nullptr, nullptr, G.data());
+    (*opt.torque_series)(N, Q.data(), QD.data(), QDD.data(), TAU.data());
+  }
+  for (int kt = 0; kt < N; ++kt) {
+    const double t = ts[kt];
     path.evaluate(t, q, qd, qdd);
     for (int j = 0; j < m.njoints(); ++j) {
       const int i = m.idx_q[j];
@@ -108,9 +127,14 @@ TimeScaling timeScaleToLimits(const Model& m, const JointPath& path, const TimeS
       if (opt.velocity && std::isfinite(L.velocity)) raise(std::abs(qd[i]) / L.velocity, "velocity", j, t);
       if (opt.acceleration && std::isfinite(L.acceleration)) raise(std::sqrt(std::abs(qdd[i]) / L.acceleration), "acceleration", j, t);
     }
-    if (opt.torque) {
-      (*opt.torque)(q, zero, zero, g);
-      (*opt.torque)(q, qd, qdd, tau);
+    if (opt.torque || opt.torque_series) {
+      if (opt.torque_series) {
+        g = Eigen::Map<const VecX>(&G[static_cast<size_t>(n) * kt], n);
+        tau = Eigen::Map<const VecX>(&TAU[static_cast<size_t>(n) * kt], n);
+      } else {
+        (*opt.torque)(q, zero, zero, g);
+        (*opt.torque)(q, qd, qdd, tau);
+      }
       for (int j = 0; j < m.njoints(); ++j) {
         const int i = m.idx_q[j];
         if (i < 0 || !m.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
@@ -135,6 +159,26 @@ TimeScaling timeScaleToLimits(const Model& m, const JointPath& path, const TimeS
     res.binding.clear();
     res.joint = -1;
     return res;
+  }
+  if (opt.torque_series) {  // as below, with every point in one batch call per trial factor
+    std::vector<double> SQD(QD.size()), SQDD(QDD.size());
+    for (int iter = 0; iter < 200; ++iter) {
+      const double k = res.factor;
+      for (size_t i = 0; i < QD.size(); ++i) {
+        SQD[i] = QD[i] / k;
+        SQDD[i] = QDD[i] / (k * k);
+      }
+      (*opt.torque_series)(N, Q.data(), SQD.data(), SQDD.data(), TAU.data());
+      bool ok = true;
+      for (int kt = 0; kt < N && ok; ++kt)
+        for (int j = 0; j < m.njoints() && ok; ++j) {
+          const double E = m.joints[j].limits.effort;
+          if (m.jmodels[j].independent && std::isfinite(E) && std::abs(TAU[static_cast<size_t>(n) * kt + m.idx_q[j]]) > E * (1 + 1e-9))
+            ok = false;
+        }
+      if (ok) break;
+      res.factor *= 1.01;
+    }
   }
   if (opt.torque) {  // friction does not scale as 1/k²: verify with the full model, raise until it holds
     for (int iter = 0; iter < 200; ++iter) {

@@ -117,9 +117,9 @@ Plan planJointPath(const Model& m, const PlanSpec& s) {
     throw Error("duration: must be > 0");
   }
   if (s.torque_limits) {
-    const InverseDynamicsFn id = makeInverseDynamics(m, s.dynamics);
+    const InverseDynamicsSeriesFn id = makeInverseDynamicsSeries(m, s.dynamics);  // every point in one batch call
     TimeScalingOptions o;  // speed and acceleration too: a forced --duration may have broken them
-    o.torque = &id;
+    o.torque_series = &id;
     plan.torque_scaling = timeScaleToLimits(m, *path, o);
     if (plan.torque_scaling.factor > 1) path = std::make_shared<TimeScaledPath>(path, plan.torque_scaling.factor);
   }

@@ -96,6 +96,12 @@ struct Data {
     VecX k_q[4], k_v[4], q_stage, v_stage;  ///< integrator stages
   } dyn;
 
+  /// Batch calls (dynamics/batch.hpp): the vectorised kernels' lane scratch and the call's constants in
+  /// plain numbers, in one buffer sized on the first batch call with this Data (no allocation after it).
+  struct Batch {
+    std::vector<double> buffer;
+  } batch;
+
   /// Inverse kinematics: the numeric solver's Levenberg–Marquardt scratch, and the constants of the
   /// chain's closed form (derived from the model by ik/closed_form.cpp on the first closed solve with
   /// this Data: plain numbers, no copy of the model).

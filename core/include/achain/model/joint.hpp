@@ -40,22 +40,27 @@ struct AxialLaw {
   int nsine = 0;
   std::array<SineTerm, kMaxSine> sine{};
 
-  /// f and its first three derivatives at u.
-  void evaluate(double u, double& f, double& f1, double& f2, double& f3) const {
+  /// f and its first three derivatives at u. S is double, or a lane of several states' values (the batch
+  /// kernels, dynamics/batch.hpp) with per-lane sin/cos found by argument-dependent lookup: one formula.
+  template <class S>
+  void evaluateT(const S& u, S& f, S& f1, S& f2, S& f3) const {
+    using std::cos;
+    using std::sin;
     if (nsine == 0 && c2 == 0 && c3 == 0) {  // R, P, H: linear (the common case, kept cheap for FK)
       f = c1 * u;
-      f1 = c1;
-      f2 = f3 = 0;
+      f1 = S(c1);
+      f2 = f3 = S(0.0);
       return;
     }
     f = ((c3 * u + c2) * u + c1) * u;
     f1 = (3 * c3 * u + 2 * c2) * u + c1;
     f2 = 6 * c3 * u + 2 * c2;
-    f3 = 6 * c3;
+    f3 = S(6 * c3);
     for (int k = 0; k < nsine; ++k) {
       const SineTerm& t = sine[k];
-      const double x = t.frequency * u + t.phase;
-      const double s = std::sin(x), c = std::cos(x), w = t.frequency;
+      const S x = t.frequency * u + t.phase;
+      const S s = sin(x), c = cos(x);
+      const double w = t.frequency;
       const double a = t.amplitude;
       f += a * s;
       f1 += a * w * c;
@@ -63,6 +68,7 @@ struct AxialLaw {
       f3 -= a * w * w * w * c;
     }
   }
+  void evaluate(double u, double& f, double& f1, double& f2, double& f3) const { evaluateT(u, f, f1, f2, f3); }
   bool isZero() const { return c1 == 0 && c2 == 0 && c3 == 0 && nsine == 0; }
   bool operator==(const AxialLaw& o) const {
     if (c1 != o.c1 || c2 != o.c2 || c3 != o.c3 || nsine != o.nsine) return false;
@@ -81,16 +87,19 @@ inline AxialLaw apairLaw(double rho) {
   return law;
 }
 
-/// A joint's motion and its derivatives with respect to its generalized coordinate q_c, at one q.
-struct JointState {
-  double u = 0;           ///< the joint variable
-  double theta = 0;       ///< total rotation about the axis (θ_f included)
-  double dz = 0;          ///< total translation along the axis (d included)
-  double rot_rate = 0;    ///< ∂θ/∂q_c
-  double axial_rate = 0;  ///< ∂dz/∂q_c
-  double axial_curv = 0;  ///< ∂²dz/∂q_c²
-  double axial_jerk = 0;  ///< ∂³dz/∂q_c³
+/// A joint's motion and its derivatives with respect to its generalized coordinate q_c, at one q
+/// (S = double), or at several states at once (S = a lane type of the batch kernels).
+template <class S>
+struct JointStateOf {
+  S u{};           ///< the joint variable
+  S theta{};       ///< total rotation about the axis (θ_f included)
+  S dz{};          ///< total translation along the axis (d included)
+  S rot_rate{};    ///< ∂θ/∂q_c
+  S axial_rate{};  ///< ∂dz/∂q_c
+  S axial_curv{};  ///< ∂²dz/∂q_c²
+  S axial_jerk{};  ///< ∂³dz/∂q_c³
 };
+using JointState = JointStateOf<double>;
 
 /// How one joint moves (derived from the Joint description by makeJointModel).
 struct JointModel {
@@ -105,23 +114,25 @@ struct JointModel {
   double period = 0;       ///< period of the motion in u (2π, 4π for A-pairs, …), 0 if not periodic
   double axial_rate_bound = 0;  ///< max |∂dz/∂u| over all u (kInf when unbounded)
 
-  /// The joint's state for coordinate value qc (ignored when coord < 0).
-  void evaluate(double qc, JointState& s) const {
-    const double u = coord < 0 ? 0.0 : scale * qc + offset;
-    double f = 0, f1 = 0, f2 = 0, f3 = 0;
-    law.evaluate(u, f, f1, f2, f3);
+  /// The joint's state for coordinate value qc (ignored when coord < 0). S as in AxialLaw::evaluateT.
+  template <class S>
+  void evaluateT(const S& qc, JointStateOf<S>& s) const {
+    const S u = coord < 0 ? S(0.0) : scale * qc + offset;
+    S f{}, f1{}, f2{}, f3{};
+    law.evaluateT(u, f, f1, f2, f3);
     s.u = u;
     s.theta = theta0 + rot * u;
     s.dz = d0 + f;
     if (coord < 0) {
-      s.rot_rate = s.axial_rate = s.axial_curv = s.axial_jerk = 0;
+      s.rot_rate = s.axial_rate = s.axial_curv = s.axial_jerk = S(0.0);
       return;
     }
-    s.rot_rate = rot * scale;
+    s.rot_rate = S(rot * scale);
     s.axial_rate = f1 * scale;
     s.axial_curv = f2 * scale * scale;
     s.axial_jerk = f3 * scale * scale * scale;
   }
+  void evaluate(double qc, JointState& s) const { evaluateT(qc, s); }
   /// The joint variable is an angle (the joint rotates); a prismatic joint's is a length.
   bool angular() const { return rot != 0; }
   /// A pure rotation (R-like: no translation law).

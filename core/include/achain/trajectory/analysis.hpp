@@ -10,6 +10,10 @@ namespace achain {
 
 /// τ = f(q, q̇, q̈) (size nq). trajectory/torque_analysis.hpp makes one from the RNEA.
 using InverseDynamicsFn = std::function<void(const VecX& q, const VecX& qd, const VecX& qdd, VecX& tau)>;
+/// τ for count states at once, state-major (state k's q at q[k·nq …]; qd or qdd may be null: zero).
+/// trajectory/torque_analysis.hpp makes one from the batch RNEA (dynamics/batch.hpp).
+using InverseDynamicsSeriesFn =
+    std::function<void(int count, const double* q, const double* qd, const double* qdd, double* tau)>;
 
 struct TrajectoryAnalysis {
   MatX tau;                 ///< samples × joints (N·m or N)
@@ -47,6 +51,8 @@ struct TimeScalingOptions {
   bool allow_faster = false;      ///< also shrink time (k < 1) when the limits allow it
   bool velocity = true, acceleration = true;
   const InverseDynamicsFn* torque = nullptr;  ///< when given, |τ_i| ≤ limits.effort as well
+  /// Instead of `torque`: the same check with every evaluation point in one batch call.
+  const InverseDynamicsSeriesFn* torque_series = nullptr;
 };
 
 /// The uniform time-scaling factor k such that p(t/k) meets the model's limits with the binding one

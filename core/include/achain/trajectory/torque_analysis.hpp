@@ -10,7 +10,10 @@ namespace achain {
 /// The returned function owns its workspace (copyable; copies share it — one per thread).
 InverseDynamicsFn makeInverseDynamics(const Model& m, const DynamicsOptions& options = {});
 
-/// Torque, power and work along a trajectory with the RNEA.
+/// The same τ for count states in one call (inverseDynamicsSeries, dynamics/batch.hpp), own workspace.
+InverseDynamicsSeriesFn makeInverseDynamicsSeries(const Model& m, const DynamicsOptions& options = {});
+
+/// Torque, power and work along a trajectory with the RNEA (every sample in one batch call, dynamics/batch.hpp).
 TrajectoryAnalysis analyzeTrajectory(const Model& m, const Trajectory& tr, const DynamicsOptions& options);
 
 }  // namespace achain

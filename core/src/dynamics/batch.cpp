@@ -1,0 +1,196 @@
+// Batch calls (dynamics/batch.hpp): the plan in plain numbers, the choice of the compiled kernel, and
+// the series that loop the single calls.
+#include <achain/dynamics/batch.hpp>
+
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/forward.hpp>
+#include <achain/kinematics/fk.hpp>
+#include <achain/kinematics/jacobian.hpp>
+
+#include "batch_plan.hpp"
+#include "detail.hpp"
+
+namespace achain {
+namespace {
+
+using namespace batch_detail;
+
+static_assert(sizeof(SE3) == 12 * sizeof(double) && std::is_standard_layout<SE3>::value,
+              "the kernels write SE3 as 9 + 3 doubles");
+static_assert(std::is_trivially_copyable<JointPlan>::value && std::is_trivially_copyable<LegPlan>::value,
+              "plans live in data.batch.buffer");
+
+void copyFrame(const SE3& T, Frame12& out) {
+  for (int k = 0; k < 9; ++k) out.R[k] = T.R.data()[k];
+  for (int k = 0; k < 3; ++k) out.p[k] = T.p[k];
+}
+
+/// True when T = (Rx(α), (a, 0, 0)) exactly; sets cos α, sin α, a.
+bool xForm(const SE3& T, double& c, double& s, double& a) {
+  const Mat3& R = T.R;
+  if (R(0, 0) != 1 || R(0, 1) != 0 || R(0, 2) != 0 || R(1, 0) != 0 || R(2, 0) != 0) return false;
+  if (R(1, 1) != R(2, 2) || R(2, 1) != -R(1, 2) || T.p.y() != 0 || T.p.z() != 0) return false;
+  c = R(1, 1);
+  s = R(2, 1);
+  a = T.p.x();
+  return true;
+}
+
+int placement(const SE3& T, double& c, double& s, double& a, Frame12& general) {
+  if (T.R == Mat3::Identity() && T.p.isZero(0)) return kIdentity;
+  if (xForm(T, c, s, a)) return kXForm;
+  copyFrame(T, general);
+  return kGeneral;
+}
+
+/// Lays out data.batch.buffer (lanes, then joint plans, then leg plans) and fills the plan for a call.
+Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o) {
+  const int n = model.njoints();
+  const int nlegs = o ? static_cast<int>(data.dyn.legs.size()) : 0;
+  const long lane_doubles = scratchLanes(n, model.nv) * kLanes;
+  const long plan_doubles = (static_cast<long>(n) * sizeof(JointPlan) + static_cast<long>(data.dyn.legs.size()) *
+                             sizeof(LegPlan)) / sizeof(double) + 2;
+  const long need = lane_doubles + plan_doubles + kLanes;  // + alignment slack
+  std::vector<double>& buf = data.batch.buffer;
+  if (static_cast<long>(buf.size()) < need) buf.assign(need, 0.0);  // the first call with this Data only
+  const auto addr = reinterpret_cast<std::uintptr_t>(buf.data());
+  constexpr std::uintptr_t kAlign = kLanes * sizeof(double);
+  double* lanes = buf.data() + ((kAlign - addr % kAlign) % kAlign) / sizeof(double);
+  auto* joints = reinterpret_cast<JointPlan*>(lanes + lane_doubles);
+  auto* legs = reinterpret_cast<LegPlan*>(joints + n);
+
+  Plan p;
+  p.nq = model.nq;
+  p.nv = model.nv;
+  p.njoints = n;
+  p.nlegs = nlegs;
+  p.tool_link = model.toolLink();
+  p.joints = joints;
+  p.legs = legs;
+  p.scratch = lanes;
+  copyFrame(model.base, p.base);
+  copyFrame(model.tool, p.tool);
+  const std::vector<DynBody>* bodies = o ? &data.dyn.bodies[static_cast<int>(o->legs)] : nullptr;
+  for (int i = 0; i < n; ++i) {
+    JointPlan& J = *new (joints + i) JointPlan();
+    const Joint& j = model.joints[i];
+    J.jm = &model.jmodels[i];
+    J.parent = j.parent;
+    J.coord = model.idx_q[i];
+    J.pre = placement(model.pre[i], J.pre_c, J.pre_s, J.pre_a, J.pre_T);
+    J.post = placement(model.post[i], J.post_c, J.post_s, J.post_a, J.post_T);
+    if (!bodies) continue;
+    const DynBody& b = (*bodies)[i];
+    J.mass = b.mass;
+    for (int k = 0; k < 3; ++k) J.com[k] = b.com[k];
+    for (int k = 0; k < 9; ++k) J.inertia[k] = b.inertia.data()[k];
+    const Motor& mo = j.motor;
+    J.drive = mo.present && model.jmodels[i].independent;
+    if (J.drive) {
+      J.rotor = dyn_detail::reflectedInertia(mo);
+      J.fric_visc = mo.gear_ratio * mo.gear_ratio * mo.viscous;
+      J.fric_pos = std::abs(mo.gear_ratio) * mo.coulomb_pos;
+      J.fric_neg = std::abs(mo.gear_ratio) * mo.coulomb_neg;
+    }
+  }
+  for (int e = 0; e < nlegs; ++e) {
+    const DynLeg& L = data.dyn.legs[e];
+    LegPlan& G = *new (legs + e) LegPlan();
+    G.joint = L.joint;
+    G.parent = L.parent;
+    for (int k = 0; k < 3; ++k) {
+      G.B[k] = L.B[k];
+      G.P[k] = L.P[k];
+    }
+    G.mass = L.mass;
+  }
+  if (o) {
+    const Vec3 g = dyn_detail::gravityVector(model, *o);
+    for (int k = 0; k < 3; ++k) p.g[k] = g[k];
+    p.legs_full = o->legs == LegModel::Full;
+    p.legs_weight = o->legs == LegModel::PotentialOnly;
+    p.motors = o->motors;
+    p.friction = o->friction;
+    p.wrench = o->use_wrench;
+    p.wrench_tool = o->wrench_frame == WrenchFrame::Tool;
+    for (int k = 0; k < 6; ++k) p.wrench6[k] = o->wrench[k];
+  }
+  return p;
+}
+
+bool useAvx2(BatchPath path) {
+  if (path == BatchPath::Baseline) return false;
+  const bool have = batchAvx2Available();
+  if (path == BatchPath::Avx2 && !have)
+    throw Error("batch path: AVX2 was asked for, but this build or CPU has no AVX2+FMA kernel");
+  return have;
+}
+
+}  // namespace
+
+bool batchAvx2Available() {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__) && (defined(__GNUC__) || defined(__clang__))
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+void fkToolSeries(const Model& model, Data& data, int count, const double* q, SE3* tool, BatchPath path) {
+  if (count <= 0) return;
+  const Plan p = makePlan(model, data, nullptr);
+  double* out = reinterpret_cast<double*>(tool);
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  if (useAvx2(path)) return fkToolBlocksAvx2(p, count, q, out);
+#else
+  useAvx2(path);
+#endif
+  fkToolBlocksBase(p, count, q, out);
+}
+
+void inverseDynamicsSeries(const Model& model, Data& data, int count, const double* q, const double* qd,
+                           const double* qdd, const DynamicsOptions& options, double* tau, BatchPath path) {
+  if (count <= 0) return;
+  const Plan p = makePlan(model, data, &options);
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+  if (useAvx2(path)) return rneaBlocksAvx2(p, count, q, qd, qdd, tau);
+#else
+  useAvx2(path);
+#endif
+  rneaBlocksBase(p, count, q, qd, qdd, tau);
+}
+
+void massMatrixSeries(const Model& model, Data& data, int count, const double* q, const DynamicsOptions& options,
+                      double* M) {
+  const int n = model.nv;
+  for (int k = 0; k < count; ++k)
+    massMatrix(model, data, Eigen::Map<const VecX>(q + static_cast<long>(n) * k, n), options,
+               Eigen::Map<MatX>(M + static_cast<long>(n) * n * k, n, n));
+}
+
+void forwardDynamicsSeries(const Model& model, Data& data, int count, const double* q, const double* qd,
+                           const double* tau, const DynamicsOptions& options, double* qdd) {
+  const int n = model.nv;
+  for (int k = 0; k < count; ++k) {
+    const long at = static_cast<long>(n) * k;
+    forwardDynamics(model, data, Eigen::Map<const VecX>(q + at, n), Eigen::Map<const VecX>(qd + at, n),
+                    Eigen::Map<const VecX>(tau + at, n), options, Eigen::Map<VecX>(qdd + at, n));
+  }
+}
+
+void pointJacobianSeries(const Model& model, Data& data, int count, const double* q, int link,
+                         const Vec3& point_in_link, bool tool_frame, double* J) {
+  const int n = model.nv;
+  for (int k = 0; k < count; ++k) {
+    forwardKinematics(model, data, Eigen::Map<const VecX>(q + static_cast<long>(model.nq) * k, model.nq));
+    Eigen::Map<MatX> Jk(J + 6L * n * k, 6, n);
+    pointJacobian(model, data, link, point_in_link, Jk);
+    if (tool_frame) rotateJacobian(data.oMtool.R, Jk);
+  }
+}
+
+}  // namespace achain
