@@ -1,0 +1,60 @@
+// CLI `achain modes`: lumped joint flexibility modal analysis.
+#include <cmath>
+#include <string>
+
+#include "cli_runner.hpp"
+
+using achain::test::runCli;
+
+TEST_CASE("achain modes: planar-2r locked motors match the hand-computed 2-DOF frequencies", "[cli][flex]") {
+  const auto r = runCli("modes --robot planar-2r --q 0.3,1.5707963267948966 --joint-stiffness 100,50");
+  REQUIRE(r.status == 0);
+  const auto j = r.json();
+  // Hand: M11 = 2/3 + 1 + 0.64/3, M12 = M22 = 0.64/3 at q2 = 90°; det(M)λ² − (k1 M22 + k2 M11)λ + k1 k2 = 0.
+  const double M11 = 2.0 / 3 + 1 + 0.64 / 3, M12 = 0.64 / 3, M22 = 0.64 / 3, k1 = 100, k2 = 50;
+  const double det = M11 * M22 - M12 * M12, b = k1 * M22 + k2 * M11, disc = std::sqrt(b * b - 4 * det * k1 * k2);
+  const double w1 = std::sqrt((b - disc) / (2 * det)), w2 = std::sqrt((b + disc) / (2 * det));
+  REQUIRE(j["modes"].size() == 2);
+  CHECK(j["modes"][0]["omega"].get<double>() == Approx(w1).epsilon(1e-9));
+  CHECK(j["modes"][1]["omega"].get<double>() == Approx(w2).epsilon(1e-9));
+  CHECK(j["modes"][0]["frequency_hz"].get<double>() == Approx(w1 / (2 * M_PI)).epsilon(1e-9));
+  CHECK(j["motor"] == "locked");
+  CHECK(j["coordinates"][1] == "elbow");
+  CHECK(j["modes"][0]["shape"].size() == 2);
+}
+
+TEST_CASE("achain modes: free motors, one stiffness for all, degrees, prototype-4a", "[cli][flex]") {
+  const auto r = runCli("modes --robot prototype-4a --q 100,200,150,250 --deg --joint-stiffness 500 --motor free --motor-inertia 0.001");
+  REQUIRE(r.status == 0);
+  const auto j = r.json();
+  REQUIRE(j["modes"].size() == 8);
+  // Four rigid modes (rotor and link together) at zero, to round-off: ω is the square root of a ~1e-12 relative eigenvalue.
+  const double top = j["modes"][7]["omega"].get<double>();
+  for (int k = 0; k < 4; ++k) CHECK(j["modes"][k]["omega"].get<double>() < 1e-5 * top);
+  for (int k = 4; k < 8; ++k) CHECK(j["modes"][k]["omega"].get<double>() > 1);
+  CHECK(j["coordinates"][4].get<std::string>().rfind("motor:", 0) == 0);
+  const auto locked = runCli("modes --robot prototype-4a --q 100,200,150,250 --deg --joint-stiffness 500").json();
+  for (int k = 0; k < 4; ++k) CHECK(j["modes"][4 + k]["omega"].get<double>() > locked["modes"][k]["omega"].get<double>());
+}
+
+TEST_CASE("achain modes: bad input and --help", "[cli][flex]") {
+  auto r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100,0");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("stiffness[1] (joint 'elbow') must be positive") != std::string::npos);
+  r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 1,2,3");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--joint-stiffness: expected 1 value or 2") != std::string::npos);
+  r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100 --motor free");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--motor-inertia: required with --motor free") != std::string::npos);
+  r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100 --motor loose");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("expected locked or free") != std::string::npos);
+  r = runCli("modes --robot planar-2r --q 0,0");
+  CHECK(r.status == 2);
+  r = runCli("--help");
+  CHECK(r.out.find("modes") != std::string::npos);
+  r = runCli("modes --help");
+  CHECK(r.out.find("--joint-stiffness") != std::string::npos);
+  CHECK(r.out.find("--motor-inertia") != std::string::npos);
+}
