@@ -225,7 +225,7 @@ TEST_CASE("flexible link: bad input is named", "[model][flex]") {
   CHECK_THROWS_WITH(clampedCubicModes(0, 1), Catch::Contains("c1 and c2"));
 }
 
-TEST_CASE("naturalModes: 2-DOF spring-mass chain and bad matrices", "[model][flex]") {
+TEST_CASE("flexible link: naturalModes on a 2-DOF spring-mass chain, and bad matrices", "[model][flex]") {
   // Two masses m, springs k wall–m–m: ω² = (3 ∓ √5)/2 · k/m.
   const double k = 7, m = 2;
   MatX K(2, 2), M = m * MatX::Identity(2, 2);
