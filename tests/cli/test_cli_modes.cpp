@@ -58,3 +58,53 @@ TEST_CASE("achain modes: bad input and --help", "[cli][flex]") {
   CHECK(r.out.find("--joint-stiffness") != std::string::npos);
   CHECK(r.out.find("--motor-inertia") != std::string::npos);
 }
+
+TEST_CASE("achain flex-link: the space arm's link 2 (slug/ft/lb) and Euler-Bernoulli", "[cli][flex]") {
+  // Table 3.1-2 link 2: m = 9.536 slug, L = 20.92 ft, Ixx = 2.38 slug*ft^2; EI/L^3 = 1125 lb/ft (K11 = 4.5e3), GJ = 1.1e6*L.
+  const double L = 20.92, EI = 1125 * L * L * L, GJ = 1.1e6 * L;
+  const auto r = runCli("flex-link --length 20.92 --mass 9.536 --ei " + std::to_string(EI) + " --gj " + std::to_string(GJ) +
+                        " --torsional-inertia 2.38");
+  REQUIRE(r.status == 0);
+  const auto j = r.json();
+  CHECK(j["I_mq"][1][0].get<double>() == Approx(3.18).margin(0.005));
+  CHECK(j["I_mq"][1][1].get<double>() == Approx(0.318).margin(0.0005));
+  CHECK(j["I_Lq"][2][0].get<double>() == Approx(49.8).margin(0.1));
+  CHECK(j["I_Lq"][1][3].get<double>() == Approx(-1.99).margin(0.005));
+  CHECK(j["I_Lq"][0][4].get<double>() == Approx(1.19).margin(0.0005));
+  CHECK(j["I_qq"][1][1].get<double>() == Approx(0.05449).margin(0.000005));
+  CHECK(j["I_qq"][4][4].get<double>() == Approx(0.793).margin(0.0005));
+  CHECK(j["I_qq"][0][0].get<double>() == Approx(9.536 / 5).epsilon(1e-12));  // the formula, not the printed 2.38 (erratum)
+  CHECK(j["K"][1][1].get<double>() == Approx(7740).epsilon(1e-6));
+  CHECK(j["modes"].size() == 5);
+  CHECK(j["modes"][4]["direction"] == "torsion");
+  // Clamped-root frequencies: the bending pair 0.475 % above Euler-Bernoulli 1.87510^2*sqrt(EI/(m L^3)) (two-mode Ritz),
+  // torsion sqrt(K55/I_qq55) = sqrt(3*GJ/(L*J)) (the digest's ~187 Hz).
+  const double eb = 1.875104069 * 1.875104069 * std::sqrt(1125 / 9.536) / (2 * M_PI);
+  CHECK(j["clamped_modes"][0]["frequency_hz"].get<double>() == Approx(eb * 1.00475432).epsilon(1e-6));
+  CHECK(j["clamped_modes"][1]["frequency_hz"].get<double>() == Approx(eb * 1.00475432).epsilon(1e-6));
+  CHECK(j["clamped_modes"][4]["frequency_hz"].get<double>() == Approx(std::sqrt(3 * 1.1e6 / 2.38) / (2 * M_PI)).epsilon(1e-9));
+  // More assumed modes converge to Euler-Bernoulli.
+  const auto m4 = runCli("flex-link --length 20.92 --mass 9.536 --ei " + std::to_string(EI) + " --modes monomial:4").json();
+  CHECK(m4["modes"].size() == 8);
+  CHECK(m4["clamped_modes"][0]["frequency_hz"].get<double>() == Approx(eb).epsilon(1e-5));
+}
+
+TEST_CASE("achain flex-link: bad input is named", "[cli][flex]") {
+  auto r = runCli("flex-link --length 1 --mass 0 --ei 1 --gj 1 --torsional-inertia 1");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("body.mass must be positive") != std::string::npos);
+  r = runCli("flex-link --length 1 --mass 1 --ei 1");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("gj must be positive") != std::string::npos);
+  r = runCli("flex-link --length 1 --mass 1 --ei -1 --modes monomial:2");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("ei_y must be positive") != std::string::npos);
+  r = runCli("flex-link --length 1 --mass 1 --ei 1 --modes monomial:0");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("monomial:N needs a whole N") != std::string::npos);
+  r = runCli("flex-link --length 1 --mass 1 --ei 1 --modes quartic");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("expected cubic or monomial:N") != std::string::npos);
+  r = runCli("flex-link --help");
+  CHECK(r.out.find("--torsional-inertia") != std::string::npos);
+}
