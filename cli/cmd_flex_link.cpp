@@ -62,7 +62,7 @@ RegisterCommand flex_link_cmd("flex-link", [](CLI::App& app) {
             md.coefficients[k + 2] = 1.0;
             f.modes.push_back(md);
           }
-        if (gj != 0) f.modes.push_back({ModeDirection::Torsion, {0, 1}});
+        if (gj != 0) f.modes.push_back({ModeDirection::Torsion, {0, 1}, {}, {}});
       } else {
         throw Error("--modes: expected cubic or monomial:N (got '" + modes + "')");
       }

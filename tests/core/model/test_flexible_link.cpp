@@ -2,6 +2,7 @@
 // shared/reference/tesar-flexible.md) and a uniform cantilever against Euler–Bernoulli.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <utility>
 
 #include <achain/model/flexible_link.hpp>
 
@@ -173,7 +174,7 @@ TEST_CASE("flexible link: uniform cantilever frequencies converge to Euler-Berno
   one.length = L;
   one.body.mass = m;
   one.ei_z = EI;
-  one.modes = {{ModeDirection::Z, {0, 0, 1}}};
+  one.modes = {{ModeDirection::Z, {0, 0, 1}, {}, {}}};
   CHECK(clampedLinkModes(flexibleLinkMatrices(one)).omega[0] == Approx(std::sqrt(20.0) * unit).epsilon(1e-14));
 }
 
@@ -220,7 +221,7 @@ TEST_CASE("flexible link: bad input is named", "[model][flex]") {
   f.modes[2].coefficients = {0, 0, INFINITY};
   CHECK_THROWS_WITH(flexibleLinkMatrices(f), Catch::Contains("mode 3 (z bending): a shape coefficient is not finite"));
   f = good;
-  f.modes[1] = {ModeDirection::Y, {0, 0, 2}};  // 2·u², a multiple of mode 1
+  f.modes[1] = {ModeDirection::Y, {0, 0, 2}, {}, {}};  // 2·u², a multiple of mode 1
   CHECK_THROWS_WITH(flexibleLinkMatrices(f), Catch::Contains("linearly dependent"));
   CHECK_THROWS_WITH(clampedCubicModes(0, 1), Catch::Contains("c1 and c2"));
 }
@@ -243,4 +244,84 @@ TEST_CASE("flexible link: naturalModes on a 2-DOF spring-mass chain, and bad mat
   CHECK_THROWS_WITH(naturalModes(asym, M), Catch::Contains("K is not symmetric"));
   CHECK_THROWS_WITH(naturalModes(-K, M), Catch::Contains("not positive semi-definite"));
   CHECK_THROWS_WITH(naturalModes(MatX::Identity(3, 3), M), Catch::Contains("same size"));
+}
+
+TEST_CASE("flexible link: tabulated shapes", "[model][flex]") {
+  // Cubics tabulated at uneven stations are reproduced exactly by the spline (root slope clamped for bending).
+  const std::vector<double> u = {0, 0.15, 0.4, 0.55, 0.8, 1};
+  auto tab = [&](ModeDirection d, double c2, double c3, double c1 = 0) {
+    AssumedMode md;
+    md.direction = d;
+    md.u_samples = u;
+    for (double x : u) md.values.push_back(c1 * x + c2 * x * x + c3 * x * x * x);
+    return md;
+  };
+  const auto poly = paperLink(2.7, 1.9, 0.35, 13.0, 5.0);
+  auto table = poly;
+  table.modes = {tab(ModeDirection::Y, 1, 0), tab(ModeDirection::Y, 1, -1.2), tab(ModeDirection::Z, 1, 0),
+                 tab(ModeDirection::Z, 1, -1.2), tab(ModeDirection::Torsion, 0, 0, 1)};
+  const auto a = flexibleLinkMatrices(poly), b = flexibleLinkMatrices(table);
+  CHECK((a.I_mq - b.I_mq).cwiseAbs().maxCoeff() < 1e-12);
+  CHECK((a.I_Lq - b.I_Lq).cwiseAbs().maxCoeff() < 1e-12);
+  CHECK((a.I_qq - b.I_qq).cwiseAbs().maxCoeff() < 1e-12);
+  CHECK((a.K - b.K).cwiseAbs().maxCoeff() < 1e-10 * a.K.cwiseAbs().maxCoeff());
+
+  // The exact Euler–Bernoulli cantilever modes, tabulated (as from FEA): their Ritz frequencies approach β_i² and
+  // they come out mass-orthogonal. Measured relative errors (mode 1, mode 2): 11 stations 2.2e-5, 3.5e-4;
+  // 21 stations 8.1e-7, 2.2e-5; 41 stations 2.9e-8, 9.6e-7 (about h⁴).
+  const double bl[2] = {1.875104068711961, 4.694091132974175};
+  auto ebMode = [](double beta, int stations) {
+    const double sg = (std::cosh(beta) + std::cos(beta)) / (std::sinh(beta) + std::sin(beta));
+    AssumedMode md;
+    for (int k = 0; k < stations; ++k) {
+      const double x = static_cast<double>(k) / (stations - 1), t = beta * x;
+      md.u_samples.push_back(x);
+      md.values.push_back(std::cosh(t) - std::cos(t) - sg * (std::sinh(t) - std::sin(t)));
+    }
+    md.values[0] = 0;  // cosh 0 − cos 0 is exactly 0; keep the root exact
+    return md;
+  };
+  double prev_err = 1;
+  const std::pair<int, double> runs[] = {{11, 4e-4}, {21, 3e-5}, {41, 1.5e-6}};
+  for (const auto& [stations, tol] : runs) {
+    FlexibleLink f;
+    f.length = 1;
+    f.body.mass = 1;
+    f.ei_y = 1;
+    f.modes = {ebMode(bl[0], stations), ebMode(bl[1], stations)};
+    const auto mats = flexibleLinkMatrices(f);
+    const auto nm = clampedLinkModes(mats);
+    const double e1 = nm.omega[0] / (bl[0] * bl[0]) - 1, e2 = nm.omega[1] / (bl[1] * bl[1]) - 1;
+    INFO(stations << " stations: relative errors " << e1 << ", " << e2 << ", I_qq(0,1)/I_qq(0,0) " << mats.I_qq(0, 1) / mats.I_qq(0, 0));
+    CHECK(e1 >= -1e-12);
+    CHECK(e2 >= -1e-12);
+    CHECK(std::max(e1, e2) < tol);
+    CHECK(std::max(e1, e2) < prev_err);
+    prev_err = std::max(e1, e2);
+    CHECK(std::abs(mats.I_qq(0, 1)) < 1e-3 * mats.I_qq(0, 0));
+  }
+
+  // Bad tables are named.
+  auto bad = table;
+  bad.modes[0].u_samples = {0, 0.5, 1};
+  bad.modes[0].values = {0, 0.25, 1};
+  CHECK_THROWS_WITH(flexibleLinkMatrices(bad), Catch::Contains("mode 1 (y bending): a table needs at least 4 stations"));
+  bad = table;
+  bad.modes[1].u_samples[2] = 0.1;
+  CHECK_THROWS_WITH(flexibleLinkMatrices(bad), Catch::Contains("mode 2 (y bending): u_samples must increase strictly (entry 2)"));
+  bad = table;
+  bad.modes[2].u_samples.back() = 0.9;
+  CHECK_THROWS_WITH(flexibleLinkMatrices(bad), Catch::Contains("must run from 0 (root) to 1 (tip)"));
+  bad = table;
+  bad.modes[4].values[0] = 0.01;
+  CHECK_THROWS_WITH(flexibleLinkMatrices(bad), Catch::Contains("mode 5 (torsion): not admissible"));
+  bad = table;
+  bad.modes[0].coefficients = {0, 0, 1};
+  CHECK_THROWS_WITH(flexibleLinkMatrices(bad), Catch::Contains("not both"));
+  bad = table;
+  bad.modes[3].values.pop_back();
+  CHECK_THROWS_WITH(flexibleLinkMatrices(bad), Catch::Contains("differ in length"));
+  bad = table;
+  bad.modes[3].values[3] = NAN;
+  CHECK_THROWS_WITH(flexibleLinkMatrices(bad), Catch::Contains("table entry 3 is not finite"));
 }

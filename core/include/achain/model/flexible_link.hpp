@@ -34,10 +34,16 @@ namespace achain {
 enum class ModeDirection { Y, Z, Torsion };
 const char* toString(ModeDirection d);
 
-/// One assumed mode: a direction and a polynomial shape f(u) = Σ_k coefficients[k]·u^k, u = x/L.
+/// One assumed mode: a direction and a shape f(u), u = x/L, given either
+///  * analytically: a polynomial f(u) = Σ_k coefficients[k]·u^k, or
+///  * tabulated (FEA or a modal test): values f(u_k) at stations u_k (u_samples: at least 4, strictly increasing,
+///    from 0 to 1), interpolated by a cubic spline (not-a-knot; for a bending mode the root slope is set to 0, the
+///    clamp), so that any cubic with the root conditions is reproduced exactly. Give one form, not both.
 struct AssumedMode {
   ModeDirection direction = ModeDirection::Y;
   std::vector<double> coefficients;  ///< c_0, c_1, … (c_0 = c_1 = 0 for bending, c_0 = 0 for torsion)
+  std::vector<double> u_samples;     ///< tabulated: stations u_k in [0, 1]
+  std::vector<double> values;        ///< tabulated: f(u_k) (values[0] = 0 at the clamped root)
 };
 
 /// One flexible link's description.
@@ -59,9 +65,10 @@ struct FlexibleLinkMatrices {
   MatX localInertia() const;
 };
 
-/// Modal preprocessing (see the file comment). Throws achain::Error naming the field or the mode: a non-positive
-/// or non-finite length, mass, EI, GJ or torsional inertia that a mode needs; a shape that is empty, zero, not
-/// finite, or not clamped at the root; linearly dependent shapes.
+/// Modal preprocessing (see the file comment); the integrals are exact for polynomial and tabulated (piecewise-cubic)
+/// shapes. Throws achain::Error naming the field or the mode: a non-positive or non-finite length, mass, EI, GJ or
+/// torsional inertia that a mode needs; a shape that is empty, zero, not finite, or not clamped at the root; a table
+/// with fewer than 4 stations, stations not increasing from 0 to 1, or both forms given; linearly dependent shapes.
 FlexibleLinkMatrices flexibleLinkMatrices(const FlexibleLink& link);
 
 /// The orthogonality condition (3.1-8) of the clamped cubic pair u² + r₁u³, u² + r₂u³ under uniform mass:
