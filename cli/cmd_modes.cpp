@@ -25,6 +25,8 @@ RegisterCommand modes_cmd("modes", [](CLI::App& app) {
       "motors locked, or det(K* - w^2 I*) = 0 over (q, theta) with the motors free; no gravity stiffness, no damping");
   static RobotArgs args;
   static std::string stiffness, motor_inertia, motor = "locked", legs = "full";
+  static int sweep_coordinate = -1, steps = 20;
+  static double sweep_to = 0;
   args.add(sub);
   sub->add_option("--joint-stiffness", stiffness,
                   "Joint spring stiffness k, N*m/rad (N/m for prismatic): one value for all or one per coordinate")
@@ -34,6 +36,10 @@ RegisterCommand modes_cmd("modes", [](CLI::App& app) {
                   "With --motor free: rotor inertia reflected to the joint J_m*G^2, kg*m^2 (one value or one per coordinate; "
                   "default: the robot's motor data)");
   sub->add_option("--legs", legs, "A-pair leg model for M(q): massless | lumped | full | potential (default full)");
+  auto* sc = sub->add_option("--sweep-coordinate", sweep_coordinate,
+                             "Frequency map: sweep this coordinate (0-based) from its --q value to --sweep-to");
+  sub->add_option("--sweep-to", sweep_to, "End value of the swept coordinate (rad / m, degrees with --deg)")->needs(sc);
+  sub->add_option("--steps", steps, "Intervals of the sweep (default 20)")->check(CLI::Range(1, 1000))->needs(sc);
   sub->callback([] {
     run("modes", [] {
       const Model m = args.model();
@@ -62,6 +68,24 @@ RegisterCommand modes_cmd("modes", [](CLI::App& app) {
       json modes = json::array();
       for (Eigen::Index k = 0; k < r.omega.size(); ++k)
         modes.push_back({{"omega", r.omega[k]}, {"frequency_hz", r.omega[k] / (2 * kPi)}, {"shape", toJson(VecX(r.shapes.col(k)))}});
+      json sweep = nullptr;
+      if (sweep_coordinate >= 0) {
+        if (sweep_coordinate >= m.nv)
+          throw Error("--sweep-coordinate: " + std::to_string(sweep_coordinate) + " is out of range (the robot has " +
+                      std::to_string(m.nv) + " coordinates)");
+        VecX end = q;
+        const bool angular = isAngular(m.joints[m.coord_joint[sweep_coordinate]].kind);
+        end[sweep_coordinate] = args.deg && angular ? sweep_to * kDeg : sweep_to;
+        json qs = json::array(), fs = json::array();
+        VecX qk = q;
+        for (int k = 0; k <= steps; ++k) {
+          qk[sweep_coordinate] = q[sweep_coordinate] + (end[sweep_coordinate] - q[sweep_coordinate]) * k / steps;
+          const NaturalModes rk = jointFlexibilityModes(m, ws, qk, flex, side, o);
+          qs.push_back(qk[sweep_coordinate]);
+          fs.push_back(toJson(VecX(rk.omega / (2 * kPi))));
+        }
+        sweep = {{"coordinate", m.joints[m.coord_joint[sweep_coordinate]].name}, {"q", qs}, {"frequency_hz", fs}};
+      }
       json coords = json::array();
       for (int i = 0; i < m.nv; ++i) coords.push_back(m.joints[m.coord_joint[i]].name);
       if (side == MotorSide::Free)
@@ -72,7 +96,8 @@ RegisterCommand modes_cmd("modes", [](CLI::App& app) {
              {"motor_inertia", side == MotorSide::Free ? toJson(flex.motor_inertia) : json(nullptr)},
              {"coordinates", coords},
              {"shape_normalisation", "mass-normalised (shape^T I* shape = 1), largest entry positive"},
-             {"modes", modes}});
+             {"modes", modes},
+             {"sweep", sweep}});
     });
   });
 });

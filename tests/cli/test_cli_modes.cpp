@@ -108,3 +108,22 @@ TEST_CASE("achain flex-link: bad input is named", "[cli][flex]") {
   r = runCli("flex-link --help");
   CHECK(r.out.find("--torsional-inertia") != std::string::npos);
 }
+
+TEST_CASE("achain modes: frequency map along one coordinate", "[cli][flex]") {
+  const auto j = runCli("modes --robot prototype-4a --q 0,0,0,0 --deg --joint-stiffness 500 --sweep-coordinate 1 --sweep-to 90 --steps 4").json();
+  const auto& s = j["sweep"];
+  REQUIRE(s["q"].size() == 5);
+  CHECK(s["coordinate"] == j["coordinates"][1]);
+  CHECK(s["q"][4].get<double>() == Approx(M_PI / 2).epsilon(1e-15));
+  // The first sample is the --q analysis, the last one the analysis at the end configuration.
+  for (int k = 0; k < 4; ++k) CHECK(s["frequency_hz"][0][k].get<double>() == Approx(j["modes"][k]["frequency_hz"].get<double>()).epsilon(1e-12));
+  const auto end = runCli("modes --robot prototype-4a --q 0,90,0,0 --deg --joint-stiffness 500").json();
+  for (int k = 0; k < 4; ++k) CHECK(s["frequency_hz"][4][k].get<double>() == Approx(end["modes"][k]["frequency_hz"].get<double>()).epsilon(1e-9));
+  CHECK(std::abs(s["frequency_hz"][2][1].get<double>() - s["frequency_hz"][0][1].get<double>()) > 0.1);  // the map moves
+  CHECK(runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100").json()["sweep"].is_null());
+  auto r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100 --sweep-coordinate 2 --sweep-to 1");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--sweep-coordinate: 2 is out of range") != std::string::npos);
+  r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100 --sweep-to 1");
+  CHECK(r.status == 2);
+}
