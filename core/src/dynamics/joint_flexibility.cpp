@@ -30,6 +30,8 @@ MotorSide motorSideFromString(const std::string& s) {
 
 NaturalModes jointFlexibilityModes(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                    const JointFlexibility& flex, MotorSide side, const DynamicsOptions& options) {
+  if (q.size() != model.nq || !q.allFinite())
+    throw Error("joint flexibility: q needs " + std::to_string(model.nq) + " finite values (got " + std::to_string(q.size()) + ")");
   requirePositiveVector(model, flex.stiffness, "stiffness");
   if (side == MotorSide::Free) requirePositiveVector(model, flex.motor_inertia, "motor_inertia");
   const int n = model.nv;

@@ -139,6 +139,10 @@ TEST_CASE("joint flexibility: bad input is named", "[dynamics][flex]") {
   JointFlexibility only_k;
   only_k.stiffness = VecX::Constant(1, 5.0);
   CHECK_NOTHROW(jointFlexibilityModes(m, d, q, only_k, MotorSide::Locked, DynamicsOptions{}));
+  CHECK_THROWS_WITH(jointFlexibilityModes(m, d, VecX::Zero(2), only_k, MotorSide::Locked, DynamicsOptions{}),
+                    Catch::Contains("q needs 1 finite values"));
+  CHECK_THROWS_WITH(jointFlexibilityModes(m, d, VecX::Constant(1, NAN), only_k, MotorSide::Locked, DynamicsOptions{}),
+                    Catch::Contains("q needs 1 finite values"));
   CHECK_THROWS_WITH(motorSideFromString("loose"), Catch::Contains("expected locked or free"));
   CHECK(motorSideFromString("free") == MotorSide::Free);
 }

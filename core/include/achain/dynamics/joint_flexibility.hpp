@@ -26,7 +26,7 @@ struct JointFlexibility {
 
 /// Natural modes of the rigid chain with joint springs about q (see the file comment). options: as for massMatrix
 /// (legs); options.motors is ignored (the rotor belongs to the motor side). Throws achain::Error naming the field
-/// and joint for a wrong size, a zero/negative/non-finite stiffness or motor inertia.
+/// and joint for a wrong size, a zero/negative/non-finite stiffness or motor inertia, or a wrong-size or non-finite q.
 NaturalModes jointFlexibilityModes(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                    const JointFlexibility& flex, MotorSide side, const DynamicsOptions& options);
 
