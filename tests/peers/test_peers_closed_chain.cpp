@@ -5,11 +5,9 @@
 // (φ̈1, Σφ̈) (crank 1 and the tool angle) at rest on random configurations under gravity and a crank torque,
 // and y after 0.2 s of free motion (achain closedChainStep against mj_step, RK4 both).
 #include <mujoco/mujoco.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -18,6 +16,7 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/loop_json.hpp>
 #include <achain/model/robots.hpp>
+#include "mjcf_load.hpp"
 
 using namespace achain;
 
@@ -53,22 +52,6 @@ std::string fiveBarMjcf(const Model& m, const VecX& q, double imp) {
   x << "</worldbody><equality><connect body1='b" << m.njoints() - 1 << "' anchor='" << m.joints.back().a
     << " 0 0' solref='0.001 1' solimp='" << imp << ' ' << imp << " 0.001'/></equality></mujoco>";
   return x.str();
-}
-
-mjModel* loadMjcf(const std::string& xml) {
-  char path[] = "/tmp/achain_five_bar_XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
-  const std::string file = std::string(path) + ".xml";
-  std::rename(path, file.c_str());
-  { std::ofstream(file) << xml; }
-  char err[1000] = "";
-  mjModel* mm = mj_loadXML(file.c_str(), nullptr, err, sizeof err);
-  std::remove(file.c_str());
-  INFO(err << "\n" << xml);
-  REQUIRE(mm != nullptr);
-  return mm;
 }
 
 /// The five-bar for the comparison: Freeman's cranks and link CB are all but massless (1e-5 of the coupler),

@@ -25,27 +25,11 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/model/robots.hpp>
 #include "helpers.hpp"
+#include "mjcf_load.hpp"
 
 using namespace achain;
 
 namespace {
-
-/// The MJCF text loaded by MuJoCo from a temporary file (mj_loadXML reads files only).
-mjModel* loadMjcf(const std::string& xml) {
-  char path[] = "/tmp/achain_mjcf_export_XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
-  const std::string file = std::string(path) + ".xml";
-  std::rename(path, file.c_str());
-  { std::ofstream(file) << xml; }
-  char err[1000] = "";
-  mjModel* mm = mj_loadXML(file.c_str(), nullptr, err, sizeof err);
-  std::remove(file.c_str());
-  INFO(err << "\n" << xml);
-  REQUIRE(mm != nullptr);
-  return mm;
-}
 
 /// A URDF fixture (tests/fixtures/urdf) with the tool on `tool_link`.
 Model urdfFixture(const std::string& name, const std::string& tool_link) {
@@ -214,7 +198,6 @@ TEST_CASE("MJCF export: the prototype 4A's quartic A-pair coupling moves the too
   mj_deleteData(md);
   mj_deleteModel(mm);
 }
-
 
 TEST_CASE("MJCF export: mimic joints as joint equalities that MuJoCo finds satisfied at achain's joint values", "[peers][mujoco][mjcf]") {
   const Model m = urdfFixture("gripper_mimic.urdf", "tip_link");
