@@ -35,7 +35,10 @@ function nativeRows() {
   const scale = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
   const best = new Map();  // name → fastest repetition
   const spent = new Map();  // name → seconds timed over all repetitions (where the run's time goes)
-  for (const b of JSON.parse(out).benchmarks) {
+  // Google Benchmark writes NaN / inf for a counter's aggregates over repetitions (the coefficient of variation
+  // of a counter that is 0 in every repetition, e.g. the workspace's `pruned`): not JSON, so read them as null
+  const json = out.replace(/(:\s*)-?(nan|NaN|inf|Infinity)\b/g, '$1null');
+  for (const b of JSON.parse(json).benchmarks) {
     if (b.run_type === 'aggregate' || b.error_occurred) continue;
     spent.set(b.name, (spent.get(b.name) ?? 0) + (b.iterations * b.real_time * scale[b.time_unit]) / 1e9);
     const row = { name: b.name, ns: (cpuClock ? b.cpu_time : b.real_time) * scale[b.time_unit], extra: counters(b) };
