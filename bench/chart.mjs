@@ -7,7 +7,7 @@ const CAP = 5;
 const SERIES = [
   { label: 'floor (op count)', colour: '#bbbbbb', match: (impl) => impl === 'floor (op count)' },
   { label: 'achain native', colour: '#1f77b4', match: (impl) => impl === 'achain' },
-  { label: 'achain native, batch per state', colour: '#6baed6', match: (impl) => /^achain \(batch/.test(impl) },
+  { label: 'achain native, batch per state', colour: '#6baed6', match: (impl) => impl === 'achain batch (per state)' },
   { label: 'achain-wasm (in-wasm loop)', colour: '#2ca02c', match: (impl) => impl === 'achain-wasm (in-wasm loop)' },
   { label: 'achain-wasm (out)', colour: '#98df8a', match: (impl) => /^achain-wasm \((fkTool, )?out\)$/.test(impl) },
   { label: 'achain-wasm (plain call)', colour: '#c7e9c0', match: (impl) => impl === 'achain-wasm' },
