@@ -5,6 +5,7 @@
 #include <achain/model/apair.hpp>
 #include <achain/model/dh_extract.hpp>
 #include <achain/kinematics/fk.hpp>
+#include <achain/io/json_text.hpp>
 #include <achain/io/loop_json.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/io/mjcf.hpp>
@@ -17,17 +18,13 @@ using namespace emscripten;
 namespace achain::wasm {
 namespace {
 
-/// A model from a robot file's text, with the file's loop-closure constraint when it declares one.
+/// A model from a robot file's text (read once, by the bounded reader), with the file's loop-closure
+/// constraint when it declares one.
 WasmModel* modelWithLoop(const std::string& text) {
-  auto* h = new WasmModel(modelFromJsonString(text));
-  try {
-    if (nlohmann::json::parse(text).contains("loop"))
-      h->loop = std::make_shared<const LoopClosure>(loopFromJsonString(text, h->model));
-  } catch (...) {
-    delete h;
-    throw;
-  }
-  return h;
+  const nlohmann::json j = parseJsonText(text);
+  auto h = std::make_unique<WasmModel>(modelFromJson(j));
+  if (j.contains("loop")) h->loop = std::make_shared<const LoopClosure>(loopFromJson(j, h->model));
+  return h.release();
 }
 WasmModel* loadModelJSON(const std::string& text) {
   return guard([&] { return modelWithLoop(text); });

@@ -17,6 +17,12 @@ const GHOST_COLOURS = [0x22d3ee, 0xfacc15, 0x4ade80, 0xf472b6, 0xfb923c, 0x818cf
 
 export { rowMajorFromMatrix };
 
+/** An IkAllResult's solutions, inside the limits first, as many as there are ghost colours. */
+function solutionList(res) {
+  return [...res.solutions.map((x) => ({ ...x, inside: true })), ...res.outsideLimits.map((x) => ({ ...x, inside: false }))]
+    .slice(0, GHOST_COLOURS.length);
+}
+
 export class TeleopView {
   constructor() { this.id = 'teleop'; this.title = 'Teleoperate'; this.key = '2'; }
 
@@ -305,8 +311,7 @@ export class TeleopView {
     const res = this._ikAll();
     if (!res) return null;
     this.allResult = res;
-    this.solutions = [...res.solutions.map((x) => ({ ...x, inside: true })), ...res.outsideLimits.map((x) => ({ ...x, inside: false }))]
-      .slice(0, GHOST_COLOURS.length);
+    this.solutions = solutionList(res);
     this.tracked = null;
     try {
       this.studio.model.startBranches(this.studio.lastFk.tool, this.solutions.map((x) => x.q));
@@ -362,8 +367,7 @@ export class TeleopView {
     if (!res) return;
     this.allResult = res;
     this.tracked = null;
-    this.solutions = [...res.solutions.map((x) => ({ ...x, inside: true })), ...res.outsideLimits.map((x) => ({ ...x, inside: false }))]
-      .slice(0, GHOST_COLOURS.length);
+    this.solutions = solutionList(res);
     this._drawGhosts();
   }
 
