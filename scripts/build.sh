@@ -3,6 +3,9 @@
 # (build/wasm → wasm/dist/). Incremental: re-running only rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache (when installed) hashes paths relative to the checkout, so a fresh clone in another folder (CI)
+# reuses the objects an earlier build of the same sources left in the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 jobs=$(nproc 2>/dev/null || echo 2)
 mkdir -p build
 # One build at a time: concurrent invocations (parallel work, watch scripts) wait here.

@@ -3,6 +3,11 @@
 # module, browser tests in headless Chromium. Each suite prints its own counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache (when installed) hashes paths relative to the checkout, so a fresh clone in another folder (CI)
+# reuses the objects an earlier build of the same sources left in the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+# the sanitizer builds carry -g1 line tables: without this ccache would also hash the build folder
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 bash scripts/setup.sh
 bash scripts/build.sh
 
