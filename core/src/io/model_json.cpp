@@ -514,6 +514,26 @@ LoopClosure loopFromJson(const json& j, const Model& model) {
 
 LoopClosure loopFromJsonString(const std::string& text, const Model& model) { return loopFromJson(parseJsonText(text), model); }
 
+json loopToJson(const LoopClosure& loop, const Model& model) {
+  json L;
+  L["closure"] = toString(loop.kind);
+  L["ground"] = transformToJson(loop.ground);
+  json names = json::array();
+  for (int c : loop.alpha) {
+    if (c < 0 || c >= model.nq) throw Error("loop: coordinate index " + std::to_string(c) + " out of range for the model");
+    const int joint = model.coord_joint[c];
+    const std::string& name = model.joints[joint].name;
+    int same = 0;  // a name the reader could not resolve to this joint is written as its index
+    for (const Joint& j : model.joints) same += j.name == name;
+    if (!name.empty() && same == 1) names.push_back(name);
+    else names.push_back(joint);
+  }
+  L["coordinates"] = names;
+  if (loop.assembly.size() == model.nq)
+    L["assembly"] = std::vector<double>(loop.assembly.data(), loop.assembly.data() + loop.assembly.size());
+  return L;
+}
+
 Model modelFromJson(const json& j) {
   requireObject(j, "(document)");
   checkKeys(j, "", {"schema_version", "name", "description", "notes", "units", "convention", "gravity", "base", "tool",

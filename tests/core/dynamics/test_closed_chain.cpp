@@ -344,6 +344,38 @@ TEST_CASE("robot file loop section: validation names the field", "[dynamics][clo
     if (b.name == "planar-2r") CHECK_THROWS_WITH(loopFromJsonString(b.json, builtinModel(b.name)), Catch::Contains("no loop section"));
 }
 
+TEST_CASE("robot file loop section: loopToJson writes it back in SI beside modelToJson, and it loads to the same closure",
+          "[dynamics][closed][io]") {
+  const Model m = modelFromJsonString(fiveBarText());
+  const LoopClosure loop = loopFromJsonString(fiveBarText(), m);
+  nlohmann::json doc = modelToJson(m);
+  doc["loop"] = loopToJson(loop, m);
+  CHECK(doc["loop"]["coordinates"] == nlohmann::json::array({"O1"}));
+  const Model back = modelFromJson(doc);
+  const LoopClosure again = loopFromJson(doc, back);
+  CHECK(again.kind == loop.kind);
+  CHECK(again.alpha == loop.alpha);
+  CHECK((again.ground.matrix() - loop.ground.matrix()).cwiseAbs().maxCoeff() < 1e-15);
+  REQUIRE(again.assembly.size() == loop.assembly.size());
+  CHECK((again.assembly - loop.assembly).cwiseAbs().maxCoeff() < 1e-15);
+  // a pose closure with a turned ground, and a joint whose name is not unique: written by index
+  LoopClosure weld = loop;
+  weld.kind = ClosureKind::Pose;
+  weld.ground.R = Eigen::AngleAxisd(0.3, Vec3(0.2, -0.5, 1).normalized()).toRotationMatrix();
+  weld.alpha = {2};
+  Model twins = m;
+  twins.joints[0].name = twins.joints[2].name;
+  nlohmann::json w = loopToJson(weld, twins);
+  CHECK(w["coordinates"] == nlohmann::json::array({2}));
+  CHECK(w["closure"] == "pose");
+  nlohmann::json doc2 = modelToJson(m);
+  doc2["loop"] = w;
+  const LoopClosure weld2 = loopFromJson(doc2, modelFromJson(doc2));
+  CHECK(weld2.kind == ClosureKind::Pose);
+  CHECK(weld2.alpha == std::vector<int>{2});
+  CHECK((weld2.ground.matrix() - weld.ground.matrix()).cwiseAbs().maxCoeff() < 1e-15);
+}
+
 TEST_CASE("closed chain in space: a 7R loop welded to the ground (pose) and a 6R loop on a ball joint (point)",
           "[dynamics][closed]") {
   const std::string joints[7] = {

@@ -14,4 +14,9 @@ namespace achain {
 LoopClosure loopFromJson(const nlohmann::json& j, const Model& model);
 LoopClosure loopFromJsonString(const std::string& text, const Model& model);
 
+/// The loop section of `model`'s robot file in SI (as modelToJson writes the rest): closure kind, ground
+/// pose (4×4 matrix), the coordinates by joint name and the assembly when it has one. Written beside
+/// modelToJson(model) as "loop", it loads back to the same closure.
+nlohmann::json loopToJson(const LoopClosure& loop, const Model& model);
+
 }  // namespace achain
