@@ -3,6 +3,7 @@
 #include <achain/dynamics/apair_platform.hpp>
 
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <cmath>
 #include <string>
 
@@ -400,6 +401,14 @@ ApairClosureCheck checkApairClosure(double rho, double from, double to, int samp
     c.max_residual = std::max(c.max_residual, s.residual);
     c.max_iterations = std::max(c.max_iterations, s.iterations);
     const Mat3 Z = rz(th);
+    Eigen::Matrix<double, 6, 6> L;
+    for (int l = 0; l < 6; ++l) {
+      const Vec3 u = (s.P[l] - A.base[l]).normalized();
+      L.row(l) << u.transpose(), (s.P[l] - s.p).cross(u).transpose();
+    }
+    const Vec6 sv = Eigen::JacobiSVD<Eigen::Matrix<double, 6, 6>>(L).singularValues();
+    c.max_sigma6 = std::max(c.max_sigma6, sv[5] / sv[0]);
+    c.min_sigma5 = std::min(c.min_sigma5, sv[4] / sv[0]);
     for (int l = 0; l < 6; ++l) {
       const Vec3 robinson = Z * A.platform[l] + Vec3(0, 0, d) - A.base[l];
       const Vec3 exact = s.P[l] - A.base[l];

@@ -43,6 +43,8 @@ TEST_CASE("exact A-pair: closure reproduces d = ρ sin(θ_v/2), no drift, Robins
       CHECK(c.max_residual < 1e-12 * rho);
       CHECK(c.max_derivative_error < 1e-9);
       CHECK(c.max_iterations <= 8);
+      CHECK(c.max_sigma6 < 1e-12);  // architecture singular: rank ≤ 5 everywhere on the self-motion
+      CHECK(c.min_sigma5 > 1e-3);   // … and exactly 5, so the 6×5 Gauss–Newton system is regular
     }
   }
   // Started away from the branch (drift, tilt, wrong height) at isolated θ: it still lands on Eq. 2.28.

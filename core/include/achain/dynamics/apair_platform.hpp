@@ -135,6 +135,10 @@ struct ApairClosureCheck {
   double max_residual = 0;         ///< max leg-length residual, m
   double max_derivative_error = 0; ///< max |dp/dθ − (ρ/2)cos(θ/2) ẑ|, |ω − ẑ| (implicit differentiation vs Robinson)
   int max_iterations = 0;
+  /// Singular values of the 6×6 constraint Jacobian (rows: leg lines (û; (P − p) × û)), relative to the
+  /// largest: σ6/σ1 stays at rounding level (architecture singular, rank 5 on and off the self-motion's
+  /// tangent), σ5/σ1 away from 0 (rank exactly 5).
+  double max_sigma6 = 0, min_sigma5 = 1;
 };
 ApairClosureCheck checkApairClosure(double rho, double from, double to, int samples);
 
