@@ -64,7 +64,8 @@ RegisterCommand apair_cmd("apair-exact", [](CLI::App& app) {
       "apair-exact",
       "The A-pair as its exact mechanism (Griffis-Duffy platform, six legs with spherical ends): closure of joint "
       "--joint against Robinson's model (d = rho sin(theta_v/2), no drift, leg directions) over its limits (or at "
-      "--theta), and each serial leg model's torque error against the exact closed-chain dynamics along rest-to-rest "
+      "--theta), the legs' inertia B_legs against the serial rod's (m_leg rho^2/8)(7 + 2 cos theta) and the thesis's "
+      "(m_leg rho^2/4)(2 + cos theta), and each serial leg model's torque error against the exact closed-chain dynamics along rest-to-rest "
       "trapezoids lower -> upper limit at the velocity/acceleration limits: the thesis's single A-pair (10 x 8 in "
       "plate, 4.135 lb, with the joint's rho and leg mass), vertical and horizontal, and the whole robot");
   static std::string robot = "prototype-4a", theta;
@@ -77,7 +78,7 @@ RegisterCommand apair_cmd("apair-exact", [](CLI::App& app) {
   sub->add_flag("--deg", deg, "--theta values are in degrees");
   sub->add_option("--dt", dt, "Sampling step of the moves in s (default 0.001)");
   sub->add_flag("--no-chain", no_chain, "Skip the whole-robot comparison");
-  sub->add_flag("--markdown", markdown, "Print the comparison tables as Markdown (N*m, J) instead of JSON");
+  sub->add_flag("--markdown", markdown, "Print the closure line, B_legs and the comparison tables as Markdown (N*m, J) instead of JSON");
   sub->callback([] {
     run("apair-exact", [] {
       RobotArgs ra;
@@ -91,6 +92,7 @@ RegisterCommand apair_cmd("apair-exact", [](CLI::App& app) {
       const double lower = std::isfinite(j.limits.lower) ? j.limits.lower : 60 * kDeg;
       const double upper = std::isfinite(j.limits.upper) ? j.limits.upper : 300 * kDeg;
       ApairPlatform P(j.rho);
+      std::string md, legs_md;
       json out = {{"robot", m.name}, {"joint", joint}, {"rho", j.rho}, {"side", P.side()}, {"leg_length", P.legLength()}};
       const ApairClosureCheck c = checkApairClosure(j.rho, lower, upper, 481);
       out["closure"] = {{"from", lower},
@@ -129,16 +131,39 @@ RegisterCommand apair_cmd("apair-exact", [](CLI::App& app) {
       ApairStudyParameters par;
       par.rho = j.rho;
       par.leg_mass = j.leg_mass;
+      // The six legs' share of the inertia, B_legs = I*(legs) − I*(no legs), against the serial full rod's
+      // (m_leg ρ²/8)(7 + 2 cos θ) and the thesis's corrected (m_leg ρ²/4)(2 + cos θ) (reference digest §5.3).
+      {
+        ExactApairChain E(apairStudyModel(par, Mounting::Vertical));
+        FreemanModel with, without;
+        json b = json::array();
+        const double k = j.leg_mass * j.rho * j.rho;
+        for (double deg : {60.0, 120.0, 180.0, 240.0, 300.0}) {
+          E.update(VecX::Constant(1, deg * kDeg));
+          E.freeman(true, with);
+          E.freeman(false, without);
+          const double c = std::cos(deg * kDeg);
+          b.push_back({{"theta", deg * kDeg},
+                       {"exact", with.Istar(0, 0) - without.Istar(0, 0)},
+                       {"serial_full", k / 8 * (7 + 2 * c)},
+                       {"thesis", k / 4 * (2 + c)}});
+          if (markdown)
+            legs_md += "B_legs at " + fmt(deg) + "°: exact " + fmt(with.Istar(0, 0) - without.Istar(0, 0), "%.12g") +
+                  " kg·m², serial full " + fmt(k / 8 * (7 + 2 * c), "%.12g") + ", thesis " + fmt(k / 4 * (2 + c), "%.12g") +
+                  ", (3/8) m_leg ρ² = " + fmt(0.375 * k, "%.12g") + "\n";
+        }
+        out["leg_inertia"] = b;
+      }
       const std::vector<Trapezoid1D> single{moveOf(j, lower, upper, 180 * kDeg, 720 * kDeg)};
       const ExactComparison v = compareLegModels(apairStudyModel(par, Mounting::Vertical), single, dt);
       const ExactComparison h = compareLegModels(apairStudyModel(par, Mounting::Horizontal), single, dt);
       out["single"] = {{"vertical", comparisonJson(v)}, {"horizontal", comparisonJson(h)}};
-      std::string md;
       if (markdown) {
         md += "closure of joint " + std::to_string(joint) + " over " + fmt(lower / kDeg) + "°–" + fmt(upper / kDeg) +
               "°: max |d − ρ sin(θ/2)| = " + fmt(c.max_d_error) + " m, drift " + fmt(c.max_drift) + " m, tilt " +
               fmt(c.max_tilt) + " rad, leg direction " + fmt(c.max_direction_error) + ", residual " + fmt(c.max_residual) +
               " m; 6×6 constraint Jacobian σ6/σ1 ≤ " + fmt(c.max_sigma6) + ", σ5/σ1 ≥ " + fmt(c.min_sigma5) + "\n";
+        md += legs_md;
         md += comparisonMarkdown("single A-pair, vertical axis", v, apairStudyModel(par, Mounting::Vertical));
         md += comparisonMarkdown("single A-pair, horizontal axis", h, apairStudyModel(par, Mounting::Horizontal));
       }
