@@ -442,7 +442,7 @@ ExactComparison compareLegModels(const Model& model, const std::vector<Trapezoid
   ExactApairChain E(model);
   Data data(model);
   DynamicsOptions o;
-  VecX q(n), qd(n), qdd(n), te(n), ts(n);
+  VecX q(n), qd(n), qdd(n), te(n), ts(n), err(n);
   MatX power(N, 5 * n);
   out.exact_peak.setZero(n);
   out.exact_rms.setZero(n);
@@ -467,7 +467,7 @@ ExactComparison compareLegModels(const Model& model, const std::vector<Trapezoid
     for (int r = 0; r < 4; ++r) {
       o.legs = models[r];
       inverseDynamics(model, data, q, qd, qdd, o, ts);
-      const VecX err = (ts - te).cwiseAbs();
+      err = (ts - te).cwiseAbs();
       out.rows[r].max = out.rows[r].max.cwiseMax(err);
       if (uniform) {
         out.rows[r].rms += err.cwiseAbs2();
