@@ -301,14 +301,20 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
   out.Gphi_w.resize(legs.size());
   out.Hphi_ww.resize(legs.size());
   out.legs_w.resize(legs.size());
+  out.Gw_phi.resize(legs.size());
+  out.Hw_phiphi.resize(legs.size());
+  out.legs_phi.resize(legs.size());
   // Platform terms (4-50…4-54).
   out.w.Istar.setZero(N, N);
   out.w.Pstar.resize(N, N, N);
   out.w.Pstar.setZero();
   out.w.TL.setZero(N);
+  const Vec3 weight = platform.mass * options.gravityOf(legs[0]->gravity);  // at the centroid: no moment
   if (planar) {
     out.w.Istar.diagonal() << platform.mass, platform.mass, platform.inertia(2, 2);
+    out.w.TL.head<2>() = weight.head<2>();
   } else {
+    out.w.TL.head<3>() = weight;
     out.w.Istar.diagonal().head<3>().setConstant(platform.mass);
     out.w.Istar.bottomRightCorner<3, 3>() = platform.inertia;
     // plane 3+l: ẇᵀP ẇ = (ω × IIω)_l, [P_4] = [0 | i_z | −i_y], [P_5] = [−i_z | 0 | i_x], [P_6] = [i_y | −i_x | 0]
@@ -320,11 +326,13 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
       P.col(b) = -I.col(a);
     }
   }
-  FreemanModel open;
   Influence inf;
-  MatX Gw(N, N);
-  Tensor3 Hw(N, N, N);
   for (size_t r = 0; r < legs.size(); ++r) {
+    FreemanModel& open = out.legs_phi[r];
+    MatX& Gw = out.Gw_phi[r];
+    Tensor3& Hw = out.Hw_phiphi[r];
+    Gw.resize(N, N);
+    Hw.resize(N, N, N);
     const Model& m = *legs[r];
     const std::string leg = "parallel: leg " + std::to_string(r) + ": ";
     if (m.nv != N)
