@@ -4,6 +4,7 @@
 
 #include <achain/model/apair_collision.hpp>
 #include <achain/io/json_text.hpp>
+#include "json_fields.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -649,3 +650,27 @@ json modelToJson(const Model& m) {
 }
 
 }  // namespace achain
+
+// The field readers for the other readers of robot files (json_fields.hpp).
+namespace achain::io_detail {
+
+UnitFactors unitFactors(const json& document) {
+  const Units u = parseUnits(document);
+  return {u.length, u.angle, u.mass, u.torque, u.force};
+}
+void fail(const std::string& path, const std::string& msg) { achain::fail(path, msg); }
+void checkKeys(const json& obj, const std::string& path, const std::set<std::string>& allowed) {
+  achain::checkKeys(obj, path, allowed);
+}
+const json& requireObject(const json& v, const std::string& path) { return achain::requireObject(v, path); }
+double asNumber(const json& v, const std::string& path) { return achain::asNumber(v, path); }
+int exactInt(const json& v, const std::string& path, const char* what) { return achain::exactInt(v, path, what); }
+SE3 transform(const json& v, const std::string& path, const UnitFactors& f) {
+  Units u;
+  u.length = f.length, u.angle = f.angle, u.mass = f.mass, u.torque = f.torque, u.force = f.force;
+  return achain::transform(v, path, u);
+}
+Mat3 inertia(const json& v, const std::string& path) { return achain::inertia(v, path); }
+const char* typeName(const json& v) { return achain::typeName(v); }
+
+}  // namespace achain::io_detail
