@@ -6,6 +6,8 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/transfer.hpp>
 
+#include "influence_rows.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -89,12 +91,7 @@ void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, c
   freemanModel(model, data, q, qd, options, out.open);  // runs forward kinematics
   Influence inf;
   toolInfluence(model, data, inf, 2);
-  out.Ge.resize(N, M);
-  out.He.resize(N, M, M);
-  for (int i = 0; i < N; ++i) {
-    out.Ge.row(i) = inf.G.row(eRow(loop.kind, i));
-    out.He.plane(i) = inf.H.plane(eRow(loop.kind, i));
-  }
+  detail::influenceRows(inf, N, [&](int i) { return eRow(loop.kind, i); }, out.Ge, out.He);
 
   // Mobility: Grübler/Kutzbach count M − R against the rank count M − rank[G^c_φ].
   const int grubler = M - R;
@@ -331,8 +328,6 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
     FreemanModel& open = out.legs_phi[r];
     MatX& Gw = out.Gw_phi[r];
     Tensor3& Hw = out.Hw_phiphi[r];
-    Gw.resize(N, N);
-    Hw.resize(N, N, N);
     const Model& m = *legs[r];
     const std::string leg = "parallel: leg " + std::to_string(r) + ": ";
     if (m.nv != N)
@@ -340,10 +335,7 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
                   " platform needs " + std::to_string(N) + " per leg");
     freemanModel(m, datas[r], q[r], VecX::Zero(N), options, open);
     toolInfluence(m, datas[r], inf, 2);
-    for (int i = 0; i < N; ++i) {
-      Gw.row(i) = inf.G.row(eRow(space, i));
-      Hw.plane(i) = inf.H.plane(eRow(space, i));
-    }
+    detail::influenceRows(inf, N, [&](int i) { return eRow(space, i); }, Gw, Hw);
     const int rank = numericRank(Gw);
     if (rank < N)
       throw Error(leg + "[G^w_φ] is singular at this configuration (rank " + std::to_string(rank) + " of " +

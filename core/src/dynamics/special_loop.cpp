@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "influence_rows.hpp"
+
 namespace achain {
 
 namespace {
@@ -77,12 +79,7 @@ void nullSpaceLoopModel(const Model& model, Data& data, const NullSpaceLoop& loo
   freemanModel(model, data, q, qd, options, out.open);  // runs forward kinematics
   Influence inf;
   toolInfluence(model, data, inf, 2);
-  out.Gc.resize(R, M);
-  out.Hc.resize(R, M, M);
-  for (int k = 0; k < R; ++k) {
-    out.Gc.row(k) = inf.G.row(loop.rows[k]);
-    out.Hc.plane(k) = inf.H.plane(loop.rows[k]);
-  }
+  detail::influenceRows(inf, R, [&](int k) { return loop.rows[k]; }, out.Gc, out.Hc);
   // (D-1): the null space of [G^c_φ] by the SVD.
   Eigen::JacobiSVD<MatX> svd(out.Gc, Eigen::ComputeFullV);
   const VecX& sv = svd.singularValues();

@@ -3,6 +3,7 @@
 #pragma once
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +26,9 @@ int exactInt(const nlohmann::json& v, const std::string& path, const char* what)
 SE3 transform(const nlohmann::json& v, const std::string& path, const UnitFactors& u);
 /// 3×3 or [Ixx, Iyy, Izz, Ixy, Iyz, Ixz], unscaled.
 Mat3 inertia(const nlohmann::json& v, const std::string& path);
+/// "name", "description" (strings) and "notes" (an array of strings) of a document, naming the field.
+void descriptionFields(const nlohmann::json& doc, std::string& name, std::string& description,
+                       std::vector<std::string>& notes);
 /// "a string", "an array", … for messages.
 const char* typeName(const nlohmann::json& v);
 

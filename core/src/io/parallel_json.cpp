@@ -91,21 +91,7 @@ ParallelRobot parallelFromJson(const json& doc) {
   if (!doc.contains("parallel")) fail("parallel", "missing required field (the legs, the platform and the actuated joints)");
   const UnitFactors u = unitFactors(doc);
   ParallelRobot robot;
-  auto str = [&](const char* key, std::string& out) {
-    if (!doc.contains(key)) return;
-    if (!doc.at(key).is_string()) fail(key, std::string("must be a string, got ") + typeName(doc.at(key)));
-    out = doc.at(key).get<std::string>();
-  };
-  str("name", robot.name);
-  str("description", robot.description);
-  if (doc.contains("notes")) {
-    const json& n = doc.at("notes");
-    if (!n.is_array()) fail("notes", std::string("must be an array of strings, got ") + typeName(n));
-    for (size_t i = 0; i < n.size(); ++i) {
-      if (!n[i].is_string()) fail(at("notes", i), std::string("must be a string, got ") + typeName(n[i]));
-      robot.notes.push_back(n[i].get<std::string>());
-    }
-  }
+  descriptionFields(doc, robot.name, robot.description, robot.notes);
 
   const json& P = requireObject(doc.at("parallel"), "parallel");
   checkKeys(P, "parallel", {"space", "platform", "leg", "legs", "actuated"});

@@ -10,6 +10,8 @@
 #include <achain/io/parallel_json.hpp>
 #include <achain/kinematics/fk.hpp>
 
+#include "table_check.hpp"
+
 using namespace achain;
 using nlohmann::json;
 
@@ -24,25 +26,8 @@ double lengthPower(int a, int b = -1, int c = -1) {
   return std::pow(kIn, n(a) + (b < 0 ? 0 : n(b)) + (c < 0 ? 0 : n(c)));
 }
 
-bool within(const std::function<double(int, int)>& A, std::initializer_list<std::initializer_list<double>> ref,
-            double tol) {
-  int i = 0;
-  bool ok = true;
-  for (const auto& row : ref) {
-    int j = 0;
-    for (double v : row) {
-      if (std::abs(A(i, j) - v) > tol) {
-        UNSCOPED_INFO("(" << i << "," << j << ") = " << A(i, j) << ", expected " << v);
-        ok = false;
-      }
-      ++j;
-    }
-    ++i;
-  }
-  return ok;
-}
-
-MatX symPlane(const Tensor3& T, int p) { return 0.5 * (T.plane(p) + T.plane(p).transpose()); }
+using test::symPlane;
+using test::withinAt;
 
 struct Built {
   ParallelRobot robot;
@@ -71,41 +56,41 @@ TEST_CASE("parallel-3rrr built-in: Table E-1 (leg 1) and Table E-2 to ±0.001, r
   REQUIRE(b.robot.planar);
   REQUIRE(st.pm.N == 3);
   // Joint-referenced (Table E-1, left): rows x, y (in) and θ of the leg's tool.
-  CHECK(within([&](int i, int k) { return st.pm.Gw_phi[0](i, k) / lengthPower(i); },
+  CHECK(withinAt([&](int i, int k) { return st.pm.Gw_phi[0](i, k) / lengthPower(i); },
                {{-1.475, 0, -0.5}, {2.55, 2.28, 0.866}, {1, 1, 1}}, t));
-  CHECK(within([&](int i, int k) { return st.pm.Hw_phiphi[0](0, i, k) / kIn; },
+  CHECK(withinAt([&](int i, int k) { return st.pm.Hw_phiphi[0](0, i, k) / kIn; },
                {{-2.55, -2.28, -0.866}, {-2.28, -2.28, -0.866}, {-0.866, -0.866, -0.866}}, t));
-  CHECK(within([&](int i, int k) { return st.pm.Hw_phiphi[0](1, i, k) / kIn; },
+  CHECK(withinAt([&](int i, int k) { return st.pm.Hw_phiphi[0](1, i, k) / kIn; },
                {{-1.475, 0, -0.5}, {0, 0, -0.5}, {-0.5, -0.5, -0.5}}, t));
   CHECK(st.pm.Hw_phiphi[0].plane(2).cwiseAbs().maxCoeff() < 1e-15);
-  CHECK(within([&](int i, int k) { return st.pm.legs_phi[0].Istar(i, k) / kInLbfS2; }, {{1, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+  CHECK(withinAt([&](int i, int k) { return st.pm.legs_phi[0].Istar(i, k) / kInLbfS2; }, {{1, 0, 0}, {0, 0, 0}, {0, 0, 0}},
                1e-12));
   CHECK(st.pm.legs_phi[0].Pstar.maxAbs() < 1e-15);
   // Hand-referenced (Table E-1, right).
-  CHECK(within([&](int i, int k) { return st.pm.Gphi_w[0](i, k) * lengthPower(k); },
+  CHECK(withinAt([&](int i, int k) { return st.pm.Gphi_w[0](i, k) * lengthPower(k); },
                {{-0.637, 0.225, -0.513}, {0.758, 0.439, -0.001}, {-0.122, -0.664, 1.514}}, t));
   auto Iw = [&](const MatX& I) { return [&I](int a, int c) { return I(a, c) * lengthPower(a, c) / kInLbfS2; }; };
-  CHECK(within(Iw(st.pm.legs_w[0].Istar), {{0.405, -0.143, 0.327}, {-0.143, 0.051, -0.116}, {0.327, -0.116, 0.264}}, t));
+  CHECK(withinAt(Iw(st.pm.legs_w[0].Istar), {{0.405, -0.143, 0.327}, {-0.143, 0.051, -0.116}, {0.327, -0.116, 0.264}}, t));
   auto Hw = [&](const Tensor3& H, int p) { return [&H, p](int a, int c) { return H(p, a, c) * lengthPower(a, c); }; };
-  CHECK(within(Hw(st.pm.Hphi_ww[0], 0), {{0.050, -0.105, 0.116}, {-0.105, -0.439, 0.328}, {0.116, 0.328, -0.665}}, t));
-  CHECK(within(Hw(st.pm.Hphi_ww[0], 1), {{0.358, -0.053, 0.225}, {-0.053, 0.419, -0.390}, {0.225, -0.390, 1.327}}, t));
-  CHECK(within(Hw(st.pm.Hphi_ww[0], 2), {{-0.408, 0.158, -0.341}, {0.158, 0.019, 0.062}, {-0.341, 0.062, -0.662}}, t));
+  CHECK(withinAt(Hw(st.pm.Hphi_ww[0], 0), {{0.050, -0.105, 0.116}, {-0.105, -0.439, 0.328}, {0.116, 0.328, -0.665}}, t));
+  CHECK(withinAt(Hw(st.pm.Hphi_ww[0], 1), {{0.358, -0.053, 0.225}, {-0.053, 0.419, -0.390}, {0.225, -0.390, 1.327}}, t));
+  CHECK(withinAt(Hw(st.pm.Hphi_ww[0], 2), {{-0.408, 0.158, -0.341}, {0.158, 0.019, 0.062}, {-0.341, 0.062, -0.662}}, t));
   auto Pw = [&](const Tensor3& P, int k) {
     const MatX S = symPlane(P, k);
     return [S, k](int a, int c) { return S(a, c) * lengthPower(k, a, c) / kInLbfS2; };
   };
-  CHECK(within(Pw(st.pm.legs_w[0].Pstar, 0), {{-0.032, 0.067, -0.074}, {0.067, 0.280, -0.209}, {-0.074, -0.209, 0.423}}, t));
-  CHECK(within(Pw(st.pm.legs_w[0].Pstar, 1), {{0.011, -0.024, 0.026}, {-0.024, -0.099, 0.074}, {0.026, 0.074, -0.150}}, t));
-  CHECK(within(Pw(st.pm.legs_w[0].Pstar, 2), {{-0.026, 0.054, -0.059}, {0.054, 0.225, -0.168}, {-0.059, -0.168, 0.341}}, t));
+  CHECK(withinAt(Pw(st.pm.legs_w[0].Pstar, 0), {{-0.032, 0.067, -0.074}, {0.067, 0.280, -0.209}, {-0.074, -0.209, 0.423}}, t));
+  CHECK(withinAt(Pw(st.pm.legs_w[0].Pstar, 1), {{0.011, -0.024, 0.026}, {-0.024, -0.099, 0.074}, {0.026, 0.074, -0.150}}, t));
+  CHECK(withinAt(Pw(st.pm.legs_w[0].Pstar, 2), {{-0.026, 0.054, -0.059}, {0.054, 0.225, -0.168}, {-0.059, -0.168, 0.341}}, t));
   // Table E-2: [G^q_w], I*_ww, [H^q_ww] and P*_www (the digest's derived values where the OCR is damaged).
-  CHECK(within([&](int i, int k) { return st.Gq_w(i, k) * lengthPower(k); },
+  CHECK(withinAt([&](int i, int k) { return st.Gq_w(i, k) * lengthPower(k); },
                {{-0.637, 0.225, -0.513}, {0.123, -0.664, -0.513}, {0.513, 0.439, -0.513}}, t));
-  CHECK(within(Iw(st.pm.w.Istar), {{1.227, 0.369, -0.590}, {0.369, 1.510, -0.110}, {-0.590, -0.110, 1.581}}, t));
-  CHECK(within(Hw(st.Hq_ww, 1), {{-0.407, -0.159, -0.342}, {-0.159, 0.019, -0.064}, {-0.342, -0.064, -0.665}}, t));
-  CHECK(within(Hw(st.Hq_ww, 2), {{-0.226, 0.264, 0.226}, {0.264, -0.163, -0.264}, {0.226, -0.264, -0.665}}, t));
-  CHECK(within(Pw(st.pm.w.Pstar, 0), {{-0.480, 0.434, 0.190}, {0.434, 0.033, -0.631}, {0.190, -0.631, -0.764}}, t));
-  CHECK(within(Pw(st.pm.w.Pstar, 1), {{0.255, 0.536, 0.777}, {0.536, -0.338, -0.189}, {0.777, -0.189, -0.142}}, t));
-  CHECK(within(Pw(st.pm.w.Pstar, 2), {{0.740, -0.189, -0.057}, {-0.189, 0.457, 0.304}, {-0.057, 0.304, 2.047}}, t));
+  CHECK(withinAt(Iw(st.pm.w.Istar), {{1.227, 0.369, -0.590}, {0.369, 1.510, -0.110}, {-0.590, -0.110, 1.581}}, t));
+  CHECK(withinAt(Hw(st.Hq_ww, 1), {{-0.407, -0.159, -0.342}, {-0.159, 0.019, -0.064}, {-0.342, -0.064, -0.665}}, t));
+  CHECK(withinAt(Hw(st.Hq_ww, 2), {{-0.226, 0.264, 0.226}, {0.264, -0.163, -0.264}, {0.226, -0.264, -0.665}}, t));
+  CHECK(withinAt(Pw(st.pm.w.Pstar, 0), {{-0.480, 0.434, 0.190}, {0.434, 0.033, -0.631}, {0.190, -0.631, -0.764}}, t));
+  CHECK(withinAt(Pw(st.pm.w.Pstar, 1), {{0.255, 0.536, 0.777}, {0.536, -0.338, -0.189}, {0.777, -0.189, -0.142}}, t));
+  CHECK(withinAt(Pw(st.pm.w.Pstar, 2), {{0.740, -0.189, -0.057}, {-0.189, 0.457, 0.304}, {-0.057, 0.304, 2.047}}, t));
   // (E-7): actuated at the base joints, I*_qq = diag(1, 2, 3) in·lbf·s² and P*_qqq = 0.
   CHECK((st.q_model.Istar / kInLbfS2 - Eigen::Vector3d(1, 2, 3).asDiagonal().toDenseMatrix()).cwiseAbs().maxCoeff() < 1e-10);
   CHECK(st.q_model.Pstar.maxAbs() / kInLbfS2 * kIn * kIn < 1e-10);  // any of its entries in Freeman's units is below
