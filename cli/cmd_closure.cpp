@@ -14,16 +14,6 @@
 namespace achain::cli {
 namespace {
 
-json toJson(const Tensor3& T) {
-  json planes = json::array();
-  for (int p = 0; p < T.planes(); ++p) planes.push_back(cli::toJson(MatX(T.plane(p))));
-  return planes;
-}
-
-json modelJson(const FreemanModel& f) {
-  return {{"Istar", cli::toJson(f.Istar)}, {"Pstar", toJson(f.Pstar)}, {"TL", cli::toJson(f.TL)}};
-}
-
 std::string robotText(const std::string& robot) {
   for (const auto& b : builtinRobots())
     if (b.name == robot) return b.json;
@@ -98,12 +88,12 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
                   {"qdd", cli::toJson(phidd)},
                   {"e", cli::toJson(closureEnd(m, data, loop.kind))},
                   {"G_w_phi", cli::toJson(cm.Gw_phi)},
-                  {"H_w_phiphi", toJson(cm.Hw_phiphi)},
+                  {"H_w_phiphi", cli::toJson(cm.Hw_phiphi)},
                   {"G_phi_w", cli::toJson(cm.Gphi_w)},
-                  {"H_phi_ww", toJson(cm.Hphi_ww)},
-                  {"phi", modelJson(cm.open)},
-                  {"w", modelJson(cm.w)},
-                  {"y", modelJson(cm.y)},
+                  {"H_phi_ww", cli::toJson(cm.Hphi_ww)},
+                  {"phi", cli::toJson(cm.open)},
+                  {"w", cli::toJson(cm.w)},
+                  {"y", cli::toJson(cm.y)},
                   {"T_y", cli::toJson(Ty)},
                   {"T_c", cli::toJson(Tc)}};
       if (!actuate.empty()) {
@@ -121,8 +111,8 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
         const VecX Tq = mq.Istar * qad + quadratic(mq.Pstar, qa, qa) - mq.TL;
         json aj = json::array();
         for (int a : act) aj.push_back(a);
-        out["reactuated"] = {{"joints", aj},       {"G_q_y", cli::toJson(Gq)}, {"H_q_yy", toJson(Hq)},
-                             {"model", modelJson(mq)}, {"T_q", cli::toJson(Tq)}};
+        out["reactuated"] = {{"joints", aj},       {"G_q_y", cli::toJson(Gq)}, {"H_q_yy", cli::toJson(Hq)},
+                             {"model", cli::toJson(mq)}, {"T_q", cli::toJson(Tq)}};
       }
       if (duration > 0) {
         if (!(dt > 0) || duration / dt > 1e6) throw Error("--dt: must be > 0 and give at most 1e6 steps");

@@ -127,6 +127,14 @@ json toJson(const MatX& M) {
   return rows;
 }
 
+json toJson(const Tensor3& T) {
+  json planes = json::array();
+  for (int p = 0; p < T.planes(); ++p) planes.push_back(toJson(MatX(T.plane(p))));
+  return planes;
+}
+
+json toJson(const FreemanModel& f) { return {{"Istar", toJson(f.Istar)}, {"Pstar", toJson(f.Pstar)}, {"TL", toJson(f.TL)}}; }
+
 namespace {
 
 /// Path of the first non-finite number in j ("" if none). nlohmann stores NaN/±Inf as numbers and dumps

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <achain/dynamics/freeman.hpp>
 #include <achain/model/caps.hpp>
 #include <achain/model/model.hpp>
 
@@ -57,6 +58,10 @@ Mat4 parsePose(const std::string& text, const std::string& what);
 json toJson(const Mat4& T);
 json toJson(const VecX& v);
 json toJson(const MatX& M);
+/// A P×M×N array as P planes (matrices).
+json toJson(const Tensor3& T);
+/// A Freeman model {"Istar", "Pstar", "TL"}.
+json toJson(const FreemanModel& f);
 
 /// Throws achain::Error naming the first non-finite number of a result (its JSON path).
 void checkFinite(const json& j);

@@ -6,6 +6,8 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/transfer.hpp>
 
+#include "influence_rows.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -89,12 +91,7 @@ void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, c
   freemanModel(model, data, q, qd, options, out.open);  // runs forward kinematics
   Influence inf;
   toolInfluence(model, data, inf, 2);
-  out.Ge.resize(N, M);
-  out.He.resize(N, M, M);
-  for (int i = 0; i < N; ++i) {
-    out.Ge.row(i) = inf.G.row(eRow(loop.kind, i));
-    out.He.plane(i) = inf.H.plane(eRow(loop.kind, i));
-  }
+  detail::influenceRows(inf, N, [&](int i) { return eRow(loop.kind, i); }, out.Ge, out.He);
 
   // Mobility: Grübler/Kutzbach count M − R against the rank count M − rank[G^c_φ].
   const int grubler = M - R;
@@ -301,14 +298,20 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
   out.Gphi_w.resize(legs.size());
   out.Hphi_ww.resize(legs.size());
   out.legs_w.resize(legs.size());
+  out.Gw_phi.resize(legs.size());
+  out.Hw_phiphi.resize(legs.size());
+  out.legs_phi.resize(legs.size());
   // Platform terms (4-50…4-54).
   out.w.Istar.setZero(N, N);
   out.w.Pstar.resize(N, N, N);
   out.w.Pstar.setZero();
   out.w.TL.setZero(N);
+  const Vec3 weight = platform.mass * options.gravityOf(legs[0]->gravity);  // at the centroid: no moment
   if (planar) {
     out.w.Istar.diagonal() << platform.mass, platform.mass, platform.inertia(2, 2);
+    out.w.TL.head<2>() = weight.head<2>();
   } else {
+    out.w.TL.head<3>() = weight;
     out.w.Istar.diagonal().head<3>().setConstant(platform.mass);
     out.w.Istar.bottomRightCorner<3, 3>() = platform.inertia;
     // plane 3+l: ẇᵀP ẇ = (ω × IIω)_l, [P_4] = [0 | i_z | −i_y], [P_5] = [−i_z | 0 | i_x], [P_6] = [i_y | −i_x | 0]
@@ -320,11 +323,11 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
       P.col(b) = -I.col(a);
     }
   }
-  FreemanModel open;
   Influence inf;
-  MatX Gw(N, N);
-  Tensor3 Hw(N, N, N);
   for (size_t r = 0; r < legs.size(); ++r) {
+    FreemanModel& open = out.legs_phi[r];
+    MatX& Gw = out.Gw_phi[r];
+    Tensor3& Hw = out.Hw_phiphi[r];
     const Model& m = *legs[r];
     const std::string leg = "parallel: leg " + std::to_string(r) + ": ";
     if (m.nv != N)
@@ -332,10 +335,7 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
                   " platform needs " + std::to_string(N) + " per leg");
     freemanModel(m, datas[r], q[r], VecX::Zero(N), options, open);
     toolInfluence(m, datas[r], inf, 2);
-    for (int i = 0; i < N; ++i) {
-      Gw.row(i) = inf.G.row(eRow(space, i));
-      Hw.plane(i) = inf.H.plane(eRow(space, i));
-    }
+    detail::influenceRows(inf, N, [&](int i) { return eRow(space, i); }, Gw, Hw);
     const int rank = numericRank(Gw);
     if (rank < N)
       throw Error(leg + "[G^w_φ] is singular at this configuration (rank " + std::to_string(rank) + " of " +

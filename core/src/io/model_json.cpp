@@ -4,6 +4,7 @@
 
 #include <achain/model/apair_collision.hpp>
 #include <achain/io/json_text.hpp>
+#include "json_fields.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -442,6 +443,25 @@ json geometryToJson(const Geometry& G) {
   return o;
 }
 
+// "name", "description" (strings) and "notes" (an array of strings) of a document.
+void descriptionFields(const json& j, std::string& name, std::string& description, std::vector<std::string>& notes) {
+  auto str = [&](const char* key, std::string& out) {
+    if (!j.contains(key)) return;
+    if (!j.at(key).is_string()) fail(key, std::string("must be a string, got ") + typeName(j.at(key)));
+    out = j.at(key).get<std::string>();
+  };
+  str("name", name);
+  str("description", description);
+  if (j.contains("notes")) {
+    const json& n = j.at("notes");
+    if (!n.is_array()) fail("notes", std::string("must be an array of strings, got ") + typeName(n));
+    for (size_t i = 0; i < n.size(); ++i) {
+      if (!n[i].is_string()) fail(idx("notes", i), std::string("must be a string, got ") + typeName(n[i]));
+      notes.push_back(n[i].get<std::string>());
+    }
+  }
+}
+
 Units parseUnits(const json& j) {
   Units u;
   if (j.contains("units")) {
@@ -547,21 +567,7 @@ Model modelFromJson(const json& j) {
   const Units u = parseUnits(j);
 
   Model m;
-  auto str = [&](const char* key, std::string& out) {
-    if (!j.contains(key)) return;
-    if (!j.at(key).is_string()) fail(key, std::string("must be a string, got ") + typeName(j.at(key)));
-    out = j.at(key).get<std::string>();
-  };
-  str("name", m.name);
-  str("description", m.description);
-  if (j.contains("notes")) {
-    const json& n = j.at("notes");
-    if (!n.is_array()) fail("notes", std::string("must be an array of strings, got ") + typeName(n));
-    for (size_t i = 0; i < n.size(); ++i) {
-      if (!n[i].is_string()) fail(idx("notes", i), std::string("must be a string, got ") + typeName(n[i]));
-      m.notes.push_back(n[i].get<std::string>());
-    }
-  }
+  descriptionFields(j, m.name, m.description, m.notes);
   if (j.contains("convention")) {
     const json& c = j.at("convention");
     if (!c.is_string()) fail("convention", std::string("must be \"standard\" or \"modified\", got ") + typeName(c));
@@ -669,3 +675,30 @@ json modelToJson(const Model& m) {
 }
 
 }  // namespace achain
+
+// The field readers for the other readers of robot files (json_fields.hpp).
+namespace achain::io_detail {
+
+UnitFactors unitFactors(const json& document) {
+  const Units u = parseUnits(document);
+  return {u.length, u.angle, u.mass, u.torque, u.force};
+}
+void fail(const std::string& path, const std::string& msg) { achain::fail(path, msg); }
+void checkKeys(const json& obj, const std::string& path, const std::set<std::string>& allowed) {
+  achain::checkKeys(obj, path, allowed);
+}
+const json& requireObject(const json& v, const std::string& path) { return achain::requireObject(v, path); }
+double asNumber(const json& v, const std::string& path) { return achain::asNumber(v, path); }
+int exactInt(const json& v, const std::string& path, const char* what) { return achain::exactInt(v, path, what); }
+SE3 transform(const json& v, const std::string& path, const UnitFactors& f) {
+  Units u;
+  u.length = f.length, u.angle = f.angle, u.mass = f.mass, u.torque = f.torque, u.force = f.force;
+  return achain::transform(v, path, u);
+}
+Mat3 inertia(const json& v, const std::string& path) { return achain::inertia(v, path); }
+void descriptionFields(const json& doc, std::string& name, std::string& description, std::vector<std::string>& notes) {
+  achain::descriptionFields(doc, name, description, notes);
+}
+const char* typeName(const json& v) { return achain::typeName(v); }
+
+}  // namespace achain::io_detail

@@ -10,6 +10,8 @@
 #include <achain/io/model_json.hpp>
 #include <achain/kinematics/influence.hpp>
 
+#include "table_check.hpp"
+
 using namespace achain;
 
 namespace {
@@ -40,24 +42,8 @@ Leg appELeg(int r) {
   return leg;
 }
 
-bool within(const MatX& A, std::initializer_list<std::initializer_list<double>> ref, double tol) {
-  int i = 0;
-  bool ok = true;
-  for (const auto& row : ref) {
-    int j = 0;
-    for (double v : row) {
-      if (std::abs(A(i, j) - v) > tol) {
-        UNSCOPED_INFO("(" << i << "," << j << ") = " << A(i, j) << ", expected " << v);
-        ok = false;
-      }
-      ++j;
-    }
-    ++i;
-  }
-  return ok;
-}
-
-MatX symPlane(const Tensor3& T, int p) { return 0.5 * (T.plane(p) + T.plane(p).transpose()); }
+using test::symPlane;
+using test::within;
 
 // The three legs of App. E at Freeman's configuration and their summed model (massless platform).
 struct AppE {

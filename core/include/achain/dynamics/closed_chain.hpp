@@ -127,9 +127,10 @@ namespace achain {
 // (N = 3 in the plane: w = (x, y, θz) of the leg's tool; N = 6 in space: (x, y, z, ωx, ωy, ωz)), all
 // legs' tools being the same platform point and frame. Each leg's model is transferred to w and summed:
 //   [_rG^φ_w] = [_rG^w_φ]⁻¹, [_rH^φ_ww] (4-43…4-45);  I*_ww = I_ww + Σ_r _rI*_ww,  P*_www = P_www + Σ_r _rP*_www,
-//   T^L_w = Σ_r _rT^L_w  (4-46…4-49)
+//   T^L_w = T^L_platform + Σ_r _rT^L_w  (4-46…4-49)
 // with the platform's own terms (4-50…4-54) for a platform whose centroid is the w point: I_ww = diag(m, m, Izz)
-// in the plane (P_www = 0), diag(m I₃, II) in space with planes 4–6 of P_www giving ω × IIω.
+// in the plane (P_www = 0), diag(m I₃, II) in space with planes 4–6 of P_www giving ω × IIω; its weight
+// T^L_platform = (m g; 0), g the first leg's gravity (or the options' override).
 // Actuated at one joint per row, q_n = _rφ_m: [G^q_w] row n = [_rG^φ_w] row m, [H^q_ww] plane n = [_rH^φ_ww]
 // plane m (4-55…4-60); then I*_qq, P*_qqq, T^L_q by the transfer (4-61…4-64).
 
@@ -144,6 +145,9 @@ struct ParallelModel {
   std::vector<MatX> Gphi_w;           ///< per leg [_rG^φ_w]  N×N
   std::vector<Tensor3> Hphi_ww;       ///< per leg [_rH^φ_ww] N×N×N
   std::vector<FreemanModel> legs_w;   ///< per leg _rI*_ww, _rP*_www, _rT^L_w
+  std::vector<MatX> Gw_phi;           ///< per leg [_rG^w_φ]  N×N (the leg's own influence of w, 4-42)
+  std::vector<Tensor3> Hw_phiphi;     ///< per leg [_rH^w_φφ] N×N×N
+  std::vector<FreemanModel> legs_phi; ///< per leg _rI*_φφ, _rP*_φφφ, _rT^L_φ in its own joints
   FreemanModel w;                     ///< the summed model in w, platform included
 };
 

@@ -1,0 +1,87 @@
+// Subcommand `parallel`: a parallel mechanism from a parallel robot file (docs/robot-format.md#parallel-mechanisms,
+// e.g. the built-in parallel-3rrr of Freeman's App. E or stewart-6ups): solves every leg at the platform pose, and
+// prints each leg's model in its joints and in the platform coordinates w (Table E-1), the summed platform model
+// (Table E-2), the model actuated at the declared joints (E-7), and the loads for the platform rates.
+#include "common.hpp"
+
+#include <achain/dynamics/parallel_robot.hpp>
+#include <achain/io/parallel_json.hpp>
+
+namespace achain::cli {
+namespace {
+
+RegisterCommand parallel_cmd("parallel", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "parallel",
+      "Parallel mechanism (a parallel robot file, e.g. parallel-3rrr or stewart-6ups): solve every leg at the platform "
+      "pose, print each leg's [G]/[H] and I*/P* in its joints and in the platform coordinates w, the platform model "
+      "I*_ww/P*_www/T^L_w summed over the legs (Freeman 4-42..4-54), the model at the actuated joints "
+      "I*_qq/P*_qqq/T^L_q (4-55..4-64), and the loads T_w, T_q for platform rates --wd/--wdd");
+  static std::string robot, pose, wd, wdd;
+  static bool deg = false;
+  sub->add_option("--robot", robot, "Built-in parallel robot name or parallel robot JSON file")->required();
+  sub->add_option("--pose", pose,
+                  "Platform pose: x,y,theta (planar) or x,y,z,roll,pitch,yaw (spatial), m and rad (default: the file's "
+                  "platform pose)");
+  sub->add_flag("--deg", deg, "Angles of --pose and angular rates of --wd/--wdd are in degrees (deg/s, deg/s^2)");
+  sub->add_option("--wd", wd, "Platform rates: xd,yd,thetad (planar) or vx,vy,vz,wx,wy,wz (spatial, world frame; default zero)");
+  sub->add_option("--wdd", wdd, "Platform accelerations, as --wd (default zero)");
+  sub->callback([] {
+    run("parallel", [] {
+      const ParallelRobot pr = loadParallel(robot);
+      const int N = pr.freedoms();
+      auto values = [&](const std::string& text, const std::string& what) {
+        const std::vector<double> v = parseList(text, what);
+        if (static_cast<int>(v.size()) != N)
+          throw Error(what + ": expected " + std::to_string(N) + " values (got " + std::to_string(v.size()) + ")");
+        VecX out(N);
+        for (int k = 0; k < N; ++k) {
+          const bool angular = pr.planar ? k == 2 : k >= 3;
+          out[k] = v[k] * (deg && angular ? kDeg : 1.0);
+        }
+        return out;
+      };
+      const SE3 X = pose.empty() ? pr.pose : poseFromCoordinates(values(pose, "--pose"), pr.planar, pr.pose);
+      const VecX wdv = wd.empty() ? VecX::Zero(N) : values(wd, "--wd");
+      const VecX wddv = wdd.empty() ? VecX::Zero(N) : values(wdd, "--wdd");
+      std::vector<Data> datas;
+      for (const Model& m : pr.legs) datas.emplace_back(m);
+      ParallelState st;
+      parallelAt(pr, datas, X, DynamicsOptions{}, st);
+      ParallelMotion mo;
+      parallelMotion(st, wdv, wddv, mo);
+      json legs = json::array();
+      for (size_t r = 0; r < pr.legs.size(); ++r)
+        legs.push_back({{"name", pr.leg_names[r]},
+                        {"q", toJson(st.q[r])},
+                        {"iterations", st.iterations[r]},
+                        {"qd", toJson(mo.qd[r])},
+                        {"qdd", toJson(mo.qdd[r])},
+                        {"G_w_phi", toJson(st.pm.Gw_phi[r])},
+                        {"H_w_phiphi", toJson(st.pm.Hw_phiphi[r])},
+                        {"phi", toJson(st.pm.legs_phi[r])},
+                        {"G_phi_w", toJson(st.pm.Gphi_w[r])},
+                        {"H_phi_ww", toJson(st.pm.Hphi_ww[r])},
+                        {"w", toJson(st.pm.legs_w[r])}});
+      json joints = json::array();
+      for (const auto& a : pr.actuated)
+        joints.push_back({a.first, pr.legs[a.first].joints[pr.legs[a.first].coord_joint[a.second]].name});
+      print({{"robot", pr.name},
+             {"space", pr.planar ? "planar" : "spatial"},
+             {"pose", toJson(poseCoordinates(X, pr.planar))},
+             {"legs", legs},
+             {"w", toJson(st.pm.w)},
+             {"T_w", toJson(mo.Tw)},
+             {"actuated", {{"joints", joints},
+                           {"G_q_w", toJson(st.Gq_w)},
+                           {"H_q_ww", toJson(st.Hq_ww)},
+                           {"q", toJson(st.q_model)},
+                           {"qd", toJson(mo.q_d)},
+                           {"qdd", toJson(mo.q_dd)},
+                           {"T_q", toJson(mo.Tq)}}}});
+    });
+  });
+});
+
+}  // namespace
+}  // namespace achain::cli
