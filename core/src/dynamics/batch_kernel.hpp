@@ -139,15 +139,41 @@ struct JointLanes {
 };
 static_assert(sizeof(JointLanes) == kLanesPerJoint * sizeof(Lane), "kLanesPerJoint (batch_plan.hpp)");
 
+/// Composite inertia of a subtree about the world origin: I_o (columns), first moment h, mass (as crba.cpp).
+struct CompositeLanes {
+  V3 Io[3];
+  V3 h;
+  Lane m;
+};
+static_assert(sizeof(CompositeLanes) == kCompositeLanes * sizeof(Lane), "kCompositeLanes (batch_plan.hpp)");
+
+/// The lane scratch, laid out as scratchLanes (batch_plan.hpp) counts it.
 struct Scratch {
   JointLanes* j;
-  Lane* tau;    // nv
-  Frame* tool;  // 1 (12 lanes)
+  CompositeLanes* comp;  // njoints
+  Lane* tau;             // nv
+  Frame* tool;           // 1 (12 lanes)
+  V3* jac;               // 2·nv: the linear columns, then the angular ones
+  Lane* M;               // nv², column-major
+  V3* J3;                // nv: the legs' midpoint Jacobian
 };
 inline Scratch scratchOf(const Plan& p) {
-  Lane* base = static_cast<Lane*>(p.scratch);
-  return {reinterpret_cast<JointLanes*>(base), base + static_cast<long>(p.njoints) * kLanesPerJoint,
-          reinterpret_cast<Frame*>(base + static_cast<long>(p.njoints) * kLanesPerJoint + p.nv)};
+  Lane* at = static_cast<Lane*>(p.scratch);
+  Scratch s;
+  s.j = reinterpret_cast<JointLanes*>(at);
+  at += static_cast<long>(p.njoints) * kLanesPerJoint;
+  s.comp = reinterpret_cast<CompositeLanes*>(at);
+  at += static_cast<long>(p.njoints) * kCompositeLanes;
+  s.tau = at;
+  at += p.nv;
+  s.tool = reinterpret_cast<Frame*>(at);
+  at += 12;
+  s.jac = reinterpret_cast<V3*>(at);
+  at += 6L * p.nv;
+  s.M = at;
+  at += static_cast<long>(p.nv) * p.nv;
+  s.J3 = reinterpret_cast<V3*>(at);
+  return s;
 }
 
 /// Lane l = entry i of state k0 + l (the last state repeated in the spare lanes of a short block).
@@ -185,6 +211,13 @@ inline void fkBlock(const Plan& p, const Scratch& s, const double* q, int k0, in
   *s.tool = compose(s.j[p.tool_link].oMi, p.tool);
 }
 
+/// The joint's motion subspace in the world frame about the origin: angular S_w, linear S_v (FK done).
+inline void motionSubspace(const JointLanes& L, V3& sw, V3& sv) {
+  const V3 z = L.oMj.c[2];
+  sw = L.rot_rate * z;
+  sv = cross(L.oMj.p, sw) + L.axial_rate * z;
+}
+
 /// Classical acceleration of world point x moving with body i (−1: the base, acceleration a_base).
 inline V3 pointAcceleration(const Scratch& s, int i, const V3& x, const V3& a_base) {
   if (i < 0) return a_base;
@@ -200,9 +233,7 @@ inline void rneaBlock(const Plan& p, const Scratch& s, const double* qd, const d
     const JointPlan& J = p.joints[i];
     JointLanes& L = s.j[i];
     const V3 z = L.oMj.c[2];
-    const V3& o = L.oMj.p;
-    L.S_w = L.rot_rate * z;
-    L.S_v = cross(o, L.S_w) + L.axial_rate * z;
+    motionSubspace(L, L.S_w, L.S_v);
     const Lane v = J.coord < 0 || !qd ? Lane(0.0) : gather(qd, p.nv, J.coord, k0, m);
     const Lane a = J.coord < 0 || !qdd ? Lane(0.0) : gather(qdd, p.nv, J.coord, k0, m);
     if (J.parent < 0) {
@@ -289,17 +320,132 @@ inline void rneaBlock(const Plan& p, const Scratch& s, const double* qd, const d
     }
     const V3 n_o = mo + cross(s.tool->p, f);
     for (int i = p.tool_link; i >= 0; i = p.joints[i].parent) {
-      const JointLanes& L = s.j[i];
-      const V3 z = L.oMj.c[2];
-      const V3 sw = L.rot_rate * z;
-      const V3 sv = cross(L.oMj.p, sw) + L.axial_rate * z;
+      V3 sw, sv;
+      motionSubspace(s.j[i], sw, sv);
       if (p.joints[i].coord >= 0) s.tau[p.joints[i].coord] += dot(sw, n_o) + dot(sv, f);
     }
   }
 }
 
+/// Point Jacobian (pointJacobian: link `link`, point pt in its frame) of one block (FK done) in s.jac; in
+/// the tool frame when tool_frame (rotateJacobian by the tool's orientation).
+inline void jacobianBlock(const Plan& p, const Scratch& s, int link, const V3& pt, bool tool_frame) {
+  V3* Jv = s.jac;
+  V3* Jw = s.jac + p.nv;
+  const V3 zero = {Lane(0.0), Lane(0.0), Lane(0.0)};
+  for (int c = 0; c < p.nv; ++c) Jv[c] = Jw[c] = zero;
+  const V3 x = act(s.j[link].oMi, pt);
+  for (int i = link; i >= 0; i = p.joints[i].parent) {
+    const int c = p.joints[i].coord;
+    if (c < 0) continue;  // fixed joint; mimics add into their coordinate
+    const JointLanes& L = s.j[i];
+    const V3 z = L.oMj.c[2];
+    const V3 w = L.rot_rate * z;
+    Jv[c] += cross(w, x - L.oMj.p) + L.axial_rate * z;
+    Jw[c] += w;
+  }
+  if (!tool_frame) return;
+  for (int c = 0; c < p.nv; ++c) {
+    Jv[c] = rotT(*s.tool, Jv[c]);
+    Jw[c] = rotT(*s.tool, Jw[c]);
+  }
+}
+
+/// Column-major nv×nv lane matrix entry (r, c).
+inline Lane& at(const Plan& p, Lane* M, int r, int c) { return M[static_cast<long>(c) * p.nv + r]; }
+
+/// CRBA of one block (FK done): M lanes in s.M, term for term as crba.cpp (composite inertias about the
+/// world origin as (I_o, h, m); the Full leg model's midpoint particles; the rotor inertias).
+inline void crbaBlock(const Plan& p, const Scratch& s) {
+  for (int i = 0; i < p.njoints; ++i) {
+    const JointPlan& J = p.joints[i];
+    JointLanes& L = s.j[i];
+    motionSubspace(L, L.S_w, L.S_v);
+    // rotationalInertiaAtOrigin: I_o = R·I_c·Rᵀ − h·cᵀ + (h·c)·1, h = m·c
+    CompositeLanes& C = s.comp[i];
+    const Frame& T = L.oMi;
+    const V3 c = act(T, splat3(J.com));
+    C.h = Lane(J.mass) * c;
+    C.m = Lane(J.mass);
+    V3 RI[3];  // R·I_c, by columns
+    for (int k = 0; k < 3; ++k) RI[k] = rot(T, splat3(J.inertia + 3 * k));
+    const Lane* cl[3] = {&c.x, &c.y, &c.z};
+    const Lane hc = dot(C.h, c);
+    for (int k = 0; k < 3; ++k) {  // column k of (R·I_c)·Rᵀ: Σ_j RI_j·R(k, j)
+      const Lane& r0 = k == 0 ? T.c[0].x : k == 1 ? T.c[0].y : T.c[0].z;
+      const Lane& r1 = k == 0 ? T.c[1].x : k == 1 ? T.c[1].y : T.c[1].z;
+      const Lane& r2 = k == 0 ? T.c[2].x : k == 1 ? T.c[2].y : T.c[2].z;
+      C.Io[k] = r0 * RI[0] + r1 * RI[1] + r2 * RI[2];
+      C.Io[k] = C.Io[k] - *cl[k] * C.h;
+    }
+    C.Io[0].x += hc;
+    C.Io[1].y += hc;
+    C.Io[2].z += hc;
+  }
+  for (int i = p.njoints - 1; i >= 0; --i) {
+    const int pa = p.joints[i].parent;
+    if (pa < 0) continue;
+    CompositeLanes& P = s.comp[pa];
+    const CompositeLanes& C = s.comp[i];
+    for (int k = 0; k < 3; ++k) P.Io[k] += C.Io[k];
+    P.h += C.h;
+    P.m += C.m;
+  }
+  const long nn = static_cast<long>(p.nv) * p.nv;
+  for (long e = 0; e < nn; ++e) s.M[e] = Lane(0.0);
+  for (int i = 0; i < p.njoints; ++i) {
+    const int ki = p.joints[i].coord;
+    if (ki < 0) continue;  // a fixed joint has no row or column; mimics add into their coordinate
+    const CompositeLanes& C = s.comp[i];
+    const JointLanes& L = s.j[i];
+    const V3 Fn = L.S_w.x * C.Io[0] + L.S_w.y * C.Io[1] + L.S_w.z * C.Io[2] + cross(C.h, L.S_v);
+    const V3 Ff = cross(L.S_w, C.h) + C.m * L.S_v;
+    at(p, s.M, ki, ki) += dot(L.S_w, Fn) + dot(L.S_v, Ff);
+    for (int j = p.joints[i].parent; j >= 0; j = p.joints[j].parent) {
+      const int kj = p.joints[j].coord;
+      if (kj < 0) continue;
+      const Lane x = dot(s.j[j].S_w, Fn) + dot(s.j[j].S_v, Ff);
+      at(p, s.M, kj, ki) += x;
+      at(p, s.M, ki, kj) += x;
+    }
+  }
+  if (p.legs_full) {  // 2m/3 at (B + P)/2 with Jacobian ½(J_B + J_P)
+    const V3 zero = {Lane(0.0), Lane(0.0), Lane(0.0)};
+    for (int e = 0; e < p.nlegs; ++e) {
+      const LegPlan& G = p.legs[e];
+      const V3 B = G.parent < 0 ? splat3(G.B) : act(s.j[G.parent].oMi, splat3(G.B));
+      const V3 P = act(s.j[G.joint].oMi, splat3(G.P));
+      const V3 mid = Lane(0.5) * (B + P);
+      for (int c = 0; c < p.nv; ++c) s.J3[c] = zero;
+      const int ki = p.joints[G.joint].coord;
+      if (ki >= 0) s.J3[ki] += Lane(0.5) * (s.j[G.joint].S_v + cross(s.j[G.joint].S_w, P));
+      for (int j = G.parent; j >= 0; j = p.joints[j].parent)
+        if (p.joints[j].coord >= 0) s.J3[p.joints[j].coord] += s.j[j].S_v + cross(s.j[j].S_w, mid);
+      const Lane mass = Lane(2.0 * G.mass / 3.0);
+      for (int a = G.joint; a >= 0; a = p.joints[a].parent) {
+        if (!p.joints[a].first_of_column) continue;
+        for (int b = G.joint; b >= 0; b = p.joints[b].parent) {
+          if (!p.joints[b].first_of_column) continue;
+          const int ka = p.joints[a].coord, kb = p.joints[b].coord;
+          at(p, s.M, ka, kb) += mass * dot(s.J3[ka], s.J3[kb]);
+        }
+      }
+    }
+  }
+  if (p.motors)
+    for (int i = 0; i < p.njoints; ++i)
+      if (p.joints[i].drive) at(p, s.M, p.joints[i].coord, p.joints[i].coord) += Lane(p.joints[i].rotor);
+}
+
 inline void scatter(const Lane& x, double* out, int stride, int i, int k0, int m) {
   for (int l = 0; l < m; ++l) out[static_cast<long>(stride) * (k0 + l) + i] = x.v[l];
+}
+
+/// Lanes of an nv² column-major matrix → m states' matrices, state-major from out (state k0 + l at
+/// out + (k0 + l)·nv²).
+inline void scatterMatrix(const Plan& p, const Lane* M, double* out, int k0, int m) {
+  const int nn = p.nv * p.nv;
+  for (int e = 0; e < nn; ++e) scatter(M[e], out, nn, e, k0, m);
 }
 
 }  // namespace
@@ -330,6 +476,48 @@ void ACHAIN_BATCH_FN(rneaBlocks)(const Plan& p, int count, const double* q, cons
     rneaBlock(p, s, qd, qdd, k0, m);
     for (int k = 0; k < p.nv; ++k) scatter(s.tau[k], tau, p.nv, k, k0, m);
   }
+}
+
+void ACHAIN_BATCH_FN(jacobianBlocks)(const Plan& p, int count, const double* q, int link, const double* point,
+                                     bool tool_frame, double* J) {
+  const Scratch s = scratchOf(p);
+  const V3 pt = splat3(point);
+  const int stride = 6 * p.nv;
+  for (int k0 = 0; k0 < count; k0 += kLanes) {
+    const int m = count - k0 < kLanes ? count - k0 : kLanes;
+    fkBlock(p, s, q, k0, m);
+    jacobianBlock(p, s, link, pt, tool_frame);
+    for (int c = 0; c < p.nv; ++c) {
+      const V3& v = s.jac[c];
+      const V3& w = s.jac[p.nv + c];
+      scatter(v.x, J, stride, 6 * c, k0, m);
+      scatter(v.y, J, stride, 6 * c + 1, k0, m);
+      scatter(v.z, J, stride, 6 * c + 2, k0, m);
+      scatter(w.x, J, stride, 6 * c + 3, k0, m);
+      scatter(w.y, J, stride, 6 * c + 4, k0, m);
+      scatter(w.z, J, stride, 6 * c + 5, k0, m);
+    }
+  }
+}
+
+void ACHAIN_BATCH_FN(massMatrixBlocks)(const Plan& p, int count, const double* q, double* M) {
+  const Scratch s = scratchOf(p);
+  for (int k0 = 0; k0 < count; k0 += kLanes) {
+    const int m = count - k0 < kLanes ? count - k0 : kLanes;
+    fkBlock(p, s, q, k0, m);
+    crbaBlock(p, s);
+    scatterMatrix(p, s.M, M, k0, m);
+  }
+}
+
+void ACHAIN_BATCH_FN(massBiasBlock)(const Plan& p, int k0, int m, const double* q, const double* qd, double* M,
+                                    double* bias) {
+  const Scratch s = scratchOf(p);
+  fkBlock(p, s, q, k0, m);
+  crbaBlock(p, s);
+  rneaBlock(p, s, qd, nullptr, k0, m);
+  scatterMatrix(p, s.M, M, 0, m);  // the block's states from M and bias
+  for (int k = 0; k < p.nv; ++k) scatter(s.tau[k], bias, p.nv, k, 0, m);
 }
 
 }  // namespace achain::batch_detail

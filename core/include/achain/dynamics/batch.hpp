@@ -40,18 +40,22 @@ void inverseDynamicsSeries(const Model& model, Data& data, int count, const doub
                            const double* qdd, const DynamicsOptions& options, double* tau,
                            BatchPath path = BatchPath::Auto);
 
-/// M(q) of massMatrix for count states → M, nv² numbers per state (column-major). Loops the single call.
+/// M(q) of massMatrix (the same options: leg model, motors) for count states → M, nv² numbers per state
+/// (column-major).
 void massMatrixSeries(const Model& model, Data& data, int count, const double* q, const DynamicsOptions& options,
-                      double* M);
+                      double* M, BatchPath path = BatchPath::Auto);
 
-/// q̈ of forwardDynamics for count states (q, q̇, τ) → qdd, nv per state. Loops the single call.
+/// q̈ of forwardDynamics (the same options, limit stops included) for count states (q, q̇, τ) → qdd, nv per
+/// state. Throws forwardDynamics's error when a state's M is not positive definite (the states before it
+/// are written).
 void forwardDynamicsSeries(const Model& model, Data& data, int count, const double* q, const double* qd,
-                           const double* tau, const DynamicsOptions& options, double* qdd);
+                           const double* tau, const DynamicsOptions& options, double* qdd,
+                           BatchPath path = BatchPath::Auto);
 
 /// pointJacobian of link `link` at point_in_link for count states → J, 6·nv numbers per state
 /// (column-major 6×nv), in the base frame, or the tool frame when tool_frame (rotateJacobian by the
-/// state's tool orientation). Loops forwardKinematics + pointJacobian.
+/// state's tool orientation). Throws pointJacobian's error for a link out of range.
 void pointJacobianSeries(const Model& model, Data& data, int count, const double* q, int link,
-                         const Vec3& point_in_link, bool tool_frame, double* J);
+                         const Vec3& point_in_link, bool tool_frame, double* J, BatchPath path = BatchPath::Auto);
 
 }  // namespace achain
