@@ -4,16 +4,18 @@
 // nv (= nq) numbers; results are written the same way (τ and q̈: nv per state; M: nv² per state,
 // column-major as Eigen's MatX; tool poses: one SE3 per state; Jacobians: 6·nv per state, column-major).
 //
-// Vectorised across states: fkToolSeries and inverseDynamicsSeries run one kernel
-// (core/src/dynamics/batch_kernel.hpp) on W = 4 states at once, every number a lane of four doubles
+// Vectorised across states: every series runs one kernel (core/src/dynamics/batch_kernel.hpp) on W = 4
+// states at once — one FK pass per block feeding the tool pose, RNEA, the point Jacobian or CRBA (and, for
+// forwardDynamicsSeries, CRBA + the RNEA bias, then per state the limit stops and an LLT solve in
+// batch.cpp) — every number a lane of four doubles
 // (the joint model's one formula, JointModel::evaluateT, on lanes; sin/cos on all lanes at once by a
 // Cody–Waite reduction and fdlibm's kernels, libm per lane beyond |angle| > 1e5). The kernel source
 // is compiled twice on x86-64 — baseline flags and -mavx2 -mfma — and the path is chosen per call from
 // the CPU (BatchPath::Auto) or forced (tests, benchmarks); in wasm it is compiled once with -msimd128.
 // A count that is not a multiple of W fills the last block's spare lanes with the last state (their
 // results are dropped). Results agree with the single calls to rounding (≈1e-15 relative: the kernel
-// associates some sums differently and may contract them into FMAs).
-// massMatrixSeries, forwardDynamicsSeries and pointJacobianSeries loop the single calls (not vectorised yet).
+// associates some sums differently and may contract them into FMAs; q̈ of forwardDynamicsSeries to
+// ≈1e-16·κ(M) relative, the solve amplifying those differences by M's condition number).
 //
 // Like the single calls they do not validate (sizes are the caller's: count·nq numbers behind q, …); the
 // wasm layer checks its inputs. The batch calls use data's scratch (data.batch, sized on the first batch
