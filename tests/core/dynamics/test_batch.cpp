@@ -223,19 +223,22 @@ Model gripper() {
 
 }  // namespace
 
-TEST_CASE("batch FK and RNEA equal the single calls on puma560, stanford, prototype-4a and a mimic URDF", "[dynamics][batch]") {
+TEST_CASE("batch FK, RNEA, mass matrix and forward dynamics equal the single calls on puma560, stanford, prototype-4a and a mimic URDF", "[dynamics][batch]") {
   std::mt19937 rng(16);
   const LegModel legs[] = {LegModel::Massless, LegModel::Lumped, LegModel::Full, LegModel::PotentialOnly};
   for (const char* r : {"puma560", "stanford", "prototype-4a"}) {
     const Model m = builtinModel(r);
-    for (int count : {1, 4, 37}) {
+    for (int count : {1, 4, 23, 37}) {
       checkFk(m, count, rng);
       checkRnea(m, DynamicsOptions{}, count, rng);
       for (LegModel L : legs) {
         DynamicsOptions o;
         o.legs = L;
+        const DynamicsOptions all = everyTerm(L, rng, count == 37 ? WrenchFrame::Tool : WrenchFrame::Base);
         checkRnea(m, o, count, rng);
-        checkRnea(m, everyTerm(L, rng, count == 37 ? WrenchFrame::Tool : WrenchFrame::Base), count, rng);
+        checkRnea(m, all, count, rng);
+        checkMassAndForward(m, o, count, rng);
+        checkMassAndForward(m, all, count, rng);
       }
     }
   }
@@ -244,17 +247,25 @@ TEST_CASE("batch FK and RNEA equal the single calls on puma560, stanford, protot
   checkFk(g, 23, rng);
   checkRnea(g, DynamicsOptions{}, 23, rng);
   checkRnea(g, everyTerm(LegModel::Full, rng, WrenchFrame::Tool), 23, rng);
+  checkMassAndForward(g, DynamicsOptions{}, 23, rng);
+  checkMassAndForward(g, everyTerm(LegModel::Full, rng, WrenchFrame::Tool), 23, rng);
 }
 
-TEST_CASE("batch FK and RNEA equal the single calls on random R/P/H/A chains and trees", "[dynamics][batch]") {
+TEST_CASE("every batch series equals the single calls on random R/P/H/A chains and trees", "[dynamics][batch]") {
   std::mt19937 rng(1616);
   for (int t = 0; t < 12; ++t) {
     const bool tree = t % 3 == 1;
     const Model m = test::randomDynamicModel(rng, 2 + t % 6, tree, t % 4 == 3 ? DHConvention::Modified : DHConvention::Standard);
     const int count = std::uniform_int_distribution<int>(1, 61)(rng) | 1;  // odd: never a multiple of 4
     checkFk(m, count, rng);
-    checkRnea(m, everyTerm(t % 2 ? LegModel::Full : LegModel::PotentialOnly, rng, WrenchFrame::Base), count, rng);
-    checkRnea(m, everyTerm(LegModel::Lumped, rng, WrenchFrame::Tool), count, rng);
+    const DynamicsOptions a = everyTerm(t % 2 ? LegModel::Full : LegModel::PotentialOnly, rng, WrenchFrame::Base);
+    const DynamicsOptions b = everyTerm(LegModel::Lumped, rng, WrenchFrame::Tool);
+    checkRnea(m, a, count, rng);
+    checkRnea(m, b, count, rng);
+    const int link = std::uniform_int_distribution<int>(0, m.njoints() - 1)(rng);
+    checkJacobian(m, count, link, test::randomVector(rng, 3, 0.2), t % 2 == 0, rng);
+    checkMassAndForward(m, a, count, rng);
+    checkMassAndForward(m, b, count, rng);
   }
 }
 
@@ -279,7 +290,7 @@ TEST_CASE("batch FK and RNEA at large joint angles: the lanes' sin/cos reduction
   }
 }
 
-TEST_CASE("batch RNEA: null q̇ and q̈ are zero; count 0 writes nothing", "[dynamics][batch]") {
+TEST_CASE("batch RNEA: null q̇ and q̈ are zero; count 0 writes nothing (every series)", "[dynamics][batch]") {
   std::mt19937 rng(3);
   const Model m = builtinModel("prototype-4a");
   const int n = m.nv, count = 6;
@@ -296,6 +307,9 @@ TEST_CASE("batch RNEA: null q̇ and q̈ are zero; count 0 writes nothing", "[dyn
   }
   std::vector<double> none(2, 3.5);
   inverseDynamicsSeries(m, d, 0, s.q.data(), s.qd.data(), s.qdd.data(), o, none.data());
+  massMatrixSeries(m, d, 0, s.q.data(), o, none.data());
+  forwardDynamicsSeries(m, d, 0, s.q.data(), s.qd.data(), s.qdd.data(), o, none.data());
+  pointJacobianSeries(m, d, 0, s.q.data(), m.toolLink(), Vec3::Zero(), true, none.data());
   CHECK(none[0] == 3.5);
 }
 
@@ -316,38 +330,6 @@ TEST_CASE("batch point Jacobians equal the single calls on puma560, stanford, pr
   std::vector<double> q(static_cast<size_t>(g.nq), 0.0), J(6 * g.nv);
   CHECK_THROWS_WITH(pointJacobianSeries(g, d, 1, q.data(), g.njoints(), Vec3::Zero(), false, J.data()),
                     Catch::Contains("link"));
-}
-
-TEST_CASE("batch mass matrix and forward dynamics equal the single calls on puma560, stanford, prototype-4a and a mimic URDF", "[dynamics][batch]") {
-  std::mt19937 rng(5);
-  const LegModel legs[] = {LegModel::Massless, LegModel::Lumped, LegModel::Full, LegModel::PotentialOnly};
-  for (const char* r : {"puma560", "stanford", "prototype-4a"}) {
-    const Model m = builtinModel(r);
-    for (int count : {1, 4, 23, 37})
-      for (LegModel L : legs) {
-        DynamicsOptions o;
-        o.legs = L;
-        checkMassAndForward(m, o, count, rng);
-        checkMassAndForward(m, everyTerm(L, rng, count == 37 ? WrenchFrame::Tool : WrenchFrame::Base), count, rng);
-      }
-  }
-  const Model g = gripper();
-  REQUIRE(g.coupled);
-  checkMassAndForward(g, DynamicsOptions{}, 23, rng);
-  checkMassAndForward(g, everyTerm(LegModel::Full, rng, WrenchFrame::Tool), 23, rng);
-}
-
-TEST_CASE("batch Jacobian, mass matrix and forward dynamics equal the single calls on random R/P/H/A chains and trees", "[dynamics][batch]") {
-  std::mt19937 rng(1617);
-  for (int t = 0; t < 12; ++t) {
-    const bool tree = t % 3 == 1;
-    const Model m = test::randomDynamicModel(rng, 2 + t % 6, tree, t % 4 == 3 ? DHConvention::Modified : DHConvention::Standard);
-    const int count = std::uniform_int_distribution<int>(1, 61)(rng) | 1;  // odd: never a multiple of 4
-    const int link = std::uniform_int_distribution<int>(0, m.njoints() - 1)(rng);
-    checkJacobian(m, count, link, test::randomVector(rng, 3, 0.2), t % 2 == 0, rng);
-    checkMassAndForward(m, everyTerm(t % 2 ? LegModel::Full : LegModel::PotentialOnly, rng, WrenchFrame::Base), count, rng);
-    checkMassAndForward(m, everyTerm(LegModel::Lumped, rng, WrenchFrame::Tool), count, rng);
-  }
 }
 
 TEST_CASE("batch forward dynamics with the joint-limit stops engaged", "[dynamics][batch]") {
