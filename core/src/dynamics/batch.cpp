@@ -1,5 +1,5 @@
-// Batch calls (dynamics/batch.hpp): the plan in plain numbers, the choice of the compiled kernel, and
-// the series that loop the single calls.
+// Batch calls (dynamics/batch.hpp): the plan in plain numbers, the choice of the compiled kernel per
+// call, and forward dynamics' per-state limit stops and Cholesky solve after the kernel's M and bias.
 #include <achain/dynamics/batch.hpp>
 
 #include <cstdint>
@@ -48,15 +48,17 @@ int placement(const SE3& T, double& c, double& s, double& a, Frame12& general) {
   return kGeneral;
 }
 
-/// Lays out data.batch.buffer (lanes, then joint plans, then leg plans, then `extra` doubles for the
-/// caller at *extra_out) and fills the plan for a call.
-Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, long extra = 0, double** extra_out = nullptr) {
+/// Lays out data.batch.buffer (lanes, then joint plans, then leg plans, then one block's M and bias for
+/// forwardDynamicsSeries at *block_out) and fills the plan for a call. Every call lays out the same size,
+/// so only the first batch call with a Data allocates.
+Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, double** block_out = nullptr) {
   const int n = model.njoints();
   const int nlegs = o ? static_cast<int>(data.dyn.legs.size()) : 0;
   const long lane_doubles = scratchLanes(n, model.nv) * kLanes;
   const long plan_doubles = (static_cast<long>(n) * sizeof(JointPlan) + static_cast<long>(data.dyn.legs.size()) *
                              sizeof(LegPlan)) / sizeof(double) + 2;
-  const long need = lane_doubles + plan_doubles + extra + kLanes;  // + alignment slack
+  const long block_doubles = kLanes * (static_cast<long>(model.nv) * model.nv + model.nv);
+  const long need = lane_doubles + plan_doubles + block_doubles + kLanes;  // + alignment slack
   std::vector<double>& buf = data.batch.buffer;
   if (static_cast<long>(buf.size()) < need) buf.assign(need, 0.0);  // the first call with this Data only
   const auto addr = reinterpret_cast<std::uintptr_t>(buf.data());
@@ -64,7 +66,7 @@ Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, long ext
   double* lanes = buf.data() + ((kAlign - addr % kAlign) % kAlign) / sizeof(double);
   auto* joints = reinterpret_cast<JointPlan*>(lanes + lane_doubles);
   auto* legs = reinterpret_cast<LegPlan*>(joints + n);
-  if (extra_out) *extra_out = lanes + lane_doubles + plan_doubles;
+  if (block_out) *block_out = lanes + lane_doubles + plan_doubles;
 
   Plan p;
   p.nq = model.nq;
@@ -181,7 +183,7 @@ void forwardDynamicsSeries(const Model& model, Data& data, int count, const doub
   const int n = model.nv;
   const long nn = static_cast<long>(n) * n;
   double* out = nullptr;  // one block's M (kLanes·nv²), then its bias (kLanes·nv)
-  const Plan p = makePlan(model, data, &options, kLanes * (nn + n), &out);
+  const Plan p = makePlan(model, data, &options, &out);
   const auto block = ACHAIN_KERNEL(massBiasBlock);
   for (int k0 = 0; k0 < count; k0 += kLanes) {
     const int m = count - k0 < kLanes ? count - k0 : kLanes;

@@ -1,9 +1,10 @@
-// The batch kernels (private): forward kinematics and RNEA on kLanes states at once, every number a
-// lane (GCC/Clang vector extension of kLanes doubles). Included by batch_kernel_base.cpp (baseline
-// flags; -msimd128 in wasm) and batch_kernel_avx2.cpp (-mavx2 -mfma), each defining ACHAIN_BATCH_SUFFIX:
-// one source for every instruction set. Everything here has internal linkage (anonymous namespace), so
-// the two compilations never share an out-of-line copy. The math follows fk.cpp and rnea.cpp term for
-// term; joint motion comes only from the joint model (JointModel::evaluateT).
+// The batch kernels (private): forward kinematics, and on it RNEA, the point Jacobian and CRBA, on kLanes
+// states at once, every number a lane (GCC/Clang vector extension of kLanes doubles). Included by
+// batch_kernel_base.cpp (baseline flags; -msimd128 in wasm) and batch_kernel_avx2.cpp (-mavx2 -mfma), each
+// defining ACHAIN_BATCH_SUFFIX: one source for every instruction set. Everything here has internal linkage
+// (anonymous namespace), so the two compilations never share an out-of-line copy. The math follows fk.cpp,
+// rnea.cpp, jacobian.cpp and crba.cpp term for term; joint motion comes only from the joint model
+// (JointModel::evaluateT), in the one FK block every algorithm starts from.
 #pragma once
 #include <cmath>
 
@@ -92,6 +93,7 @@ inline V3& operator+=(V3& a, const V3& b) { a = a + b; return a; }
 inline V3 cross(const V3& a, const V3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
+inline const Lane& entry(const V3& a, int k) { return k == 0 ? a.x : k == 1 ? a.y : a.z; }
 inline Lane dot(const V3& a, const V3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 inline V3 splat3(const double* p) { return {Lane(p[0]), Lane(p[1]), Lane(p[2])}; }
 
@@ -369,15 +371,9 @@ inline void crbaBlock(const Plan& p, const Scratch& s) {
     C.m = Lane(J.mass);
     V3 RI[3];  // R·I_c, by columns
     for (int k = 0; k < 3; ++k) RI[k] = rot(T, splat3(J.inertia + 3 * k));
-    const Lane* cl[3] = {&c.x, &c.y, &c.z};
     const Lane hc = dot(C.h, c);
-    for (int k = 0; k < 3; ++k) {  // column k of (R·I_c)·Rᵀ: Σ_j RI_j·R(k, j)
-      const Lane& r0 = k == 0 ? T.c[0].x : k == 1 ? T.c[0].y : T.c[0].z;
-      const Lane& r1 = k == 0 ? T.c[1].x : k == 1 ? T.c[1].y : T.c[1].z;
-      const Lane& r2 = k == 0 ? T.c[2].x : k == 1 ? T.c[2].y : T.c[2].z;
-      C.Io[k] = r0 * RI[0] + r1 * RI[1] + r2 * RI[2];
-      C.Io[k] = C.Io[k] - *cl[k] * C.h;
-    }
+    for (int k = 0; k < 3; ++k)  // column k: Σ_j (R·I_c)_j·R(k, j) − c_k·h
+      C.Io[k] = entry(T.c[0], k) * RI[0] + entry(T.c[1], k) * RI[1] + entry(T.c[2], k) * RI[2] - entry(c, k) * C.h;
     C.Io[0].x += hc;
     C.Io[1].y += hc;
     C.Io[2].z += hc;

@@ -313,6 +313,27 @@ TEST_CASE("batch RNEA: null q̇ and q̈ are zero; count 0 writes nothing (every 
   CHECK(none[0] == 3.5);
 }
 
+TEST_CASE("batch scratch: sized by the first batch call with a Data, the same buffer for every series after it", "[dynamics][batch]") {
+  std::mt19937 rng(4);
+  const Model m = builtinModel("prototype-4a");
+  const int n = m.nv, count = 9;
+  const States s = randomStates(m, count, rng);
+  Data d(m);
+  DynamicsOptions o;
+  o.legs = LegModel::Full;
+  std::vector<SE3> tool(count);
+  std::vector<double> out(static_cast<size_t>(6 + n) * n * count);
+  fkToolSeries(m, d, count, s.q.data(), tool.data());
+  const double* buffer = d.batch.buffer.data();
+  const size_t size = d.batch.buffer.size();
+  inverseDynamicsSeries(m, d, count, s.q.data(), s.qd.data(), s.qdd.data(), o, out.data());
+  massMatrixSeries(m, d, count, s.q.data(), o, out.data());
+  forwardDynamicsSeries(m, d, count, s.q.data(), s.qd.data(), s.qdd.data(), o, out.data());
+  pointJacobianSeries(m, d, count, s.q.data(), 1, Vec3(0.1, 0, 0), true, out.data());
+  CHECK(d.batch.buffer.data() == buffer);
+  CHECK(d.batch.buffer.size() == size);
+}
+
 TEST_CASE("batch point Jacobians equal the single calls on puma560, stanford, prototype-4a and a mimic URDF", "[dynamics][batch]") {
   std::mt19937 rng(6);
   for (const char* r : {"puma560", "stanford", "prototype-4a"}) {
