@@ -1,5 +1,5 @@
 // Batch calls (dynamics/batch.hpp): the plan in plain numbers, the choice of the compiled kernel per
-// call, and forward dynamics' per-state limit stops and Cholesky solve after the kernel's M and bias.
+// call, and forward dynamics' per-state limit stops between the kernel's M and bias and its solve.
 #include <achain/dynamics/batch.hpp>
 
 #include <cstdint>
@@ -185,24 +185,24 @@ void forwardDynamicsSeries(const Model& model, Data& data, int count, const doub
   double* out = nullptr;  // one block's M (kLanes·nv²), then its bias (kLanes·nv)
   const Plan p = makePlan(model, data, &options, &out);
   const auto block = ACHAIN_KERNEL(massBiasBlock);
+  const auto solve = ACHAIN_KERNEL(solveBlock);
+  double* f = out + kLanes * nn;  // the block's bias, then τ − b (+ the limit stops) in its place
   for (int k0 = 0; k0 < count; k0 += kLanes) {
     const int m = count - k0 < kLanes ? count - k0 : kLanes;
-    block(p, k0, m, q, qd, out, out + kLanes * nn);
-    for (int l = 0; l < m; ++l) {  // as forwardDynamics: M q̈ = τ − b (+ the limit stops), by Cholesky
+    block(p, k0, m, q, qd, out, f);
+    for (int l = 0; l < m; ++l) {  // as forwardDynamics: M q̈ = τ − b (+ the limit stops)
       const long at = static_cast<long>(n) * (k0 + l);
-      const Eigen::Map<const MatX> M(out + l * nn, n, n);
-      VecX& f = data.dyn.tmp_b;
-      f = Eigen::Map<const VecX>(tau + at, n) - Eigen::Map<const VecX>(out + kLanes * nn + static_cast<long>(n) * l, n);
-      if (options.limit_stops)
-        dyn_detail::addLimitStops(model, Eigen::Map<const VecX>(q + at, n), Eigen::Map<const VecX>(qd + at, n), M,
-                                  options, f);
-      data.dyn.llt.compute(M);
-      if (data.dyn.llt.info() != Eigen::Success)
-        throw Error("forward dynamics: the mass matrix is not positive definite (a joint moves no mass)");
-      Eigen::Map<VecX> a(qdd + at, n);
-      a = f;
-      data.dyn.llt.solveInPlace(a);
+      Eigen::Map<VecX> fl(f + static_cast<long>(n) * l, n);
+      fl = Eigen::Map<const VecX>(tau + at, n) - fl;
+      if (!options.limit_stops) continue;
+      VecX& g = data.dyn.tmp_b;
+      g = fl;
+      dyn_detail::addLimitStops(model, Eigen::Map<const VecX>(q + at, n), Eigen::Map<const VecX>(qd + at, n),
+                                Eigen::Map<const MatX>(out + l * nn, n, n), options, g);
+      fl = g;
     }
+    if (solve(p, m, f, qdd + static_cast<long>(n) * k0))
+      throw Error("forward dynamics: the mass matrix is not positive definite (a joint moves no mass)");
   }
 }
 

@@ -37,6 +37,7 @@ inline Lane operator+(const Lane& a, const Lane& b) { return Lane(a.v + b.v); }
 inline Lane operator-(const Lane& a, const Lane& b) { return Lane(a.v - b.v); }
 inline Lane operator*(const Lane& a, const Lane& b) { return Lane(a.v * b.v); }
 inline Lane operator-(const Lane& a) { return Lane(-a.v); }
+inline Lane operator/(const Lane& a, const Lane& b) { return Lane(a.v / b.v); }
 inline Lane& operator+=(Lane& a, const Lane& b) { a.v += b.v; return a; }
 inline Lane& operator-=(Lane& a, const Lane& b) { a.v -= b.v; return a; }
 typedef long long V4i __attribute__((vector_size(kLanes * sizeof(long long))));
@@ -433,6 +434,39 @@ inline void crbaBlock(const Plan& p, const Scratch& s) {
       if (p.joints[i].drive) at(p, s.M, p.joints[i].coord, p.joints[i].coord) += Lane(p.joints[i].rotor);
 }
 
+/// M·x = f on lanes by Cholesky, M = L·Lᵀ with L over M's lower triangle in place, x over f in place (as
+/// Eigen's LLT: a pivot ≤ 0 fails). Returns the failed lanes (bit l), whose x is unspecified.
+inline int choleskySolve(const Plan& p, Lane* M, Lane* x) {
+  const int n = p.nv;
+  int bad = 0;
+  for (int j = 0; j < n; ++j) {
+    Lane d = at(p, M, j, j);
+    for (int k = 0; k < j; ++k) d -= at(p, M, j, k) * at(p, M, j, k);
+    for (int l = 0; l < kLanes; ++l) {
+      if (d.v[l] <= 0) {
+        bad |= 1 << l;
+        d.v[l] = 1;
+      }
+      d.v[l] = std::sqrt(d.v[l]);
+    }
+    at(p, M, j, j) = d;
+    for (int i = j + 1; i < n; ++i) {
+      Lane e = at(p, M, i, j);
+      for (int k = 0; k < j; ++k) e -= at(p, M, i, k) * at(p, M, j, k);
+      at(p, M, i, j) = e / d;
+    }
+  }
+  for (int i = 0; i < n; ++i) {  // L·y = f
+    for (int k = 0; k < i; ++k) x[i] -= at(p, M, i, k) * x[k];
+    x[i] = x[i] / at(p, M, i, i);
+  }
+  for (int i = n - 1; i >= 0; --i) {  // Lᵀ·x = y
+    for (int k = i + 1; k < n; ++k) x[i] -= at(p, M, k, i) * x[k];
+    x[i] = x[i] / at(p, M, i, i);
+  }
+  return bad;
+}
+
 inline void scatter(const Lane& x, double* out, int stride, int i, int k0, int m) {
   for (int l = 0; l < m; ++l) out[static_cast<long>(stride) * (k0 + l) + i] = x.v[l];
 }
@@ -514,6 +548,14 @@ void ACHAIN_BATCH_FN(massBiasBlock)(const Plan& p, int k0, int m, const double* 
   rneaBlock(p, s, qd, nullptr, k0, m);
   scatterMatrix(p, s.M, M, 0, m);  // the block's states from M and bias
   for (int k = 0; k < p.nv; ++k) scatter(s.tau[k], bias, p.nv, k, 0, m);
+}
+
+int ACHAIN_BATCH_FN(solveBlock)(const Plan& p, int m, const double* f, double* x) {
+  const Scratch s = scratchOf(p);  // s.M: the block's M from massBiasBlock
+  for (int k = 0; k < p.nv; ++k) s.tau[k] = gather(f, p.nv, k, 0, m);
+  const int bad = choleskySolve(p, s.M, s.tau);
+  for (int k = 0; k < p.nv; ++k) scatter(s.tau[k], x, p.nv, k, 0, m);
+  return bad & ((1 << m) - 1);
 }
 
 }  // namespace achain::batch_detail

@@ -68,7 +68,9 @@ inline long scratchLanes(int njoints, int nv) {
 
 /// One instruction set's kernels (batch_kernel_<isa>.cpp). Each runs count states in blocks of kLanes;
 /// massBiasBlock runs the one block of states k0 … k0 + m − 1 (m ≤ kLanes) and writes M (nv² per state)
-/// and the bias τ(q, q̇, q̈ = 0) (nv per state) for those m states, state-major from M and bias.
+/// and the bias τ(q, q̇, q̈ = 0) (nv per state) for those m states, state-major from M and bias; solveBlock
+/// then solves that block's M·x = f (f, x: nv per state, m states) by Cholesky on lanes and returns the
+/// states (bit l: state k0 + l) whose M is not positive definite.
 #define ACHAIN_BATCH_KERNELS(isa)                                                                              \
   void fkToolBlocks##isa(const Plan& p, int count, const double* q, double* tool);                            \
   void rneaBlocks##isa(const Plan& p, int count, const double* q, const double* qd, const double* qdd,         \
@@ -77,7 +79,8 @@ inline long scratchLanes(int njoints, int nv) {
                            bool tool_frame, double* J);                                                      \
   void massMatrixBlocks##isa(const Plan& p, int count, const double* q, double* M);                          \
   void massBiasBlock##isa(const Plan& p, int k0, int m, const double* q, const double* qd, double* M,        \
-                          double* bias);
+                          double* bias);                                                                     \
+  int solveBlock##isa(const Plan& p, int m, const double* f, double* x);
 ACHAIN_BATCH_KERNELS(Base)
 ACHAIN_BATCH_KERNELS(Avx2)
 #undef ACHAIN_BATCH_KERNELS

@@ -151,9 +151,10 @@ void checkJacobian(const Model& m, int count, int link, const Vec3& pt, bool too
 
 /// Batch q̈ (every path) for the states' (q, q̇) with their q̈ numbers as τ equals forwardDynamics to
 /// 1e-14·κ(M) relative to the state's largest |q̈| (absolute below 1), κ(M) M's 2-norm condition number.
-/// Not 1e-14 flat: q̈ = M⁻¹(τ − b) carries the ≈1e-16-relative differences of the batch M and b (sums
-/// associated differently, FMAs; held to 1e-14 in checkMassAndForward) amplified by up to κ(M), and puma560's
-/// light wrist makes κ ≈ 1e5: measured 5e-13 relative there (5e-18·κ), ≤ 8e-16·κ on every model here.
+/// Not 1e-14 flat: q̈ = M⁻¹(τ − b) carries the ≈1e-16-relative differences of the batch M, b and Cholesky
+/// (sums associated differently, FMAs; M and b held to 1e-14 in checkMassAndForward) amplified by up to κ(M),
+/// and puma560's light wrist makes κ ≈ 1e5: measured 5e-13 relative there (5e-18·κ), ≤ 8e-16·κ on every
+/// model here.
 void checkForward(const Model& m, const DynamicsOptions& o, const States& s) {
   const int n = m.nv, count = static_cast<int>(s.q.size()) / m.nq;
   Data single(m), batch(m);

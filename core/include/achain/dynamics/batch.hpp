@@ -6,8 +6,8 @@
 //
 // Vectorised across states: every series runs one kernel (core/src/dynamics/batch_kernel.hpp) on W = 4
 // states at once — one FK pass per block feeding the tool pose, RNEA, the point Jacobian or CRBA (and, for
-// forwardDynamicsSeries, CRBA + the RNEA bias, then per state the limit stops and an LLT solve in
-// batch.cpp) — every number a lane of four doubles
+// forwardDynamicsSeries, CRBA + the RNEA bias, the limit stops per state in batch.cpp, then a Cholesky
+// solve on lanes) — every number a lane of four doubles
 // (the joint model's one formula, JointModel::evaluateT, on lanes; sin/cos on all lanes at once by a
 // Cody–Waite reduction and fdlibm's kernels, libm per lane beyond |angle| > 1e5). The kernel source
 // is compiled twice on x86-64 — baseline flags and -mavx2 -mfma — and the path is chosen per call from
@@ -48,8 +48,7 @@ void massMatrixSeries(const Model& model, Data& data, int count, const double* q
                       double* M, BatchPath path = BatchPath::Auto);
 
 /// q̈ of forwardDynamics (the same options, limit stops included) for count states (q, q̇, τ) → qdd, nv per
-/// state. Throws forwardDynamics's error when a state's M is not positive definite (the states before it
-/// are written).
+/// state. Throws forwardDynamics's error when a state's M is not positive definite (qdd is then unspecified).
 void forwardDynamicsSeries(const Model& model, Data& data, int count, const double* q, const double* qd,
                            const double* tau, const DynamicsOptions& options, double* qdd,
                            BatchPath path = BatchPath::Auto);
