@@ -1,10 +1,13 @@
 // Shared by the native benchmarks: reproducible random configurations inside the joint limits, and
-// their KDL copies, so that achain and its peers time the same states.
+// their KDL copies, so that achain and its peers time the same states; the batch rows' per-state timing.
 #pragma once
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include <benchmark/benchmark.h>
+
+#include <achain/dynamics/batch.hpp>
 #include <achain/model/model.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/jntarray.hpp>
@@ -28,6 +31,20 @@ inline std::vector<VecX> configurations(const Model& m, unsigned seed) {
     out.push_back(q);
   }
   return out;
+}
+
+/// A batch row timed per state: call() (one batch call over the kStates states) runs once every kStates
+/// iterations, so an iteration's time is the call's time divided by kStates. BatchPath::Avx2 on a CPU
+/// without it skips the row.
+template <class Call>
+void batchPerState(benchmark::State& st, BatchPath path, Call call) {
+  if (path == BatchPath::Avx2 && !batchAvx2Available()) {
+    st.SkipWithError("no AVX2 on this CPU");
+    return;
+  }
+  size_t k = 0;
+  for (auto _ : st)
+    if (k++ % kStates == 0) call();
 }
 
 #ifdef ACHAIN_HAVE_KDL

@@ -138,34 +138,43 @@ void achainLee(benchmark::State& st, const char* robot) {
     benchmark::DoNotOptimize(tau.data());
   }
 }
-/// Batch RNEA (dynamics/batch.hpp) over the kStates states in one call, timed per state: one call every
-/// kStates iterations, so an iteration's time is the call's time divided by kStates.
-void achainRneaBatch(benchmark::State& st, const char* robot, BatchPath path) {
+enum class BatchOp { Rnea, Crba, Fd };
+/// Batch RNEA, CRBA or forward dynamics (dynamics/batch.hpp) over the kStates states in one call, timed per
+/// state (bench::batchPerState).
+/// The same work as the single rows achainRnea, achainCrba, achainFd (full legs; FD with puma560's motors).
+void achainBatch(benchmark::State& st, const char* robot, BatchPath path, BatchOp op = BatchOp::Rnea) {
   Setup w(robot);
+  if (op == BatchOp::Fd) w.o.motors = std::string(robot) == "puma560";  // as achainFd
   const int n = w.m.nv;
-  std::vector<double> q, qd, qdd, tau(static_cast<size_t>(n) * bench::kStates);
+  std::vector<double> q, qd, qdd, out(static_cast<size_t>(n) * n * bench::kStates);
   for (int k = 0; k < bench::kStates; ++k)
     for (int i = 0; i < n; ++i) {
       q.push_back(w.s.q[k][i]);
       qd.push_back(w.s.qd[k][i]);
       qdd.push_back(w.s.qdd[k][i]);
     }
-  if (path == BatchPath::Avx2 && !batchAvx2Available()) {
-    st.SkipWithError("no AVX2 on this CPU");
-    return;
-  }
-  size_t k = 0;
-  for (auto _ : st) {
-    if (k++ % bench::kStates == 0) {
-      inverseDynamicsSeries(w.m, w.ws, bench::kStates, q.data(), qd.data(), qdd.data(), w.o, tau.data(), path);
-      benchmark::DoNotOptimize(tau.data());
-    }
-  }
+  bench::batchPerState(st, path, [&] {
+    if (op == BatchOp::Rnea)
+      inverseDynamicsSeries(w.m, w.ws, bench::kStates, q.data(), qd.data(), qdd.data(), w.o, out.data(), path);
+    else if (op == BatchOp::Crba)
+      massMatrixSeries(w.m, w.ws, bench::kStates, q.data(), w.o, out.data(), path);
+    else  // q̈ numbers as τ, as achainFd
+      forwardDynamicsSeries(w.m, w.ws, bench::kStates, q.data(), qd.data(), qdd.data(), w.o, out.data(), path);
+    benchmark::DoNotOptimize(out.data());
+  });
 }
-BENCHMARK_CAPTURE(achainRneaBatch, b1, "puma560", BatchPath::Auto)->Name("RNEA/puma560/achain batch (per state)");
-BENCHMARK_CAPTURE(achainRneaBatch, b2, "prototype-4a", BatchPath::Auto)->Name("RNEA/prototype-4a/achain batch (per state)");
-BENCHMARK_CAPTURE(achainRneaBatch, b3, "puma560", BatchPath::Baseline)->Name("RNEA/puma560/achain batch baseline x86-64 (per state)");
-BENCHMARK_CAPTURE(achainRneaBatch, b4, "prototype-4a", BatchPath::Baseline)->Name("RNEA/prototype-4a/achain batch baseline x86-64 (per state)");
+BENCHMARK_CAPTURE(achainBatch, b1, "puma560", BatchPath::Auto)->Name("RNEA/puma560/achain batch (per state)");
+BENCHMARK_CAPTURE(achainBatch, b2, "prototype-4a", BatchPath::Auto)->Name("RNEA/prototype-4a/achain batch (per state)");
+BENCHMARK_CAPTURE(achainBatch, b3, "puma560", BatchPath::Baseline)->Name("RNEA/puma560/achain batch baseline x86-64 (per state)");
+BENCHMARK_CAPTURE(achainBatch, b4, "prototype-4a", BatchPath::Baseline)->Name("RNEA/prototype-4a/achain batch baseline x86-64 (per state)");
+BENCHMARK_CAPTURE(achainBatch, c1, "puma560", BatchPath::Auto, BatchOp::Crba)->Name("CRBA/puma560/achain batch (per state)");
+BENCHMARK_CAPTURE(achainBatch, c2, "prototype-4a", BatchPath::Auto, BatchOp::Crba)->Name("CRBA/prototype-4a/achain batch (per state)");
+BENCHMARK_CAPTURE(achainBatch, c3, "puma560", BatchPath::Baseline, BatchOp::Crba)->Name("CRBA/puma560/achain batch baseline x86-64 (per state)");
+BENCHMARK_CAPTURE(achainBatch, c4, "prototype-4a", BatchPath::Baseline, BatchOp::Crba)->Name("CRBA/prototype-4a/achain batch baseline x86-64 (per state)");
+BENCHMARK_CAPTURE(achainBatch, f1, "puma560", BatchPath::Auto, BatchOp::Fd)->Name("ForwardDynamics/puma560/achain batch (per state)");
+BENCHMARK_CAPTURE(achainBatch, f2, "prototype-4a", BatchPath::Auto, BatchOp::Fd)->Name("ForwardDynamics/prototype-4a/achain batch (per state)");
+BENCHMARK_CAPTURE(achainBatch, f3, "puma560", BatchPath::Baseline, BatchOp::Fd)->Name("ForwardDynamics/puma560/achain batch baseline x86-64 (per state)");
+BENCHMARK_CAPTURE(achainBatch, f4, "prototype-4a", BatchPath::Baseline, BatchOp::Fd)->Name("ForwardDynamics/prototype-4a/achain batch baseline x86-64 (per state)");
 
 #define ACHAIN_BENCH(fn, op, robot, tag) \
   BENCHMARK_CAPTURE(fn, tag, robot)->Name(std::string(op) + "/" + robot + "/achain")

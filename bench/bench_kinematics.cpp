@@ -29,6 +29,22 @@ void achainJacobian(benchmark::State& st, const char* robot) {
 }
 BENCHMARK_CAPTURE(achainJacobian, puma560, "puma560")->Name("Jacobian/puma560/achain");
 BENCHMARK_CAPTURE(achainJacobian, prototype4a, "prototype-4a")->Name("Jacobian/prototype-4a/achain");
+/// Batch tool Jacobian (pointJacobianSeries at the tool point, base frame: toolJacobian's) over the kStates
+/// configurations in one call, timed per state (bench::batchPerState).
+void achainJacobianBatch(benchmark::State& st, const char* robot, BatchPath path) {
+  const Model m = builtinModel(robot);
+  Data d(m);
+  std::vector<double> q, J(6 * static_cast<size_t>(m.nv) * bench::kStates);
+  for (const VecX& x : bench::configurations(m, 2)) q.insert(q.end(), x.data(), x.data() + x.size());
+  bench::batchPerState(st, path, [&] {
+    pointJacobianSeries(m, d, bench::kStates, q.data(), m.toolLink(), m.tool.p, false, J.data(), path);
+    benchmark::DoNotOptimize(J.data());
+  });
+}
+BENCHMARK_CAPTURE(achainJacobianBatch, b1, "puma560", BatchPath::Auto)->Name("Jacobian/puma560/achain batch (per state)");
+BENCHMARK_CAPTURE(achainJacobianBatch, b2, "prototype-4a", BatchPath::Auto)->Name("Jacobian/prototype-4a/achain batch (per state)");
+BENCHMARK_CAPTURE(achainJacobianBatch, b3, "puma560", BatchPath::Baseline)->Name("Jacobian/puma560/achain batch baseline x86-64 (per state)");
+BENCHMARK_CAPTURE(achainJacobianBatch, b4, "prototype-4a", BatchPath::Baseline)->Name("Jacobian/prototype-4a/achain batch baseline x86-64 (per state)");
 
 void achainJdot(benchmark::State& st, const char* robot) {
   const Model m = builtinModel(robot);

@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include <achain/trajectory/trajectory.hpp>
 #include <achain/io/trajectory_json.hpp>
+#include <achain/dynamics/batch.hpp>
 #include <achain/dynamics/control.hpp>
 #include <achain/dynamics/coriolis.hpp>
 #include <achain/dynamics/crba.hpp>
@@ -142,9 +143,17 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
       TorqueBreakdown b;
       json tau_series = json::array(), bd_series = json::array();
       std::vector<double> peak(m.nv, 0.0), peak_t(m.nv, 0.0), peak_signed(m.nv, 0.0);
-      VecX tau(m.nv);
+      // τ of every sample in one batch call (dynamics/batch.hpp: vectorised across samples).
+      const int n = m.nv, count = static_cast<int>(T.t.size());
+      std::vector<double> qs(static_cast<size_t>(n) * count), vs(qs.size()), as(qs.size()), taus(qs.size());
+      for (int k = 0; k < count; ++k) {
+        VecX::Map(&qs[static_cast<size_t>(n) * k], n) = T.q[k];
+        VecX::Map(&vs[static_cast<size_t>(n) * k], n) = T.qd[k];
+        VecX::Map(&as[static_cast<size_t>(n) * k], n) = T.qdd[k];
+      }
+      inverseDynamicsSeries(m, ws, count, qs.data(), vs.data(), as.data(), o, taus.data());
       for (size_t k = 0; k < T.t.size(); ++k) {
-        inverseDynamics(m, ws, T.q[k], T.qd[k], T.qdd[k], o, tau);
+        const VecX tau = VecX::Map(&taus[static_cast<size_t>(n) * k], n);
         tau_series.push_back(toJson(tau));
         if (series_breakdown) {
           torqueBreakdown(m, ws, T.q[k], T.qd[k], T.qdd[k], o, b);

@@ -191,7 +191,7 @@ double dynPotential(WasmModel& h, int legs, int flags) {
 }
 
 /// Batch evaluation inside one call (no per-sample JS or Embind cost), by the core's batch calls
-/// (dynamics/batch.hpp). op: 0 inverse dynamics (samples of q, qd, qdd → τ; the vectorised kernel),
+/// (dynamics/batch.hpp, vectorised across samples). op: 0 inverse dynamics (samples of q, qd, qdd → τ),
 /// 1 mass matrix (samples of q → M row-major), 2 forward dynamics (samples of q, qd, τ → q̈), 3 inverse
 /// dynamics by one single call per sample (op 0's reference in the benchmarks). in: count samples, then
 /// [gravity, wrench]; out: count results.

@@ -112,7 +112,8 @@ uintptr_t jacobianJS(WasmModel& h, int link, bool usePoint, int frame) {
   });
 }
 
-/// Batch Jacobians inside one call (no per-sample JS or Embind cost): in = [count samples of q (n each) |
+/// Batch Jacobians inside one call (no per-sample JS or Embind cost; the core's pointJacobianSeries, vectorised
+/// across samples, equal to pointJacobian to rounding): in = [count samples of q (n each) |
 /// point (3)]; out = count Jacobians, row-major 6×n each. frame: 0 base, 1 tool.
 uintptr_t jacobianSeries(WasmModel& h, int link, bool usePoint, int frame, int count) {
   return guard([&] {

@@ -4,7 +4,8 @@
 //   achain-wasm (out)           the Model method writing into the caller's array (opts.out)
 //   achain-wasm (raw call)      the Embind function on inputs already in wasm memory
 //   achain-wasm (in-wasm loop)  256 states in one dynamicsSeries call: time per evaluation (compiled code alone;
-//                               for RNEA op 3, one single call per state)
+//                               for RNEA op 3, one single call per state; CRBA and forward dynamics run the
+//                               batch kernels, SIMD128, as fkToolSeries in fk.bench.mjs)
 //   achain-wasm batch (per state)  RNEA over 256 states in one inverseDynamicsSeries call, time per state
 import { accelerations, configurations, velocities } from './states.mjs';
 

@@ -2,7 +2,8 @@
 //   achain-wasm                 m.pointJacobian(q): JS wrapper, result in a new Float64Array
 //   achain-wasm (out)           m.pointJacobian(q, {out}): written into the caller's array (per-frame path)
 //   achain-wasm (raw call)      the Embind function on a q already in wasm memory
-//   achain-wasm (in-wasm loop)  256 configurations in one pointJacobianSeries call: time per evaluation
+//   achain-wasm (in-wasm loop)  256 configurations in one pointJacobianSeries call (the batch kernel, SIMD128):
+//                               time per evaluation
 import { configurations } from './states.mjs';
 
 export function cases(achain) {

@@ -1,7 +1,8 @@
 // The per-frame and batch paths of the wasm API (fkTool, fkToolSeries, jacobian/dynamics with
-// `out`, pointJacobianSeries, the dynamicsSeries batch entry point): the same numbers as the allocating
-// methods bit for bit, native parity (≤ 1e-12), argument errors, and the per-model dynamics state
-// (WasmModel::dynamics_state) living and dying with its model.
+// `out`, pointJacobianSeries, the dynamicsSeries batch entry point): the `out` paths give the allocating
+// methods' numbers bit for bit, the batch kernels (core dynamics/batch.hpp) to rounding; native parity
+// (≤ 1e-12), argument errors, and the per-model dynamics state (WasmModel::dynamics_state) living and dying
+// with its model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAchain, cli, rng, randomQ, maxAbsDiff } from './helpers.mjs';
@@ -49,7 +50,7 @@ test('fkToolSeries = fkTool per sample to 1e-14 (nested or flat input)', () => {
   m.dispose();
 });
 
-test('jacobian with out and pointJacobianSeries = jacobian exactly; native parity', () => {
+test('jacobian with out = jacobian exactly, pointJacobianSeries (batch kernel) to 1e-14; native parity', () => {
   const rand = rng(13);
   for (const name of ['puma560', 'prototype-4a', 'stanford']) {
     const m = achain.loadModel(name);
@@ -62,19 +63,21 @@ test('jacobian with out and pointJacobianSeries = jacobian exactly; native parit
         const J = m.pointJacobian(q, { frame });
         assert.equal(m.pointJacobian(q, { frame, out }), out);
         assert.deepEqual(out, J);
-        assert.deepEqual(S.subarray(6 * n * i, 6 * n * (i + 1)), J, `${name} ${frame} ${i}`);
+        // the batch kernel: equal to rounding (≤ 1e-14 relative to the largest |J|)
+        assert.ok(maxAbsDiff(S.subarray(6 * n * i, 6 * n * (i + 1)), J) <= 1e-14 * Math.max(1, ...Array.from(J, Math.abs)), `${name} ${frame} ${i}`);
       });
     }
     const point = [0.01, -0.02, 0.03];
     const Sp = m.pointJacobianSeries(qs, { link: 1, point });
-    assert.deepEqual(Sp.subarray(0, 6 * n), m.pointJacobian(qs[0], { link: 1, point }));
+    const Jp = m.pointJacobian(qs[0], { link: 1, point });
+    assert.ok(maxAbsDiff(Sp.subarray(0, 6 * n), Jp) <= 1e-14 * Math.max(1, ...Array.from(Jp, Math.abs)), `${name} point`);
     const c = cli('jacobian', '--robot', name, '--q', list(qs[3]));
     assert.ok(maxAbsDiff(m.pointJacobian(qs[3], { out }), c.J.flat()) <= 1e-12, name);
     m.dispose();
   }
 });
 
-test('dynamics with out = without; dynamicsSeries (CRBA, forward, single-call RNEA) = single calls exactly, batch RNEA to 1e-14; native parity', () => {
+test('dynamics with out = without; dynamicsSeries: single-call RNEA = single calls exactly, batch RNEA and CRBA to 1e-14, batch forward to 1e-12; native parity', () => {
   const rand = rng(14);
   const M = achain.module;
   for (const name of ['puma560', 'prototype-4a']) {
@@ -100,12 +103,16 @@ test('dynamics with out = without; dynamicsSeries (CRBA, forward, single-call RN
     };
     const rnea = run(0), crba = run(1), fd = run(2), rneaSingle = run(3);
     S.forEach(([q, qd, x], i) => {
-      // op 0 runs the vectorised batch kernel (dynamics/batch.hpp): equal to rounding; op 3 loops the single call: exact
+      // ops 0-2 run the vectorised batch kernels (dynamics/batch.hpp): equal to rounding; op 3 loops the single
+      // call: exact. Forward dynamics to 1e-12: the solve amplifies the ≈1e-16 differences of M and the bias by
+      // up to M's condition number, ≤ 100 for these two models and options (native test_batch.cpp holds
+      // 1e-14·κ(M); measured ≈5e-15 here natively).
+      const rel = (a, b) => maxAbsDiff(a, b) / Math.max(1, ...Array.from(b, Math.abs));
       const single = m.inverseDynamics(q, qd, x, opts);
-      assert.ok(maxAbsDiff(rnea.subarray(i * n, (i + 1) * n), single) <= 1e-14 * Math.max(1, ...Array.from(single, Math.abs)));
+      assert.ok(rel(rnea.subarray(i * n, (i + 1) * n), single) <= 1e-14, `${name} rnea ${i}`);
       assert.deepEqual(rneaSingle.subarray(i * n, (i + 1) * n), single);
-      assert.deepEqual(crba.subarray(i * n * n, (i + 1) * n * n), m.massMatrix(q, opts));
-      assert.deepEqual(fd.subarray(i * n, (i + 1) * n), m.forwardDynamics(q, qd, x, opts));
+      assert.ok(rel(crba.subarray(i * n * n, (i + 1) * n * n), m.massMatrix(q, opts)) <= 1e-14, `${name} crba ${i}`);
+      assert.ok(rel(fd.subarray(i * n, (i + 1) * n), m.forwardDynamics(q, qd, x, opts)) <= 1e-12, `${name} fd ${i}`);
     });
     const series = m.inverseDynamicsSeries({ q: S.map((s) => s[0]), qd: S.map((s) => s[1]), qdd: S.map((s) => s[2]) }, opts);
     series.forEach((t, i) => assert.deepEqual(t, rnea.subarray(i * n, (i + 1) * n)));

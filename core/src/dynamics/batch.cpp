@@ -1,9 +1,10 @@
-// Batch calls (dynamics/batch.hpp): the plan in plain numbers, the choice of the compiled kernel, and
-// the series that loop the single calls.
+// Batch calls (dynamics/batch.hpp): the plan in plain numbers, the choice of the compiled kernel per
+// call, and forward dynamics' per-state limit stops between the kernel's M and bias and its solve.
 #include <achain/dynamics/batch.hpp>
 
 #include <cstdint>
 #include <new>
+#include <string>
 #include <type_traits>
 
 #include <achain/dynamics/crba.hpp>
@@ -47,14 +48,17 @@ int placement(const SE3& T, double& c, double& s, double& a, Frame12& general) {
   return kGeneral;
 }
 
-/// Lays out data.batch.buffer (lanes, then joint plans, then leg plans) and fills the plan for a call.
-Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o) {
+/// Lays out data.batch.buffer (lanes, then joint plans, then leg plans, then one block's M and bias for
+/// forwardDynamicsSeries at *block_out) and fills the plan for a call. Every call lays out the same size,
+/// so only the first batch call with a Data allocates.
+Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, double** block_out = nullptr) {
   const int n = model.njoints();
   const int nlegs = o ? static_cast<int>(data.dyn.legs.size()) : 0;
   const long lane_doubles = scratchLanes(n, model.nv) * kLanes;
   const long plan_doubles = (static_cast<long>(n) * sizeof(JointPlan) + static_cast<long>(data.dyn.legs.size()) *
                              sizeof(LegPlan)) / sizeof(double) + 2;
-  const long need = lane_doubles + plan_doubles + kLanes;  // + alignment slack
+  const long block_doubles = kLanes * (static_cast<long>(model.nv) * model.nv + model.nv);
+  const long need = lane_doubles + plan_doubles + block_doubles + kLanes;  // + alignment slack
   std::vector<double>& buf = data.batch.buffer;
   if (static_cast<long>(buf.size()) < need) buf.assign(need, 0.0);  // the first call with this Data only
   const auto addr = reinterpret_cast<std::uintptr_t>(buf.data());
@@ -62,6 +66,7 @@ Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o) {
   double* lanes = buf.data() + ((kAlign - addr % kAlign) % kAlign) / sizeof(double);
   auto* joints = reinterpret_cast<JointPlan*>(lanes + lane_doubles);
   auto* legs = reinterpret_cast<LegPlan*>(joints + n);
+  if (block_out) *block_out = lanes + lane_doubles + plan_doubles;
 
   Plan p;
   p.nq = model.nq;
@@ -81,6 +86,11 @@ Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o) {
     J.jm = &model.jmodels[i];
     J.parent = j.parent;
     J.coord = model.idx_q[i];
+    if (model.coupled) {
+      J.first_of_column = J.coord >= 0;
+      for (int x = j.parent; x >= 0 && J.first_of_column; x = model.joints[x].parent)
+        J.first_of_column = model.idx_q[x] != J.coord;
+    }
     J.pre = placement(model.pre[i], J.pre_c, J.pre_s, J.pre_a, J.pre_T);
     J.post = placement(model.post[i], J.post_c, J.post_s, J.post_a, J.post_T);
     if (!bodies) continue;
@@ -132,6 +142,13 @@ bool useAvx2(BatchPath path) {
 
 }  // namespace
 
+// The kernel `name` of the path the call runs (name##Avx2 only exists in an x86-64 build).
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#define ACHAIN_KERNEL(name) (useAvx2(path) ? name##Avx2 : name##Base)
+#else
+#define ACHAIN_KERNEL(name) (useAvx2(path), name##Base)
+#endif
+
 bool batchAvx2Available() {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__) && (defined(__GNUC__) || defined(__clang__))
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -143,54 +160,62 @@ bool batchAvx2Available() {
 void fkToolSeries(const Model& model, Data& data, int count, const double* q, SE3* tool, BatchPath path) {
   if (count <= 0) return;
   const Plan p = makePlan(model, data, nullptr);
-  double* out = reinterpret_cast<double*>(tool);
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-  if (useAvx2(path)) return fkToolBlocksAvx2(p, count, q, out);
-#else
-  useAvx2(path);
-#endif
-  fkToolBlocksBase(p, count, q, out);
+  ACHAIN_KERNEL(fkToolBlocks)(p, count, q, reinterpret_cast<double*>(tool));
 }
 
 void inverseDynamicsSeries(const Model& model, Data& data, int count, const double* q, const double* qd,
                            const double* qdd, const DynamicsOptions& options, double* tau, BatchPath path) {
   if (count <= 0) return;
   const Plan p = makePlan(model, data, &options);
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-  if (useAvx2(path)) return rneaBlocksAvx2(p, count, q, qd, qdd, tau);
-#else
-  useAvx2(path);
-#endif
-  rneaBlocksBase(p, count, q, qd, qdd, tau);
+  ACHAIN_KERNEL(rneaBlocks)(p, count, q, qd, qdd, tau);
 }
 
 void massMatrixSeries(const Model& model, Data& data, int count, const double* q, const DynamicsOptions& options,
-                      double* M) {
-  const int n = model.nv;
-  for (int k = 0; k < count; ++k)
-    massMatrix(model, data, Eigen::Map<const VecX>(q + static_cast<long>(n) * k, n), options,
-               Eigen::Map<MatX>(M + static_cast<long>(n) * n * k, n, n));
+                      double* M, BatchPath path) {
+  if (count <= 0) return;
+  const Plan p = makePlan(model, data, &options);
+  ACHAIN_KERNEL(massMatrixBlocks)(p, count, q, M);
 }
 
 void forwardDynamicsSeries(const Model& model, Data& data, int count, const double* q, const double* qd,
-                           const double* tau, const DynamicsOptions& options, double* qdd) {
+                           const double* tau, const DynamicsOptions& options, double* qdd, BatchPath path) {
+  if (count <= 0) return;
   const int n = model.nv;
-  for (int k = 0; k < count; ++k) {
-    const long at = static_cast<long>(n) * k;
-    forwardDynamics(model, data, Eigen::Map<const VecX>(q + at, n), Eigen::Map<const VecX>(qd + at, n),
-                    Eigen::Map<const VecX>(tau + at, n), options, Eigen::Map<VecX>(qdd + at, n));
+  const long nn = static_cast<long>(n) * n;
+  double* out = nullptr;  // one block's M (kLanes·nv²), then its bias (kLanes·nv)
+  const Plan p = makePlan(model, data, &options, &out);
+  const auto block = ACHAIN_KERNEL(massBiasBlock);
+  const auto solve = ACHAIN_KERNEL(solveBlock);
+  double* f = out + kLanes * nn;  // the block's bias, then τ − b (+ the limit stops) in its place
+  for (int k0 = 0; k0 < count; k0 += kLanes) {
+    const int m = count - k0 < kLanes ? count - k0 : kLanes;
+    block(p, k0, m, q, qd, out, f);
+    for (int l = 0; l < m; ++l) {  // as forwardDynamics: M q̈ = τ − b (+ the limit stops)
+      const long at = static_cast<long>(n) * (k0 + l);
+      Eigen::Map<VecX> fl(f + static_cast<long>(n) * l, n);
+      fl = Eigen::Map<const VecX>(tau + at, n) - fl;
+      if (!options.limit_stops) continue;
+      VecX& g = data.dyn.tmp_b;
+      g = fl;
+      dyn_detail::addLimitStops(model, Eigen::Map<const VecX>(q + at, n), Eigen::Map<const VecX>(qd + at, n),
+                                Eigen::Map<const MatX>(out + l * nn, n, n), options, g);
+      fl = g;
+    }
+    if (solve(p, m, f, qdd + static_cast<long>(n) * k0))
+      throw Error("forward dynamics: the mass matrix is not positive definite (a joint moves no mass)");
   }
 }
 
 void pointJacobianSeries(const Model& model, Data& data, int count, const double* q, int link,
-                         const Vec3& point_in_link, bool tool_frame, double* J) {
-  const int n = model.nv;
-  for (int k = 0; k < count; ++k) {
-    forwardKinematics(model, data, Eigen::Map<const VecX>(q + static_cast<long>(model.nq) * k, model.nq));
-    Eigen::Map<MatX> Jk(J + 6L * n * k, 6, n);
-    pointJacobian(model, data, link, point_in_link, Jk);
-    if (tool_frame) rotateJacobian(data.oMtool.R, Jk);
-  }
+                         const Vec3& point_in_link, bool tool_frame, double* J, BatchPath path) {
+  if (link < 0 || link >= model.njoints())
+    throw Error("link: must be in [0, " + std::to_string(model.njoints() - 1) + "] (got " + std::to_string(link) + ")");
+  if (count <= 0) return;
+  const Plan p = makePlan(model, data, nullptr);
+  const double point[3] = {point_in_link.x(), point_in_link.y(), point_in_link.z()};
+  ACHAIN_KERNEL(jacobianBlocks)(p, count, q, link, point, tool_frame, J);
 }
+
+#undef ACHAIN_KERNEL
 
 }  // namespace achain

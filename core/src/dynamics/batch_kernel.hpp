@@ -1,9 +1,10 @@
-// The batch kernels (private): forward kinematics and RNEA on kLanes states at once, every number a
-// lane (GCC/Clang vector extension of kLanes doubles). Included by batch_kernel_base.cpp (baseline
-// flags; -msimd128 in wasm) and batch_kernel_avx2.cpp (-mavx2 -mfma), each defining ACHAIN_BATCH_SUFFIX:
-// one source for every instruction set. Everything here has internal linkage (anonymous namespace), so
-// the two compilations never share an out-of-line copy. The math follows fk.cpp and rnea.cpp term for
-// term; joint motion comes only from the joint model (JointModel::evaluateT).
+// The batch kernels (private): forward kinematics, and on it RNEA, the point Jacobian and CRBA, on kLanes
+// states at once, every number a lane (GCC/Clang vector extension of kLanes doubles). Included by
+// batch_kernel_base.cpp (baseline flags; -msimd128 in wasm) and batch_kernel_avx2.cpp (-mavx2 -mfma), each
+// defining ACHAIN_BATCH_SUFFIX: one source for every instruction set. Everything here has internal linkage
+// (anonymous namespace), so the two compilations never share an out-of-line copy. The math follows fk.cpp,
+// rnea.cpp, jacobian.cpp and crba.cpp term for term; joint motion comes only from the joint model
+// (JointModel::evaluateT), in the one FK block every algorithm starts from.
 #pragma once
 #include <cmath>
 
@@ -36,6 +37,7 @@ inline Lane operator+(const Lane& a, const Lane& b) { return Lane(a.v + b.v); }
 inline Lane operator-(const Lane& a, const Lane& b) { return Lane(a.v - b.v); }
 inline Lane operator*(const Lane& a, const Lane& b) { return Lane(a.v * b.v); }
 inline Lane operator-(const Lane& a) { return Lane(-a.v); }
+inline Lane operator/(const Lane& a, const Lane& b) { return Lane(a.v / b.v); }
 inline Lane& operator+=(Lane& a, const Lane& b) { a.v += b.v; return a; }
 inline Lane& operator-=(Lane& a, const Lane& b) { a.v -= b.v; return a; }
 typedef long long V4i __attribute__((vector_size(kLanes * sizeof(long long))));
@@ -92,6 +94,7 @@ inline V3& operator+=(V3& a, const V3& b) { a = a + b; return a; }
 inline V3 cross(const V3& a, const V3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
+inline const Lane& entry(const V3& a, int k) { return k == 0 ? a.x : k == 1 ? a.y : a.z; }
 inline Lane dot(const V3& a, const V3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 inline V3 splat3(const double* p) { return {Lane(p[0]), Lane(p[1]), Lane(p[2])}; }
 
@@ -139,15 +142,41 @@ struct JointLanes {
 };
 static_assert(sizeof(JointLanes) == kLanesPerJoint * sizeof(Lane), "kLanesPerJoint (batch_plan.hpp)");
 
+/// Composite inertia of a subtree about the world origin: I_o (columns), first moment h, mass (as crba.cpp).
+struct CompositeLanes {
+  V3 Io[3];
+  V3 h;
+  Lane m;
+};
+static_assert(sizeof(CompositeLanes) == kCompositeLanes * sizeof(Lane), "kCompositeLanes (batch_plan.hpp)");
+
+/// The lane scratch, laid out as scratchLanes (batch_plan.hpp) counts it.
 struct Scratch {
   JointLanes* j;
-  Lane* tau;    // nv
-  Frame* tool;  // 1 (12 lanes)
+  CompositeLanes* comp;  // njoints
+  Lane* tau;             // nv
+  Frame* tool;           // 1 (12 lanes)
+  V3* jac;               // 2·nv: the linear columns, then the angular ones
+  Lane* M;               // nv², column-major
+  V3* J3;                // nv: the legs' midpoint Jacobian
 };
 inline Scratch scratchOf(const Plan& p) {
-  Lane* base = static_cast<Lane*>(p.scratch);
-  return {reinterpret_cast<JointLanes*>(base), base + static_cast<long>(p.njoints) * kLanesPerJoint,
-          reinterpret_cast<Frame*>(base + static_cast<long>(p.njoints) * kLanesPerJoint + p.nv)};
+  Lane* at = static_cast<Lane*>(p.scratch);
+  Scratch s;
+  s.j = reinterpret_cast<JointLanes*>(at);
+  at += static_cast<long>(p.njoints) * kLanesPerJoint;
+  s.comp = reinterpret_cast<CompositeLanes*>(at);
+  at += static_cast<long>(p.njoints) * kCompositeLanes;
+  s.tau = at;
+  at += p.nv;
+  s.tool = reinterpret_cast<Frame*>(at);
+  at += 12;
+  s.jac = reinterpret_cast<V3*>(at);
+  at += 6L * p.nv;
+  s.M = at;
+  at += static_cast<long>(p.nv) * p.nv;
+  s.J3 = reinterpret_cast<V3*>(at);
+  return s;
 }
 
 /// Lane l = entry i of state k0 + l (the last state repeated in the spare lanes of a short block).
@@ -185,6 +214,13 @@ inline void fkBlock(const Plan& p, const Scratch& s, const double* q, int k0, in
   *s.tool = compose(s.j[p.tool_link].oMi, p.tool);
 }
 
+/// The joint's motion subspace in the world frame about the origin: angular S_w, linear S_v (FK done).
+inline void motionSubspace(const JointLanes& L, V3& sw, V3& sv) {
+  const V3 z = L.oMj.c[2];
+  sw = L.rot_rate * z;
+  sv = cross(L.oMj.p, sw) + L.axial_rate * z;
+}
+
 /// Classical acceleration of world point x moving with body i (−1: the base, acceleration a_base).
 inline V3 pointAcceleration(const Scratch& s, int i, const V3& x, const V3& a_base) {
   if (i < 0) return a_base;
@@ -200,9 +236,7 @@ inline void rneaBlock(const Plan& p, const Scratch& s, const double* qd, const d
     const JointPlan& J = p.joints[i];
     JointLanes& L = s.j[i];
     const V3 z = L.oMj.c[2];
-    const V3& o = L.oMj.p;
-    L.S_w = L.rot_rate * z;
-    L.S_v = cross(o, L.S_w) + L.axial_rate * z;
+    motionSubspace(L, L.S_w, L.S_v);
     const Lane v = J.coord < 0 || !qd ? Lane(0.0) : gather(qd, p.nv, J.coord, k0, m);
     const Lane a = J.coord < 0 || !qdd ? Lane(0.0) : gather(qdd, p.nv, J.coord, k0, m);
     if (J.parent < 0) {
@@ -289,17 +323,159 @@ inline void rneaBlock(const Plan& p, const Scratch& s, const double* qd, const d
     }
     const V3 n_o = mo + cross(s.tool->p, f);
     for (int i = p.tool_link; i >= 0; i = p.joints[i].parent) {
-      const JointLanes& L = s.j[i];
-      const V3 z = L.oMj.c[2];
-      const V3 sw = L.rot_rate * z;
-      const V3 sv = cross(L.oMj.p, sw) + L.axial_rate * z;
+      V3 sw, sv;
+      motionSubspace(s.j[i], sw, sv);
       if (p.joints[i].coord >= 0) s.tau[p.joints[i].coord] += dot(sw, n_o) + dot(sv, f);
     }
   }
 }
 
+/// Point Jacobian (pointJacobian: link `link`, point pt in its frame) of one block (FK done) in s.jac; in
+/// the tool frame when tool_frame (rotateJacobian by the tool's orientation).
+inline void jacobianBlock(const Plan& p, const Scratch& s, int link, const V3& pt, bool tool_frame) {
+  V3* Jv = s.jac;
+  V3* Jw = s.jac + p.nv;
+  const V3 zero = {Lane(0.0), Lane(0.0), Lane(0.0)};
+  for (int c = 0; c < p.nv; ++c) Jv[c] = Jw[c] = zero;
+  const V3 x = act(s.j[link].oMi, pt);
+  for (int i = link; i >= 0; i = p.joints[i].parent) {
+    const int c = p.joints[i].coord;
+    if (c < 0) continue;  // fixed joint; mimics add into their coordinate
+    const JointLanes& L = s.j[i];
+    const V3 z = L.oMj.c[2];
+    const V3 w = L.rot_rate * z;
+    Jv[c] += cross(w, x - L.oMj.p) + L.axial_rate * z;
+    Jw[c] += w;
+  }
+  if (!tool_frame) return;
+  for (int c = 0; c < p.nv; ++c) {
+    Jv[c] = rotT(*s.tool, Jv[c]);
+    Jw[c] = rotT(*s.tool, Jw[c]);
+  }
+}
+
+/// Column-major nv×nv lane matrix entry (r, c).
+inline Lane& at(const Plan& p, Lane* M, int r, int c) { return M[static_cast<long>(c) * p.nv + r]; }
+
+/// CRBA of one block (FK done): M lanes in s.M, term for term as crba.cpp (composite inertias about the
+/// world origin as (I_o, h, m); the Full leg model's midpoint particles; the rotor inertias).
+inline void crbaBlock(const Plan& p, const Scratch& s) {
+  for (int i = 0; i < p.njoints; ++i) {
+    const JointPlan& J = p.joints[i];
+    JointLanes& L = s.j[i];
+    motionSubspace(L, L.S_w, L.S_v);
+    // rotationalInertiaAtOrigin: I_o = R·I_c·Rᵀ − h·cᵀ + (h·c)·1, h = m·c
+    CompositeLanes& C = s.comp[i];
+    const Frame& T = L.oMi;
+    const V3 c = act(T, splat3(J.com));
+    C.h = Lane(J.mass) * c;
+    C.m = Lane(J.mass);
+    V3 RI[3];  // R·I_c, by columns
+    for (int k = 0; k < 3; ++k) RI[k] = rot(T, splat3(J.inertia + 3 * k));
+    const Lane hc = dot(C.h, c);
+    for (int k = 0; k < 3; ++k)  // column k: Σ_j (R·I_c)_j·R(k, j) − c_k·h
+      C.Io[k] = entry(T.c[0], k) * RI[0] + entry(T.c[1], k) * RI[1] + entry(T.c[2], k) * RI[2] - entry(c, k) * C.h;
+    C.Io[0].x += hc;
+    C.Io[1].y += hc;
+    C.Io[2].z += hc;
+  }
+  for (int i = p.njoints - 1; i >= 0; --i) {
+    const int pa = p.joints[i].parent;
+    if (pa < 0) continue;
+    CompositeLanes& P = s.comp[pa];
+    const CompositeLanes& C = s.comp[i];
+    for (int k = 0; k < 3; ++k) P.Io[k] += C.Io[k];
+    P.h += C.h;
+    P.m += C.m;
+  }
+  const long nn = static_cast<long>(p.nv) * p.nv;
+  for (long e = 0; e < nn; ++e) s.M[e] = Lane(0.0);
+  for (int i = 0; i < p.njoints; ++i) {
+    const int ki = p.joints[i].coord;
+    if (ki < 0) continue;  // a fixed joint has no row or column; mimics add into their coordinate
+    const CompositeLanes& C = s.comp[i];
+    const JointLanes& L = s.j[i];
+    const V3 Fn = L.S_w.x * C.Io[0] + L.S_w.y * C.Io[1] + L.S_w.z * C.Io[2] + cross(C.h, L.S_v);
+    const V3 Ff = cross(L.S_w, C.h) + C.m * L.S_v;
+    at(p, s.M, ki, ki) += dot(L.S_w, Fn) + dot(L.S_v, Ff);
+    for (int j = p.joints[i].parent; j >= 0; j = p.joints[j].parent) {
+      const int kj = p.joints[j].coord;
+      if (kj < 0) continue;
+      const Lane x = dot(s.j[j].S_w, Fn) + dot(s.j[j].S_v, Ff);
+      at(p, s.M, kj, ki) += x;
+      at(p, s.M, ki, kj) += x;
+    }
+  }
+  if (p.legs_full) {  // 2m/3 at (B + P)/2 with Jacobian ½(J_B + J_P)
+    const V3 zero = {Lane(0.0), Lane(0.0), Lane(0.0)};
+    for (int e = 0; e < p.nlegs; ++e) {
+      const LegPlan& G = p.legs[e];
+      const V3 B = G.parent < 0 ? splat3(G.B) : act(s.j[G.parent].oMi, splat3(G.B));
+      const V3 P = act(s.j[G.joint].oMi, splat3(G.P));
+      const V3 mid = Lane(0.5) * (B + P);
+      for (int c = 0; c < p.nv; ++c) s.J3[c] = zero;
+      const int ki = p.joints[G.joint].coord;
+      if (ki >= 0) s.J3[ki] += Lane(0.5) * (s.j[G.joint].S_v + cross(s.j[G.joint].S_w, P));
+      for (int j = G.parent; j >= 0; j = p.joints[j].parent)
+        if (p.joints[j].coord >= 0) s.J3[p.joints[j].coord] += s.j[j].S_v + cross(s.j[j].S_w, mid);
+      const Lane mass = Lane(2.0 * G.mass / 3.0);
+      for (int a = G.joint; a >= 0; a = p.joints[a].parent) {
+        if (!p.joints[a].first_of_column) continue;
+        for (int b = G.joint; b >= 0; b = p.joints[b].parent) {
+          if (!p.joints[b].first_of_column) continue;
+          const int ka = p.joints[a].coord, kb = p.joints[b].coord;
+          at(p, s.M, ka, kb) += mass * dot(s.J3[ka], s.J3[kb]);
+        }
+      }
+    }
+  }
+  if (p.motors)
+    for (int i = 0; i < p.njoints; ++i)
+      if (p.joints[i].drive) at(p, s.M, p.joints[i].coord, p.joints[i].coord) += Lane(p.joints[i].rotor);
+}
+
+/// M·x = f on lanes by Cholesky, M = L·Lᵀ with L over M's lower triangle in place, x over f in place (as
+/// Eigen's LLT: a pivot ≤ 0 fails). Returns the failed lanes (bit l), whose x is unspecified.
+inline int choleskySolve(const Plan& p, Lane* M, Lane* x) {
+  const int n = p.nv;
+  int bad = 0;
+  for (int j = 0; j < n; ++j) {
+    Lane d = at(p, M, j, j);
+    for (int k = 0; k < j; ++k) d -= at(p, M, j, k) * at(p, M, j, k);
+    for (int l = 0; l < kLanes; ++l) {
+      if (d.v[l] <= 0) {
+        bad |= 1 << l;
+        d.v[l] = 1;
+      }
+      d.v[l] = std::sqrt(d.v[l]);
+    }
+    at(p, M, j, j) = d;
+    for (int i = j + 1; i < n; ++i) {
+      Lane e = at(p, M, i, j);
+      for (int k = 0; k < j; ++k) e -= at(p, M, i, k) * at(p, M, j, k);
+      at(p, M, i, j) = e / d;
+    }
+  }
+  for (int i = 0; i < n; ++i) {  // L·y = f
+    for (int k = 0; k < i; ++k) x[i] -= at(p, M, i, k) * x[k];
+    x[i] = x[i] / at(p, M, i, i);
+  }
+  for (int i = n - 1; i >= 0; --i) {  // Lᵀ·x = y
+    for (int k = i + 1; k < n; ++k) x[i] -= at(p, M, k, i) * x[k];
+    x[i] = x[i] / at(p, M, i, i);
+  }
+  return bad;
+}
+
 inline void scatter(const Lane& x, double* out, int stride, int i, int k0, int m) {
   for (int l = 0; l < m; ++l) out[static_cast<long>(stride) * (k0 + l) + i] = x.v[l];
+}
+
+/// Lanes of an nv² column-major matrix → m states' matrices, state-major from out (state k0 + l at
+/// out + (k0 + l)·nv²).
+inline void scatterMatrix(const Plan& p, const Lane* M, double* out, int k0, int m) {
+  const int nn = p.nv * p.nv;
+  for (int e = 0; e < nn; ++e) scatter(M[e], out, nn, e, k0, m);
 }
 
 }  // namespace
@@ -330,6 +506,56 @@ void ACHAIN_BATCH_FN(rneaBlocks)(const Plan& p, int count, const double* q, cons
     rneaBlock(p, s, qd, qdd, k0, m);
     for (int k = 0; k < p.nv; ++k) scatter(s.tau[k], tau, p.nv, k, k0, m);
   }
+}
+
+void ACHAIN_BATCH_FN(jacobianBlocks)(const Plan& p, int count, const double* q, int link, const double* point,
+                                     bool tool_frame, double* J) {
+  const Scratch s = scratchOf(p);
+  const V3 pt = splat3(point);
+  const int stride = 6 * p.nv;
+  for (int k0 = 0; k0 < count; k0 += kLanes) {
+    const int m = count - k0 < kLanes ? count - k0 : kLanes;
+    fkBlock(p, s, q, k0, m);
+    jacobianBlock(p, s, link, pt, tool_frame);
+    for (int c = 0; c < p.nv; ++c) {
+      const V3& v = s.jac[c];
+      const V3& w = s.jac[p.nv + c];
+      scatter(v.x, J, stride, 6 * c, k0, m);
+      scatter(v.y, J, stride, 6 * c + 1, k0, m);
+      scatter(v.z, J, stride, 6 * c + 2, k0, m);
+      scatter(w.x, J, stride, 6 * c + 3, k0, m);
+      scatter(w.y, J, stride, 6 * c + 4, k0, m);
+      scatter(w.z, J, stride, 6 * c + 5, k0, m);
+    }
+  }
+}
+
+void ACHAIN_BATCH_FN(massMatrixBlocks)(const Plan& p, int count, const double* q, double* M) {
+  const Scratch s = scratchOf(p);
+  for (int k0 = 0; k0 < count; k0 += kLanes) {
+    const int m = count - k0 < kLanes ? count - k0 : kLanes;
+    fkBlock(p, s, q, k0, m);
+    crbaBlock(p, s);
+    scatterMatrix(p, s.M, M, k0, m);
+  }
+}
+
+void ACHAIN_BATCH_FN(massBiasBlock)(const Plan& p, int k0, int m, const double* q, const double* qd, double* M,
+                                    double* bias) {
+  const Scratch s = scratchOf(p);
+  fkBlock(p, s, q, k0, m);
+  crbaBlock(p, s);
+  rneaBlock(p, s, qd, nullptr, k0, m);
+  scatterMatrix(p, s.M, M, 0, m);  // the block's states from M and bias
+  for (int k = 0; k < p.nv; ++k) scatter(s.tau[k], bias, p.nv, k, 0, m);
+}
+
+int ACHAIN_BATCH_FN(solveBlock)(const Plan& p, int m, const double* f, double* x) {
+  const Scratch s = scratchOf(p);  // s.M: the block's M from massBiasBlock
+  for (int k = 0; k < p.nv; ++k) s.tau[k] = gather(f, p.nv, k, 0, m);
+  const int bad = choleskySolve(p, s.M, s.tau);
+  for (int k = 0; k < p.nv; ++k) scatter(s.tau[k], x, p.nv, k, 0, m);
+  return bad & ((1 << m) - 1);
 }
 
 }  // namespace achain::batch_detail

@@ -22,6 +22,7 @@ struct JointPlan {
   const JointModel* jm = nullptr;  ///< the joint's motion (JointModel::evaluateT on lanes)
   int parent = -1;
   int coord = -1;                  ///< coordinate the joint follows (−1: fixed)
+  bool first_of_column = true;     ///< no ancestor follows the same coordinate (the legs' M pass)
   int pre = kIdentity, post = kIdentity;
   double pre_c = 1, pre_s = 0, pre_a = 0, post_c = 1, post_s = 0, post_a = 0;  ///< x-form: cos α, sin α, a
   Frame12 pre_T{}, post_T{};       ///< general placements
@@ -56,14 +57,32 @@ struct Plan {
   void* scratch = nullptr;      ///< kLanes·8-byte aligned lane scratch of scratchLanes(njoints, nv) lanes
 };
 
-/// Lane scratch a plan needs (in lanes of kLanes doubles).
+/// Lane scratch a plan needs (in lanes of kLanes doubles): per joint the FK/RNEA lanes and a composite
+/// inertia; τ (nv); the tool frame (12); a Jacobian (6·nv); M (nv²); the legs' midpoint Jacobian (3·nv).
 constexpr int kLanesPerJoint = 51;
-inline long scratchLanes(int njoints, int nv) { return static_cast<long>(njoints) * kLanesPerJoint + nv + 12; }
+constexpr int kCompositeLanes = 13;
+inline long scratchLanes(int njoints, int nv) {
+  return static_cast<long>(njoints) * (kLanesPerJoint + kCompositeLanes) + nv + 12 + 6L * nv +
+         static_cast<long>(nv) * nv + 3L * nv;
+}
 
-// The kernels, one set per instruction set (batch_kernel_<isa>.cpp).
-void fkToolBlocksBase(const Plan& p, int count, const double* q, double* tool);
-void rneaBlocksBase(const Plan& p, int count, const double* q, const double* qd, const double* qdd, double* tau);
-void fkToolBlocksAvx2(const Plan& p, int count, const double* q, double* tool);
-void rneaBlocksAvx2(const Plan& p, int count, const double* q, const double* qd, const double* qdd, double* tau);
+/// One instruction set's kernels (batch_kernel_<isa>.cpp). Each runs count states in blocks of kLanes;
+/// massBiasBlock runs the one block of states k0 … k0 + m − 1 (m ≤ kLanes) and writes M (nv² per state)
+/// and the bias τ(q, q̇, q̈ = 0) (nv per state) for those m states, state-major from M and bias; solveBlock
+/// then solves that block's M·x = f (f, x: nv per state, m states) by Cholesky on lanes and returns the
+/// states (bit l: state k0 + l) whose M is not positive definite.
+#define ACHAIN_BATCH_KERNELS(isa)                                                                              \
+  void fkToolBlocks##isa(const Plan& p, int count, const double* q, double* tool);                            \
+  void rneaBlocks##isa(const Plan& p, int count, const double* q, const double* qd, const double* qdd,         \
+                       double* tau);                                                                         \
+  void jacobianBlocks##isa(const Plan& p, int count, const double* q, int link, const double* point,         \
+                           bool tool_frame, double* J);                                                      \
+  void massMatrixBlocks##isa(const Plan& p, int count, const double* q, double* M);                          \
+  void massBiasBlock##isa(const Plan& p, int k0, int m, const double* q, const double* qd, double* M,        \
+                          double* bias);                                                                     \
+  int solveBlock##isa(const Plan& p, int m, const double* f, double* x);
+ACHAIN_BATCH_KERNELS(Base)
+ACHAIN_BATCH_KERNELS(Avx2)
+#undef ACHAIN_BATCH_KERNELS
 
 }  // namespace achain::batch_detail

@@ -88,6 +88,10 @@ void rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const
 void addActuationTerms(const Model& model, Data& data, const Eigen::Ref<const VecX>& qd,
                        const Eigen::Ref<const VecX>& qdd, const DynamicsOptions& o, Eigen::Ref<VecX> tau);
 
+/// The joint-limit stops of the options, added to f = τ − b (M: the CRBA mass matrix at q; forward.cpp).
+void addLimitStops(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+                   const Eigen::Ref<const MatX>& M, const DynamicsOptions& o, VecX& f);
+
 /// Jᵀh_e for the options' wrench (FK in data).
 void addWrench(const Model& model, Data& data, const DynamicsOptions& o, Eigen::Ref<VecX> tau);
 

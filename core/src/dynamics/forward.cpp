@@ -8,12 +8,10 @@
 namespace achain {
 namespace dyn_detail {
 void crba(const Model& model, Data& data, const DynamicsOptions& options, Eigen::Ref<MatX> M);
-}
 
-namespace {
 // The joint-limit stops of DynamicsOptions (options.hpp), added to τ − b; M is the CRBA mass matrix.
 void addLimitStops(const Model& model, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
-                   const MatX& M, const DynamicsOptions& o, VecX& f) {
+                   const Eigen::Ref<const MatX>& M, const DynamicsOptions& o, VecX& f) {
   if (!(o.stop_frequency > 0) || !std::isfinite(o.stop_frequency))
     throw Error("stop_frequency: must be a positive number of Hz (got " + std::to_string(o.stop_frequency) + ")");
   if (!(o.stop_damping_ratio >= 0) || !std::isfinite(o.stop_damping_ratio))
@@ -28,7 +26,8 @@ void addLimitStops(const Model& model, const Eigen::Ref<const VecX>& q, const Ei
     f[c] -= s * std::max(0.0, push);
   }
 }
-}  // namespace
+
+}  // namespace dyn_detail
 
 void forwardDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                      const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& tau,

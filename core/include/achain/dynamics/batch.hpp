@@ -4,16 +4,18 @@
 // nv (= nq) numbers; results are written the same way (τ and q̈: nv per state; M: nv² per state,
 // column-major as Eigen's MatX; tool poses: one SE3 per state; Jacobians: 6·nv per state, column-major).
 //
-// Vectorised across states: fkToolSeries and inverseDynamicsSeries run one kernel
-// (core/src/dynamics/batch_kernel.hpp) on W = 4 states at once, every number a lane of four doubles
+// Vectorised across states: every series runs one kernel (core/src/dynamics/batch_kernel.hpp) on W = 4
+// states at once — one FK pass per block feeding the tool pose, RNEA, the point Jacobian or CRBA (and, for
+// forwardDynamicsSeries, CRBA + the RNEA bias, the limit stops per state in batch.cpp, then a Cholesky
+// solve on lanes) — every number a lane of four doubles
 // (the joint model's one formula, JointModel::evaluateT, on lanes; sin/cos on all lanes at once by a
 // Cody–Waite reduction and fdlibm's kernels, libm per lane beyond |angle| > 1e5). The kernel source
 // is compiled twice on x86-64 — baseline flags and -mavx2 -mfma — and the path is chosen per call from
 // the CPU (BatchPath::Auto) or forced (tests, benchmarks); in wasm it is compiled once with -msimd128.
 // A count that is not a multiple of W fills the last block's spare lanes with the last state (their
 // results are dropped). Results agree with the single calls to rounding (≈1e-15 relative: the kernel
-// associates some sums differently and may contract them into FMAs).
-// massMatrixSeries, forwardDynamicsSeries and pointJacobianSeries loop the single calls (not vectorised yet).
+// associates some sums differently and may contract them into FMAs; q̈ of forwardDynamicsSeries to
+// ≈1e-16·κ(M) relative, the solve amplifying those differences by M's condition number).
 //
 // Like the single calls they do not validate (sizes are the caller's: count·nq numbers behind q, …); the
 // wasm layer checks its inputs. The batch calls use data's scratch (data.batch, sized on the first batch
@@ -40,18 +42,21 @@ void inverseDynamicsSeries(const Model& model, Data& data, int count, const doub
                            const double* qdd, const DynamicsOptions& options, double* tau,
                            BatchPath path = BatchPath::Auto);
 
-/// M(q) of massMatrix for count states → M, nv² numbers per state (column-major). Loops the single call.
+/// M(q) of massMatrix (the same options: leg model, motors) for count states → M, nv² numbers per state
+/// (column-major).
 void massMatrixSeries(const Model& model, Data& data, int count, const double* q, const DynamicsOptions& options,
-                      double* M);
+                      double* M, BatchPath path = BatchPath::Auto);
 
-/// q̈ of forwardDynamics for count states (q, q̇, τ) → qdd, nv per state. Loops the single call.
+/// q̈ of forwardDynamics (the same options, limit stops included) for count states (q, q̇, τ) → qdd, nv per
+/// state. Throws forwardDynamics's error when a state's M is not positive definite (qdd is then unspecified).
 void forwardDynamicsSeries(const Model& model, Data& data, int count, const double* q, const double* qd,
-                           const double* tau, const DynamicsOptions& options, double* qdd);
+                           const double* tau, const DynamicsOptions& options, double* qdd,
+                           BatchPath path = BatchPath::Auto);
 
 /// pointJacobian of link `link` at point_in_link for count states → J, 6·nv numbers per state
 /// (column-major 6×nv), in the base frame, or the tool frame when tool_frame (rotateJacobian by the
-/// state's tool orientation). Loops forwardKinematics + pointJacobian.
+/// state's tool orientation). Throws pointJacobian's error for a link out of range.
 void pointJacobianSeries(const Model& model, Data& data, int count, const double* q, int link,
-                         const Vec3& point_in_link, bool tool_frame, double* J);
+                         const Vec3& point_in_link, bool tool_frame, double* J, BatchPath path = BatchPath::Auto);
 
 }  // namespace achain
