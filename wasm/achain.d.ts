@@ -3,6 +3,7 @@
 import type { KinematicsMethods } from './types/kinematics';
 import type { IkMethods } from './types/ik';
 import type { DynamicsMethods } from './types/dynamics';
+import type { ClosedChainMethods } from './types/closed_chain';
 import type { WorkspaceMethods } from './types/workspace';
 import type { TrajectoryMethods } from './types/trajectory';
 
@@ -60,10 +61,11 @@ export interface ModelInfo {
   coordJoint: number[];
   /**
    * The robot file's loop-closure constraint (its "loop" section, docs/robot-format.md#loops), or null: the
-   * closure kind, the kept coordinates (q indices), the ground pose (row-major 4×4, SI) and the assembly
+   * closure kind, the kept coordinates (q indices), the ground pose (row-major 4×4, SI), the closure's space N
+   * and constraint count R (the core's closureSpaceSize / closureConstraintCount) and the assembly
    * configuration (SI; empty when the file gives none).
    */
-  loop: { closure: 'planar_pin' | 'point' | 'pose'; coordinates: number[]; ground: number[]; assembly: number[] } | null;
+  loop: { closure: 'planar_pin' | 'point' | 'pose'; coordinates: number[]; ground: number[]; space: number; constraints: number; assembly: number[] } | null;
   geometry: GeometryInfo[];
   /** The joint whose link carries the tool. */
   toolLink: number;
@@ -112,7 +114,7 @@ export interface ApairLegs {
   platform: Float64Array;
 }
 
-export interface Model extends KinematicsMethods, IkMethods, DynamicsMethods, WorkspaceMethods, TrajectoryMethods {}
+export interface Model extends KinematicsMethods, IkMethods, DynamicsMethods, ClosedChainMethods, WorkspaceMethods, TrajectoryMethods {}
 export class Model {
   readonly info: ModelInfo;
   readonly name: string;
@@ -159,6 +161,10 @@ export class Achain {
   /** Roll, pitch, yaw (rad) of a row-major 4×4 pose or 3×3 rotation; R = Rz(yaw)·Ry(pitch)·Rx(roll). */
   matrixToRpy(T: Vector): Float64Array;
   apairUsableRange(side: number, legRadius: number): ApairRangeResult;
+  /** A closure kind's space N (3 planar pin, 6 point or pose): a loop keeps M − N joints as coordinates. */
+  closureSpaceSize(kind: 'planar_pin' | 'point' | 'pose'): number;
+  /** A closure kind's constraint count R (2 planar pin, 3 point, 6 pose). */
+  closureConstraintCount(kind: 'planar_pin' | 'point' | 'pose'): number;
   legPairSample(side: number, options?: { samples?: number }): LegPairCurves;
   apairStudy(options?: { duration?: number; profile?: string; rhoIn?: number; exactLegInertia?: boolean }): ApairStudyResult;
   /** Cartesian interpolation between two row-major 4×4 poses without IK (Robotics Toolbox ctraj). */

@@ -5,6 +5,7 @@ import createAchainModule from './dist/achain_wasm.mjs';
 import { install as installKinematics } from './js/kinematics.mjs';
 import { install as installIk } from './js/ik.mjs';
 import { install as installDynamics } from './js/dynamics.mjs';
+import { install as installClosedChain } from './js/closed_chain.mjs';
 import { install as installWorkspace } from './js/workspace.mjs';
 import { install as installTrajectory, interpolateCartesian } from './js/trajectory.mjs';
 import { looksLikeXml, prepareXmlParser, xmlTree } from './js/xml.mjs';
@@ -146,6 +147,7 @@ export class Model {
 installKinematics(Model);
 installIk(Model);
 installDynamics(Model);
+installClosedChain(Model);
 installWorkspace(Model);
 installTrajectory(Model);
 
@@ -168,6 +170,10 @@ export class Achain {
     return r;
   }
   get version() { return this.module.version(); }
+  /** A closure kind's space N: 3 for 'planar_pin' (X, Y, θz), 6 for 'point' and 'pose'. A loop keeps M − N joints as coordinates. */
+  closureSpaceSize(kind) { return this.module.closureSpaceSize(String(kind)); }
+  /** A closure kind's constraint count R: 2 for 'planar_pin', 3 for 'point', 6 for 'pose'. */
+  closureConstraintCount(kind) { return this.module.closureConstraintCount(String(kind)); }
   /** [{name, dof, description}] */
   builtinRobots() { return JSON.parse(this.module.builtinRobots()); }
   /** The JSON text of a built-in robot file (original units, with its notes). */

@@ -91,7 +91,15 @@ std::string toMjcf(const WasmModel& h) {
   });
 }
 
-std::string toJSON(const WasmModel& h) { return guard([&] { return modelToJson(h.model).dump(); }); }
+/// The robot description in SI, with the loop section when the model was loaded with one (so an edit or a
+/// saved file keeps the closure).
+std::string toJSON(const WasmModel& h) {
+  return guard([&] {
+    nlohmann::json j = modelToJson(h.model);
+    if (h.loop) j["loop"] = loopToJson(*h.loop, h.model);
+    return j.dump();
+  });
+}
 
 /// A pose as 16 numbers, row-major 4×4.
 nlohmann::json pose(const SE3& T) {
@@ -103,11 +111,13 @@ nlohmann::json pose(const SE3& T) {
 }
 
 /// The loop-closure constraint for the UI (null without one): closure kind, the kept coordinates α, the
-/// ground pose (row-major 4×4) and the assembly configuration (SI; empty when the file gives none).
+/// ground pose (row-major 4×4), the closure's space N and constraint count R, and the assembly
+/// configuration (SI; empty when the file gives none).
 nlohmann::json loopInfo(const WasmModel& h) {
   if (!h.loop) return nullptr;
   const LoopClosure& L = *h.loop;
   return {{"closure", toString(L.kind)}, {"coordinates", L.alpha}, {"ground", pose(L.ground)},
+          {"space", closureSpaceSize(L.kind)}, {"constraints", closureConstraintCount(L.kind)},
           {"assembly", std::vector<double>(L.assembly.data(), L.assembly.data() + L.assembly.size())}};
 }
 

@@ -32,6 +32,7 @@ struct WasmModel {
   /// Per-area scratch state, created on first use and freed with the model (no side tables).
   std::shared_ptr<void> ik_state;
   std::shared_ptr<void> dynamics_state;
+  std::shared_ptr<void> loop_state;  ///< closed-chain scratch (bind_closed_chain.cpp)
   /// The robot file's loop-closure constraint (its "loop" section), when it has one.
   std::shared_ptr<const LoopClosure> loop;
 

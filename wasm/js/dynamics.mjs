@@ -22,7 +22,7 @@ const ENCODED = { legs: 2, flags: 0, extra: EXTRA };  // reused: encode() alloca
 const NO_OPTIONS = {};
 
 /** Options → (legs code, flags, gravity/wrench block). The result object is shared: use it at once. */
-function encode(opts = NO_OPTIONS) {
+export function encode(opts = NO_OPTIONS) {
   const legs = LEGS[opts.legs ?? 'full'];
   if (legs === undefined) throw new Error(`legs: expected massless, lumped, full or potential (got '${opts.legs}')`);
   let flags = 0;

@@ -15,6 +15,7 @@ import type {
   PlannedTrajectory, CartesianTrajectory, TrajectoryAnalysis, TrajectoryJSON, CartesianInterpolation,
 } from '../../../wasm/types/trajectory';
 import type { WorkspaceSection, WorkspaceOverlap, WorkspaceEstimate } from '../../../wasm/types/workspace';
+import type { CloseLoopResult, ClosedChainLoads, ClosedChainModelResult } from '../../../wasm/types/closed_chain';
 
 export async function usage(): Promise<number> {
   const achain: Achain = await loadAchain();
@@ -132,6 +133,16 @@ export async function usage(): Promise<number> {
   const shared: Float32Array = ws.voxelIntersection(wsa);
   const lattice: Int32Array = ws.lattice();
   [ws, wsa, job].forEach((w) => w.dispose());
+  // closed chains (wasm/types/closed_chain.d.ts)
+  const fb: Model = achain.loadModel('five-bar');
+  const closed: CloseLoopResult = fb.closeLoop(fb.info.loop?.assembly ?? [], { fTarget: [1.5] });
+  const yc: Float64Array = fb.closedChainCoordinates(closed.q);
+  const loads: ClosedChainLoads = fb.closedChainLoads(closed.q, [0, 0], [0, 0], { legs: 'full' });
+  const yddc: Float64Array = fb.closedChainForwardDynamics(closed.q, [0, 0], loads.Ty);
+  const stepped = fb.closedChainStep(closed.q, [0, 0], [0, 0], { dt: 1e-3, steps: 10 });
+  const ccm: ClosedChainModelResult = fb.closedChainModel(closed.q);
+  const loopNumbers = achain.closureSpaceSize('planar_pin') + achain.closureConstraintCount('pose') + closed.iterations + yc[0] + loads.Tc[0] + yddc[0] + stepped.y[0] + ccm.y.Istar[0][0] + ccm.M;
+  fb.dispose();
   [m, b, j, conv].forEach((x) => x.dispose());
 
   return [version.length, names.length, rpy[0], range.range, curves.theta[0], study.rows.length, info.dof, legs.length, Number(ok), coordinateOwner, Number(angularFirst), loopAssembly,
@@ -139,5 +150,5 @@ export async function usage(): Promise<number> {
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
     ke, pe, lee.D[0], fm.TL[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
     summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers, estNumbers,
-    jt.samples].reduce((a, x) => a + x, 0);
+    jt.samples, loopNumbers].reduce((a, x) => a + x, 0);
 }
