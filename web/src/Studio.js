@@ -86,7 +86,7 @@ export class Studio extends EventTarget {
     // a closed chain starts assembled (its file's assembly configuration), not stretched open at q = 0
     this.q = q && q.length === model.dof ? Float64Array.from(q)
       : loop?.assembly.length === model.dof ? Float64Array.from(loop.assembly) : homeConfiguration(model.coordinates);
-    this.setWarnings('loop', loop ? [{ text: `${model.name} is a closed chain (${loop.closure.replace('_', ' ')} at its tool): the studio shows it assembled but moves it as its open chain; \`achain closure\` closes the loop and gives its dynamics and constraint forces`, level: 'warn' }] : []);
+    this.setWarnings('loop', loop ? [{ text: `${model.name} is a closed chain (${loop.closure.replace('_', ' ')} at its tool): Teleoperate moves it by its coordinates with the loop closed and shows the constraint forces; the Motion and Workspace views treat it as its open chain`, level: 'info' }] : []);
     const L = this._reach(model);
     if (!keepCamera || !this.size) this.size = L;
     this.chain.build(model, this.size);

@@ -4,11 +4,12 @@ import { jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel, jointStep
 export class JointSliders {
   /**
    * @param {HTMLElement} container
-   * @param {{onChange: (q: Float64Array) => void}} opts
+   * @param {{onChange: (q: Float64Array) => void, prefix?: string}} opts  prefix: the label's letter (default 'q')
    */
   constructor(container, opts) {
     this.container = container;
     this.onChange = opts.onChange;
+    this.prefix = opts.prefix ?? 'q';
     this.rows = [];
     this.q = new Float64Array(0);
   }
@@ -25,7 +26,7 @@ export class JointSliders {
       const label = document.createElement('label');
       const name = document.createElement('span');
       const b = document.createElement('b');
-      b.textContent = `q${i + 1} ${j.name}`;  // the file's name: text, never markup
+      b.textContent = `${this.prefix}${i + 1} ${j.name}`;  // the file's name: text, never markup
       const kind = document.createElement('span');
       kind.className = `kind kind-${j.kind}`;
       kind.textContent = j.kind;
@@ -36,11 +37,11 @@ export class JointSliders {
       const range = document.createElement('input');
       range.type = 'range';
       range.dataset.joint = String(i);
-      range.setAttribute('aria-label', `joint ${i + 1} ${j.name}`);
+      range.setAttribute('aria-label', `${this.prefix === 'q' ? 'joint' : 'coordinate'} ${i + 1} ${j.name}`);
       const num = document.createElement('input');
       num.type = 'number';
       num.dataset.joint = String(i);
-      num.setAttribute('aria-label', `joint ${i + 1} ${j.name} value`);
+      num.setAttribute('aria-label', `${this.prefix === 'q' ? 'joint' : 'coordinate'} ${i + 1} ${j.name} value`);
       const commit = (displayValue) => {
         let v = jointFromDisplay(j, Number(displayValue), this.units);
         if (!Number.isFinite(v)) return;

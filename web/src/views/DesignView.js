@@ -34,6 +34,8 @@ export class DesignView {
       </div>
       <div class="d-error error-box" hidden></div>
       <div class="d-joints"></div>
+      <h3>Loop</h3>
+      <div class="d-loop"></div>
       <h3>JSON (the core's robot description)</h3>
       <p class="hint">Import checks the file with the core's validator; errors name the field.</p>
       <div class="row">
@@ -203,7 +205,10 @@ export class DesignView {
   }
 
   addJoint(kind) {
-    this.edit((d) => { d.joints.push(DesignView.defaultJoint(kind, d.joints.length)); });
+    this.edit((d) => {
+      d.joints.push(DesignView.defaultJoint(kind, d.joints.length));
+      if (d.loop) delete d.loop.assembly;  // one value per coordinate: no longer the right length
+    });
   }
 
   removeJoint(i) {
@@ -213,6 +218,11 @@ export class DesignView {
       for (const j of d.joints) if (j.parent != null) delete j.parent; // keep it a serial chain
       if (d.tool && d.tool.link != null) delete d.tool.link;
       DesignView.dropLinkGeometry(d, i);
+      if (d.loop) {  // the removed joint is no longer a coordinate; indices after it move down
+        const gone = this.doc.joints[i].name;
+        d.loop.coordinates = d.loop.coordinates.filter((c) => c !== gone && c !== i).map((c) => (typeof c === 'number' && c > i ? c - 1 : c));
+        delete d.loop.assembly;
+      }
     });
   }
 
@@ -295,7 +305,11 @@ export class DesignView {
       head.innerHTML = `<b>${i + 1}</b>`;
       const name = this._input('text', j.name ?? `joint${i + 1}`, i, 'name');
       name.size = 7;
-      name.addEventListener('change', () => this.edit((d) => { d.joints[i].name = name.value; }));
+      name.addEventListener('change', () => this.edit((d) => {
+        const old = d.joints[i].name;
+        d.joints[i].name = name.value;
+        if (d.loop) d.loop.coordinates = d.loop.coordinates.map((c) => (c === old ? name.value : c));  // the loop names it
+      }));
       const kind = document.createElement('select');
       kind.dataset.joint = String(i);
       kind.dataset.field = 'kind';
@@ -362,12 +376,92 @@ export class DesignView {
       card.appendChild(more);
       box.appendChild(card);
     });
+    this._renderLoop();
     this._markInvalid();
     if (focusKey) {
       const [ji, f] = focusKey.split(':');
       const el = box.querySelector(`[data-joint="${ji}"][data-field="${CSS.escape(f)}"]`);
       if (el && el !== document.activeElement) { el.focus(); if (el.type === 'number' || el.type === 'text') { const n = el.value.length; try { el.setSelectionRange?.(n, n); } catch { /* number inputs */ } } }
     }
+  }
+
+  /**
+   * The loop section: declare a closed chain by tying the tool, where it is now, to the ground (a planar pin,
+   * a ball joint or a weld), and choose the joints kept as coordinates (M − N of them, N from the core's
+   * closureSpaceSize). Whether the loop closes and the coordinate choice is regular is checked when
+   * Teleoperate closes it (the core's message names a mobility mismatch or a singular choice).
+   */
+  _renderLoop() {
+    const box = this.$('.d-loop');
+    box.replaceChildren();
+    const d = this.doc;
+    const achain = this.studio.achain;
+    const kinds = [['planar_pin', 'planar pin (X, Y)'], ['point', 'ball joint (x, y, z)'], ['pose', 'weld (full pose)']];
+    const select = document.createElement('select');
+    select.className = 'd-loop-kind';
+    select.setAttribute('aria-label', 'loop closure');
+    for (const [v, t] of kinds) select.add(new Option(t, v, false, v === (d.loop?.closure ?? 'planar_pin')));
+    const hint = document.createElement('p');
+    hint.className = 'hint';
+    const row = document.createElement('div');
+    row.className = 'row';
+    const button = (cls, text, title, fn) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = cls;
+      b.textContent = text;
+      b.title = title;
+      b.addEventListener('click', fn);
+      return b;
+    };
+    const M = d.joints.length;
+    const keep = (kind) => Math.max(0, M - achain.closureSpaceSize(kind));
+    if (!d.loop) {
+      hint.textContent = 'An open chain. Tie its tool to the ground where it is now to make a closed chain (Freeman\'s model transfer): Teleoperate then moves it by its coordinates with the loop closed and shows the constraint forces.';
+      row.append('tool → ground by', select, button('d-loop-add', 'Close the loop here', 'pin the tool at its current pose; the first M − N joints become the coordinates', () => this.closeLoopHere(select.value)));
+      box.append(hint, row);
+      return;
+    }
+    const n = keep(d.loop.closure);
+    hint.textContent = `${d.loop.closure.replace('_', ' ')} at the tool: keep ${n} of the ${M} joints as coordinates (M − N with N = ${achain.closureSpaceSize(d.loop.closure)}); the others follow the loop.`;
+    select.addEventListener('change', () => this.edit((doc) => {
+      doc.loop.closure = select.value;
+      doc.loop.coordinates = doc.joints.slice(0, keep(select.value)).map((j, k) => j.name ?? k);
+    }));
+    row.append('closure', select,
+      button('d-loop-here', 'Pin here', 'move the ground point to the tool\'s current pose and take the current joints as the assembly', () => this.closeLoopHere(d.loop.closure)),
+      button('d-loop-remove', 'Open the loop', 'remove the loop section: an open chain again', () => this.edit((doc) => { delete doc.loop; })));
+    const coords = document.createElement('div');
+    coords.className = 'row d-loop-coords';
+    coords.append('coordinates');
+    d.joints.forEach((j, k) => {
+      const label = document.createElement('label');
+      const cb = document.createElement('input');
+      cb.type = 'checkbox';
+      cb.dataset.loopJoint = String(k);
+      cb.checked = d.loop.coordinates.includes(j.name) || d.loop.coordinates.includes(k);
+      cb.addEventListener('change', () => this.edit((doc) => {
+        const name = doc.joints[k].name ?? k;
+        const rest = doc.loop.coordinates.filter((c) => c !== name && c !== k);
+        doc.loop.coordinates = cb.checked ? [...rest, name] : rest;
+      }));
+      label.append(cb, j.name ?? `joint${k + 1}`);
+      coords.append(label);
+    });
+    box.append(hint, row, coords);
+  }
+
+  /** Declares (or moves) the loop: the tool tied to the ground at its current pose, the current q as the assembly. */
+  closeLoopHere(kind) {
+    const s = this.studio;
+    const T = s.lastFk?.tool;
+    if (!T) return false;
+    const keep = Math.max(0, this.doc.joints.length - s.achain.closureSpaceSize(kind));
+    return this.edit((d) => {
+      const coordinates = d.loop?.closure === kind ? d.loop.coordinates : d.joints.slice(0, keep).map((j, k) => j.name ?? k);
+      d.loop = { closure: kind, ground: { matrix: [0, 1, 2, 3].map((r) => [T[4 * r], T[4 * r + 1], T[4 * r + 2], T[4 * r + 3]]) },
+        coordinates, assembly: Array.from(s.q) };
+    });
   }
 
   /** One labelled number input bound to a path in joint i of the document (display units ↔ SI by factor f). */

@@ -8,6 +8,7 @@ import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
 import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
 import { ANGULAR, DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
+import { LoopPanel } from '../ui/LoopPanel.js';
 
 /** Solve all: solutions within this of one already shown (every joint, rad) are the same posture (the core's minSeparation). */
 const DISTINCT_POSTURE = 20 * Math.PI / 180;
@@ -34,7 +35,7 @@ export class TeleopView {
     this.ghosts = [];
     this.solveTimes = [];
     panel.innerHTML = `
-      <h3>Tool gizmo &amp; IK</h3>
+      <h3 class="ik-head">Tool gizmo &amp; IK</h3>
       <p class="start-hint" hidden></p>
       <div class="ik-ui">
         <p class="hint">Drag an arrow (or the centre square) of the gizmo on the tool — the orange ball: the core's numeric IK moves the arm to follow, every frame, from the current pose. Keys: W move, E rotate; drag empty space to orbit the camera.</p>
@@ -66,16 +67,19 @@ export class TeleopView {
         </div>
         <div class="ik-status muted">IK status: drag the gizmo to start</div>
       </div>
+      <div class="loop-ui" hidden></div>
+      <div class="joints-ui">
       <h3>Joints</h3>
       <div class="sliders"></div>
       <div class="row"><button type="button" class="home">Home (H)</button><button type="button" class="copy-q" title="copy the joint values (display units) to the clipboard">Copy q</button></div>
+      </div>
       <h3>Display</h3>
       <div class="row">
         <label><input type="checkbox" class="twin"> R-twin overlay (T)</label>
         <label><input type="checkbox" class="frames" checked> frames (F)</label>
       </div>
       <div class="sing muted"></div>
-      <h3>All IK solutions</h3>
+      <h3 class="sol-head">All IK solutions</h3>
       <div class="sol-ui">
         <div class="row"><button type="button" class="solve-all">Solve all for this tool pose</button><button type="button" class="clear-ghosts">Clear</button>
           <label title="while you drag the tool, every ghost arm is solved again for the new pose (model.ikAll each frame)"><input type="checkbox" class="ghosts-follow" checked> follow the drag</label></div>
@@ -87,6 +91,8 @@ export class TeleopView {
       </div>`;
     this.$ = (s) => panel.querySelector(s);
     this.sliders = new JointSliders(this.$('.sliders'), { onChange: (q) => studio.setQ(q, this) });
+    // a closed chain (its file declares a loop) is moved by its coordinates with the loop kept closed
+    this.loopPanel = new LoopPanel(this.$('.loop-ui'), studio);
 
     // gizmo: the shared drag-to-IK controller (also used by <achain-viewer>)
     const vp = studio.viewport;
@@ -125,6 +131,10 @@ export class TeleopView {
 
     studio.onModel((m) => {
       this.sliders.build(m.coordinates, studio.q, studio.units);
+      this.loopPanel.setModel(m);
+      // the open chain's tools (IK gizmo, joint sliders, solutions, tool paths) would open the loop
+      const closed = this.loopPanel.active;
+      for (const sel of ['.ik-head', '.ik-ui', '.joints-ui', '.sol-head', '.sol-ui', '.batch-ui']) this.$(sel).hidden = closed;
       this.clearGhosts();
       this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
       // offer only the goals the chain can follow: fewer than six joints cannot hold a full pose
@@ -144,18 +154,19 @@ export class TeleopView {
     });
     studio.onQ((q, source) => {
       if (source !== this) { this.sliders.set(q); this.clearGhosts(); }
+      if (source !== this.loopPanel) this.loopPanel.configurationChanged();
       if (!this.drag.dragging) this._syncProxy();
       this._singularity(q);
     });
-    studio.addEventListener('units', (e) => { this.sliders.setUnits(e.detail); this._renderSolutions(); });
+    studio.addEventListener('units', (e) => { this.sliders.setUnits(e.detail); this.loopPanel.setUnits(); this._renderSolutions(); });
   }
 
-  activate() { this.active = true; this._showGizmo(this.$('.gizmo-on').checked); this.batch.setActive(true); }
-  deactivate() { this.active = false; this._showGizmo(false, true); this.clearGhosts(); this.batch.setActive(false); }
+  activate() { this.active = true; this._showGizmo(this.$('.gizmo-on').checked); this.batch.setActive(true); this.loopPanel.setShown(true); }
+  deactivate() { this.active = false; this._showGizmo(false, true); this.clearGhosts(); this.batch.setActive(false); this.loopPanel.setShown(false); }
 
   _showGizmo(on, keepCheckbox = false) {
     const m = this.studio.model;
-    this.drag.setVisible(!!(on && this.active && m));
+    this.drag.setVisible(!!(on && this.active && m && !this.loopPanel.active));
     if (!keepCheckbox) this.$('.gizmo-on').checked = on;
   }
 
@@ -284,6 +295,12 @@ export class TeleopView {
     const el = this.$('.sing');
     let text = '';
     const SING_TOL = 0.02;
+    if (this.loopPanel.active) {  // the open chain's tool Jacobian says nothing about the closed loop's motion
+      el.textContent = '';
+      this.singularities = [];
+      s.setWarnings('singularity', []);
+      return;
+    }
     try {
       const r = m.manipulability(q);
       text = `tool Jacobian: σ_min ${fmt(r.sigmaMin, 4)}, σ_max ${fmt(r.sigmaMax, 4)}, rank ${r.rank}, 1/κ ${fmt(r.inverseCondition, 4)}`;
