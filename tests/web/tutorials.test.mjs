@@ -210,3 +210,31 @@ test('<achain-viewer gizmo>: a missed grab orbits the view and never loses the t
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('closed-chains tutorial: the five-bar viewer moves by its coordinates with the loop closed; Freeman\'s Table C-3 from the live model', async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/closed-chains.html`, { width: 1100, height: 900 });
+  try {
+    await waitViewers(page);
+    await page.waitForFunction(() => !!window.__closedChains, null, { timeout: 30000 });
+    const r = await page.evaluate(() => window.__closedChains);
+    assert.equal(r.failed, null);
+    assert.equal(r.poses, 101);
+    for (const row of r.rows) assert.ok(Math.abs(row.got - row.want) <= 0.005 * Math.abs(row.want) + 1e-4, `${row.n}: ${row.got} vs ${row.want}`);
+    // the viewer: sliders are the coordinates y; the animation keeps the free end on the pin
+    const v = page.locator('#fivebar');
+    assert.deepEqual(await v.evaluate((el) => [...el.shadowRoot.querySelectorAll('.joint b')].map((b) => b.textContent)), ['y1 O1', 'y2 tool angle θz']);
+    const gaps = [];
+    for (let k = 0; k < 5; k++) {
+      await page.waitForTimeout(250);
+      gaps.push(await v.evaluate((el) => {
+        const g = el.model.info.loop.ground, t = el.tool;
+        return { gap: Math.hypot(t[3] - g[3], t[7] - g[7]), q0: el.q[0] };
+      }));
+    }
+    assert.ok(gaps.every((s) => s.gap < 1e-9), JSON.stringify(gaps));
+    assert.ok(new Set(gaps.map((s) => s.q0.toFixed(6))).size > 1, 'the animation moves crank 1');
+    await page.locator('#tcplot').scrollIntoViewIfNeeded();
+    await screenshot(page, 'tutorial-closed-chains-plot');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

@@ -13,6 +13,8 @@
 //   readout   show the tool pose          frames    show link frames (default on; frames="off" hides)
 //   twin      overlay the R-pair twin     height    CSS height (default 360px)
 //   animate   "joint,from,to,seconds": sweeps one joint back and forth (angles in `units`)
+// A closed chain (a robot file with a loop section, e.g. the built-in five-bar) starts assembled and moves by
+// its coordinates y (the sliders and `animate` index y), the core closing the loop at every step; no gizmo.
 // The robot description can also be inline: <achain-viewer><script type="application/json">{…}</script></achain-viewer>.
 // Events (bubbling, composed): achain-load {model}, achain-change {q}, achain-error {message}, achain-ik {status,…}.
 // Properties: q (Float64Array, SI; settable), model, achain; methods setQ(q), dispose().
@@ -24,6 +26,7 @@ import { DragIk } from '../three/DragIk.js';
 import { JointSliders } from '../ui/JointSliders.js';
 import { PoseReadout } from '../ui/PoseReadout.js';
 import { homeConfiguration, makeUnits, DEG, jointRange } from '../core/units.js';
+import { closeAt, loopCoordinates } from '../core/loop.js';
 
 const CSS = `
 :host { display: block; position: relative; height: var(--achain-height, 360px); border: 1px solid #25324d; border-radius: 8px; overflow: hidden;
@@ -82,7 +85,7 @@ export class AchainViewer extends HTMLElement {
     this.chain = new ChainView();
     this.viewport.world.add(this.chain.group);
     this.readout = new PoseReadout(this._els.readout);
-    this.sliders = new JointSliders(this._els.side, { onChange: (q) => this.setQ(q, 'sliders') });
+    this.sliders = new JointSliders(this._els.side, { onChange: (v) => (this._loop ? this._moveLoop(v, 'sliders') : this.setQ(v, 'sliders')) });
     this._anim = null;
     this.viewport.onFrame((dt) => this._tick(dt));
     this._reload();
@@ -142,7 +145,9 @@ export class AchainViewer extends HTMLElement {
       this.model?.dispose();
       this.model = model;
       this._els.msg.hidden = true;
-      this._q = homeConfiguration(model.coordinates);
+      const loop = model.info.loop;
+      this._loop = loop ? loopCoordinates(model) : null;
+      this._q = loop?.assembly.length === model.dof ? Float64Array.from(loop.assembly) : homeConfiguration(model.coordinates);
       this._qFromAttr();
       const fk = model.forwardKinematics(this._q);
       const b = fk.base;
@@ -154,7 +159,8 @@ export class AchainViewer extends HTMLElement {
       this.chain.build(model, L);
       this.viewport.setGrid(L * 1.1);
       this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.45 * L), 0.72 * L);
-      this.sliders.build(model.coordinates, this._q, this.units);
+      this.sliders.prefix = this._loop ? 'y' : 'q';
+      this.sliders.build(this._loop ?? model.coordinates, this._sliderValues(), this.units);
       this._applyFlags();
       this._render();
       this.dispatchEvent(new CustomEvent('achain-load', { detail: { model }, bubbles: true, composed: true }));
@@ -177,7 +183,7 @@ export class AchainViewer extends HTMLElement {
   }
 
   _applyQAttr() {
-    if (this._qFromAttr()) { this.sliders.set(this._q); this._render(); }
+    if (this._qFromAttr()) { this.sliders.set(this._sliderValues()); this._render(); }
   }
 
   _flag(name, dflt = false) {
@@ -192,9 +198,9 @@ export class AchainViewer extends HTMLElement {
     this._els.readout.hidden = !this._flag('readout');
     this.chain.setFramesVisible(this._flag('frames', true));
     this._setupTwin(this._flag('twin'));
-    this._setupGizmo(this._flag('gizmo'));
+    this._setupGizmo(this._flag('gizmo') && !this._loop);
     const a = (this.getAttribute('animate') || '').split(',').map(Number);
-    this._anim = a.length === 4 && a.every(Number.isFinite) && this.model.coordinates[a[0]]
+    this._anim = a.length === 4 && a.every(Number.isFinite) && (this._loop ?? this.model.coordinates)[a[0]]
       ? { joint: a[0], from: a[1], to: a[2], period: a[3], t: 0 } : null;
     this.viewport.resize();
   }
@@ -251,11 +257,13 @@ export class AchainViewer extends HTMLElement {
       const a = this._anim;
       a.t += dt;
       const s = 0.5 - 0.5 * Math.cos((2 * Math.PI * a.t) / a.period);
-      const f = this.model.coordinates[a.joint].angular && this.units.angle === 'deg' ? DEG : 1;
-      const q = Float64Array.from(this._q);
-      const [lo, hi] = jointRange(this.model.coordinates[a.joint]);
-      q[a.joint] = Math.min(hi, Math.max(lo, (a.from + (a.to - a.from) * s) * f));
-      this.setQ(q, 'animate');
+      const coords = this._loop ?? this.model.coordinates;
+      const f = coords[a.joint].angular && this.units.angle === 'deg' ? DEG : 1;
+      const v = Float64Array.from(this._sliderValues());
+      const [lo, hi] = jointRange(coords[a.joint]);
+      v[a.joint] = Math.min(hi, Math.max(lo, (a.from + (a.to - a.from) * s) * f));
+      if (this._loop) this._moveLoop(v, 'animate');
+      else this.setQ(v, 'animate');
     }
   }
 
@@ -274,9 +282,28 @@ export class AchainViewer extends HTMLElement {
     if (!this.model) return;
     if (!q || q.length !== this.model.dof) throw new Error(`q: expected ${this.model.dof} values`);
     this._q = Float64Array.from(q);
-    if (source !== 'sliders') this.sliders.set(this._q);
+    if (source !== 'sliders') this.sliders.set(this._sliderValues());
     this._render();
     this.dispatchEvent(new CustomEvent('achain-change', { detail: { q: this.q, source }, bubbles: true, composed: true }));
+  }
+
+  /** What the sliders show: q, or a closed chain's coordinates y. */
+  _sliderValues() { return this._loop ? this.model.closedChainCoordinates(this._q) : this._q; }
+
+  /**
+   * A closed chain to coordinates y (SI): the core closes the loop from the current q (the branch is kept).
+   * A y the loop cannot reach stops the animation and reports the core's message (achain-error); q stays.
+   */
+  _moveLoop(y, source) {
+    try {
+      this.setQ(closeAt(this.model, this._q, y).q, source);
+    } catch (e) {
+      this._anim = null;
+      this.sliders.set(this._sliderValues());
+      this.dispatchEvent(new CustomEvent('achain-error', { detail: { message: e.message }, bubbles: true, composed: true }));
+      this._els.ik.hidden = false;
+      this._els.ik.textContent = e.message;
+    }
   }
 
   _render() {
