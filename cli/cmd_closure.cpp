@@ -24,12 +24,6 @@ json modelJson(const FreemanModel& f) {
   return {{"Istar", cli::toJson(f.Istar)}, {"Pstar", toJson(f.Pstar)}, {"TL", cli::toJson(f.TL)}};
 }
 
-std::string robotText(const std::string& robot) {
-  for (const auto& b : builtinRobots())
-    if (b.name == robot) return b.json;
-  return readRobotFile(robot);
-}
-
 RegisterCommand closure_cmd("closure", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "closure",
