@@ -61,6 +61,12 @@ TEST_CASE("achain flex-check: bad input is named", "[cli][flex]") {
   CHECK(r.err.find("expected none, zv or zvd") != std::string::npos);
   r = runCli("flex-check --robot prototype-4a" + kMove + " --stiffness 100 --shaper zv --shaper-damping 1.5");
   CHECK(r.err.find("shaper damping ratio: must be in [0, 1)") != std::string::npos);
+  // The controller simulator's flexible drives are checked before it starts.
+  r = runCli("controller-sim --drive-stiffness 5354,0,5354,5354 --duration 0.01");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--drive-stiffness: must be positive (got 0.000000 for joint 1)") != std::string::npos);
+  r = runCli("controller-sim --drive-damping 3 --duration 0.01");
+  CHECK(r.err.find("--drive-damping: only with --drive-stiffness") != std::string::npos);
   r = runCli("flex-check --help");
   CHECK(r.status == 0);
   CHECK(r.out.find("--shaper") != std::string::npos);
