@@ -6,7 +6,7 @@
 //   (J_link + N²·J_rotor)·q̈ = N·τ_motor − b·q̇ − c·sign(q̇) − G·cos(q − q_g)  [− brake when disabled]
 // with N the signed motor-to-joint ratio (prototype drive: spline 1 : −1 times a gearbox), τ_motor
 // clamped to the motor's peak torque, and an absolute encoder on the motor shaft.
-// With drive_stiffness k > 0 the drive is flexible (Spong's two-mass model, docs/flexible.md#controller-simulator):
+// With drive_stiffness k > 0 the drive is flexible (Spong's two-mass model, docs/flexible.md, "Controller simulator with flexible drives"):
 //   N²·J_rotor·θ̈ = N·τ_motor − b·θ̇ − c·sign(θ̇) − k·(θ − q) − d·(θ̇ − q̇)   [− brake]   (motor side, θ on the joint side)
 //   J_link·q̈    = k·(θ − q) + d·(θ̇ − q̇) − G·cos(q − q_g)                                 (link)
 // the friction and brake act on the motor side and the encoder reads θ; position() is the link's q.

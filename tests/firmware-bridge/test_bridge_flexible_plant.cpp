@@ -1,6 +1,6 @@
 // The firmware's PID + feed-forward against the prototype with flexible drives (sim/virtual_controller.hpp,
 // drive_stiffness): the thesis trapezoid unshaped and ZV/ZVD-shaped at the predicted closed-loop frequency of each
-// joint, against the rigid plant. Prints the comparison table of docs/flexible.md#controller-simulator.
+// joint, against the rigid plant. Prints the comparison table of docs/flexible.md, "Controller simulator with flexible drives".
 #include <catch2/catch.hpp>
 #include <Eigen/Eigenvalues>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Checking a planned joint trajectory against the chain with lumped joint flexibility before it is sent
-// (issue 13 item 6; docs/flexible.md#trajectory-check), and input shaping.
+// (issue 13 item 6; docs/flexible.md, "Trajectory check and input shaping"), and input shaping.
 //
 // The motors follow the plan exactly (an ideal, servo-stiff drive: θ(t) = plan(t)); the links respond through the
 // joint springs and dampers (FlexibleJointChain::stepPrescribed), starting at rest in static equilibrium. Reported:
