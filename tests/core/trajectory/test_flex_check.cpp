@@ -10,23 +10,15 @@
 #include <achain/trajectory/flex_check.hpp>
 #include <achain/trajectory/trapezoid.hpp>
 
+#include "dynamics_helpers.hpp"
+
 using namespace achain;
 
 namespace {
-/// One revolute joint turning a uniform 1 m rod of 2 kg about z (I = mL²/3 = 2/3 kg·m²), no gravity.
+/// The uniform 1 m, 2 kg rod (I = mL²/3 = 2/3 kg·m²) without gravity.
 Model rod() {
-  Model m;
-  m.name = "rod";
+  Model m = test::uniformRod();
   m.gravity = Vec3::Zero();
-  Joint j;
-  j.name = "j1";
-  j.kind = JointKind::R;
-  j.a = 1.0;
-  j.link.mass = 2.0;
-  j.link.com = Vec3(-0.5, 0, 0);
-  j.link.inertia = Vec3(1e-4, 2.0 / 12, 2.0 / 12).asDiagonal();
-  m.joints.push_back(j);
-  m.finalize();
   return m;
 }
 constexpr double kI = 2.0 / 3.0;

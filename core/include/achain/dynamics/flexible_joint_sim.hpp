@@ -12,7 +12,7 @@
 // Integrator: classical RK4 with the input held over the step (step) or θ(t) evaluated at the stage times
 // (stepPrescribed). The coupling is stiff (k/J ≫ the rigid dynamics), so the step is set from the highest
 // natural frequency: stableStep() = 2π/ω_max / 20 (RK4 needs ω·dt < 2.8 for stability; at ω·dt = 0.31 its
-// energy error is about 1e-5 of the oscillation energy per period). See docs/flexible.md#simulation.
+// energy error is about 1e-5 of the oscillation energy per period). See docs/flexible.md, "Simulation".
 #pragma once
 #include <functional>
 
