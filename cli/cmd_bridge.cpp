@@ -221,7 +221,7 @@ RegisterCommand sim_cmd("controller-sim", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "controller-sim",
       "Run the reference firmware on a simulated robot (default: the prototype, 4 joints, 1 kHz) behind a pseudo-terminal; prints its path");
-  static std::string port, link, log, start, robot = "prototype-4a";
+  static std::string port, link, log, start, robot = "prototype-4a", drive_k, drive_c;
   static double duration = 0, log_period = 0.005;
   static bool deg = false;
   sub->add_option("--port", port, "Use this existing tty (e.g. one end of a socat pty pair) instead of creating a PTY");
@@ -232,9 +232,25 @@ RegisterCommand sim_cmd("controller-sim", [](CLI::App& app) {
   sub->add_option("--duration", duration, "Stop after this many seconds (default: run until SIGINT/SIGTERM)");
   sub->add_option("--log", log, "Stream the executed motion, events (e-stop, faults, plant faults) and, on exit, the counters to this JSON Lines file (flushed every 50 ms). Signals: SIGUSR1 stalls a joint for 0.4 s, SIGUSR2 glitches an encoder (testing)");
   sub->add_option("--log-period", log_period, "Seconds between logged samples")->capture_default_str();
+  sub->add_option("--drive-stiffness", drive_k,
+                  "Flexible drives (docs/flexible.md): spring between motor and link, N*m/rad at the joint, one value or one per "
+                  "joint (the prototype's derived drive: 5354); the encoder reads the motor, the log the link");
+  sub->add_option("--drive-damping", drive_c, "With --drive-stiffness: the damper beside it, N*m*s/rad (default 0)");
   sub->callback([] {
     run("controller-sim", [] {
-      br::SimProfile prof = br::simProfileFromModel(loadRobot(robot));
+      const Model m = loadRobot(robot);
+      br::SimProfile prof = br::simProfileFromModel(m);
+      if (!drive_c.empty() && drive_k.empty()) throw Error("--drive-damping: only with --drive-stiffness");
+      if (!drive_k.empty()) {
+        const VecX k = perCoordinate(m, drive_k, "--drive-stiffness");
+        const VecX c = drive_c.empty() ? VecX::Zero(m.nv) : perCoordinate(m, drive_c, "--drive-damping");
+        for (int j = 0; j < prof.joints && j < m.nv; ++j) {
+          if (!(k[j] > 0)) throw Error("--drive-stiffness: must be positive (got " + std::to_string(k[j]) + " for joint " + std::to_string(j) + ")");
+          if (!(c[j] >= 0)) throw Error("--drive-damping: must be zero or positive (got " + std::to_string(c[j]) + " for joint " + std::to_string(j) + ")");
+          prof.plant[j].drive_stiffness = k[j];
+          prof.plant[j].drive_damping = c[j];
+        }
+      }
       if (!start.empty()) {
         const auto v = parseList(start, "--start");
         if (static_cast<int>(v.size()) != prof.joints) throw Error("--start: give " + std::to_string(prof.joints) + " values");

@@ -14,12 +14,6 @@
 namespace achain::cli {
 namespace {
 
-std::string robotText(const std::string& robot) {
-  for (const auto& b : builtinRobots())
-    if (b.name == robot) return b.json;
-  return readRobotFile(robot);
-}
-
 RegisterCommand closure_cmd("closure", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "closure",

@@ -9,15 +9,6 @@
 namespace achain::cli {
 namespace {
 
-/// One value for every coordinate, or one per coordinate.
-VecX perCoordinate(const Model& m, const std::string& text, const std::string& what) {
-  const auto v = parseList(text, what);
-  if (v.size() == 1) return VecX::Constant(m.nv, v[0]);
-  if (static_cast<int>(v.size()) != m.nv)
-    throw Error(what + ": expected 1 value or " + std::to_string(m.nv) + " (one per coordinate), got " + std::to_string(v.size()));
-  return Eigen::Map<const VecX>(v.data(), m.nv);
-}
-
 RegisterCommand modes_cmd("modes", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "modes",

@@ -37,6 +37,20 @@ void reportUrdfWarnings(const std::string& sub, const Model& m) {
     if (n.rfind("URDF warning: ", 0) == 0) std::cerr << (sub.empty() ? std::string("achain") : "achain " + sub) << ": warning: " << safeMessage(n.substr(14)) << "\n";
 }
 
+VecX perCoordinate(const Model& m, const std::string& text, const std::string& what) {
+  const auto v = parseList(text, what);
+  if (v.size() == 1) return VecX::Constant(m.nv, v[0]);
+  if (static_cast<int>(v.size()) != m.nv)
+    throw Error(what + ": expected 1 value or " + std::to_string(m.nv) + " (one per coordinate), got " + std::to_string(v.size()));
+  return Eigen::Map<const VecX>(v.data(), m.nv);
+}
+
+std::string robotText(const std::string& robot) {
+  for (const auto& b : builtinRobots())
+    if (b.name == robot) return b.json;
+  return readRobotFile(robot);
+}
+
 Model RobotArgs::model() const {
   UrdfOptions o;
   o.tool_link = tool_link;

@@ -34,6 +34,13 @@ struct RobotArgs {
   VecX joints(const Model& m, const std::string& text, const std::string& what = "--q") const;
 };
 
+/// One value for every coordinate, or one per coordinate (parseList's rules); throws achain::Error naming `what`.
+VecX perCoordinate(const Model& m, const std::string& text, const std::string& what);
+
+/// The text of a robot: a built-in's JSON, or the file (bounded read), for the sections read beside the model
+/// (loopFromJsonString, jointFlexibilityFromJsonString).
+std::string robotText(const std::string& robot);
+
 /// Adds --tool-link, --balance-inertia and --keep-fixed (URDF files) to a subcommand.
 void addUrdfOptions(CLI::App* app, std::string& tool_link, bool& balance_inertia, bool& keep_fixed);
 /// Prints a loaded model's "URDF warning: …" notes on stderr (nothing is dropped silently).

@@ -15,7 +15,6 @@ namespace bridge {
 
 using nlohmann::json;
 
-namespace {
 SampledTrajectory fromCore(const Trajectory& c) {
   SampledTrajectory tr;
   tr.robot = c.robot;
@@ -32,6 +31,8 @@ SampledTrajectory fromCore(const Trajectory& c) {
   rows(c.qdd, tr.qdd);
   return tr;
 }
+
+namespace {
 }  // namespace
 
 SampledTrajectory trajectoryFromJson(const json& j) {

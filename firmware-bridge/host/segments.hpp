@@ -22,6 +22,13 @@ struct SampledTrajectory {
   int dof() const { return joints.empty() ? (q.empty() ? 0 : static_cast<int>(q[0].size())) : static_cast<int>(joints.size()); }
 };
 
+}  // namespace bridge
+struct Trajectory;  // core/trajectory/trajectory.hpp
+namespace bridge {
+
+/// The core's sampled trajectory (samplePath) as the bridge's: rows per sample.
+SampledTrajectory fromCore(const Trajectory& c);
+
 /// Parses and validates; throws achain::Error naming the field (e.g. "q[12][3]: not a number").
 SampledTrajectory trajectoryFromJson(const nlohmann::json& j);
 nlohmann::json trajectoryToJson(const SampledTrajectory& t);

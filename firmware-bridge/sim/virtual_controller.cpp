@@ -56,6 +56,15 @@ SimProfile prototypeProfile() {
   return p;
 }
 
+SimProfile prototypeFlexibleProfile(double stiffness, double damping) {
+  SimProfile p = prototypeProfile();
+  for (int j = 0; j < p.joints; ++j) {
+    p.plant[j].drive_stiffness = stiffness;
+    p.plant[j].drive_damping = damping;
+  }
+  return p;
+}
+
 size_t SimHal::serialWrite(const uint8_t* data, size_t n) {
   size_t w = 0;
   while (w < n) {
@@ -78,7 +87,7 @@ size_t SimHal::takeOutput(uint8_t* dst, size_t cap) {
 
 VirtualController::VirtualController(const SimProfile& p, uint16_t servo_hz)
     : profile_(p), hal_(), ctrl_(hal_, p.joints, servo_hz, "achain-sim"), servo_hz_(servo_hz ? servo_hz : 1000) {
-  for (int j = 0; j < profile_.joints; ++j) q_[j] = profile_.q_start[j];
+  for (int j = 0; j < profile_.joints; ++j) q_[j] = th_[j] = profile_.q_start[j];
   updateEncoders();
 }
 
@@ -89,37 +98,53 @@ void VirtualController::write(const uint8_t* data, size_t n) {
 void VirtualController::updateEncoders() {
   for (int j = 0; j < profile_.joints; ++j) {
     const PlantParams& pl = profile_.plant[j];
-    const double counts = q_[j] * pl.gear_ratio * pl.counts_per_rev / (2 * kPi);
+    const double counts = motorPosition(j) * pl.gear_ratio * pl.counts_per_rev / (2 * kPi);
     hal_.encoder[j] = pl.encoder_offset + static_cast<int32_t>(floor(counts + 0.5)) + (glitch_ticks_[j] > 0 ? glitch_counts_[j] : 0);
   }
 }
 
+namespace {
+/// Semi-implicit Euler step of one body of inertia J at (x, v) under `drive` and Coulomb friction/brake `stick`
+/// with stiction: a resting body stays put while |drive| ≤ stick, and friction cannot reverse the motion.
+void frictionStep(double& x, double& v, double drive, double stick, double J, double dt) {
+  if (fabs(v) < 1e-9 && fabs(drive) <= stick) {
+    v = 0;
+    return;
+  }
+  const double dir = v != 0 ? (v > 0 ? 1.0 : -1.0) : (drive > 0 ? 1.0 : -1.0);
+  const double v_new = v + (drive - stick * dir) / J * dt;
+  if (v != 0 && v_new * v < 0 && fabs(drive) <= stick) v = 0;
+  else v = v_new;
+  x += v * dt;
+}
+}  // namespace
+
 void VirtualController::integrate(double dt) {
   for (int j = 0; j < profile_.joints; ++j) {
     const PlantParams& pl = profile_.plant[j];
+    const bool flexible = pl.drive_stiffness > 0;
     if (stall_ticks_[j] > 0) {  // jammed: held where it is whatever the motor does
       qd_[j] = 0;
+      thd_[j] = 0;
       continue;
     }
-    const double J = pl.link_inertia + pl.gear_ratio * pl.gear_ratio * pl.rotor_inertia;
+    const double Jm = pl.gear_ratio * pl.gear_ratio * pl.rotor_inertia;
     double tm = hal_.enabled ? hal_.torque[j] : 0.0;
     if (tm > pl.motor_torque_max) tm = pl.motor_torque_max;
     if (tm < -pl.motor_torque_max) tm = -pl.motor_torque_max;
-    const double drive = pl.gear_ratio * tm - pl.gravity * cos(q_[j] - pl.gravity_phase) - pl.viscous * qd_[j];
     const double stick = pl.coulomb + (hal_.enabled ? 0.0 : pl.brake_torque);
-    // Coulomb friction (and the brake) with stiction: a resting joint stays put while |drive| ≤ stick.
-    if (fabs(qd_[j]) < 1e-9 && fabs(drive) <= stick) {
-      qd_[j] = 0;
+    const double load = pl.gravity * cos(q_[j] - pl.gravity_phase);
+    if (!flexible) {
+      const double drive = pl.gear_ratio * tm - load - pl.viscous * qd_[j];
+      frictionStep(q_[j], qd_[j], drive, stick, pl.link_inertia + Jm, dt);
       continue;
     }
-    const double dir = qd_[j] != 0 ? (qd_[j] > 0 ? 1.0 : -1.0) : (drive > 0 ? 1.0 : -1.0);
-    const double qdd = (drive - stick * dir) / J;
-    const double v_new = qd_[j] + qdd * dt;
-    if (qd_[j] != 0 && v_new * qd_[j] < 0 && fabs(drive) <= stick) {
-      qd_[j] = 0;  // friction cannot reverse the motion
-    } else {
-      qd_[j] = v_new;
-    }
+    // Two masses through the drive spring: the motor side first (friction, brake), then the link with the
+    // motor's new state (semi-implicit, stable for ω·dt < 2; ω·dt ≈ 0.07 at the prototype's values).
+    const double spring = pl.drive_stiffness * (th_[j] - q_[j]) + pl.drive_damping * (thd_[j] - qd_[j]);
+    frictionStep(th_[j], thd_[j], pl.gear_ratio * tm - pl.viscous * thd_[j] - spring, stick, Jm, dt);
+    const double spring2 = pl.drive_stiffness * (th_[j] - q_[j]) + pl.drive_damping * (thd_[j] - qd_[j]);
+    qd_[j] += (spring2 - load) / pl.link_inertia * dt;
     q_[j] += qd_[j] * dt;
   }
 }

@@ -6,6 +6,10 @@
 //   (J_link + N²·J_rotor)·q̈ = N·τ_motor − b·q̇ − c·sign(q̇) − G·cos(q − q_g)  [− brake when disabled]
 // with N the signed motor-to-joint ratio (prototype drive: spline 1 : −1 times a gearbox), τ_motor
 // clamped to the motor's peak torque, and an absolute encoder on the motor shaft.
+// With drive_stiffness k > 0 the drive is flexible (Spong's two-mass model, docs/flexible.md, "Controller simulator with flexible drives"):
+//   N²·J_rotor·θ̈ = N·τ_motor − b·θ̇ − c·sign(θ̇) − k·(θ − q) − d·(θ̇ − q̇)   [− brake]   (motor side, θ on the joint side)
+//   J_link·q̈    = k·(θ − q) + d·(θ̇ − q̇) − G·cos(q − q_g)                                 (link)
+// the friction and brake act on the motor side and the encoder reads θ; position() is the link's q.
 #pragma once
 #include "../mcu/controller.hpp"
 
@@ -24,6 +28,8 @@ struct PlantParams {
   double brake_torque = 60.0;     // N·m joint side, when the drive is disabled
   uint32_t counts_per_rev = 4096; // encoder counts per motor revolution
   int32_t encoder_offset = 0;     // encoder count at q = 0 (the true one; the host configures its belief)
+  double drive_stiffness = 0.0;   // N·m/rad joint side between motor and link; 0 = rigid drive
+  double drive_damping = 0.0;     // N·m·s/rad, the damper beside the drive spring
 };
 
 struct SimProfile {
@@ -38,6 +44,10 @@ struct SimProfile {
 /// 60°..300° θ_v limits, spline drive 1:−1 behind a 50:1 gearbox, 4096-count motor encoders, and
 /// PID + feed-forward gains for a 15 Hz position bandwidth. Starts at θ_v = 60° on every joint.
 SimProfile prototypeProfile();
+
+/// The prototype with a flexible drive on every joint: k = 5354 N·m/rad (docs/flexible.md#prototype-drive:
+/// gearbox, gear mesh and spline in series) and damping d N·m·s/rad; the controller's gains are unchanged.
+SimProfile prototypeFlexibleProfile(double stiffness = 5354.0, double damping = 12.95);
 
 class SimHal final : public Hal {
  public:
@@ -82,6 +92,8 @@ class VirtualController {
   Controller& controller() { return ctrl_; }
   const SimHal& hal() const { return hal_; }
   double position(int j) const { return q_[j]; }
+  /// Motor angle on the joint side (θ); equals position() for a rigid drive.
+  double motorPosition(int j) const { return profile_.plant[j].drive_stiffness > 0 ? th_[j] : q_[j]; }
   double velocity(int j) const { return qd_[j]; }
   double timeSeconds() const { return hal_.time_us * 1e-6; }
   int joints() const { return profile_.joints; }
@@ -95,6 +107,7 @@ class VirtualController {
   Controller ctrl_;
   uint16_t servo_hz_;
   double q_[kMaxJoints] = {0}, qd_[kMaxJoints] = {0};
+  double th_[kMaxJoints] = {0}, thd_[kMaxJoints] = {0};  // motor side of a flexible drive
   int stall_ticks_[kMaxJoints] = {0}, glitch_ticks_[kMaxJoints] = {0};
   int32_t glitch_counts_[kMaxJoints] = {0};
 };

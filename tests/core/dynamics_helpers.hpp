@@ -6,6 +6,22 @@
 
 namespace achain::test {
 
+/// One revolute joint carrying a uniform 1 m rod of mass 2 kg along its x axis (I about the joint axis = mL²/3 = 2/3).
+inline Model uniformRod() {
+  Model m;
+  m.name = "rod";
+  Joint j;
+  j.name = "j1";
+  j.kind = JointKind::R;
+  j.a = 1.0;
+  j.link.mass = 2.0;
+  j.link.com = Vec3(-0.5, 0, 0);
+  j.link.inertia = Vec3(1e-4, 2.0 / 12, 2.0 / 12).asDiagonal();
+  m.joints.push_back(j);
+  m.finalize();
+  return m;
+}
+
 inline Mat3 randomInertia(std::mt19937& rng, double scale) {
   std::uniform_real_distribution<double> u(-1, 1);
   Eigen::Matrix3d A;

@@ -16,62 +16,6 @@ using namespace bridge_test;
 namespace {
 constexpr double kDegr = 3.14159265358979323846 / 180.0;
 
-struct Run {
-  double max_track = 0;      // max |plant − plan| during the motion, rad
-  double max_cmd_dev = 0;    // max |commanded − plan|, rad
-  double final_err = 0;      // max |measured − plan end| after settling, rad
-  bool ok = false;
-  bool ids_monotonic = true;
-};
-
-/// Queues `segs`, waits until `prefill` of them are acknowledged (within timeout_ms), then starts.
-void startAfterPrefill(Rig& rig, const std::vector<Segment>& segs, size_t prefill, int timeout_ms) {
-  rig.host.queueSegments(segs);
-  REQUIRE(rig.runUntil([&] { return rig.host.counters().segments_acked >= prefill; }, timeout_ms));
-  rig.host.start();
-}
-
-/// Streams `segs`, starts after a prefill, runs to the end, settles; compares with the plan.
-Run streamPlan(Rig& rig, const std::vector<Segment>& segs, int max_ms = 20000) {
-  Run r;
-  startAfterPrefill(rig, segs, std::min<size_t>(segs.size(), 32), 5000);
-  bool have_t0 = false;
-  double t0 = 0;
-  uint32_t last_id = 0;
-  const int nj = rig.vc.joints();
-  rig.on_step = [&] {
-    const Status& s = rig.host.status();
-    if (!have_t0 && s.state == State::Running && s.traj_time_us > 0) {
-      t0 = (s.time_us - s.traj_time_us) * 1e-6;
-      have_t0 = true;
-    }
-    if (s.segment_id < last_id) r.ids_monotonic = false;
-    last_id = s.segment_id;
-    if (have_t0 && rig.vc.controller().state() == State::Running) {
-      double plan[kMaxJoints];
-      evaluateSegments(segs, rig.vc.timeSeconds() - t0, plan);
-      double planc[kMaxJoints];
-      evaluateSegments(segs, rig.vc.timeSeconds() - 1e-3 - t0, planc);  // the command of the tick just run
-      for (int j = 0; j < nj; ++j) {
-        r.max_track = std::max(r.max_track, std::fabs(rig.vc.position(j) - plan[j]));
-        r.max_cmd_dev = std::max(r.max_cmd_dev, std::fabs(rig.vc.controller().commanded(j) - planc[j]));
-      }
-    }
-  };
-  const uint32_t end_id = segs.back().id;
-  r.ok = rig.runUntil(
-      [&] {
-        const Status& s = rig.host.status();
-        return rig.host.backlog() == 0 && s.state == State::Idle && s.segment_id == end_id && s.queue_fill == 0;
-      },
-      max_ms);
-  rig.on_step = nullptr;
-  rig.step(500);
-  for (int j = 0; j < nj; ++j)
-    r.final_err = std::max(r.final_err, std::fabs(rig.host.status().q[j] / kPosScale - segs.back().b[j].q / kPosScale));
-  return r;
-}
-
 std::vector<Segment> trapezoidSegments(const Rig& rig, double seg_dt = 0.01) {
   const auto lim = profileLimits(rig.profile);
   return buildSegments(thesisTrapezoid(0.001), seg_dt, 1, false, &lim, rig.profile.global.accel_margin);

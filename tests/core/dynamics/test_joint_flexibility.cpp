@@ -7,25 +7,13 @@
 #include <achain/dynamics/joint_flexibility.hpp>
 #include <achain/model/robots.hpp>
 
+#include "dynamics_helpers.hpp"
+
 using namespace achain;
 
 namespace {
 
-/// One revolute joint carrying a uniform 1 m rod of mass 2 kg (I about the axis = mL²/3 = 2/3).
-Model pendulum() {
-  Model m;
-  m.name = "rod";
-  Joint j;
-  j.name = "j1";
-  j.kind = JointKind::R;
-  j.a = 1.0;
-  j.link.mass = 2.0;
-  j.link.com = Vec3(-0.5, 0, 0);
-  j.link.inertia = Vec3(1e-4, 2.0 / 12, 2.0 / 12).asDiagonal();
-  m.joints.push_back(j);
-  m.finalize();
-  return m;
-}
+Model pendulum() { return test::uniformRod(); }
 
 JointFlexibility flexOf(std::initializer_list<double> k, std::initializer_list<double> J) {
   JointFlexibility f;

@@ -22,7 +22,14 @@ MotorSide motorSideFromString(const std::string& s);
 struct JointFlexibility {
   VecX stiffness;       ///< k per coordinate (size nv), N·m/rad (N/m for a prismatic joint), > 0
   VecX motor_inertia;   ///< J per coordinate (size nv), kg·m² reflected to the joint (J_m·G²), > 0; MotorSide::Free only
+  VecX damping;         ///< c per coordinate (size nv, or empty = none), N·m·s/rad, ≥ 0: the damper beside the spring
+                        ///< (the simulation in flexible_joint_sim.hpp; the modal analysis ignores it)
 };
+
+/// Validates `flex` for `model`: stiffness of size nv, positive and finite; damping empty or of size nv, zero or
+/// positive and finite; motor_inertia of size nv, positive and finite when `need_motor_inertia`. Throws
+/// achain::Error naming the field, the coordinate and its joint.
+void checkJointFlexibility(const Model& model, const JointFlexibility& flex, bool need_motor_inertia);
 
 /// Natural modes of the rigid chain with joint springs about q (see the file comment). options: as for massMatrix
 /// (legs); options.motors is ignored (the rotor belongs to the motor side). Throws achain::Error naming the field

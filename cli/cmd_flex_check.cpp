@@ -1,0 +1,147 @@
+// Subcommand `flex-check`: a planned joint move checked against lumped joint flexibility before it is sent
+// (core/include/achain/trajectory/flex_check.hpp), unshaped and with ZV / ZVD input shaping.
+#include <cmath>
+
+#include "common.hpp"
+#include <achain/io/drive_json.hpp>
+#include <achain/io/json_text.hpp>
+#include <achain/trajectory/flex_check.hpp>
+#include <achain/trajectory/plan.hpp>
+
+namespace achain::cli {
+namespace {
+
+json resultJson(const FlexCheckResult& r) {
+  return {{"duration", r.duration},
+          {"bandwidth_hz", r.bandwidth_hz},
+          {"bandwidth_ratio", r.bandwidth_ratio},
+          {"peak_tip_error_m", r.peak_tip_error},
+          {"peak_tip_error_time", r.peak_tip_error_time},
+          {"peak_deflection", r.peak_deflection},
+          {"static_tip_sag_m", r.static_tip_sag},
+          {"residual_tip_vibration_m", r.residual_tip_vibration},
+          {"residual_deflection", r.residual_deflection},
+          {"settle", r.settle},
+          {"dt", r.dt},
+          {"steps", r.steps}};
+}
+
+/// --stiffness / --damping, else the robot file's drive blocks.
+JointFlexibility flexibilityOf(const Model& m, const std::string& robot, const std::string& stiffness, const std::string& damping) {
+  JointFlexibility f;
+  if (stiffness.empty()) {
+    nlohmann::json doc;
+    bool parsed = true;
+    try {
+      doc = parseJsonText(robotText(robot));
+    } catch (const Error&) {
+      parsed = false;  // a URDF: no drive blocks
+    }
+    if (!parsed || !hasDrives(doc))
+      throw Error("--stiffness: required (the robot file declares no joint drives; e.g. core/robots/variants/prototype-4a-drive.json does)");
+    f = jointFlexibilityFromJson(doc, m);
+  } else {
+    f.stiffness = perCoordinate(m, stiffness, "--stiffness");
+    f.damping = VecX::Zero(m.nv);
+  }
+  if (!damping.empty()) f.damping = perCoordinate(m, damping, "--damping");
+  for (int i = 0; i < m.nv; ++i) {
+    const std::string joint = " (joint '" + m.joints[m.coord_joint[i]].name + "')";
+    if (!(f.stiffness[i] > 0))
+      throw Error("--stiffness: must be positive (got " + std::to_string(f.stiffness[i]) + " for coordinate " + std::to_string(i) + joint + ")");
+    if (!(f.damping[i] >= 0))
+      throw Error("--damping: must be zero or positive (got " + std::to_string(f.damping[i]) + " for coordinate " + std::to_string(i) + joint + ")");
+  }
+  return f;
+}
+
+RegisterCommand flex_check_cmd("flex-check", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "flex-check",
+      "Check a planned joint move against lumped joint flexibility (Spong): motors on the plan, links through the drive "
+      "springs; first natural frequency along the path, bandwidth ratio, peak tip error, residual vibration; "
+      "with --shaper also the ZV / ZVD input-shaped plan");
+  static RobotArgs args;
+  static std::string from, to, profile = "trapezoid", stiffness, damping, shaper = "all", legs = "full";
+  static bool sync = false;
+  static double vscale = 1, ascale = 1, duration = 0, shaper_hz = 0, shaper_zeta = -1, settle = 0, dt = 0;
+  static int samples = 21;
+  args.add(sub, JointInputs::Deg);
+  sub->add_option("--from", from, "Start configuration (degrees for angular joints with --deg)")->required();
+  sub->add_option("--to", to, "Goal configuration")->required();
+  sub->add_option("--profile", profile, "trapezoid | cubic | quintic | septic (default trapezoid, the model's limits)");
+  sub->add_flag("--sync", sync, "Trapezoid: synchronise all joints");
+  sub->add_option("--vel-scale", vscale, "Multiply the speed limits");
+  sub->add_option("--acc-scale", ascale, "Multiply the acceleration limits");
+  sub->add_option("--duration", duration, "Scale the plan uniformly to this duration (s)");
+  sub->add_option("--stiffness", stiffness,
+                  "Drive stiffness k, N*m/rad (N/m prismatic): one value or one per coordinate (default: the robot file's drive blocks)");
+  sub->add_option("--damping", damping, "Drive damping c, N*m*s/rad: one value or one per coordinate (default: the file's, or 0)");
+  sub->add_option("--shaper", shaper, "none | zv | zvd | all (default all: the plan unshaped, then ZV and ZVD)");
+  sub->add_option("--shaper-frequency", shaper_hz, "Frequency shaped for, Hz (default: the first locked-motor frequency at the end of the move)");
+  sub->add_option("--shaper-damping", shaper_zeta, "Damping ratio shaped for (default: the first mode's, from the drive damping)");
+  sub->add_option("--settle", settle, "Seconds simulated after the move (default: 5 periods of the lowest first frequency, at least 0.5)");
+  sub->add_option("--dt", dt, "Integration step, s (default: 1/20 of the shortest locked-motor period, at most 1 ms)");
+  sub->add_option("--samples", samples, "Configurations along the path for the frequency map (default 21)")->check(CLI::Range(2, 10000));
+  sub->add_option("--legs", legs, "A-pair leg model: massless | lumped | full | potential (default full)");
+  sub->callback([] {
+    run("flex-check", [] {
+      const Model m = args.model();
+      PlanSpec spec;
+      spec.profile = profile;
+      spec.from = args.joints(m, from, "--from");
+      spec.to = args.joints(m, to, "--to");
+      spec.synchronize = sync;
+      spec.velocity_scale = vscale;
+      spec.acceleration_scale = ascale;
+      spec.duration = duration;
+      const Plan plan = planJointPath(m, spec);
+      const JointFlexibility f = flexibilityOf(m, args.robot, stiffness, damping);
+      DynamicsOptions o;
+      o.legs = legModelFromString(legs);
+      FlexCheckOptions fo;
+      fo.dt = dt;
+      fo.settle = settle;
+      fo.frequency_samples = samples;
+      std::vector<ShaperKind> kinds;
+      if (shaper == "all") kinds = {ShaperKind::None, ShaperKind::ZV, ShaperKind::ZVD};
+      else kinds = {shaperKindFromString(shaper)};
+      const FlexCheckResult base = checkFlexibleTrajectory(m, f, *plan.path, o, fo);
+      const double w = 2 * M_PI * (shaper_hz > 0 ? shaper_hz : base.first_hz_end);
+      const double zeta = shaper_zeta >= 0 ? shaper_zeta : base.first_damping_ratio_end;
+      json results = json::array();
+      for (ShaperKind k : kinds) {
+        json row;
+        FlexCheckResult r = base;
+        if (k != ShaperKind::None) {
+          const InputShaper s = makeShaper(k, w, zeta);
+          r = checkFlexibleTrajectory(m, f, ShapedPath(plan.path, s), o, fo);
+          row["impulses"] = {{"amplitude", s.amplitude}, {"time", s.time}};
+        }
+        row["shaper"] = toString(k);
+        row.update(resultJson(r));
+        row["residual_reduction"] = base.residual_tip_vibration > 0 ? base.residual_tip_vibration / r.residual_tip_vibration : 1.0;
+        results.push_back(row);
+      }
+      json joints = json::array();
+      for (int i = 0; i < m.nv; ++i) joints.push_back(m.joints[m.coord_joint[i]].name);
+      print({{"robot", m.name},
+             {"joints", joints},
+             {"plan", {{"profile", plan.path->profile()}, {"duration", plan.path->duration()}}},
+             {"stiffness", toJson(f.stiffness)},
+             {"damping", toJson(f.damping)},
+             {"motor_side", "the motors follow the plan exactly (ideal servo); links through the drive springs"},
+             {"first_frequency_hz", {{"t", base.frequency_t}, {"hz", base.first_hz}, {"min", base.first_hz_min},
+                                     {"max", base.first_hz_max}, {"end", base.first_hz_end}}},
+             {"first_damping_ratio_end", base.first_damping_ratio_end},
+             {"highest_frequency_hz", base.highest_hz},
+             {"bandwidth_definition", "frequency below which 95 % of the joint-acceleration energy lies; ratio = bandwidth / min first frequency"},
+             {"shaper_frequency_hz", w / (2 * M_PI)},
+             {"shaper_damping_ratio", zeta},
+             {"results", results}});
+    });
+  });
+});
+
+}  // namespace
+}  // namespace achain::cli
