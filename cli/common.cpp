@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,25 @@
 #include <achain/model/robots.hpp>
 
 namespace achain::cli {
+
+const char* const kInfluenceRowNames[6] = {"x", "y", "z", "wx", "wy", "wz"};
+
+std::vector<int> parseInfluenceRows(const std::string& text, const std::string& what) {
+  std::vector<int> rows;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string tok = text.substr(start, end - start);
+    const auto it = std::find(kInfluenceRowNames, kInfluenceRowNames + 6, tok);
+    if (it == kInfluenceRowNames + 6)
+      throw Error(what + ": " + nameInput(tok, 40) + " is not an influence row (x, y, z, wx, wy or wz)");
+    const int r = static_cast<int>(it - kInfluenceRowNames);
+    if (std::find(rows.begin(), rows.end(), r) != rows.end()) throw Error(what + ": " + tok + " is listed twice");
+    rows.push_back(r);
+    start = end + 1;
+  }
+  return rows;
+}
 
 void RobotArgs::add(CLI::App* app, JointInputs inputs) {
   app->add_option("--robot", robot, "Built-in robot name (see `achain robots`), a robot JSON file or a URDF file")->required();
