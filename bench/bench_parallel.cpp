@@ -56,11 +56,23 @@ int bodies(const ParallelRobot& pr) {
   return n;
 }
 
-void parallelClosure(benchmark::State& state, const std::string& name) {
-  const ParallelRobot pr = loadParallel(name);
+// A parallel robot file with one Data per leg, its pose path and platform rates.
+struct Mechanism {
+  const ParallelRobot pr;
   std::vector<Data> datas;
-  for (const Model& m : pr.legs) datas.emplace_back(m);
-  const std::vector<SE3> path = posePath(pr);
+  const std::vector<SE3> path;
+  const VecX wd, wdd;
+  explicit Mechanism(const std::string& name)
+      : pr(loadParallel(name)), path(posePath(pr)), wd(rates(pr.freedoms(), 1)), wdd(rates(pr.freedoms(), 2)) {
+    for (const Model& m : pr.legs) datas.emplace_back(m);
+  }
+};
+
+void parallelClosure(benchmark::State& state, const std::string& name) {
+  Mechanism mc(name);
+  const ParallelRobot& pr = mc.pr;
+  std::vector<Data>& datas = mc.datas;
+  const std::vector<SE3>& path = mc.path;
   std::vector<VecX> q;
   legInverseKinematics(pr, datas, path[0], q);
   int k = 0, iters = 0;
@@ -74,10 +86,10 @@ void parallelClosure(benchmark::State& state, const std::string& name) {
 
 // Transfer only: legs already closed along the path (their q stored), parallelModel + parallelActuate + loads.
 void parallelTransfer(benchmark::State& state, const std::string& name) {
-  const ParallelRobot pr = loadParallel(name);
-  std::vector<Data> datas;
-  for (const Model& m : pr.legs) datas.emplace_back(m);
-  const std::vector<SE3> path = posePath(pr);
+  Mechanism mc(name);
+  const ParallelRobot& pr = mc.pr;
+  std::vector<Data>& datas = mc.datas;
+  const std::vector<SE3>& path = mc.path;
   std::vector<std::vector<VecX>> qs(kPath);
   std::vector<VecX> q;
   for (int k = 0; k < kPath; ++k) legInverseKinematics(pr, datas, path[k], q), qs[k] = q;
@@ -85,8 +97,6 @@ void parallelTransfer(benchmark::State& state, const std::string& name) {
   for (const Model& m : pr.legs) legs.push_back(&m);
   PlatformInertia plat;
   plat.mass = pr.platform_mass;
-  const int N = pr.freedoms();
-  const VecX wd = rates(N, 1), wdd = rates(N, 2);
   ParallelState st;
   ParallelMotion mo;
   int k = 0;
@@ -95,25 +105,20 @@ void parallelTransfer(benchmark::State& state, const std::string& name) {
     plat.inertia = path[i].R * pr.platform_inertia * path[i].R.transpose();
     parallelModel(legs, datas, qs[i], pr.planar, plat, DynamicsOptions{}, st.pm);
     parallelActuate(st.pm, pr.actuated, st.Gq_w, st.Hq_ww, st.q_model);
-    parallelMotion(st, wd, wdd, mo);
+    parallelMotion(st, mc.wd, mc.wdd, mo);
     benchmark::DoNotOptimize(mo.Tq.data());
   }
 }
 
 // The whole closed-chain inverse dynamics: closure + transfer + I*/P* + loads (parallelAt + parallelMotion).
 void parallelId(benchmark::State& state, const std::string& name) {
-  const ParallelRobot pr = loadParallel(name);
-  std::vector<Data> datas;
-  for (const Model& m : pr.legs) datas.emplace_back(m);
-  const std::vector<SE3> path = posePath(pr);
-  const int N = pr.freedoms();
-  const VecX wd = rates(N, 1), wdd = rates(N, 2);
+  Mechanism mc(name);
   ParallelState st;
   ParallelMotion mo;
   int k = 0;
   for (auto _ : state) {
-    parallelAt(pr, datas, path[k++ % kPath], DynamicsOptions{}, st);  // st.q: the previous solution
-    parallelMotion(st, wd, wdd, mo);
+    parallelAt(mc.pr, mc.datas, mc.path[k++ % kPath], DynamicsOptions{}, st);  // st.q: the previous solution
+    parallelMotion(st, mc.wd, mc.wdd, mo);
     benchmark::DoNotOptimize(mo.Tq.data());
   }
 }

@@ -16,10 +16,7 @@ namespace {
 // "leg:joint,…" with the joint by name or by coordinate index; at least the platform's freedoms of them.
 std::vector<std::pair<int, int>> parseActuated(const ParallelRobot& pr, const std::string& text) {
   std::vector<std::pair<int, int>> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(',', start), text.size());
-    const std::string tok = text.substr(start, end - start);
+  for (const std::string& tok : splitList(text)) {
     const size_t colon = tok.find(':');
     const std::string where = "--actuate: " + nameInput(tok, 40);
     if (colon == std::string::npos) throw Error(where + " is not leg:joint");
@@ -39,7 +36,6 @@ std::vector<std::pair<int, int>> parseActuated(const ParallelRobot& pr, const st
     for (const auto& a : out)
       if (a.first == r && a.second == c) throw Error(where + " is listed twice");
     out.emplace_back(r, c);
-    start = end + 1;
   }
   if (static_cast<int>(out.size()) < pr.freedoms())
     throw Error("--actuate: the platform has " + std::to_string(pr.freedoms()) + " freedoms; " +

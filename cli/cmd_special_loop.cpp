@@ -7,9 +7,9 @@
 
 #include <achain/dynamics/special_loop.hpp>
 #include <achain/io/loop_json.hpp>
-#include <achain/model/robots.hpp>
 
 #include <achain/math/text.hpp>
+#include <achain/model/robots.hpp>
 
 #include <algorithm>
 
@@ -18,10 +18,7 @@ namespace {
 
 std::vector<int> parseCoordinates(const Model& m, const std::string& text) {
   std::vector<int> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(',', start), text.size());
-    const std::string tok = text.substr(start, end - start);
+  for (const std::string& tok : splitList(text)) {
     int joint = -1;
     for (int i = 0; i < m.njoints(); ++i)
       if (m.joints[i].name == tok) joint = i;
@@ -29,7 +26,6 @@ std::vector<int> parseCoordinates(const Model& m, const std::string& text) {
     const int c = m.idx_q[joint];
     if (c < 0 || m.coord_joint[c] != joint) throw Error("--coordinates: joint " + tok + " has no coordinate of its own");
     out.push_back(c);
-    start = end + 1;
   }
   return out;
 }
@@ -54,11 +50,7 @@ RegisterCommand special_loop_cmd("special-loop", [](CLI::App& app) {
   sub->callback([] {
     run("special-loop", [] {
       const Model m = loadRobot(robot);
-      std::string text;
-      for (const auto& b : builtinRobots())
-        if (b.name == robot) text = b.json;
-      if (text.empty()) text = readRobotFile(robot);
-      const LoopClosure lc = loopFromJsonString(text, m);
+      const LoopClosure lc = loopFromJsonString(robotFileText(robot), m);
       NullSpaceLoop loop;
       loop.ground = lc.ground;
       if (!rows.empty())

@@ -21,16 +21,13 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/model/robots.hpp>
 
+#include "helpers.hpp"
+
 using namespace achain;
 
 namespace {
 
-std::string sliderCrankText() {
-  for (const auto& b : builtinRobots())
-    if (b.name == "spatial-slider-crank") return b.json;
-  FAIL("spatial-slider-crank is not a built-in");
-  return {};
-}
+std::string sliderCrankText() { return test::builtinRobotText("spatial-slider-crank"); }
 
 // The file's geometry (its notes): pivot O, crank axis (0, cos 20°, sin 20°), radius r, coupler L.
 struct ClosedForm {
