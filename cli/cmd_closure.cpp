@@ -39,7 +39,7 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
   sub->callback([] {
     run("closure", [] {
       const Model m = loadRobot(robot);
-      const LoopClosure loop = loopFromJsonString(robotText(robot), m);
+      const LoopClosure loop = loopFromJsonString(robotFileText(robot), m);
       const int Y = static_cast<int>(loop.alpha.size()) + closureSpaceSize(loop.kind) - closureConstraintCount(loop.kind);
       const bool planar = loop.kind == ClosureKind::PlanarPin;
       auto ys = [&](const std::string& text, const std::string& what, int count) {

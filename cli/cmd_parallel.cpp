@@ -6,9 +6,42 @@
 
 #include <achain/dynamics/parallel_robot.hpp>
 #include <achain/io/parallel_json.hpp>
+#include <achain/math/text.hpp>
+
+#include <algorithm>
 
 namespace achain::cli {
 namespace {
+
+// "leg:joint,…" with the joint by name or by coordinate index; at least the platform's freedoms of them.
+std::vector<std::pair<int, int>> parseActuated(const ParallelRobot& pr, const std::string& text) {
+  std::vector<std::pair<int, int>> out;
+  for (const std::string& tok : splitList(text)) {
+    const size_t colon = tok.find(':');
+    const std::string where = "--actuate: " + nameInput(tok, 40);
+    if (colon == std::string::npos) throw Error(where + " is not leg:joint");
+    const std::string ls = tok.substr(0, colon), js = tok.substr(colon + 1);
+    if (ls.empty() || ls.find_first_not_of("0123456789") != std::string::npos || ls.size() > 3 ||
+        std::stoi(ls) >= static_cast<int>(pr.legs.size()))
+      throw Error(where + ": no leg " + nameInput(ls, 20) + " (legs 0…" + std::to_string(pr.legs.size() - 1) + ")");
+    const int r = std::stoi(ls);
+    const Model& leg = pr.legs[r];
+    int c = -1;
+    for (int i = 0; i < leg.njoints(); ++i)
+      if (leg.joints[i].name == js && leg.idx_q[i] >= 0) c = leg.idx_q[i];
+    if (c < 0 && !js.empty() && js.size() < 4 && js.find_first_not_of("0123456789") == std::string::npos &&
+        std::stoi(js) < leg.nq)
+      c = std::stoi(js);
+    if (c < 0) throw Error(where + ": leg " + ls + " has no joint " + nameInput(js, 40));
+    for (const auto& a : out)
+      if (a.first == r && a.second == c) throw Error(where + " is listed twice");
+    out.emplace_back(r, c);
+  }
+  if (static_cast<int>(out.size()) < pr.freedoms())
+    throw Error("--actuate: the platform has " + std::to_string(pr.freedoms()) + " freedoms; " +
+                std::to_string(out.size()) + " actuated joints cannot drive it (give at least as many)");
+  return out;
+}
 
 RegisterCommand parallel_cmd("parallel", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
@@ -17,7 +50,7 @@ RegisterCommand parallel_cmd("parallel", [](CLI::App& app) {
       "pose, print each leg's [G]/[H] and I*/P* in its joints and in the platform coordinates w, the platform model "
       "I*_ww/P*_www/T^L_w summed over the legs (Freeman 4-42..4-54), the model at the actuated joints "
       "I*_qq/P*_qqq/T^L_q (4-55..4-64), and the loads T_w, T_q for platform rates --wd/--wdd");
-  static std::string robot, pose, wd, wdd;
+  static std::string robot, pose, wd, wdd, actuate;
   static bool deg = false;
   sub->add_option("--robot", robot, "Built-in parallel robot name or parallel robot JSON file")->required();
   sub->add_option("--pose", pose,
@@ -26,9 +59,16 @@ RegisterCommand parallel_cmd("parallel", [](CLI::App& app) {
   sub->add_flag("--deg", deg, "Angles of --pose and angular rates of --wd/--wdd are in degrees (deg/s, deg/s^2)");
   sub->add_option("--wd", wd, "Platform rates: xd,yd,thetad (planar) or vx,vy,vz,wx,wy,wz (spatial, world frame; default zero)");
   sub->add_option("--wdd", wdd, "Platform accelerations, as --wd (default zero)");
+  sub->add_option("--actuate", actuate,
+                  "Actuated joints as leg:joint pairs (joint by name or coordinate index, legs from 0), e.g. 0:P,1:P,...: "
+                  "as many as the platform's freedoms replace the file's; more give the over-constrained minimum-norm "
+                  "split of T_w over them (Freeman 4-80..4-90), printed as \"overconstrained\"");
   sub->callback([] {
     run("parallel", [] {
-      const ParallelRobot pr = loadParallel(robot);
+      ParallelRobot pr = loadParallel(robot);
+      std::vector<std::pair<int, int>> act;
+      if (!actuate.empty()) act = parseActuated(pr, actuate);
+      if (static_cast<int>(act.size()) == pr.freedoms()) pr.actuated = act;
       const int N = pr.freedoms();
       auto values = [&](const std::string& text, const std::string& what) {
         const std::vector<double> v = parseList(text, what);
@@ -66,7 +106,7 @@ RegisterCommand parallel_cmd("parallel", [](CLI::App& app) {
       json joints = json::array();
       for (const auto& a : pr.actuated)
         joints.push_back({a.first, pr.legs[a.first].joints[pr.legs[a.first].coord_joint[a.second]].name});
-      print({{"robot", pr.name},
+      json out = {{"robot", pr.name},
              {"space", pr.planar ? "planar" : "spatial"},
              {"pose", toJson(poseCoordinates(X, pr.planar))},
              {"legs", legs},
@@ -78,7 +118,26 @@ RegisterCommand parallel_cmd("parallel", [](CLI::App& app) {
                            {"q", toJson(st.q_model)},
                            {"qd", toJson(mo.q_d)},
                            {"qdd", toJson(mo.q_dd)},
-                           {"T_q", toJson(mo.Tq)}}}});
+                           {"T_q", toJson(mo.Tq)}}}};
+      if (static_cast<int>(act.size()) > N) {  // superabundant actuators: the minimum-norm split (4-85…4-90)
+        MatX G;
+        Tensor3 H;
+        parallelActuationRows(st.pm, act, G, H);
+        FreemanModel split;
+        overconstrainedTransfer(G, st.pm.w, split);
+        const VecX Tq = split.Istar * wddv + quadratic(split.Pstar, wdv, wdv) - split.TL;
+        json aj = json::array();
+        for (const auto& a : act) aj.push_back({a.first, pr.legs[a.first].joints[pr.legs[a.first].coord_joint[a.second]].name});
+        out["overconstrained"] = {{"joints", aj},
+                                  {"G_q_w", toJson(G)},
+                                  {"H_q_ww", toJson(H)},
+                                  {"qd", toJson(VecX(G * wdv))},
+                                  {"qdd", toJson(VecX(G * wddv + quadratic(H, wdv, wdv)))},
+                                  {"split", toJson(split)},
+                                  {"T_q", toJson(Tq)},
+                                  {"residual", (G.transpose() * Tq - mo.Tw).cwiseAbs().maxCoeff()}};
+      }
+      print(out);
     });
   });
 });

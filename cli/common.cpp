@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,38 @@
 #include <achain/model/robots.hpp>
 
 namespace achain::cli {
+
+const char* const kInfluenceRowNames[6] = {"x", "y", "z", "wx", "wy", "wz"};
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string robotFileText(const std::string& robot) {
+  for (const auto& b : builtinRobots())
+    if (b.name == robot) return b.json;
+  return readRobotFile(robot);
+}
+
+std::vector<int> parseInfluenceRows(const std::string& text, const std::string& what) {
+  std::vector<int> rows;
+  for (const std::string& tok : splitList(text)) {
+    const auto it = std::find(kInfluenceRowNames, kInfluenceRowNames + 6, tok);
+    if (it == kInfluenceRowNames + 6)
+      throw Error(what + ": " + nameInput(tok, 40) + " is not an influence row (x, y, z, wx, wy or wz)");
+    const int r = static_cast<int>(it - kInfluenceRowNames);
+    if (std::find(rows.begin(), rows.end(), r) != rows.end()) throw Error(what + ": " + tok + " is listed twice");
+    rows.push_back(r);
+  }
+  return rows;
+}
 
 void RobotArgs::add(CLI::App* app, JointInputs inputs) {
   app->add_option("--robot", robot, "Built-in robot name (see `achain robots`), a robot JSON file or a URDF file")->required();

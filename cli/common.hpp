@@ -55,6 +55,16 @@ constexpr double kMaxInputMagnitude = 1e9;
 /// double (1e-400), and magnitudes above kMaxInputMagnitude.
 std::vector<double> parseList(const std::string& text, const std::string& what);
 
+/// The comma-separated tokens of `text` as they are ("a,,b" gives an empty middle token).
+std::vector<std::string> splitList(const std::string& text);
+/// The text of a built-in robot by name, or else of the robot file at the path.
+std::string robotFileText(const std::string& robot);
+
+/// The names of a frame's six influence rows (translation x, y, z; rotation wx, wy, wz; world frame).
+extern const char* const kInfluenceRowNames[6];
+/// A comma list of influence row names ("x,y,wz") as row indices 0…5; throws naming `what`.
+std::vector<int> parseInfluenceRows(const std::string& text, const std::string& what);
+
 /// A 4x4 matrix given as 16 numbers, row-major (parseList's rules); throws achain::Error naming `what`.
 /// Whether it is a rigid transform is the caller's check (checkTarget).
 Mat4 parseMatrix4(const std::string& text, const std::string& what);

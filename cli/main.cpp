@@ -8,7 +8,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "achain: kinematics, inverse kinematics and dynamics of serial chains and trees (and single closed loops) with R, P, H and "
+      "achain: kinematics, inverse kinematics and dynamics of serial chains and trees (and closed loops and parallel mechanisms) with R, P, H and "
       "algebraic screw (A) pairs.\nOutput: one JSON object on stdout, SI units (m, rad, kg, N*m)."};
   app.require_subcommand(1);
   auto& cmds = achain::cli::commands();

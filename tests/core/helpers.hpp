@@ -5,8 +5,18 @@
 #include <achain/io/model_json.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/model/model.hpp>
+#include <achain/model/robots.hpp>
+#include <stdexcept>
+#include <string>
 
 namespace achain::test {
+
+/// The robot file text of a built-in (e.g. to read its loop section).
+inline std::string builtinRobotText(const std::string& name) {
+  for (const auto& b : builtinRobots())
+    if (b.name == name) return b.json;
+  throw std::runtime_error(name + " is not a built-in robot");
+}
 
 /// Uniform random configuration inside the limits (or ±π / ±1 m where unbounded).
 inline VecX randomConfiguration(const Model& m, std::mt19937& rng) {

@@ -249,7 +249,8 @@ int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Re
   for (int it = 0; it <= max_iter; ++it) {
     forwardKinematics(model, data, q);
     const SE3& T = data.oMtool;
-    if (it == 0) scale = std::max(1e-9, (T.p - model.base.p).norm() + (loop.ground.p - model.base.p).norm());
+    // the chain's reach, at least its offsets (a welded loop's tool may sit on its base)
+    if (it == 0) scale = std::max((T.p - model.base.p).norm() + (loop.ground.p - model.base.p).norm(), detail::chainReach(model));
     // Residual in e's order: constrained components, then (with a target) the free one.
     if (loop.kind == ClosureKind::PlanarPin) {
       r[0] = T.p.x() - loop.ground.p.x();
@@ -348,21 +349,28 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
   }
 }
 
-void parallelActuate(const ParallelModel& pm, const std::vector<std::pair<int, int>>& actuated, MatX& Gq_w,
-                     Tensor3& Hq_ww, FreemanModel& out) {
-  const int N = pm.N;
-  if (static_cast<int>(actuated.size()) != N)
-    throw Error("actuated: the platform has " + std::to_string(N) + " freedoms; " + std::to_string(actuated.size()) +
-                " actuated joints given");
-  Gq_w.resize(N, N);
-  Hq_ww.resize(N, N, N);
-  for (int n = 0; n < N; ++n) {
+void parallelActuationRows(const ParallelModel& pm, const std::vector<std::pair<int, int>>& actuated, MatX& Gq_w,
+                           Tensor3& Hq_ww) {
+  const int N = pm.N, Q = static_cast<int>(actuated.size());
+  if (Q == 0) throw Error("actuated: no actuated joints given");
+  Gq_w.resize(Q, N);
+  Hq_ww.resize(Q, N, N);
+  for (int n = 0; n < Q; ++n) {
     const int r = actuated[n].first, m = actuated[n].second;
     if (r < 0 || r >= static_cast<int>(pm.Gphi_w.size()) || m < 0 || m >= N)
       throw Error("actuated[" + std::to_string(n) + "]: no joint " + std::to_string(m) + " on leg " + std::to_string(r));
     Gq_w.row(n) = pm.Gphi_w[r].row(m);                       // (4-56…4-58)
     Hq_ww.plane(n) = pm.Hphi_ww[r].plane(m);                 // (4-59), (4-60)
   }
+}
+
+void parallelActuate(const ParallelModel& pm, const std::vector<std::pair<int, int>>& actuated, MatX& Gq_w,
+                     Tensor3& Hq_ww, FreemanModel& out) {
+  const int N = pm.N;
+  if (static_cast<int>(actuated.size()) != N)
+    throw Error("actuated: the platform has " + std::to_string(N) + " freedoms; " + std::to_string(actuated.size()) +
+                " actuated joints given");
+  parallelActuationRows(pm, actuated, Gq_w, Hq_ww);
   const int rank = numericRank(Gq_w);
   if (rank < N)
     throw Error("actuated: [G^q_w] is singular at this configuration (rank " + std::to_string(rank) + " of " +

@@ -2,6 +2,9 @@
 // a leg's platform coordinates w, the constrained rows c of a special loop.
 #pragma once
 #include <achain/kinematics/influence.hpp>
+#include <achain/model/model.hpp>
+
+#include <algorithm>
 
 namespace achain::detail {
 
@@ -15,6 +18,14 @@ void influenceRows(const Influence& inf, int n, RowOf row, MatX& G, Tensor3& H) 
     G.row(i) = inf.G.row(row(i));
     H.plane(i) = inf.H.plane(row(i));
   }
+}
+
+/// A loop's length scale for relative closure residuals: the chain's constant offsets (joint frames and tool). A
+/// closed loop's tool may sit on its base, so the tool's distance from the base is no scale.
+inline double chainReach(const Model& model) {
+  double s = model.tool.p.norm();
+  for (size_t i = 0; i < model.pre.size(); ++i) s += model.pre[i].p.norm() + model.post[i].p.norm();
+  return std::max(1e-9, s);
 }
 
 }  // namespace achain::detail

@@ -47,11 +47,7 @@ int closeNullSpaceLoop(const Model& model, Data& data, const NullSpaceLoop& loop
   double scale = 1, res = 0;
   for (int it = 0; it <= max_iter; ++it) {
     forwardKinematics(model, data, q);
-    if (it == 0) {  // the chain's reach: its constant offsets (a closed loop's tool may sit on its base)
-      scale = model.tool.p.norm();
-      for (size_t i = 0; i < model.pre.size(); ++i) scale += model.pre[i].p.norm() + model.post[i].p.norm();
-      scale = std::max(1e-9, scale);
-    }
+    if (it == 0) scale = detail::chainReach(model);
     residual(data.oMtool, loop, r);
     res = 0;
     for (int k = 0; k < R; ++k) res = std::max(res, std::abs(r[k]) / (loop.rows[k] < 3 ? scale : 1.0));

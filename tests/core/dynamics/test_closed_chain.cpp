@@ -31,12 +31,7 @@ bool near(double got, double v, double abs_tol, double rel = 0.005) {
   return std::abs(got - v) <= std::max(rel * std::abs(v), abs_tol);
 }
 
-std::string fiveBarText() {
-  for (const auto& b : builtinRobots())
-    if (b.name == "five-bar") return b.json;
-  FAIL("five-bar is not a built-in");
-  return {};
-}
+std::string fiveBarText() { return test::builtinRobotText("five-bar"); }
 
 struct FiveBar {
   Model model = builtinModel("five-bar");

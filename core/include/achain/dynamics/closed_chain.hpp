@@ -156,6 +156,12 @@ struct ParallelModel {
 void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& datas, const std::vector<VecX>& q,
                    bool planar, const PlatformInertia& platform, const DynamicsOptions& options, ParallelModel& out);
 
+/// The rows of [G^q_w] and planes of [H^q_ww] for actuators at (leg r, coordinate m of that leg), any number Q of
+/// them (4-56…4-60): Q = N for parallelActuate, Q > N for an over-constrained split (overconstrainedTransfer).
+/// Throws achain::Error naming the entry ("actuated[2]: no joint 7 on leg 1").
+void parallelActuationRows(const ParallelModel& pm, const std::vector<std::pair<int, int>>& actuated, MatX& Gq_w,
+                           Tensor3& Hq_ww);
+
 /// Actuation at one joint per entry (leg r, coordinate m of that leg), N entries (4-55…4-64).
 void parallelActuate(const ParallelModel& pm, const std::vector<std::pair<int, int>>& actuated, MatX& Gq_w,
                      Tensor3& Hq_ww, FreemanModel& out);
