@@ -51,6 +51,17 @@ test('five-bar: drag its coordinate sliders with the loop closed; Freeman\'s rat
       prev = q;
     }
     assert.match(await panel.locator('.loop-status').innerText(), /loop closed · \d+ Newton iterations/);
+    // "rates from the drag" (on by default): the drag's speed is ẏ1, so the pin carries a load while the chain moves
+    const dragged = await page.evaluate(() => {
+      const v = window.__achain.views.teleop.loopPanel;
+      return { yd: Array.from(v.yd), ydd: Array.from(v.ydd), arrow: v.arrow.visible, force: v.arrow.userData.force, shown: panel() };
+      function panel() { return document.querySelector('[data-rate="yd0"]').value; }
+    });
+    assert.ok(dragged.yd[0] > 0 && dragged.yd[1] === 0 && dragged.ydd.every((v) => v === 0), JSON.stringify(dragged));
+    assert.equal(dragged.arrow, true, 'the pin force of the moving chain is drawn');
+    assert.ok(Math.hypot(...dragged.force) > 0);
+    assert.ok(Math.abs(Number(dragged.shown) - dragged.yd[0] * 180 / Math.PI) < 1e-3 * Math.abs(dragged.yd[0] * 180 / Math.PI) + 1e-3, 'ẏ1 shown in °/s');
+    await screenshot(page, 'teleop-five-bar-dragged');
 
     // back to Freeman's configuration and rates: y = (70°, 90°), ẏ = (114.59, 171.887) °/s, ÿ = (57.2958, 28.6479) °/s²
     await slider.evaluate((el) => { el.value = '70'; el.dispatchEvent(new Event('input')); });

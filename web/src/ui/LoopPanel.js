@@ -31,11 +31,12 @@ export class LoopPanel {
       <div class="row">
         <button type="button" class="loop-sim">Simulate free motion</button>
         <button type="button" class="loop-zero">Zero rates</button>
+        <label title="while you drag a slider, ẏ of that coordinate is its speed (change per second between slider events) and ÿ = 0, so the loads are those of the chain moving as you drag it"><input type="checkbox" class="loop-drag-rates" checked> rates from the drag</label>
       </div>
       <div class="loop-status muted"></div>
       <table class="loop-loads"></table>`;
     this.$ = (s) => container.querySelector(s);
-    this.sliders = new JointSliders(this.$('.loop-sliders'), { prefix: 'y', onChange: (y) => this.moveTo(y) });
+    this.sliders = new JointSliders(this.$('.loop-sliders'), { prefix: 'y', onChange: (y, i) => this.dragTo(y, i) });
     this.$('.loop-sim').addEventListener('click', () => this.setSimulating(!this.simulating));
     this.$('.loop-zero').addEventListener('click', () => { this.setRates(new Float64Array(this.ny), new Float64Array(this.ny)); this.update(); });
     this.arrow = new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), new THREE.Vector3(), 0.1, 0xf43f5e);
@@ -97,6 +98,25 @@ export class LoopPanel {
     }
     this.update();
     return !this.error;
+  }
+
+  /**
+   * A slider drag: closes the loop at y and, with "rates from the drag", takes the moved coordinate's speed
+   * since the previous slider event as its ẏ (other rates and ÿ zero), so the arrow shows the loads of the
+   * chain moving as it is dragged. Events more than 0.25 s apart start a new drag (no speed yet).
+   */
+  dragTo(y, i) {
+    const now = performance.now();
+    const prev = this.coordinates();
+    const last = this._lastDrag;
+    this._lastDrag = { t: now, i };
+    const ok = this.moveTo(y);
+    if (!ok || !this.$('.loop-drag-rates').checked || i == null) return ok;
+    const yd = new Float64Array(this.ny), ydd = new Float64Array(this.ny);
+    if (last && last.i === i && now - last.t < 250) yd[i] = (y[i] - prev[i]) / (Math.max(now - last.t, 8) / 1000);
+    this.setRates(yd, ydd);
+    this.update();
+    return ok;
   }
 
   /** Sets the rates (SI) and shows them in the inputs. */
