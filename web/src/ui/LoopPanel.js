@@ -84,7 +84,7 @@ export class LoopPanel {
    * Moves the chain to coordinates y (SI): closes the loop from the current configuration. Returns true, or
    * false with the core's message in the status when the loop cannot close there (the chain stays put).
    */
-  moveTo(y) {
+  moveTo(y, { refresh = true } = {}) {
     const t0 = performance.now();
     try {
       const r = closeAt(this.model, this.studio.q, y);
@@ -96,7 +96,7 @@ export class LoopPanel {
       this.error = e.message;
       this._syncSliders();
     }
-    this.update();
+    if (refresh) this.update();
     return !this.error;
   }
 
@@ -110,11 +110,12 @@ export class LoopPanel {
     const prev = this.coordinates();
     const last = this._lastDrag;
     this._lastDrag = { t: now, i };
-    const ok = this.moveTo(y);
-    if (!ok || !this.$('.loop-drag-rates').checked || i == null) return ok;
-    const yd = new Float64Array(this.ny), ydd = new Float64Array(this.ny);
-    if (last && last.i === i && now - last.t < 250) yd[i] = (y[i] - prev[i]) / (Math.max(now - last.t, 8) / 1000);
-    this.setRates(yd, ydd);
+    const ok = this.moveTo(y, { refresh: false });  // one load computation per event: after the rates are set
+    if (ok && this.$('.loop-drag-rates').checked && i != null) {
+      const yd = new Float64Array(this.ny);
+      if (last && last.i === i && now - last.t < 250) yd[i] = (y[i] - prev[i]) / (Math.max(now - last.t, 8) / 1000);
+      this.setRates(yd, new Float64Array(this.ny));
+    }
     this.update();
     return ok;
   }
