@@ -64,6 +64,8 @@ struct FlexCheckOptions {
   int frequency_samples = 21; ///< configurations along the path for the first frequency (≥ 2)
   double sample_rate = 1000;  ///< Hz, plan sampling for the bandwidth
   double energy_fraction = 0.95;
+  int trace_samples = 0;      ///< 0 = no trace; n > 0: the run is traced at the steps round(j·steps/n), j = 0…n
+                              ///< (min(n, steps) + 1 points from t = 0 to the end; reserved once, before the run)
 };
 
 struct FlexCheckResult {
@@ -80,6 +82,10 @@ struct FlexCheckResult {
   double residual_deflection = 0;                      ///< rad or m: max |q − q*|_∞ after the plan's end
   double duration = 0, settle = 0, dt = 0;
   long steps = 0;
+  /// With FlexCheckOptions::trace_samples > 0 (else empty): the run sampled at trace_t (s, from 0 to duration +
+  /// settle): the tip error |p(q) − p(θ)| (m) and the deflection max |q − θ|_∞ (rad or m), the quantities whose
+  /// maxima over every step are peak_tip_error and peak_deflection.
+  std::vector<double> trace_t, trace_tip_error, trace_deflection;
 };
 
 /// See the file comment. Throws achain::Error for a plan whose dof is not the model's nv, bad flexibility
