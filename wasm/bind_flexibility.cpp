@@ -120,7 +120,6 @@ std::string checkFlexibleTrajectoryJS(WasmModel& h, const std::string& shaper, d
     h.requireInput(static_cast<size_t>(off) + 3 * m.nv);
     const JointFlexibility f = flexibility(h, off, given, false);
     const Plan plan = planJointPath(m, spec);
-    if (!std::isfinite(shaper_hz) || !std::isfinite(shaper_zeta)) throw Error("options.shaperFrequency / shaperDamping: must be finite");
     std::vector<ShaperKind> kinds;
     if (shaper == "all") kinds = {ShaperKind::None, ShaperKind::ZV, ShaperKind::ZVD};
     else kinds = {shaperKindFromString(shaper)};
@@ -129,23 +128,14 @@ std::string checkFlexibleTrajectoryJS(WasmModel& h, const std::string& shaper, d
     fo.settle = settle;
     fo.frequency_samples = samples;
     fo.trace_samples = trace_samples;
-    const DynamicsOptions o = spec.dynamics;
-    const FlexCheckResult base = checkFlexibleTrajectory(m, f, *plan.path, o, fo);
-    const double w = 2 * kPi * (shaper_hz > 0 ? shaper_hz : base.first_hz_end);
-    const double zeta = shaper_zeta >= 0 ? shaper_zeta : base.first_damping_ratio_end;
+    const ShapedCheckSet set = checkShapedTrajectories(m, f, plan.path, spec.dynamics, fo, kinds, shaper_hz, shaper_zeta);
+    const FlexCheckResult& base = set.unshaped;
     json results = json::array();
-    for (ShaperKind k : kinds) {
-      json row;
-      FlexCheckResult r = base;
-      row["impulses"] = nullptr;
-      if (k != ShaperKind::None) {
-        const InputShaper s = makeShaper(k, w, zeta);
-        r = checkFlexibleTrajectory(m, f, ShapedPath(plan.path, s), o, fo);
-        row["impulses"] = {{"amplitude", s.amplitude}, {"time", s.time}};
-      }
-      row["shaper"] = toString(k);
-      row.update(resultJson(r));
-      row["residualReduction"] = base.residual_tip_vibration > 0 ? base.residual_tip_vibration / r.residual_tip_vibration : 1.0;
+    for (const ShapedCheck& c : set.rows) {
+      json row = resultJson(c.result);
+      row["shaper"] = toString(c.shaper.kind);
+      row["impulses"] = c.shaper.kind == ShaperKind::None ? json(nullptr) : json{{"amplitude", c.shaper.amplitude}, {"time", c.shaper.time}};
+      row["residualReduction"] = c.residual_reduction;
       results.push_back(row);
     }
     return json{{"plan", {{"profile", plan.path->profile()}, {"duration", plan.path->duration()}}},
@@ -155,8 +145,8 @@ std::string checkFlexibleTrajectoryJS(WasmModel& h, const std::string& shaper, d
                                     {"max", base.first_hz_max}, {"end", base.first_hz_end}}},
                 {"firstDampingRatioEnd", base.first_damping_ratio_end},
                 {"highestHz", base.highest_hz},
-                {"shaperFrequencyHz", w / (2 * kPi)},
-                {"shaperDampingRatio", zeta},
+                {"shaperFrequencyHz", set.shaper_omega / (2 * kPi)},
+                {"shaperDampingRatio", set.shaper_zeta},
                 {"results", results}}
         .dump();
   });

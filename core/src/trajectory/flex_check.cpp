@@ -224,4 +224,27 @@ FlexCheckResult checkFlexibleTrajectory(const Model& model, const JointFlexibili
   return r;
 }
 
+ShapedCheckSet checkShapedTrajectories(const Model& model, const JointFlexibility& flex, const JointPathPtr& plan,
+                                       const DynamicsOptions& options, const FlexCheckOptions& opt,
+                                       const std::vector<ShaperKind>& kinds, double shaper_hz, double shaper_zeta) {
+  if (!plan) throw Error("flex check: no plan");
+  if (!std::isfinite(shaper_hz) || !std::isfinite(shaper_zeta)) throw Error("shaper frequency and damping ratio: must be finite");
+  ShapedCheckSet set;
+  set.unshaped = checkFlexibleTrajectory(model, flex, *plan, options, opt);
+  const FlexCheckResult& base = set.unshaped;
+  set.shaper_omega = 2 * M_PI * (shaper_hz > 0 ? shaper_hz : base.first_hz_end);
+  set.shaper_zeta = shaper_zeta >= 0 ? shaper_zeta : base.first_damping_ratio_end;
+  for (ShaperKind k : kinds) {
+    ShapedCheck row;
+    row.result = base;
+    if (k != ShaperKind::None) {
+      row.shaper = makeShaper(k, set.shaper_omega, set.shaper_zeta);
+      row.result = checkFlexibleTrajectory(model, flex, ShapedPath(plan, row.shaper), options, opt);
+    }
+    row.residual_reduction = base.residual_tip_vibration > 0 ? base.residual_tip_vibration / row.result.residual_tip_vibration : 1.0;
+    set.rows.push_back(std::move(row));
+  }
+  return set;
+}
+
 }  // namespace achain

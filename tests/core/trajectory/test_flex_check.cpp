@@ -236,3 +236,34 @@ TEST_CASE("flex check: the opt-in trace samples the tip error whose maximum is t
                       Catch::Contains("trace_samples"));
   }
 }
+
+TEST_CASE("flex check: checkShapedTrajectories is the unshaped check then each shaper at the end mode", "[trajectory][flex]") {
+  const Model m = rod();
+  const double w = 2 * M_PI * 3.3;
+  const auto plan = trapezoid(2.0, 10.0);
+  const JointFlexibility f = flexFor(w, 0.03);
+  FlexCheckOptions o;
+  o.dt = 1e-3;
+  const FlexCheckResult base = checkFlexibleTrajectory(m, f, *plan, DynamicsOptions(), o);
+  const ShapedCheckSet set = checkShapedTrajectories(m, f, plan, DynamicsOptions(), o, {ShaperKind::None, ShaperKind::ZV, ShaperKind::ZVD});
+  CHECK(set.unshaped.residual_tip_vibration == base.residual_tip_vibration);
+  CHECK(set.shaper_omega == 2 * M_PI * base.first_hz_end);
+  CHECK(set.shaper_zeta == base.first_damping_ratio_end);
+  REQUIRE(set.rows.size() == 3);
+  CHECK(set.rows[0].shaper.kind == ShaperKind::None);
+  CHECK(set.rows[0].shaper.amplitude.empty());
+  CHECK(set.rows[0].result.peak_tip_error == base.peak_tip_error);
+  CHECK(set.rows[0].residual_reduction == 1);
+  const InputShaper zv = makeShaper(ShaperKind::ZV, set.shaper_omega, set.shaper_zeta);
+  const FlexCheckResult shaped = checkFlexibleTrajectory(m, f, ShapedPath(plan, zv), DynamicsOptions(), o);
+  CHECK(set.rows[1].shaper.time == zv.time);
+  CHECK(set.rows[1].result.residual_tip_vibration == shaped.residual_tip_vibration);
+  CHECK(set.rows[1].residual_reduction == base.residual_tip_vibration / shaped.residual_tip_vibration);
+  CHECK(set.rows[2].result.residual_tip_vibration < set.rows[0].result.residual_tip_vibration / 5);
+  // overrides: the frequency (Hz) and damping ratio shaped for
+  const ShapedCheckSet at = checkShapedTrajectories(m, f, plan, DynamicsOptions(), o, {ShaperKind::ZV}, 3.0, 0.0);
+  CHECK(at.shaper_omega == 2 * M_PI * 3.0);
+  CHECK(at.rows[0].shaper.amplitude == std::vector<double>{0.5, 0.5});
+  CHECK_THROWS_WITH(checkShapedTrajectories(m, f, plan, DynamicsOptions(), o, {ShaperKind::ZV}, 3.0, 1.0),
+                    Catch::Contains("damping ratio"));
+}

@@ -93,4 +93,25 @@ struct FlexCheckResult {
 FlexCheckResult checkFlexibleTrajectory(const Model& model, const JointFlexibility& flex, const JointPath& plan,
                                         const DynamicsOptions& options, const FlexCheckOptions& opt = {});
 
+/// One row of checkShapedTrajectories: the shaper (kind None: no impulses) and the check of the shaped plan.
+struct ShapedCheck {
+  InputShaper shaper;
+  FlexCheckResult result;
+  double residual_reduction = 1;  ///< the unshaped residual tip vibration / this one (1 when the unshaped is 0)
+};
+
+struct ShapedCheckSet {
+  FlexCheckResult unshaped;                  ///< the plan as given (the frequency map along it)
+  double shaper_omega = 0, shaper_zeta = 0;  ///< rad/s and damping ratio the shapers were made for
+  std::vector<ShapedCheck> rows;             ///< one per requested kind, in order (None: the unshaped result)
+};
+
+/// The plan checked as given, then shaped by each of `kinds` (makeShaper at ω = 2π·shaper_hz, or for shaper_hz ≤ 0
+/// the unshaped plan's first_hz_end; ζ = shaper_zeta, or for shaper_zeta < 0 its first_damping_ratio_end), as
+/// `achain flex-check --shaper` and the wasm model.checkFlexibleTrajectory report it. Throws as
+/// checkFlexibleTrajectory and makeShaper do.
+ShapedCheckSet checkShapedTrajectories(const Model& model, const JointFlexibility& flex, const JointPathPtr& plan,
+                                       const DynamicsOptions& options, const FlexCheckOptions& opt,
+                                       const std::vector<ShaperKind>& kinds, double shaper_hz = 0, double shaper_zeta = -1);
+
 }  // namespace achain
