@@ -34,6 +34,7 @@ test('Vibration: the prototype\'s modes, a mode animation, and the thesis trapez
     assert.ok(shown[0] > 5 && shown[0] < 7, `first mode ${shown[0]} Hz`);  // docs/flexible.md: 5.91–6.68 Hz along the path
     await page.waitForSelector('[data-testid="vibration-sweep"] canvas');
     await screenshot(page, 'vibration-modes');
+    await screenshot(page, 'vibration-sweep', { locator: page.locator(`${P} .v-sweep-plot`) });
 
     // mode animation: the arm moves about the pose and comes back when stopped
     const q0 = await page.evaluate(() => window.__achain.q);

@@ -63,6 +63,7 @@ export class VibrationView {
         <span class="v-amp-text muted"></span></div>
       <p class="hint">▶ animates the chain as q₀ + a·φ·sin ωt (a: the largest joint swing; slowed to ${ANIMATION_HZ} Hz to be seen).</p>
       <div class="row"><label>frequency across <select class="v-sweep" aria-label="swept joint"></select></label></div>
+      <div class="v-sweep-plot"></div>
       <h3>Trajectory check</h3>
       <p class="hint v-move-hint"></p>
       <div class="row">
@@ -320,24 +321,28 @@ export class VibrationView {
     for (const p of this.plots) p.destroy();
     this.plots = [];
     this.dock.replaceChildren();
-    if (!this.active || !this.modes) { this._showDock(false); return; }
-    this._showDock(true);
-    const width = Math.max(240, Math.floor((this.dock.clientWidth || this.studio.els.viewport.clientWidth) / 2) - 16);
+    const sweepBox = this.$('.v-sweep-plot');
+    sweepBox.replaceChildren();
+    const r = this.result;
+    // the dock (under the arm) holds the check's table and plots, so it is shown once there is a check; the sweep
+    // lives in the side panel, leaving the arm in full view for the mode animation
+    this._showDock(!!(this.active && this.modes && r));
+    if (!this.active || !this.modes) return;
     const axis = (label) => ({ stroke: '#94a3b8', grid: { stroke: '#1e293b' }, label, labelSize: 14, size: 32 });
-    const yaxis = { stroke: '#94a3b8', grid: { stroke: '#1e293b' }, size: 56, space: 22 };
-    const add = (title, data, series, xlabel, testid) => {
+    const yaxis = { stroke: '#94a3b8', grid: { stroke: '#1e293b' }, size: 48, space: 22 };
+    const chart = (parent, width, height, title, data, series, xlabel, testid) => {
       const el = document.createElement('div');
       el.className = 'chart';
       el.dataset.testid = testid;
-      this.dock.appendChild(el);
+      parent.appendChild(el);
       this.plots.push(new uPlot({
-        title, width, height: 190, legend: { show: true, live: false }, scales: { x: { time: false } },
+        title, width, height, legend: { show: true, live: false }, scales: { x: { time: false } },
         axes: [axis(xlabel), yaxis], series: [{}, ...series],
       }, data, el));
     };
-    const r = this.result;
     const u = this.studio.units;
     if (r) {
+      const width = Math.max(240, Math.floor((this.dock.clientWidth || this.studio.els.viewport.clientWidth) / 2) - 16);
       this.dock.appendChild(this._resultsTable());
       const f = lengthFactor(u);
       // the traces share t = 0 but end at different times (the shaped moves are longer): one x grid per plot,
@@ -349,16 +354,17 @@ export class VibrationView {
         row.trace.t.forEach((t, k) => { y[at.get(t)] = row.trace.tipError[k] * f; });
         return y;
       });
-      add(`tip error |p(q) − p(θ)| (${u.length}); unshaped move ends ${fmt(r.plan.duration, 3)} s`, [times, ...ys],
+      chart(this.dock, width, 190, `tip error |p(q) − p(θ)| (${u.length}); unshaped move ends ${fmt(r.plan.duration, 3)} s`, [times, ...ys],
         r.results.map((row) => { const [, label, stroke] = SHAPERS.find(([k]) => k === row.shaper); return { label, stroke, width: 1.5, spanGaps: true }; }),
         't (s)', 'vibration-tip-error');
-      add('first frequency along the unshaped move (Hz, motors locked)', [Array.from(r.firstFrequency.t), Array.from(r.firstFrequency.hz)],
+      chart(this.dock, width, 190, 'first frequency along the unshaped move (Hz, motors locked)', [Array.from(r.firstFrequency.t), Array.from(r.firstFrequency.hz)],
         [{ label: 'f₁ (Hz)', stroke: '#60a5fa', width: 1.5, points: { show: true, size: 4 } }], 't (s)', 'vibration-path-frequency');
     }
-    this._sweepPlot(add);
+    const panelWidth = Math.max(220, (sweepBox.clientWidth || 300) - 4);
+    this._sweepPlot((...args) => chart(sweepBox, panelWidth, 170, ...args));
   }
 
-  /** The lowest frequencies across the chosen joint's range, the other joints at the current pose (the core at 41 poses). */
+  /** The lowest frequencies across the chosen joint's range, the other joints as posed (the core at 41 poses). */
   _sweepPlot(add) {
     const s = this.studio;
     const m = s.model;
@@ -379,7 +385,7 @@ export class VibrationView {
       x.push(jointToDisplay(c, q[j], s.units));
       for (let i = 0; i < count; i++) ys[i].push(r.frequencyHz[rigid + i]);
     }
-    add(`frequencies across q${j + 1} ${c.name} (Hz), the other joints as posed`, [x, ...ys],
+    add(`lowest frequencies across q${j + 1} (Hz)`, [x, ...ys],
       ys.map((_, i) => ({ label: `f${i + 1}`, stroke: MODE_COLOURS[i], width: 1.5 })), `q${j + 1} (${jointUnitLabel(c, s.units)})`, 'vibration-sweep');
   }
 }
