@@ -103,15 +103,11 @@ export class VibrationView {
       sel.value = String(Math.min(1, m.dof - 1));
       this.$('.v-k-unit').textContent = m.coordinates.every((j) => j.angular) ? 'N·m/rad' : 'N·m/rad (N/m prismatic)';
       this._driveFromFile();
-      const mv = defaultMove(m);
-      this.move = mv;
-      const deg = (v) => v.map((x, i) => fmt(jointToDisplay(m.coordinates[i], x, studio.units), 1));
-      this.$('.v-move-hint').textContent = `${isThesisRobot(m) ? 'The thesis trapezoid' : 'The Motion view\'s default move'}: `
-        + `(${deg(Array.from(mv.from)).join(', ')}) → (${deg(Array.from(mv.to)).join(', ')}) ${jointUnitLabel(m.coordinates[0], studio.units)}, `
-        + 'trapezoid at the joint speed and acceleration limits; the motors follow it exactly, the links through the drive springs.';
+      this.move = defaultMove(m);
+      this._moveHint();
       if (this.active) this._changed();
     });
-    studio.addEventListener('units', () => { if (this.active) { this._modes(); this._plot(); } });
+    studio.addEventListener('units', () => { this._moveHint(); if (this.active) { this._modes(); this._plot(); } });
     this._ampText();
   }
 
@@ -121,6 +117,18 @@ export class VibrationView {
   _showDock(on) {
     this.dock.hidden = !on;
     this.studio.viewport.setBottomInset(on ? 0.47 : 0);
+  }
+
+  /** The move the check plans, in display units. */
+  _moveHint() {
+    const s = this.studio;
+    const m = s.model;
+    if (!m || !this.move) return;
+    const show = (v) => Array.from(v, (x, i) => fmt(jointToDisplay(m.coordinates[i], x, s.units), 1)).join(', ');
+    const units = [...new Set(m.coordinates.map((j) => jointUnitLabel(j, s.units)))].join('/');
+    this.$('.v-move-hint').textContent = `${isThesisRobot(m) ? 'The thesis trapezoid' : 'The Motion view\'s default move'}: `
+      + `(${show(this.move.from)}) → (${show(this.move.to)}) ${units}, trapezoid at the joint speed and acceleration limits; `
+      + 'the motors follow it exactly, the links through the drive springs.';
   }
 
   _ampText() { this.$('.v-amp-text').textContent = `a = ${this.$('.v-amp').value}° (largest joint)`; }
