@@ -106,21 +106,16 @@ RegisterCommand flex_check_cmd("flex-check", [](CLI::App& app) {
       std::vector<ShaperKind> kinds;
       if (shaper == "all") kinds = {ShaperKind::None, ShaperKind::ZV, ShaperKind::ZVD};
       else kinds = {shaperKindFromString(shaper)};
-      const FlexCheckResult base = checkFlexibleTrajectory(m, f, *plan.path, o, fo);
-      const double w = 2 * M_PI * (shaper_hz > 0 ? shaper_hz : base.first_hz_end);
-      const double zeta = shaper_zeta >= 0 ? shaper_zeta : base.first_damping_ratio_end;
+      const ShapedCheckSet set = checkShapedTrajectories(m, f, plan.path, o, fo, kinds, shaper_hz, shaper_zeta);
+      const FlexCheckResult& base = set.unshaped;
+      const double w = set.shaper_omega, zeta = set.shaper_zeta;
       json results = json::array();
-      for (ShaperKind k : kinds) {
+      for (const ShapedCheck& c : set.rows) {
         json row;
-        FlexCheckResult r = base;
-        if (k != ShaperKind::None) {
-          const InputShaper s = makeShaper(k, w, zeta);
-          r = checkFlexibleTrajectory(m, f, ShapedPath(plan.path, s), o, fo);
-          row["impulses"] = {{"amplitude", s.amplitude}, {"time", s.time}};
-        }
-        row["shaper"] = toString(k);
-        row.update(resultJson(r));
-        row["residual_reduction"] = base.residual_tip_vibration > 0 ? base.residual_tip_vibration / r.residual_tip_vibration : 1.0;
+        if (c.shaper.kind != ShaperKind::None) row["impulses"] = {{"amplitude", c.shaper.amplitude}, {"time", c.shaper.time}};
+        row["shaper"] = toString(c.shaper.kind);
+        row.update(resultJson(c.result));
+        row["residual_reduction"] = c.residual_reduction;
         results.push_back(row);
       }
       json joints = json::array();

@@ -6,6 +6,7 @@ import type { DynamicsMethods } from './types/dynamics';
 import type { ClosedChainMethods } from './types/closed_chain';
 import type { WorkspaceMethods } from './types/workspace';
 import type { TrajectoryMethods } from './types/trajectory';
+import type { FlexibilityMethods } from './types/flexibility';
 
 export type JointKind = 'R' | 'P' | 'H' | 'A' | 'law' | 'fixed';
 export type Vector = ArrayLike<number>;
@@ -76,6 +77,11 @@ export interface ModelInfo {
    * docs/robot-format.md#dh-extraction) or 'none (reason)'.
    */
   dh: string;
+  /**
+   * The robot file's drive blocks (joints[i].drive, docs/robot-format.md#drives) in SI, or null: per coordinate
+   * stiffness, damping and the motor inertia at the joint (null where the file gives none).
+   */
+  drives: { stiffness: number[]; damping: number[]; motorInertia: (number | null)[] } | null;
 }
 
 export interface UrdfOptions {
@@ -114,7 +120,7 @@ export interface ApairLegs {
   platform: Float64Array;
 }
 
-export interface Model extends KinematicsMethods, IkMethods, DynamicsMethods, ClosedChainMethods, WorkspaceMethods, TrajectoryMethods {}
+export interface Model extends KinematicsMethods, IkMethods, DynamicsMethods, ClosedChainMethods, WorkspaceMethods, TrajectoryMethods, FlexibilityMethods {}
 export class Model {
   readonly info: ModelInfo;
   readonly name: string;
@@ -169,11 +175,16 @@ export class Achain {
   apairStudy(options?: { duration?: number; profile?: string; rhoIn?: number; exactLegInertia?: boolean }): ApairStudyResult;
   /** Cartesian interpolation between two row-major 4×4 poses without IK (Robotics Toolbox ctraj). */
   interpolateCartesian(start: Vector, goal: Vector, options?: InterpolationOptions): CartesianInterpolation;
+  /** ZV / ZVD input-shaper impulses for a mode of omega rad/s and damping ratio zeta (default 0). */
+  makeShaper(kind: ShaperKind, omega: number, zeta?: number): InputShaper;
+  /** The drive blocks (joints[i].drive) of a robot file's JSON text, in SI. */
+  jointFlexibilityFromJsonString(text: string): JointFlexibility;
 }
 
 import type { ApairRangeResult, LegPairCurves } from './types/workspace';
 import type { InterpolationOptions, CartesianInterpolation } from './types/trajectory';
 import type { IkStatus } from './types/ik';
+import type { ShaperKind, InputShaper, JointFlexibility } from './types/flexibility';
 export { Workspace } from './types/workspace';
 export type { WorkspaceOptions, WorkspaceSummary, ApairRangeResult, LegPairCurves } from './types/workspace';
 export function loadAchain(): Promise<Achain>;

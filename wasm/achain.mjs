@@ -8,6 +8,7 @@ import { install as installDynamics } from './js/dynamics.mjs';
 import { install as installClosedChain } from './js/closed_chain.mjs';
 import { install as installWorkspace } from './js/workspace.mjs';
 import { install as installTrajectory, interpolateCartesian } from './js/trajectory.mjs';
+import { install as installFlexibility, makeShaper, jointFlexibilityFromJsonString } from './js/flexibility.mjs';
 import { looksLikeXml, prepareXmlParser, xmlTree } from './js/xml.mjs';
 import { finiteNumber, integer, putVector } from './js/args.mjs';
 
@@ -150,6 +151,7 @@ installDynamics(Model);
 installClosedChain(Model);
 installWorkspace(Model);
 installTrajectory(Model);
+installFlexibility(Model);
 
 export class Achain {
   constructor(module) {
@@ -220,6 +222,10 @@ export class Achain {
   }
   /** Cartesian interpolation between two row-major 4×4 poses without IK (Robotics Toolbox ctraj); see wasm/types/trajectory.d.ts. */
   interpolateCartesian(start, goal, options = {}) { return interpolateCartesian(this.module, start, goal, options); }
+  /** ZV / ZVD input-shaper impulses for a mode of omega rad/s and damping ratio zeta (Singer & Seering); see wasm/types/flexibility.d.ts. */
+  makeShaper(kind, omega, zeta = 0) { return makeShaper(this.module, kind, omega, zeta); }
+  /** The drive blocks (joints[i].drive) of a robot file's JSON text, in SI: {stiffness, damping, motorInertia}. */
+  jointFlexibilityFromJsonString(text) { return jointFlexibilityFromJsonString(this.module, text); }
 }
 
 let shared = null;

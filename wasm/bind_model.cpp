@@ -5,6 +5,7 @@
 #include <achain/model/apair.hpp>
 #include <achain/model/dh_extract.hpp>
 #include <achain/kinematics/fk.hpp>
+#include <achain/io/drive_json.hpp>
 #include <achain/io/json_text.hpp>
 #include <achain/io/loop_json.hpp>
 #include <achain/io/model_json.hpp>
@@ -19,11 +20,12 @@ namespace achain::wasm {
 namespace {
 
 /// A model from a robot file's text (read once, by the bounded reader), with the file's loop-closure
-/// constraint when it declares one.
+/// constraint and its drive blocks when it declares them.
 WasmModel* modelWithLoop(const std::string& text) {
   const nlohmann::json j = parseJsonText(text);
   auto h = std::make_unique<WasmModel>(modelFromJson(j));
   if (j.contains("loop")) h->loop = std::make_shared<const LoopClosure>(loopFromJson(j, h->model));
+  if (hasDrives(j)) h->drives = std::make_shared<const JointFlexibility>(jointFlexibilityFromJson(j, h->model));
   return h.release();
 }
 WasmModel* loadModelJSON(const std::string& text) {
@@ -152,7 +154,7 @@ std::string info(const WasmModel& h) {
                           {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints},
                           {"coordJoint", m.coord_joint},
                           {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh},
-                          {"dh", dhStatus(m)}, {"loop", loopInfo(h)}}
+                          {"dh", dhStatus(m)}, {"loop", loopInfo(h)}, {"drives", h.drives ? flexibilityJson(*h.drives) : nlohmann::json(nullptr)}}
         .dump();
   });
 }

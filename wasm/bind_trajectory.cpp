@@ -19,12 +19,6 @@ const char* kProfiles[] = {"trapezoid", "cubic", "quintic", "septic", "spline"};
 constexpr int kPlanHeader = 16;   // input header doubles
 constexpr int kOutHeader = 8;     // output header doubles
 
-LegModel legModelFromCode(double c) {
-  const int k = static_cast<int>(c);
-  if (k < 0 || k > 3 || k != c) throw Error("options.legs: unknown leg model");
-  return static_cast<LegModel>(k);
-}
-
 double finiteAt(const std::vector<double>& in, int i, const char* what) {
   if (i < 0 || static_cast<size_t>(i) >= in.size()) throw Error(std::string(what) + ": input too short");
   const double v = in[i];
@@ -95,51 +89,14 @@ uintptr_t trajectoryCartesian(WasmModel& h) {
   });
 }
 
-/// Input: header[16] = {profile, sync, rate, duration, nvia, ntimes, hasVmax, hasAmax, velocityScale,
-/// accelerationScale, torqueLimits, legs, motors, friction, boundary (bits 1 v0, 2 v1, 4 a0, 8 a1), 0}, then
-/// from[n], to[n], via[nvia·n], times[ntimes], vmax[n]?, amax[n]?, then v0[n]?, v1[n]?, a0[n]?, a1[n]? as the bits say.
 /// Output: {N, n, duration, continuity, torqueFactor, bindingJoint, nbreak, 0}, t[N], q[N·n], qd[N·n],
 /// qdd[N·n] (row-major, sample by sample), then per joint: count, times….
 uintptr_t trajectoryPlan(WasmModel& h) {
   return guard([&] {
-    const Model& m = h.model;
-    const int n = m.nq;
-    const auto& in = h.in;
-    const int prof = static_cast<int>(finiteAt(in, 0, "options.profile"));
-    if (prof < 0 || prof > 4) throw Error("options.profile: unknown profile");
-    PlanSpec s;
-    s.profile = kProfiles[prof];
-    s.synchronize = in[1] != 0;
-    const double rate = finiteAt(in, 2, "options.rate");
-    s.duration = finiteAt(in, 3, "options.duration");
-    const int nvia = static_cast<int>(finiteAt(in, 4, "options.via")), ntimes = static_cast<int>(finiteAt(in, 5, "options.times"));
-    const bool hasV = in[6] != 0, hasA = in[7] != 0;
-    s.velocity_scale = finiteAt(in, 8, "options.velocityScale");
-    s.acceleration_scale = finiteAt(in, 9, "options.accelerationScale");
-    s.torque_limits = in[10] != 0;
-    s.dynamics.legs = legModelFromCode(in[11]);
-    s.dynamics.motors = in[12] != 0;
-    s.dynamics.friction = in[13] != 0;
-    int off = kPlanHeader;
-    auto vec = [&](const std::string& what) {
-      VecX v(n);
-      for (int i = 0; i < n; ++i) v[i] = finiteAt(in, off + i, (what + "[" + std::to_string(i) + "]").c_str());
-      off += n;
-      return v;
-    };
-    s.from = vec("from");
-    s.to = vec("to");
-    for (int k = 0; k < nvia; ++k) s.via.push_back(vec("via[" + std::to_string(k) + "]"));
-    for (int k = 0; k < ntimes; ++k) s.times.push_back(finiteAt(in, off++, "options.times"));
-    if (hasV) s.velocity = vec("options.vmax");
-    if (hasA) s.acceleration = vec("options.amax");
-    const int bits = static_cast<int>(finiteAt(in, 14, "options.boundary"));
-    if (bits & 1) s.boundary.v0 = vec("options.v0");
-    if (bits & 2) s.boundary.v1 = vec("options.v1");
-    if (bits & 4) s.boundary.a0 = vec("options.a0");
-    if (bits & 8) s.boundary.a1 = vec("options.a1");
-    const Plan plan = planJointPath(m, s);
-    const Trajectory tr = samplePath(m, *plan.path, rate);
+    double rate = 0;
+    int end = 0;
+    const Plan plan = planJointPath(h.model, planSpecFromInput(h, rate, end));
+    const Trajectory tr = samplePath(h.model, *plan.path, rate);
     writeTrajectory(h, tr, plan.path->continuity(), plan.torque_scaling.factor, plan.torque_scaling.joint, {});
     return h.outAddress();
   });
@@ -246,6 +203,53 @@ std::string apairStudyJSON(double duration, const std::string& profile, double r
 }
 
 }  // namespace
+}  // namespace achain::wasm
+
+namespace achain::wasm {
+
+/// Input: header[16] = {profile, sync, rate, duration, nvia, ntimes, hasVmax, hasAmax, velocityScale,
+/// accelerationScale, torqueLimits, legs, motors, friction, boundary (bits 1 v0, 2 v1, 4 a0, 8 a1), 0}, then
+/// from[n], to[n], via[nvia·n], times[ntimes], vmax[n]?, amax[n]?, then v0[n]?, v1[n]?, a0[n]?, a1[n]? as the bits say.
+PlanSpec planSpecFromInput(const WasmModel& h, double& rate, int& end) {
+  const int n = h.model.nq;
+  const auto& in = h.in;
+  const int prof = static_cast<int>(finiteAt(in, 0, "options.profile"));
+  if (prof < 0 || prof > 4) throw Error("options.profile: unknown profile");
+  PlanSpec s;
+  s.profile = kProfiles[prof];
+  s.synchronize = in[1] != 0;
+  rate = finiteAt(in, 2, "options.rate");
+  s.duration = finiteAt(in, 3, "options.duration");
+  const int nvia = static_cast<int>(finiteAt(in, 4, "options.via")), ntimes = static_cast<int>(finiteAt(in, 5, "options.times"));
+  const bool hasV = in[6] != 0, hasA = in[7] != 0;
+  s.velocity_scale = finiteAt(in, 8, "options.velocityScale");
+  s.acceleration_scale = finiteAt(in, 9, "options.accelerationScale");
+  s.torque_limits = in[10] != 0;
+  s.dynamics.legs = legModelFromCode(in[11]);
+  s.dynamics.motors = in[12] != 0;
+  s.dynamics.friction = in[13] != 0;
+  int off = kPlanHeader;
+  auto vec = [&](const std::string& what) {
+    VecX v(n);
+    for (int i = 0; i < n; ++i) v[i] = finiteAt(in, off + i, (what + "[" + std::to_string(i) + "]").c_str());
+    off += n;
+    return v;
+  };
+  s.from = vec("from");
+  s.to = vec("to");
+  for (int k = 0; k < nvia; ++k) s.via.push_back(vec("via[" + std::to_string(k) + "]"));
+  for (int k = 0; k < ntimes; ++k) s.times.push_back(finiteAt(in, off++, "options.times"));
+  if (hasV) s.velocity = vec("options.vmax");
+  if (hasA) s.acceleration = vec("options.amax");
+  const int bits = static_cast<int>(finiteAt(in, 14, "options.boundary"));
+  if (bits & 1) s.boundary.v0 = vec("options.v0");
+  if (bits & 2) s.boundary.v1 = vec("options.v1");
+  if (bits & 4) s.boundary.a0 = vec("options.a0");
+  if (bits & 8) s.boundary.a1 = vec("options.a1");
+  end = off;
+  return s;
+}
+
 }  // namespace achain::wasm
 
 EMSCRIPTEN_BINDINGS(achain_trajectory) {

@@ -4,14 +4,18 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <achain/dynamics/closed_chain.hpp>
+#include <achain/dynamics/joint_flexibility.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/data.hpp>
 #include <achain/model/model.hpp>
+#include <achain/trajectory/plan.hpp>
 
 namespace achain::wasm {
 
@@ -35,6 +39,8 @@ struct WasmModel {
   std::shared_ptr<void> loop_state;  ///< closed-chain scratch (bind_closed_chain.cpp)
   /// The robot file's loop-closure constraint (its "loop" section), when it has one.
   std::shared_ptr<const LoopClosure> loop;
+  /// The robot file's drive blocks (joints[i].drive, jointFlexibilityFromJson), when it has them.
+  std::shared_ptr<const JointFlexibility> drives;
 
   /// Makes `in` hold at least n doubles; returns its address (changes only when it grows).
   uintptr_t reserveInput(int n) {
@@ -109,6 +115,21 @@ inline void readVector(const val& arr, double* dst, int n, const char* what) {
   for (int i = 0; i < n; ++i)
     if (!std::isfinite(dst[i])) throw Error(std::string(what) + "[" + std::to_string(i) + "]: must be a finite number");
 }
+
+/// The leg model from its code in the JS carriers' order (massless, lumped, full, potential).
+inline LegModel legModelFromCode(double c) {
+  const int k = static_cast<int>(c);
+  if (k < 0 || k > 3 || k != c) throw Error("options.legs: unknown leg model");
+  return static_cast<LegModel>(k);
+}
+
+/// The joint-space plan described in `in` as wasm/js/trajectory.mjs (planParts) writes it (bind_trajectory.cpp);
+/// `rate` gets the sampling rate, `end` the input offset after the description.
+PlanSpec planSpecFromInput(const WasmModel& h, double& rate, int& end);
+
+/// Drive flexibility in SI as {stiffness, damping, motorInertia} (a motor inertia the file does not give: null),
+/// for model.info.drives and achain.jointFlexibilityFromJsonString (bind_flexibility.cpp).
+nlohmann::json flexibilityJson(const JointFlexibility& f);
 
 /// A Float64Array view on wasm memory, for cold paths; the JS wrapper copies it at once.
 inline val view(const double* p, size_t n) { return val(emscripten::typed_memory_view(n, p)); }

@@ -397,7 +397,7 @@ test('layout at 800×600 and 1920×1080: every tab reachable, the arm inside the
   for (const size of [{ width: 800, height: 600 }, { width: 1920, height: 1080 }]) {
     const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop&q=150,120,200,100', size);
     try {
-      for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller']) {
+      for (const v of ['design', 'teleop', 'motion', 'workspace', 'vibration', 'controller']) {
         const tab = page.locator(`#tabs button[data-view="${v}"]`);
         const b = await tab.boundingBox();
         assert.ok(b && b.x >= 0 && b.x + b.width <= size.width && b.y >= 0 && b.y + b.height <= size.height, `${size.width}: tab ${v} inside the window ${JSON.stringify(b)}`);

@@ -9,7 +9,7 @@ const PROFILES = ['trapezoid', 'cubic', 'quintic', 'septic', 'spline'];
 const LEGS = ['massless', 'lumped', 'full', 'potential'];
 const BOUNDARY = ['v0', 'v1', 'a0', 'a1'];  // jtraj: boundary velocities / accelerations (header slot 14 bits)
 
-function legCode(legs) {
+export function legCode(legs) {
   if (legs === undefined) return 2;
   const k = LEGS.indexOf(legs === 'pe' ? 'potential' : legs);
   if (k < 0) throw new Error(`options.legs: '${legs}' is not one of ${LEGS.join(', ')}`);
@@ -22,6 +22,34 @@ export function jointSeries(flat, dof, j) {
   const out = new Float64Array(N);
   for (let k = 0; k < N; k++) out[k] = flat[k * dof + j];
   return out;
+}
+
+/**
+ * The joint-space plan q0 → q1 as the input parts of model._input (header, from, to, via…) that the core's
+ * planSpecFromInput reads (wasm/bind_trajectory.cpp): planJointPath's options. Also used by the flexibility
+ * area (checkFlexibleTrajectory, accelerationBandwidth), which take the same plan description.
+ */
+export function planParts(model, from, to, options = {}) {
+  const n = model.dof;
+  const via = options.via ?? [];
+  const profile = options.profile ?? (via.length ? 'spline' : 'trapezoid');
+  const p = PROFILES.indexOf(profile);
+  if (p < 0) throw new Error(`options.profile: '${profile}' is not one of ${PROFILES.join(', ')}`);
+  const times = options.times ?? [];
+  const header = [
+    p, options.sync ? 1 : 0, option(options, 'rate', 100), option(options, 'duration', 0),
+    via.length, times.length, options.vmax ? 1 : 0, options.amax ? 1 : 0,
+    option(options, 'velocityScale', 1), option(options, 'accelerationScale', 1),
+    options.torqueLimits ? 1 : 0, legCode(options.legs), options.motors ? 1 : 0, options.friction ? 1 : 0,
+    BOUNDARY.reduce((bits, key, i) => bits | (options[key] != null ? 1 << i : 0), 0), 0,
+  ];
+  const parts = [[header, 'header', 16], [from, 'from', n], [to, 'to', n]];
+  via.forEach((v, k) => parts.push([v, `via[${k}]`, n]));
+  if (times.length) parts.push([times, 'options.times', times.length]);
+  if (options.vmax) parts.push([options.vmax, 'options.vmax', n]);
+  if (options.amax) parts.push([options.amax, 'options.amax', n]);
+  for (const key of BOUNDARY) if (options[key] != null) parts.push([options[key], `options.${key}`, n]);
+  return { parts, profile };
 }
 
 /** Unpacks the output layout shared by planJointPath / planCartesianPath. */
@@ -68,25 +96,7 @@ export function interpolateCartesian(module, start, goal, options = {}) {
 export function install(Model) {
   /** Plans q0 → q1 (SI; θ_v for A-pairs) and samples it at options.rate Hz (default 100). */
   Model.prototype.planJointPath = function planJointPath(from, to, options = {}) {
-    const n = this.dof;
-    const via = options.via ?? [];
-    let profile = options.profile ?? (via.length ? 'spline' : 'trapezoid');
-    const p = PROFILES.indexOf(profile);
-    if (p < 0) throw new Error(`options.profile: '${profile}' is not one of ${PROFILES.join(', ')}`);
-    const times = options.times ?? [];
-    const header = [
-      p, options.sync ? 1 : 0, option(options, 'rate', 100), option(options, 'duration', 0),
-      via.length, times.length, options.vmax ? 1 : 0, options.amax ? 1 : 0,
-      option(options, 'velocityScale', 1), option(options, 'accelerationScale', 1),
-      options.torqueLimits ? 1 : 0, legCode(options.legs), options.motors ? 1 : 0, options.friction ? 1 : 0,
-      BOUNDARY.reduce((bits, key, i) => bits | (options[key] != null ? 1 << i : 0), 0), 0,
-    ];
-    const parts = [[header, 'header', 16], [from, 'from', n], [to, 'to', n]];
-    via.forEach((v, k) => parts.push([v, `via[${k}]`, n]));
-    if (times.length) parts.push([times, 'options.times', times.length]);
-    if (options.vmax) parts.push([options.vmax, 'options.vmax', n]);
-    if (options.amax) parts.push([options.amax, 'options.amax', n]);
-    for (const key of BOUNDARY) if (options[key] != null) parts.push([options[key], `options.${key}`, n]);
+    const { parts, profile } = planParts(this, from, to, options);
     const ptr = this.achain.module.planJointPath(this._input(...parts));
     const { traj, h } = readTrajectory(this, ptr, profile);
     traj.torqueScaling = { factor: h[4], joint: h[5] };

@@ -7,6 +7,7 @@ import { TeleopView } from './views/TeleopView.js';
 import { MotionView } from './views/MotionView.js';
 import { WorkspaceView } from './views/WorkspaceView.js';
 import { ControllerView } from './views/ControllerView.js';
+import { VibrationView } from './views/VibrationView.js';
 import { makeUnits } from './core/units.js';
 import { captureSession, applySession } from './ui/session.js';
 import { UrdfGeometry } from './three/UrdfGeometry.js';
@@ -49,7 +50,7 @@ async function main() {
   els.select.appendChild(customOpt);
 
   const visuals = new UrdfGeometry(studio); // URDF visuals (meshes from dropped files), before the first model
-  const views = [new DesignView(), new TeleopView(), new MotionView(), new WorkspaceView(), new ControllerView()];
+  const views = [new DesignView(), new TeleopView(), new MotionView(), new WorkspaceView(), new ControllerView(), new VibrationView()];
   for (const v of views) studio.addView(v);
 
   // units switch
@@ -197,7 +198,7 @@ async function main() {
   // keyboard shortcuts
   const teleop = views.find((v) => v.id === 'teleop');
   const shortcuts = [
-    ['1 … 5', 'switch view (Design, Teleoperate, Motion, Workspace, Controller)'],
+    ['1 … 6', 'switch view (Design, Teleoperate, Motion, Workspace, Controller, Vibration)'],
     ['W / E', 'gizmo: move / rotate'],
     ['T', 'R-twin overlay on/off'],
     ['F', 'link frames on/off'],
@@ -223,7 +224,7 @@ async function main() {
     }
     if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
     const k = e.key;
-    if (k >= '1' && k <= '5') studio.showView(views[Number(k) - 1].id);
+    if (k >= '1' && k <= '6') studio.showView(views[Number(k) - 1].id);
     else if (k === 'w' || k === 'W') teleop.setMode('translate');
     else if (k === 'e' || k === 'E') teleop.setMode('rotate');
     else if (k === 't' || k === 'T') studio.setTwin(!studio.twin);

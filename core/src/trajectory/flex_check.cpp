@@ -136,6 +136,7 @@ FlexCheckResult checkFlexibleTrajectory(const Model& model, const JointFlexibili
   if (opt.frequency_samples < 2) throw Error("flex check: frequency_samples must be at least 2");
   if (!(opt.dt >= 0) || !std::isfinite(opt.dt)) throw Error("flex check: dt must be zero (automatic) or positive");
   if (!(opt.settle >= 0) || !std::isfinite(opt.settle)) throw Error("flex check: settle must be zero (automatic) or positive");
+  if (opt.trace_samples < 0) throw Error("flex check: trace_samples must be zero (no trace) or positive");
   FlexibleJointChain chain(model, flex, options, false);
   Data data(model);
   FlexCheckResult r;
@@ -170,6 +171,15 @@ FlexCheckResult checkFlexibleTrajectory(const Model& model, const JointFlexibili
   const long steps = static_cast<long>(std::ceil((T + r.settle) / r.dt));
   if (steps > 100000000L) throw Error("flex check: more than 1e8 steps (raise dt or shorten settle)");
   r.steps = steps;
+  // Trace: the steps round(j·steps/n), j = 0…n (n = trace_samples), each once.
+  const long long trace_n = opt.trace_samples;
+  long long trace_j = 0, trace_next = trace_n > 0 ? 0 : -1;
+  if (trace_n > 0) {
+    const size_t points = static_cast<size_t>(std::min<long long>(trace_n, steps)) + 1;
+    r.trace_t.reserve(points);
+    r.trace_tip_error.reserve(points);
+    r.trace_deflection.reserve(points);
+  }
   q = chain.staticEquilibrium(data, theta);
   qd.setZero();
   VecX theta_end(n), tmp1(n), tmp2(n);
@@ -193,7 +203,15 @@ FlexCheckResult checkFlexibleTrajectory(const Model& model, const JointFlexibili
       r.peak_tip_error = e;
       r.peak_tip_error_time = t;
     }
-    r.peak_deflection = std::max(r.peak_deflection, (q - theta).cwiseAbs().maxCoeff());
+    const double deflection = (q - theta).cwiseAbs().maxCoeff();
+    r.peak_deflection = std::max(r.peak_deflection, deflection);
+    if (k == trace_next) {
+      r.trace_t.push_back(t);
+      r.trace_tip_error.push_back(e);
+      r.trace_deflection.push_back(deflection);
+      while (trace_next != -1 && trace_next <= k)
+        trace_next = ++trace_j > trace_n ? -1 : (2 * trace_j * steps + trace_n) / (2 * trace_n);
+    }
     if (t >= T) {
       r.residual_tip_vibration = std::max(r.residual_tip_vibration, (p - p_star).norm());
       r.residual_deflection = std::max(r.residual_deflection, (q - q_star).cwiseAbs().maxCoeff());
@@ -204,6 +222,29 @@ FlexCheckResult checkFlexibleTrajectory(const Model& model, const JointFlexibili
       throw Error("flex check: the state became non-finite at t = " + std::to_string(t) + " s; reduce dt");
   }
   return r;
+}
+
+ShapedCheckSet checkShapedTrajectories(const Model& model, const JointFlexibility& flex, const JointPathPtr& plan,
+                                       const DynamicsOptions& options, const FlexCheckOptions& opt,
+                                       const std::vector<ShaperKind>& kinds, double shaper_hz, double shaper_zeta) {
+  if (!plan) throw Error("flex check: no plan");
+  if (!std::isfinite(shaper_hz) || !std::isfinite(shaper_zeta)) throw Error("shaper frequency and damping ratio: must be finite");
+  ShapedCheckSet set;
+  set.unshaped = checkFlexibleTrajectory(model, flex, *plan, options, opt);
+  const FlexCheckResult& base = set.unshaped;
+  set.shaper_omega = 2 * M_PI * (shaper_hz > 0 ? shaper_hz : base.first_hz_end);
+  set.shaper_zeta = shaper_zeta >= 0 ? shaper_zeta : base.first_damping_ratio_end;
+  for (ShaperKind k : kinds) {
+    ShapedCheck row;
+    row.result = base;
+    if (k != ShaperKind::None) {
+      row.shaper = makeShaper(k, set.shaper_omega, set.shaper_zeta);
+      row.result = checkFlexibleTrajectory(model, flex, ShapedPath(plan, row.shaper), options, opt);
+    }
+    row.residual_reduction = base.residual_tip_vibration > 0 ? base.residual_tip_vibration / row.result.residual_tip_vibration : 1.0;
+    set.rows.push_back(std::move(row));
+  }
+  return set;
 }
 
 }  // namespace achain

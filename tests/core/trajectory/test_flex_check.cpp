@@ -2,6 +2,7 @@
 // vibration of a trapezoid on one flexible joint against its closed form, ZV/ZVD shapers removing it, the
 // shaper formulas, the bandwidth against the closed-form spectrum, and the prototype's thesis trapezoid.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -184,4 +185,85 @@ TEST_CASE("flex check: the prototype's thesis trapezoid with the derived drive",
                            << r.bandwidth_ratio << "), peak tip " << r.peak_tip_error * 1e3 << " mm, sag " << r.static_tip_sag * 1e3
                            << " mm, residual " << r.residual_tip_vibration * 1e3 << " mm -> ZV " << s.residual_tip_vibration * 1e3
                            << " mm, zeta " << r.first_damping_ratio_end << ", dt " << r.dt);
+}
+
+TEST_CASE("flex check: the opt-in trace samples the tip error whose maximum is the peak", "[trajectory][flex]") {
+  const Model m = rod();
+  const double w = 2 * M_PI * 3.3;
+  const auto plan = trapezoid(2.0, 10.0);
+  FlexCheckOptions o;
+  o.dt = 1e-3;
+  const FlexCheckResult off = checkFlexibleTrajectory(m, flexFor(w, 0.02), *plan, DynamicsOptions(), o);
+  CHECK(off.trace_t.empty());  // off by default
+  CHECK(off.trace_tip_error.empty());
+  CHECK(off.trace_deflection.empty());
+  auto maxOf = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
+  SECTION("every step: the maxima are the peaks, and the results do not change") {
+    o.trace_samples = static_cast<int>(off.steps) + 7;  // more than the steps: each step once
+    const FlexCheckResult r = checkFlexibleTrajectory(m, flexFor(w, 0.02), *plan, DynamicsOptions(), o);
+    REQUIRE(r.trace_t.size() == static_cast<size_t>(off.steps) + 1);
+    CHECK(r.trace_tip_error.size() == r.trace_t.size());
+    CHECK(r.trace_deflection.size() == r.trace_t.size());
+    CHECK(maxOf(r.trace_tip_error) == r.peak_tip_error);
+    CHECK(maxOf(r.trace_deflection) == r.peak_deflection);
+    CHECK(r.trace_t.front() == 0);
+    CHECK(r.trace_t.back() == off.steps * off.dt);
+    CHECK(r.peak_tip_error == off.peak_tip_error);  // bit-identical with the trace on
+    CHECK(r.peak_tip_error_time == off.peak_tip_error_time);
+    CHECK(r.residual_tip_vibration == off.residual_tip_vibration);
+    CHECK(r.residual_deflection == off.residual_deflection);
+    CHECK(r.static_tip_sag == off.static_tip_sag);
+  }
+  SECTION("200 samples: 201 points evenly spaced to a step, the last step included, the maximum within sampling of the peak") {
+    o.trace_samples = 200;
+    const FlexCheckResult r = checkFlexibleTrajectory(m, flexFor(w, 0.02), *plan, DynamicsOptions(), o);
+    REQUIRE(r.trace_t.size() == 201);
+    CHECK(r.trace_t.front() == 0);
+    CHECK(r.trace_t.back() == Approx(off.steps * off.dt).epsilon(1e-12));
+    double step = 0;
+    for (size_t i = 1; i < r.trace_t.size(); ++i) {
+      const double h = r.trace_t[i] - r.trace_t[i - 1];
+      CHECK(std::fabs(h - off.steps * off.dt / 200) < off.dt);  // ⌊steps/200⌋ or ⌈steps/200⌉ steps
+      step = std::max(step, h);
+    }
+    // |ė| ≤ ω·peak for the ringing: within half a sampling step of the peak the error drops by at most ω·step/2·peak
+    CHECK(maxOf(r.trace_tip_error) <= r.peak_tip_error);
+    CHECK(maxOf(r.trace_tip_error) >= r.peak_tip_error * (1 - w * step / 2));
+  }
+  SECTION("a negative count is an error") {
+    o.trace_samples = -1;
+    CHECK_THROWS_WITH(checkFlexibleTrajectory(m, flexFor(w, 0.02), *plan, DynamicsOptions(), o),
+                      Catch::Contains("trace_samples"));
+  }
+}
+
+TEST_CASE("flex check: checkShapedTrajectories is the unshaped check then each shaper at the end mode", "[trajectory][flex]") {
+  const Model m = rod();
+  const double w = 2 * M_PI * 3.3;
+  const auto plan = trapezoid(2.0, 10.0);
+  const JointFlexibility f = flexFor(w, 0.03);
+  FlexCheckOptions o;
+  o.dt = 1e-3;
+  const FlexCheckResult base = checkFlexibleTrajectory(m, f, *plan, DynamicsOptions(), o);
+  const ShapedCheckSet set = checkShapedTrajectories(m, f, plan, DynamicsOptions(), o, {ShaperKind::None, ShaperKind::ZV, ShaperKind::ZVD});
+  CHECK(set.unshaped.residual_tip_vibration == base.residual_tip_vibration);
+  CHECK(set.shaper_omega == 2 * M_PI * base.first_hz_end);
+  CHECK(set.shaper_zeta == base.first_damping_ratio_end);
+  REQUIRE(set.rows.size() == 3);
+  CHECK(set.rows[0].shaper.kind == ShaperKind::None);
+  CHECK(set.rows[0].shaper.amplitude.empty());
+  CHECK(set.rows[0].result.peak_tip_error == base.peak_tip_error);
+  CHECK(set.rows[0].residual_reduction == 1);
+  const InputShaper zv = makeShaper(ShaperKind::ZV, set.shaper_omega, set.shaper_zeta);
+  const FlexCheckResult shaped = checkFlexibleTrajectory(m, f, ShapedPath(plan, zv), DynamicsOptions(), o);
+  CHECK(set.rows[1].shaper.time == zv.time);
+  CHECK(set.rows[1].result.residual_tip_vibration == shaped.residual_tip_vibration);
+  CHECK(set.rows[1].residual_reduction == base.residual_tip_vibration / shaped.residual_tip_vibration);
+  CHECK(set.rows[2].result.residual_tip_vibration < set.rows[0].result.residual_tip_vibration / 5);
+  // overrides: the frequency (Hz) and damping ratio shaped for
+  const ShapedCheckSet at = checkShapedTrajectories(m, f, plan, DynamicsOptions(), o, {ShaperKind::ZV}, 3.0, 0.0);
+  CHECK(at.shaper_omega == 2 * M_PI * 3.0);
+  CHECK(at.rows[0].shaper.amplitude == std::vector<double>{0.5, 0.5});
+  CHECK_THROWS_WITH(checkShapedTrajectories(m, f, plan, DynamicsOptions(), o, {ShaperKind::ZV}, 3.0, 1.0),
+                    Catch::Contains("damping ratio"));
 }

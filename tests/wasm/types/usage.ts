@@ -16,6 +16,7 @@ import type {
 } from '../../../wasm/types/trajectory';
 import type { WorkspaceSection, WorkspaceOverlap, WorkspaceEstimate } from '../../../wasm/types/workspace';
 import type { CloseLoopResult, ClosedChainLoads, ClosedChainModelResult } from '../../../wasm/types/closed_chain';
+import type { JointFlexibility, JointFlexibilityModes, FlexCheckResult, InputShaper } from '../../../wasm/types/flexibility';
 
 export async function usage(): Promise<number> {
   const achain: Achain = await loadAchain();
@@ -143,6 +144,15 @@ export async function usage(): Promise<number> {
   const ccm: ClosedChainModelResult = fb.closedChainModel(closed.q);
   const loopNumbers = achain.closureSpaceSize('planar_pin') + achain.closureConstraintCount('pose') + closed.iterations + yc[0] + loads.Tc[0] + yddc[0] + stepped.y[0] + ccm.y.Istar[0][0] + ccm.M;
   fb.dispose();
+  // joint flexibility (wasm/types/flexibility.d.ts)
+  const drive: JointFlexibility | null = m.jointFlexibility();
+  const fromFile: JointFlexibility = achain.jointFlexibilityFromJsonString(file);
+  m.checkJointFlexibility({ stiffness: 5000, damping: [1, 1, 1, 1] }, { needMotorInertia: false });
+  const modes: JointFlexibilityModes = m.jointFlexibilityModes([1, 2, 3, 4], { stiffness: fromFile.stiffness, motor: 'free', motorInertia: 0.5, legs: 'full' });
+  const fc: FlexCheckResult = m.checkFlexibleTrajectory([1, 1, 1, 1], [5, 5, 5, 5], { stiffness: 5000, shaper: 'zvd', shaperFrequency: 6, traceSamples: 100, profile: 'trapezoid' });
+  const shaper: InputShaper = achain.makeShaper('zv', 40, 0.01);
+  const flexNumbers = (drive?.stiffness[0] ?? 0) + (m.info.drives?.stiffness[0] ?? 0) + modes.frequencyHz[0] + modes.shapes[0][0] + fc.firstFrequency.hz[0]
+    + fc.results[0].trace.tipError[0] + (fc.results[0].impulses?.amplitude[0] ?? 0) + shaper.time[1] + m.accelerationBandwidth([1, 1, 1, 1], [5, 5, 5, 5], { energyFraction: 0.9 });
   [m, b, j, conv].forEach((x) => x.dispose());
 
   return [version.length, names.length, rpy[0], range.range, curves.theta[0], study.rows.length, info.dof, legs.length, Number(ok), coordinateOwner, Number(angularFirst), loopAssembly,
@@ -150,5 +160,5 @@ export async function usage(): Promise<number> {
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
     ke, pe, lee.D[0], fm.TL[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
     summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers, estNumbers,
-    jt.samples, loopNumbers].reduce((a, x) => a + x, 0);
+    jt.samples, loopNumbers, flexNumbers].reduce((a, x) => a + x, 0);
 }

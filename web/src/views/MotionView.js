@@ -5,8 +5,9 @@
 // present. Plots: uPlot, in a dock over the 3D view.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { fmt, jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
+import { fmt, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 import { escapeHtml } from '../ui/html.js';
+import { defaultMove, isThesisRobot } from '../core/plans.js';
 
 const COLOURS = ['#60a5fa', '#f472b6', '#4ade80', '#facc15', '#fb923c', '#a78bfa', '#22d3ee', '#f87171'];
 const INLBF = 0.112984829; // N·m per in·lbf
@@ -193,9 +194,7 @@ export class MotionView {
     const m = s.model;
     if (!m) return;
     if (keep && this._from && this._to) { this.$('.m-from').value = this._fmtQ(this._from); this.$('.m-to').value = this._fmtQ(this._to); return; }
-    const thesis = /^prototype-4[ar]/.test(m.name) || force;
-    const from = Float64Array.from(m.coordinates, (j) => { const [lo, hi] = jointRange(j); return thesis && j.lower != null ? j.lower : lo + 0.25 * (hi - lo); });
-    const to = Float64Array.from(m.coordinates, (j) => { const [lo, hi] = jointRange(j); return thesis && j.upper != null ? j.upper : lo + 0.75 * (hi - lo); });
+    const { from, to } = defaultMove(m, isThesisRobot(m) || force);
     this._from = from; this._to = to;
     this.$('.m-from').value = this._fmtQ(from);
     this.$('.m-to').value = this._fmtQ(to);

@@ -9,21 +9,14 @@
 //      statusNames (the core's IK status names: status code k ↔ statusNames[k]),
 //      positionError: Float64Array(count), orientationError: Float64Array(count), iterations, seconds}
 //   ← {type:'error', id, message}
-import { loadAchain } from '../../../wasm/achain.mjs';
+import { serveModelJobs } from './modelJob.js';
 
-const ready = loadAchain();
 const cancelled = new Set();
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-self.onmessage = async (event) => {
-  const msg = event.data ?? {};
-  if (msg.type === 'cancel') { cancelled.add(msg.id); return; }
-  if (msg.type !== 'start') return;
+serveModelJobs(async (model, msg, achain) => {
   const { id } = msg;
-  let model = null;
   try {
-    const achain = await ready;
-    model = achain.loadModel(msg.model);
     const n = model.dof;
     const poses = msg.poses instanceof Float64Array ? msg.poses : Float64Array.from(msg.poses ?? []);
     if (poses.length === 0 || poses.length % 16 !== 0) throw new Error(`poses: expected 16·N numbers (row-major 4×4 each), got ${poses.length}`);
@@ -64,10 +57,7 @@ self.onmessage = async (event) => {
       orientationError: orientationError.slice(0, k), iterations, seconds: (performance.now() - t0) / 1000,
     };
     self.postMessage(out, [out.q.buffer, out.status.buffer, out.positionError.buffer, out.orientationError.buffer]);
-  } catch (e) {
-    cancelled.delete(id);
-    self.postMessage({ type: 'error', id, message: String(e.message ?? e) });
   } finally {
-    model?.dispose();
+    cancelled.delete(id);
   }
-};
+}, (msg) => { if (msg.type === 'cancel') cancelled.add(msg.id); });

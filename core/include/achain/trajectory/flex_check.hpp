@@ -64,6 +64,8 @@ struct FlexCheckOptions {
   int frequency_samples = 21; ///< configurations along the path for the first frequency (≥ 2)
   double sample_rate = 1000;  ///< Hz, plan sampling for the bandwidth
   double energy_fraction = 0.95;
+  int trace_samples = 0;      ///< 0 = no trace; n > 0: the run is traced at the steps round(j·steps/n), j = 0…n
+                              ///< (min(n, steps) + 1 points from t = 0 to the end; reserved once, before the run)
 };
 
 struct FlexCheckResult {
@@ -80,11 +82,36 @@ struct FlexCheckResult {
   double residual_deflection = 0;                      ///< rad or m: max |q − q*|_∞ after the plan's end
   double duration = 0, settle = 0, dt = 0;
   long steps = 0;
+  /// With FlexCheckOptions::trace_samples > 0 (else empty): the run sampled at trace_t (s, from 0 to duration +
+  /// settle): the tip error |p(q) − p(θ)| (m) and the deflection max |q − θ|_∞ (rad or m), the quantities whose
+  /// maxima over every step are peak_tip_error and peak_deflection.
+  std::vector<double> trace_t, trace_tip_error, trace_deflection;
 };
 
 /// See the file comment. Throws achain::Error for a plan whose dof is not the model's nv, bad flexibility
 /// (checkJointFlexibility) or bad options.
 FlexCheckResult checkFlexibleTrajectory(const Model& model, const JointFlexibility& flex, const JointPath& plan,
                                         const DynamicsOptions& options, const FlexCheckOptions& opt = {});
+
+/// One row of checkShapedTrajectories: the shaper (kind None: no impulses) and the check of the shaped plan.
+struct ShapedCheck {
+  InputShaper shaper;
+  FlexCheckResult result;
+  double residual_reduction = 1;  ///< the unshaped residual tip vibration / this one (1 when the unshaped is 0)
+};
+
+struct ShapedCheckSet {
+  FlexCheckResult unshaped;                  ///< the plan as given (the frequency map along it)
+  double shaper_omega = 0, shaper_zeta = 0;  ///< rad/s and damping ratio the shapers were made for
+  std::vector<ShapedCheck> rows;             ///< one per requested kind, in order (None: the unshaped result)
+};
+
+/// The plan checked as given, then shaped by each of `kinds` (makeShaper at ω = 2π·shaper_hz, or for shaper_hz ≤ 0
+/// the unshaped plan's first_hz_end; ζ = shaper_zeta, or for shaper_zeta < 0 its first_damping_ratio_end), as
+/// `achain flex-check --shaper` and the wasm model.checkFlexibleTrajectory report it. Throws as
+/// checkFlexibleTrajectory and makeShaper do.
+ShapedCheckSet checkShapedTrajectories(const Model& model, const JointFlexibility& flex, const JointPathPtr& plan,
+                                       const DynamicsOptions& options, const FlexCheckOptions& opt,
+                                       const std::vector<ShaperKind>& kinds, double shaper_hz = 0, double shaper_zeta = -1);
 
 }  // namespace achain
