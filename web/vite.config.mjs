@@ -13,23 +13,37 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = resolve(here, '..');
 const tutorials = join(repo, 'docs', 'tutorials');
 
-/** Emits docs/tutorials/*.{html,json,css} as tutorials/* in the build; serves them in dev. */
-function tutorialPages() {
-  const files = () => (existsSync(tutorials) ? readdirSync(tutorials).filter((f) => /\.(html|json|css)$/.test(f)) : []);
+/** Static files the build copies as they are: the tutorial pages (docs/tutorials/*.{html,json,css,js} → tutorials/*,
+ *  they load ../achain-viewer.js) and the robot-file variants (core/robots/variants/*.json → robots/variants/*, e.g.
+ *  the prototype with its drive for the vibration tutorial). Served from the same paths by the dev server. */
+const copied = [
+  { dir: tutorials, prefix: 'tutorials', pattern: /\.(html|json|css|js)$/ },
+  { dir: join(repo, 'core', 'robots', 'variants'), prefix: 'robots/variants', pattern: /\.json$/ },
+];
+const types = { html: 'text/html', css: 'text/css', json: 'application/json', js: 'text/javascript' };
+
+function staticFiles() {
+  const files = (c) => (existsSync(c.dir) ? readdirSync(c.dir).filter((f) => c.pattern.test(f)) : []);
   return {
-    name: 'achain-tutorials',
+    name: 'achain-static-files',
     generateBundle() {
-      for (const f of files()) this.emitFile({ type: 'asset', fileName: `tutorials/${f}`, source: readFileSync(join(tutorials, f)) });
+      for (const c of copied)
+        for (const f of files(c)) this.emitFile({ type: 'asset', fileName: `${c.prefix}/${f}`, source: readFileSync(join(c.dir, f)) });
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        const m = /^\/tutorials\/([\w.-]+)$/.exec((req.url || '').split('?')[0]);
-        if (!m || !files().includes(m[1])) return next();
-        let text = readFileSync(join(tutorials, m[1]), 'utf8');
-        // in dev the component is served from source
-        if (m[1].endsWith('.html')) text = text.replace('../achain-viewer.js', '../src/component/achain-viewer.js');
-        res.setHeader('content-type', m[1].endsWith('.html') ? 'text/html' : m[1].endsWith('.css') ? 'text/css' : 'application/json');
-        res.end(text);
+        const url = (req.url || '').split('?')[0];
+        for (const c of copied) {
+          const m = new RegExp(`^/${c.prefix}/([\\w.-]+)$`).exec(url);
+          if (!m || !files(c).includes(m[1])) continue;
+          let text = readFileSync(join(c.dir, m[1]), 'utf8');
+          // in dev the component is served from source
+          if (m[1].endsWith('.html')) text = text.replace('../achain-viewer.js', '../src/component/achain-viewer.js');
+          res.setHeader('content-type', types[m[1].split('.').pop()]);
+          res.end(text);
+          return;
+        }
+        next();
       });
     },
   };
@@ -40,7 +54,7 @@ export default defineConfig({
   base: './',
   publicDir: false,
   logLevel: 'warn',
-  plugins: [tutorialPages()],
+  plugins: [staticFiles()],
   build: {
     outDir: resolve(here, 'dist'),
     emptyOutDir: true,

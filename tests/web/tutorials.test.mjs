@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveDist, launch, openPage, screenshot, canvasStats, dist, repo } from './helpers.mjs';
+import { cli } from '../wasm/helpers.mjs';
 
 let srv;
 let browser;
@@ -235,6 +236,40 @@ test('closed-chains tutorial: the five-bar viewer moves by its coordinates with 
     assert.ok(new Set(gaps.map((s) => s.q0.toFixed(6))).size > 1, 'the animation moves crank 1');
     await page.locator('#tcplot').scrollIntoViewIfNeeded();
     await screenshot(page, 'tutorial-closed-chains-plot');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('vibration tutorial: the modes and the trapezoid check from the live model equal the native CLI\'s; shaping cuts the ringing', async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/vibration.html`, { width: 1100, height: 900 });
+  try {
+    await waitViewers(page);
+    await page.waitForFunction(() => !!window.__vibration?.check, null, { timeout: 60000 });
+    const r = await page.evaluate(() => window.__vibration);
+    const drive = path.join(repo, 'core/robots/variants/prototype-4a-drive.json');
+    // the page takes the stiffness from the file's drive blocks (827 lbf·in/deg); the CLI's --joint-stiffness is SI
+    const k = String(827 * 0.1129848290276167 / (Math.PI / 180));
+    const modes = cli('modes', '--robot', drive, '--q', '180,180,180,180', '--deg', '--joint-stiffness', k);
+    const native = modes.modes.map((m) => m.frequency_hz);
+    assert.equal(r.modesHz.length, 4);
+    r.modesHz.forEach((f, i) => assert.ok(Math.abs(f - native[i]) <= 1e-9 * native[i], `mode ${i + 1}: page ${f} Hz, CLI ${native[i]} Hz`));
+    const check = cli('flex-check', '--robot', drive, '--from', '60,60,60,60', '--to', '300,300,300,300', '--deg');
+    const byShaper = Object.fromEntries(check.results.map((x) => [x.shaper, x]));
+    for (const row of r.check) {
+      const n = byShaper[row.shaper];
+      assert.ok(n, `CLI row for ${row.shaper}`);
+      assert.ok(Math.abs(row.residual - n.residual_tip_vibration_m) <= 1e-9 * n.residual_tip_vibration_m + 1e-15, `${row.shaper} residual: page ${row.residual}, CLI ${n.residual_tip_vibration_m}`);
+      assert.ok(Math.abs(row.peak - n.peak_tip_error_m) <= 1e-9 * n.peak_tip_error_m, `${row.shaper} peak: page ${row.peak}, CLI ${n.peak_tip_error_m}`);
+    }
+    const res = Object.fromEntries(r.check.map((x) => [x.shaper, x.residual]));
+    assert.ok(res.zv < res.none / 5 && res.zvd < res.zv, JSON.stringify(res));
+    // a slider move re-computes the modes (another pose, other frequencies)
+    await page.locator('#arm').evaluate((el) => el.setQ(Float64Array.from([180, 90, 200, 180].map((d) => d * Math.PI / 180)), 'test'));
+    await page.waitForFunction((q0) => window.__vibration.q[1] !== q0, r.q[1], { timeout: 10000 });
+    const moved = await page.evaluate(() => window.__vibration.modesHz);
+    assert.ok(moved.some((f, i) => Math.abs(f - r.modesHz[i]) > 1e-3), `${moved} vs ${r.modesHz}`);
+    await page.locator('#tipplot').scrollIntoViewIfNeeded();
+    await screenshot(page, 'tutorial-vibration-plot');
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
