@@ -36,10 +36,10 @@ TEST_CASE("flexible json: the space arm's links 2 and 3 in SI from the file's im
   REQUIRE(m.nv == 6);
   const FlexibleLinks f = flexibleLinksFromJson(j, m);
   REQUIRE(f.links.size() == 2);
-  CHECK(f.links[0].joint == 2);
-  CHECK(f.links[1].joint == 3);
-  CHECK(f.find(2) == &f.links[0]);
-  CHECK(f.find(4) == nullptr);
+  CHECK(f.links[0].joint == 1);  // joints[k-1] moves the paper's link k
+  CHECK(f.links[1].joint == 2);
+  CHECK(f.find(1) == &f.links[0]);
+  CHECK(f.find(3) == nullptr);
   const FlexibleLink& l2 = f.links[0].link;
   CHECK(l2.length == Approx(20.92 * kFt).epsilon(1e-14));
   CHECK(l2.body.mass == Approx(9.536 * kSlug).epsilon(1e-14));
@@ -54,13 +54,13 @@ TEST_CASE("flexible json: the space arm's links 2 and 3 in SI from the file's im
   CHECK(f.length_unit == kFt);
   CHECK(f.mass_unit == kSlug);
   // inertia_about "origin": the CoM inertia is the printed one minus the parallel-axis term
-  const Inertial& b2 = m.joints[2].link;
+  const Inertial& b2 = m.joints[1].link;
   const double ft2slug = kSlug * kFt * kFt;
   CHECK(b2.inertia(1, 1) / ft2slug == Approx(1.8e3 - 9.536 * 10.46 * 10.46).epsilon(1e-12));
   CHECK(b2.inertia(0, 0) / ft2slug == Approx(2.38).epsilon(1e-12));
   CHECK(b2.inertia(0, 1) / ft2slug == Approx(-6.77).epsilon(1e-12));
   // link 6 is read about its CoM (the about-origin reading is impossible: Iyy 0.301 < m·cz²)
-  CHECK(m.joints[6].link.inertia(1, 1) / ft2slug == Approx(0.301).epsilon(1e-12));
+  CHECK(m.joints[5].link.inertia(1, 1) / ft2slug == Approx(0.301).epsilon(1e-12));
   CHECK(0.301 < 3.094 * 1.08 * 1.08);
 }
 
@@ -94,34 +94,34 @@ TEST_CASE("flexible json: errors name the field", "[io][flex]") {
   const json base = builtinJson("space-arm");
   auto with = [&](const std::string& key, const json& v) {
     json j = base;
-    j["joints"][2]["flexible"][key] = v;
+    j["joints"][1]["flexible"][key] = v;
     return errorOf(j);
   };
-  CHECK(with("ei", 0.0) == "joints[2].flexible.ei: must be positive and finite (got 0.000000)");
-  CHECK(with("length", -1.0) == "joints[2].flexible.length: must be positive and finite (got -1.000000)");
-  CHECK(with("ei_y", 1.0) == "joints[2].flexible.ei: give ei (both directions) or ei_y / ei_z, not both");
-  CHECK(with("modes", "quintic").find("joints[2].flexible.modes: unknown mode family") == 0);
-  CHECK(with("modes", json{{"family", "cubic"}, {"r1", -7.0 / 6}}).find("joints[2].flexible.modes: orthogonalCubicRatio") == 0);
+  CHECK(with("ei", 0.0) == "joints[1].flexible.ei: must be positive and finite (got 0.000000)");
+  CHECK(with("length", -1.0) == "joints[1].flexible.length: must be positive and finite (got -1.000000)");
+  CHECK(with("ei_y", 1.0) == "joints[1].flexible.ei: give ei (both directions) or ei_y / ei_z, not both");
+  CHECK(with("modes", "quintic").find("joints[1].flexible.modes: unknown mode family") == 0);
+  CHECK(with("modes", json{{"family", "cubic"}, {"r1", -7.0 / 6}}).find("joints[1].flexible.modes: orthogonalCubicRatio") == 0);
   CHECK(with("modes", json::array({{{"direction", "y"}, {"coefficients", {0, 1, 1}}}})) ==
-        "joints[2].flexible.modes: mode 1 (y bending): not admissible, a bending shape must have zero slope at the clamped root (f'(0) = 1.000000/L)");
+        "joints[1].flexible.modes: mode 1 (y bending): not admissible, a bending shape must have zero slope at the clamped root (f'(0) = 1.000000/L)");
   CHECK(with("modes", json::array({{{"direction", "y"}, {"coefficients", {0, 0, 1}}}, {{"direction", "y"}, {"coefficients", {0, 0, 2}}}})) ==
-        "joints[2].flexible.modes: the mode shapes are linearly dependent (the generalised mass I_qq is singular); drop or change a shape");
+        "joints[1].flexible.modes: the mode shapes are linearly dependent (the generalised mass I_qq is singular); drop or change a shape");
   CHECK(with("modes", json::array({{{"direction", "x"}, {"coefficients", {0, 0, 1}}}})) ==
-        "joints[2].flexible.modes[0].direction: unknown direction \"x\" (expected y, z or torsion)");
-  CHECK(with("stiffness", 1.0).find("joints[2].flexible.stiffness: unknown field") == 0);
+        "joints[1].flexible.modes[0].direction: unknown direction \"x\" (expected y, z or torsion)");
+  CHECK(with("stiffness", 1.0).find("joints[1].flexible.stiffness: unknown field") == 0);
   json j = base;
-  j["joints"][2]["flexible"].erase("gj");
-  CHECK(errorOf(j) == "joints[2].flexible.gj: missing: a torsion mode needs it");
+  j["joints"][1]["flexible"].erase("gj");
+  CHECK(errorOf(j) == "joints[1].flexible.gj: missing: a torsion mode needs it");
   j = base;
-  j["joints"][2]["link"]["mass"] = 0.0;
-  CHECK(errorOf(j) == "joints[2].link.mass: a flexible link needs a positive mass (the beam's, spread uniformly over its length)");
+  j["joints"][1]["link"]["mass"] = 0.0;
+  CHECK(errorOf(j) == "joints[1].link.mass: a flexible link needs a positive mass (the beam's, spread uniformly over its length)");
   j = base;  // link 3 read about its origin: Iyy 850 < m·L²/3 = 1071 of its own uniform beam
-  j["joints"][3]["link"]["inertia_about"] = "origin";
-  j["joints"][3]["link"]["com"] = {11.58, 0, 0};
-  CHECK(errorOf(j).find("joints[3].link: the local inertia matrix is not positive definite") == 0);
+  j["joints"][2]["link"]["inertia_about"] = "origin";
+  j["joints"][2]["link"]["com"] = {11.58, 0, 0};
+  CHECK(errorOf(j).find("joints[2].link: the local inertia matrix is not positive definite") == 0);
   j = base;
-  j["joints"][2]["link"]["inertia_about"] = "tip";
-  CHECK(errorOf(j) == "joints[2].link.inertia_about: must be \"com\" or \"origin\"");
+  j["joints"][1]["link"]["inertia_about"] = "tip";
+  CHECK(errorOf(j) == "joints[1].link.inertia_about: must be \"com\" or \"origin\"");
   j = base;
   j["units"]["mass"] = "stone";
   CHECK(errorOf(j).find("units.mass: unknown unit") == 0);
