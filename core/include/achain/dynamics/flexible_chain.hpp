@@ -1,0 +1,110 @@
+// A chain with flexible links (Tesar & Graves 1988 §2.1–2.3; digest shared/reference/tesar-flexible.md §1.2–§1.6):
+// the rigid Model plus, for some links, an assumed-modes beam (model/flexible_link.hpp). The Model's joints stay
+// one-axis screws; the modal coordinates live in this layer.
+//
+// Generalized coordinates φ = (q: the model's nv joint coordinates, then per flexible link, in joint order, its
+// m_i modal coordinates). dof = nv + Σ m_i.
+//
+// Kinematics (deflected forward kinematics). A flexible link's beam runs along its frame's x axis from the origin
+// (the clamped root) to the tip (L, 0, 0). Its modes move everything attached distal to it (the child joints'
+// frames and the tool, when attached to it) rigidly: by the tip translation d = δ(L)·q_i and the tip rotation
+// θ = ψ(L)·q_i about the tip, both in the link frame:
+//     X_child = X_link · Tip · D(q_i) · Tip⁻¹ · X_child,rigid,    Tip = Trans(L, 0, 0),   D = (exp(θ̃), d)
+// The paper writes the rotation as [TΘ] = 1 + θ̃ (2.1-3); exp(θ̃) equals it to first order and stays a rotation,
+// so the Jacobian below is the exact derivative of this forward kinematics (its rotation column for mode j is
+// R_link·J_l(θ)·ψ_j(L), J_l the left Jacobian of SO(3); = R_link·ψ_j(L) when θ ∥ ψ_j, as for one torsion mode).
+// The link's own frame does not move with its own modes; its interior deflection enters through the local inertia.
+//
+// Inertia (2.3-8/2.3-26): I*(φ) = Σ_i 𝒢_iᵀ·𝒯_i·ᶦI_i·𝒯_iᵀ·𝒢_i, with 𝒢_i = [6×dof Jacobian of link i's frame origin
+// (linear velocity of the origin, angular velocity, world); the 0/1 selector of link i's modal rates], 𝒯_i =
+// blockdiag(R_i, R_i, 1) and ᶦI_i the local (6+m_i) inertia about the link origin (flexibleLinkMatrices(); a rigid
+// link's is the 6×6 [[m·1, m·c̃ᵀ], [m·c̃, I_o]]). With no flexible link this is the composite-rigid-body mass matrix
+// (massMatrix with LegModel::Massless: A-pair leg masses are not included here). K* = blockdiag of the links' K on
+// the modal coordinates (no joint springs, no gravity stiffness).
+#pragma once
+#include <vector>
+
+#include <achain/io/flexible_json.hpp>
+#include <achain/math/modal.hpp>
+#include <achain/model/flexible_link.hpp>
+#include <achain/model/model.hpp>
+
+namespace achain {
+
+/// The rigid model with its flexible links (immutable once built).
+struct FlexibleChain {
+  Model model;
+  std::vector<FlexibleLink> links;              ///< per flexible link (in joint order)
+  std::vector<int> joint;                       ///< per flexible link: the joint whose link it is
+  std::vector<FlexibleLinkMatrices> matrices;   ///< per flexible link: flexibleLinkMatrices(links[k])
+  std::vector<int> offset;                      ///< per flexible link: index of its first modal coordinate in φ
+  std::vector<int> flex_of_joint;               ///< per joint: index into links, or −1 (rigid)
+  std::vector<MatX> tip_translation;            ///< per flexible link: 3×m, column j = δ_j(L) (link frame)
+  std::vector<MatX> tip_rotation;               ///< per flexible link: 3×m, column j = ψ_j(L)
+  int nv = 0;                                   ///< joint coordinates
+  int nf = 0;                                   ///< modal coordinates
+  int dof = 0;                                  ///< nv + nf
+};
+
+/// Builds the chain. Each entry's joint must exist and appear once; the descriptions are checked by
+/// flexibleLinkMatrices. Throws achain::Error naming the entry. A model with a floating base is not handled here.
+FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLinkEntry>& links);
+
+/// Scratch and results of the flexible-chain algorithms; sized once by the constructor, reused every call.
+struct FlexibleChainData {
+  explicit FlexibleChainData(const FlexibleChain& chain);
+  std::vector<SE3> oMi;        ///< deflected link frames (world)
+  std::vector<SE3> oMj;        ///< joint axis frames (world): the axis is z, through the origin
+  std::vector<Vec3> tip;       ///< per joint with a flexible link: the deflected tip point (world)
+  std::vector<Mat3> tip_rot;   ///< per joint with a flexible link: world rotation rate per unit θ̇: R_link·J_l(θ)
+  std::vector<Vec3> theta;     ///< per joint with a flexible link: the tip rotation θ = ψ(L)·q (link frame)
+  SE3 oMtool;                  ///< deflected tool frame
+  std::vector<MatX> J;         ///< per joint: 6×dof Jacobian of the link frame's origin (rows v, ω; world)
+  MatX J_tool;                 ///< 6×dof Jacobian of the tool frame's origin
+  MatX I;                      ///< dof×dof: I*(φ) after flexibleMassMatrix
+  MatX work;                   ///< 6×dof scratch
+};
+
+/// Deflected forward kinematics at φ (size dof): oMi, oMj, tip, tip_rot, theta, oMtool.
+void flexibleKinematics(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi);
+
+/// Kinematics, then the 6×dof world Jacobians of every link frame origin and of the tool (data.J, data.J_tool):
+/// columns for the joint coordinates and for every modal coordinate proximal to the frame.
+void flexibleJacobians(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi);
+
+/// I*(φ) (dof×dof) into data.I (runs flexibleJacobians). Symmetric positive definite when every direction a
+/// coordinate moves carries mass.
+void flexibleMassMatrix(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi);
+
+/// K* (dof×dof): the links' stiffness on their modal coordinates, zero on the joints.
+MatX flexibleStiffness(const FlexibleChain& chain);
+
+/// How far the links bend at φ: the tool's deflected pose against the rigid pose (same q, modes zero) and the
+/// largest tip rotation |θ| of a link, against the paper's small-angle limits (3° for < 5 % geometric error; 5°
+/// for the modal model, beyond which it advises sub-links).
+struct FlexibleDeflection {
+  Vec3 tool_displacement = Vec3::Zero();  ///< deflected − rigid tool position, world (m)
+  double tool_position_error = 0;         ///< |tool_displacement| (m)
+  double tool_rotation_error = 0;         ///< angle of R_rigidᵀ·R_deflected (rad)
+  double max_link_rotation = 0;           ///< max over links of |θ| at the tip (rad)
+  int max_rotation_joint = -1;            ///< the joint whose link has it (−1 without flexible links)
+  bool above_3deg = false;                ///< max_link_rotation > 3°
+  bool above_5deg = false;                ///< max_link_rotation > 5°
+};
+FlexibleDeflection flexibleDeflection(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi);
+
+/// Linearised modes about configuration q (size nv) with the joints locked and the links undeflected:
+/// det(K_ff − ω²·I*_ff) = 0 on the modal coordinates (naturalModes; shapes over the nf modal coordinates).
+NaturalModes flexibleChainModes(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& q);
+
+/// Static deflection under a wrench at the tool (force and moment about the tool origin, world, SI), joints locked,
+/// linearised at the undeflected configuration q: K_ff·φ_f = 𝒢_fᵀ·w (𝒢_f: the tool Jacobian's modal columns).
+struct FlexibleStaticResult {
+  VecX phi;                    ///< dof: (q, φ_f)
+  VecX modal;                  ///< nf: φ_f
+  FlexibleDeflection deflection;  ///< at phi
+};
+FlexibleStaticResult flexibleStaticDeflection(const FlexibleChain& chain, FlexibleChainData& data,
+                                              const Eigen::Ref<const VecX>& q, const Vec3& force, const Vec3& moment);
+
+}  // namespace achain

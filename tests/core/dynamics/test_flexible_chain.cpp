@@ -1,0 +1,242 @@
+// A chain with flexible links (dynamics/flexible_chain.hpp; Tesar & Graves §2.1–2.3): deflected kinematics and its
+// Jacobian against finite differences, I* against the composite-rigid-body mass matrix in the rigid limit and
+// against the kinetic energy of every link's local inertia, the locked-joint modes of a cantilever against the
+// link alone and Euler–Bernoulli, the static tip deflection against F·L³/(3EI), and the space arm of §3.1.
+#include <catch2/catch.hpp>
+#include <Eigen/Geometry>
+#include <cmath>
+#include <random>
+
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/flexible_chain.hpp>
+#include <achain/kinematics/fk.hpp>
+#include <achain/io/flexible_json.hpp>
+#include <achain/io/json_text.hpp>
+#include <achain/io/model_json.hpp>
+#include <achain/model/robots.hpp>
+
+using namespace achain;
+using nlohmann::json;
+
+namespace {
+
+FlexibleChain chainOf(const json& j) {
+  const Model m = modelFromJson(j);
+  return makeFlexibleChain(m, flexibleLinksFromJson(j, m).links);
+}
+
+json builtinJson(const std::string& name) {
+  for (const auto& r : builtinRobots())
+    if (r.name == name) return json::parse(r.json);
+  throw Error(name + " missing");
+}
+
+/// One revolute joint (axis z at the base) carrying a uniform beam of length L along x; the tool at the tip.
+json cantilever(double L, double mass, double ei_y, double ei_z, double gj, double J, const json& modes) {
+  return {{"schema_version", 1},
+          {"name", "beam"},
+          {"gravity", {0, 0, 0}},
+          {"joints", {{{"kind", "R"}, {"origin", {{"xyz", {0, 0, 0}}}},
+                       {"link", {{"mass", mass}, {"com", {L / 2, 0, 0}}, {"inertia", {J, mass * L * L / 12, mass * L * L / 12, 0, 0, 0}}}},
+                       {"flexible", {{"length", L}, {"ei_y", ei_y}, {"ei_z", ei_z}, {"gj", gj}, {"torsional_inertia", J}, {"modes", modes}}}}}},
+          {"tool", {{"xyz", {L, 0, 0}}}}};
+}
+
+Vec3 rotationVector(const Mat3& R) {
+  const Eigen::AngleAxisd aa(R);
+  return aa.angle() * aa.axis();
+}
+
+VecX randomState(const FlexibleChain& c, std::mt19937& rng, double modal) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  VecX phi(c.dof);
+  for (int i = 0; i < c.dof; ++i) phi[i] = (i < c.nv ? M_PI : modal) * u(rng);
+  return phi;
+}
+
+}  // namespace
+
+TEST_CASE("flexible chain: rigid limit, I* equals the CRBA mass matrix", "[dynamics][flex]") {
+  std::mt19937 rng(7);
+  for (const char* name : {"prototype-4a", "puma560", "stanford", "space-arm"}) {
+    const Model m = builtinModel(name);
+    const FlexibleChain c = makeFlexibleChain(m, {});  // no flexible link
+    REQUIRE(c.dof == m.nv);
+    FlexibleChainData fd(c);
+    Data data(m);
+    DynamicsOptions opt;
+    opt.legs = LegModel::Massless;
+    MatX M(m.nv, m.nv);
+    double worst = 0;
+    for (int trial = 0; trial < 5; ++trial) {
+      const VecX q = randomState(c, rng, 0);
+      flexibleMassMatrix(c, fd, q);
+      massMatrix(m, data, q, opt, M);
+      worst = std::max(worst, (fd.I - M).cwiseAbs().maxCoeff() / std::max(1.0, M.cwiseAbs().maxCoeff()));
+      // the rigid frames are the rigid forward kinematics
+      forwardKinematics(m, data, q);
+      CHECK((fd.oMtool.p - data.oMtool.p).norm() < 1e-12 * std::max(1.0, data.oMtool.p.norm()));
+    }
+    INFO(name << ": max |I* - M| / max|M| = " << worst);
+    CHECK(worst < 1e-10);
+  }
+}
+
+TEST_CASE("flexible chain: the Jacobian is the derivative of the deflected forward kinematics", "[dynamics][flex]") {
+  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  REQUIRE(c.nv == 6);
+  REQUIRE(c.nf == 10);
+  FlexibleChainData d(c), e(c);
+  std::mt19937 rng(3);
+  const double h = 1e-6;
+  double worst = 0;
+  for (int trial = 0; trial < 3; ++trial) {
+    const VecX phi = randomState(c, rng, 0.3);  // bending up to 0.3 m, torsion up to 0.3 rad
+    flexibleJacobians(c, d, phi);
+    for (int col = 0; col < c.dof; ++col) {
+      VecX a = phi, b = phi;
+      a[col] += h;
+      b[col] -= h;
+      flexibleKinematics(c, e, a);
+      const std::vector<SE3> fa = e.oMi;
+      const SE3 ta = e.oMtool;
+      flexibleKinematics(c, e, b);
+      for (int i = 0; i <= c.model.njoints(); ++i) {
+        const bool tool = i == c.model.njoints();
+        const SE3& A = tool ? ta : fa[i];
+        const SE3& B = tool ? e.oMtool : e.oMi[i];
+        const MatX& J = tool ? d.J_tool : d.J[i];
+        const Vec3 v = (A.p - B.p) / (2 * h);
+        const Vec3 w = rotationVector(A.R * B.R.transpose()) / (2 * h);
+        worst = std::max(worst, (v - J.block<3, 1>(0, col)).norm());
+        worst = std::max(worst, (w - J.block<3, 1>(3, col)).norm());
+      }
+    }
+  }
+  INFO("max |J - finite difference| = " << worst);
+  CHECK(worst < 1e-6);
+}
+
+TEST_CASE("flexible chain: I* is symmetric positive definite and gives each link's local kinetic energy", "[dynamics][flex]") {
+  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  FlexibleChainData d(c), e(c);
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 4; ++trial) {
+    const VecX phi = randomState(c, rng, 0.2), rate = randomState(c, rng, 1.0);
+    flexibleMassMatrix(c, d, phi);
+    CHECK((d.I - d.I.transpose()).cwiseAbs().maxCoeff() < 1e-12 * d.I.cwiseAbs().maxCoeff());
+    const Eigen::LLT<MatX> llt(d.I);
+    CHECK(llt.info() == Eigen::Success);
+    const double ke = 0.5 * rate.dot(d.I * rate);
+    // Σ_i ½·xᵢᵀ·ᶦIᵢ·xᵢ, xᵢ = (link-frame velocity of the origin, angular velocity, own modal rates), the velocities
+    // by central differences of the deflected forward kinematics along the rate
+    const double h = 1e-6;
+    flexibleKinematics(c, e, phi + h * rate);
+    const std::vector<SE3> fa = e.oMi;
+    flexibleKinematics(c, e, phi - h * rate);
+    double sum = 0;
+    for (int i = 0; i < c.model.njoints(); ++i) {
+      const Mat3& R = d.oMi[i].R;
+      const Vec3 v = R.transpose() * (fa[i].p - e.oMi[i].p) / (2 * h);
+      const Vec3 w = R.transpose() * rotationVector(fa[i].R * e.oMi[i].R.transpose()) / (2 * h);
+      const int k = c.flex_of_joint[i];
+      const Inertial& b = c.model.joints[i].link;
+      if (k < 0) {
+        const Vec3 vc = v + w.cross(b.com);
+        sum += 0.5 * b.mass * vc.squaredNorm() + 0.5 * w.dot(b.inertia * w);
+      } else {
+        const MatX A = c.matrices[k].localInertia();
+        VecX x(A.rows());
+        x << v, w, rate.segment(c.offset[k], A.rows() - 6);
+        sum += 0.5 * x.dot(A * x);
+      }
+    }
+    CHECK(ke == Approx(sum).epsilon(1e-7));
+  }
+}
+
+TEST_CASE("flexible chain: locked-joint modes of a cantilever = the link alone; Euler-Bernoulli", "[dynamics][flex]") {
+  const double L = 2.0, mass = 3.0, ei = 400.0, gj = 150.0, J = 0.02;
+  for (const json& modes : {json("cubic"), json{{"family", "monomial"}, {"n", 4}, {"torsion", true}}}) {
+    const FlexibleChain c = chainOf(cantilever(L, mass, ei, ei, gj, J, modes));
+    FlexibleChainData d(c);
+    const NaturalModes chain = flexibleChainModes(c, d, VecX::Constant(1, 0.7));
+    const NaturalModes alone = clampedLinkModes(c.matrices[0]);
+    REQUIRE(chain.omega.size() == alone.omega.size());
+    for (Eigen::Index k = 0; k < chain.omega.size(); ++k) CHECK(chain.omega[k] == Approx(alone.omega[k]).epsilon(1e-12));
+    const double eb = 1.8751040687119611 * 1.8751040687119611 * std::sqrt(ei / (mass * L * L * L));
+    const double err = chain.omega[0] / eb - 1;
+    INFO("first bending vs Euler-Bernoulli: " << err);
+    if (modes.is_string()) CHECK(err == Approx(0.00475).margin(1e-4));  // two-mode Ritz (docs/flexible.md)
+    else CHECK(std::abs(err) < 2e-6);                                    // four modes: +1.5e-6
+    CHECK(err > 0);                                                      // Ritz: an upper bound
+  }
+}
+
+TEST_CASE("flexible chain: static tip deflection of a cantilever is F L^3/(3EI) and M L/GJ", "[dynamics][flex]") {
+  const double L = 1.5, mass = 2.0, ei_y = 500.0, ei_z = 800.0, gj = 300.0, J = 0.01;
+  const FlexibleChain c = chainOf(cantilever(L, mass, ei_y, ei_z, gj, J, "cubic"));
+  FlexibleChainData d(c);
+  const VecX q = VecX::Zero(1);
+  const FlexibleStaticResult fy = flexibleStaticDeflection(c, d, q, Vec3(0, 10, 0), Vec3::Zero());
+  // u² and u³ span the exact cubic deflection of a tip-loaded cantilever: exact to round-off
+  CHECK(fy.deflection.tool_displacement.y() == Approx(10 * L * L * L / (3 * ei_y)).epsilon(1e-12));
+  CHECK(std::abs(fy.deflection.tool_displacement.x()) < 1e-15);
+  CHECK(fy.deflection.tool_rotation_error == 0);  // bending modes carry no rotation
+  const FlexibleStaticResult fz = flexibleStaticDeflection(c, d, q, Vec3(0, 0, -7), Vec3::Zero());
+  CHECK(fz.deflection.tool_displacement.z() == Approx(-7 * L * L * L / (3 * ei_z)).epsilon(1e-12));
+  // torsion: θ = M·L/GJ; 4° raises the 3° flag, not the 5° one
+  const double M = 4 * M_PI / 180 * gj / L;
+  const FlexibleStaticResult mx = flexibleStaticDeflection(c, d, q, Vec3::Zero(), Vec3(M, 0, 0));
+  CHECK(mx.deflection.max_link_rotation == Approx(M * L / gj).epsilon(1e-12));
+  CHECK(mx.deflection.tool_rotation_error == Approx(M * L / gj).epsilon(1e-12));
+  CHECK(mx.deflection.above_3deg);
+  CHECK_FALSE(mx.deflection.above_5deg);
+  CHECK(mx.deflection.max_rotation_joint == 0);
+  // the joint's own coordinate is locked: a force along the joint's lever changes nothing about it
+  CHECK(fy.phi[0] == 0);
+}
+
+TEST_CASE("flexible chain: the space arm's geometry and coupled modes at configurations #1 and #2", "[dynamics][flex]") {
+  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  FlexibleChainData d(c);
+  VecX q1 = VecX::Zero(6), q2 = VecX::Zero(6);
+  q2[2] = M_PI / 2;  // joint 3 (the elbow)
+  flexibleKinematics(c, d, (VecX(16) << q1, VecX::Zero(10)).finished());
+  CHECK(d.oMi[1].R.col(0).dot(d.oMi[2].R.col(0)) == Approx(1).epsilon(1e-14));  // #1: booms in line
+  flexibleKinematics(c, d, (VecX(16) << q2, VecX::Zero(10)).finished());
+  CHECK(std::abs(d.oMi[1].R.col(0).dot(d.oMi[2].R.col(0))) < 1e-14);  // #2: the elbow at 90°
+  const NaturalModes m1 = flexibleChainModes(c, d, q1), m2 = flexibleChainModes(c, d, q2);
+  const double link2_alone = clampedLinkModes(c.matrices[0]).omega[0];
+  for (const NaturalModes* m : {&m1, &m2}) {
+    REQUIRE(m->omega.size() == 10);
+    // The locked arm's lowest mode is below link 2's clamped first bending: a trial shape of link 2's modes alone has
+    // the same strain energy and more kinetic energy (links 3–6 ride on its tip), so Rayleigh's quotient falls.
+    CHECK(m->omega[0] > 0);
+    CHECK(m->omega[0] < link2_alone);
+  }
+  std::string f1, f2;
+  for (Eigen::Index k = 0; k < 10; ++k) {
+    f1 += std::to_string(m1.omega[k] / (2 * M_PI)) + " ";
+    f2 += std::to_string(m2.omega[k] / (2 * M_PI)) + " ";
+  }
+  WARN("space arm, joints locked, base fixed: #1 " << f1 << "Hz; #2 " << f2 << "Hz; link 2 alone " << link2_alone / (2 * M_PI) << " Hz");
+  CHECK(std::abs(m1.omega[0] - m2.omega[0]) > 1e-3 * m1.omega[0]);  // configuration dependence
+}
+
+TEST_CASE("flexible chain: errors", "[dynamics][flex]") {
+  const json j = builtinJson("space-arm");
+  const Model m = modelFromJson(j);
+  std::vector<FlexibleLinkEntry> links = flexibleLinksFromJson(j, m).links;
+  std::vector<FlexibleLinkEntry> twice = {links[0], links[0]};
+  CHECK_THROWS_WITH(makeFlexibleChain(m, twice), "flexible link 1: joint 1 already has a flexible link");
+  links[0].joint = 9;
+  CHECK_THROWS_WITH(makeFlexibleChain(m, links), "flexible link 0: joint index 9 out of range (0…5)");
+  const FlexibleChain c = makeFlexibleChain(m, flexibleLinksFromJson(j, m).links);
+  FlexibleChainData d(c);
+  CHECK_THROWS_WITH(flexibleKinematics(c, d, VecX::Zero(6)), "flexible chain: phi must have 16 entries (6 joint + 10 modal), got 6");
+  CHECK_THROWS_WITH(flexibleChainModes(c, d, VecX::Zero(5)), "flexible chain: q must have 6 joint values, got 5");
+  const FlexibleChain rigid = makeFlexibleChain(m, {});
+  FlexibleChainData dr(rigid);
+  CHECK_THROWS_WITH(flexibleChainModes(rigid, dr, VecX::Zero(6)), "flexible chain: the chain has no flexible link (no modal coordinates)");
+}
