@@ -112,6 +112,11 @@ FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLi
   }
   c.dof = off;
   c.nf = off - c.nv;
+  c.K = MatX::Zero(c.dof, c.dof);
+  for (size_t k = 0; k < c.links.size(); ++k) {
+    const Eigen::Index nm = c.matrices[k].K.rows();
+    c.K.block(c.offset[k], c.offset[k], nm, nm) = c.matrices[k].K;
+  }
   return c;
 }
 
@@ -126,6 +131,11 @@ FlexibleChainData::FlexibleChainData(const FlexibleChain& chain) {
   J_tool = MatX::Zero(6, chain.dof);
   I = MatX::Zero(chain.dof, chain.dof);
   work = MatX::Zero(6, chain.dof);
+  Ia = Ib = I;
+  p = v = c = VecX::Zero(chain.dof);
+  for (int k = 0; k < 4; ++k) a[k] = w[k] = p;
+  llt = Eigen::LLT<MatX>(chain.dof);
+  llt_f = Eigen::LLT<MatX>(chain.nf);
 }
 
 void flexibleKinematics(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi) {
@@ -212,14 +222,7 @@ void flexibleMassMatrix(const FlexibleChain& chain, FlexibleChainData& data, con
   }
 }
 
-MatX flexibleStiffness(const FlexibleChain& chain) {
-  MatX K = MatX::Zero(chain.dof, chain.dof);
-  for (size_t k = 0; k < chain.links.size(); ++k) {
-    const Eigen::Index nm = chain.matrices[k].K.rows();
-    K.block(chain.offset[k], chain.offset[k], nm, nm) = chain.matrices[k].K;
-  }
-  return K;
-}
+MatX flexibleStiffness(const FlexibleChain& chain) { return chain.K; }
 
 FlexibleDeflection flexibleDeflection(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi) {
   if (phi.size() != chain.dof) flexibleKinematics(chain, data, phi);  // throws naming the size
@@ -258,7 +261,7 @@ VecX undeflected(const FlexibleChain& chain, const Eigen::Ref<const VecX>& q) {
 NaturalModes flexibleChainModes(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& q) {
   const VecX phi = undeflected(chain, q);
   flexibleMassMatrix(chain, data, phi);
-  const MatX K = flexibleStiffness(chain);
+  const MatX& K = chain.K;
   return naturalModes(K.bottomRightCorner(chain.nf, chain.nf), data.I.bottomRightCorner(chain.nf, chain.nf),
                       "flexible chain modes (joints locked)");
 }
@@ -272,7 +275,7 @@ FlexibleStaticResult flexibleStaticDeflection(const FlexibleChain& chain, Flexib
   Eigen::Matrix<double, 6, 1> w;
   w << force, moment;
   const VecX tau = data.J_tool.rightCols(chain.nf).transpose() * w;
-  const MatX K = flexibleStiffness(chain).bottomRightCorner(chain.nf, chain.nf);
+  const MatX K = chain.K.bottomRightCorner(chain.nf, chain.nf);
   Eigen::LDLT<MatX> ldlt(K);
   if (ldlt.info() != Eigen::Success || ldlt.vectorD().minCoeff() <= 0)
     throw Error("flexible static deflection: the modal stiffness is singular (a mode without stiffness)");
@@ -280,6 +283,116 @@ FlexibleStaticResult flexibleStaticDeflection(const FlexibleChain& chain, Flexib
   r.phi.tail(chain.nf) = r.modal;
   r.deflection = flexibleDeflection(chain, data, r.phi);
   return r;
+}
+
+namespace {
+constexpr double kStep = 1e-6;  // central-difference step for ∂I*/∂φ (rad, m)
+
+void checkSizes(const FlexibleChain& chain, const Eigen::Ref<const VecX>& a, const char* what) {
+  if (a.size() != chain.dof)
+    throw Error(std::string("flexible chain: ") + what + " must have " + std::to_string(chain.dof) + " entries, got " +
+                std::to_string(a.size()));
+  if (!a.allFinite()) throw Error(std::string("flexible chain: ") + what + " is not finite");
+}
+}  // namespace
+
+void flexibleBiasForces(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                        const Eigen::Ref<const VecX>& phidot, Eigen::Ref<VecX> c) {
+  checkSizes(chain, phi, "phi");
+  checkSizes(chain, phidot, "phidot");
+  VecX& p = data.p;
+  // −½·∂(φ̇ᵀI*φ̇)/∂φ_a
+  for (int a = 0; a < chain.dof; ++a) {
+    p = phi;
+    p[a] += kStep;
+    flexibleMassMatrix(chain, data, p);
+    const double plus = phidot.dot(data.I * phidot);
+    p[a] = phi[a] - kStep;
+    flexibleMassMatrix(chain, data, p);
+    const double minus = phidot.dot(data.I * phidot);
+    c[a] = -0.25 * (plus - minus) / kStep;
+  }
+  // + İ*·φ̇, İ* the derivative along φ̇
+  const double speed = phidot.norm();
+  if (speed == 0) return;
+  p = phi + (kStep / speed) * phidot;
+  flexibleMassMatrix(chain, data, p);
+  data.Ia = data.I;
+  p = phi - (kStep / speed) * phidot;
+  flexibleMassMatrix(chain, data, p);
+  data.Ia -= data.I;
+  c.noalias() += (speed / (2 * kStep)) * (data.Ia * phidot);
+}
+
+void flexibleInverseDynamics(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                             const Eigen::Ref<const VecX>& phidot, const Eigen::Ref<const VecX>& phiddot,
+                             Eigen::Ref<VecX> tau) {
+  checkSizes(chain, phiddot, "phiddot");
+  flexibleBiasForces(chain, data, phi, phidot, data.c);
+  flexibleMassMatrix(chain, data, phi);
+  tau.noalias() = data.I * phiddot;
+  tau += data.c;
+  tau.noalias() += chain.K * phi;
+}
+
+void flexibleForwardDynamics(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                             const Eigen::Ref<const VecX>& phidot, const Eigen::Ref<const VecX>& tau,
+                             Eigen::Ref<VecX> phiddot, bool lock_joints) {
+  checkSizes(chain, tau, "tau");
+  if (lock_joints && chain.nv > 0 && phidot.head(chain.nv).cwiseAbs().maxCoeff() > 0)
+    throw Error("flexible chain: with the joints locked their rates must be zero");
+  flexibleBiasForces(chain, data, phi, phidot, data.c);
+  flexibleMassMatrix(chain, data, phi);
+  phiddot = tau - data.c;
+  phiddot.noalias() -= chain.K * phi;
+  if (lock_joints) {
+    phiddot.head(chain.nv).setZero();
+    data.llt_f.compute(data.I.bottomRightCorner(chain.nf, chain.nf));
+    if (data.llt_f.info() != Eigen::Success) throw Error("flexible chain: I*_ff is not positive definite at this state");
+    auto f = phiddot.tail(chain.nf);
+    data.llt_f.solveInPlace(f);
+    return;
+  }
+  data.llt.compute(data.I);
+  if (data.llt.info() != Eigen::Success) throw Error("flexible chain: I* is not positive definite at this state");
+  data.llt.solveInPlace(phiddot);
+}
+
+double flexibleEnergy(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                      const Eigen::Ref<const VecX>& phidot) {
+  checkSizes(chain, phidot, "phidot");
+  flexibleMassMatrix(chain, data, phi);
+  return 0.5 * phidot.dot(data.I * phidot) + 0.5 * phi.dot(chain.K * phi);
+}
+
+void flexibleStep(const FlexibleChain& chain, FlexibleChainData& data, Eigen::Ref<VecX> phi, Eigen::Ref<VecX> phidot,
+                  const Eigen::Ref<const VecX>& tau, double dt, bool lock_joints) {
+  if (!(dt > 0) || !std::isfinite(dt)) throw Error("flexible chain: the step dt must be positive and finite");
+  // stages: position p_k, velocity w_k, acceleration a_k
+  VecX &p = data.v;  // data.p is used by the bias forces
+  data.w[0] = phidot;
+  flexibleForwardDynamics(chain, data, phi, data.w[0], tau, data.a[0], lock_joints);
+  p = phi + 0.5 * dt * data.w[0];
+  data.w[1] = phidot + 0.5 * dt * data.a[0];
+  flexibleForwardDynamics(chain, data, p, data.w[1], tau, data.a[1], lock_joints);
+  p = phi + 0.5 * dt * data.w[1];
+  data.w[2] = phidot + 0.5 * dt * data.a[1];
+  flexibleForwardDynamics(chain, data, p, data.w[2], tau, data.a[2], lock_joints);
+  p = phi + dt * data.w[2];
+  data.w[3] = phidot + dt * data.a[2];
+  flexibleForwardDynamics(chain, data, p, data.w[3], tau, data.a[3], lock_joints);
+  phi += dt / 6 * (data.w[0] + 2 * data.w[1] + 2 * data.w[2] + data.w[3]);
+  phidot += dt / 6 * (data.a[0] + 2 * data.a[1] + 2 * data.a[2] + data.a[3]);
+}
+
+double flexibleStableStep(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                          bool lock_joints) {
+  flexibleMassMatrix(chain, data, phi);
+  const int n0 = lock_joints ? chain.nv : 0, n = chain.dof - n0;
+  const NaturalModes m = naturalModes(chain.K.bottomRightCorner(n, n), data.I.bottomRightCorner(n, n), "flexibleStableStep");
+  const double w = m.omega.size() ? m.omega.maxCoeff() : 0;
+  if (!(w > 0)) throw Error("flexibleStableStep: no stiffness (the chain has no flexible link)");
+  return 2 * kPi / w / 20;
 }
 
 }  // namespace achain

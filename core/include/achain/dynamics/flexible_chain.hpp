@@ -24,6 +24,8 @@
 #pragma once
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include <achain/io/flexible_json.hpp>
 #include <achain/math/modal.hpp>
 #include <achain/model/flexible_link.hpp>
@@ -41,6 +43,7 @@ struct FlexibleChain {
   std::vector<int> flex_of_joint;               ///< per joint: index into links, or −1 (rigid)
   std::vector<MatX> tip_translation;            ///< per flexible link: 3×m, column j = δ_j(L) (link frame)
   std::vector<MatX> tip_rotation;               ///< per flexible link: 3×m, column j = ψ_j(L)
+  MatX K;                                       ///< dof×dof K* (flexibleStiffness)
   int nv = 0;                                   ///< joint coordinates
   int nf = 0;                                   ///< modal coordinates
   int dof = 0;                                  ///< nv + nf
@@ -63,6 +66,10 @@ struct FlexibleChainData {
   MatX J_tool;                 ///< 6×dof Jacobian of the tool frame's origin
   MatX I;                      ///< dof×dof: I*(φ) after flexibleMassMatrix
   MatX work;                   ///< 6×dof scratch
+  // dynamics scratch
+  MatX Ia, Ib;                 ///< dof×dof
+  VecX p, v, c, a[4], w[4];    ///< dof
+  Eigen::LLT<MatX> llt, llt_f;
 };
 
 /// Deflected forward kinematics at φ (size dof): oMi, oMj, tip, tip_rot, theta, oMtool.
@@ -106,5 +113,39 @@ struct FlexibleStaticResult {
 };
 FlexibleStaticResult flexibleStaticDeflection(const FlexibleChain& chain, FlexibleChainData& data,
                                               const Eigen::Ref<const VecX>& q, const Vec3& force, const Vec3& moment);
+
+// ---- Dynamics (Lagrange, 2.3-16…2.3-25): τ = I*(φ)·φ̈ + c(φ, φ̇) + K*·φ, no gravity, no damping ----
+// c(φ, φ̇) = İ*·φ̇ − ½·∂(φ̇ᵀI*φ̇)/∂φ is the paper's φ̇ᵀP*φ̇. The derivatives of I* are taken by central differences
+// (step 1e-6 in each coordinate's SI unit; rad, m), which costs 2·dof + 2 evaluations of I* per call and is accurate
+// to about 1e-9 relative; the exact second-order influence coefficients (2.3-37) are not implemented.
+
+/// c(φ, φ̇) (size dof) into c.
+void flexibleBiasForces(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                        const Eigen::Ref<const VecX>& phidot, Eigen::Ref<VecX> c);
+
+/// τ = I*·φ̈ + c + K*·φ: the joint torques (first nv entries) and modal forces (the rest) that produce φ̈.
+void flexibleInverseDynamics(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                             const Eigen::Ref<const VecX>& phidot, const Eigen::Ref<const VecX>& phiddot,
+                             Eigen::Ref<VecX> tau);
+
+/// φ̈ = I*⁻¹·(τ − c − K*·φ) for generalized forces τ (size dof: joint torques, then modal forces; a tool wrench w
+/// enters as J_toolᵀ·w). With lock_joints the joints are held (servo-stiff: their accelerations are 0, their rates
+/// must be 0, their torques are what holding takes) and only the modal rows are solved, I*_ff·φ̈_f = (τ − c − K*·φ)_f.
+void flexibleForwardDynamics(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                             const Eigen::Ref<const VecX>& phidot, const Eigen::Ref<const VecX>& tau,
+                             Eigen::Ref<VecX> phiddot, bool lock_joints = false);
+
+/// ½·φ̇ᵀ·I*·φ̇ + ½·φᵀ·K*·φ.
+double flexibleEnergy(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                      const Eigen::Ref<const VecX>& phidot);
+
+/// One classical RK4 step of length dt with τ held, in place (lock_joints as in flexibleForwardDynamics).
+void flexibleStep(const FlexibleChain& chain, FlexibleChainData& data, Eigen::Ref<VecX> phi, Eigen::Ref<VecX> phidot,
+                  const Eigen::Ref<const VecX>& tau, double dt, bool lock_joints = false);
+
+/// 2π/ω_max/20: ω_max the highest natural frequency of det(K* − ω²·I*(φ)) = 0 over all coordinates (joints free),
+/// or over the modal coordinates with lock_joints. RK4 is stable for ω·dt < 2.8; here ω_max·dt = 0.31.
+double flexibleStableStep(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                          bool lock_joints = false);
 
 }  // namespace achain
