@@ -212,10 +212,13 @@ void flexibleMassMatrix(const FlexibleChain& chain, FlexibleChainData& data, con
     const Eigen::Index nm = fm.I_qq.rows();
     const int off = chain.offset[k];
     // coupling: [v; ω]ᵀ·[R·I_mq; R·I_Lq]·q̇ (twice, symmetric), and q̇ᵀ·I_qq·q̇
-    MatX Wc(6, nm);
-    Wc.topRows(3) = R * fm.I_mq;
-    Wc.bottomRows(3) = R * fm.I_Lq;
-    const MatX C2 = J.transpose() * Wc;  // dof×m
+    MatX& Wc = data.Wc;
+    MatX& C2 = data.C2;
+    Wc.resize(6, nm);  // no reallocation when the size repeats
+    C2.resize(chain.dof, nm);
+    Wc.topRows(3).noalias() = R * fm.I_mq;
+    Wc.bottomRows(3).noalias() = R * fm.I_Lq;
+    C2.noalias() = J.transpose() * Wc;  // dof×m
     I.middleCols(off, nm) += C2;
     I.middleRows(off, nm) += C2.transpose();
     I.block(off, off, nm, nm) += fm.I_qq;

@@ -68,6 +68,7 @@ struct FlexibleChainData {
   MatX work;                   ///< 6×dof scratch
   // dynamics scratch
   MatX Ia, Ib;                 ///< dof×dof
+  MatX Wc, C2;                 ///< 6×m, dof×m (the coupling blocks of one flexible link)
   VecX p, v, c, a[4], w[4];    ///< dof
   Eigen::LLT<MatX> llt, llt_f;
 };
