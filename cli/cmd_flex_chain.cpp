@@ -117,5 +117,109 @@ RegisterCommand flex_deflection_cmd("flex-deflection", [](CLI::App& app) {
   });
 });
 
+RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "flex-simulate",
+      "Time response of a chain with flexible links to a load at the tool (Tesar-Graves' simulations): a step, a pulse "
+      "or a sine of a force and moment (world frame), from rest at q with the links undeflected; joints locked "
+      "(default) or free with zero torque; no damping, no gravity; RK4 with the load held over each step");
+  static RobotArgs args;
+  static std::string force = "0,0,0", moment = "0,0,0", units = "si", load = "step", joints = "locked";
+  static double frequency = 0, start = 0, stop = 0, duration = 2, dt = 0;
+  static int samples = 101;
+  args.add(sub);
+  sub->add_option("--force", force, "Force at the tool origin fx,fy,fz, world frame (N; the file's force unit with --units file)");
+  sub->add_option("--moment", moment, "Moment about the tool origin mx,my,mz, world frame (N*m; the file's torque unit with --units file)");
+  sub->add_option("--load", load, "step (from --start), pulse (from --start to --stop) or sine (amplitude times sin(2 pi f (t - start)) from --start)");
+  sub->add_option("--frequency", frequency, "sine: frequency, Hz");
+  sub->add_option("--start", start, "Load start time, s (default 0)");
+  sub->add_option("--stop", stop, "pulse: load end time, s");
+  sub->add_option("--duration", duration, "Simulated time, s (default 2)");
+  sub->add_option("--dt", dt, "Step, s (default: 2 pi / w_max / 20 of the linearised modes)");
+  sub->add_option("--samples", samples, "Output samples, evenly spaced from 0 to the end (default 101)")->check(CLI::Range(2, 100000));
+  sub->add_option("--joints", joints, "locked (held servo-stiff, default) or free (zero torque)");
+  sub->add_option("--units", units, "si (default) or file: --force/--moment and the printed lengths and modal coordinates in the robot file's units");
+  sub->callback([] {
+    run("flex-simulate", [] {
+      if (units != "si" && units != "file") throw Error("--units: expected si or file (got '" + units + "')");
+      if (joints != "locked" && joints != "free") throw Error("--joints: expected locked or free (got '" + joints + "')");
+      if (load != "step" && load != "pulse" && load != "sine") throw Error("--load: expected step, pulse or sine (got '" + load + "')");
+      if (load == "sine" && !(frequency > 0)) throw Error("--frequency: a sine load needs a positive frequency (Hz)");
+      if (load == "pulse" && !(stop > start)) throw Error("--stop: a pulse needs --stop after --start");
+      if (!(duration > 0) || duration > 1e4) throw Error("--duration: must be positive (and at most 1e4 s)");
+      if (dt < 0) throw Error("--dt: must be positive");
+      const Model m = args.model();
+      const VecX q = args.joints(m, args.q, "--q");
+      checkConfiguration(m, q);
+      FlexibleLinks links;
+      const FlexibleChain c = chainOf(args, m, links);
+      const bool file = units == "file", lock = joints == "locked";
+      auto vec = [](const std::string& text, const std::string& what, double scale) {
+        const auto v = parseList(text, what);
+        if (v.size() != 3) throw Error(what + ": expected 3 values, got " + std::to_string(v.size()));
+        return Vec3(Vec3(v[0], v[1], v[2]) * scale);
+      };
+      Eigen::Matrix<double, 6, 1> w;
+      w << vec(force, "--force", file ? links.force_unit : 1.0), vec(moment, "--moment", file ? links.torque_unit : 1.0);
+      FlexibleChainData d(c);
+      VecX phi = VecX::Zero(c.dof), rate = VecX::Zero(c.dof), tau(c.dof);
+      phi.head(c.nv) = q;
+      const double h0 = dt > 0 ? dt : flexibleStableStep(c, d, phi, lock);
+      const long steps = std::max(1L, static_cast<long>(std::ceil(duration / h0)));
+      if (steps > 20000000L) throw Error("--dt: " + std::to_string(steps) + " steps are too many (at most 2e7)");
+      const double h = duration / static_cast<double>(steps);
+      flexibleKinematics(c, d, phi);
+      const Vec3 rigid0 = d.oMtool.p;
+      const double len = file ? links.length_unit : 1.0;
+      VecX cu = VecX::Ones(c.nf);  // SI per printed unit of each modal coordinate
+      if (file)
+        for (size_t k = 0, i = 0; k < links.links.size(); ++k)
+          for (double u : links.links[k].coordinate_unit) cu[static_cast<Eigen::Index>(i++)] = u;
+      json T = json::array(), Q = json::array(), P = json::array();
+      double peak = 0, peak_rotation = 0;
+      auto sample = [&](double t) {
+        flexibleKinematics(c, d, phi);
+        const Vec3 x = (d.oMtool.p - rigid0) / len;
+        T.push_back(t);
+        Q.push_back(toJson(VecX(phi.tail(c.nf).cwiseQuotient(cu))));
+        P.push_back({x.x(), x.y(), x.z()});
+      };
+      auto loadAt = [&](double t) {
+        if (t < start || (load == "pulse" && t >= stop)) return 0.0;
+        return load == "sine" ? std::sin(2 * kPi * frequency * (t - start)) : 1.0;
+      };
+      long next = 0;  // next sample index
+      for (long k = 0; k <= steps; ++k) {
+        const double t = static_cast<double>(k) * h;
+        while (next < samples && static_cast<double>(next) * duration / (samples - 1) <= t + 1e-12 * duration) {
+          sample(t);
+          ++next;
+        }
+        flexibleKinematics(c, d, phi);
+        peak = std::max(peak, (d.oMtool.p - rigid0).norm() / len);
+        for (int j : c.joint) peak_rotation = std::max(peak_rotation, d.theta[j].norm());
+        if (k == steps) break;
+        flexibleJacobians(c, d, phi);
+        tau.noalias() = d.J_tool.transpose() * (loadAt(t) * w);
+        flexibleStep(c, d, phi, rate, tau, h, lock);
+      }
+      print({{"q", toJson(q)},
+             {"units", units},
+             {"joints", joints},
+             {"load", load},
+             {"dt", h},
+             {"steps", steps},
+             {"coordinates", modalCoordinateNames(c)},
+             {"t", T},
+             {"modal", Q},
+             {"tool_displacement", P},
+             {"peak_tool_deflection", peak},
+             {"peak_link_rotation_deg", peak_rotation / kDeg},
+             {"above_3deg", peak_rotation > 3 * kDeg},
+             {"above_5deg", peak_rotation > 5 * kDeg}});
+    });
+  });
+});
+
 }  // namespace
 }  // namespace achain::cli

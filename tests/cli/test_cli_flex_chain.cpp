@@ -1,5 +1,6 @@
 // CLI `achain flex-link --robot`, `flex-modes`, `flex-deflection`: the space arm's flexible links from the built-in
 // robot file (Tesar & Graves §3.1), the closed-form modal integrals, coupled modes and static deflection.
+#include <Eigen/Dense>
 #include <cmath>
 #include <string>
 
@@ -129,4 +130,43 @@ TEST_CASE("achain flex-deflection: the space arm under a tip load", "[cli][flex]
   CHECK(e.err.find("--force: expected 3 values, got 2") != std::string::npos);
   e = runCli("flex-deflection --help");
   CHECK(e.out.find("--moment") != std::string::npos);
+}
+
+TEST_CASE("achain flex-simulate: a step load on the locked space arm is the modal superposition", "[cli][flex]") {
+  // Undamped, from rest, joints locked, small load (linear): φ_f(t) = Σ_k a_k·s_k·(1 − cos ω_k t) with the modes
+  // s_k, ω_k of flex-modes and Σ a_k·s_k = the static deflection of flex-deflection (all SI).
+  const std::string q = " --robot space-arm --q 0,0,0,0,0,0";
+  const auto sim = runCli("flex-simulate" + q + " --force 0,2,1 --moment 0.5,0,0 --duration 0.6 --samples 7");
+  REQUIRE(sim.status == 0);
+  const auto js = sim.json();
+  const auto modes = runCli("flex-modes" + q).json();
+  const auto st = runCli("flex-deflection" + q + " --force 0,2,1 --moment 0.5,0,0").json();
+  const int n = 10;
+  Eigen::MatrixXd S(n, n);
+  Eigen::VectorXd w(n), xs(n);
+  for (int k = 0; k < n; ++k) {
+    w[k] = modes["modes"][k]["omega"].get<double>();
+    xs[k] = st["modal"][k].get<double>();
+    for (int i = 0; i < n; ++i) S(i, k) = modes["modes"][k]["shape"][i].get<double>();
+  }
+  const Eigen::VectorXd a = S.fullPivLu().solve(xs);
+  REQUIRE(js["t"].size() == 7);
+  double worst = 0;
+  for (size_t s = 0; s < js["t"].size(); ++s) {
+    const double t = js["t"][s].get<double>();
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+    for (int k = 0; k < n; ++k) x += a[k] * S.col(k) * (1 - std::cos(w[k] * t));
+    for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(js["modal"][s][i].get<double>() - x[i]));
+  }
+  INFO("max |simulated - modal superposition| = " << worst << " (static max " << xs.cwiseAbs().maxCoeff() << ")");
+  CHECK(worst < 1e-3 * xs.cwiseAbs().maxCoeff());
+  CHECK(js["peak_tool_deflection"].get<double>() > st["tool_position_error"].get<double>());  // the step overshoots
+  auto e = runCli("flex-simulate" + q + " --load sine");
+  CHECK(e.status == 1);
+  CHECK(e.err.find("--frequency: a sine load needs a positive frequency") != std::string::npos);
+  e = runCli("flex-simulate" + q + " --joints loose");
+  CHECK(e.status == 1);
+  CHECK(e.err.find("--joints: expected locked or free") != std::string::npos);
+  e = runCli("flex-simulate --help");
+  CHECK(e.out.find("--load") != std::string::npos);
 }
