@@ -25,6 +25,22 @@ FlexibleChain chainOf(const RobotArgs& args, const Model& m, FlexibleLinks& link
   return makeFlexibleChain(m, links.links);
 }
 
+/// A 3-vector option ("1,2,3") times `scale`.
+Vec3 vec(const std::string& text, const std::string& what, double scale) {
+  const auto v = parseList(text, what);
+  if (v.size() != 3) throw Error(what + ": expected 3 values, got " + std::to_string(v.size()));
+  return Vec3(v[0], v[1], v[2]) * scale;
+}
+
+/// SI per printed unit of each modal coordinate: the file's (FlexibleLinkEntry::coordinate_unit) or 1 (SI).
+VecX coordinateUnits(const FlexibleLinks& links, int nf, bool file) {
+  VecX cu = VecX::Ones(nf);
+  if (file)
+    for (size_t k = 0, i = 0; k < links.links.size(); ++k)
+      for (double u : links.links[k].coordinate_unit) cu[static_cast<Eigen::Index>(i++)] = u;
+  return cu;
+}
+
 /// "joint_name q1 (y bending)", one per modal coordinate.
 json modalCoordinateNames(const FlexibleChain& c) {
   json names = json::array();
@@ -86,20 +102,12 @@ RegisterCommand flex_deflection_cmd("flex-deflection", [](CLI::App& app) {
       FlexibleLinks links;
       const FlexibleChain c = chainOf(args, m, links);
       const bool file = units == "file";
-      auto vec = [](const std::string& text, const std::string& what, double scale) {
-        const auto v = parseList(text, what);
-        if (v.size() != 3) throw Error(what + ": expected 3 values, got " + std::to_string(v.size()));
-        return Vec3(Vec3(v[0], v[1], v[2]) * scale);
-      };
       const Vec3 F = vec(force, "--force", file ? links.force_unit : 1.0);
       const Vec3 M = vec(moment, "--moment", file ? links.torque_unit : 1.0);
       FlexibleChainData d(c);
       const FlexibleStaticResult r = flexibleStaticDeflection(c, d, q, F, M);
       const double len = file ? links.length_unit : 1.0;
-      VecX modal = r.modal;
-      if (file)
-        for (size_t k = 0, i = 0; k < links.links.size(); ++k)
-          for (double cu : links.links[k].coordinate_unit) modal[i++] /= cu;
+      const VecX modal = r.modal.cwiseQuotient(coordinateUnits(links, c.nf, file));
       const FlexibleDeflection& f = r.deflection;
       print({{"q", toJson(q)},
              {"units", units},
@@ -154,11 +162,6 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
       FlexibleLinks links;
       const FlexibleChain c = chainOf(args, m, links);
       const bool file = units == "file", lock = joints == "locked";
-      auto vec = [](const std::string& text, const std::string& what, double scale) {
-        const auto v = parseList(text, what);
-        if (v.size() != 3) throw Error(what + ": expected 3 values, got " + std::to_string(v.size()));
-        return Vec3(Vec3(v[0], v[1], v[2]) * scale);
-      };
       Eigen::Matrix<double, 6, 1> w;
       w << vec(force, "--force", file ? links.force_unit : 1.0), vec(moment, "--moment", file ? links.torque_unit : 1.0);
       FlexibleChainData d(c);
@@ -171,10 +174,7 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
       flexibleKinematics(c, d, phi);
       const Vec3 rigid0 = d.oMtool.p;
       const double len = file ? links.length_unit : 1.0;
-      VecX cu = VecX::Ones(c.nf);  // SI per printed unit of each modal coordinate
-      if (file)
-        for (size_t k = 0, i = 0; k < links.links.size(); ++k)
-          for (double u : links.links[k].coordinate_unit) cu[static_cast<Eigen::Index>(i++)] = u;
+      const VecX cu = coordinateUnits(links, c.nf, file);
       json T = json::array(), Q = json::array(), P = json::array();
       double peak = 0, peak_rotation = 0;
       auto sample = [&](double t) {
