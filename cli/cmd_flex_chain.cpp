@@ -11,8 +11,9 @@
 namespace achain::cli {
 namespace {
 
-/// The robot's flexible chain (its file's flexible blocks); an error when it has none.
-FlexibleChain chainOf(const RobotArgs& args, const Model& m, FlexibleLinks& links) {
+/// The robot's flexible chain (its file's flexible blocks); an error when it has none. A base mass > 0 (SI) makes
+/// the base translate.
+FlexibleChain chainOf(const RobotArgs& args, const Model& m, FlexibleLinks& links, double base_mass = 0) {
   nlohmann::json doc;
   try {
     doc = parseJsonText(robotText(args.robot));
@@ -22,7 +23,21 @@ FlexibleChain chainOf(const RobotArgs& args, const Model& m, FlexibleLinks& link
   links = flexibleLinksFromJson(doc, m);
   if (links.links.empty())
     throw Error("--robot: " + args.robot + " declares no flexible link (joints[i].flexible; the built-in space-arm does)");
-  return makeFlexibleChain(m, links.links);
+  FlexibleChainOptions o;
+  o.translating_base = base_mass != 0;
+  o.base_mass = base_mass;
+  return makeFlexibleChain(m, links.links, o);
+}
+
+/// --base-mass: 0 (fixed base) or a positive mass, taken to kg by `unit`.
+double baseMass(double value, double unit) {
+  if (value < 0 || !std::isfinite(value)) throw Error("--base-mass: must be positive (a translating base) or 0 (fixed)");
+  return value * unit;
+}
+
+/// The robot file's mass unit (SI per file unit), for --base-mass with --units file.
+double fileMassUnit(const RobotArgs& args, const Model& m) {
+  return flexibleLinksFromJson(parseJsonText(robotText(args.robot)), m).mass_unit;
 }
 
 /// A 3-vector option ("1,2,3") times `scale`.
@@ -42,11 +57,13 @@ VecX coordinateUnits(const FlexibleLinks& links, int nf, bool file) {
 }
 
 /// "joint_name q1 (y bending)", one per modal coordinate.
-json modalCoordinateNames(const FlexibleChain& c) {
+json modalCoordinateNames(const FlexibleChain& c, bool base = true) {
   json names = json::array();
   for (size_t k = 0; k < c.links.size(); ++k)
     for (size_t j = 0; j < c.links[k].modes.size(); ++j)
       names.push_back(c.model.joints[c.joint[k]].name + " q" + std::to_string(j + 1) + " (" + toString(c.links[k].modes[j].direction) + ")");
+  if (c.nb && base)
+    for (const char* a : {"base x", "base y", "base z"}) names.push_back(a);
   return names;
 }
 
@@ -55,16 +72,22 @@ RegisterCommand flex_modes_cmd("flex-modes", [](CLI::App& app) {
       "flex-modes",
       "Coupled natural modes of a chain with flexible links (the robot file's flexible blocks), joints locked, base fixed, "
       "links undeflected: det(K_ff - w^2 I*_ff(q)) = 0 over the modal coordinates (Tesar-Graves I* with the inertial "
-      "coupling); no damping, no gravity stiffness");
+      "coupling); no damping, no gravity stiffness. With --base-mass the base translates freely (the paper's space "
+      "arm): three rigid-body modes at 0 come first");
   static RobotArgs args;
+  static double base_mass = 0;
+  static std::string units = "si";
   args.add(sub);
+  sub->add_option("--base-mass", base_mass, "Mass of a freely translating base (kg; the file's mass unit with --units file); default 0: fixed base");
+  sub->add_option("--units", units, "si (default) or file: --base-mass in the robot file's mass unit");
   sub->callback([] {
     run("flex-modes", [] {
+      if (units != "si" && units != "file") throw Error("--units: expected si or file (got '" + units + "')");
       const Model m = args.model();
       const VecX q = args.joints(m, args.q, "--q");
       checkConfiguration(m, q);
       FlexibleLinks links;
-      const FlexibleChain c = chainOf(args, m, links);
+      const FlexibleChain c = chainOf(args, m, links, baseMass(base_mass, units == "file" ? fileMassUnit(args, m) : 1.0));
       FlexibleChainData d(c);
       const NaturalModes r = flexibleChainModes(c, d, q);
       json modes = json::array();
@@ -135,7 +158,9 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
   static std::string force = "0,0,0", moment = "0,0,0", units = "si", load = "step", joints = "locked";
   static double frequency = 0, start = 0, stop = 0, duration = 2, dt = 0;
   static int samples = 101;
+  static double base_mass = 0;
   args.add(sub);
+  sub->add_option("--base-mass", base_mass, "Mass of a freely translating base (kg; the file's mass unit with --units file); default 0: fixed base");
   sub->add_option("--force", force, "Force at the tool origin fx,fy,fz, world frame (N; the file's force unit with --units file)");
   sub->add_option("--moment", moment, "Moment about the tool origin mx,my,mz, world frame (N*m; the file's torque unit with --units file)");
   sub->add_option("--load", load, "step (from --start), pulse (from --start to --stop) or sine (amplitude times sin(2 pi f (t - start)) from --start)");
@@ -160,8 +185,8 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
       const VecX q = args.joints(m, args.q, "--q");
       checkConfiguration(m, q);
       FlexibleLinks links;
-      const FlexibleChain c = chainOf(args, m, links);
       const bool file = units == "file", lock = joints == "locked";
+      const FlexibleChain c = chainOf(args, m, links, baseMass(base_mass, file ? fileMassUnit(args, m) : 1.0));
       Eigen::Matrix<double, 6, 1> w;
       w << vec(force, "--force", file ? links.force_unit : 1.0), vec(moment, "--moment", file ? links.torque_unit : 1.0);
       FlexibleChainData d(c);
@@ -175,14 +200,15 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
       const Vec3 rigid0 = d.oMtool.p;
       const double len = file ? links.length_unit : 1.0;
       const VecX cu = coordinateUnits(links, c.nf, file);
-      json T = json::array(), Q = json::array(), P = json::array();
+      json T = json::array(), Q = json::array(), P = json::array(), B = json::array();
       double peak = 0, peak_rotation = 0;
       auto sample = [&](double t) {
         flexibleKinematics(c, d, phi);
         const Vec3 x = (d.oMtool.p - rigid0) / len;
         T.push_back(t);
-        Q.push_back(toJson(VecX(phi.tail(c.nf).cwiseQuotient(cu))));
+        Q.push_back(toJson(VecX(phi.segment(c.nv, c.nf).cwiseQuotient(cu))));
         P.push_back({x.x(), x.y(), x.z()});
+        if (c.nb) B.push_back(toJson(VecX(phi.tail(3) / len)));
       };
       auto loadAt = [&](double t) {
         if (t < start || (load == "pulse" && t >= stop)) return 0.0;
@@ -209,11 +235,12 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
              {"load", load},
              {"dt", h},
              {"steps", steps},
-             {"coordinates", modalCoordinateNames(c)},
+             {"coordinates", modalCoordinateNames(c, false)},
              {"t", T},
              {"modal", Q},
              {"tool_displacement", P},
              {"peak_tool_deflection", peak},
+             {"base_translation", c.nb ? B : json(nullptr)},
              {"peak_link_rotation_deg", peak_rotation / kDeg},
              {"above_3deg", peak_rotation > 3 * kDeg},
              {"above_5deg", peak_rotation > 5 * kDeg}});

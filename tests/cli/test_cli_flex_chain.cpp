@@ -98,7 +98,17 @@ TEST_CASE("achain flex-modes: the space arm at configurations #1 and #2", "[cli]
     for (int k = 1; k < 10; ++k) CHECK((*j)["modes"][k]["frequency_hz"].get<double>() >= (*j)["modes"][k - 1]["frequency_hz"].get<double>());
   }
   CHECK(j1["modes"][0]["frequency_hz"].get<double>() != Approx(j2["modes"][0]["frequency_hz"].get<double>()).epsilon(1e-3));
-  auto r = runCli("flex-modes --robot puma560 --q 0,0,0,0,0,0");
+  // the paper's translating spacecraft (6.39e3 slug): three rigid translations, then the fixed base's modes within 1 %
+  const auto jb = runCli("flex-modes --robot space-arm --q 0,0,0,0,0,0 --base-mass 6.39e3 --units file").json();
+  REQUIRE(jb["modes"].size() == 13);
+  CHECK(jb["coordinates"][12] == "base z");
+  for (int k = 0; k < 3; ++k) CHECK(jb["modes"][k]["frequency_hz"].get<double>() < 1e-4);
+  for (int k = 0; k < 10; ++k)
+    CHECK(jb["modes"][k + 3]["frequency_hz"].get<double>() == Approx(j1["modes"][k]["frequency_hz"].get<double>()).epsilon(1e-2));
+  auto r = runCli("flex-modes --robot space-arm --q 0,0,0,0,0,0 --base-mass -1");
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--base-mass: must be positive (a translating base) or 0 (fixed)") != std::string::npos);
+  r = runCli("flex-modes --robot puma560 --q 0,0,0,0,0,0");
   CHECK(r.status == 1);
   CHECK(r.err.find("--robot: puma560 declares no flexible link") != std::string::npos);
   r = runCli("flex-modes --help");

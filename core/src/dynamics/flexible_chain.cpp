@@ -53,7 +53,7 @@ void addModalColumns(const FlexibleChain& chain, const FlexibleChainData& data, 
 
 /// The frame a child of joint p (or the tool on p's link) hangs from: p's link frame, moved by p's tip deflection.
 SE3 attachment(const FlexibleChain& chain, const FlexibleChainData& data, int p, const Eigen::Ref<const VecX>& phi) {
-  if (p < 0) return chain.model.base;
+  if (p < 0) return data.base;
   const int k = chain.flex_of_joint[p];
   if (k < 0) return data.oMi[p];
   const double L = chain.links[k].length;
@@ -68,8 +68,15 @@ SE3 attachment(const FlexibleChain& chain, const FlexibleChainData& data, int p,
 
 }  // namespace
 
-FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLinkEntry>& links) {
+FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLinkEntry>& links,
+                                const FlexibleChainOptions& options) {
   FlexibleChain c;
+  if (options.translating_base) {
+    if (!(options.base_mass > 0) || !std::isfinite(options.base_mass))
+      throw Error("flexible chain: a translating base needs a positive, finite base_mass (got " + std::to_string(options.base_mass) + ")");
+    c.nb = 3;
+    c.base_mass = options.base_mass;
+  }
   c.model = model;
   c.nv = model.nv;
   c.flex_of_joint.assign(model.njoints(), -1);
@@ -110,8 +117,8 @@ FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLi
     c.tip_translation.push_back(T);
     c.tip_rotation.push_back(Rt);
   }
-  c.dof = off;
   c.nf = off - c.nv;
+  c.dof = off + c.nb;
   c.K = MatX::Zero(c.dof, c.dof);
   for (size_t k = 0; k < c.links.size(); ++k) {
     const Eigen::Index nm = c.matrices[k].K.rows();
@@ -135,15 +142,18 @@ FlexibleChainData::FlexibleChainData(const FlexibleChain& chain) {
   p = v = c = VecX::Zero(chain.dof);
   for (int k = 0; k < 4; ++k) a[k] = w[k] = p;
   llt = Eigen::LLT<MatX>(chain.dof);
-  llt_f = Eigen::LLT<MatX>(chain.nf);
+  llt_f = Eigen::LLT<MatX>(chain.dof - chain.nv);
 }
 
 void flexibleKinematics(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi) {
   const Model& m = chain.model;
   if (phi.size() != chain.dof)
     throw Error("flexible chain: phi must have " + std::to_string(chain.dof) + " entries (" + std::to_string(chain.nv) +
-                " joint + " + std::to_string(chain.nf) + " modal), got " + std::to_string(phi.size()));
+                " joint + " + std::to_string(chain.nf) + " modal + " + std::to_string(chain.nb) + " base), got " +
+                std::to_string(phi.size()));
   const Eigen::Ref<const VecX>& ph = phi;
+  data.base = m.base;
+  if (chain.nb) data.base.p += ph.tail(3);
   for (int i = 0; i < m.njoints(); ++i) {
     const Joint& jt = m.joints[i];
     const JointModel& jm = m.jmodels[i];
@@ -171,8 +181,10 @@ void flexibleJacobians(const FlexibleChain& chain, FlexibleChainData& data, cons
     const int p = m.joints[i].parent;
     MatX& J = data.J[i];
     const Vec3& o = data.oMi[i].p;
-    if (p < 0) J.setZero();
-    else shiftInto(data.J[p], o - data.oMi[p].p, J);
+    if (p < 0) {
+      J.setZero();
+      if (chain.nb) J.block(0, chain.dof - 3, 3, 3).setIdentity();
+    } else shiftInto(data.J[p], o - data.oMi[p].p, J);
     if (p >= 0 && chain.flex_of_joint[p] >= 0) addModalColumns(chain, data, p, o, J);
     const JointModel& jm = m.jmodels[i];
     if (jm.coord >= 0) {
@@ -223,6 +235,36 @@ void flexibleMassMatrix(const FlexibleChain& chain, FlexibleChainData& data, con
     I.middleRows(off, nm) += C2.transpose();
     I.block(off, off, nm, nm) += fm.I_qq;
   }
+  if (chain.nb) I.bottomRightCorner(3, 3).diagonal().array() += chain.base_mass;
+}
+
+Vec3 flexibleCenterOfMass(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                          MatX* jacobian) {
+  flexibleJacobians(chain, data, phi);
+  const Model& m = chain.model;
+  double mass = chain.base_mass;
+  Vec3 moment = chain.base_mass * data.base.p;  // first moment of mass
+  if (jacobian) {
+    jacobian->setZero(3, chain.dof);
+    if (chain.nb) jacobian->rightCols(3) = chain.base_mass * Mat3::Identity();
+  }
+  for (int i = 0; i < m.njoints(); ++i) {
+    const Inertial& b = m.joints[i].link;
+    const SE3& X = data.oMi[i];
+    Vec3 s = b.mass * (X.R * b.com);  // first moment about the link origin
+    const int k = chain.flex_of_joint[i];
+    if (k >= 0) s += X.R * (chain.matrices[k].I_mq * phi.segment(chain.offset[k], chain.matrices[k].I_mq.cols()));
+    mass += b.mass;
+    moment += b.mass * X.p + s;
+    if (!jacobian) continue;
+    const MatX& J = data.J[i];
+    // d/dt (m·p + s) = m·v + ω × s (+ R·I_mq·q̇ for a flexible link)
+    jacobian->noalias() += b.mass * J.topRows<3>() - skew(s) * J.bottomRows<3>();
+    if (k >= 0) jacobian->middleCols(chain.offset[k], chain.matrices[k].I_mq.cols()) += X.R * chain.matrices[k].I_mq;
+  }
+  if (!(mass > 0)) throw Error("flexibleCenterOfMass: the chain has no mass");
+  if (jacobian) *jacobian /= mass;
+  return moment / mass;
 }
 
 MatX flexibleStiffness(const FlexibleChain& chain) { return chain.K; }
@@ -230,7 +272,7 @@ MatX flexibleStiffness(const FlexibleChain& chain) { return chain.K; }
 FlexibleDeflection flexibleDeflection(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi) {
   if (phi.size() != chain.dof) flexibleKinematics(chain, data, phi);  // throws naming the size
   VecX rigid = phi;
-  rigid.tail(chain.nf).setZero();
+  rigid.segment(chain.nv, chain.nf).setZero();
   flexibleKinematics(chain, data, rigid);
   const SE3 T0 = data.oMtool;
   flexibleKinematics(chain, data, phi);
@@ -265,25 +307,27 @@ NaturalModes flexibleChainModes(const FlexibleChain& chain, FlexibleChainData& d
   const VecX phi = undeflected(chain, q);
   flexibleMassMatrix(chain, data, phi);
   const MatX& K = chain.K;
-  return naturalModes(K.bottomRightCorner(chain.nf, chain.nf), data.I.bottomRightCorner(chain.nf, chain.nf),
+  const int n = chain.dof - chain.nv;
+  return naturalModes(K.bottomRightCorner(n, n), data.I.bottomRightCorner(n, n),
                       "flexible chain modes (joints locked)");
 }
 
 FlexibleStaticResult flexibleStaticDeflection(const FlexibleChain& chain, FlexibleChainData& data,
                                               const Eigen::Ref<const VecX>& q, const Vec3& force, const Vec3& moment) {
   if (!force.allFinite() || !moment.allFinite()) throw Error("flexible static deflection: the force and moment must be finite");
+  if (chain.nb) throw Error("flexible static deflection: a translating base has no static equilibrium under a load");
   FlexibleStaticResult r;
   r.phi = undeflected(chain, q);
   flexibleJacobians(chain, data, r.phi);
   Eigen::Matrix<double, 6, 1> w;
   w << force, moment;
-  const VecX tau = data.J_tool.rightCols(chain.nf).transpose() * w;
+  const VecX tau = data.J_tool.middleCols(chain.nv, chain.nf).transpose() * w;
   const MatX K = chain.K.bottomRightCorner(chain.nf, chain.nf);
   Eigen::LDLT<MatX> ldlt(K);
   if (ldlt.info() != Eigen::Success || ldlt.vectorD().minCoeff() <= 0)
     throw Error("flexible static deflection: the modal stiffness is singular (a mode without stiffness)");
   r.modal = ldlt.solve(tau);
-  r.phi.tail(chain.nf) = r.modal;
+  r.phi.segment(chain.nv, chain.nf) = r.modal;
   r.deflection = flexibleDeflection(chain, data, r.phi);
   return r;
 }
@@ -350,9 +394,10 @@ void flexibleForwardDynamics(const FlexibleChain& chain, FlexibleChainData& data
   phiddot.noalias() -= chain.K * phi;
   if (lock_joints) {
     phiddot.head(chain.nv).setZero();
-    data.llt_f.compute(data.I.bottomRightCorner(chain.nf, chain.nf));
+    const int n = chain.dof - chain.nv;
+    data.llt_f.compute(data.I.bottomRightCorner(n, n));
     if (data.llt_f.info() != Eigen::Success) throw Error("flexible chain: I*_ff is not positive definite at this state");
-    auto f = phiddot.tail(chain.nf);
+    auto f = phiddot.tail(n);
     data.llt_f.solveInPlace(f);
     return;
   }

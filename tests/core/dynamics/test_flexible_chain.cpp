@@ -235,7 +235,7 @@ TEST_CASE("flexible chain: errors", "[dynamics][flex]") {
   CHECK_THROWS_WITH(makeFlexibleChain(m, links), "flexible link 0: joint index 9 out of range (0…5)");
   const FlexibleChain c = makeFlexibleChain(m, flexibleLinksFromJson(j, m).links);
   FlexibleChainData d(c);
-  CHECK_THROWS_WITH(flexibleKinematics(c, d, VecX::Zero(6)), "flexible chain: phi must have 16 entries (6 joint + 10 modal), got 6");
+  CHECK_THROWS_WITH(flexibleKinematics(c, d, VecX::Zero(6)), "flexible chain: phi must have 16 entries (6 joint + 10 modal + 0 base), got 6");
   CHECK_THROWS_WITH(flexibleChainModes(c, d, VecX::Zero(5)), "flexible chain: q must have 6 joint values, got 5");
   const FlexibleChain rigid = makeFlexibleChain(m, {});
   FlexibleChainData dr(rigid);
@@ -366,4 +366,76 @@ TEST_CASE("flexible chain dynamics: joints locked, the space arm rings at its co
   rate[0] = 0.1;
   VecX acc(c.dof);
   CHECK_THROWS_WITH(flexibleForwardDynamics(c, d, phi, rate, zero, acc, true), "flexible chain: with the joints locked their rates must be zero");
+}
+
+TEST_CASE("flexible chain: translating base, centre of mass, momentum, free-free modes", "[dynamics][flex]") {
+  const json j = builtinJson("space-arm");
+  const Model m = modelFromJson(j);
+  const std::vector<FlexibleLinkEntry> links = flexibleLinksFromJson(j, m).links;
+  const double slug = 14.593902937206;
+  FlexibleChainOptions opt;
+  opt.translating_base = true;
+  opt.base_mass = 20 * slug;  // light, so that the base moves visibly (the spacecraft is 6.39e3 slug)
+  const FlexibleChain c = makeFlexibleChain(m, links, opt);
+  REQUIRE(c.dof == 19);  // 6 joints + 10 modal + 3 base: the paper's count with a translating base
+  FlexibleChainData d(c), e(c);
+  std::mt19937 rng(4);
+  // the CoM Jacobian is the derivative of the CoM
+  const VecX phi = randomState(c, rng, 0.2);
+  MatX Jc;
+  flexibleCenterOfMass(c, d, phi, &Jc);
+  const double h = 1e-6;
+  double worst = 0;
+  for (int col = 0; col < c.dof; ++col) {
+    VecX a = phi, b = phi;
+    a[col] += h;
+    b[col] -= h;
+    worst = std::max(worst, ((flexibleCenterOfMass(c, e, a) - flexibleCenterOfMass(c, e, b)) / (2 * h) - Jc.col(col)).norm());
+  }
+  INFO("CoM Jacobian vs differences: " << worst);
+  CHECK(worst < 1e-8);
+  // undeflected: the base rows of I* are the total mass times the CoM Jacobian (the base moves everything rigidly)
+  VecX phi0 = phi;
+  phi0.segment(c.nv, c.nf).setZero();
+  flexibleCenterOfMass(c, d, phi0, &Jc);
+  double total = c.base_mass;
+  for (const Joint& jt : m.joints) total += jt.link.mass;
+  flexibleMassMatrix(c, d, phi0);
+  CHECK((d.I.bottomRows(3) - total * Jc).cwiseAbs().maxCoeff() < 1e-10 * d.I.cwiseAbs().maxCoeff());
+  // free motion, no load: the base's generalized momentum (the model's linear momentum) and the energy stay
+  VecX p = VecX::Zero(c.dof), v = VecX::Zero(c.dof);
+  for (int i = 0; i < c.nv; ++i) v[i] = 0.05 * (i + 1);
+  for (int i = c.nv; i < c.nv + c.nf; ++i) p[i] = 0.01;
+  const VecX zero = VecX::Zero(c.dof);
+  flexibleMassMatrix(c, d, p);
+  const Vec3 mom0 = (d.I * v).tail(3);
+  const double e0 = flexibleEnergy(c, d, p, v), dt = flexibleStableStep(c, d, p);
+  double drift = 0;
+  for (int k = 0; k < 200; ++k) {
+    flexibleStep(c, d, p, v, zero, dt);
+    flexibleMassMatrix(c, d, p);
+    drift = std::max(drift, ((d.I * v).tail(3) - mom0).norm() / (total * v.cwiseAbs().maxCoeff()));
+  }
+  INFO("momentum drift " << drift << ", base moved " << p.tail(3).norm() << " m");
+  CHECK(drift < 1e-8);
+  CHECK(p.tail(3).norm() > 1e-4);
+  CHECK(flexibleEnergy(c, d, p, v) == Approx(e0).epsilon(1e-4));
+  // joints locked, base free: three rigid translations at 0, then frequencies no lower than the fixed base's
+  const FlexibleChain fixed = makeFlexibleChain(m, links);
+  FlexibleChainData df(fixed);
+  const NaturalModes free = flexibleChainModes(c, d, VecX::Zero(6)), held = flexibleChainModes(fixed, df, VecX::Zero(6));
+  REQUIRE(free.omega.size() == 13);
+  for (int k = 0; k < 3; ++k) CHECK(free.omega[k] < 1e-5 * free.omega[12]);
+  for (int k = 0; k < 10; ++k) CHECK(free.omega[k + 3] >= held.omega[k] * (1 - 1e-12));  // removing a constraint
+  // the spacecraft's mass: the base hardly moves, the frequencies are the fixed base's within 1 %
+  opt.base_mass = 6.39e3 * slug;
+  const FlexibleChain heavy = makeFlexibleChain(m, links, opt);
+  FlexibleChainData dh(heavy);
+  const NaturalModes hm = flexibleChainModes(heavy, dh, VecX::Zero(6));
+  for (int k = 0; k < 10; ++k) CHECK(hm.omega[k + 3] == Approx(held.omega[k]).epsilon(1e-2));
+  WARN("space arm #1, base translating (6.39e3 slug): first " << hm.omega[3] / (2 * M_PI) << " Hz (fixed base " << held.omega[0] / (2 * M_PI) << ")");
+  CHECK_THROWS_WITH(flexibleStaticDeflection(c, d, VecX::Zero(6), Vec3(1, 0, 0), Vec3::Zero()),
+                    "flexible static deflection: a translating base has no static equilibrium under a load");
+  opt.base_mass = 0;
+  CHECK_THROWS_WITH(makeFlexibleChain(m, links, opt), "flexible chain: a translating base needs a positive, finite base_mass (got 0.000000)");
 }

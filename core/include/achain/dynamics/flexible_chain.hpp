@@ -3,7 +3,9 @@
 // one-axis screws; the modal coordinates live in this layer.
 //
 // Generalized coordinates φ = (q: the model's nv joint coordinates, then per flexible link, in joint order, its
-// m_i modal coordinates). dof = nv + Σ m_i.
+// m_i modal coordinates, then — with a translating base — the base's translation x_b, 3 world coordinates in m).
+// dof = nv + Σ m_i (+ 3). The paper's space arm: "the base link, (the spacecraft) could translate"; a rotating base
+// is not handled.
 //
 // Kinematics (deflected forward kinematics). A flexible link's beam runs along its frame's x axis from the origin
 // (the clamped root) to the tip (L, 0, 0). Its modes move everything attached distal to it (the child joints'
@@ -33,6 +35,12 @@
 
 namespace achain {
 
+/// Options of makeFlexibleChain.
+struct FlexibleChainOptions {
+  bool translating_base = false;  ///< the base (world ← frame 0 = Trans(x_b)·model.base) translates freely
+  double base_mass = 0;           ///< kg, the base body's mass (its CoM at frame 0's origin); > 0 with translating_base
+};
+
 /// The rigid model with its flexible links (immutable once built).
 struct FlexibleChain {
   Model model;
@@ -46,16 +54,20 @@ struct FlexibleChain {
   MatX K;                                       ///< dof×dof K* (flexibleStiffness)
   int nv = 0;                                   ///< joint coordinates
   int nf = 0;                                   ///< modal coordinates
-  int dof = 0;                                  ///< nv + nf
+  int nb = 0;                                   ///< base coordinates (3 with a translating base, else 0)
+  double base_mass = 0;                         ///< kg (translating base)
+  int dof = 0;                                  ///< nv + nf + nb
 };
 
 /// Builds the chain. Each entry's joint must exist and appear once; the descriptions are checked by
-/// flexibleLinkMatrices. Throws achain::Error naming the entry. A model with a floating base is not handled here.
-FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLinkEntry>& links);
+/// flexibleLinkMatrices and their local inertia must be positive definite. Throws achain::Error naming the entry.
+FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLinkEntry>& links,
+                                const FlexibleChainOptions& options = {});
 
 /// Scratch and results of the flexible-chain algorithms; sized once by the constructor, reused every call.
 struct FlexibleChainData {
   explicit FlexibleChainData(const FlexibleChain& chain);
+  SE3 base;                    ///< world ← frame 0 (moved by the base translation)
   std::vector<SE3> oMi;        ///< deflected link frames (world)
   std::vector<SE3> oMj;        ///< joint axis frames (world): the axis is z, through the origin
   std::vector<Vec3> tip;       ///< per joint with a flexible link: the deflected tip point (world)
@@ -102,11 +114,13 @@ struct FlexibleDeflection {
 FlexibleDeflection flexibleDeflection(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi);
 
 /// Linearised modes about configuration q (size nv) with the joints locked and the links undeflected:
-/// det(K_ff − ω²·I*_ff) = 0 on the modal coordinates (naturalModes; shapes over the nf modal coordinates).
+/// det(K_ff − ω²·I*_ff) = 0 on the modal coordinates (naturalModes; shapes over the nf modal coordinates), and the
+/// base coordinates with a translating base (then 3 rigid-body modes at ω = 0 come first; shapes over nf + 3).
 NaturalModes flexibleChainModes(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& q);
 
 /// Static deflection under a wrench at the tool (force and moment about the tool origin, world, SI), joints locked,
 /// linearised at the undeflected configuration q: K_ff·φ_f = 𝒢_fᵀ·w (𝒢_f: the tool Jacobian's modal columns).
+/// Refused with a translating base (a free body has no static equilibrium under a load).
 struct FlexibleStaticResult {
   VecX phi;                    ///< dof: (q, φ_f)
   VecX modal;                  ///< nf: φ_f
@@ -114,6 +128,12 @@ struct FlexibleStaticResult {
 };
 FlexibleStaticResult flexibleStaticDeflection(const FlexibleChain& chain, FlexibleChainData& data,
                                               const Eigen::Ref<const VecX>& q, const Vec3& force, const Vec3& moment);
+
+/// The system's centre of mass (world): the links' (their CoMs moved by the deflection's first moment R·I_mq·q), plus
+/// the base's mass at frame 0's origin with a translating base; with `jacobian` also its 3×dof Jacobian (exact
+/// derivative of that point). Runs flexibleJacobians.
+Vec3 flexibleCenterOfMass(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                          MatX* jacobian = nullptr);
 
 // ---- Dynamics (Lagrange, 2.3-16…2.3-25): τ = I*(φ)·φ̈ + c(φ, φ̇) + K*·φ, no gravity, no damping ----
 // c(φ, φ̇) = İ*·φ̇ − ½·∂(φ̇ᵀI*φ̇)/∂φ is the paper's φ̇ᵀP*φ̇. The derivatives of I* are taken by central differences
