@@ -11,33 +11,35 @@
 namespace achain::cli {
 namespace {
 
-/// The robot's flexible chain (its file's flexible blocks); an error when it has none. A base mass > 0 (SI) makes
-/// the base translate.
-FlexibleChain chainOf(const RobotArgs& args, const Model& m, FlexibleLinks& links, double base_mass = 0) {
+/// What every flexible-chain subcommand starts from: the model, the configuration, the file's flexible links and the
+/// chain. base_mass (0: fixed base) is in kg, or in the robot file's mass unit when file_units.
+struct FlexSetup {
+  Model model;
+  VecX q;
+  FlexibleLinks links;
+  FlexibleChain chain;
+};
+
+FlexSetup setupOf(const RobotArgs& args, double base_mass = 0, bool file_units = false) {
+  FlexSetup s;
+  s.model = args.model();
+  s.q = args.joints(s.model, args.q, "--q");
+  checkConfiguration(s.model, s.q);
   nlohmann::json doc;
   try {
     doc = parseJsonText(robotText(args.robot));
   } catch (const Error&) {
     throw Error("--robot: flexible links are declared in a robot JSON file (joints[i].flexible); this robot is not one");
   }
-  links = flexibleLinksFromJson(doc, m);
-  if (links.links.empty())
+  s.links = flexibleLinksFromJson(doc, s.model);
+  if (s.links.links.empty())
     throw Error("--robot: " + args.robot + " declares no flexible link (joints[i].flexible; the built-in space-arm does)");
+  if (base_mass < 0 || !std::isfinite(base_mass)) throw Error("--base-mass: must be positive (a translating base) or 0 (fixed)");
   FlexibleChainOptions o;
   o.translating_base = base_mass != 0;
-  o.base_mass = base_mass;
-  return makeFlexibleChain(m, links.links, o);
-}
-
-/// --base-mass: 0 (fixed base) or a positive mass, taken to kg by `unit`.
-double baseMass(double value, double unit) {
-  if (value < 0 || !std::isfinite(value)) throw Error("--base-mass: must be positive (a translating base) or 0 (fixed)");
-  return value * unit;
-}
-
-/// The robot file's mass unit (SI per file unit), for --base-mass with --units file.
-double fileMassUnit(const RobotArgs& args, const Model& m) {
-  return flexibleLinksFromJson(parseJsonText(robotText(args.robot)), m).mass_unit;
+  o.base_mass = base_mass * (file_units ? s.links.mass_unit : 1.0);
+  s.chain = makeFlexibleChain(s.model, s.links.links, o);
+  return s;
 }
 
 /// A 3-vector option ("1,2,3") times `scale`.
@@ -83,11 +85,10 @@ RegisterCommand flex_modes_cmd("flex-modes", [](CLI::App& app) {
   sub->callback([] {
     run("flex-modes", [] {
       if (units != "si" && units != "file") throw Error("--units: expected si or file (got '" + units + "')");
-      const Model m = args.model();
-      const VecX q = args.joints(m, args.q, "--q");
-      checkConfiguration(m, q);
-      FlexibleLinks links;
-      const FlexibleChain c = chainOf(args, m, links, baseMass(base_mass, units == "file" ? fileMassUnit(args, m) : 1.0));
+      const FlexSetup st = setupOf(args, base_mass, units == "file");
+      const Model& m = st.model;
+      const VecX& q = st.q;
+      const FlexibleChain& c = st.chain;
       FlexibleChainData d(c);
       const NaturalModes r = flexibleChainModes(c, d, q);
       json modes = json::array();
@@ -119,11 +120,11 @@ RegisterCommand flex_deflection_cmd("flex-deflection", [](CLI::App& app) {
   sub->callback([] {
     run("flex-deflection", [] {
       if (units != "si" && units != "file") throw Error("--units: expected si or file (got '" + units + "')");
-      const Model m = args.model();
-      const VecX q = args.joints(m, args.q, "--q");
-      checkConfiguration(m, q);
-      FlexibleLinks links;
-      const FlexibleChain c = chainOf(args, m, links);
+      const FlexSetup st = setupOf(args);
+      const Model& m = st.model;
+      const VecX& q = st.q;
+      const FlexibleLinks& links = st.links;
+      const FlexibleChain& c = st.chain;
       const bool file = units == "file";
       const Vec3 F = vec(force, "--force", file ? links.force_unit : 1.0);
       const Vec3 M = vec(moment, "--moment", file ? links.torque_unit : 1.0);
@@ -181,12 +182,11 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
       if (load == "pulse" && !(stop > start)) throw Error("--stop: a pulse needs --stop after --start");
       if (!(duration > 0) || duration > 1e4) throw Error("--duration: must be positive (and at most 1e4 s)");
       if (dt < 0) throw Error("--dt: must be positive");
-      const Model m = args.model();
-      const VecX q = args.joints(m, args.q, "--q");
-      checkConfiguration(m, q);
-      FlexibleLinks links;
       const bool file = units == "file", lock = joints == "locked";
-      const FlexibleChain c = chainOf(args, m, links, baseMass(base_mass, file ? fileMassUnit(args, m) : 1.0));
+      const FlexSetup st = setupOf(args, base_mass, file);
+      const VecX& q = st.q;
+      const FlexibleLinks& links = st.links;
+      const FlexibleChain& c = st.chain;
       Eigen::Matrix<double, 6, 1> w;
       w << vec(force, "--force", file ? links.force_unit : 1.0), vec(moment, "--moment", file ? links.torque_unit : 1.0);
       FlexibleChainData d(c);
