@@ -106,9 +106,10 @@ TEST_CASE("achain ik on a URDF arm: the closed form through the extracted DH cha
   const CliResult r = runCli("robots");
   REQUIRE(r.status == 0);
   const auto listing = nlohmann::json::parse(r.out);  // held: a range-for over a temporary's member walks freed memory
-  // every built-in gives its DH constants, except spatial-slider-crank, written with origin/axis joints (its
-  // spherical joints are three intersecting axes); its DH chain is extracted
-  for (const auto& rb : listing["robots"]) CHECK(rb["dh"] == (rb["name"] == "spatial-slider-crank" ? "extracted" : "given"));
+  // every built-in gives its DH constants, except spatial-slider-crank (its spherical joints are three intersecting
+  // axes) and space-arm (Tesar's 3-vector link offsets), written with origin/axis joints; their DH chain is extracted
+  for (const auto& rb : listing["robots"])
+    CHECK(rb["dh"] == (rb["name"] == "spatial-slider-crank" || rb["name"] == "space-arm" ? "extracted" : "given"));
 }
 
 TEST_CASE("achain export --format urdf: the written file loads back to the same tool pose, fd takes a URDF arm", "[cli][urdf]") {

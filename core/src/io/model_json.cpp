@@ -1,6 +1,7 @@
 #include <achain/io/model_json.hpp>
 #include <achain/io/loop_json.hpp>
 #include <achain/io/drive_json.hpp>
+#include <achain/io/flexible_json.hpp>
 #include <achain/math/text.hpp>
 
 #include <achain/model/apair_collision.hpp>
@@ -222,7 +223,7 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
   const std::string p = idx("joints", i);
   requireObject(jj, p);
   checkKeys(jj, p, {"name", "kind", "parent", "a", "alpha", "d", "theta_f", "sign", "pitch", "rho", "leg_length",
-                    "side", "legs", "limits", "motor", "link", "law", "mimic", "origin", "axis", "drive"});
+                    "side", "legs", "limits", "motor", "link", "law", "mimic", "origin", "axis", "drive", "flexible"});
   Joint j;
   if (jj.contains("name")) {
     if (!jj.at("name").is_string()) fail(join(p, "name"), std::string("must be a string, got ") + typeName(jj.at("name")));
@@ -364,10 +365,20 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
   if (jj.contains("link")) {
     const std::string pk = join(p, "link");
     const json& K = requireObject(jj.at("link"), pk);
-    checkKeys(K, pk, {"mass", "com", "inertia"});
+    checkKeys(K, pk, {"mass", "com", "inertia", "inertia_about"});
     j.link.mass = number(K, pk, "mass", 0) * u.mass;
     if (K.contains("com")) j.link.com = vec3(K.at("com"), join(pk, "com")) * u.length;
     if (K.contains("inertia")) j.link.inertia = inertia(K.at("inertia"), join(pk, "inertia")) * (u.mass * u.length * u.length);
+    if (K.contains("inertia_about")) {  // "com" (default) or "origin": the inertia is about the link frame's origin
+      const std::string pa = join(pk, "inertia_about");
+      const json& a = K.at("inertia_about");
+      if (!a.is_string() || (a.get<std::string>() != "com" && a.get<std::string>() != "origin"))
+        fail(pa, "must be \"com\" or \"origin\"");
+      if (a.get<std::string>() == "origin") {  // parallel axis: I_cm = I_o − m(c·c·1 − c·cᵀ)
+        const Vec3& c = j.link.com;
+        j.link.inertia -= j.link.mass * (c.dot(c) * Mat3::Identity() - c * c.transpose());
+      }
+    }
   }
   return j;
 }
@@ -470,7 +481,7 @@ Units parseUnits(const json& j) {
     checkKeys(U, "units", {"length", "angle", "mass", "torque", "force"});
     u.length = lookupUnit(U, "length", {{"m", 1.0}, {"mm", 1e-3}, {"cm", 1e-2}, {"in", 0.0254}, {"ft", 0.3048}});
     u.angle = lookupUnit(U, "angle", {{"rad", 1.0}, {"deg", kDeg}});
-    u.mass = lookupUnit(U, "mass", {{"kg", 1.0}, {"g", 1e-3}, {"lb", 0.45359237}});
+    u.mass = lookupUnit(U, "mass", {{"kg", 1.0}, {"g", 1e-3}, {"lb", 0.45359237}, {"slug", 14.593902937206}});
     u.torque = lookupUnit(U, "torque", {{"N*m", 1.0}, {"N*mm", 1e-3}, {"lbf*in", 0.1129848290276167}, {"lbf*ft", 1.3558179483314004}});
     u.force = lookupUnit(U, "force", {{"N", 1.0}, {"lbf", 4.4482216152605}});
   }
@@ -668,6 +679,7 @@ Model modelFromJson(const json& j) {
   m.finalize();
   if (j.contains("loop")) parseLoop(j.at("loop"), m, u);  // validated with the model; read by loopFromJson
   if (hasDrives(j)) parseDrives(j, m, u);                  // validated with the model; read by jointFlexibilityFromJson
+  if (hasFlexibleLinks(j)) flexibleLinksFromJson(j, m);    // validated with the model; read by flexibleLinksFromJson
   return m;
 }
 

@@ -146,6 +146,16 @@ MatX FlexibleLinkMatrices::localInertia() const {
   return A;
 }
 
+void FlexibleLinkMatrices::checkLocalInertia() const {
+  const MatX A = localInertia();
+  const VecX d = A.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+  Eigen::SelfAdjointEigenSolver<MatX> es(d.asDiagonal() * A * d.asDiagonal(), Eigen::EigenvaluesOnly);
+  if (!(es.eigenvalues().minCoeff() > 1e-12))
+    throw Error("the local inertia matrix is not positive definite: the link's rigid inertia about its origin (I_LL) is "
+                "smaller than its uniform beam's (about a transverse axis through the root at least m*L^2/3); check "
+                "the link's mass, com and inertia (and its reference point)");
+}
+
 FlexibleLinkMatrices flexibleLinkMatrices(const FlexibleLink& link) {
   requirePositive(link.length, "length", "");
   requirePositive(link.body.mass, "body.mass", "");
@@ -272,6 +282,21 @@ std::vector<AssumedMode> clampedCubicModes(double c1, double c2, double r1) {
   const Poly p1{0, 0, c1, c1 * r1}, p2{0, 0, c2, c2 * r2};
   return {{ModeDirection::Y, p1, {}, {}}, {ModeDirection::Y, p2, {}, {}}, {ModeDirection::Z, p1, {}, {}}, {ModeDirection::Z, p2, {}, {}},
           {ModeDirection::Torsion, Poly{0, 1}, {}, {}}};
+}
+
+std::vector<AssumedMode> monomialModes(int n, bool torsion) {
+  if (n < 1 || n > 8) throw Error("monomialModes: n must be a whole number from 1 to 8 (got " + std::to_string(n) + ")");
+  std::vector<AssumedMode> modes;
+  for (ModeDirection d : {ModeDirection::Y, ModeDirection::Z})
+    for (int k = 0; k < n; ++k) {
+      AssumedMode md;
+      md.direction = d;
+      md.coefficients.assign(k + 3, 0.0);
+      md.coefficients[k + 2] = 1.0;
+      modes.push_back(md);
+    }
+  if (torsion) modes.push_back({ModeDirection::Torsion, {0, 1}, {}, {}});
+  return modes;
 }
 
 NaturalModes clampedLinkModes(const FlexibleLinkMatrices& link) {

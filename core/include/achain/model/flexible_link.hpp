@@ -63,6 +63,9 @@ struct FlexibleLinkMatrices {
   MatX I_mq, I_Lq, I_qq, K;
   /// The (6+m)×(6+m) local inertia matrix [[I_mm, I_mL, I_mq], [I_mLᵀ, I_LL, I_Lq], [I_mqᵀ, I_Lqᵀ, I_qq]].
   MatX localInertia() const;
+  /// Throws achain::Error unless localInertia() is positive definite: the link's rigid inertia about its origin
+  /// (I_LL) must exceed what its uniform beam carries (e.g. m·L²/3 about a transverse axis through the root).
+  void checkLocalInertia() const;
 };
 
 /// Modal preprocessing (see the file comment); the integrals are exact for polynomial and tabulated (piecewise-cubic)
@@ -78,6 +81,10 @@ double orthogonalCubicRatio(double r1);
 /// The paper's five modes of links 2 and 3 (§3.4, (3.1-9)–(3.1-15)): c₁(u² + r₁u³), c₂(u² + r₂u³) along y, the same
 /// pair along z, and a linear torsion u; r₂ from orthogonalCubicRatio(r₁). c₁, c₂ are the scale factors (non-zero).
 std::vector<AssumedMode> clampedCubicModes(double c1 = 1, double c2 = 1, double r1 = 0);
+
+/// Monomial modes u², …, u^{n+1} along y and along z (2n modes), then a linear torsion u when `torsion`; n from 1
+/// to 8 (Rayleigh–Ritz with n modes per direction).
+std::vector<AssumedMode> monomialModes(int n, bool torsion);
 
 /// Natural modes of the link alone with its root clamped: det(K − ω²·I_qq) = 0 (uncoupled from the chain).
 NaturalModes clampedLinkModes(const FlexibleLinkMatrices& link);
