@@ -7,12 +7,21 @@
 //   FlexJointModes/prototype-4a/achain           the locked-motor natural modes about one configuration
 //   FlexCheck/prototype-4a/achain                the whole trajectory check of the thesis trapezoid, unshaped
 //                                                 (θ_v 60° → 300°, Table 3.11 limits; about 2700 steps)
+// The space arm (built-in `space-arm`, Tesar & Graves: 6 joints, links 2 and 3 flexible with 5 modes each, 16 DOF
+// with the joints, base fixed):
+//   FlexChainMassMatrix/space-arm/achain     I*(φ) (Jacobians of every link frame, then Σ 𝒢ᵀ·I·𝒢)
+//   FlexChainMassMatrix/space-arm/rigid CRBA the rigid chain's massMatrix, for scale
+//   FlexChainID/space-arm/achain             flexible inverse dynamics (I*, and c by central differences of I*)
+//   FlexChainModes/space-arm/achain          the coupled modes with the joints locked, about a configuration
 // The target: one simulation step of the flexible prototype within 5 µs native.
 #include <benchmark/benchmark.h>
 
 #include <vector>
 
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/flexible_chain.hpp>
 #include <achain/dynamics/flexible_joint_sim.hpp>
+#include <achain/io/flexible_json.hpp>
 #include <achain/dynamics/joint_flexibility.hpp>
 #include <achain/model/robots.hpp>
 #include <achain/trajectory/flex_check.hpp>
@@ -85,5 +94,72 @@ void flexCheck(benchmark::State& st) {
   for (auto _ : st) benchmark::DoNotOptimize(checkFlexibleTrajectory(m, flex, *plan.path, DynamicsOptions{}));
 }
 BENCHMARK(flexCheck)->Name("FlexCheck/prototype-4a/achain")->Unit(benchmark::kMillisecond);
+
+/// The built-in space arm with its flexible links, and reproducible states φ = (q, small modal coordinates).
+struct SpaceArm {
+  Model m = builtinModel("space-arm");
+  FlexibleChain chain;
+  FlexibleChainData data;
+  std::vector<VecX> phi;
+  SpaceArm() : chain(make(m)), data(chain) {
+    const std::vector<VecX> qs = bench::configurations(m, 47);
+    for (int k = 0; k < bench::kStates; ++k) {
+      VecX p = VecX::Zero(chain.dof);
+      p.head(m.nv) = qs[k];
+      for (int i = 0; i < chain.nf; ++i) p[m.nv + i] = 1e-3 * std::sin(k + 3.0 * i);
+      phi.push_back(p);
+    }
+  }
+  static FlexibleChain make(const Model& m) {
+    for (const auto& r : builtinRobots())
+      if (r.name == "space-arm") return makeFlexibleChain(m, flexibleLinksFromJsonString(r.json, m).links);
+    throw Error("space-arm: not a built-in robot");
+  }
+};
+
+void flexChainMassMatrix(benchmark::State& st) {
+  SpaceArm a;
+  int k = 0;
+  for (auto _ : st) {
+    flexibleMassMatrix(a.chain, a.data, a.phi[k++ & (bench::kStates - 1)]);
+    benchmark::DoNotOptimize(a.data.I.data());
+  }
+}
+BENCHMARK(flexChainMassMatrix)->Name("FlexChainMassMatrix/space-arm/achain");
+
+void rigidMassMatrix(benchmark::State& st) {
+  SpaceArm a;
+  Data data(a.m);
+  MatX M(a.m.nv, a.m.nv);
+  int k = 0;
+  for (auto _ : st) {
+    massMatrix(a.m, data, a.phi[k++ & (bench::kStates - 1)].head(a.m.nv), DynamicsOptions{}, M);
+    benchmark::DoNotOptimize(M.data());
+  }
+}
+BENCHMARK(rigidMassMatrix)->Name("FlexChainMassMatrix/space-arm/rigid CRBA");
+
+void flexChainId(benchmark::State& st) {
+  SpaceArm a;
+  VecX tau(a.chain.dof), qd(a.chain.dof), qdd(a.chain.dof);
+  for (int i = 0; i < a.chain.dof; ++i) {
+    qd[i] = std::sin(2.0 * i);
+    qdd[i] = std::cos(i);
+  }
+  int k = 0;
+  for (auto _ : st) {
+    flexibleInverseDynamics(a.chain, a.data, a.phi[k++ & (bench::kStates - 1)], qd, qdd, tau);
+    benchmark::DoNotOptimize(tau.data());
+  }
+}
+BENCHMARK(flexChainId)->Name("FlexChainID/space-arm/achain");
+
+void flexChainModes(benchmark::State& st) {
+  SpaceArm a;
+  int k = 0;
+  for (auto _ : st)
+    benchmark::DoNotOptimize(flexibleChainModes(a.chain, a.data, a.phi[k++ & (bench::kStates - 1)].head(a.m.nv)));
+}
+BENCHMARK(flexChainModes)->Name("FlexChainModes/space-arm/achain");
 
 }  // namespace
