@@ -175,15 +175,8 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
       const FlexSetup st = setupOf(args, base_mass, file);
       const FlexibleLinks& links = st.links;
       const FlexibleChain& c = st.chain;
-      FlexibleSimulationOptions o;
-      o.load = flexibleLoadKindFromString(load);
-      o.frequency = frequency;
-      o.start = start;
-      o.stop = stop;
-      o.duration = duration;
-      o.dt = dt;
-      o.samples = samples;
-      o.lock_joints = joints == "locked";
+      const FlexibleSimulationOptions o{flexibleLoadKindFromString(load), frequency, start, stop, duration, dt, samples,
+                                        joints == "locked"};
       FlexibleChainData d(c);
       const FlexibleSimulation r = flexibleSimulate(c, d, st.q, vec(force, "--force", file ? links.force_unit : 1.0),
                                                     vec(moment, "--moment", file ? links.torque_unit : 1.0), o);

@@ -199,6 +199,7 @@ const char* toString(FlexibleLoadKind k);
 /// "step", "pulse" or "sine"; throws achain::Error otherwise.
 FlexibleLoadKind flexibleLoadKindFromString(const std::string& s);
 
+/// (An aggregate: FlexibleSimulationOptions{load, frequency, start, stop, duration, dt, samples, lock_joints}.)
 struct FlexibleSimulationOptions {
   FlexibleLoadKind load = FlexibleLoadKind::Step;
   double frequency = 0;    ///< Hz (sine, > 0)
