@@ -185,6 +185,7 @@ describe('flexible chain (space arm)', () => {
     assert.equal(p.info.flexibleLinks, null);
     assert.throws(() => p.flexibleChainModes([0, 0, 0, 0, 0, 0]), /flexible chain: 'puma560' declares no flexible link/);
     assert.throws(() => p.makeFlexibleChain(), /declares no flexible link/);
+    assert.throws(() => p.flexibleDeflection(new Float64Array(16)), /flexible chain: 'puma560' declares no flexible link/);
     p.dispose();
   });
 

@@ -26,7 +26,9 @@ export function install(Model) {
 
   /** φ's length for these options (nv + Σ modes (+ 3 with a translating base)). */
   Model.prototype._flexDof = function _flexDof(options) {
-    const nf = (this.info.flexibleLinks ?? []).reduce((s, l) => s + l.count, 0);
+    // without flexible links the core's message, before any length check of φ
+    if (!this.info.flexibleLinks) this.achain.module.makeFlexibleChain(this._raw(), 0);
+    const nf = this.info.flexibleLinks.reduce((s, l) => s + l.count, 0);
     return this.dof + nf + (baseMass(options) > 0 ? 3 : 0);
   };
 
