@@ -104,7 +104,6 @@ std::string toJSON(const WasmModel& h) {
   });
 }
 
-
 /// The loop-closure constraint for the UI (null without one): closure kind, the kept coordinates α, the
 /// ground pose (row-major 4×4), the closure's space N and constraint count R, and the assembly
 /// configuration (SI; empty when the file gives none).
