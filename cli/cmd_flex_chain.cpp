@@ -58,17 +58,6 @@ VecX coordinateUnits(const FlexibleLinks& links, int nf, bool file) {
   return cu;
 }
 
-/// "joint_name q1 (y bending)", one per modal coordinate.
-json modalCoordinateNames(const FlexibleChain& c, bool base = true) {
-  json names = json::array();
-  for (size_t k = 0; k < c.links.size(); ++k)
-    for (size_t j = 0; j < c.links[k].modes.size(); ++j)
-      names.push_back(c.model.joints[c.joint[k]].name + " q" + std::to_string(j + 1) + " (" + toString(c.links[k].modes[j].direction) + ")");
-  if (c.nb && base)
-    for (const char* a : {"base x", "base y", "base z"}) names.push_back(a);
-  return names;
-}
-
 RegisterCommand flex_modes_cmd("flex-modes", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "flex-modes",
@@ -100,7 +89,7 @@ RegisterCommand flex_modes_cmd("flex-modes", [](CLI::App& app) {
         clamped.push_back({{"joint", c.joint[k]}, {"name", m.joints[c.joint[k]].name},
                            {"frequency_hz", toJson(VecX(a.omega / (2 * kPi)))}});
       }
-      print({{"q", toJson(q)}, {"coordinates", modalCoordinateNames(c)}, {"modes", modes}, {"clamped_links", clamped}});
+      print({{"q", toJson(q)}, {"coordinates", flexibleCoordinateNames(c)}, {"modes", modes}, {"clamped_links", clamped}});
     });
   });
 });
@@ -135,7 +124,7 @@ RegisterCommand flex_deflection_cmd("flex-deflection", [](CLI::App& app) {
       const FlexibleDeflection& f = r.deflection;
       print({{"q", toJson(q)},
              {"units", units},
-             {"coordinates", modalCoordinateNames(c)},
+             {"coordinates", flexibleCoordinateNames(c)},
              {"modal", toJson(modal)},
              {"tool_displacement", toJson(VecX(f.tool_displacement / len))},
              {"tool_position_error", f.tool_position_error / len},
@@ -182,61 +171,32 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
       if (load == "pulse" && !(stop > start)) throw Error("--stop: a pulse needs --stop after --start");
       if (!(duration > 0) || duration > 1e4) throw Error("--duration: must be positive (and at most 1e4 s)");
       if (dt < 0) throw Error("--dt: must be positive");
-      const bool file = units == "file", lock = joints == "locked";
+      const bool file = units == "file";
       const FlexSetup st = setupOf(args, base_mass, file);
-      const VecX& q = st.q;
       const FlexibleLinks& links = st.links;
       const FlexibleChain& c = st.chain;
-      Eigen::Matrix<double, 6, 1> w;
-      w << vec(force, "--force", file ? links.force_unit : 1.0), vec(moment, "--moment", file ? links.torque_unit : 1.0);
+      const FlexibleSimulationOptions o{flexibleLoadKindFromString(load), frequency, start, stop, duration, dt, samples,
+                                        joints == "locked"};
       FlexibleChainData d(c);
-      VecX phi = VecX::Zero(c.dof), rate = VecX::Zero(c.dof), tau(c.dof);
-      phi.head(c.nv) = q;
-      const double h0 = dt > 0 ? dt : flexibleStableStep(c, d, phi, lock);
-      const long steps = std::max(1L, static_cast<long>(std::ceil(duration / h0)));
-      if (steps > 20000000L) throw Error("--dt: " + std::to_string(steps) + " steps are too many (at most 2e7)");
-      const double h = duration / static_cast<double>(steps);
-      flexibleKinematics(c, d, phi);
-      const Vec3 rigid0 = d.oMtool.p;
+      const FlexibleSimulation r = flexibleSimulate(c, d, st.q, vec(force, "--force", file ? links.force_unit : 1.0),
+                                                    vec(moment, "--moment", file ? links.torque_unit : 1.0), o);
       const double len = file ? links.length_unit : 1.0;
       const VecX cu = coordinateUnits(links, c.nf, file);
-      json T = json::array(), Q = json::array(), P = json::array(), B = json::array();
-      double peak = 0, peak_rotation = 0;
-      auto sample = [&](double t) {
-        flexibleKinematics(c, d, phi);
-        const Vec3 x = (d.oMtool.p - rigid0) / len;
-        T.push_back(t);
-        Q.push_back(toJson(VecX(phi.segment(c.nv, c.nf).cwiseQuotient(cu))));
-        P.push_back({x.x(), x.y(), x.z()});
-        if (c.nb) B.push_back(toJson(VecX(phi.tail(3) / len)));
-      };
-      auto loadAt = [&](double t) {
-        if (t < start || (load == "pulse" && t >= stop)) return 0.0;
-        return load == "sine" ? std::sin(2 * kPi * frequency * (t - start)) : 1.0;
-      };
-      long next = 0;  // next sample index
-      for (long k = 0; k <= steps; ++k) {
-        const double t = static_cast<double>(k) * h;
-        while (next < samples && static_cast<double>(next) * duration / (samples - 1) <= t + 1e-12 * duration) {
-          sample(t);
-          ++next;
-        }
-        flexibleKinematics(c, d, phi);
-        peak = std::max(peak, (d.oMtool.p - rigid0).norm() / len);
-        for (int j : c.joint) peak_rotation = std::max(peak_rotation, d.theta[j].norm());
-        if (k == steps) break;
-        flexibleJacobians(c, d, phi);
-        tau.noalias() = d.J_tool.transpose() * (loadAt(t) * w);
-        flexibleStep(c, d, phi, rate, tau, h, lock);
+      json Q = json::array(), P = json::array(), B = json::array();
+      for (Eigen::Index k = 0; k < r.modal.rows(); ++k) {
+        Q.push_back(toJson(VecX(r.modal.row(k).transpose().cwiseQuotient(cu))));
+        P.push_back(toJson(VecX(r.tool_displacement.row(k).transpose() / len)));
+        if (c.nb) B.push_back(toJson(VecX(r.base_translation.row(k).transpose() / len)));
       }
-      print({{"q", toJson(q)},
+      const double peak = r.peak_tool_deflection / len, peak_rotation = r.peak_link_rotation;
+      print({{"q", toJson(st.q)},
              {"units", units},
              {"joints", joints},
              {"load", load},
-             {"dt", h},
-             {"steps", steps},
-             {"coordinates", modalCoordinateNames(c, false)},
-             {"t", T},
+             {"dt", r.dt},
+             {"steps", r.steps},
+             {"coordinates", flexibleCoordinateNames(c, false)},
+             {"t", r.t},
              {"modal", Q},
              {"tool_displacement", P},
              {"peak_tool_deflection", peak},

@@ -7,6 +7,7 @@ import type { ClosedChainMethods } from './types/closed_chain';
 import type { WorkspaceMethods } from './types/workspace';
 import type { TrajectoryMethods } from './types/trajectory';
 import type { FlexibilityMethods } from './types/flexibility';
+import type { FlexibleChainMethods, FlexibleLinkInfo, FlexibleLinkDescription } from './types/flexible_chain';
 
 export type JointKind = 'R' | 'P' | 'H' | 'A' | 'law' | 'fixed';
 export type Vector = ArrayLike<number>;
@@ -82,6 +83,8 @@ export interface ModelInfo {
    * stiffness, damping and the motor inertia at the joint (null where the file gives none).
    */
   drives: { stiffness: number[]; damping: number[]; motorInertia: (number | null)[] } | null;
+  /** The robot file's flexible links (joints[i].flexible, docs/flexible.md), or null: see wasm/types/flexible_chain.d.ts. */
+  flexibleLinks: FlexibleLinkInfo[] | null;
 }
 
 export interface UrdfOptions {
@@ -120,7 +123,7 @@ export interface ApairLegs {
   platform: Float64Array;
 }
 
-export interface Model extends KinematicsMethods, IkMethods, DynamicsMethods, ClosedChainMethods, WorkspaceMethods, TrajectoryMethods, FlexibilityMethods {}
+export interface Model extends KinematicsMethods, IkMethods, DynamicsMethods, ClosedChainMethods, WorkspaceMethods, TrajectoryMethods, FlexibilityMethods, FlexibleChainMethods {}
 export class Model {
   readonly info: ModelInfo;
   readonly name: string;
@@ -179,6 +182,8 @@ export class Achain {
   makeShaper(kind: ShaperKind, omega: number, zeta?: number): InputShaper;
   /** The drive blocks (joints[i].drive) of a robot file's JSON text, in SI. */
   jointFlexibilityFromJsonString(text: string): JointFlexibility;
+  /** The flexible blocks (joints[i].flexible) of a robot file's JSON text, in SI. */
+  flexibleLinksFromJsonString(text: string): FlexibleLinkDescription[];
 }
 
 import type { ApairRangeResult, LegPairCurves } from './types/workspace';

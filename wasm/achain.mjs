@@ -9,6 +9,7 @@ import { install as installClosedChain } from './js/closed_chain.mjs';
 import { install as installWorkspace } from './js/workspace.mjs';
 import { install as installTrajectory, interpolateCartesian } from './js/trajectory.mjs';
 import { install as installFlexibility, makeShaper, jointFlexibilityFromJsonString } from './js/flexibility.mjs';
+import { install as installFlexibleChain, flexibleLinksFromJsonString } from './js/flexible_chain.mjs';
 import { looksLikeXml, prepareXmlParser, xmlTree } from './js/xml.mjs';
 import { finiteNumber, integer, putVector } from './js/args.mjs';
 
@@ -152,6 +153,7 @@ installClosedChain(Model);
 installWorkspace(Model);
 installTrajectory(Model);
 installFlexibility(Model);
+installFlexibleChain(Model);
 
 export class Achain {
   constructor(module) {
@@ -226,6 +228,8 @@ export class Achain {
   makeShaper(kind, omega, zeta = 0) { return makeShaper(this.module, kind, omega, zeta); }
   /** The drive blocks (joints[i].drive) of a robot file's JSON text, in SI: {stiffness, damping, motorInertia}. */
   jointFlexibilityFromJsonString(text) { return jointFlexibilityFromJsonString(this.module, text); }
+  /** The flexible blocks (joints[i].flexible) of a robot file's JSON text, in SI; see wasm/types/flexible_chain.d.ts. */
+  flexibleLinksFromJsonString(text) { return flexibleLinksFromJsonString(this.module, text); }
 }
 
 let shared = null;

@@ -26,17 +26,7 @@ using nlohmann::json;
 json vec(const VecX& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
 
 /// nv values at in[offset…) ("options.stiffness[2]: must be a finite number").
-VecX readCoords(const WasmModel& h, int offset, const char* what) {
-  const int nv = h.model.nv;
-  h.requireInput(static_cast<size_t>(offset) + nv);
-  VecX v(nv);
-  for (int i = 0; i < nv; ++i) {
-    const double x = h.in[offset + i];
-    if (!std::isfinite(x)) throw Error(std::string(what) + "[" + std::to_string(i) + "]: must be a finite number");
-    v[i] = x;
-  }
-  return v;
-}
+VecX readCoords(const WasmModel& h, int offset, const char* what) { return h.readFinite(offset, h.model.nv, what); }
 
 /// The flexibility: the passed fields (bits of `given`: 1 stiffness, 2 damping, 4 motor inertia) over the robot
 /// file's drive blocks; checked by the core (checkJointFlexibility).

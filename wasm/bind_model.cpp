@@ -26,6 +26,7 @@ WasmModel* modelWithLoop(const std::string& text) {
   auto h = std::make_unique<WasmModel>(modelFromJson(j));
   if (j.contains("loop")) h->loop = std::make_shared<const LoopClosure>(loopFromJson(j, h->model));
   if (hasDrives(j)) h->drives = std::make_shared<const JointFlexibility>(jointFlexibilityFromJson(j, h->model));
+  if (hasFlexibleLinks(j)) h->flexible = std::make_shared<const FlexibleLinks>(flexibleLinksFromJson(j, h->model));
   return h.release();
 }
 WasmModel* loadModelJSON(const std::string& text) {
@@ -103,28 +104,19 @@ std::string toJSON(const WasmModel& h) {
   });
 }
 
-/// A pose as 16 numbers, row-major 4×4.
-nlohmann::json pose(const SE3& T) {
-  nlohmann::json a = nlohmann::json::array();
-  const Mat4 M = T.matrix();
-  for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) a.push_back(M(r, c));
-  return a;
-}
-
 /// The loop-closure constraint for the UI (null without one): closure kind, the kept coordinates α, the
 /// ground pose (row-major 4×4), the closure's space N and constraint count R, and the assembly
 /// configuration (SI; empty when the file gives none).
 nlohmann::json loopInfo(const WasmModel& h) {
   if (!h.loop) return nullptr;
   const LoopClosure& L = *h.loop;
-  return {{"closure", toString(L.kind)}, {"coordinates", L.alpha}, {"ground", pose(L.ground)},
+  return {{"closure", toString(L.kind)}, {"coordinates", L.alpha}, {"ground", poseJson(L.ground)},
           {"space", closureSpaceSize(L.kind)}, {"constraints", closureConstraintCount(L.kind)},
           {"assembly", std::vector<double>(L.assembly.data(), L.assembly.data() + L.assembly.size())}};
 }
 
 /// Joint table in SI for the UI: kinds, A-pair sizes, limits, placement, mimic; the geometry to draw.
-std::string info(const WasmModel& h) {
+std::string info(WasmModel& h) {
   return guard([&] {
     const Model& m = h.model;
     auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
@@ -140,13 +132,13 @@ std::string info(const WasmModel& h) {
                         {"lower", finite(j.limits.lower)}, {"upper", finite(j.limits.upper)},
                         {"velocity", finite(j.limits.velocity)}, {"acceleration", finite(j.limits.acceleration)},
                         {"effort", finite(j.limits.effort)}, {"mass", j.link.mass},
-                        {"hasOrigin", j.has_origin}, {"origin", pose(j.origin)},
+                        {"hasOrigin", j.has_origin}, {"origin", poseJson(j.origin)},
                         {"axis", {j.axis.x(), j.axis.y(), j.axis.z()}}, {"mimic", j.mimic},
                         {"mimicMultiplier", j.mimic_multiplier}, {"mimicOffset", j.mimic_offset}});
     }
     nlohmann::json geometry = nlohmann::json::array();
     for (const Geometry& g : m.geometry)
-      geometry.push_back({{"link", g.link}, {"collision", g.collision}, {"name", g.name}, {"origin", pose(g.origin)},
+      geometry.push_back({{"link", g.link}, {"collision", g.collision}, {"name", g.name}, {"origin", poseJson(g.origin)},
                           {"shape", toString(g.shape)}, {"size", {g.size.x(), g.size.y(), g.size.z()}}, {"mesh", g.mesh},
                           {"scale", {g.scale.x(), g.scale.y(), g.scale.z()}},
                           {"rgba", g.has_color ? nlohmann::json{g.rgba[0], g.rgba[1], g.rgba[2], g.rgba[3]} : nlohmann::json(nullptr)}});
@@ -154,7 +146,8 @@ std::string info(const WasmModel& h) {
                           {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints},
                           {"coordJoint", m.coord_joint},
                           {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh},
-                          {"dh", dhStatus(m)}, {"loop", loopInfo(h)}, {"drives", h.drives ? flexibilityJson(*h.drives) : nlohmann::json(nullptr)}}
+                          {"dh", dhStatus(m)}, {"loop", loopInfo(h)}, {"drives", h.drives ? flexibilityJson(*h.drives) : nlohmann::json(nullptr)},
+                          {"flexibleLinks", flexibleLinksInfo(h)}}
         .dump();
   });
 }
@@ -255,6 +248,16 @@ std::string name(const WasmModel& h) { return h.model.name; }
 std::string version() { return "0.1.0"; }
 
 }  // namespace
+
+/// A pose as 16 numbers, row-major 4×4.
+nlohmann::json poseJson(const SE3& T) {
+  nlohmann::json a = nlohmann::json::array();
+  const Mat4 M = T.matrix();
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) a.push_back(M(r, c));
+  return a;
+}
+
 }  // namespace achain::wasm
 
 EMSCRIPTEN_BINDINGS(achain_model) {

@@ -12,6 +12,7 @@
 
 #include <achain/dynamics/closed_chain.hpp>
 #include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/io/flexible_json.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/data.hpp>
 #include <achain/model/model.hpp>
@@ -41,6 +42,10 @@ struct WasmModel {
   std::shared_ptr<const LoopClosure> loop;
   /// The robot file's drive blocks (joints[i].drive, jointFlexibilityFromJson), when it has them.
   std::shared_ptr<const JointFlexibility> drives;
+  /// The robot file's flexible links (joints[i].flexible, flexibleLinksFromJson), when it has them.
+  std::shared_ptr<const FlexibleLinks> flexible;
+  /// The flexible chain and its scratch (bind_flexible_chain.cpp), created on first use.
+  std::shared_ptr<void> flex_state;
 
   /// Makes `in` hold at least n doubles; returns its address (changes only when it grows).
   uintptr_t reserveInput(int n) {
@@ -61,6 +66,17 @@ struct WasmModel {
       q[i] = v;
     }
     return q;
+  }
+  /// in[offset, offset+n) after checking every entry finite ("phi[3]: must be a finite number").
+  VecX readFinite(int offset, int n, const char* what) const {
+    requireInput(static_cast<size_t>(offset) + n);
+    VecX v(n);
+    for (int i = 0; i < n; ++i) {
+      const double x = in[offset + i];
+      if (!std::isfinite(x)) throw Error(std::string(what) + "[" + std::to_string(i) + "]: must be a finite number");
+      v[i] = x;
+    }
+    return v;
   }
   /// Resizes `out` and returns its address (for the method's return value).
   double* output(size_t n) {
@@ -130,6 +146,13 @@ PlanSpec planSpecFromInput(const WasmModel& h, double& rate, int& end);
 /// Drive flexibility in SI as {stiffness, damping, motorInertia} (a motor inertia the file does not give: null),
 /// for model.info.drives and achain.jointFlexibilityFromJsonString (bind_flexibility.cpp).
 nlohmann::json flexibilityJson(const JointFlexibility& f);
+
+/// A pose as its 16 numbers, row-major 4×4 (bind_model.cpp).
+nlohmann::json poseJson(const SE3& T);
+
+/// The flexible links of the robot file (joints[i].flexible) for model.info.flexibleLinks, or null
+/// (bind_flexible_chain.cpp).
+nlohmann::json flexibleLinksInfo(WasmModel& h);
 
 /// A Float64Array view on wasm memory, for cold paths; the JS wrapper copies it at once.
 inline val view(const double* p, size_t n) { return val(emscripten::typed_memory_view(n, p)); }

@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 
 namespace achain {
@@ -441,6 +442,117 @@ double flexibleStableStep(const FlexibleChain& chain, FlexibleChainData& data, c
   const double w = m.omega.size() ? m.omega.maxCoeff() : 0;
   if (!(w > 0)) throw Error("flexibleStableStep: no stiffness (the chain has no flexible link)");
   return 2 * kPi / w / 20;
+}
+
+std::vector<std::string> flexibleCoordinateNames(const FlexibleChain& chain, bool base) {
+  std::vector<std::string> names;
+  for (size_t k = 0; k < chain.links.size(); ++k)
+    for (size_t j = 0; j < chain.links[k].modes.size(); ++j)
+      names.push_back(chain.model.joints[chain.joint[k]].name + " q" + std::to_string(j + 1) + " (" +
+                      toString(chain.links[k].modes[j].direction) + ")");
+  if (chain.nb && base)
+    for (const char* a : {"base x", "base y", "base z"}) names.emplace_back(a);
+  return names;
+}
+
+FlexibleLinkCurve flexibleLinkCurve(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                                    int joint, int samples) {
+  if (joint < 0 || joint >= static_cast<int>(chain.flex_of_joint.size()) || chain.flex_of_joint[joint] < 0)
+    throw Error("flexibleLinkCurve: joint " + std::to_string(joint) + " carries no flexible link");
+  if (samples < 2 || samples > 100000) throw Error("flexibleLinkCurve: samples must be 2 … 100000 (got " + std::to_string(samples) + ")");
+  const int k = chain.flex_of_joint[joint];
+  const FlexibleLink& link = chain.links[k];
+  FlexibleLinkCurve c;
+  for (int s = 0; s < samples; ++s) c.u.push_back(s == samples - 1 ? 1.0 : static_cast<double>(s) / (samples - 1));
+  // local points: rigid (u·L, 0, 0); deflected adds Σ_j δ_j(u)·q_j (y and z modes; torsion leaves the axis)
+  MatX local = MatX::Zero(3, samples);
+  for (int s = 0; s < samples; ++s) local(0, s) = c.u[s] * link.length;
+  if (phi.size() != chain.dof) flexibleKinematics(chain, data, phi);  // throws naming the size
+  VecX rigid = phi;
+  rigid.segment(chain.nv, chain.nf).setZero();
+  flexibleKinematics(chain, data, rigid);
+  c.rigid.resize(3, samples);
+  for (int s = 0; s < samples; ++s) c.rigid.col(s) = data.oMi[joint].act(Vec3(local.col(s)));
+  for (size_t j = 0; j < link.modes.size(); ++j) {
+    const AssumedMode& md = link.modes[j];
+    if (md.direction == ModeDirection::Torsion) continue;
+    const std::vector<double> f = modeShapeValues(md, c.u);
+    const int row = md.direction == ModeDirection::Y ? 1 : 2;
+    for (int s = 0; s < samples; ++s) local(row, s) += f[s] * phi[chain.offset[k] + static_cast<int>(j)];
+  }
+  flexibleKinematics(chain, data, phi);
+  c.deflected.resize(3, samples);
+  for (int s = 0; s < samples; ++s) c.deflected.col(s) = data.oMi[joint].act(Vec3(local.col(s)));
+  return c;
+}
+
+const char* toString(FlexibleLoadKind k) {
+  switch (k) {
+    case FlexibleLoadKind::Step: return "step";
+    case FlexibleLoadKind::Pulse: return "pulse";
+    case FlexibleLoadKind::Sine: return "sine";
+  }
+  return "?";
+}
+
+FlexibleLoadKind flexibleLoadKindFromString(const std::string& s) {
+  for (FlexibleLoadKind k : {FlexibleLoadKind::Step, FlexibleLoadKind::Pulse, FlexibleLoadKind::Sine})
+    if (s == toString(k)) return k;
+  throw Error("load: expected step, pulse or sine (got '" + s + "')");
+}
+
+FlexibleSimulation flexibleSimulate(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& q,
+                                    const Vec3& force, const Vec3& moment, const FlexibleSimulationOptions& o) {
+  const std::string who = "flexibleSimulate: ";
+  if (o.load == FlexibleLoadKind::Sine && !(o.frequency > 0 && std::isfinite(o.frequency)))
+    throw Error(who + "frequency: a sine load needs a positive frequency (Hz)");
+  if (!std::isfinite(o.start)) throw Error(who + "start: must be finite");
+  if (o.load == FlexibleLoadKind::Pulse && !(o.stop > o.start && std::isfinite(o.stop))) throw Error(who + "stop: a pulse needs stop after start");
+  if (!(o.duration > 0) || !(o.duration <= 1e4)) throw Error(who + "duration: must be positive (and at most 1e4 s)");
+  if (!(o.dt >= 0) || !std::isfinite(o.dt)) throw Error(who + "dt: must be positive (0: automatic)");
+  if (o.samples < 2 || o.samples > 100000) throw Error(who + "samples: must be 2 … 100000 (got " + std::to_string(o.samples) + ")");
+  if (!force.allFinite() || !moment.allFinite()) throw Error(who + "force, moment: must be finite");
+  VecX phi = undeflected(chain, q), rate = VecX::Zero(chain.dof), tau(chain.dof);
+  const double h0 = o.dt > 0 ? o.dt : flexibleStableStep(chain, data, phi, o.lock_joints);
+  const double n = std::ceil(o.duration / h0);
+  if (n > 2e7) throw Error(who + "dt: " + std::to_string(static_cast<long>(n)) + " steps are too many (at most 2e7)");
+  FlexibleSimulation r;
+  r.steps = std::max(1L, static_cast<long>(n));
+  r.dt = o.duration / static_cast<double>(r.steps);
+  Eigen::Matrix<double, 6, 1> w;
+  w << force, moment;
+  flexibleKinematics(chain, data, phi);
+  const Vec3 rigid0 = data.oMtool.p;
+  r.modal.resize(o.samples, chain.nf);
+  r.tool_displacement.resize(o.samples, 3);
+  r.base_translation.resize(chain.nb ? o.samples : 0, 3);
+  auto loadAt = [&](double t) {
+    if (t < o.start || (o.load == FlexibleLoadKind::Pulse && t >= o.stop)) return 0.0;
+    return o.load == FlexibleLoadKind::Sine ? std::sin(2 * kPi * o.frequency * (t - o.start)) : 1.0;
+  };
+  int next = 0;  // next sample index
+  for (long k = 0; k <= r.steps; ++k) {
+    const double t = static_cast<double>(k) * r.dt;
+    flexibleKinematics(chain, data, phi);
+    const Vec3 x = data.oMtool.p - rigid0;
+    while (next < o.samples && static_cast<double>(next) * o.duration / (o.samples - 1) <= t + 1e-12 * o.duration) {
+      r.t.push_back(t);
+      r.modal.row(next) = phi.segment(chain.nv, chain.nf).transpose();
+      r.tool_displacement.row(next) = x.transpose();
+      if (chain.nb) r.base_translation.row(next) = phi.tail(3).transpose();
+      ++next;
+    }
+    r.peak_tool_deflection = std::max(r.peak_tool_deflection, x.norm());
+    for (int j : chain.joint) r.peak_link_rotation = std::max(r.peak_link_rotation, data.theta[j].norm());
+    if (k == r.steps) break;
+    flexibleJacobians(chain, data, phi);
+    tau.noalias() = data.J_tool.transpose() * (loadAt(t) * w);
+    flexibleStep(chain, data, phi, rate, tau, r.dt, o.lock_joints);
+  }
+  r.modal.conservativeResize(next, Eigen::NoChange);  // every sample is taken; kept exact if rounding ever skips one
+  r.tool_displacement.conservativeResize(next, Eigen::NoChange);
+  if (chain.nb) r.base_translation.conservativeResize(next, Eigen::NoChange);
+  return r;
 }
 
 }  // namespace achain

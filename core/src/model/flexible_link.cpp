@@ -105,6 +105,14 @@ Piecewise spline(const std::vector<double>& u, const std::vector<double>& y, boo
   return f;
 }
 
+/// The shape f(u) of a mode: its polynomial, or its table's spline (clamped root slope for a bending mode).
+Piecewise shapeOf(const AssumedMode& md) {
+  if (!md.u_samples.empty()) return spline(md.u_samples, md.values, md.direction != ModeDirection::Torsion);
+  Piecewise f;
+  f.pieces = {md.coefficients};
+  return f;
+}
+
 std::string modeName(size_t j, ModeDirection d) {
   return "mode " + std::to_string(j + 1) + " (" + toString(d) + ")";
 }
@@ -219,8 +227,7 @@ FlexibleLinkMatrices flexibleLinkMatrices(const FlexibleLink& link) {
   std::vector<Piecewise> f(nm), f1(nm), f2(nm);  // shapes and their first and second derivatives
   for (size_t j = 0; j < nm; ++j) {
     const AssumedMode& md = link.modes[j];
-    if (md.u_samples.empty()) f[j].pieces = {md.coefficients};
-    else f[j] = spline(md.u_samples, md.values, md.direction != ModeDirection::Torsion);
+    f[j] = shapeOf(md);
     f1[j] = derivative(f[j]);
     f2[j] = derivative(f1[j]);
   }
@@ -297,6 +304,22 @@ std::vector<AssumedMode> monomialModes(int n, bool torsion) {
     }
   if (torsion) modes.push_back({ModeDirection::Torsion, {0, 1}, {}, {}});
   return modes;
+}
+
+std::vector<double> modeShapeValues(const AssumedMode& mode, const std::vector<double>& u) {
+  const Piecewise f = shapeOf(mode);
+  std::vector<double> y;
+  y.reserve(u.size());
+  for (double x : u) {
+    if (!(x >= 0 && x <= 1)) throw Error("modeShapeValues: u must lie in [0, 1] (got " + std::to_string(x) + ")");
+    size_t i = 0;
+    while (i + 2 < f.breaks.size() && x > f.breaks[i + 1]) ++i;
+    double v = 0;
+    const Poly& p = f.pieces[i];
+    for (size_t k = p.size(); k-- > 0;) v = v * x + p[k];
+    y.push_back(v);
+  }
+  return y;
 }
 
 NaturalModes clampedLinkModes(const FlexibleLinkMatrices& link) {

@@ -439,3 +439,74 @@ TEST_CASE("flexible chain: translating base, centre of mass, momentum, free-free
   opt.base_mass = 0;
   CHECK_THROWS_WITH(makeFlexibleChain(m, links, opt), "flexible chain: a translating base needs a positive, finite base_mass (got 0.000000)");
 }
+
+TEST_CASE("flexible chain: a link's drawn centreline ends at the next frame; straight without deflection", "[dynamics][flex]") {
+  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  FlexibleChainData d(c);
+  std::mt19937 rng(7);
+  const VecX phi = randomState(c, rng, 0.3);
+  for (int joint : c.joint) {
+    const FlexibleLinkCurve k = flexibleLinkCurve(c, d, phi, joint, 21);
+    REQUIRE(k.deflected.cols() == 21);
+    REQUIRE(k.u.front() == 0);
+    REQUIRE(k.u.back() == 1);
+    flexibleKinematics(c, d, phi);
+    // the root is the link's frame; the tip is data.tip and the origin of the joint it carries (x = L in the file)
+    CHECK((k.deflected.col(0) - d.oMi[joint].p).norm() < 1e-12);
+    CHECK((k.deflected.col(20) - d.tip[joint]).norm() < 1e-12 * d.tip[joint].norm());
+    CHECK((k.deflected.col(20) - d.oMi[joint + 1].p).norm() < 1e-12 * d.tip[joint].norm());
+    // the rigid reference: a straight beam of length L along the rigid chain's link x axis
+    const double L = c.links[c.flex_of_joint[joint]].length;
+    CHECK((k.rigid.col(20) - k.rigid.col(0)).norm() == Approx(L).epsilon(1e-12));
+    for (int s = 0; s < 21; ++s)
+      CHECK((k.rigid.col(s) - k.rigid.col(0) - k.u[s] * (k.rigid.col(20) - k.rigid.col(0))).norm() < 1e-12 * L);
+  }
+  // modes zero: the deflected curve is the rigid one, a straight line
+  VecX rigid = phi;
+  rigid.tail(c.nf).setZero();
+  const FlexibleLinkCurve s = flexibleLinkCurve(c, d, rigid, c.joint[0], 5);
+  CHECK((s.deflected - s.rigid).norm() == 0);
+  // the shape along the beam: the clamped cubic u² at the stations
+  const std::vector<double> f = modeShapeValues(c.links[0].modes[0], {0, 0.5, 1});
+  CHECK(f[0] == 0);
+  CHECK(f[1] == Approx(0.25).epsilon(1e-15));
+  CHECK(f[2] == Approx(c.tip_translation[0](1, 0)).epsilon(1e-15));
+  AssumedMode table;
+  table.u_samples = {0, 0.25, 0.5, 0.75, 1};
+  table.values = {0, 0.0625, 0.25, 0.5625, 1};  // u², reproduced exactly by the clamped spline
+  CHECK(modeShapeValues(table, {0.3})[0] == Approx(0.09).epsilon(1e-12));
+  CHECK_THROWS_WITH(modeShapeValues(table, {1.5}), "modeShapeValues: u must lie in [0, 1] (got 1.500000)");
+  CHECK_THROWS_WITH(flexibleLinkCurve(c, d, phi, 0, 5), "flexibleLinkCurve: joint 0 carries no flexible link");
+  CHECK_THROWS_WITH(flexibleLinkCurve(c, d, phi, c.joint[0], 1), "flexibleLinkCurve: samples must be 2 … 100000 (got 1)");
+  const std::vector<std::string> names = flexibleCoordinateNames(c);
+  REQUIRE(names.size() == 10);
+  CHECK(names[0] == "shoulder_pitch q1 (y bending)");
+}
+
+TEST_CASE("flexible chain: flexibleSimulate samples the RK4 response of flexibleStep", "[dynamics][flex]") {
+  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  FlexibleChainData d(c);
+  FlexibleSimulationOptions o;
+  o.duration = 0.2;
+  o.samples = 3;
+  const VecX q = VecX::Zero(6);
+  const Vec3 F(0, 2, 1), M(0.5, 0, 0);
+  const FlexibleSimulation r = flexibleSimulate(c, d, q, F, M, o);
+  REQUIRE(r.t.size() == 3);
+  CHECK(r.t[2] == Approx(0.2));
+  // the same steps by hand
+  VecX phi = VecX::Zero(c.dof), rate = VecX::Zero(c.dof), tau(c.dof);
+  Eigen::Matrix<double, 6, 1> w;
+  w << F, M;
+  for (long k = 0; k < r.steps; ++k) {
+    flexibleJacobians(c, d, phi);
+    tau = d.J_tool.transpose() * w;
+    flexibleStep(c, d, phi, rate, tau, r.dt, true);
+  }
+  CHECK((VecX(r.modal.row(2).transpose()) - phi.tail(c.nf)).norm() == 0);
+  CHECK(r.peak_tool_deflection >= r.tool_displacement.row(2).norm());
+  CHECK(r.base_translation.rows() == 0);
+  o.load = flexibleLoadKindFromString("sine");
+  CHECK_THROWS_WITH(flexibleSimulate(c, d, q, F, M, o), "flexibleSimulate: frequency: a sine load needs a positive frequency (Hz)");
+  CHECK_THROWS_WITH(flexibleLoadKindFromString("ramp"), "load: expected step, pulse or sine (got 'ramp')");
+}

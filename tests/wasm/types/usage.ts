@@ -17,6 +17,7 @@ import type {
 import type { WorkspaceSection, WorkspaceOverlap, WorkspaceEstimate } from '../../../wasm/types/workspace';
 import type { CloseLoopResult, ClosedChainLoads, ClosedChainModelResult } from '../../../wasm/types/closed_chain';
 import type { JointFlexibility, JointFlexibilityModes, FlexCheckResult, InputShaper } from '../../../wasm/types/flexibility';
+import type { FlexibleChainModes, FlexibleKinematics, FlexibleLinkCurve, FlexibleSimulation, FlexibleStaticResult, FlexibleLinkInfo } from '../../../wasm/types/flexible_chain';
 
 export async function usage(): Promise<number> {
   const achain: Achain = await loadAchain();
@@ -153,6 +154,24 @@ export async function usage(): Promise<number> {
   const shaper: InputShaper = achain.makeShaper('zv', 40, 0.01);
   const flexNumbers = (drive?.stiffness[0] ?? 0) + (m.info.drives?.stiffness[0] ?? 0) + modes.frequencyHz[0] + modes.shapes[0][0] + fc.firstFrequency.hz[0]
     + fc.results[0].trace.tipError[0] + (fc.results[0].impulses?.amplitude[0] ?? 0) + shaper.time[1] + m.accelerationBandwidth([1, 1, 1, 1], [5, 5, 5, 5], { energyFraction: 0.9 });
+  // flexible links in a chain (wasm/types/flexible_chain.d.ts)
+  const arm = achain.loadModel('space-arm');
+  const flexLinks: FlexibleLinkInfo[] | null = arm.info.flexibleLinks;
+  const sizes = arm.makeFlexibleChain({ baseMass: 0 });
+  const phi = new Float64Array(sizes.dof), q6 = [0, 0, 0, 0, 0, 0];
+  const fcm: FlexibleChainModes = arm.flexibleChainModes(q6, { baseMass: 100 });
+  const fk2: FlexibleKinematics = arm.flexibleKinematics(phi);
+  const fst: FlexibleStaticResult = arm.flexibleStaticDeflection(q6, { force: [0, 1, 0], moment: [0, 0, 0] });
+  const curve: FlexibleLinkCurve = arm.flexibleLinkCurve(phi, 1, { samples: 11 });
+  const fsim: FlexibleSimulation = arm.flexibleSimulate(q6, { force: [0, 1, 0], load: 'pulse', stop: 0.1, duration: 0.5, samples: 11, joints: 'free' });
+  const stepped2 = arm.flexibleStep(phi, phi, phi, 1e-3, { lockJoints: true });
+  const flexChainNumbers = (flexLinks?.[0].count ?? 0) + fcm.frequencyHz[0] + fcm.shapes[0][0] + fk2.links[1][3] + fk2.deflection.toolPositionError
+    + Number(fst.deflection.above3deg) + curve.deflected[0] + fsim.modal[0][0] + (fsim.baseTranslation?.[0][0] ?? 0) + stepped2.phi[0]
+    + arm.flexibleMassMatrix(phi)[0][0] + arm.flexibleStiffness()[6][6] + arm.flexibleEnergy(phi, phi) + arm.flexibleStableStep(phi, { lockJoints: true })
+    + arm.flexibleInverseDynamics(phi, phi, phi)[0] + arm.flexibleForwardDynamics(phi, phi, phi)[0] + arm.flexibleBiasForces(phi, phi)[0]
+    + arm.flexibleCenterOfMass(phi).com[0] + arm.flexibleJacobians(phi).tool[0][0] + arm.flexibleDeflection(phi).maxLinkRotationDeg
+    + achain.flexibleLinksFromJsonString(file).length;
+  arm.dispose();
   [m, b, j, conv].forEach((x) => x.dispose());
 
   return [version.length, names.length, rpy[0], range.range, curves.theta[0], study.rows.length, info.dof, legs.length, Number(ok), coordinateOwner, Number(angularFirst), loopAssembly,
@@ -160,5 +179,5 @@ export async function usage(): Promise<number> {
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
     ke, pe, lee.D[0], fm.TL[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
     summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers, estNumbers,
-    jt.samples, loopNumbers, flexNumbers].reduce((a, x) => a + x, 0);
+    jt.samples, loopNumbers, flexNumbers, flexChainNumbers].reduce((a, x) => a + x, 0);
 }

@@ -24,6 +24,7 @@
 // (massMatrix with LegModel::Massless: A-pair leg masses are not included here). K* = blockdiag of the links' K on
 // the modal coordinates (no joint springs, no gravity stiffness).
 #pragma once
+#include <string>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -168,5 +169,64 @@ void flexibleStep(const FlexibleChain& chain, FlexibleChainData& data, Eigen::Re
 /// or over the modal coordinates with lock_joints. RK4 is stable for ω·dt < 2.8; here ω_max·dt = 0.31.
 double flexibleStableStep(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
                           bool lock_joints = false);
+
+// ---- For output and drawing ----
+
+/// One name per modal coordinate, "joint_name q1 (y bending)", in φ's order; then "base x", "base y", "base z" with a
+/// translating base when `base`.
+std::vector<std::string> flexibleCoordinateNames(const FlexibleChain& chain, bool base = true);
+
+/// A flexible link's beam centreline for drawing, `samples` (≥ 2) points from the root (u = x/L = 0) to the tip
+/// (u = 1), world, as columns of 3×samples matrices: deflected = oMi(φ)·((u·L, 0, 0) + Σ_j δ_j(u)·q_j) (the link's
+/// frame moved by the proximal links' modes, its own modes' shapes by modeShapeValues; torsion does not move the
+/// centreline), rigid = the same straight beam in the rigid chain (φ with every modal coordinate zero, as
+/// flexibleDeflection's reference). The deflected last point is data.tip[joint]. `joint` must carry a flexible link.
+/// Leaves data holding the kinematics of φ.
+struct FlexibleLinkCurve {
+  std::vector<double> u;  ///< the stations, evenly spaced
+  MatX deflected;         ///< 3×samples, m
+  MatX rigid;             ///< 3×samples, m
+};
+FlexibleLinkCurve flexibleLinkCurve(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
+                                    int joint, int samples);
+
+// ---- Time response to a tool load (what `achain flex-simulate` and the wasm model.flexibleSimulate run) ----
+
+/// The load's time history: a step from `start`, a pulse from `start` to `stop`, or a sine sin(2π·frequency·(t −
+/// start)) from `start`, times the wrench.
+enum class FlexibleLoadKind { Step, Pulse, Sine };
+const char* toString(FlexibleLoadKind k);
+/// "step", "pulse" or "sine"; throws achain::Error otherwise.
+FlexibleLoadKind flexibleLoadKindFromString(const std::string& s);
+
+/// (An aggregate: FlexibleSimulationOptions{load, frequency, start, stop, duration, dt, samples, lock_joints}.)
+struct FlexibleSimulationOptions {
+  FlexibleLoadKind load = FlexibleLoadKind::Step;
+  double frequency = 0;    ///< Hz (sine, > 0)
+  double start = 0;        ///< s
+  double stop = 0;         ///< s (pulse, > start)
+  double duration = 2;     ///< s, in (0, 1e4]
+  double dt = 0;           ///< s; 0: flexibleStableStep (then evened out to divide the duration)
+  int samples = 101;       ///< output samples from 0 to duration, 2 … 100000
+  bool lock_joints = true; ///< joints held (servo-stiff) or free with zero torque
+};
+
+/// The response, sampled: SI (modal coordinates in the chain's SI units).
+struct FlexibleSimulation {
+  double dt = 0;                   ///< the step used, s (duration / steps)
+  long steps = 0;
+  std::vector<double> t;           ///< samples
+  MatX modal;                      ///< samples × nf
+  MatX tool_displacement;          ///< samples × 3, deflected − initial tool position (world, m)
+  MatX base_translation;           ///< samples × 3 with a translating base, else 0 × 3
+  double peak_tool_deflection = 0; ///< max over every step of |tool − initial tool|, m
+  double peak_link_rotation = 0;   ///< max over every step and link of |θ| at the tip, rad
+};
+
+/// From rest at q (size nv) with the links undeflected (and the base at 0), the wrench (force; moment about the tool
+/// origin, world) times the load history acts at the tool (generalized forces J_toolᵀ·w, held over each RK4 step of
+/// flexibleStep). Throws achain::Error naming the option ("flexibleSimulate: frequency: ...").
+FlexibleSimulation flexibleSimulate(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& q,
+                                    const Vec3& force, const Vec3& moment, const FlexibleSimulationOptions& options);
 
 }  // namespace achain

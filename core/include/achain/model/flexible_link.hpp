@@ -86,6 +86,10 @@ std::vector<AssumedMode> clampedCubicModes(double c1 = 1, double c2 = 1, double 
 /// to 8 (Rayleigh–Ritz with n modes per direction).
 std::vector<AssumedMode> monomialModes(int n, bool torsion);
 
+/// The mode's shape f(u) at the stations u (each in [0, 1]; u = x/L): its polynomial, or its table's spline as
+/// flexibleLinkMatrices integrates it (so f(1) is the tip value the chain uses). For drawing a deflected beam.
+std::vector<double> modeShapeValues(const AssumedMode& mode, const std::vector<double>& u);
+
 /// Natural modes of the link alone with its root clamped: det(K − ω²·I_qq) = 0 (uncoupled from the chain).
 NaturalModes clampedLinkModes(const FlexibleLinkMatrices& link);
 
