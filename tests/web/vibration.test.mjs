@@ -112,3 +112,49 @@ test('Vibration: a robot without drives asks for a stiffness; free motors list t
     await context.close();
   }
 });
+
+test('Vibration: a robot with flexible links (space-arm) lists the coupled modes, bends its links in a mode and under a tool force', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=space-arm&view=vibration`);
+  const F = '[data-testid="flexible-links"]';
+  try {
+    await waitReady(page);
+    await page.waitForSelector(`${F} .fl-mode-table`);
+    // the table is the core's flexibleChainModes at the pose, and the same as `achain flex-modes` (tests/wasm)
+    const shown = (await page.locator(`${F} .fl-hz`).allInnerTexts()).map(Number);
+    const core = await page.evaluate(() => Array.from(window.__achain.studio.model.flexibleChainModes(window.__achain.studio.q).frequencyHz));
+    assert.equal(shown.length, 10);
+    assert.deepEqual(shown, core.map((v) => Number(v.toFixed(3))));
+    assert.ok(Math.abs(shown[0] - 1.718) < 2e-3, `first coupled mode ${shown[0]} Hz (docs/flexible.md: 1.718 Hz at configuration #1)`);
+    // ▶ mode 1: the links are drawn bent, from the core's curve
+    await page.locator(`${F} .fl-anim[data-mode="0"]`).click();
+    await page.waitForTimeout(500);
+    const bent = await page.evaluate(() => {
+      const p = window.__achain.views.vibration.flexibleLinks;
+      let big = 0;
+      for (const c of p.links.curves) for (let i = 0; i < c.rigid.length; i++) big = Math.max(big, Math.abs(c.deflected[i] - c.rigid[i]));
+      return { curves: p.links.curves.length, big, inScene: !!window.__achain.studio.viewport.world.getObjectByName('achain-flexible-links') };
+    });
+    assert.equal(bent.curves, 2);
+    assert.ok(bent.inScene, 'the deflected links are in the scene');
+    assert.ok(bent.big > 0, `the animated mode bends the links (${bent.big} m)`);
+    await screenshot(page, 'vibration-flexible-mode');
+    // static deflection under 1 kN down at the tool: the readout is the core's
+    await page.locator(`${F} .fl-static`).click();
+    const text = await page.locator(`${F} [data-testid="flexible-static"]`).innerText();
+    const mm = await page.evaluate(() => {
+      const s = window.__achain.studio;
+      return s.model.flexibleStaticDeflection(s.q, { force: [0, 0, -1000] }).deflection.toolPositionError * 1e3;
+    });
+    assert.match(text, new RegExp(`tool displaced ${mm.toFixed(2)} mm`));
+    assert.match(text, /below the 3° small-angle limit|above 3°|above 5°/);
+    await screenshot(page, 'vibration-flexible-static');
+    // a robot without flexible links: the panel and the drawing go away
+    await page.evaluate(() => { window.__achain.setRobot('prototype-4a'); });
+    await page.waitForFunction(() => window.__achain.robot === 'prototype-4a');
+    await page.waitForSelector(`${F}[hidden]`, { state: 'attached' });
+    assert.equal(await page.evaluate(() => !!window.__achain.studio.viewport.world.getObjectByName('achain-flexible-links')), false);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -10,6 +10,7 @@
 // (achain.jointFlexibilityFromJsonString); else the stiffness is typed in.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { FlexibleLinksPanel } from '../ui/FlexibleLinksPanel.js';
 import prototypeDrive from '../../../core/robots/variants/prototype-4a-drive.json?raw';
 import { fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
 import { defaultMove, isThesisRobot } from '../core/plans.js';
@@ -72,8 +73,10 @@ export class VibrationView {
       </div>
       <div class="row"><button type="button" class="v-check primary">Check unshaped / ZV / ZVD</button><button type="button" class="v-cancel" disabled>Cancel</button></div>
       <progress class="v-progress" hidden aria-label="checking"></progress>
-      <div class="v-status muted" data-testid="vibration-status"></div>`;
+      <div class="v-status muted" data-testid="vibration-status"></div>
+      <div class="v-flexible" hidden data-testid="flexible-links"></div>`;
     this.$ = (s) => panel.querySelector(s);
+    this.flexibleLinks = new FlexibleLinksPanel(this.$('.v-flexible'), studio);
     this.dock = document.createElement('div');
     this.dock.className = 'dock';
     this.dock.hidden = true;
@@ -92,9 +95,12 @@ export class VibrationView {
     this.$('.v-check').addEventListener('click', () => this.check());
     this.$('.v-cancel').addEventListener('click', () => this.cancel());
     studio.viewport.onFrame((dt) => this._tick(dt));
-    studio.onQ((q, source) => { if (source !== this && this.active) { this.stopAnimation(false); this._modes(); this._plot(); } });
+    studio.onQ((q, source) => {
+      if (source !== this && this.active) { this.stopAnimation(false); this._modes(); this._plot(); this.flexibleLinks.update(); }
+    });
     studio.onModel((m) => {
       this.stopAnimation(false);
+      this.flexibleLinks.hide();
       this.cancel();
       this.result = null;
       this.$('.v-status').textContent = '';
@@ -112,7 +118,7 @@ export class VibrationView {
   }
 
   activate() { this.active = true; this._changed(); }
-  deactivate() { this.stopAnimation(true); this._showDock(false); this.active = false; }
+  deactivate() { this.stopAnimation(true); this._showDock(false); this.flexibleLinks.hide(); this.active = false; }
 
   _showDock(on) {
     this.dock.hidden = !on;
@@ -176,6 +182,7 @@ export class VibrationView {
     this.stopAnimation(true);
     this._modes();
     this._plot();
+    this.flexibleLinks.update();
   }
 
   _error(msg) {
