@@ -32,6 +32,11 @@ export class FlexibleLinks {
   update(model, phi, options = {}) {
     const links = model.info.flexibleLinks ?? [];
     this.curves = links.map((l) => model.flexibleLinkCurve(phi, l.joint, { samples: this.samples, baseMass: options.baseMass }));
+    this.redraw();
+  }
+
+  /** Rebuilds the drawing from the last curves (a new exaggeration, say) without asking the core again. */
+  redraw() {
     this._clear();
     for (const c of this.curves) {
       const n = c.u.length, pts = [];

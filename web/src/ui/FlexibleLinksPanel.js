@@ -165,7 +165,8 @@ export class FlexibleLinksPanel {
       const big = this._largestDeflection();
       const scale = big > 0 ? Math.max(1, (DRAWN_DEFLECTION * this.studio.size) / big) : 1;
       this.links.exaggeration = scale;
-      this._draw(r.modal);
+      this.links.redraw();
+      this.studio.viewport.requestRender();
       this.links.exaggeration = 1;
       const deg = (v) => (v * 180) / Math.PI;
       out.textContent = `tool displaced ${fmt(d.toolPositionError * 1e3, 2)} mm, rotated ${fmt(deg(d.toolRotationError), 3)}°; `
