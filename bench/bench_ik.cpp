@@ -15,6 +15,7 @@
 #include <achain/ik/algebraic_4a.hpp>
 #include <achain/ik/closed_form.hpp>
 #include <achain/ik/general6r.hpp>
+#include <achain/ik/sweep.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/ik/numeric.hpp>
 #include <achain/ik/track.hpp>
@@ -185,7 +186,7 @@ void achainAlgebraic(benchmark::State& st, const char* robot) {
         q = r.solutions[0].q;
         return true;
       },
-      100);  // ~25 ms per solve: the first 100 targets
+      40);  // 0.1–0.3 s per solve (128 paths): the first 40 targets
 }
 
 /// A 6R arm without a closed form: "general" = fixed random DH (seed 6061: a ∈ ±[0.05, 1] m, α, θ_f ∈ [−π, π],
@@ -214,30 +215,47 @@ const Problem& arm6Problem(const std::string& which) {
   return cache.emplace(which, makeProblem(std::move(m))).first->second;
 }
 
-/// General 6R, every solution (ikGeneral6R: elimination, 24×24 eigenproblem, Newton polish, FK check of each);
-/// success = the generating configuration is among the solutions. Counter solutions_mean.
+/// An all-solutions solver's row: solve(target, out) fills out.count and out.q (General6RSolutions, SweepSolutions);
+/// success = the generating configuration is among the solutions, modulo each joint's period (the solution is
+/// handed over shifted onto it). Counter solutions_mean.
+template <class Solutions, class Solve>
+void allSolutionsRow(benchmark::State& st, const Problem& p, Solve solve) {
+  Solutions out;
+  double total = 0;
+  int calls = 0;
+  const int n = p.model.nq;
+  runIk(st, p, [&](int k, VecX& q) {
+    solve(p.targets[k], out);
+    if (calls < kTargets) total += out.count;
+    ++calls;
+    auto shift = [&](int s, int i) { return std::remainder(out.q[s][i] - p.truth[k][i], p.model.jmodels[i].period); };
+    for (int s = 0; s < out.count; ++s) {
+      double dist = 0;
+      for (int i = 0; i < n; ++i) dist = std::max(dist, std::abs(shift(s, i)));
+      if (dist < 1e-9) {
+        for (int i = 0; i < n; ++i) q[i] = p.truth[k][i] + shift(s, i);
+        return true;
+      }
+    }
+    return false;
+  });
+  st.counters["solutions_mean"] = total / kTargets;
+}
+
+/// General 6R, every solution (ikGeneral6R: elimination, 24×24 eigenproblem, Newton polish, FK check of each).
 void achainGeneral6R(benchmark::State& st, const char* which) {
   const Problem& p = arm6Problem(which);
   Data data(p.model);
-  General6RSolutions out;
-  double total = 0;
-  int calls = 0;
-  runIk(st, p, [&](int k, VecX& q) {
-    ikGeneral6R(p.model, data, p.targets[k], out);
-    if (calls < kTargets) total += out.count;
-    ++calls;
-    double best = kInf;
-    for (int s = 0; s < out.count; ++s) {
-      double dist = 0;
-      for (int i = 0; i < 6; ++i) dist = std::max(dist, std::abs(std::remainder(out.q[s][i] - p.truth[k][i], 2 * kPi)));
-      if (dist < best) {
-        best = dist;
-        for (int i = 0; i < 6; ++i) q[i] = p.truth[k][i] + std::remainder(out.q[s][i] - p.truth[k][i], 2 * kPi);
-      }
-    }
-    return best < 1e-9;
-  });
-  st.counters["solutions_mean"] = total / kTargets;
+  allSolutionsRow<General6RSolutions>(st, p, [&](const SE3& T, General6RSolutions& out) { ikGeneral6R(p.model, data, T, out); });
+}
+
+/// Four-joint chain, every solution by the orientation sweep (ikSweep: samples, Gauss–Newton polish, FK check of
+/// each): the built-in general-4a (a 4A-chain with skew axes 2, 3: no closed form) and prototype-4a (closed form
+/// exists; the sweep holds joint 2 there).
+void achainSweep(benchmark::State& st, const char* robot) {
+  const Problem& p = problem(robot);
+  Data data(p.model);
+  allSolutionsRow<SweepSolutions>(st, p, [&](const SE3& T, SweepSolutions& out) { ikSweep(p.model, data, T, out); });
 }
 
 /// Numeric solver (50 restarts) on the general-6R / UR5-type arm: no closed form, so no analytic warm start —
@@ -320,7 +338,12 @@ BENCHMARK_CAPTURE(achainClosed, prototype4a, "prototype-4a")->Name("IK/prototype
 BENCHMARK_CAPTURE(achainIkAllClosed, prototype4a, "prototype-4a")->Name("IK/prototype-4a/achain-ikAll-closed")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainNumeric, prototype4a, "prototype-4a")->Name("IK/prototype-4a/achain")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(achainAlgebraic, prototype4a, "prototype-4a")
-    ->Name("IK/prototype-4a/achain-algebraic (100 targets)")
+    ->Name("IK/prototype-4a/achain-algebraic (40 targets)")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(achainSweep, prototype4a, "prototype-4a")->Name("IK/prototype-4a/achain-sweep (all)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainSweep, general4a, "general-4a")->Name("IK/general-4a/achain-sweep (all)")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(achainAlgebraic, general4a, "general-4a")
+    ->Name("IK/general-4a/achain-algebraic (40 targets)")
     ->Unit(benchmark::kMillisecond);
 
 #ifdef ACHAIN_HAVE_KDL

@@ -119,6 +119,19 @@ export function cases(achain) {
     out.push({ name: `IK/${robot}/achain-wasm`, fn: () => numeric(k1++ % 1000), extra: stats(m, targets, numeric) });
     out.push({ name: `IK/${robot}/achain-wasm-closed`, fn: () => all(k2++ % 1000), extra: stats(m, targets, all), dispose: () => m.dispose() });
   }
+  {
+    // every solution of a general 4A-chain (axes 2, 3 skew: no closed form) by the orientation sweep, 1000 targets
+    const m = achain.loadModel('general-4a');
+    const rand = rng(2024);
+    const targets = [];
+    for (let k = 0; k < 1000; k++) targets.push(Float64Array.from(m.forwardKinematics(randomQ(m, rand)).tool));
+    const sweep = (k) => {
+      const r = m.ikAll(targets[k], { method: 'sweep' });
+      return r.solutions.length ? r.solutions[0].q : null;
+    };
+    let k5 = 0;
+    out.push({ name: 'IK/general-4a/achain-wasm-sweep (all)', fn: () => sweep(k5++ % 1000), extra: stats(m, targets, sweep), dispose: () => m.dispose() });
+  }
   out.push(branchCase(achain));
   return out;
 }

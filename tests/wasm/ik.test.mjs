@@ -175,6 +175,25 @@ test("ikAll: a general 6R arm (no closed form) → method 'general6r', all 16 so
   m.dispose();
 });
 
+test("ikAll: a general 4A-chain (axes 2, 3 skew: no closed form) → method 'sweep', the same set as native and as the homotopy", () => {
+  const m = achain.loadModel('general-4a');
+  const qdeg = [100, 200, 150, 250];
+  const T = m.forwardKinematics(qdeg.map((x) => x * deg)).tool;
+  const auto = m.ikAll(T, { seedQ: qdeg.map((x) => x * deg) });
+  assert.equal(auto.method, 'sweep');
+  assert.equal(auto.status, 'ok');
+  assert.ok(auto.solutions.length >= 1);
+  assert.ok(maxAbsDiff(auto.solutions[0].q, qdeg.map((x) => x * deg)) < 1e-9);  // nearest the seed: the generating one
+  for (const s of [...auto.solutions, ...auto.outsideLimits]) assert.ok(maxAbsDiff(m.forwardKinematics(s.q).tool, T) < 1e-9);
+  const native = cli('ik', '--robot', 'general-4a', '--q-target', qdeg.join(','), '--deg', '--all', '--seed', qdeg.join(','));
+  assert.equal(native.method, 'sweep');
+  assert.equal(native.details.length, auto.solutions.length);
+  for (let k = 0; k < auto.solutions.length; k++) assert.ok(maxAbsDiff(native.details[k].q, auto.solutions[k].q) < 1e-11);
+  const reference = m.ikAll(T, { method: 'algebraic' });
+  assert.equal(reference.solutions.length + reference.outsideLimits.length, auto.solutions.length + auto.outsideLimits.length);
+  m.dispose();
+});
+
 test('trackBranches: every PUMA branch followed along a drag; the generating one exactly; named errors', () => {
   const m = achain.loadModel('puma560');
   const q0 = [20, 30, -60, 40, 50, 60].map((x) => x * deg);

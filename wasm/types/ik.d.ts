@@ -65,7 +65,7 @@ export interface IkResult {
   iterations: number;
 }
 
-export type IkMethod = 'closed' | 'algebraic' | 'general6r' | 'numeric' | 'auto';
+export type IkMethod = 'closed' | 'algebraic' | 'general6r' | 'sweep' | 'numeric' | 'auto';
 
 export interface IkSolution {
   q: Float64Array;
@@ -80,8 +80,9 @@ export interface IkSolution {
 export interface IkAllResult {
   status: IkStatus;
   /** Method actually used ('closed' for 4A prototype class and PUMA class when method is 'auto', 'general6r' for
-   * another 6R chain, 'numeric' when its geometry is degenerate for the eigenvalue method — see note). */
-  method: 'closed' | 'algebraic' | 'general6r' | 'numeric';
+   * another 6R chain ('numeric' when its geometry is degenerate for the eigenvalue method — see note), 'sweep'
+   * for another four-joint chain of R, A or H joints). */
+  method: 'closed' | 'algebraic' | 'general6r' | 'sweep' | 'numeric';
   /** Solutions inside the limits (sorted by distance to the seed if one was given). */
   solutions: IkSolution[];
   /** Solutions of the kinematic equations outside the limits (kept for display). */
@@ -146,8 +147,9 @@ export interface IkMethods {
   solveNumeric(targetT: Vector, seedQ: Vector, options?: IkOptions): IkResult;
   /**
    * All solutions: closed form / algebraic where the chain allows (4A prototype class, PUMA class), every
-   * solution of any other 6R chain by the eigenvalue method ('general6r', up to 16), numeric multi-start
-   * otherwise. seedQ (optional) sorts solutions nearest first.
+   * solution of any other 6R chain by the eigenvalue method ('general6r', up to 16), of any other four-joint
+   * R/A/H chain by the orientation sweep ('sweep'), numeric multi-start otherwise. seedQ (optional) sorts
+   * solutions nearest first.
    */
   ikAll(targetT: Vector, options?: IkOptions & { method?: IkMethod; seedQ?: Vector }): IkAllResult;
 }

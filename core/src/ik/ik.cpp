@@ -10,6 +10,7 @@
 #include <achain/ik/general6r.hpp>
 #include <achain/ik/numeric.hpp>
 #include <achain/ik/solution_set.hpp>
+#include <achain/ik/sweep.hpp>
 
 namespace achain {
 
@@ -29,6 +30,7 @@ const char* toString(IkMethod m) {
     case IkMethod::Closed: return "closed";
     case IkMethod::Algebraic: return "algebraic";
     case IkMethod::General6R: return "general6r";
+    case IkMethod::Sweep: return "sweep";
     case IkMethod::Numeric: return "numeric";
   }
   return "?";
@@ -39,8 +41,9 @@ IkMethod ikMethodFromString(const std::string& s) {
   if (s == "closed") return IkMethod::Closed;
   if (s == "algebraic") return IkMethod::Algebraic;
   if (s == "general6r") return IkMethod::General6R;
+  if (s == "sweep") return IkMethod::Sweep;
   if (s == "numeric") return IkMethod::Numeric;
-  throw Error("method: expected auto, closed, algebraic, general6r or numeric, got '" + s + "'");
+  throw Error("method: expected auto, closed, algebraic, general6r, sweep or numeric, got '" + s + "'");
 }
 
 SE3 checkTarget(const Mat4& T, const std::string& what) {
@@ -225,6 +228,22 @@ IkAllResult general6rAll(const Model& model, Data& data, const SE3& target, cons
   return res;
 }
 
+/// Every solution of a four-joint rotating chain by the orientation sweep, limits applied by the solution set.
+IkAllResult sweepAll(const Model& model, Data& data, const SE3& target, const IkOptions& options, const VecX* seed) {
+  if (options.position_only) throw Error("method sweep: solves the full pose; position-only needs method numeric");
+  SweepSolutions g;
+  ikSweep(model, data, target, g);
+  ik_detail::SolutionSet set(model, target, seed, 1e-10);
+  for (int k = 0; k < g.count; ++k) set.offer(Eigen::Map<const VecX>(g.q[k].data(), 4));
+  for (int k = 0; k < g.nearest_count; ++k) set.offer(Eigen::Map<const VecX>(g.nearest[k].data(), 4));  // rejected: LS starts
+  IkAllResult res;
+  set.finish(res, "orientation sweep (joint " + std::to_string(g.sweep_joint + 1) + " held, " + std::to_string(g.samples) +
+                      " samples, " + std::to_string(g.branches) + " branches, " + std::to_string(g.candidates) +
+                      " candidates polished): " + std::to_string(g.count) + " solution(s)");
+  res.method = IkMethod::Sweep;
+  return res;
+}
+
 }  // namespace
 
 IkAllResult ikAll(const Model& model, const SE3& target, IkMethod method, const IkOptions& options, const VecX* seed) {
@@ -240,11 +259,13 @@ IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod me
     method = options.position_only        ? IkMethod::Numeric
              : hasClosedForm(model, data) ? IkMethod::Closed
              : isGeneral6R(model)         ? IkMethod::General6R
+             : isSweepChain(model)        ? IkMethod::Sweep
                                           : IkMethod::Numeric;
   switch (method) {
     case IkMethod::Closed: return closedAll(model, data, target, seed);  // throws naming why if there is none
     case IkMethod::Algebraic: return solveAlgebraic4A(model, target, seed);
     case IkMethod::General6R: return general6rAll(model, data, target, options, seed);
+    case IkMethod::Sweep: return sweepAll(model, data, target, options, seed);
     default: return numericAll(model, data, target, options, seed);
   }
 }

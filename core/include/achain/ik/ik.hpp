@@ -5,6 +5,7 @@
 //                     axes 2 ∥ 3) and wrist-partitioned 6R chains (PUMA class, 8 solutions + flags)
 //   algebraic_4a.hpp  Study-parameter (kinematic mapping) IK of 4A-chains (Robinson/Pfurner)
 //   general6r.hpp     every solution of a general 6R chain (Raghavan–Roth / Manocha–Canny eigenvalue form)
+//   sweep.hpp         every solution of a four-joint rotating chain (any 4A/4R/H chain): the orientation sweep
 //   numeric.hpp       Levenberg–Marquardt with joint limits inside the solver, any R/P/H/A chain
 #pragma once
 #include <cstdint>
@@ -21,11 +22,11 @@ namespace achain {
 /// nearest reachable one, residual says how far). singular: degenerate target family (q is one member).
 /// limits: reachable only outside the joint limits.
 enum class IkStatus { Ok, Unreachable, Singular, Limits };
-enum class IkMethod { Auto, Closed, Algebraic, General6R, Numeric };
+enum class IkMethod { Auto, Closed, Algebraic, General6R, Sweep, Numeric };
 
 const char* toString(IkStatus s);
 const char* toString(IkMethod m);
-IkMethod ikMethodFromString(const std::string& s);  ///< "auto|closed|algebraic|general6r|numeric", throws Error
+IkMethod ikMethodFromString(const std::string& s);  ///< "auto|closed|algebraic|general6r|sweep|numeric", throws Error
 
 struct IkOptions {
   double position_weight = 1.0;     ///< 1/m
@@ -105,7 +106,7 @@ void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& targe
 
 /// All solutions by the best method for the chain (method Auto: closed form when the chain has one, else
 /// the general 6R eigenvalue method for a 6R chain (numeric multi-start when its geometry is degenerate for
-/// it), otherwise numeric multi-start). seed (optional) orders the solutions nearest-first. The closed and
+/// it), the orientation sweep for a four-joint rotating chain (R, A, H, law), otherwise numeric multi-start). seed (optional) orders the solutions nearest-first. The closed and
 /// numeric methods use data's scratch (Data::ik).
 IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod method, const IkOptions& options,
                   const VecX* seed = nullptr);
