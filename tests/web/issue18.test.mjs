@@ -625,6 +625,7 @@ test('Solve all in position-only mode: near-duplicate solutions are merged (the 
   const { page, errors, context } = await studio('#robot=prototype-4a&view=teleop&q=150,120,200,100', { width: 1440, height: 900 });
   try {
     assert.equal(await page.inputValue('.view-panel[data-view="teleop"] .goal'), 'position', 'the default goal on 4 joints');
+    await page.selectOption('.view-panel[data-view="teleop"] .solve-of', 'point');
     await page.click('.view-panel[data-view="teleop"] .solve-all');
     await page.waitForFunction(() => window.__achain.views.teleop.allResult);
     await screenshot(page, 'i18-solve-all-distinct');

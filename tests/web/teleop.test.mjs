@@ -116,6 +116,43 @@ test('all IK solutions appear as ghost arms; clicking one switches the arm to it
   } finally { await context.close(); }
 });
 
+/**
+ * Drags the gizmo's z arrow down in 12 frames (mouse left down) while counting the ghost redraws, then reads
+ * the live branches: how often the ghosts followed, how many are alive, visible and inside the limits, whether
+ * they are distinct, the largest |ΔT| of a live ghost's FK against the dragged tool pose, the tool pose and
+ * the solutions heading. Returns { steps, moved (m), ...that }.
+ */
+async function dragWithGhosts(page) {
+  await page.evaluate(() => {
+    const v = window.__achain.views.teleop;
+    const draw = v._drawGhosts.bind(v);
+    window.__follows = 0;
+    v._drawGhosts = () => { window.__follows++; return draw(); };
+  });
+  const tool0 = await page.evaluate(() => window.__achain.tool);
+  const p = await zArrow(page);
+  await page.mouse.down();
+  const steps = 12;
+  for (let k = 1; k <= steps; k++) {
+    await page.mouse.move(p.x, p.y + 3 * k);
+    await page.waitForTimeout(40);
+  }
+  await page.waitForTimeout(100);
+  const r = await page.evaluate(() => {
+    const a = window.__achain;
+    const v = a.views.teleop;
+    const m = a.studio.model;
+    const tool = a.tool;
+    // every live branch (ghost) reaches the tool pose where the drag ended, not the pose it started at
+    const live = v.solutions.filter((x) => x.alive !== false);
+    const err = live.map((x) => Math.max(...m.fkTool(x.q).map((e, i) => Math.abs(e - tool[i]))));
+    const distinct = live.every((x, i) => live.every((y, j) => j <= i || x.q.some((e, k) => Math.abs(e - y.q[k]) > 1e-6)));
+    return { follows: window.__follows, live: live.length, visible: v.ghosts.filter((g) => g.group.visible).length,
+      inside: v.solutions.filter((x) => x.inside).length, err: Math.max(...err), distinct, tool, head: v.$('.solutions .muted').textContent };
+  });
+  return { ...r, steps, moved: Math.hypot(r.tool[3] - tool0[3], r.tool[7] - tool0[7], r.tool[11] - tool0[11]) };
+}
+
 test('general 6R: Solve all shows its 16 ghost arms (method general6r), and every ghost follows its branch while the tool is dragged', { timeout: 120000 }, async () => {
   const q16 = [2.297, -0.767, 0.021, -2.465, 1.906, 0.897].map((v) => (v * 180 / Math.PI).toFixed(6));
   const { page, errors, context } = await teleop(`#robot=general-6r&q=${q16.join(',')}&view=teleop`);
@@ -124,37 +161,9 @@ test('general 6R: Solve all shows its 16 ghost arms (method general6r), and ever
     const first = await page.evaluate(() => { const v = window.__achain.views.teleop; return { method: v.allResult.method, n: v.allResult.solutions.length, ghosts: v.ghosts.length }; });
     assert.deepEqual(first, { method: 'general6r', n: 16, ghosts: 16 });
     await screenshot(page, 'teleop-general6r-16');
-    // count the ghost updates during the drag
-    await page.evaluate(() => {
-      const v = window.__achain.views.teleop;
-      const draw = v._drawGhosts.bind(v);
-      window.__follows = 0;
-      v._drawGhosts = () => { window.__follows++; return draw(); };
-    });
-    const tool0 = await page.evaluate(() => window.__achain.tool);
-    const p = await zArrow(page);
-    await page.mouse.down();
-    const steps = 12;
-    for (let k = 1; k <= steps; k++) {
-      await page.mouse.move(p.x, p.y + 3 * k);
-      await page.waitForTimeout(40);
-    }
-    await page.waitForTimeout(100);
-    const r = await page.evaluate(() => {
-      const a = window.__achain;
-      const v = a.views.teleop;
-      const m = a.studio.model;
-      const tool = a.tool;
-      // every live branch (ghost) reaches the tool pose where the drag ended, not the pose it started at
-      const live = v.solutions.filter((x) => x.alive !== false);
-      const err = live.map((x) => Math.max(...m.fkTool(x.q).map((e, i) => Math.abs(e - tool[i]))));
-      const distinct = live.every((x, i) => live.every((y, j) => j <= i || x.q.some((e, k) => Math.abs(e - y.q[k]) > 1e-6)));
-      return { follows: window.__follows, live: live.length, visible: v.ghosts.filter((g) => g.group.visible).length,
-        inside: v.solutions.filter((x) => x.inside).length, err: Math.max(...err), distinct, tool, head: v.$('.solutions .muted').textContent };
-    });
-    const moved = Math.hypot(r.tool[3] - tool0[3], r.tool[7] - tool0[7], r.tool[11] - tool0[11]);
-    assert.ok(moved > 0.01, `the tool moved ${moved} m`);
-    assert.ok(r.follows >= steps / 2, `the ghosts were tracked in ${r.follows} of ${steps} drag frames`);
+    const r = await dragWithGhosts(page);
+    assert.ok(r.moved > 0.01, `the tool moved ${r.moved} m`);
+    assert.ok(r.follows >= r.steps / 2, `the ghosts were tracked in ${r.follows} of ${r.steps} drag frames`);
     assert.equal(r.visible, r.inside, 'a visible ghost per live branch inside the limits');
     assert.ok(r.live >= 2 && r.distinct, `${r.live} distinct live branches at the dragged pose`);
     assert.ok(r.err < 1e-9, `every ghost reaches the dragged tool pose (max |ΔT| = ${r.err})`);
@@ -165,6 +174,32 @@ test('general 6R: Solve all shows its 16 ghost arms (method general6r), and ever
     const after = await page.evaluate(() => { const v = window.__achain.views.teleop; return { tracked: !!v.tracked, n: v.solutions.length }; });
     assert.equal(after.tracked, r.live === 16, `after the drag: ${JSON.stringify(after)}, ${r.live} live branches in it`);
     await screenshot(page, 'teleop-general6r-dragged');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('general 4A-chain: Solve all uses the orientation sweep (method sweep) and its ghost arms follow the drag', { timeout: 120000 }, async () => {
+  const { page, errors, context } = await teleop('#robot=general-4a&q=100,200,150,250&view=teleop');
+  try {
+    const t0 = Date.now();
+    await page.click('.solve-all');
+    const first = await page.evaluate(() => {
+      const v = window.__achain.views.teleop;
+      return { method: v.allResult.method, n: v.allResult.solutions.length + v.allResult.outsideLimits.length, ghosts: v.ghosts.length };
+    });
+    assert.equal(first.method, 'sweep');
+    assert.ok(first.n >= 1 && first.ghosts === first.n, JSON.stringify(first));
+    assert.ok(Date.now() - t0 < 5000, 'Solve all answers at once');
+    await screenshot(page, 'teleop-general4a');
+    const r = await dragWithGhosts(page);
+    assert.ok(r.moved > 0.005, `the tool moved ${r.moved} m`);
+    assert.ok(r.follows >= r.steps / 2, `the ghosts followed in ${r.follows} of ${r.steps} drag frames`);
+    assert.ok(r.live >= 1, `${r.live} live branches at the dragged pose`);
+    assert.ok(r.err < 1e-9, `every ghost reaches the dragged tool pose (max |ΔT| = ${r.err})`);
+    assert.match(r.head, /sweep, tracked · \d+ of \d+ branches alive/);
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'teleop-general4a-dragged');
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });

@@ -81,7 +81,7 @@ export class TeleopView {
       <div class="sing muted"></div>
       <h3 class="sol-head">All IK solutions</h3>
       <div class="sol-ui">
-        <div class="row"><button type="button" class="solve-all">Solve all for this tool pose</button><button type="button" class="clear-ghosts">Clear</button>
+        <div class="row"><button type="button" class="solve-all">Solve all</button> for <select class="solve-of" title="the tool pose: every configuration with exactly this tool pose (the exact methods: closed form, general 6R, orientation sweep); the tool point: distinct postures that put the tool at this point (numeric multi-start)"><option value="pose">the tool pose</option><option value="point">the tool point</option></select><button type="button" class="clear-ghosts">Clear</button>
           <label title="while you drag the tool, every ghost arm is solved again for the new pose (model.ikAll each frame)"><input type="checkbox" class="ghosts-follow" checked> follow the drag</label></div>
         <div class="solutions"></div>
       </div>
@@ -126,6 +126,7 @@ export class TeleopView {
     studio.addEventListener('twin', (e) => { this.$('.twin').checked = e.detail; });
     this.$('.frames').addEventListener('change', (e) => studio.setFramesVisible(e.target.checked));
     this.$('.solve-all').addEventListener('click', () => this.solveAll());
+    this.$('.solve-of').addEventListener('change', () => { if (this.ghosts.length) this.solveAll(); });
     this.$('.clear-ghosts').addEventListener('click', () => this.clearGhosts());
     this.batch = new BatchIk(this.$('.batch'), studio, { options: () => this._options() });
 
@@ -330,20 +331,27 @@ export class TeleopView {
     this.allResult = res;
     this.solutions = solutionList(res);
     this.tracked = null;
-    try {
-      this.studio.model.startBranches(this.studio.lastFk.tool, this.solutions.map((x) => x.q));
-      this.tracking = true;
-    } catch { this.tracking = false; }  // a chain the tracker does not take (more than 6 coordinates): re-solve instead
+    // the tracker follows configurations of one tool pose: postures of a point are solved again instead
+    this.tracking = false;
+    if (this.$('.solve-of').value === 'pose')
+      try {
+        this.studio.model.startBranches(this.studio.lastFk.tool, this.solutions.map((x) => x.q));
+        this.tracking = true;
+      } catch { /* a chain the tracker does not take (more than 6 coordinates): re-solve instead */ }
     this._drawGhosts();
     return res;
   }
 
-  /** model.ikAll for the current tool pose, timed; an error is shown in the list and gives null. */
+  /**
+   * model.ikAll for the current tool pose (every configuration with that pose), or for its point (distinct
+   * postures reaching it: the multi-start in position-only mode), timed; an error is shown in the list and gives null.
+   */
   _ikAll() {
     const s = this.studio;
     const t0 = performance.now();
     try {
-      const res = s.model.ikAll(s.lastFk.tool, { seedQ: s.q, ...this._options(), minSeparation: DISTINCT_POSTURE });
+      const options = this.$('.solve-of').value === 'point' ? { positionOnly: true } : {};
+      const res = s.model.ikAll(s.lastFk.tool, { seedQ: s.q, ...options, minSeparation: DISTINCT_POSTURE });
       this.allMs = performance.now() - t0;
       return res;
     } catch (e) {
