@@ -65,7 +65,7 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
   sub->add_option("--pose", a.pose, "Target tool pose: x,y,z,qw,qx,qy,qz (m, unit quaternion)");
   sub->add_option("--q-target", a.q_target, "Make the target by FK of these joint values (--deg applies)");
   sub->add_option("--seed", a.seed, "Current / preferred joint values (--deg applies); solutions nearest first");
-  sub->add_option("--method", a.method, "auto | closed | algebraic | general6r | sweep | numeric (default auto; with --all, auto takes general6r for a 6R chain and sweep for a four-joint R/A/H chain without a closed form)");
+  sub->add_option("--method", a.method, "auto | closed | algebraic | general6r | sweep | numeric (default auto; with --all, auto takes general6r for a 6R (5R1P, 4R2P) chain and sweep for a four-joint R/A/H chain without a closed form)");
   sub->add_flag("--all", a.all, "Every solution (closed form / algebraic / general 6R eigenvalue method / orientation sweep / numeric multi-start)");
   sub->add_flag("--position-only", a.position_only, "Numeric: reach the tool position only");
   sub->add_flag("--no-limits", a.no_limits, "Numeric: ignore the joint limits");

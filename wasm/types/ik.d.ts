@@ -80,8 +80,8 @@ export interface IkSolution {
 export interface IkAllResult {
   status: IkStatus;
   /** Method actually used ('closed' for 4A prototype class and PUMA class when method is 'auto', 'general6r' for
-   * another 6R chain ('numeric' when its geometry is degenerate for the eigenvalue method — see note), 'sweep'
-   * for another four-joint chain of R, A or H joints). */
+   * another 6R, 5R1P or 4R2P chain ('numeric' when its geometry is degenerate for the eigenvalue method — see
+   * note), 'sweep' for another four-joint chain of R, A or H joints). */
   method: 'closed' | 'algebraic' | 'general6r' | 'sweep' | 'numeric';
   /** Solutions inside the limits (sorted by distance to the seed if one was given). */
   solutions: IkSolution[];

@@ -215,7 +215,7 @@ IkAllResult general6rAll(const Model& model, Data& data, const SE3& target, cons
   ikGeneral6R(model, data, target, g);
   if (g.degenerate) {
     IkAllResult res = numericAll(model, data, target, options, seed);
-    res.note = "general6r: no regular elimination for this geometry (intersecting or parallel axes), solved by " + res.note;
+    res.note = "general6r: no regular elimination for this geometry (intersecting or parallel axes; prismatic joints the elimination cannot place, e.g. 3R3P), solved by " + res.note;
     return res;
   }
   ik_detail::SolutionSet set(model, target, seed, 1e-10);

@@ -13,6 +13,7 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/model/robots.hpp>
 #include "helpers.hpp"
+#include "test_scale.hpp"
 
 using namespace achain;
 using test::fkPose;
@@ -390,7 +391,11 @@ TEST_CASE("general 6R: ikAll dispatch, method name, limits and errors", "[ik][ge
   CHECK_THROWS_WITH(ikAll(m, T, IkMethod::General6R, po), Catch::Contains("position-only"));
   // the closed form keeps its chains; other chains are refused by name
   CHECK(ikAll(builtinModel("puma560"), T, IkMethod::Auto, {}).method == IkMethod::Closed);
-  CHECK_THROWS_WITH(ikAll(builtinModel("stanford"), T, IkMethod::General6R, {}), Catch::Contains("revolute"));
+  Model h = m;
+  h.joints[2].kind = JointKind::H;
+  h.joints[2].pitch = 0.01;
+  h.finalize();
+  CHECK_THROWS_WITH(ikAll(h, T, IkMethod::General6R, {}), Catch::Contains("joints[2].kind: only revolute joints"));
   CHECK_THROWS_WITH(ikAll(builtinModel("prototype-4a"), T, IkMethod::General6R, {}), Catch::Contains("6 joints"));
   // unreachable: far target, no solution, the nearest least-squares pose
   SE3 far = T;
@@ -414,5 +419,137 @@ TEST_CASE("general 6R: a URDF arm (joints placed by origin/axis) is solved the s
     REQUIRE_FALSE(g.degenerate);
     CHECK(g.count == 8);  // the PUMA geometry: 8 solutions for a generic target, as its closed form
     CHECK(contains(g, q));
+  }
+}
+
+namespace {
+
+/// A random arm of randomArm's family with `np` of its joints (at `where`) made prismatic (travel ±2 m).
+Model prismaticArm(std::mt19937_64& rng, const std::vector<int>& where) {
+  Model m = randomArm(rng);
+  for (int i : where) {
+    m.joints[i].kind = JointKind::P;
+    m.joints[i].limits.lower = -2;
+    m.joints[i].limits.upper = 2;
+  }
+  m.finalize();
+  return m;
+}
+
+/// Distance between a solution and a configuration: angles modulo 2π, lengths as they are.
+double jointDistance(const Model& m, const std::array<double, 6>& a, const VecX& b) {
+  double d = 0;
+  for (int i = 0; i < 6; ++i)
+    d = std::max(d, std::abs(m.jmodels[i].angular() ? std::remainder(a[i] - b[i], 2 * kPi) : a[i] - b[i]));
+  return d;
+}
+
+/// Solves FK(q) by the eigenvalue method; checks every solution against FK and q among them. Returns the count
+/// (-1 when no formulation was regular).
+int checkPrismaticArm(const Model& m, const VecX& q, General6RSolutions& g) {
+  Data data(m);
+  const SE3 T = fkPose(m, q);
+  ikGeneral6R(m, data, T, g);
+  if (g.degenerate) return -1;
+  bool truth = false;
+  for (int s = 0; s < g.count; ++s) {
+    const SE3 P = fkPose(m, Eigen::Map<const VecX>(g.q[s].data(), 6));
+    CHECK((P.p - T.p).norm() + (P.R - T.R).norm() < 1e-9);
+    truth = truth || jointDistance(m, g.q[s], q) < 1e-8;
+    for (int t = 0; t < s; ++t) CHECK(jointDistance(m, g.q[s], Eigen::Map<const VecX>(g.q[t].data(), 6)) > 1e-7);
+  }
+  CHECK(truth);
+  return g.count;
+}
+
+VecX randomQP(std::mt19937_64& rng, const Model& m) {
+  std::uniform_real_distribution<double> U(-1, 1);
+  VecX q(6);
+  for (int i = 0; i < 6; ++i) q[i] = m.jmodels[i].angular() ? kPi * U(rng) : U(rng);
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("general 6R: 5R1P arms (the prismatic joint anywhere), every solution", "[ik][general6r]") {
+  std::mt19937_64 rng(51);
+  std::uniform_int_distribution<int> where(0, 5);
+  int most = 0;
+  for (int trial = 0; trial < test::scaled(200, 20); ++trial) {
+    const Model m = prismaticArm(rng, {where(rng)});
+    const VecX q = randomQP(rng, m);
+    General6RSolutions g;
+    INFO("trial " << trial);
+    const int n = checkPrismaticArm(m, q, g);
+    CHECK(n >= 1);
+    CHECK(n <= 16);
+    most = std::max(most, n);
+  }
+  CHECK(most >= 6);
+  // complete against a numeric multi-start (no limits: the peer may leave the travel)
+  for (int trial = 0; trial < test::scaled(6, 2); ++trial) {
+    const Model m = prismaticArm(rng, {where(rng)});
+    const VecX q = randomQP(rng, m);
+    General6RSolutions g;
+    checkPrismaticArm(m, q, g);
+    IkOptions o;
+    o.restarts = 200;
+    o.respect_limits = false;
+    const IkAllResult nu = ikAll(m, fkPose(m, q), IkMethod::Numeric, o);
+    for (const auto* list : {&nu.solutions, &nu.outside_limits})
+      for (const auto& x : *list) {
+        double best = kInf;
+        for (int s = 0; s < g.count; ++s) best = std::min(best, jointDistance(m, g.q[s], x.q));
+        CHECK(best < 1e-6);
+      }
+  }
+}
+
+TEST_CASE("general 6R: the Stanford arm (RRPRRR) by the eigenvalue method agrees with the numeric peer", "[ik][general6r]") {
+  const Model m = builtinModel("stanford");
+  std::mt19937 rng(8);
+  for (int trial = 0; trial < test::scaled(10, 3); ++trial) {
+    const VecX q = test::randomConfiguration(m, rng);
+    const SE3 T = fkPose(m, q);
+    const IkAllResult a = ikAll(m, T, IkMethod::Auto, {}, &q);
+    CHECK(a.method == IkMethod::General6R);
+    REQUIRE(a.status == IkStatus::Ok);
+    CHECK((a.solutions[0].q - q).cwiseAbs().maxCoeff() < 1e-8);  // nearest the seed: the generating one
+    IkOptions o;
+    o.restarts = 100;
+    const IkAllResult nu = ikAll(m, T, IkMethod::Numeric, o);
+    for (const auto& x : nu.solutions) {
+      double best = kInf;
+      for (const auto& s : a.solutions) best = std::min(best, (s.q - x.q).cwiseAbs().maxCoeff());
+      CHECK(best < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("general 6R: 4R2P and 3R3P — solved where a formulation is regular, the numeric fallback elsewhere", "[ik][general6r]") {
+  std::mt19937_64 rng(52);
+  // two prismatic joints next to each other in the closed loop: a regular formulation exists
+  for (int trial = 0; trial < test::scaled(40, 6); ++trial) {
+    const int i = trial % 6;
+    const Model m = prismaticArm(rng, {i, (i + 1) % 6});
+    const VecX q = randomQP(rng, m);
+    General6RSolutions g;
+    INFO("prismatic joints " << i << ", " << (i + 1) % 6);
+    const int n = checkPrismaticArm(m, q, g);
+    CHECK(n >= 1);
+    CHECK(n <= 8);
+  }
+  // three apart (joints 1 and 4) and 3R3P: every formulation singular — ikAll says so and solves numerically
+  for (const std::vector<int>& where : {std::vector<int>{0, 3}, std::vector<int>{0, 2, 4}}) {
+    const Model m = prismaticArm(rng, where);
+    const VecX q = randomQP(rng, m);
+    General6RSolutions g;
+    CHECK(checkPrismaticArm(m, q, g) == -1);
+    IkOptions o;
+    o.restarts = 40;
+    const IkAllResult r = ikAll(m, fkPose(m, q), IkMethod::General6R, o, &q);
+    CHECK(r.method == IkMethod::Numeric);
+    CHECK_THAT(r.note, Catch::Contains("no regular elimination"));
+    CHECK((r.status == IkStatus::Ok || r.status == IkStatus::Limits));
   }
 }
