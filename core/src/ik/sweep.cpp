@@ -130,12 +130,15 @@ void splitRotations(const Chain4& c, int s, const Mat3& Zs, Mat3 P[4]) {
   }
 }
 
+/// |(x, y)| of unit-scale components (no overflow to guard against: cheaper than std::hypot, notably in wasm).
+inline double len2(double x, double y) { return std::sqrt(x * x + y * y); }
+
 /// sin∠(a,b)·sin∠(c,b) for the held joint s at θ_s: the size of the middle joint's equation.
 double condition(const Chain4& c, int s, double theta_s) {
   Mat3 P[4];
   splitRotations(c, s, rotZ(theta_s).R, P);
   const Vec3 a = P[1].row(2).transpose(), b = P[2].col(2);
-  return std::hypot(a.x(), a.y()) * std::hypot(b.x(), b.y());
+  return len2(a.x(), a.y()) * len2(b.x(), b.y());
 }
 
 /// The joint to hold: well conditioned everywhere, then the fewest samples × branches; -1 if none.
@@ -273,7 +276,7 @@ void ikSweep(const Model& model, Data& data, const SE3& target, SweepSolutions& 
 
   // A local minimum of |p − p*| at sample j is a candidate when it is V-shaped: where the branch passes
   // through the target, |e| vanishes linearly (or quadratically at a double root), so the minimum sample
-  // is at most a quarter of its two neighbours' sum (0.4 with a margin), while a minimum that does not
+  // is at most a quarter of its two neighbours' sum (0.3 with a margin), while a minimum that does not
   // vanish is flat at the sample scale. Minima at the end of a branch (an end of the θ_b interval) are
   // always candidates.
   auto push = [&](int t, double e, const double* q) {
@@ -299,12 +302,12 @@ void ikSweep(const Model& model, Data& data, const SE3& target, SweepSolutions& 
       const Mat3 W = P[0].transpose() * target.R * P[3].transpose();
       const Vec3 av = P[1].row(2).transpose(), bv = P[2].col(2);
       const double A = av.x() * bv.x() + av.y() * bv.y(), B = av.y() * bv.x() - av.x() * bv.y();
-      const double C = W(2, 2) - av.z() * bv.z(), rr = std::hypot(A, B);
+      const double C = W(2, 2) - av.z() * bv.z(), rr = len2(A, B);
       if (rr > 1e-12 && std::abs(C) <= rr * (1 + 1e-12)) {
         const double cd = std::max(-1.0, std::min(1.0, C / rr)), sd = std::sqrt(1 - cd * cd);
         const double base = std::atan2(B, A), delta = std::acos(cd);
         const Vec3 w = W.col(2), wr = W.row(2).transpose();
-        const double nw = std::hypot(w.x(), w.y()), nwr = std::hypot(wr.x(), wr.y());
+        const double nw = len2(w.x(), w.y()), nwr = len2(wr.x(), wr.y());
         for (int b = 0; b < 2; ++b) {
           const double tb = b == 0 ? base + delta : base - delta;
           const double sg = b == 0 ? 1.0 : -1.0;
@@ -312,7 +315,7 @@ void ikSweep(const Model& model, Data& data, const SE3& target, SweepSolutions& 
           Mat3& Zb = Zr[b][1];
           Zb << cb, -sb, 0, sb, cb, 0, 0, 0, 1;
           const Vec3 v = P[1] * (Zb * bv), u = P[2].transpose() * (Zb.transpose() * av);
-          const double nv = std::hypot(v.x(), v.y()), nu = std::hypot(u.x(), u.y());
+          const double nv = len2(v.x(), v.y()), nu = len2(u.x(), u.y());
           if (nv < 1e-9 || nu < 1e-9 || nw < 1e-9 || nwr < 1e-9) continue;
           // θ_a turns v onto w about z; θ_c turns w' = W's last row onto u
           const double ca = (v.x() * w.x() + v.y() * w.y()) / (nv * nw), sa = (v.x() * w.y() - v.y() * w.x()) / (nv * nw);
