@@ -241,7 +241,7 @@ void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSol
   // or three prismatic joints: fewer roots than the pencil's degree 24, so roots at infinity in every
   // formulation): the generalized eigenproblem of the pencil (QZ), whose infinite eigenvalues are skipped, for a
   // formulation whose pencil is regular (det M(x) ≢ 0, checked at a fixed x).
-  Eigen::GeneralizedEigenSolver<Mat24> ges;
+  Eigen::RealQZ<Mat24> rqz;  // (Eigen's GeneralizedEigenSolver asserts instead of reporting a QZ failure)
   Mat24 Bq;
   bool qz = false;
   for (int pass = 0; pass < 2 && !solved; ++pass)
@@ -325,8 +325,8 @@ void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSol
         C.bottomRightCorner<12, 12>() = -M[1];
         Bq.setIdentity();
         Bq.bottomRightCorner<12, 12>() = M[2];
-        ges.compute(C, Bq, false);
-        if (ges.info() != Eigen::Success) continue;
+        rqz.compute(C, Bq, false);
+        if (rqz.info() != Eigen::Success) continue;
         solved = qz = true;
         out.formulation = f;
         continue;
@@ -351,10 +351,28 @@ void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSol
   Eigen::Matrix<double, 6, 1> q;
   Eigen::Matrix<std::complex<double>, 24, 1> evals;
   if (qz) {
-    for (int k = 0; k < 24; ++k) {
-      const double beta = ges.betas()[k];
-      // an infinite eigenvalue (β ≈ 0 relative to α): no root
-      evals[k] = std::abs(beta) > 1e-10 * std::abs(ges.alphas()[k]) ? ges.alphas()[k] / beta : std::complex<double>(kInf, 0);
+    // eigenvalues of the quasi-triangular pencil (S, T): 1×1 blocks α/β (β ≈ 0: infinite, no root), 2×2 blocks
+    // a complex pair from det(S_b − λ T_b) = 0
+    const Mat24& S = rqz.matrixS();
+    const Mat24& T = rqz.matrixT();
+    const std::complex<double> none(kInf, 0);
+    for (int k = 0; k < 24;) {
+      if (k == 23 || S(k + 1, k) == 0.0) {
+        evals[k] = std::abs(T(k, k)) > 1e-10 * std::abs(S(k, k)) ? std::complex<double>(S(k, k) / T(k, k), 0) : none;
+        ++k;
+        continue;
+      }
+      const double a = T(k, k) * T(k + 1, k + 1);
+      const double b = -(S(k, k) * T(k + 1, k + 1) + S(k + 1, k + 1) * T(k, k) - S(k + 1, k) * T(k, k + 1));
+      const double c = S(k, k) * S(k + 1, k + 1) - S(k, k + 1) * S(k + 1, k);
+      if (std::abs(a) <= 1e-10 * (std::abs(b) + std::abs(c))) {
+        evals[k] = evals[k + 1] = none;
+      } else {
+        const std::complex<double> r = std::sqrt(std::complex<double>(b * b - 4 * a * c, 0));
+        evals[k] = (-b + r) / (2 * a);
+        evals[k + 1] = (-b - r) / (2 * a);
+      }
+      k += 2;
     }
   } else {
     evals = es.eigenvalues();
