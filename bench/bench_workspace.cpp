@@ -40,7 +40,7 @@ WorkspaceOptions opts(double voxel, int threads, double step_deg = 0, Representa
   return o;
 }
 
-void prototype(benchmark::State& st, int threads) { run(st, builtinModel("prototype-4a"), opts(0.0127, threads)); }
+void prototype(benchmark::State& st, int threads, double voxel = 0.0127) { run(st, builtinModel("prototype-4a"), opts(voxel, threads)); }
 // How the time grows with resolution (issue 16 item 3: 1/8 in in ≤ 1 s), one thread as in the browser's worker;
 // and the plain sweep (no pruning) for comparison.
 void prototypeAt(benchmark::State& st, double voxel) { run(st, builtinModel("prototype-4a"), opts(voxel, 1)); }
@@ -70,6 +70,7 @@ BENCHMARK_CAPTURE(prototypeAt, in1, 0.0254)->Name("Workspace/prototype-4a@25.4mm
 BENCHMARK_CAPTURE(prototypePlain, in05, 0.0127)->Name("Workspace/prototype-4a@12.7mm/achain-1thread-unpruned")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(prototypeAt, in025, 0.00635)->Name("Workspace/prototype-4a@6.35mm/achain-1thread")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(prototypeAt, in0125, 0.003175)->Name("Workspace/prototype-4a@3.175mm/achain-1thread")->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(prototype, in0125all, 0, 0.003175)->Name("Workspace/prototype-4a@3.175mm/achain")->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(prototypeThesisSettings)->Name("Workspace/prototype-4a@12.7mm/achain-centre-0.5deg")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(puma, all, 0)->Name("Workspace/puma560-wrist@12.7mm/achain")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(puma, one, 1)->Name("Workspace/puma560-wrist@12.7mm/achain-1thread")->Unit(benchmark::kMillisecond);

@@ -3,6 +3,7 @@
 // which fails the test on any data race.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <random>
 #include <thread>
 #include <vector>
@@ -98,4 +99,32 @@ TEST_CASE("concurrency: threads with their own Data share one Model", "[concurre
     REQUIRE(threaded[t].size() == reference[t].size());
     for (size_t k = 0; k < reference[t].size(); ++k) CHECK(threaded[t][k] == reference[t][k]);
   }
+}
+
+TEST_CASE("concurrency: a workspace job's own threads (plain and pruned last sweep, Castelli)", "[concurrency]") {
+  // runAll's threads share the voxel set (atomic ORs) and, pruned, one pruner's bins: under ThreadSanitizer
+  // this is where a race would show. The voxels and their count are those of one thread.
+  const Model proto = builtinModel("prototype-4a");
+  WorkspaceOptions wo;
+  wo.voxel = 0.04;
+  wo.threads = 1;
+  wo.prune_above = std::numeric_limits<double>::infinity();
+  const WorkspaceResult one = computeWorkspace(proto, wo);
+  for (double prune_above : {std::numeric_limits<double>::infinity(), 0.0}) {
+    wo.prune_above = prune_above;
+    wo.threads = 3;
+    const WorkspaceResult three = computeWorkspace(proto, wo);
+    CHECK(three.count() == one.count());
+    CHECK(three.voxels.words() == one.voxels.words());
+    CHECK(three.evaluations == one.evaluations);
+    CHECK((prune_above == 0) == (three.pruned > 0));
+  }
+  wo.method = WorkspaceMethod::Castelli;
+  wo.step = 10 * kDeg;
+  wo.threads = 1;
+  const WorkspaceResult c1 = computeWorkspace(proto, wo);
+  wo.threads = 3;
+  const WorkspaceResult c3 = computeWorkspace(proto, wo);
+  CHECK(c3.count() == c1.count());
+  CHECK(c3.voxels.words() == c1.voxels.words());
 }

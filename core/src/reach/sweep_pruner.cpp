@@ -8,7 +8,7 @@ namespace achain::reach_detail {
 namespace {
 constexpr uint16_t kNever = 0xFFFF;  // a bin whose voxel box meets the grid box's edge: never full
 
-long floorLong(double v) { return long(std::floor(v)); }
+long floorLong(double v) { return long(detail::floorToInt(v)); }  // std::floor is a libm call on baseline x86-64
 long wrap(long f, long n) {
   f %= n;
   return f < 0 ? f + n : f;
@@ -54,7 +54,7 @@ void SweepPruner::start(const SE3& A, const std::vector<double>& dtheta, const s
   inv_dphi_ = 1.0 / dphi_;
   words_ = (nphi_ + 63) / 64;
   full_.assign(size_t(nr_) * size_t(nz_) * size_t(words_), 0);
-  bins_.assign(size_t(nr_) * size_t(nz_) * size_t(nphi_), BinState());
+  bins_.assign(size_t(nr_) * size_t(nz_) * size_t(nphi_), BinState(0));
   cos_.resize(size_t(nphi_) + 1);
   sin_.resize(size_t(nphi_) + 1);
   for (long f = 0; f <= nphi_; ++f) {
@@ -86,17 +86,25 @@ bool SweepPruner::rowSet(const uint64_t* words, int64_t c0, int64_t len) {
     uint64_t m = ~uint64_t(0);
     if (wi == (c0 >> 6)) m &= ~uint64_t(0) << (c0 & 63);
     if (wi == (c1 >> 6)) m &= ~uint64_t(0) >> (63 - (c1 & 63));
-    if ((words[wi] & m) != m) return false;
+    // a relaxed atomic load (a plain load on x86 and in wasm): other threads may be setting bits of this word
+    if ((__atomic_load_n(&words[wi], __ATOMIC_RELAXED) & m) != m) return false;
   }
   return true;
 }
 
 // Whether every voxel meeting bin (row, f) grown by ε is set; resumes at the first row not yet found full.
 bool SweepPruner::binFull(const VoxelSet& G, size_t row, long f) {
-  BinState& st = bins_[row * size_t(nphi_) + size_t(f)];
-  if (st.rows_full == kNever) return false;
+  BinState* slot = &bins_[row * size_t(nphi_) + size_t(f)];
+  const BinState packed = __atomic_load_n(slot, __ATOMIC_RELAXED);
+  const auto save = [slot](uint32_t cell, uint16_t rows_full, uint8_t len) {
+    __atomic_store_n(slot, uint64_t(cell) | uint64_t(rows_full) << 32 | uint64_t(len) << 48, __ATOMIC_RELAXED);
+  };
+  uint16_t rows_full = uint16_t(packed >> 32);
+  const uint32_t cell = uint32_t(packed);
+  const uint8_t last_len = uint8_t(packed >> 48);
+  if (rows_full == kNever) return false;
   const uint64_t* words = G.words().data();
-  if (st.len > 0 && !rowSet(words, st.cell, st.len)) return false;  // the row that failed last time still does
+  if (last_len > 0 && !rowSet(words, cell, last_len)) return false;  // the row that failed last time still does
   const long zb = long(row) / nr_, r = long(row) % nr_;
   const double rho_lo = r * w_, rho_hi = (r + 1) * w_, z0 = zlo_ + zb * w_;
   // the bin's local bounding box: the annular sector's corners and the cardinal points it spans
@@ -116,29 +124,29 @@ bool SweepPruner::binFull(const VoxelSet& G, size_t row, long f) {
   const double inv = 1.0 / G.voxel();
   Vec3i a, b;
   for (int d = 0; d < 3; ++d) {
-    a[d] = int(std::floor((cw[d] - hw[d] - G.origin()[d]) * inv)) - G.lo()[d];
-    b[d] = int(std::floor((cw[d] + hw[d] - G.origin()[d]) * inv)) - G.lo()[d];
+    a[d] = int(detail::floorToInt((cw[d] - hw[d] - G.origin()[d]) * inv)) - G.lo()[d];
+    b[d] = int(detail::floorToInt((cw[d] + hw[d] - G.origin()[d]) * inv)) - G.lo()[d];
     if (a[d] < 0 || b[d] >= G.dims()[d]) {
-      st.rows_full = kNever;
+      save(0, kNever, 0);
       return false;
     }
   }
   const long nj = b[1] - a[1] + 1, rows = nj * (b[2] - a[2] + 1), len = b[0] - a[0] + 1;
   if (rows >= kNever || len > 255) {
-    st.rows_full = kNever;
+    save(0, kNever, 0);
     return false;
   }
   const int64_t d0 = G.dims()[0], d1 = G.dims()[1];
-  for (; st.rows_full < rows; ++st.rows_full) {
-    const int64_t j = a[1] + st.rows_full % nj, k = a[2] + st.rows_full / nj;
+  for (; rows_full < rows; ++rows_full) {
+    const int64_t j = a[1] + rows_full % nj, k = a[2] + rows_full / nj;
     const int64_t c0 = a[0] + d0 * (j + d1 * k);
     if (!rowSet(words, c0, len)) {
-      st.cell = uint32_t(c0);
-      st.len = uint8_t(len);
+      save(uint32_t(c0), rows_full, uint8_t(len));
       return false;
     }
   }
-  full_[row * size_t(words_) + size_t(f) / 64] |= uint64_t(1) << (f & 63);
+  save(0, rows_full, 0);
+  __atomic_fetch_or(&full_[row * size_t(words_) + size_t(f) / 64], uint64_t(1) << (f & 63), __ATOMIC_RELAXED);
   return true;
 }
 
@@ -161,38 +169,36 @@ bool SweepPruner::rangeFull(const VoxelSet& G, double rho, double phi0, double p
       const uint64_t* w = full_.data() + row * size_t(words_);
       for (long g = f0; g <= f1; ++g) {
         const long f = g >= nphi_ ? g - nphi_ : g;
-        if ((w[f >> 6] >> (f & 63)) & 1u) continue;
+        if ((__atomic_load_n(&w[f >> 6], __ATOMIC_RELAXED) >> (f & 63)) & 1u) continue;
         if (!binFull(G, row, f)) return false;
       }
     }
   return true;
 }
 
-size_t SweepPruner::run(size_t i, const Vec3& x, const std::vector<Motion>& motions, VoxelSet& G, size_t& outside) {
+size_t SweepPruner::run(size_t i, const Vec3& x, const std::vector<Motion>& motions, VoxelSet& G, size_t& outside,
+                        Share* share) {
   const Vec3& y = cyl_[i - src_begin_];
   const double rho = y[0], phi = y[1], z = y[2];
-  const size_t n = motions.size(), nc = cth_lo_.size();
+  const size_t n = motions.size(), nc = cth_lo_.size(), ns = (nc + kSuper - 1) / kSuper;
+  const size_t s_begin = share ? ns * share->part / share->parts : 0, s_end = share ? ns * (share->part + 1) / share->parts : ns;
   size_t moved = 0;
-  for (size_t s = 0; s * kSuper < nc; ++s) {
+  for (size_t s = s_begin; s < s_end; ++s) {
     const size_t c0 = s * kSuper, c1 = std::min(nc, c0 + kSuper);
-    if (rangeFull(G, rho, phi + sth_lo_[s], phi + sth_hi_[s], z + sdz_lo_[s], z + sdz_hi_[s])) {
-      pruned_ += std::min(n, c1 * kChunk) - c0 * kChunk;
-      continue;
-    }
+    if (rangeFull(G, rho, phi + sth_lo_[s], phi + sth_hi_[s], z + sdz_lo_[s], z + sdz_hi_[s])) continue;
     for (size_t c = c0; c < c1; ++c) {
       const size_t k0 = c * kChunk, k1 = std::min(n, k0 + kChunk);
-      if (rangeFull(G, rho, phi + cth_lo_[c], phi + cth_hi_[c], z + cdz_lo_[c], z + cdz_hi_[c])) {
-        pruned_ += k1 - k0;
-        continue;
-      }
+      if (rangeFull(G, rho, phi + cth_lo_[c], phi + cth_hi_[c], z + cdz_lo_[c], z + cdz_hi_[c])) continue;
       for (size_t k = k0; k < k1; ++k) {  // the plain sweep's arithmetic: the same voxels
         const int64_t cell = G.cellOf(motions[k].apply(x));
         if (cell < 0) ++outside;
-        else G.insert(cell);
+        else if (!share) G.insert(cell);
+        else if (!G.testRelaxed(cell) && G.insertAtomic(cell)) ++share->inserted;
       }
       moved += k1 - k0;
     }
   }
+  if (!share) pruned_ += n - moved;  // every step of the source is either moved or skipped
   return moved;
 }
 

@@ -51,9 +51,21 @@ class SweepPruner {
   /// Moves source i (of the sources given to start, at x) by every step, skipping the chunks of steps that
   /// cannot add a voxel, and marks G. Returns the points actually moved; `outside` counts moved points that
   /// left the grid.
-  size_t run(size_t i, const Vec3& x, const std::vector<Motion>& motions, VoxelSet& G, size_t& outside);
+  ///
+  /// Threads may call run at once on one pruner, each with a Share: voxels are then set with atomic ORs and the
+  /// bins' states are read and written as whole atomic words. The set only grows, so whatever a bin's state
+  /// says (even one another thread has since overtaken) holds: a bin read as full is full, and the voxels are
+  /// those of one thread. Only how much is pruned varies from run to run; the caller adds it up (the points not
+  /// moved) and reports it with addPruned, and adds the voxels set to G's count (G.addCount).
+  struct Share {
+    size_t part = 0, parts = 1;  ///< this thread's share of every source's steps: a contiguous run of super-chunks
+    size_t inserted = 0;         ///< voxels this thread set
+  };
+  size_t run(size_t i, const Vec3& x, const std::vector<Motion>& motions, VoxelSet& G, size_t& outside,
+             Share* share = nullptr);
 
   size_t pruned() const { return pruned_; }
+  void addPruned(size_t n) { pruned_ += n; }
   /// Bytes the pruner holds for a sweep with this many bins (for the job's memory estimate).
   static double bytesPerBin() { return sizeof(BinState) + 1.0 / 8; }
 
@@ -67,13 +79,11 @@ class SweepPruner {
   double w_ = 0, inv_w_ = 0, dphi_ = 0, inv_dphi_ = 0, zlo_ = 0, eps_ = 0;
   long nr_ = 0, nz_ = 0, nphi_ = 0, words_ = 0;
   std::vector<uint64_t> full_;     // bit per bin, rows (zb, r) of nphi_ bits
-  // Per bin: rows of its voxel box found full (kNever: meets the grid box's edge), and the first voxel and
-  // length of the row that was not (a retry tests that row alone until it is full).
-  struct BinState {
-    uint32_t cell = 0;
-    uint16_t rows_full = 0;
-    uint8_t len = 0;  // 0: the bin's box is not computed yet
-  };
+  // Per bin, one word (read and written whole, atomically when shared): rows of its voxel box found full
+  // (bits 32–47; kNever: the box meets the grid box's edge), and the first voxel (bits 0–31) and length
+  // (bits 48–55; 0: the bin's box is not computed yet) of the row that was not: a retry tests that row alone
+  // until it is full.
+  using BinState = uint64_t;
   std::vector<BinState> bins_;
   std::vector<double> cos_, sin_;  // of the φ bin edges
   // per chunk (and super-chunk): the range of Δθ and Δd over its steps

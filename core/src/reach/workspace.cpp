@@ -132,6 +132,11 @@ int hardwareThreads() {
 #endif
 }
 
+/// The threads runAll uses for these options.
+int jobThreads(const WorkspaceOptions& opt) {
+  return opt.threads > 0 ? std::min(opt.threads, hardwareThreads() * 4) : hardwareThreads();
+}
+
 template <class F>
 void parallel(int n, F&& f) {
 #ifdef __EMSCRIPTEN__
@@ -254,7 +259,7 @@ struct WorkspaceJob::Impl {
   size_t src = 0, src_end = 0;
   std::vector<Motion> motions;  // relative motions of the current sweep (k = 1..N)
   std::vector<double> dtheta, dz;  // the same motions as rotation and axial shift about the joint axis
-  reach_detail::SweepPruner pruner;  // the last sweep, pruned (opt.prune_above)
+  reach_detail::SweepPruner pruner;  // the last sweep, pruned (opt.prune_above); shared by the threads
   bool pruning = false;
   std::vector<double> axis_bound;  // per path joint: bound on the point's distance from its axis
 
@@ -455,26 +460,44 @@ struct WorkspaceJob::Impl {
     // output bits), or order-free representatives on the output grid. Witness sweeps before the
     // last one (usually cheap) run sequentially.
     const bool order_free = last || (opt.representative != Representative::Witness && opt.refine <= 1);
-    if (T <= 1 || !order_free || pruning) {  // the pruned last sweep runs on one thread
+    if (T <= 1 || !order_free) {
       robinsonSlice(double(count * n));
       return;
     }
     if (last) {  // only the output bits change: atomic ORs, no candidate lists
       VoxelSet& G = res.voxels;
-      std::vector<size_t> out_t(T, 0);
+      struct Tally {
+        size_t outside = 0, inserted = 0, moved = 0;
+      };
+      std::vector<Tally> tally(T);
       parallel(T, [&](int t) {
-        const size_t a = i0 + count * t / T, b = i0 + count * (t + 1) / T;
-        for (size_t i = a; i < b; ++i) {
-          const Vec3 x = reps[i];
-          for (size_t k = 0; k < n; ++k) {
-            const int64_t c = G.cellOf(motions[k].apply(x));
-            if (c < 0) ++out_t[t];
-            else if (!G.testRelaxed(c)) G.insertAtomic(c);
+        Tally c;  // counted here, stored once (adjacent tallies would share a cache line)
+        if (pruning) {
+          // One pruner, its bins shared: what one thread proves full, the others skip. Each thread takes every
+          // source of the round over its own arc of steps, so threads seldom write to the same words of the set.
+          reach_detail::SweepPruner::Share share{size_t(t), size_t(T), 0};
+          for (size_t i = i0; i < i1; ++i) c.moved += pruner.run(i, reps[i], motions, G, c.outside, &share);
+          c.inserted = share.inserted;
+        } else {
+          const size_t a = i0 + count * t / T, b = i0 + count * (t + 1) / T;
+          for (size_t i = a; i < b; ++i) {
+            const Vec3 x = reps[i];
+            for (size_t k = 0; k < n; ++k) {
+              const int64_t cell = G.cellOf(motions[k].apply(x));
+              if (cell < 0) ++c.outside;
+              else if (!G.testRelaxed(cell) && G.insertAtomic(cell)) ++c.inserted;
+            }
           }
         }
+        tally[t] = c;
       });
-      G.recount();
-      for (size_t o : out_t) outside += o;
+      size_t moved = 0;
+      for (const Tally& c : tally) {
+        outside += c.outside;
+        G.addCount(c.inserted);  // (a recount of the whole set after every round cost seconds at 1/8 in)
+        moved += c.moved;
+      }
+      if (pruning) pruner.addPruned(count * n - moved);  // every point of the round was either moved or skipped
     } else {
       const VoxelSet& G = res.voxels;
       if (int(local_bits.size()) < T) {
@@ -523,8 +546,12 @@ struct WorkspaceJob::Impl {
     }
   }
 
+  struct GridTally {
+    size_t outside = 0, inserted = 0;  // points off the grid; voxels set atomically (threads)
+  };
+
   // ---- Castelli: units are joint-grid combinations (mixed radix, tool joint fastest).
-  void castelliRange(double u0, double u1, VoxelSet& G, bool atomic, size_t& out_count) {
+  void castelliRange(double u0, double u1, VoxelSet& G, bool atomic, GridTally& out) {
     const int n = int(path.joints.size());
     const Vec3 tp = model.tool.act(opt.point);
     std::vector<int> dig(n);
@@ -546,7 +573,7 @@ struct WorkspaceJob::Impl {
     }
     for (int i = 0; i < n; ++i) pre[i + 1] = pre[i] * link(i);
     for (double w = u0; w < u1; w += 1) {
-      markPoint(G, pre[n].act(tp), atomic, out_count);
+      markPoint(G, pre[n].act(tp), atomic, out);
       int i = n - 1;
       while (i >= 0 && ++dig[i] == radix[i]) dig[i--] = 0;
       if (i < 0) break;
@@ -554,20 +581,20 @@ struct WorkspaceJob::Impl {
     }
   }
 
-  // Marks the voxel of p in G (atomically when threads share G), or counts p as outside the grid.
-  static void markPoint(VoxelSet& G, const Vec3& p, bool atomic, size_t& out_count) {
+  // Marks the voxel of p in G (atomically when threads share G: counted in out.inserted), or counts p as outside.
+  static void markPoint(VoxelSet& G, const Vec3& p, bool atomic, GridTally& out) {
     const int64_t c = G.cellOf(p);
     if (c < 0) {
-      ++out_count;
+      ++out.outside;
     } else if (atomic) {
-      G.insertAtomic(c);
+      if (!G.testRelaxed(c) && G.insertAtomic(c)) ++out.inserted;
     } else {
       G.insert(c);
     }
   }
 
   // ---- Monte-Carlo: unit s draws q from a counter-based generator (independent of slicing).
-  void monteCarloRange(double u0, double u1, VoxelSet& G, bool atomic, size_t& out_count) {
+  void monteCarloRange(double u0, double u1, VoxelSet& G, bool atomic, GridTally& out) {
     const int n = int(path.joints.size());
     const Vec3 tp = model.tool.act(opt.point);
     for (double w = u0; w < u1; w += 1) {
@@ -581,7 +608,7 @@ struct WorkspaceJob::Impl {
         jointMotion(model.jmodels[j], path.lower[i] + f * (path.upper[i] - path.lower[i]), th, dz);
         T = T * model.pre[j] * rotZ(th) * translation(Vec3(0, 0, dz)) * model.post[j];
       }
-      markPoint(G, T.act(tp), atomic, out_count);
+      markPoint(G, T.act(tp), atomic, out);
     }
   }
 
@@ -590,19 +617,23 @@ struct WorkspaceJob::Impl {
     const bool mc = opt.method == WorkspaceMethod::MonteCarlo;
     const int T = int(std::max(1.0, std::min(double(nthreads), u1 - u0)));
     VoxelSet& G = res.voxels;
-    std::vector<size_t> out_t(T, 0);
+    std::vector<GridTally> tally(T);
     if (T <= 1) {
-      if (mc) monteCarloRange(u0, u1, G, false, out_t[0]);
-      else castelliRange(u0, u1, G, false, out_t[0]);
+      if (mc) monteCarloRange(u0, u1, G, false, tally[0]);
+      else castelliRange(u0, u1, G, false, tally[0]);
     } else {
       parallel(T, [&](int t) {
         const double a = u0 + std::floor((u1 - u0) * t / T), b = t + 1 == T ? u1 : u0 + std::floor((u1 - u0) * (t + 1) / T);
-        if (mc) monteCarloRange(a, b, G, true, out_t[t]);
-        else castelliRange(a, b, G, true, out_t[t]);
+        GridTally c;
+        if (mc) monteCarloRange(a, b, G, true, c);
+        else castelliRange(a, b, G, true, c);
+        tally[t] = c;
       });
-      G.recount();
     }
-    for (size_t o : out_t) outside += o;
+    for (const GridTally& c : tally) {
+      outside += c.outside;
+      G.addCount(c.inserted);
+    }
     next_unit = u1;
     done_work += u1 - u0;
     res.evaluations += size_t(u1 - u0);
@@ -775,12 +806,13 @@ Setup setUp(const Model& model, const WorkspaceOptions& opt, Data& data, bool ch
     E.bytes += tracked * (32 * 1.5 + 48);
     const bool prune = !steps.empty() && steps.back() * sources.back() > opt.prune_above;
     if (prune) {
-      // the pruner: per source of the last sweep its cylindrical coordinates (24 bytes), and its bins about
-      // the base axis (ρ, z of kBin voxels, φ of kBin voxels at the largest radius) within the reach ball
+      // the pruner, one per thread: per source of the last sweep its cylindrical coordinates (24 bytes), and its
+      // bins about the base axis (ρ, z of kBin voxels, φ of kBin voxels at the largest radius) within the reach ball
       const double w = reach_detail::SweepPruner::kBin * opt.voxel, R = balls.back().second;
       const SE3& A = data.oMj[S.path.joints[0]];
       const double rho = std::min(R + (balls.back().first - A.p).cross(A.R.col(2)).norm(), 2 * R) + w;
-      E.bytes += 24 * sources.back() + (rho / w + 2) * (2 * R / w + 3) * (2 * kPi * rho / w + 1) * reach_detail::SweepPruner::bytesPerBin();
+      E.bytes += jobThreads(opt) * (24 * sources.back() + (rho / w + 2) * (2 * R / w + 3) * (2 * kPi * rho / w + 1) *
+                                                              reach_detail::SweepPruner::bytesPerBin());
     }
     // the time: the points moved (those pruned skipped) at the nominal rate
     E.seconds = (E.evaluations - (prune ? pruned * steps.back() * sources.back() : 0)) / kWorkspaceRobinsonRate;
@@ -874,7 +906,7 @@ bool WorkspaceJob::run(double budget) {
 
 bool WorkspaceJob::runAll(const WorkspaceProgress& progress, const std::atomic<bool>* cancel) {
   Impl& I = *impl_;
-  const int T = I.opt.threads > 0 ? std::min(I.opt.threads, hardwareThreads() * 4) : hardwareThreads();
+  const int T = jobThreads(I.opt);
   I.res.threads = T;
   const double round = 2e6 * T;
   while (!I.finished && !I.cancel_requested) {

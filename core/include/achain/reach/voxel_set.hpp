@@ -70,8 +70,13 @@ class VoxelSet {
   }
   /// Thread-safe test, for use while other threads call insertAtomic.
   bool testRelaxed(int64_t c) const { return (__atomic_load_n(&bits_[size_t(c) >> 6], __ATOMIC_RELAXED) >> (c & 63)) & 1u; }
-  /// Thread-safe set (atomic OR); call recount() after a parallel phase.
-  void insertAtomic(int64_t c) { __atomic_fetch_or(&bits_[size_t(c) >> 6], uint64_t(1) << (c & 63), __ATOMIC_RELAXED); }
+  /// Thread-safe set (atomic OR); true if this call set it. The count is not kept: after a parallel phase
+  /// addCount() the cells the threads set (or recount()).
+  bool insertAtomic(int64_t c) {
+    const uint64_t m = uint64_t(1) << (c & 63);
+    return !(__atomic_fetch_or(&bits_[size_t(c) >> 6], m, __ATOMIC_RELAXED) & m);
+  }
+  void addCount(size_t n) { count_ += n; }
   void recount();
   /// ORs another set with the same box into this one.
   void merge(const VoxelSet& o);

@@ -48,7 +48,7 @@ struct WorkspaceOptions {
   uint64_t seed = 1;                  ///< Monte-Carlo seed
   int threads = 0;                    ///< runAll: 0 = all hardware threads (always 1 in WebAssembly)
   /// Robinson: when the last sweep moves more points than this, skip those that provably land in voxels
-  /// already set (exact: the same voxels; that sweep then runs on one thread). Below it the checks cost more
+  /// already set (exact: the same voxels; with threads, each thread prunes with bins of its own). Below it the checks cost more
   /// than they save (prototype at 0.5 in: 9 M points, 15 % slower pruned; at 0.25 in: 107 M, faster).
   /// 0 = always prune, infinity = never (tests compare the two).
   double prune_above = 3e7;
