@@ -22,30 +22,33 @@ const reps = Math.max(1, Math.round(Number(process.env.BENCH_REPS ?? 3)));
 const cpuClock = process.env.BENCH_CLOCK === 'cpu';
 const now = cpuClock ? () => { const u = process.cpuUsage(); return (u.user + u.system) * 1e3; } : () => Number(process.hrtime.bigint());
 
-function nativeRows() {
-  const exe = path.join(root, 'build/native/achain_bench');
-  if (!fs.existsSync(exe)) { console.warn('bench: no native benchmark binary (libbenchmark-dev missing?)'); return []; }
-  const args = ['--benchmark_format=json', `--benchmark_min_time=${minTime / reps}`, `--benchmark_repetitions=${reps}`];
+const nativeExe = path.join(root, 'build/native/achain_bench');
+
+/** The native case names (those BENCH_FILTER selects), or [] without the native binary. */
+function nativeNames() {
+  if (!fs.existsSync(nativeExe)) { console.warn('bench: no native benchmark binary (libbenchmark-dev missing?)'); return []; }
+  const args = ['--benchmark_list_tests=true'];
   if (filter) args.push(`--benchmark_filter=${filter}`);
-  process.stderr.write('bench: native …\n');
-  const t0 = Date.now();
-  const out = execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
-  process.stderr.write(`bench: native took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  return execFileSync(nativeExe, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).split('\n').filter(Boolean);
+}
+
+/** Runs the native cases the regex `only` selects (Google Benchmark's filter); returns their rows. */
+function nativeRows(only) {
+  // (each case warmed up first: a group is the first thing its process times, on a core that may have been idle)
+  const args = ['--benchmark_format=json', `--benchmark_min_time=${minTime / reps}`, `--benchmark_repetitions=${reps}`,
+    '--benchmark_min_warmup_time=0.05', `--benchmark_filter=${only}`];
+  const out = execFileSync(nativeExe, args, { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
   if (!out.trim()) return [];  // the filter matched no native case
   const scale = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
   const best = new Map();  // name → fastest repetition
-  const spent = new Map();  // name → seconds timed over all repetitions (where the run's time goes)
   // Google Benchmark writes NaN / inf for a counter's aggregates over repetitions (the coefficient of variation
   // of a counter that is 0 in every repetition, e.g. the workspace's `pruned`): not JSON, so read them as null
   const json = out.replace(/(:\s*)-?(nan|NaN|inf|Infinity)\b/g, '$1null');
   for (const b of JSON.parse(json).benchmarks) {
     if (b.run_type === 'aggregate' || b.error_occurred) continue;
-    spent.set(b.name, (spent.get(b.name) ?? 0) + (b.iterations * b.real_time * scale[b.time_unit]) / 1e9);
     const row = { name: b.name, ns: (cpuClock ? b.cpu_time : b.real_time) * scale[b.time_unit], extra: counters(b) };
     if (!best.has(b.name) || row.ns < best.get(b.name).ns) best.set(b.name, row);
   }
-  const top = [...spent].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${v.toFixed(1)} s`);
-  process.stderr.write(`bench: longest native cases: ${top.join(', ')}\n`);
   return [...best.values()];
 }
 
@@ -77,23 +80,45 @@ export function timeIt(fn, seconds = minTime) {
   return best;
 }
 
-async function wasmRows() {
+/** Every wasm case of bench/wasm/*.bench.mjs that BENCH_FILTER selects, with its file (cases() may time some rows itself). */
+async function wasmCases(achain) {
   const dir = path.join(root, 'bench/wasm');
-  const achain = await loadAchain();
-  const rows = [];
+  const all = [];
   for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
     const mod = await import(pathToFileURL(path.join(dir, f)).href);
-    process.stderr.write(`bench: wasm ${f} …\n`);
-    const t0 = Date.now();
-    for (const c of await mod.cases(achain, { timeIt })) {
-      if (filter && !new RegExp(filter).test(c.name)) continue;
-      c.setup?.();
-      const ns = c.ns ?? timeIt(c.fn) / (c.per ?? 1);
-      rows.push({ name: c.name, ns, extra: c.extra ?? {} });
-      c.dispose?.();
-    }
-    process.stderr.write(`bench: wasm ${f} took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+    all.push(...await mod.cases(achain, { timeIt }));
   }
+  return all;  // (the ones BENCH_FILTER leaves out are kept too: a model's last case, selected or not, disposes of it)
+}
+
+function timeWasmCase(c) {
+  c.setup?.();
+  return { name: c.name, ns: c.ns ?? timeIt(c.fn) / (c.per ?? 1), extra: c.extra ?? {} };
+}
+
+const groupOf = (name) => name.split('/').slice(0, 2).join('/');
+const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * One pass: group by group ("RNEA/puma560", "Workspace/prototype-4a@3.175mm", …, in the native binary's order),
+ * the native cases of the group, then its wasm cases. A group's native and wasm rows are thus timed seconds
+ * apart, not minutes: a slow spell of a shared machine hits both or neither, and the ratios hold.
+ */
+async function pass(achain, spent) {
+  const selected = (name) => !filter || new RegExp(filter).test(name);
+  const names = nativeNames();
+  const all = await wasmCases(achain);
+  const cases = all.filter((c) => selected(c.name));
+  const groups = [];
+  for (const n of [...names, ...cases.map((c) => c.name)]) if (!groups.includes(groupOf(n))) groups.push(groupOf(n));
+  const rows = [];
+  for (const g of groups) {
+    const t0 = Date.now();
+    if (names.some((n) => groupOf(n) === g)) rows.push(...nativeRows(`^${escapeRegex(g)}/`).filter((r) => selected(r.name)));
+    for (const c of cases.filter((c) => groupOf(c.name) === g)) rows.push(timeWasmCase(c));
+    spent.set(g, (spent.get(g) ?? 0) + (Date.now() - t0) / 1000);
+  }
+  for (const c of all) c.dispose?.();  // after every group: a model's last case disposes of it
   return rows;
 }
 
@@ -151,20 +176,21 @@ async function floorRows(rows) {
   return out;
 }
 
-// BENCH_PASSES passes, each running the native binary and then the wasm files, and the fastest time of each
-// row over all passes is kept. A native and a wasm phase of one pass run minutes apart; on a shared machine
-// one of them can fall into a slow spell, and alternating the phases lets each row find a quiet one.
+// BENCH_PASSES passes (see pass()), and the fastest time of each row over all passes is kept.
 const passes = Math.max(1, Math.round(Number(process.env.BENCH_PASSES ?? 2)));
 const fastest = new Map();
+const spent = new Map();  // group → seconds over all passes (where the run's time goes)
 const passStart = Date.now();
+const achainModule = await loadAchain();
 for (let p = 1; p <= passes; p++) {
-  process.stderr.write(`bench: pass ${p} of ${passes}\n`);
-  for (const r of [...nativeRows(), ...(await wasmRows())]) {
+  process.stderr.write(`bench: pass ${p} of ${passes} …\n`);
+  for (const r of await pass(achainModule, spent)) {
     const seen = fastest.get(r.name);
     if (!seen || r.ns < seen.ns) fastest.set(r.name, r);
   }
 }
-process.stderr.write(`bench: ${passes} passes took ${((Date.now() - passStart) / 1000).toFixed(0)} s\n`);
+const top = [...spent].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, v]) => `${k} ${v.toFixed(0)} s`);
+process.stderr.write(`bench: ${passes} passes took ${((Date.now() - passStart) / 1000).toFixed(0)} s; longest groups: ${top.join(', ')}\n`);
 const measured = [...fastest.values()];
 const rows = [...(await floorRows(measured)), ...measured];
 const md = table(rows);
@@ -182,7 +208,7 @@ JS wrapper (input copy, Embind call, result copied into a new Float64Array from 
 \`(raw call)\` rows call the Embind function on inputs already in wasm memory (no JS wrapper); \`(in-wasm loop)\` rows
 run 256 evaluations inside one call and report the time per evaluation (the compiled code alone).
 Peers run in the same process run, on the same inputs; ratios are against achain native in that run.
-Each time is the fastest of ${reps} repetitions in each of ${passes} passes (native and wasm alike; a pass runs the native binary, then the wasm files), ${cpuClock ? 'CPU time (BENCH_CLOCK=cpu)' : 'wall time'}. Timings on a shared 2-core machine are noisy:
+Each time is the fastest of ${reps} repetitions in each of ${passes} passes (native and wasm alike; a pass times each group's native rows and then its wasm rows, group by group), ${cpuClock ? 'CPU time (BENCH_CLOCK=cpu)' : 'wall time'}. Timings on a shared 2-core machine are noisy:
 compare ratios, not absolute numbers. \`floor (op count)\` rows: multiplies, adds, trig calls (bench/opcount.mjs,
 counted per joint from the code) and the arithmetic floor max(mul, add) / 2 cycles at the CPU clock.
 
