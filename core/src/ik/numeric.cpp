@@ -325,7 +325,7 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
       if (r.err > opt.tolerance && opt.respect_limits && !(opt.max_step > 0)) {
         // Stuck against a bound: solve without limits from the same start and shift periodic joints
         // by whole periods into their limits (the same pose). Accepted only if everything fits.
-        ws.qtry = ws.q;
+        ws.qkeep = ws.q;  // (not qtry: runLM writes its trial points there)
         ws.q = ws.best_start;
         StartResult u = runLM(model, data, target, w, opt, false);
         iterations += u.iterations;
@@ -348,7 +348,7 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
         if (fits) {
           r.err = errorAt(model, data, ws.q, target, w);
         } else {
-          ws.q = ws.qtry;  // keep the constrained result
+          ws.q = ws.qkeep;  // keep the constrained result
         }
       }
       if (r.err <= opt.tolerance) {

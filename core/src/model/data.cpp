@@ -50,7 +50,7 @@ Data::Data(const Model& m)
   ik.Ar = MatX::Zero(nv, nv);
   ik.e = VecX::Zero(6);
   for (VecX* v : {&ik.g, &ik.dq, &ik.gr, &ik.dqr}) *v = VecX::Zero(nv);
-  for (VecX* v : {&ik.q, &ik.qtry, &ik.qbest, &ik.best_start, &ik.lo, &ik.hi}) *v = VecX::Zero(m.nq);
+  for (VecX* v : {&ik.q, &ik.qtry, &ik.qbest, &ik.best_start, &ik.qkeep, &ik.lo, &ik.hi}) *v = VecX::Zero(m.nq);
   ik.free_idx = Eigen::VectorXi::Zero(nv);
   ik.llt.compute(MatX::Identity(nv, nv));  // sized and initialised, as dyn.llt above
 

@@ -343,6 +343,45 @@ TEST_CASE("ik: targets reachable only outside the limits report 'limits'", "[ik]
   CHECK((b.solutions[0].q - qb).cwiseAbs().maxCoeff() < 1e-7);
 }
 
+TEST_CASE("ik: an unreachable target's nearest configuration stays inside the limits", "[ik]") {
+  // Regression: a restart stuck against a bound retried without limits and, when that retry did not reach
+  // the target either, restored the constrained result from a buffer the retry had overwritten, so the
+  // unconstrained trial point came back (general-4a: the sweep's nearest answer had joint 4 at 57.7°, below 60°).
+  const Model g = builtinModel("general-4a");
+  SE3 T;
+  T.R.setIdentity();
+  T.p = Vec3(0.1, -0.3, 0.4);
+  const IkAllResult r = ikAll(g, T, IkMethod::Auto, {});
+  CHECK(r.status == IkStatus::Unreachable);
+  REQUIRE(r.has_nearest);
+  CHECK(r.nearest.within_limits);
+  CHECK(withinLimits(g, r.nearest.q));
+  // the numeric solver itself, from random starts on random unreachable targets of both A-chains
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (const char* name : {"general-4a", "prototype-4a"}) {
+    const Model m = builtinModel(name);
+    Data d(m);
+    IkOptions opt;
+    opt.restarts = 6;
+    IkResult out;
+    int unreachable = 0;
+    for (int k = 0; k < 60; ++k) {
+      SE3 X;
+      X.R = Eigen::AngleAxisd(M_PI * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+      X.p = Vec3(u(rng), u(rng), u(rng)) * 0.6;
+      VecX seed(4);
+      for (int i = 0; i < 4; ++i) seed[i] = (180 + 110 * u(rng)) * kDeg;
+      solveNumeric(m, d, X, seed, opt, out);
+      if (out.status != IkStatus::Unreachable) continue;
+      ++unreachable;
+      INFO(name << " target " << k);
+      CHECK(withinLimits(m, out.q));
+    }
+    CHECK(unreachable > 30);
+  }
+}
+
 TEST_CASE("ik: degenerate sin(θ2−θ3) = 0 and wrist singularity", "[ik]") {
   // prototype-4r at θ2 = θ3 (approach ∥ axis 1) with the wrist on axis 1: a one-parameter family
   const Model r4 = builtinModel("prototype-4r");

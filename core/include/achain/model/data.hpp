@@ -110,7 +110,7 @@ struct Data {
     MatX Jw;        ///< weighted rows
     MatX A;         ///< JᵀJ (nv×nv)
     MatX Ar;        ///< reduced (active-set) system
-    VecX e, g, dq, q, qtry, qbest, best_start, gr, dqr, lo, hi;
+    VecX e, g, dq, q, qtry, qbest, best_start, qkeep, gr, dqr, lo, hi;
     Eigen::VectorXi free_idx;
     Eigen::LLT<MatX> llt;  ///< Cholesky of the damped normal matrix (SPD)
     std::mt19937_64 rng;   ///< restarts (seeded from IkOptions::random_seed on each solve)
