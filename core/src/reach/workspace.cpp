@@ -522,7 +522,7 @@ struct WorkspaceJob::Impl {
         Tally c;  // counted here, stored once (adjacent tallies would share a cache line)
         if (pruning) {
           // One pruner, its bins shared: what one thread proves full, the others skip. Each thread takes every
-          // source of the round over its own arc of steps, so threads seldom write to the same words of the set.
+          // source of the round over its own arc of steps (splitting the sources instead measured the same).
           reach_detail::SweepPruner::Share share{size_t(t), size_t(T), 0};
           for (size_t i = i0; i < i1; ++i) c.moved += pruner.run(i, reps[i], motions, G, c.outside, &share);
           c.inserted = share.inserted;
