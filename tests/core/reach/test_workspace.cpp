@@ -457,6 +457,12 @@ struct PruneCase {
   WorkspaceOptions options;
   double min_pruned = 0;  // fraction of the last sweep's points pruned, at least
 };
+// The case run plain (never pruned).
+WorkspaceResult plainRun(const PruneCase& c) {
+  WorkspaceOptions o = c.options;
+  o.prune_above = std::numeric_limits<double>::infinity();
+  return computeWorkspace(c.model, o);
+}
 // The pruned run set exactly the plain run's voxels and reports the plain run's counts (pruned: the last sweep's).
 void checkSameAsPlain(const WorkspaceResult& plain, const WorkspaceResult& pruned) {
   INFO("voxels " << plain.count() << ", evaluations " << plain.evaluations << ", pruned " << pruned.pruned);
@@ -506,9 +512,8 @@ TEST_CASE("Workspace: the pruned last sweep sets exactly the plain sweep's voxel
   };
   for (PruneCase& c : cases) {
     INFO(c.name);
+    const WorkspaceResult plain = plainRun(c);
     WorkspaceOptions o = c.options;
-    o.prune_above = std::numeric_limits<double>::infinity();
-    const WorkspaceResult plain = computeWorkspace(c.model, o);
     o.prune_above = 0;
     const WorkspaceResult pruned = computeWorkspace(c.model, o);
     checkSameAsPlain(plain, pruned);
@@ -527,9 +532,8 @@ TEST_CASE("Workspace: the pruned last sweep on threads sets exactly the plain sw
   };
   for (PruneCase& c : cases) {
     INFO(c.name);
+    const WorkspaceResult plain = plainRun(c);
     WorkspaceOptions o = c.options;
-    o.prune_above = std::numeric_limits<double>::infinity();
-    const WorkspaceResult plain = computeWorkspace(c.model, o);
     o.prune_above = 0;
     for (int threads : {2, 3}) {
       INFO(threads << " threads");
