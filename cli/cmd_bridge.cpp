@@ -80,7 +80,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "send", "Stream a sampled trajectory (achain-trajectory JSON) to a motor controller over a serial port or PTY");
   static std::string file, port, robot = "prototype-4a", demo, config;
-  static int baud = 115200, watchdog_ms = 200;
+  static int baud = 115200, watchdog_ms = 200, silence_periods = 5;
   static double segment_ms = 10, timeout = 60, settle = 0.5, drop = 0, corrupt = 0, abandon = -1;
   static unsigned seed = 1;
   static bool virt = false, clear = false, approach = false, quiet = false;
@@ -93,6 +93,9 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   sub->add_option("--config", config, "Controller configuration JSON: {watchdog_ms, joints:[{gear_ratio, counts_per_rev, zero_offset, kp, ki, kd, inertia_ff, viscous_ff, torque_max}]}");
   sub->add_option("--segment-ms", segment_ms, "Minimum segment duration, ms (samples in between are skipped)")->capture_default_str();
   sub->add_option("--watchdog-ms", watchdog_ms, "Controller watchdog: no traffic for this long while moving → controlled stop")->capture_default_str();
+  sub->add_option("--silence-periods", silence_periods, "No status from the controller for this many status periods → it is declared silent and the send fails")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   sub->add_flag("--clear-faults", clear, "Clear latched faults (and a released e-stop) before sending");
   sub->add_flag("--approach", approach, "First move from wherever the arm stands to the trajectory's start (a trapezoid planned within the limits, ending at rest), then run the trajectory");
   sub->add_option("--timeout", timeout, "Give up after this many seconds")->capture_default_str();
@@ -126,6 +129,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
       br::SendOptions opt;
       opt.joints = jointConfigs(m, overrides);
       opt.global.watchdog_ms = static_cast<uint16_t>(overrides.value("watchdog_ms", watchdog_ms));
+      opt.host.silence_periods = silence_periods;
       std::vector<br::JointLimitsF> lim;
       for (const auto& c : opt.joints) lim.push_back({c.q_min, c.q_max, c.v_max, c.a_max});
       std::vector<bool> angular;  // refusals in degrees for the model's angular joints, metres for linear ones

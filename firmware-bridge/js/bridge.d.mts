@@ -117,7 +117,8 @@ export interface Bridge {
   readonly faults: readonly Fault[];
   describeFaults(bits: number): Fault[];
   readonly stateNames: readonly string[];
-  HostEngine: new () => HostEngine;
+  /** options.silencePeriods: no status for this many status periods (5 by default) → the controller is declared silent. */
+  HostEngine: new (options?: { silencePeriods?: number }) => HostEngine;
   VirtualController: new (servoHz: number, robotJson: string) => VirtualController;
   trajectoryText(traj: TrajectoryJSON | string): string;
   jointConfigsFromModel(model: Model): JointConfig[];

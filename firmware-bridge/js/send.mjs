@@ -2,7 +2,8 @@
 // Node host: stream a trajectory to a controller over a serial port / PTY with the same engine the
 // studio uses (C++ host engine through wasm + serialport). Mirrors `achain send`.
 //   node firmware-bridge/js/send.mjs --port /dev/ttyACM0 [--baud 115200] (TRAJECTORY.json | --demo thesis-trapezoid)
-//        [--robot prototype-4a|FILE.json] [--clear-faults] [--approach] [--segment-ms 10] [--inject-drop p] [--inject-corrupt p]
+//        [--robot prototype-4a|FILE.json] [--clear-faults] [--approach] [--segment-ms 10] [--watchdog-ms 200]
+//        [--silence-periods 5] [--inject-drop p] [--inject-corrupt p]
 // Prints one JSON object on stdout; progress lines ("started", percentages) on stderr.
 import fs from 'node:fs';
 
@@ -25,6 +26,13 @@ const fail = (msg, code = 1) => {
 const port = opt('--port');
 if (!port) fail('--port PATH is required');
 const demo = opt('--demo');
+const whole = (name, dflt, lo, hi) => {
+  const v = Number(opt(name, dflt));
+  if (!(Number.isInteger(v) && v >= lo && v <= hi)) fail(`${name}: must be a whole number from ${lo} to ${hi}`);
+  return v;
+};
+const watchdogMs = whole('--watchdog-ms', 200, 1, 65535);
+const silencePeriods = whole('--silence-periods', 5, 1, 1000);
 const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--') && !['--clear-faults', '--approach'].includes(args[i - 1])));
 const bridge = await loadBridge();
 let traj;
@@ -56,13 +64,13 @@ try {
 } catch (e) {
   fail(e.message);
 }
-const streamer = new Streamer(bridge, transport, { clock: intervalClock(1) });
+const streamer = new Streamer(bridge, transport, { clock: intervalClock(1), silencePeriods });
 const drop = Number(opt('--inject-drop', 0));
 const corrupt = Number(opt('--inject-corrupt', 0));
 if (drop || corrupt) streamer.engine.inject(drop, corrupt, 7);
 try {
   await streamer.connect();
-  await streamer.configure(joints, bridge.defaultGlobalConfig(), { clearFaults: flag('--clear-faults') });
+  await streamer.configure(joints, { ...bridge.defaultGlobalConfig(), watchdogMs }, { clearFaults: flag('--clear-faults') });
   let said = false;
   let lastPct = -1;
   const report = await streamer.sendTrajectory(traj, {

@@ -42,12 +42,13 @@ export class Streamer extends EventTarget {
   /**
    * @param bridge    the object returned by loadBridge() (bridge.mjs)
    * @param transport {write(bytes), ondata, onclose, close()}
-   * @param options   {clock, now}
+   * @param options   {clock, now, silencePeriods}: silencePeriods, the HostEngine's (no status for this many
+   *                  status periods → the controller is declared silent; 5 when not given)
    */
-  constructor(bridge, transport, { clock = intervalClock(2), now = nowMs } = {}) {
+  constructor(bridge, transport, { clock = intervalClock(2), now = nowMs, silencePeriods } = {}) {
     super();
     this.bridge = bridge;
-    this.engine = new bridge.HostEngine();
+    this.engine = new bridge.HostEngine(silencePeriods === undefined ? {} : { silencePeriods });
     this.transport = transport;
     this.now = now;
     this.clock = clock;

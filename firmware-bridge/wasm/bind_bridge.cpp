@@ -92,6 +92,10 @@ SampledTrajectory parseTrajectory(const std::string& text) {
 /// segments it builds are checked against the same limits the controller enforces.
 class HostEngine {
  public:
+  HostEngine() = default;
+  /// Options: {silencePeriods}: no STATUS for this many status periods → the controller is declared silent
+  /// (HostOptions::silence_periods, default 5).
+  explicit HostEngine(const val& options) : s_(guard([&] { return hostOptions(options); })) {}
   void receive(const val& b, double now_ms) {
     guard([&] {
       const std::vector<uint8_t> v = bytesOf(b, "receive");
@@ -340,6 +344,24 @@ class HostEngine {
     return out;
   }
 
+  static HostOptions hostOptions(const val& o) {
+    HostOptions h;
+    if (o.isUndefined() || o.isNull()) return h;
+    const val keys = val::global("Object").call<val>("keys", o);
+    for (unsigned i = 0, n = keys["length"].as<unsigned>(); i < n; ++i) {
+      const std::string k = keys[i].as<std::string>();
+      if (k != "silencePeriods") throw Error("HostEngine: unknown option '" + k + "' (known: silencePeriods)");
+    }
+    const val sp = o["silencePeriods"];
+    if (!sp.isUndefined()) {
+      const double v = sp.isNumber() ? sp.as<double>() : -1;
+      if (!(v >= 1 && v <= 1000 && v == static_cast<int>(v)))
+        throw Error("HostEngine: silencePeriods must be a whole number of status periods from 1 to 1000");
+      h.silence_periods = static_cast<int>(v);
+    }
+    return h;
+  }
+
   HostSession s_;
   std::unique_ptr<SendJob> job_;
   double send_id_ = 0;  // counts beginSend calls
@@ -535,6 +557,7 @@ EMSCRIPTEN_BINDINGS(achain_bridge) {
 
   class_<HostEngine>("HostEngine")
       .constructor<>()
+      .constructor<const val&>()
       .function("receive", &HostEngine::receive)
       .function("update", &HostEngine::update)
       .function("takeOutput", &HostEngine::takeOutput)

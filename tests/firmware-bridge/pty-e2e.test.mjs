@@ -49,6 +49,7 @@ async function startRig(tag) {
   const streamers = [];
   return {
     hostPort: host,
+    sim,
     streamers,
     async log() {
       await stopProcess(sim);
@@ -63,9 +64,14 @@ async function startRig(tag) {
   };
 }
 
-async function connectHost(rig) {
+// The simulator is a process on a machine that npm test loads with other suites: a stall of 100 ms (the
+// default 5 status periods) would have the host declare it silent mid-test. Real firmware does not stall;
+// these tests give it 1 s (50 periods) unless they test the silence itself.
+const SIM_SILENCE_PERIODS = 50;
+
+async function connectHost(rig, { silencePeriods = SIM_SILENCE_PERIODS } = {}) {
   const transport = await NodeSerialTransport.open(rig.hostPort, 115200);
-  const streamer = new Streamer(bridge, transport, { clock: intervalClock(1) });
+  const streamer = new Streamer(bridge, transport, { clock: intervalClock(1), silencePeriods });
   rig.streamers.push(streamer); // closed by rig.close() even when a test fails
   await streamer.connect();
   const joints = prototypeJoints;
@@ -161,16 +167,48 @@ test('PTY: corrupted and dropped bytes in both directions are detected and recov
   }
 });
 
+test('PTY: a simulator stalled 300 ms is declared silent by default, and tolerated with silencePeriods', { timeout: 60000 }, async () => {
+  // npm test's parallel suites can stall the simulator's process; this is what that does to a session
+  const stall = async (rig) => {
+    rig.sim.kill('SIGSTOP');
+    await sleep(300);
+    rig.sim.kill('SIGCONT');
+    await sleep(100);
+  };
+  const strict = await startRig('silent');
+  try {
+    const { streamer } = await connectHost(strict, { silencePeriods: 5 });
+    await stall(strict);
+    assert.equal(streamer.engine.sessionLost, 'silent');
+    assert.match(streamer.engine.error, /controller is silent: no status for \d+ ms \(5 status periods of 20 ms\)/);
+  } finally {
+    await strict.close();
+  }
+  const patient = await startRig('patient');
+  try {
+    const { streamer } = await connectHost(patient, { silencePeriods: 50 });
+    await stall(patient);
+    assert.equal(streamer.engine.sessionLost, '', streamer.engine.error);
+    const report = await streamer.sendTrajectory(bridge.thesisTrapezoid(0.001));
+    assert.ok(report.maxAbsError < 0.1 * DEG, `final error ${(report.maxAbsError / DEG).toFixed(4)}°`);
+  } finally {
+    await patient.close();
+  }
+  assert.throws(() => new bridge.HostEngine({ silencePeriods: 0 }), /silencePeriods must be a whole number/);
+  assert.throws(() => new bridge.HostEngine({ silence: 9 }), /unknown option 'silence'/);
+});
+
 test('PTY: killing the host mid-stream triggers the watchdog stop', { timeout: 60000 }, async () => {
   const rig = await startRig('kill');
   try {
-    const child = spawn(process.execPath, [path.join(root, 'firmware-bridge/js/send.mjs'), '--port', rig.hostPort, '--demo', 'thesis-trapezoid'],
-      { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(root, 'firmware-bridge/js/send.mjs'), '--port', rig.hostPort, '--demo', 'thesis-trapezoid',
+      '--silence-periods', String(SIM_SILENCE_PERIODS)], { stdio: ['ignore', 'pipe', 'pipe'] });
     await new Promise((resolve, reject) => {
-      let err = '';
+      let err = '', out = '';
       const to = setTimeout(() => reject(new Error('send.mjs did not start')), 15000);
+      child.stdout.on('data', (d) => { out += d; });
       child.stderr.on('data', (d) => { err += d; if (err.includes('started')) { clearTimeout(to); resolve(); } });
-      child.once('exit', (c) => { clearTimeout(to); reject(new Error(`send.mjs exited early (${c}): ${err}`)); });
+      child.once('exit', (c) => { clearTimeout(to); reject(new Error(`send.mjs exited early (${c}): ${err}${out}`)); });
     });
     await sleep(500);
     child.kill('SIGKILL');
@@ -252,7 +290,7 @@ test('CLI acceptance: controller-sim + achain send stream the trapezoid; killing
     a = await start(null);
     // This part checks streaming end to end, not timing: a 1 s watchdog keeps a CPU-starved machine (parallel
     // builds, loaded CI) from stopping the arm between two heartbeats. The 200 ms default is checked below.
-    const send = spawn(cliPath, ['send', '--port', a.port, '--baud', '115200', '--watchdog-ms', '1000', trajPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const send = spawn(cliPath, ['send', '--port', a.port, '--baud', '115200', '--watchdog-ms', '1000', '--silence-periods', String(SIM_SILENCE_PERIODS), trajPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '';
     send.stdout.on('data', (d) => { out += d; });
     send.stderr.on('data', (d) => { err += d; });
@@ -265,7 +303,7 @@ test('CLI acceptance: controller-sim + achain send stream the trapezoid; killing
     assert.match(err, /segment \d+\/\d+/, 'progress on stderr');
 
     b = await start(logPath);
-    const send2 = spawn(cliPath, ['send', '--port', b.port, trajPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const send2 = spawn(cliPath, ['send', '--port', b.port, '--silence-periods', String(SIM_SILENCE_PERIODS), trajPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     await new Promise((resolve, reject) => {
       let e2 = '';
       const to = setTimeout(() => reject(new Error('send did not start')), 15000);

@@ -11,6 +11,8 @@ export async function usage(): Promise<number> {
   const joints: JointConfig[] = bridge.jointConfigsFromModel(model);
   model.dispose();
   const host = new bridge.HostEngine();
+  const patient = new bridge.HostEngine({ silencePeriods: 50 });
+  patient.delete();
   host.configureGlobal(bridge.defaultGlobalConfig());
   joints.forEach((c) => host.configureJoint(c));
   const traj = bridge.thesisTrapezoid(0.001);
