@@ -206,7 +206,7 @@ ${cpu}, ${os.cpus().length} cores, Node ${process.version}. Native: Google Bench
 Wasm: the same core through Emscripten 3.1.6 (flags in CMakeLists.txt), timed from Node. Plain \`achain-wasm\` rows go through the
 JS wrapper (input copy, Embind call, result copied into a new Float64Array from the result pool); \`(out)\` rows write into a caller's array;
 \`(raw call)\` rows call the Embind function on inputs already in wasm memory (no JS wrapper); \`(in-wasm loop)\` rows
-run 256 evaluations inside one call and report the time per evaluation (the compiled code alone).
+run 256 evaluations inside one call and report the time per evaluation (the compiled code alone: RNEA's loop makes single calls; those of FK, Jacobian, CRBA and forward dynamics run the SIMD128 batch kernels).
 Peers run in the same process run, on the same inputs; ratios are against achain native in that run.
 Each time is the fastest of ${reps} repetitions in each of ${passes} passes (native and wasm alike; a pass times each group's native rows and then its wasm rows, group by group), ${cpuClock ? 'CPU time (BENCH_CLOCK=cpu)' : 'wall time'}. Timings on a shared 2-core machine are noisy:
 compare ratios, not absolute numbers. \`floor (op count)\` rows: multiplies, adds, trig calls (bench/opcount.mjs,
