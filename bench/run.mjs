@@ -80,7 +80,7 @@ export function timeIt(fn, seconds = minTime) {
   return best;
 }
 
-/** Every wasm case of bench/wasm/*.bench.mjs that BENCH_FILTER selects, with its file (cases() may time some rows itself). */
+/** Every wasm case of bench/wasm/*.bench.mjs (none is timed yet: timeWasmCase does that, group by group). */
 async function wasmCases(achain) {
   const dir = path.join(root, 'bench/wasm');
   const all = [];
@@ -91,9 +91,14 @@ async function wasmCases(achain) {
   return all;  // (the ones BENCH_FILTER leaves out are kept too: a model's last case, selected or not, disposes of it)
 }
 
+/** A case times fn with timeIt (per: evaluations per call), or measures itself (measure() → {ns, extra}). */
 function timeWasmCase(c) {
   c.setup?.();
-  return { name: c.name, ns: c.ns ?? timeIt(c.fn) / (c.per ?? 1), extra: c.extra ?? {} };
+  if (c.measure) {
+    const { ns, extra } = c.measure();
+    return { name: c.name, ns, extra: extra ?? {} };
+  }
+  return { name: c.name, ns: timeIt(c.fn) / (c.per ?? 1), extra: c.extra ?? {} };
 }
 
 const groupOf = (name) => name.split('/').slice(0, 2).join('/');
@@ -105,7 +110,8 @@ const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * apart, not minutes: a slow spell of a shared machine hits both or neither, and the ratios hold.
  */
 async function pass(achain, spent) {
-  const selected = (name) => !filter || new RegExp(filter).test(name);
+  const only = filter ? new RegExp(filter) : null;
+  const selected = (name) => !only || only.test(name);
   const names = nativeNames();
   const all = await wasmCases(achain);
   const cases = all.filter((c) => selected(c.name));
@@ -114,7 +120,8 @@ async function pass(achain, spent) {
   const rows = [];
   for (const g of groups) {
     const t0 = Date.now();
-    if (names.some((n) => groupOf(n) === g)) rows.push(...nativeRows(`^${escapeRegex(g)}/`).filter((r) => selected(r.name)));
+    const native = names.filter((n) => groupOf(n) === g);  // (names holds only what BENCH_FILTER selects)
+    if (native.length) rows.push(...nativeRows(`^(${native.map(escapeRegex).join('|')})$`));
     for (const c of cases.filter((c) => groupOf(c.name) === g)) rows.push(timeWasmCase(c));
     spent.set(g, (spent.get(g) ?? 0) + (Date.now() - t0) / 1000);
   }

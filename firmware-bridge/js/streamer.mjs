@@ -48,7 +48,7 @@ export class Streamer extends EventTarget {
   constructor(bridge, transport, { clock = intervalClock(2), now = nowMs, silencePeriods } = {}) {
     super();
     this.bridge = bridge;
-    this.engine = new bridge.HostEngine(silencePeriods === undefined ? {} : { silencePeriods });
+    this.engine = new bridge.HostEngine({ silencePeriods });  // (undefined: the engine's default)
     this.transport = transport;
     this.now = now;
     this.clock = clock;

@@ -350,15 +350,12 @@ class HostEngine {
     const val keys = val::global("Object").call<val>("keys", o);
     for (unsigned i = 0, n = keys["length"].as<unsigned>(); i < n; ++i) {
       const std::string k = keys[i].as<std::string>();
-      if (k != "silencePeriods") throw Error("HostEngine: unknown option '" + k + "' (known: silencePeriods)");
+      if (k != "silencePeriods") throw Error("HostEngine: unknown option '" + achain::nameInput(k, 64) + "' (known: silencePeriods)");
     }
-    const val sp = o["silencePeriods"];
-    if (!sp.isUndefined()) {
-      const double v = sp.isNumber() ? sp.as<double>() : -1;
-      if (!(v >= 1 && v <= 1000 && v == static_cast<int>(v)))
-        throw Error("HostEngine: silencePeriods must be a whole number of status periods from 1 to 1000");
-      h.silence_periods = static_cast<int>(v);
-    }
+    const double v = option(o, "silencePeriods", h.silence_periods);
+    if (!(v >= 1 && v <= 1000 && v == std::floor(v)))
+      throw Error("HostEngine: silencePeriods must be a whole number of status periods from 1 to 1000");
+    h.silence_periods = static_cast<int>(v);
     return h;
   }
 

@@ -595,7 +595,6 @@ struct WorkspaceJob::Impl {
     }
   }
 
-
   // ---- Castelli: units are joint-grid combinations (mixed radix, tool joint fastest).
   void castelliRange(double u0, double u1, VoxelSet& G, bool atomic, Tally& out) {
     const int n = int(path.joints.size());
