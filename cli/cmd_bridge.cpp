@@ -221,7 +221,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   });
 });
 
-RegisterCommand sim_cmd("controller-sim", [](CLI::App& app) {
+RegisterCommand controller_sim_cmd("controller-sim", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "controller-sim",
       "Run the reference firmware on a simulated robot (default: the prototype, 4 joints, 1 kHz) behind a pseudo-terminal; prints its path");

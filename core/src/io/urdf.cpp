@@ -28,7 +28,7 @@ std::string desc(const XmlElement& e) {
 
 [[noreturn]] void fail(const XmlElement& e, const std::string& msg) { throw Error("URDF " + desc(e) + ": " + msg); }
 
-std::string num(double v) {
+std::string numberText(double v) {
   std::ostringstream os;
   os.precision(10);
   os << v;
@@ -172,7 +172,7 @@ struct Reader {
       if (c.name != "origin" && c.name != "mass" && c.name != "inertia") warn(c, "unknown element in <inertial>, ignored");
     if (!mass) fail(in, "missing <mass> (link " + quoteInput(link) + ")");
     I.mass = requiredNumber(*mass, "value");
-    if (I.mass < 0) fail(*mass, "link " + quoteInput(link) + ": mass must be ≥ 0 (got " + num(I.mass) + ")");
+    if (I.mass < 0) fail(*mass, "link " + quoteInput(link) + ": mass must be ≥ 0 (got " + numberText(I.mass) + ")");
     Mat3 J = Mat3::Zero();
     if (!inertia) {
       warn(in, "no <inertia> (link " + quoteInput(link) + "): taken as a point mass");
@@ -185,15 +185,15 @@ struct Reader {
       const double scale = std::max(1e-300, J.cwiseAbs().maxCoeff());
       if (ev[0] < -1e-12 * scale)
         fail(*inertia, "link " + quoteInput(link) + ": inertia must be positive semi-definite (smallest principal moment " +
-                           num(ev[0]) + ")");
+                           numberText(ev[0]) + ")");
       if (ev[0] + ev[1] < ev[2] * (1 - 1e-9)) {
         if (opt.balance_inertia) {
           const double mean = ev.sum() / 3;
           J = mean * Mat3::Identity();
-          warn(*inertia, "link " + quoteInput(link) + ": principal moments (" + num(ev[0]) + ", " + num(ev[1]) + ", " + num(ev[2]) +
-                             ") break the triangle inequality; replaced by their mean " + num(mean) + " (balance inertia)");
+          warn(*inertia, "link " + quoteInput(link) + ": principal moments (" + numberText(ev[0]) + ", " + numberText(ev[1]) + ", " + numberText(ev[2]) +
+                             ") break the triangle inequality; replaced by their mean " + numberText(mean) + " (balance inertia)");
         } else {
-          warn(*inertia, "link " + quoteInput(link) + ": principal moments (" + num(ev[0]) + ", " + num(ev[1]) + ", " + num(ev[2]) +
+          warn(*inertia, "link " + quoteInput(link) + ": principal moments (" + numberText(ev[0]) + ", " + numberText(ev[1]) + ", " + numberText(ev[2]) +
                              ") break the triangle inequality A + B ≥ C (not a physical body); kept as given (the balance-inertia option replaces them by their mean)");
         }
       }
@@ -466,11 +466,11 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
         if (!cont) {
           L.lower = number(c, "lower", 0);  // URDF: default 0
           L.upper = number(c, "upper", 0);
-          if (L.lower > L.upper) fail(c, "lower (" + num(L.lower) + ") exceeds upper (" + num(L.upper) + ")");
+          if (L.lower > L.upper) fail(c, "lower (" + numberText(L.lower) + ") exceeds upper (" + numberText(L.upper) + ")");
         }
         for (const char* key : {"velocity", "effort"}) {
           const double v = number(c, key, 0);
-          if (v < 0) fail(c, std::string("attribute ") + key + " must be ≥ 0 (got " + num(v) + ")");
+          if (v < 0) fail(c, std::string("attribute ") + key + " must be ≥ 0 (got " + numberText(v) + ")");
           if (v == 0 && c.attribute(key)) r.warn(c, std::string(key) + "=\"0\" read as no " + key + " limit");
           if (v > 0) (std::string(key) == "velocity" ? L.velocity : L.effort) = v;
         }

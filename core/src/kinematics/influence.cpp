@@ -17,10 +17,6 @@ void requireCubicSize(int n) {
                 " joints (this model has " + std::to_string(n) + ")");
 }
 
-void checkLink(const Model& model, int link) {
-  if (link < 0 || link >= model.njoints())
-    throw Error("link: must be in [0, " + std::to_string(model.njoints() - 1) + "] (got " + std::to_string(link) + ")");
-}
 
 /// Writes the requested parts. Translation goes to rows/planes [tOff, tOff+3) when tOff ≥ 0,
 /// rotation to [rOff, rOff+3) when rOff ≥ 0. G/H/D must already have the right shape and be zero.
@@ -100,7 +96,7 @@ void checkG(const Model& model, const Eigen::Ref<MatX>& G, int rows, const char*
 }  // namespace
 
 void influence(const Model& model, const Data& data, int link, const Vec3& point_in_link, Influence& out, int order) {
-  checkLink(model, link);
+  kin_detail::checkLink(model, link);
   if (order < 1 || order > 3) throw Error("order: must be 1, 2 or 3 (got " + std::to_string(order) + ")");
   const int n = model.nv;
   if (order >= 3) requireCubicSize(n);
@@ -127,7 +123,7 @@ void toolInfluence(const Model& model, const Data& data, Influence& out, int ord
 
 /// Checks and zeroes the outputs of the 3-row influence functions (G 3×n, H 3×n×n, D 3×n×n×n).
 static void prepareRows3(const Model& model, int link, Eigen::Ref<MatX> G, Tensor3* H, Tensor4* D) {
-  checkLink(model, link);
+  kin_detail::checkLink(model, link);
   checkG(model, G, 3, "G");
   const int n = model.nv;
   G.setZero();

@@ -14,10 +14,6 @@ bool supports(const Model& model, int j, int k) {
 }
 
 namespace {
-void checkLink(const Model& model, int link) {
-  if (link < 0 || link >= model.njoints())
-    throw Error("link: must be in [0, " + std::to_string(model.njoints() - 1) + "] (got " + std::to_string(link) + ")");
-}
 void checkShape(const Model& model, const Eigen::Ref<MatX>& J, const char* what) {
   if (J.rows() != 6 || J.cols() != model.nv) throw Error(std::string(what) + ": must be 6×" + std::to_string(model.nv));
 }
@@ -59,7 +55,7 @@ void worldJacobianDerivative(const Model& model, const Data& data, int link, con
 }  // namespace
 
 void pointJacobian(const Model& model, const Data& data, int link, const Vec3& point_in_link, Eigen::Ref<MatX> J) {
-  checkLink(model, link);
+  kin_detail::checkLink(model, link);
   checkShape(model, J, "J");
   worldPointJacobian(model, data, link, data.oMi[link].act(point_in_link), J);
 }
@@ -79,7 +75,7 @@ void toolJacobian(const Model& model, const Data& data, Eigen::Ref<MatX> J, Fram
 
 void pointJacobianDerivative(const Model& model, const Data& data, int link, const Vec3& point_in_link,
                              const Eigen::Ref<const VecX>& qd, Eigen::Ref<MatX> Jdot) {
-  checkLink(model, link);
+  kin_detail::checkLink(model, link);
   checkShape(model, Jdot, "Jdot");
   if (qd.size() != model.nv) throw Error("qd: expected " + std::to_string(model.nv) + " values, got " + std::to_string(qd.size()));
   worldJacobianDerivative(model, data, link, data.oMi[link].act(point_in_link), qd, Jdot);

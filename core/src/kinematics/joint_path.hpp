@@ -1,9 +1,17 @@
 // Internal to the kinematics area: the joints that move one link, as world-frame quantities, shared by
-// the Jacobian derivative and the influence coefficients.
+// the Jacobian derivative and the influence coefficients; the link-index check of the area's entry points.
 #pragma once
 #include <achain/model/data.hpp>
 
+#include <string>
+
 namespace achain::kin_detail {
+
+/// Refuses a link index outside the model.
+inline void checkLink(const Model& model, int link) {
+  if (link < 0 || link >= model.njoints())
+    throw Error("link: must be in [0, " + std::to_string(model.njoints() - 1) + "] (got " + std::to_string(link) + ")");
+}
 
 /// Fills data.kin.path[0..K) with the joints that move `link` (those with a coordinate), base first,
 /// for the world point P. Returns K.

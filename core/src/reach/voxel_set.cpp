@@ -1,4 +1,5 @@
 #include <achain/reach/voxel_set.hpp>
+#include "number_text.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -9,14 +10,6 @@
 
 namespace achain {
 
-namespace {
-std::string num(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-}  // namespace
-
 double VoxelSet::cellsFor(double voxel, const Vec3& origin, const Vec3& lo_point, const Vec3& hi_point) {
   double total = 1;
   for (int a = 0; a < 3; ++a)
@@ -25,7 +18,7 @@ double VoxelSet::cellsFor(double voxel, const Vec3& origin, const Vec3& lo_point
 }
 
 VoxelSet::VoxelSet(double voxel, const Vec3& origin, const Vec3& lo_point, const Vec3& hi_point, double max_cells) {
-  if (!(voxel > 0) || !std::isfinite(voxel)) throw Error("voxel: must be a positive finite length (got " + num(voxel) + ")");
+  if (!(voxel > 0) || !std::isfinite(voxel)) throw Error("voxel: must be a positive finite length (got " + reach_detail::shortNumber(voxel) + ")");
   if (!origin.allFinite()) throw Error("origin: must be finite");
   if (!lo_point.allFinite() || !hi_point.allFinite()) throw Error("workspace bounds: not finite (check the joint limits)");
   voxel_ = voxel;
@@ -36,14 +29,14 @@ VoxelSet::VoxelSet(double voxel, const Vec3& origin, const Vec3& lo_point, const
   for (int a = 0; a < 3; ++a) {
     const double l = std::floor((lo_point[a] - origin[a]) * inv_) - 1;
     const double h = std::floor((hi_point[a] - origin[a]) * inv_) + 1;
-    if (!(h - l + 1 < 2e9)) throw Error("voxel: " + num(voxel) + " m is too small for a workspace this large");
+    if (!(h - l + 1 < 2e9)) throw Error("voxel: " + reach_detail::shortNumber(voxel) + " m is too small for a workspace this large");
     lo_[a] = int(l);
     hi[a] = int(h);
     dims_[a] = hi[a] - lo_[a] + 1;
     total *= dims_[a];
   }
   if (total > max_cells)
-    throw Error("voxel: " + num(voxel) + " m needs a grid of " + num(total) + " cells over the reach box (limit " + num(max_cells) +
+    throw Error("voxel: " + reach_detail::shortNumber(voxel) + " m needs a grid of " + reach_detail::shortNumber(total) + " cells over the reach box (limit " + reach_detail::shortNumber(max_cells) +
                 "); use a larger voxel");
   bits_.assign(size_t((int64_t(total) + 63) / 64), 0);
 }
@@ -103,7 +96,7 @@ bool VoxelSet::bounds(Vec3& mn, Vec3& mx) const {
 namespace {
 void sameLattice(const VoxelSet& a, const VoxelSet& b) {
   if (std::abs(a.voxel() - b.voxel()) > 1e-12 * a.voxel())
-    throw Error("overlap: the two workspaces use different voxel sizes (" + num(a.voxel()) + " vs " + num(b.voxel()) + " m)");
+    throw Error("overlap: the two workspaces use different voxel sizes (" + reach_detail::shortNumber(a.voxel()) + " vs " + reach_detail::shortNumber(b.voxel()) + " m)");
   if ((a.origin() - b.origin()).cwiseAbs().maxCoeff() > 1e-12 * a.voxel())
     throw Error("overlap: the two workspaces use different lattice origins");
 }

@@ -1,4 +1,5 @@
 #include <achain/reach/workspace.hpp>
+#include "number_text.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -49,11 +50,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string num(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
 
 using reach_detail::Motion;
 
@@ -111,7 +107,7 @@ void jointMotion(const JointModel& jm, double u, double& theta, double& dz) {
 int stepsFor(double range, double step, const std::string& what) {
   if (range <= 0) return 0;
   const double n = std::ceil(range / step - 1e-9);
-  if (!(n <= 1e7)) throw Error(what + ": " + num(n) + " steps over the joint range; use a larger step or voxel");
+  if (!(n <= 1e7)) throw Error(what + ": " + reach_detail::shortNumber(n) + " steps over the joint range; use a larger step or voxel");
   return std::max(1, int(n));
 }
 
@@ -711,7 +707,7 @@ struct WorkspaceJob::Impl {
 namespace {
 
 std::string bytesText(double b) {
-  return b >= double(1u << 30) ? num(b / double(1u << 30)) + " GiB" : num(b / double(1u << 20)) + " MiB";
+  return b >= double(1u << 30) ? reach_detail::shortNumber(b / double(1u << 30)) + " GiB" : reach_detail::shortNumber(b / double(1u << 20)) + " MiB";
 }
 
 /// Everything a job decides before it allocates its grid: the validated options, the swept joints, the
@@ -766,20 +762,20 @@ double dimension(double fine, double coarse) {
 }
 
 Setup setUp(const Model& model, const WorkspaceOptions& opt, Data& data, bool check_caps, bool pilots) {
-  if (!(opt.voxel > 0) || !std::isfinite(opt.voxel)) throw Error("voxel: must be a positive finite length in metres (got " + num(opt.voxel) + ")");
-  if (opt.voxel > kMaxLength) throw Error("voxel: " + num(opt.voxel) + " m is past the physical range (≤ " + num(kMaxLength) + " m)");
-  if (!(opt.step >= 0) || !std::isfinite(opt.step)) throw Error("step: must be ≥ 0 (0 = automatic; got " + num(opt.step) + ")");
-  if (!(opt.step_linear >= 0) || !std::isfinite(opt.step_linear)) throw Error("step_linear: must be ≥ 0 (0 = automatic; got " + num(opt.step_linear) + ")");
-  if (!(opt.spacing > 0) || !std::isfinite(opt.spacing)) throw Error("spacing: must be > 0 (got " + num(opt.spacing) + ")");
+  if (!(opt.voxel > 0) || !std::isfinite(opt.voxel)) throw Error("voxel: must be a positive finite length in metres (got " + reach_detail::shortNumber(opt.voxel) + ")");
+  if (opt.voxel > kMaxLength) throw Error("voxel: " + reach_detail::shortNumber(opt.voxel) + " m is past the physical range (≤ " + reach_detail::shortNumber(kMaxLength) + " m)");
+  if (!(opt.step >= 0) || !std::isfinite(opt.step)) throw Error("step: must be ≥ 0 (0 = automatic; got " + reach_detail::shortNumber(opt.step) + ")");
+  if (!(opt.step_linear >= 0) || !std::isfinite(opt.step_linear)) throw Error("step_linear: must be ≥ 0 (0 = automatic; got " + reach_detail::shortNumber(opt.step_linear) + ")");
+  if (!(opt.spacing > 0) || !std::isfinite(opt.spacing)) throw Error("spacing: must be > 0 (got " + reach_detail::shortNumber(opt.spacing) + ")");
   if (!opt.point.allFinite()) throw Error("point: must be finite");
   if (!opt.origin.allFinite()) throw Error("origin: must be finite");
-  if (!(opt.samples >= 1) || !std::isfinite(opt.samples) || opt.samples > 1e13) throw Error("samples: must be a count ≥ 1 (got " + num(opt.samples) + ")");
+  if (!(opt.samples >= 1) || !std::isfinite(opt.samples) || opt.samples > 1e13) throw Error("samples: must be a count ≥ 1 (got " + reach_detail::shortNumber(opt.samples) + ")");
   if (opt.threads < 0) throw Error("threads: must be ≥ 0");
   if (opt.refine < 1 || opt.refine > 8) throw Error("refine: must be between 1 and 8 (got " + std::to_string(opt.refine) + ")");
-  if (!(opt.prune_above >= 0)) throw Error("prune_above: must be ≥ 0 (0 = always prune, infinity = never; got " + num(opt.prune_above) + ")");
+  if (!(opt.prune_above >= 0)) throw Error("prune_above: must be ≥ 0 (0 = always prune, infinity = never; got " + reach_detail::shortNumber(opt.prune_above) + ")");
   for (const auto& [v, name] : {std::pair<double, const char*>{opt.max_cells, "max_cells"}, {opt.max_bytes, "max_bytes"},
                                 {opt.max_evaluations, "max_evaluations"}})
-    if (!(v > 0)) throw Error(std::string(name) + ": must be > 0 (got " + num(v) + ")");
+    if (!(v > 0)) throw Error(std::string(name) + ": must be > 0 (got " + reach_detail::shortNumber(v) + ")");
   Setup S;
   S.path = toolPath(model);
   const int n = int(S.path.joints.size());
@@ -889,15 +885,15 @@ Setup setUp(const Model& model, const WorkspaceOptions& opt, Data& data, bool ch
   }
   if (!check_caps) return S;
   if (E.cells > opt.max_cells)
-    throw Error("voxel: " + num(opt.voxel) + " m needs a grid of " + num(E.cells) + " cells over the reach box (cap max_cells = " +
-                num(opt.max_cells) + "); use a larger voxel");
+    throw Error("voxel: " + reach_detail::shortNumber(opt.voxel) + " m needs a grid of " + reach_detail::shortNumber(E.cells) + " cells over the reach box (cap max_cells = " +
+                reach_detail::shortNumber(opt.max_cells) + "); use a larger voxel");
   if (E.bytes > opt.max_bytes)
-    throw Error("voxel: " + num(opt.voxel) + " m needs about " + bytesText(E.bytes) + " of memory (estimate; cap max_bytes = " +
+    throw Error("voxel: " + reach_detail::shortNumber(opt.voxel) + " m needs about " + bytesText(E.bytes) + " of memory (estimate; cap max_bytes = " +
                 bytesText(opt.max_bytes) + "); use a larger voxel, or raise max_bytes (CLI --max-bytes, JS maxBytes) to run it anyway");
   if (E.evaluations > opt.max_evaluations) {
     const char* what = opt.method == WorkspaceMethod::MonteCarlo ? "samples" : opt.method == WorkspaceMethod::Castelli ? "step" : "voxel";
-    throw Error(std::string(what) + ": about " + num(E.evaluations) + " point evaluations, " + num(E.seconds) +
-                " s at the nominal rate (estimate; cap max_evaluations = " + num(opt.max_evaluations) + ")" +
+    throw Error(std::string(what) + ": about " + reach_detail::shortNumber(E.evaluations) + " point evaluations, " + reach_detail::shortNumber(E.seconds) +
+                " s at the nominal rate (estimate; cap max_evaluations = " + reach_detail::shortNumber(opt.max_evaluations) + ")" +
                 (opt.method == WorkspaceMethod::Castelli ? "; Castelli's cost is a product over the joints: use a larger step, or the robinson method"
                                                          : "; use a larger voxel") +
                 ", or raise max_evaluations (CLI --max-evaluations, JS maxEvaluations) to run it anyway");

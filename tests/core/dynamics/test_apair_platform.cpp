@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "helpers.hpp"
 #include <achain/dynamics/apair_platform.hpp>
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
@@ -16,8 +17,7 @@ using namespace achain;
 
 namespace {
 
-constexpr double kIn = 0.0254;
-const double kRho = 4 * std::sqrt(2.0) * kIn;  // the prototype's A-pair
+const double kRho = 4 * std::sqrt(2.0) * test::kInch;  // the prototype's A-pair
 
 /// Rotation vector of R (small angles suffice here).
 Vec3 rotvec(const Mat3& R) {
@@ -25,7 +25,7 @@ Vec3 rotvec(const Mat3& R) {
   return aa.angle() * aa.axis();
 }
 
-double relErr(const VecX& a, const VecX& b) { return (a - b).cwiseAbs().maxCoeff() / std::max(1e-300, b.cwiseAbs().maxCoeff()); }
+double relMaxErr(const VecX& a, const VecX& b) { return (a - b).cwiseAbs().maxCoeff() / std::max(1e-300, b.cwiseAbs().maxCoeff()); }
 
 }  // namespace
 
@@ -50,7 +50,7 @@ TEST_CASE("exact A-pair: closure reproduces d = ρ sin(θ_v/2), no drift, Robins
   // Started away from the branch (drift, tilt, wrong height) at isolated θ: it still lands on Eq. 2.28.
   ApairPlatform P(kRho);
   const double a = P.side(), l = P.legLength();
-  CHECK(l == Approx(6 * kIn).epsilon(1e-12));         // l = a√3/2 = 6 in
+  CHECK(l == Approx(6 * test::kInch).epsilon(1e-12));         // l = a√3/2 = 6 in
   CHECK(a == Approx(kRho * 3 / std::sqrt(6.0)).epsilon(1e-14));  // ρ = a√6/3
   for (double deg : {60.0, 75.0, 120.0, 180.0, 240.0, 299.0, 300.0}) {
     Eigen::Matrix<double, 5, 1> x0;
@@ -200,11 +200,11 @@ TEST_CASE("exact prototype-4a (24 legs): FK, massless = serial RNEA, energy iden
     o.legs = LegModel::Massless;
     E.inverseDynamics(q, qd, qdd, false, te);
     inverseDynamics(M, d, q, qd, qdd, o, ts);
-    CHECK(relErr(te, ts) < 1e-9);
+    CHECK(relMaxErr(te, ts) < 1e-9);
     o.legs = LegModel::Full;
     E.inverseDynamics(q, qd, qdd, true, te);
     inverseDynamics(M, d, q, qd, qdd, o, ts);
-    CHECK(relErr(te, ts) < 1e-9);
+    CHECK(relMaxErr(te, ts) < 1e-9);
     // Lagrangian identities by finite differences of I* and V along each coordinate:
     // q̇ᵀP*_k q̇ = Σ (∂I*_km/∂q_n − ½ ∂I*_mn/∂q_k) q̇_m q̇_n,  T^L_k = −∂V/∂q_k.
     E.update(q);

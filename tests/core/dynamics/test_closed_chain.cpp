@@ -21,7 +21,6 @@ using namespace achain;
 
 namespace {
 
-constexpr double kIn = 0.0254;                     // m per in
 constexpr double kInLbf = 0.1129848290276167;      // N·m per in·lbf
 constexpr double kLbf = 4.4482216152605;           // N per lbf
 const double kDegR = kPi / 180;
@@ -49,7 +48,7 @@ struct FiveBar {
 };
 
 // w = (φ1 [rad], X_h [m], Y_h [m], θ_h [rad]): the SI→(in, lbf) factor of each coordinate.
-const double kWs[4] = {1, kIn, kIn, 1};
+const double kWs[4] = {1, test::kInch, test::kInch, 1};
 
 }  // namespace
 
@@ -58,12 +57,12 @@ TEST_CASE("five-bar: the loop closes at Freeman's configuration (Table C-1 posit
   const double expect[4] = {70, -35, -100, -25};
   for (int i = 0; i < 4; ++i) CHECK(fb.q[i] / kDegR == Approx(expect[i]).margin(1e-5));
   forwardKinematics(fb.model, fb.data, fb.q);
-  const Vec3 A = fb.data.oMi[0].p / kIn, B = fb.data.oMi[2].p / kIn;
+  const Vec3 A = fb.data.oMi[0].p / test::kInch, B = fb.data.oMi[2].p / test::kInch;
   CHECK(near(A.x(), 4.10, 0.005));
   CHECK(near(A.y(), 11.28, 0.005));
   CHECK(near(B.x(), 33.9, 0.05));
   CHECK(near(B.y(), 3.29, 0.005));  // [fix] printed −3.29
-  const Vec3 c2 = fb.data.oMi[1].act(Vec3(-12 * kIn, 0, 0)) / kIn;
+  const Vec3 c2 = fb.data.oMi[1].act(Vec3(-12 * test::kInch, 0, 0)) / test::kInch;
   CHECK(near(c2.x(), 13.93, 0.005));
   CHECK(near(c2.y(), 18.16, 0.005));
   // A perturbed start closes back onto the same branch.
@@ -91,7 +90,7 @@ TEST_CASE("five-bar: Table C-1 velocities and accelerations (ψ̇ = −0.0743, �
     MatX G(3, 4);
     Tensor3 H;
     pointInfluence(fb.model, fb.data, link, p, G, &H);
-    const Vec3 vel = G * qd / kIn, acc = (G * qdd + quadratic(H, qd, qd)) / kIn;
+    const Vec3 vel = G * qd / test::kInch, acc = (G * qdd + quadratic(H, qd, qd)) / test::kInch;
     for (int k = 0; k < 2; ++k) v[k] = vel[k], a[k] = acc[k];
   };
   double v[2], a[2];
@@ -105,7 +104,7 @@ TEST_CASE("five-bar: Table C-1 velocities and accelerations (ψ̇ = −0.0743, �
   CHECK(near(v[1], 0.0, 0.05, 0));
   CHECK(near(a[0], -6.0, 0.05, 0));
   CHECK(near(a[1], -108.0, 0.05, 0));
-  pointRates(1, Vec3(-12 * kIn, 0, 0), v, a);  // coupler centroid
+  pointRates(1, Vec3(-12 * test::kInch, 0, 0), v, a);  // coupler centroid
   CHECK(near(a[0], -4.31, 0.005, 0));
   CHECK(near(a[1], -74.51, 0.005, 0));
 }
@@ -121,8 +120,8 @@ TEST_CASE("five-bar: Table C-2 open-chain model [G^w_φ], [H^e], I*_φφ, P*_φ�
   for (int m = 0; m < 4; ++m)
     for (int n = 0; n < 4; ++n) {
       CHECK(cm.Hw_phiphi(0, m, n) == 0);
-      CHECK(near(cm.Hw_phiphi(1, m, n) / kIn, -HX[m][n], 0.01, 0));
-      CHECK(near(cm.Hw_phiphi(2, m, n) / kIn, HY[m][n], 0.01, 0));
+      CHECK(near(cm.Hw_phiphi(1, m, n) / test::kInch, -HX[m][n], 0.01, 0));
+      CHECK(near(cm.Hw_phiphi(2, m, n) / test::kInch, HY[m][n], 0.01, 0));
       CHECK(std::abs(cm.Hw_phiphi(3, m, n)) < 1e-12);
     }
   const double I[4][4] = {{2.774, 1.418, 0, 0}, {1.418, 0.808, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};

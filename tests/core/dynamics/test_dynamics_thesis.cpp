@@ -19,9 +19,8 @@ using namespace achain;
 namespace {
 
 constexpr double kLb = 0.45359237;          // kg
-constexpr double kIn = 0.0254;              // m
 constexpr double kInLb = 0.1129848290276167; // N·m per lbf·in
-constexpr double kG = 386.088 * kIn;        // m/s²
+constexpr double kG = 386.088 * test::kInch;        // m/s²
 
 /// One vertical A-pair: platform CG on the axis at the platform frame's origin (Robinson §3.7.1).
 Model singleApair(double rho, double m, double Izz, double leg_mass, bool vertical = true) {
@@ -54,7 +53,7 @@ double robinsonTorque(double rho, double m, double Izz, double ml, double th, do
 
 TEST_CASE("single vertical A-pair = Robinson Eq. 3.63 plus the corrected leg terms, every leg model", "[dynamics][thesis]") {
   // Thesis Sec. 3.8.6: 10 x 8 in plate of 4.135 lb, Izz = m/12 (10² + 8²), legs 0.115 lb, rho = 4√2 in.
-  const double rho = 4 * std::sqrt(2.0) * kIn, m = 4.135 * kLb, Izz = m / 12 * (100 + 64) * kIn * kIn, ml = 0.115 * kLb;
+  const double rho = 4 * std::sqrt(2.0) * test::kInch, m = 4.135 * kLb, Izz = m / 12 * (100 + 64) * test::kInch * test::kInch, ml = 0.115 * kLb;
   const Model M = singleApair(rho, m, Izz, ml);
   Data ws(M);
   VecX tau(1);
@@ -121,7 +120,7 @@ TEST_CASE("A-pair leg kinetic energy: six slender rods from the leg endpoints (f
 }
 
 TEST_CASE("single horizontal A-pair with its CG on the axis: no gravity torque, B = Izz + (ρ²m/8)(1+cos θ)", "[dynamics][thesis]") {
-  const double rho = 4 * std::sqrt(2.0) * kIn, m = 4.135 * kLb, Izz = m / 12 * 164 * kIn * kIn;
+  const double rho = 4 * std::sqrt(2.0) * test::kInch, m = 4.135 * kLb, Izz = m / 12 * 164 * test::kInch * test::kInch;
   const Model M = singleApair(rho, m, Izz, 0.115 * kLb, false);
   Data ws(M);
   VecX g(1);
@@ -141,7 +140,7 @@ TEST_CASE("prototype-4a joint-1 gravity terms: Eq. 3.134 (links) and Eq. 3.137 (
   Data ws(M);
   std::mt19937 rng(9);
   VecX g(4), g0(4);
-  const double rho = 4 * std::sqrt(2.0) * kIn, mLegs = 6 * 0.115 * kLb;
+  const double rho = 4 * std::sqrt(2.0) * test::kInch, mLegs = 6 * 0.115 * kLb;
   double mass = 0;
   for (const auto& j : M.joints) mass += j.link.mass;
   for (int k = 0; k < 20; ++k) {

@@ -31,7 +31,7 @@ JM jacobianAndMass(const Model& m, const VecX& q, const DynamicsOptions& o = {})
   return r;
 }
 
-double relErr(const MatX& a, const MatX& b) { return (a - b).norm() / std::max(1e-300, b.norm()); }
+double relNormErr(const MatX& a, const MatX& b) { return (a - b).norm() / std::max(1e-300, b.norm()); }
 
 }  // namespace
 
@@ -51,12 +51,12 @@ TEST_CASE("cartesianInertia (PUMA 560): Λ⁻¹ = J M⁻¹ Jᵀ, Λ = J⁻ᵀ M 
     REQUIRE(c.rank == 6);
     const MatX Jinv = luJ.inverse();
     const MatX mobility = jm.J * jm.M.inverse() * jm.J.transpose();
-    CHECK(relErr(c.Lambda_inv, mobility) < 1e-12);
+    CHECK(relNormErr(c.Lambda_inv, mobility) < 1e-12);
     // Inverting Λ⁻¹ costs its condition number κ = μ₁/μ₆ in relative accuracy (κ reaches 1e8 on the PUMA,
     // whose wrist links are light), whichever way it is inverted: the tolerances scale with κ.
     const double kappa = c.eigenvalues[0] / c.eigenvalues[5];
     INFO("condition of J M^-1 J^T: " << kappa);
-    CHECK(relErr(c.Lambda, Jinv.transpose() * jm.M * Jinv) < 1e-14 * kappa);
+    CHECK(relNormErr(c.Lambda, Jinv.transpose() * jm.M * Jinv) < 1e-14 * kappa);
     CHECK((c.Lambda * c.Lambda_inv - MatX::Identity(6, 6)).norm() < 1e-14 * kappa);
     // Λ is the Hessian of the kinetic energy T(ẋ) = ½ q̇ᵀ M q̇ at q̇ = J⁻¹ẋ, where T comes from the RNEA
     // (not the CRBA). T is quadratic, so the central second difference with step 1 is exact up to rounding.
@@ -67,7 +67,7 @@ TEST_CASE("cartesianInertia (PUMA 560): Λ⁻¹ = J M⁻¹ Jᵀ, Λ = J⁻ᵀ M 
         const VecX ei = VecX::Unit(6, i), ej = VecX::Unit(6, j);
         H(i, j) = (T(ei + ej) - T(ei - ej) - T(-ei + ej) + T(-ei - ej)) / 4;
       }
-    CHECK(relErr(c.Lambda, H) < 1e-14 * kappa);
+    CHECK(relNormErr(c.Lambda, H) < 1e-14 * kappa);
     // Eigen pairs: Λ⁻¹ v = μ v, descending.
     for (int i = 0; i < 6; ++i) CHECK((c.Lambda_inv * c.axes.col(i) - c.eigenvalues[i] * c.axes.col(i)).norm() < 1e-12 * c.eigenvalues[0]);
     for (int i = 0; i + 1 < 6; ++i) CHECK(c.eigenvalues[i] >= c.eigenvalues[i + 1]);
@@ -89,10 +89,10 @@ TEST_CASE("cartesianInertia (prototype 4A-chain, 4 DOF): pseudo-inverse of rank 
     CHECK(c.rank == 4);
     CHECK(c.Lambda.allFinite());
     // For J of full column rank, Λ = (J M⁻¹ Jᵀ)⁺ gives JᵀΛJ = M: the kinetic energy of every reachable twist.
-    CHECK(relErr(jm.J.transpose() * c.Lambda * jm.J, jm.M) < 1e-10);
-    CHECK(relErr(c.Lambda * c.Lambda_inv * c.Lambda, c.Lambda) < 1e-10);  // Moore–Penrose identities
-    CHECK(relErr(c.Lambda_inv * c.Lambda * c.Lambda_inv, c.Lambda_inv) < 1e-10);
-    CHECK(relErr(c.Lambda, c.Lambda.transpose()) < 1e-15);
+    CHECK(relNormErr(jm.J.transpose() * c.Lambda * jm.J, jm.M) < 1e-10);
+    CHECK(relNormErr(c.Lambda * c.Lambda_inv * c.Lambda, c.Lambda) < 1e-10);  // Moore–Penrose identities
+    CHECK(relNormErr(c.Lambda_inv * c.Lambda * c.Lambda_inv, c.Lambda_inv) < 1e-10);
+    CHECK(relNormErr(c.Lambda, c.Lambda.transpose()) < 1e-15);
     std::mt19937 rng(3);
     std::normal_distribution<double> g;
     for (int k = 0; k < 5; ++k) {
@@ -106,7 +106,7 @@ TEST_CASE("cartesianInertia (prototype 4A-chain, 4 DOF): pseudo-inverse of rank 
     cartesianInertia(m, d, q, o, cv, TaskRows::Linear);
     CHECK(cv.rank == 3);
     const MatX Jv = jm.J.topRows(3);
-    CHECK(relErr(cv.Lambda, (Jv * jm.M.inverse() * Jv.transpose()).inverse()) < 1e-10);
+    CHECK(relNormErr(cv.Lambda, (Jv * jm.M.inverse() * Jv.transpose()).inverse()) < 1e-10);
   }
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("cartesianInertia: singular and near-singular PUMA stay finite (trunca
   cartesianInertia(m, d, q, {}, c);
   CHECK(c.rank == 5);
   CHECK(c.Lambda.allFinite());
-  CHECK(relErr(c.Lambda * c.Lambda_inv * c.Lambda, c.Lambda) < 1e-9);
+  CHECK(relNormErr(c.Lambda * c.Lambda_inv * c.Lambda, c.Lambda) < 1e-9);
   // 1e-7 rad away: μ_min/μ_max ≈ 1e-15, below the default tolerance 1e-10 → still rank 5, Λ bounded.
   VecX qn = q;
   qn[4] = 1e-7;
@@ -128,7 +128,7 @@ TEST_CASE("cartesianInertia: singular and near-singular PUMA stay finite (trunca
   cartesianInertia(m, d, qn, {}, cn);
   CHECK(cn.rank == 5);
   CHECK(cn.Lambda.allFinite());
-  CHECK(relErr(cn.Lambda, c.Lambda) < 1e-5);
+  CHECK(relNormErr(cn.Lambda, c.Lambda) < 1e-5);
   // A tolerance of 0 keeps the sixth direction: full rank, finite but huge.
   cartesianInertia(m, d, qn, {}, cn, TaskRows::All, 0.0);
   CHECK(cn.rank == 6);

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "helpers.hpp"
 #include <achain/dynamics/parallel_robot.hpp>
 #include <achain/io/parallel_json.hpp>
 #include <achain/kinematics/fk.hpp>
@@ -17,13 +18,12 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kIn = 0.0254;                 // m per in
 constexpr double kInLbfS2 = 0.1129848290276167;  // kg·m² per in·lbf·s²
 
 // Freeman's units for App. E: the w components x, y are lengths (in), θ an angle; inertia in in·lbf·s².
 double lengthPower(int a, int b = -1, int c = -1) {
   auto n = [](int i) { return (i == 0 || i == 1) ? 1 : 0; };
-  return std::pow(kIn, n(a) + (b < 0 ? 0 : n(b)) + (c < 0 ? 0 : n(c)));
+  return std::pow(test::kInch, n(a) + (b < 0 ? 0 : n(b)) + (c < 0 ? 0 : n(c)));
 }
 
 using test::symPlane;
@@ -58,9 +58,9 @@ TEST_CASE("parallel-3rrr built-in: Table E-1 (leg 1) and Table E-2 to ±0.001, r
   // Joint-referenced (Table E-1, left): rows x, y (in) and θ of the leg's tool.
   CHECK(withinAt([&](int i, int k) { return st.pm.Gw_phi[0](i, k) / lengthPower(i); },
                {{-1.475, 0, -0.5}, {2.55, 2.28, 0.866}, {1, 1, 1}}, t));
-  CHECK(withinAt([&](int i, int k) { return st.pm.Hw_phiphi[0](0, i, k) / kIn; },
+  CHECK(withinAt([&](int i, int k) { return st.pm.Hw_phiphi[0](0, i, k) / test::kInch; },
                {{-2.55, -2.28, -0.866}, {-2.28, -2.28, -0.866}, {-0.866, -0.866, -0.866}}, t));
-  CHECK(withinAt([&](int i, int k) { return st.pm.Hw_phiphi[0](1, i, k) / kIn; },
+  CHECK(withinAt([&](int i, int k) { return st.pm.Hw_phiphi[0](1, i, k) / test::kInch; },
                {{-1.475, 0, -0.5}, {0, 0, -0.5}, {-0.5, -0.5, -0.5}}, t));
   CHECK(st.pm.Hw_phiphi[0].plane(2).cwiseAbs().maxCoeff() < 1e-15);
   CHECK(withinAt([&](int i, int k) { return st.pm.legs_phi[0].Istar(i, k) / kInLbfS2; }, {{1, 0, 0}, {0, 0, 0}, {0, 0, 0}},
@@ -93,25 +93,25 @@ TEST_CASE("parallel-3rrr built-in: Table E-1 (leg 1) and Table E-2 to ±0.001, r
   CHECK(withinAt(Pw(st.pm.w.Pstar, 2), {{0.740, -0.189, -0.057}, {-0.189, 0.457, 0.304}, {-0.057, 0.304, 2.047}}, t));
   // (E-7): actuated at the base joints, I*_qq = diag(1, 2, 3) in·lbf·s² and P*_qqq = 0.
   CHECK((st.q_model.Istar / kInLbfS2 - Eigen::Vector3d(1, 2, 3).asDiagonal().toDenseMatrix()).cwiseAbs().maxCoeff() < 1e-10);
-  CHECK(st.q_model.Pstar.maxAbs() / kInLbfS2 * kIn * kIn < 1e-10);  // any of its entries in Freeman's units is below
+  CHECK(st.q_model.Pstar.maxAbs() / kInLbfS2 * test::kInch * test::kInch < 1e-10);  // any of its entries in Freeman's units is below
   CHECK(st.q_model.TL.cwiseAbs().maxCoeff() < 1e-12);               // gravity is normal to the plane
 }
 
 TEST_CASE("parallel-3rrr: the legs close at any reachable platform pose, and the loads are the platform's",
           "[dynamics][closed][parallel]") {
   const ParallelRobot robot = loadParallel("parallel-3rrr");
-  const SE3 X = planarPose(0.1 * kIn, -0.15 * kIn, 10 * kDeg, robot.pose);
+  const SE3 X = planarPose(0.1 * test::kInch, -0.15 * test::kInch, 10 * kDeg, robot.pose);
   Built b(robot, &X);
   for (size_t r = 0; r < robot.legs.size(); ++r) {
     forwardKinematics(robot.legs[r], b.datas[r], b.st.q[r]);
     const SE3& T = b.datas[r].oMtool;
-    CHECK((T.p - X.p).norm() < 1e-12 * kIn);
+    CHECK((T.p - X.p).norm() < 1e-12 * test::kInch);
     CHECK((T.R - X.R).cwiseAbs().maxCoeff() < 1e-12);
     CHECK(b.st.iterations[r] >= 1);
   }
   // Actuator loads for platform rates equal the platform loads by virtual work: T_w = [G^q_w]ᵀ T_q.
   ParallelMotion mo;
-  const VecX wd = Eigen::Vector3d(0.3 * kIn, -0.2 * kIn, 0.5), wdd = Eigen::Vector3d(-1.0 * kIn, 0.4 * kIn, 2.0);
+  const VecX wd = Eigen::Vector3d(0.3 * test::kInch, -0.2 * test::kInch, 0.5), wdd = Eigen::Vector3d(-1.0 * test::kInch, 0.4 * test::kInch, 2.0);
   parallelMotion(b.st, wd, wdd, mo);
   CHECK((b.st.Gq_w.transpose() * mo.Tq - mo.Tw).cwiseAbs().maxCoeff() < 1e-12 * (1 + mo.Tw.norm()));
   // Each actuator carries only its own base link (E-7): T_q = I_r q̈_r.

@@ -60,11 +60,11 @@ MatX stewartJacobian(const ParallelRobot& r, const SE3& X) {
   return J;
 }
 
-struct Built {
+struct StewartBuilt {
   ParallelRobot robot;
   std::vector<Data> datas;
   ParallelState st;
-  Built(ParallelRobot r, const SE3& X) : robot(std::move(r)) {
+  StewartBuilt(ParallelRobot r, const SE3& X) : robot(std::move(r)) {
     for (const Model& m : robot.legs) datas.emplace_back(m);
     parallelAt(robot, datas, X, DynamicsOptions{}, st);
   }
@@ -75,7 +75,7 @@ struct Built {
 TEST_CASE("stewart-6ups: every leg closes on the platform pose to 1e-12; [G^q_w] is the leg lengths' derivative",
           "[dynamics][closed][parallel]") {
   const SE3 X = testPose();
-  Built b(loadParallel("stewart-6ups"), X);
+  StewartBuilt b(loadParallel("stewart-6ups"), X);
   const ParallelRobot& r = b.robot;
   REQUIRE(!r.planar);
   REQUIRE(r.legs.size() == 6);
@@ -110,7 +110,7 @@ TEST_CASE("stewart-6ups: every leg closes on the platform pose to 1e-12; [G^q_w]
 TEST_CASE("stewart-6ups: I*_qq is SPD, the kinetic energy is the bodies' sum, the gravity loads are −∂V/∂w",
           "[dynamics][closed][parallel]") {
   const SE3 X = testPose();
-  Built b(loadParallel("stewart-6ups"), X);
+  StewartBuilt b(loadParallel("stewart-6ups"), X);
   const ParallelRobot& r = b.robot;
   const Eigen::SelfAdjointEigenSolver<MatX> es(0.5 * (b.st.q_model.Istar + b.st.q_model.Istar.transpose()));
   CHECK(es.eigenvalues().minCoeff() > 0.1);  // kg: at least the platform's share
@@ -151,7 +151,7 @@ TEST_CASE("stewart-6ups: the actuator forces holding a payload are the statics b
   for (auto& j : doc["parallel"]["leg"]["joints"]) j.erase("link");  // massless legs: the payload alone
   doc["parallel"]["platform"]["mass"] = 25;
   const SE3 X = testPose();
-  Built b(parallelFromJson(doc), X);
+  StewartBuilt b(parallelFromJson(doc), X);
   ParallelMotion mo;
   parallelMotion(b.st, Vec6::Zero(), Vec6::Zero(), mo);
   // Equilibrium of the platform: Σ f_i u_i + m g = 0 and Σ (R p_i) × f_i u_i = 0, i.e. Jᵀ f = −(m g; 0).

@@ -39,7 +39,7 @@ Model randomChain(std::mt19937& rng, bool apairs = true) {
 }
 
 /// Distance between two configurations modulo each joint's period.
-double periodicDistance(const Model& m, const VecX& a, const VecX& b) {
+double periodicGap(const Model& m, const VecX& a, const VecX& b) {
   double d = 0;
   for (int i = 0; i < m.nq; ++i) {
     double x = std::abs(a[i] - b[i]);
@@ -61,7 +61,7 @@ std::vector<VecX> allOf(const IkAllResult& r) {
 bool contains(const Model& m, const std::vector<VecX>& b, const std::vector<VecX>& a, double tol) {
   for (const VecX& x : a) {
     double best = kInf;
-    for (const VecX& y : b) best = std::min(best, periodicDistance(m, x, y));
+    for (const VecX& y : b) best = std::min(best, periodicGap(m, x, y));
     if (best > tol) return false;
   }
   return true;
@@ -147,7 +147,7 @@ TEST_CASE("ik sweep: random 4A-chains give the homotopy's solution set", "[ik][s
       CHECK((P.p - T.p).norm() + (P.R - T.R).norm() < 1e-9);
     }
     for (size_t i = 0; i < a.size(); ++i)
-      for (size_t j = i + 1; j < a.size(); ++j) CHECK(periodicDistance(m, a[i], a[j]) > 1e-7);
+      for (size_t j = i + 1; j < a.size(); ++j) CHECK(periodicGap(m, a[i], a[j]) > 1e-7);
     total += static_cast<int>(a.size());
     multi += a.size() > 1;
   }

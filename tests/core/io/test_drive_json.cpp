@@ -18,7 +18,7 @@ json planar2r() {
     if (r.name == "planar-2r") return json::parse(r.json);
   throw Error("planar-2r missing");
 }
-std::string errorOf(const json& j) {
+std::string driveErrorOf(const json& j) {
   try {
     const Model m = modelFromJson(j);
     jointFlexibilityFromJson(j, m);
@@ -105,5 +105,5 @@ TEST_CASE("drive json: bad drives are refused at load, naming the field", "[io][
                     Catch::Contains("joints[0].drive.motor_inertia: must be positive and finite"));
   CHECK_THROWS_WITH(modelFromJson(with(ok, nullptr)), Catch::Contains("joints[1].drive: missing"));
   CHECK_THROWS_WITH(modelFromJson(with(3.0, ok)), Catch::Contains("joints[0].drive: must be an object"));
-  CHECK(errorOf(with(ok, ok)).empty());
+  CHECK(driveErrorOf(with(ok, ok)).empty());
 }

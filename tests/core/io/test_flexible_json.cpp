@@ -17,7 +17,7 @@ json builtinJson(const std::string& name) {
     if (r.name == name) return json::parse(r.json);
   throw Error(name + " missing");
 }
-std::string errorOf(const json& j) {
+std::string flexibleErrorOf(const json& j) {
   try {
     const Model m = modelFromJson(j);
     flexibleLinksFromJson(j, m);
@@ -68,7 +68,7 @@ TEST_CASE("flexible json: families, explicit shapes and units", "[io][flex]") {
   json j = builtinJson("planar-2r");  // m, deg, kg
   j["joints"][0]["link"] = {{"mass", 2.0}, {"com", {0.5, 0, 0}}, {"inertia", {0.01, 2.0 / 12, 2.0 / 12, 0, 0, 0}}};
   j["joints"][0]["flexible"] = {{"length", 1.0}, {"ei_y", 100.0}, {"modes", {{"family", "monomial"}, {"n", 2}, {"torsion", false}}}};
-  CHECK(errorOf(j).find("joints[0].flexible.ei_z: missing: a z bending mode needs it") != std::string::npos);
+  CHECK(flexibleErrorOf(j).find("joints[0].flexible.ei_z: missing: a z bending mode needs it") != std::string::npos);
   j["joints"][0]["flexible"]["ei_z"] = 50.0;
   const Model m = modelFromJson(j);
   FlexibleLinks f = flexibleLinksFromJson(j, m);
@@ -95,7 +95,7 @@ TEST_CASE("flexible json: errors name the field", "[io][flex]") {
   auto with = [&](const std::string& key, const json& v) {
     json j = base;
     j["joints"][1]["flexible"][key] = v;
-    return errorOf(j);
+    return flexibleErrorOf(j);
   };
   CHECK(with("ei", 0.0) == "joints[1].flexible.ei: must be positive and finite (got 0.000000)");
   CHECK(with("length", -1.0) == "joints[1].flexible.length: must be positive and finite (got -1.000000)");
@@ -111,18 +111,18 @@ TEST_CASE("flexible json: errors name the field", "[io][flex]") {
   CHECK(with("stiffness", 1.0).find("joints[1].flexible.stiffness: unknown field") == 0);
   json j = base;
   j["joints"][1]["flexible"].erase("gj");
-  CHECK(errorOf(j) == "joints[1].flexible.gj: missing: a torsion mode needs it");
+  CHECK(flexibleErrorOf(j) == "joints[1].flexible.gj: missing: a torsion mode needs it");
   j = base;
   j["joints"][1]["link"]["mass"] = 0.0;
-  CHECK(errorOf(j) == "joints[1].link.mass: a flexible link needs a positive mass (the beam's, spread uniformly over its length)");
+  CHECK(flexibleErrorOf(j) == "joints[1].link.mass: a flexible link needs a positive mass (the beam's, spread uniformly over its length)");
   j = base;  // link 3 read about its origin: Iyy 850 < m·L²/3 = 1071 of its own uniform beam
   j["joints"][2]["link"]["inertia_about"] = "origin";
   j["joints"][2]["link"]["com"] = {11.58, 0, 0};
-  CHECK(errorOf(j).find("joints[2].link: the local inertia matrix is not positive definite") == 0);
+  CHECK(flexibleErrorOf(j).find("joints[2].link: the local inertia matrix is not positive definite") == 0);
   j = base;
   j["joints"][1]["link"]["inertia_about"] = "tip";
-  CHECK(errorOf(j) == "joints[1].link.inertia_about: must be \"com\" or \"origin\"");
+  CHECK(flexibleErrorOf(j) == "joints[1].link.inertia_about: must be \"com\" or \"origin\"");
   j = base;
   j["units"]["mass"] = "stone";
-  CHECK(errorOf(j).find("units.mass: unknown unit") == 0);
+  CHECK(flexibleErrorOf(j).find("units.mass: unknown unit") == 0);
 }

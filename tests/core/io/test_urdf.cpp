@@ -32,7 +32,7 @@ std::string fixture(const std::string& name) {
 
 Model loadFixture(const std::string& name, const UrdfOptions& o = {}) { return modelFromUrdfString(fixture(name), o); }
 
-std::string errorOf(const std::string& name, const UrdfOptions& o = {}) {
+std::string urdfErrorOf(const std::string& name, const UrdfOptions& o = {}) {
   try {
     loadFixture(name, o);
   } catch (const Error& e) {
@@ -159,7 +159,7 @@ TEST_CASE("a chain placed by origin/axis reaches the closed forms through its ex
 }
 
 TEST_CASE("mimic joints: one coordinate per independent joint, chains of mimics composed", "[io][urdf]") {
-  CHECK_THAT(errorOf("gripper_mimic.urdf"),
+  CHECK_THAT(urdfErrorOf("gripper_mimic.urdf"),
              Catch::Matchers::Contains("tool link: the tree has 2 leaf links ('pad', 'tip_link')"));
   UrdfOptions o;
   o.tool_link = "tip_link";
@@ -199,13 +199,13 @@ TEST_CASE("mimic joints: one coordinate per independent joint, chains of mimics 
 }
 
 TEST_CASE("a tree with two tools: the tool is chosen by link name, FK follows origin·Rot(axis, q)", "[io][urdf]") {
-  CHECK_THAT(errorOf("tree_two_tools.urdf"),
+  CHECK_THAT(urdfErrorOf("tree_two_tools.urdf"),
              Catch::Matchers::Contains("2 leaf links ('left_tool', 'right_tool'); choose the tool's link by name"));
   UrdfOptions o;
   o.tool_link = "nothing";
-  CHECK_THAT(errorOf("tree_two_tools.urdf", o), Catch::Matchers::Contains("no link is named 'nothing'"));
+  CHECK_THAT(urdfErrorOf("tree_two_tools.urdf", o), Catch::Matchers::Contains("no link is named 'nothing'"));
   o.tool_link = "torso";
-  CHECK_THAT(errorOf("tree_two_tools.urdf", o), Catch::Matchers::Contains("is the root link"));
+  CHECK_THAT(urdfErrorOf("tree_two_tools.urdf", o), Catch::Matchers::Contains("is the root link"));
   VecX q(5);
   q << 0.4, -0.8, 1.1, 0.6, 0.15;  // waist, left_shoulder, left_elbow, right_shoulder, right_slide
   const SE3 chest = urdfJoint(Vec3(0, 0, 0.5), Vec3(0, 0, 0.3), Vec3::UnitZ(), 0.4);
@@ -300,7 +300,7 @@ TEST_CASE("malformed or impossible URDF gets an error naming the element and lin
            Case{"non_psd_inertia.urdf", "URDF <inertia> (line 5): link 'arm': inertia must be positive semi-definite"},
            Case{"malformed.urdf", "(document): malformed XML at line 6"}}) {
     INFO(c.file);
-    CHECK_THAT(errorOf(c.file), Catch::Matchers::Contains(c.error));
+    CHECK_THAT(urdfErrorOf(c.file), Catch::Matchers::Contains(c.error));
   }
 }
 
