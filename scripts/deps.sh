@@ -1,6 +1,6 @@
 # The Debian packages achain needs, sourced by setup.sh (one list, one place).
 ACHAIN_APT_PACKAGES=(
-  build-essential cmake pkg-config git
+  build-essential cmake ninja-build pkg-config git
   libeigen3-dev nlohmann-json3-dev libpugixml-dev libcli11-dev catch2 libbenchmark-dev
   emscripten
   chromium

@@ -1,60 +1,92 @@
 #!/usr/bin/env bash
-# npm test: set up, build, then run every suite — Catch2 (ctest), node tests of the wasm
-# module, browser tests in headless Chromium. Each suite prints its own counts.
+# npm test: set up, build, then run every suite, each stage timed (the table is printed at the end, also when a
+# stage fails, and kept in build/test-timing.txt). Each source is compiled as few times as the checks need
+# (docs/building.md):
+#   build/native  Release (gcc): library, CLI, bridge, wasm's peers; the cases that need optimised code (the
+#                 heavy ones at full size), the examples and the two consumer builds
+#   build/wasm    the WebAssembly module (node and browser suites)
+#   build/asan    clang, -O1, ASan + UBSan: the whole ctest suite (heavy cases at reduced sizes), the CLI it
+#                 spawns, the libFuzzer targets (readers and frame decoder)
+#   build/tsan    -O1, ThreadSanitizer: the core and the concurrency test only
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# ccache (when installed) hashes paths relative to the checkout, so a fresh clone in another folder (CI)
-# reuses the objects an earlier build of the same sources left in the cache.
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
-# the sanitizer builds carry -g1 line tables: without this ccache would also hash the build folder
-export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
-bash scripts/setup.sh
-bash scripts/build.sh
+source scripts/lib.sh
 
-echo
-echo "=== C++ (Catch2 via ctest) ==="
-(cd build/native && ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)")
+stages=()
+total_start=$(date +%s)
+timing_table() {
+  local rc=$?
+  {
+    echo
+    echo "=== npm test: time per stage (s) ==="
+    printf '%-58s %6s  %s\n' stage seconds result
+    for s in "${stages[@]}"; do IFS='|' read -r name secs res <<<"$s"; printf '%-58s %6s  %s\n' "$name" "$secs" "$res"; done
+    printf '%-58s %6s  %s\n' total "$(( $(date +%s) - total_start ))" "$([ $rc = 0 ] && echo passed || echo "FAILED (exit $rc)")"
+  } | tee build/test-timing.txt
+}
+mkdir -p build
+trap timing_table EXIT
 
-echo
-echo "=== C++ under ThreadSanitizer (threads sharing one Model, each with its own Data) ==="
-# A separate, incremental -O1 build of the core and the one concurrency test; TSan fails it on any race.
-cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=thread \
-      -DACHAIN_BUILD_CLI=OFF -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_BRIDGE=OFF -DACHAIN_BUILD_WASM=OFF \
-      > build/tsan-configure.log 2>&1 || { cat build/tsan-configure.log; exit 1; }
-cmake --build build/tsan -j"$(nproc 2>/dev/null || echo 2)" --target achain_tests_concurrency
-TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build/tsan/tests/achain_tests_concurrency
+# stage NAME COMMAND…: runs one stage, timed.
+stage() {
+  local name=$1 t0 rc=0
+  shift
+  echo
+  echo "=== $name ==="
+  t0=$(date +%s)
+  "$@" || rc=$?
+  stages+=("$name|$(( $(date +%s) - t0 ))|$([ $rc = 0 ] && echo ok || echo "FAILED (exit $rc)")")
+  return $rc
+}
 
-echo
-echo "=== C++ under AddressSanitizer + UndefinedBehaviorSanitizer (the whole ctest suite) ==="
-# A separate, incremental -O1 build (build/asan) of the core, CLI, bridge and every test, with
-# -fno-sanitize-recover=all: any ASan or UBSan report aborts its test. The heavy cases run at reduced
-# sizes there (ACHAIN_TEST_SCALE=reduced, set by CMake for sanitizer builds), never skipped. With clang
-# (faster to build under the sanitizers, and libFuzzer's compiler) the same build holds the readers'
-# libFuzzer targets (tests/fuzz/, label fuzz, 20 s each). The frame decoder's fuzz target runs in the
-# build/native ctest above, so it is not built again here.
-asan_start=$(date +%s)
+ctest_in() {  # ctest_in DIR [ctest args…]: every test of DIR on every core, a 10-minute cap for tests without their own
+  local dir=$1
+  shift
+  (cd "$dir" && ctest --output-on-failure -j"$ACHAIN_JOBS" --timeout 600 "$@")
+}
+
 asan_cxx=()
 command -v clang++ >/dev/null && asan_cxx=(-DCMAKE_CXX_COMPILER=clang++)
-cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=address,undefined \
-      "${asan_cxx[@]}" -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_WASM=OFF \
-      > build/asan-configure.log 2>&1 || { cat build/asan-configure.log; exit 1; }
-cmake --build build/asan -j"$(nproc 2>/dev/null || echo 2)"
-(cd build/asan && ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1" \
-   ctest --output-on-failure -j"$(nproc 2>/dev/null || echo 2)")
-echo "asan+ubsan stage: $(( $(date +%s) - asan_start )) s (build and ctest)"
+build_asan() {
+  # -fno-sanitize-recover=all: any ASan or UBSan report aborts its test. With clang (faster to build under the
+  # sanitizers, and libFuzzer's compiler) the same build holds the libFuzzer targets (label fuzz, 20 s each).
+  achain_configure build/asan -- -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=address,undefined \
+    "${asan_cxx[@]}" -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_WASM=OFF
+  achain_build build/asan
+}
+build_tsan() {
+  achain_configure build/tsan -- -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=thread \
+    -DACHAIN_BUILD_CLI=OFF -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_BRIDGE=OFF -DACHAIN_BUILD_WASM=OFF -DACHAIN_BUILD_FUZZ=OFF
+  achain_build build/tsan achain_tests_concurrency
+}
+node_suites() {
+  local suites=(tests/wasm/)
+  ls tests/firmware-bridge/*.test.mjs >/dev/null 2>&1 && suites+=(tests/firmware-bridge/)
+  # --single-threaded (a V8 flag the runner passes on to each test file's process): no V8 background tasks, so a
+  # file's process cannot hang at exit in NodePlatform::DrainTasks (Node's shutdown deadlock, nodejs/node#54918,
+  # seen here once: a wasm test file that had passed all its tests never exited).
+  node --single-threaded --test --test-concurrency=2 --test-reporter=spec "${suites[@]}"
+}
+type_checks() {
+  npx tsc --noEmit -p tests/wasm/types/tsconfig.json && echo "tsc: wasm/achain.d.ts + wasm/types/*.d.ts type-check tests/wasm/types/usage.ts"
+  npx tsc --noEmit -p tests/firmware-bridge/types/tsconfig.json && echo "tsc: firmware-bridge/js/bridge.d.mts type-checks tests/firmware-bridge/types/usage.ts"
+}
 
-echo
-echo "=== WebAssembly module and hosts (node --test) ==="
-node_suites=(tests/wasm/)
-[ -d tests/firmware-bridge ] && ls tests/firmware-bridge/*.test.mjs >/dev/null 2>&1 && node_suites+=(tests/firmware-bridge/)
-# --single-threaded (a V8 flag the runner passes on to each test file's process): no V8 background tasks, so a
-# file's process cannot hang at exit in NodePlatform::DrainTasks (Node's shutdown deadlock, nodejs/node#54918, seen
-# here once: a wasm test file that had passed all its tests never exited).
-node --single-threaded --test --test-concurrency=2 --test-reporter=spec "${node_suites[@]}"
-npx tsc --noEmit -p tests/wasm/types/tsconfig.json && echo "tsc: wasm/achain.d.ts + wasm/types/*.d.ts type-check tests/wasm/types/usage.ts"
-npx tsc --noEmit -p tests/firmware-bridge/types/tsconfig.json && echo "tsc: firmware-bridge/js/bridge.d.mts type-checks tests/firmware-bridge/types/usage.ts"
-
-echo
-echo "=== Browser (playwright-core + Debian chromium, headless) ==="
-npx vite build --config web/vite.config.mjs --logLevel warn
-node --single-threaded --test --test-concurrency=1 --test-reporter=spec tests/web/
+stage "setup (Debian and npm packages)" bash scripts/setup.sh
+stage "build native: Release library, CLI, bridge, full-size tests" env ACHAIN_BUILD=native ACHAIN_BUILD_TESTS=ON bash scripts/build.sh
+stage "build wasm" env ACHAIN_BUILD=wasm bash scripts/build.sh
+stage "C++ Release: full-size cases, examples, consumers (ctest)" ctest_in build/native
+stage "build asan: whole suite, clang -O1, ASan+UBSan, fuzz targets" build_asan
+# The heavy cases run at reduced sizes here (ACHAIN_TEST_SCALE=reduced, set by CMake for sanitizer builds), never
+# skipped; build/native ran them at full size above.
+stage "C++ under ASan+UBSan: the whole suite (ctest)" env ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
+  UBSAN_OPTIONS="print_stacktrace=1" bash -c "cd build/asan && ctest --output-on-failure -j$ACHAIN_JOBS --timeout 600"
+stage "build tsan: core and the concurrency test" build_tsan
+# Threads sharing one Model, each with its own Data; TSan fails it on any race.
+stage "C++ under ThreadSanitizer: concurrency test" env TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  build/tsan/tests/achain_tests_concurrency
+stage "node: wasm module and bridge hosts (node --test)" node_suites
+stage "tsc: the TypeScript declarations" type_checks
+stage "vite build of the studio" npx vite build --config web/vite.config.mjs --logLevel warn
+stage "browser: studio in headless Chromium (node --test)" \
+  node --single-threaded --test --test-concurrency=1 --test-reporter=spec tests/web/
