@@ -9,11 +9,15 @@
 # Why not CMake's own UNITY_BUILD: its generated files #include each source by absolute path, so a fresh clone
 # in another folder would miss every ccache entry of an earlier build (ccache's CCACHE_BASEDIR rewrites the
 # command line, not file contents). Here each source is included by its path relative to the project's top
-# folder, through -I<top folder>, which CCACHE_BASEDIR does rewrite.
+# folder, through -I<top folder>, which CCACHE_BASEDIR does rewrite. The batch files are written under the top
+# build folder (CMAKE_BINARY_DIR/achain-unity), not the target's: a project that adds achain with
+# add_subdirectory then compiles the same relative paths as achain's own build, and hits its cache entries
+# (the add_subdirectory consumer test, tests/consumer/run.sh).
 #
-# Left out of batches (compiled alone, as before): sources with their own COMPILE_OPTIONS (the AVX2 and SIMD128
-# batch kernels, the fuzzer-instrumented readers) and sources marked SKIP_UNITY_BUILD_INCLUSION (the few whose
-# own code generation dominates, where a batch would only make one long serial compile).
+# Sources with their own COMPILE_OPTIONS are batched only with sources of the same folder and the same options
+# (the fuzzer-instrumented readers of a sanitizer build together; the AVX2 and SIMD128 batch kernels alone).
+# Left out of batches (compiled alone, as before): sources marked SKIP_UNITY_BUILD_INCLUSION (the few whose own
+# code generation dominates, where a batch would only make one long serial compile) and generated sources.
 #
 # ACHAIN_UNITY_BUILD=OFF compiles every source alone (an edit then recompiles one file, not its batch).
 option(ACHAIN_UNITY_BUILD "Compile each target's sources in batches (faster cold builds; see cmake/achain_unity.cmake)" ON)
@@ -36,26 +40,37 @@ function(achain_unity target)
       set(_abs "${_dir}/${s}")
     endif()
     set(_alone FALSE)
+    set(_opts "")
     if(s MATCHES "^\\$<" OR NOT _abs MATCHES "\\.cpp$")
       set(_alone TRUE)
     else()
       file(RELATIVE_PATH _rel "${PROJECT_SOURCE_DIR}" "${_abs}")
       get_source_file_property(_opts "${_abs}" COMPILE_OPTIONS)
+      if(NOT _opts)
+        set(_opts "")
+      endif()
       get_source_file_property(_skip "${_abs}" SKIP_UNITY_BUILD_INCLUSION)
       get_source_file_property(_gen "${_abs}" GENERATED)
       string(FIND "${_abs}" "${PROJECT_BINARY_DIR}/" _in_build)
-      if(_opts OR _skip OR _gen OR _in_build EQUAL 0 OR _rel MATCHES "^\\.\\.")   # generated files stay alone too
+      if(_skip OR _gen OR _in_build EQUAL 0 OR _rel MATCHES "^\\.\\.")   # generated files stay alone too
         set(_alone TRUE)
       endif()
     endif()
     if(_alone)
       list(APPEND _keep "${s}")
     else()
+      # one group per folder and set of per-file compile options (the batch file carries the options)
       get_filename_component(_folder "${_rel}" DIRECTORY)
       string(MAKE_C_IDENTIFIER "${_folder}" _g)
+      if(_opts)
+        string(MD5 _h "${_opts}")
+        string(SUBSTRING "${_h}" 0 6 _h)
+        string(APPEND _g "_${_h}")
+      endif()
       if(NOT _g IN_LIST _groups)
         list(APPEND _groups ${_g})
         set(_files_${_g} "")
+        set(_opts_${_g} "${_opts}")
       endif()
       list(APPEND _files_${_g} "${_rel}")
     endif()
@@ -75,8 +90,11 @@ function(achain_unity target)
         string(APPEND _body "#include \"${_f}\"\n")
         math(EXPR _i "${_i} + 1")
       endwhile()
-      set(_out "${CMAKE_CURRENT_BINARY_DIR}/unity/${target}/${g}_${b}.cpp")
+      set(_out "${CMAKE_BINARY_DIR}/achain-unity/${target}/${g}_${b}.cpp")
       file(CONFIGURE OUTPUT "${_out}" CONTENT "${_body}")
+      if(_opts_${g})
+        set_source_files_properties("${_out}" PROPERTIES COMPILE_OPTIONS "${_opts_${g}}")
+      endif()
       list(APPEND _unity "${_out}")
     endforeach()
   endforeach()
