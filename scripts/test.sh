@@ -79,8 +79,10 @@ stage "C++ Release: full-size cases, examples, consumers (ctest)" ctest_in build
 stage "build asan: whole suite, clang -O1, ASan+UBSan, fuzz targets" build_asan
 # The heavy cases run at reduced sizes here (ACHAIN_TEST_SCALE=reduced, set by CMake for sanitizer builds), never
 # skipped; build/native ran them at full size above.
-stage "C++ under ASan+UBSan: the whole suite (ctest)" env ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
-  UBSAN_OPTIONS="print_stacktrace=1" bash -c "cd build/asan && ctest --output-on-failure -j$ACHAIN_JOBS --timeout 600"
+asan_ctest() {
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1" ctest_in build/asan
+}
+stage "C++ under ASan+UBSan: the whole suite (ctest)" asan_ctest
 stage "build tsan: core and the concurrency test" build_tsan
 # Threads sharing one Model, each with its own Data; TSan fails it on any race.
 stage "C++ under ThreadSanitizer: concurrency test" env TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \

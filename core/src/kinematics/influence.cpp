@@ -17,7 +17,6 @@ void requireCubicSize(int n) {
                 " joints (this model has " + std::to_string(n) + ")");
 }
 
-
 /// Writes the requested parts. Translation goes to rows/planes [tOff, tOff+3) when tOff ≥ 0,
 /// rotation to [rOff, rOff+3) when rOff ≥ 0. G/H/D must already have the right shape and be zero.
 /// Contributions are added: joints that follow one coordinate (mimics) sum into its column.

@@ -50,7 +50,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-
 using reach_detail::Motion;
 
 /// The joints that move the tool, base → tool, and their swept intervals.
