@@ -17,8 +17,10 @@ what="${ACHAIN_BUILD:-all}"
 
 if [ "$what" != wasm ]; then
   echo "build: native (build/native)"
+  # Every option the scripts rely on is passed, so a folder configured otherwise by hand is set back.
   achain_configure build/native -- -DCMAKE_BUILD_TYPE=Release -DACHAIN_BUILD_BENCH="${ACHAIN_BUILD_BENCH:-OFF}" \
-    -DACHAIN_BUILD_TESTS="${ACHAIN_BUILD_TESTS:-OFF}" -DACHAIN_TEST_SET=full-size
+    -DACHAIN_BUILD_TESTS="${ACHAIN_BUILD_TESTS:-OFF}" -DACHAIN_TEST_SET=full-size -DACHAIN_BUILD_CLI=ON \
+    -DACHAIN_BUILD_BRIDGE=ON -DACHAIN_SANITIZE=
   achain_build build/native
 fi
 

@@ -65,7 +65,7 @@ node_suites() {
   # --single-threaded (a V8 flag the runner passes on to each test file's process): no V8 background tasks, so a
   # file's process cannot hang at exit in NodePlatform::DrainTasks (Node's shutdown deadlock, nodejs/node#54918,
   # seen here once: a wasm test file that had passed all its tests never exited).
-  node --single-threaded --test --test-concurrency=2 --test-reporter=spec "${suites[@]}"
+  node --single-threaded --test --test-force-exit --test-concurrency=2 --test-reporter=spec "${suites[@]}"
 }
 type_checks() {
   npx tsc --noEmit -p tests/wasm/types/tsconfig.json && echo "tsc: wasm/achain.d.ts + wasm/types/*.d.ts type-check tests/wasm/types/usage.ts"
@@ -91,4 +91,4 @@ stage "node: wasm module and bridge hosts (node --test)" node_suites
 stage "tsc: the TypeScript declarations" type_checks
 stage "vite build of the studio" npx vite build --config web/vite.config.mjs --logLevel warn
 stage "browser: studio in headless Chromium (node --test)" \
-  node --single-threaded --test --test-concurrency=1 --test-reporter=spec tests/web/
+  node --single-threaded --test --test-force-exit --test-concurrency=1 --test-reporter=spec tests/web/

@@ -13,7 +13,7 @@ import { loadAchain } from '../../wasm/achain.mjs';
 import { loadBridge } from '../../firmware-bridge/js/bridge.mjs';
 import { Streamer, intervalClock } from '../../firmware-bridge/js/streamer.mjs';
 import { NodeSerialTransport } from '../../firmware-bridge/js/node_serial_transport.mjs';
-import { readSimLog, sleep, stopProcess, waitFile } from './sim_log.mjs';
+import { readSimLog, sleep, spawnControllerSim, stopProcess, waitFile } from './sim_log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cliPath = path.join(root, 'build/native/achain');
@@ -36,15 +36,8 @@ async function startRig(tag) {
   const socat = spawn('socat', [`pty,raw,echo=0,link=${ctrl}`, `pty,raw,echo=0,link=${host}`], { stdio: 'ignore' });
   await waitFile(ctrl);
   await waitFile(host);
-  const sim = spawn(cliPath, ['controller-sim', '--port', ctrl, '--log', logPath, '--log-period', '0.001'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const banner = await new Promise((resolve, reject) => {
-    let out = '';
-    sim.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]));
-    });
-    sim.once('exit', (c) => reject(new Error(`controller-sim exited (${c})`)));
-  });
+  const { sim, banner } = await spawnControllerSim(cliPath, ['--port', ctrl, '--log', logPath, '--log-period', '0.001'])
+    .catch(async (e) => { await stopProcess(socat); throw e; });
   assert.equal(banner.port, ctrl);
   const streamers = [];
   return {
@@ -277,12 +270,7 @@ test('CLI acceptance: controller-sim + achain send stream the trapezoid; killing
   const trajPath = path.join(dir, 'trapezoid.json');
   fs.writeFileSync(trajPath, JSON.stringify(bridge.thesisTrapezoid(0.001)));
   const start = async (log) => {
-    const sim = spawn(cliPath, ['controller-sim', ...(log ? ['--log', log] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const banner = await new Promise((resolve, reject) => {
-      let out = '';
-      sim.stdout.on('data', (d) => { out += d; if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0])); });
-      sim.once('exit', (c) => reject(new Error(`controller-sim exited (${c})`)));
-    });
+    const { sim, banner } = await spawnControllerSim(cliPath, log ? ['--log', log] : []);
     return { sim, port: banner.port };
   };
   let a, b;

@@ -21,7 +21,7 @@ import { loadAchain } from '../../wasm/achain.mjs';
 import { loadBridge } from '../../firmware-bridge/js/bridge.mjs';
 import { NodeSerialTransport } from '../../firmware-bridge/js/node_serial_transport.mjs';
 import { Streamer, intervalClock } from '../../firmware-bridge/js/streamer.mjs';
-import { readSimLog, sleep, stopProcess, waitFile } from './sim_log.mjs';
+import { readSimLog, sleep, spawnControllerSim, stopProcess, waitFile } from './sim_log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cliPath = path.join(root, 'build/native/achain');
@@ -153,16 +153,11 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
   async function startSim(startQ) {
     simLog = path.join(work, `sim-${simIndex++}.jsonl`);
     simLogs.push(simLog);
-    const args = ['controller-sim', '--port', ctrl, '--log', simLog, '--log-period', '0.002'];
+    const args = ['--port', ctrl, '--log', simLog, '--log-period', '0.002'];
     if (startQ) args.push('--start', startQ.join(','));
-    sim = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise((resolve, reject) => {
-      let out = '';
-      sim.stdout.on('data', (d) => { out += d; if (out.includes('\n')) resolve(); });
-      sim.once('exit', (c) => reject(new Error(`controller-sim exited (${c})`)));
-    });
+    ({ sim } = await spawnControllerSim(cliPath, args, 'inherit'));
   }
-  await startSim(null);
+  await startSim(null).catch(async (e) => { await stopProcess(socat); throw e; });
 
   // ---- the host
   let streamer = null;
