@@ -251,7 +251,9 @@ async function main() {
     get tool() { return Array.from(studio.lastFk.tool); },
     get frames() { return studio.viewport.frames ?? 0; },
     setQ: (q) => studio.setQ(Float64Array.from(q)),
-    setRobot: (name) => studio.setModel(name),
+    // returns nothing: page.evaluate(() => __achain.setRobot(…)) would otherwise serialise the whole Model
+    // (its bound getters) back to the test, tens of seconds
+    setRobot: (name) => { studio.setModel(name); },
     visuals,
     /** Loads a URDF robot from [{path, file}] as a drop does; resolves when its meshes are drawn. */
     openUrdf,
