@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_scale.hpp"
 
 using achain::test::runCli;
 
@@ -146,7 +147,9 @@ TEST_CASE("achain flex-simulate: a step load on the locked space arm is the moda
   // Undamped, from rest, joints locked, small load (linear): φ_f(t) = Σ_k a_k·s_k·(1 − cos ω_k t) with the modes
   // s_k, ω_k of flex-modes and Σ a_k·s_k = the static deflection of flex-deflection (all SI).
   const std::string q = " --robot space-arm --q 0,0,0,0,0,0";
-  const auto sim = runCli("flex-simulate" + q + " --force 0,2,1 --moment 0.5,0,0 --duration 0.6 --samples 7");
+  // 0.6 s (ACHAIN_TEST_SCALE=reduced, the sanitizer build: 0.15 s, the same check on fewer steps)
+  const std::string duration = achain::test::reducedSizes() ? "0.15" : "0.6";
+  const auto sim = runCli("flex-simulate" + q + " --force 0,2,1 --moment 0.5,0,0 --duration " + duration + " --samples 7");
   REQUIRE(sim.status == 0);
   const auto js = sim.json();
   const auto modes = runCli("flex-modes" + q).json();
