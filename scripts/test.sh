@@ -5,9 +5,9 @@
 #   build/native  Release (gcc): library, CLI, bridge, wasm's peers; the cases that need optimised code (the
 #                 heavy ones at full size), the examples and the two consumer builds
 #   build/wasm    the WebAssembly module (node and browser suites)
-#   build/asan    clang, -O1, ASan + UBSan: the whole ctest suite (heavy cases at reduced sizes), the CLI it
-#                 spawns, the libFuzzer targets (readers and frame decoder)
-#   build/tsan    -O1, ThreadSanitizer: the core and the concurrency test only
+#   build/asan    clang, ASan + UBSan, the core at -O2 and everything else at -O1: the whole ctest suite (heavy
+#                 cases at reduced sizes), the CLI it spawns, the libFuzzer targets (readers and frame decoder)
+#   build/tsan    clang, ThreadSanitizer, the same flags: the core and the concurrency test only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -45,17 +45,19 @@ ctest_in() {  # ctest_in DIR [ctest args…]: every test of DIR on every core, a
   (cd "$dir" && ctest --output-on-failure -j"$ACHAIN_JOBS" --timeout 600 "$@")
 }
 
-asan_cxx=()
-command -v clang++ >/dev/null && asan_cxx=(-DCMAKE_CXX_COMPILER=clang++)
+# clang for both sanitizer builds: libFuzzer's compiler, and faster under the sanitizers (a core batch under TSan
+# at -O2: 28 s with clang, 45 s with gcc)
+sanitizer_cxx=()
+command -v clang++ >/dev/null && sanitizer_cxx=(-DCMAKE_CXX_COMPILER=clang++)
 build_asan() {
   # -fno-sanitize-recover=all: any ASan or UBSan report aborts its test. With clang (faster to build under the
   # sanitizers, and libFuzzer's compiler) the same build holds the libFuzzer targets (label fuzz, 20 s each).
   achain_configure build/asan -- -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=address,undefined \
-    "${asan_cxx[@]}" -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_WASM=OFF
+    "${sanitizer_cxx[@]}" -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_WASM=OFF
   achain_build build/asan
 }
 build_tsan() {
-  achain_configure build/tsan -- -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=thread \
+  achain_configure build/tsan -- -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DACHAIN_SANITIZE=thread "${sanitizer_cxx[@]}" \
     -DACHAIN_BUILD_CLI=OFF -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_BRIDGE=OFF -DACHAIN_BUILD_WASM=OFF -DACHAIN_BUILD_FUZZ=OFF
   achain_build build/tsan achain_tests_concurrency
 }
