@@ -78,7 +78,7 @@ stage "setup (Debian and npm packages)" bash scripts/setup.sh
 stage "build native: Release library, CLI, bridge, full-size tests" env ACHAIN_BUILD=native ACHAIN_BUILD_TESTS=ON bash scripts/build.sh
 stage "build wasm" env ACHAIN_BUILD=wasm bash scripts/build.sh
 stage "C++ Release: full-size cases, examples, consumers (ctest)" ctest_in build/native
-stage "build asan: whole suite, clang -O1, ASan+UBSan, fuzz targets" build_asan
+stage "build asan: whole suite, clang, ASan+UBSan, fuzz targets" build_asan
 # The heavy cases run at reduced sizes here (ACHAIN_TEST_SCALE=reduced, set by CMake for sanitizer builds), never
 # skipped; build/native ran them at full size above.
 asan_ctest() {
