@@ -102,6 +102,10 @@ function compareWithPlan(log, traj) {
   return { cmd: best.cmd, track };
 }
 
+test('a missing controller-sim binary fails at once, naming it (it used to leave the test waiting)', { timeout: 10000 }, async () => {
+  await assert.rejects(spawnControllerSim(path.join(root, 'build/no-such-folder/achain'), []), /build\/no-such-folder\/achain is missing: build the CLI first/);
+});
+
 test('PTY: the thesis trapezoid, all four joints, executed as planned', { timeout: 60000 }, async () => {
   const rig = await startRig('trap');
   try {

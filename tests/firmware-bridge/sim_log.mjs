@@ -1,7 +1,7 @@
 // Reads the JSON Lines log that `achain controller-sim --log` streams to disk (header, samples, events,
 // and the summary a clean exit appends) into one object: {header, samples: {t, q, q_cmd, state, done},
 // events, exec (finished segments), counters, estop, final}. A last line cut by a SIGKILL is skipped and reported as `truncated`.
-// Also the PTY tests' process helpers (waitFile, stopProcess).
+// Also the PTY tests' process helpers (waitFile, spawnControllerSim, stopProcess).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
