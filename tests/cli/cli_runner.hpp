@@ -12,6 +12,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include "test_paths.hpp"
 
 namespace achain::test {
 
@@ -33,7 +34,7 @@ inline std::string tempPath(const std::string& suffix = "") {
 /// `achain ARGS` through the shell (ARGS may hold redirections); exit status, stdout and stderr.
 inline CliResult runCli(const std::string& args) {
   const std::string errfile = tempPath(".err");
-  FILE* p = popen((std::string(ACHAIN_CLI_PATH) + " " + args + " 2>" + errfile).c_str(), "r");
+  FILE* p = popen((achain::test::cliPath() + " " + args + " 2>" + errfile).c_str(), "r");
   REQUIRE(p != nullptr);
   std::string out;
   char buf[4096];

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 using achain::test::CliResult;
 using achain::test::runCli;
@@ -38,7 +39,7 @@ TEST_CASE("achain validate: negative link mass exits non-zero naming the field",
 }
 
 TEST_CASE("achain validate: a good file prints its summary", "[cli]") {
-  const CliResult r = runCli(std::string("validate ") + ACHAIN_SOURCE_DIR + "/core/robots/prototype-4a.json");
+  const CliResult r = runCli(std::string("validate ") + achain::test::sourceDir() + "/core/robots/prototype-4a.json");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j.at("valid").get<bool>());
@@ -126,7 +127,7 @@ TEST_CASE("achain robots --show prints a built-in's description; validate takes 
   const CliResult r = runCli("robots --show puma560");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);  // the robot file's own JSON, units and notes included
-  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/core/robots/puma560.json");
+  std::ifstream f(achain::test::sourceDir() + "/core/robots/puma560.json");
   CHECK(j == nlohmann::json::parse(f));
   // What --show prints is a robot file: saved and validated, it is the same robot.
   const std::string path = tempPath(".json");

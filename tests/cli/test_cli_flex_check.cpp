@@ -3,11 +3,12 @@
 #include <cmath>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 using achain::test::runCli;
 
 namespace {
-const std::string kVariant = std::string(ACHAIN_SOURCE_DIR) + "/core/robots/variants/prototype-4a-drive.json";
+const std::string kVariant = achain::test::sourceDir() + "/core/robots/variants/prototype-4a-drive.json";
 const std::string kMove = " --from 60,60,60,60 --to 300,300,300,300 --deg";
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 using achain::test::runCli;
 
@@ -24,7 +25,7 @@ Eigen::VectorXd vec(const nlohmann::json& j) {
   for (size_t i = 0; i < j.size(); ++i) v[i] = j[i].get<double>();
   return v;
 }
-const std::string kBricard = std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/loops/bricard-6r.json";
+const std::string kBricard = achain::test::sourceDir() + "/tests/fixtures/loops/bricard-6r.json";
 
 }  // namespace
 

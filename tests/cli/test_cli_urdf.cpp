@@ -7,12 +7,13 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 using achain::test::CliResult;
 using achain::test::runCli;
 
 namespace {
-std::string fixture(const std::string& name) { return std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/" + name; }
+std::string fixture(const std::string& name) { return achain::test::sourceDir() + "/tests/fixtures/urdf/" + name; }
 }  // namespace
 
 TEST_CASE("achain fk --robot x.urdf: the PUMA URDF gives the built-in's tool pose", "[cli][urdf]") {
@@ -45,7 +46,7 @@ TEST_CASE("achain validate x.urdf: summary with warnings, a tree needs --tool-li
   const CliResult bad = runCli("validate " + fixture("cycle.urdf"));
   CHECK(bad.status == 1);
   CHECK(bad.err.find("cycle.urdf: URDF <joint name='ab'> (line 13): not reachable from the root link") != std::string::npos);
-  const CliResult js = runCli("validate --tool-link x " + std::string(ACHAIN_SOURCE_DIR) + "/core/robots/planar-2r.json");
+  const CliResult js = runCli("validate --tool-link x " + achain::test::sourceDir() + "/core/robots/planar-2r.json");
   CHECK(js.status == 1);
   CHECK(js.err.find("--tool-link: for URDF files only") != std::string::npos);
 }

@@ -15,6 +15,7 @@
 #include "host/segments.hpp"
 #include <catch2/catch.hpp>
 #include "sim/virtual_controller.hpp"
+#include "test_paths.hpp"
 
 namespace bridge_test {
 
@@ -35,7 +36,7 @@ inline std::string toHex(const uint8_t* d, size_t n) {
   return s;
 }
 inline nlohmann::json golden() {
-  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/firmware-bridge/golden.json");
+  std::ifstream f(achain::test::sourceDir() + "/tests/firmware-bridge/golden.json");
   std::stringstream ss;
   ss << f.rdbuf();
   return nlohmann::json::parse(ss.str());

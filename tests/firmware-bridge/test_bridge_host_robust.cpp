@@ -20,6 +20,7 @@
 #include "bridge_test_support.hpp"
 #include "host/send_job.hpp"
 #include "host/sender.hpp"
+#include "test_paths.hpp"
 
 using namespace bridge_test;
 
@@ -382,12 +383,13 @@ TEST_CASE("achain send refuses a file with q = 1e308 at sample 100 before openin
 
 TEST_CASE("controller-sim --log streams JSON Lines to disk and keeps them through SIGKILL", "[bridge][cli][log]") {
   const std::string log = achain::test::tempPath(".jsonl");
+  const std::string cli = achain::test::cliPath();
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
     const int devnull = ::open("/dev/null", O_WRONLY);
     dup2(devnull, 1);
-    execl(ACHAIN_CLI_PATH, ACHAIN_CLI_PATH, "controller-sim", "--log", log.c_str(), "--log-period", "0.001",
+    execl(cli.c_str(), cli.c_str(), "controller-sim", "--log", log.c_str(), "--log-period", "0.001",
           static_cast<char*>(nullptr));
     _exit(127);
   }

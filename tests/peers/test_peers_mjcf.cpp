@@ -26,6 +26,7 @@
 #include <achain/model/robots.hpp>
 #include "helpers.hpp"
 #include "mjcf_load.hpp"
+#include "test_paths.hpp"
 
 using namespace achain;
 
@@ -33,7 +34,7 @@ namespace {
 
 /// A URDF fixture (tests/fixtures/urdf) with the tool on `tool_link`.
 Model urdfFixture(const std::string& name, const std::string& tool_link) {
-  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/" + name);
+  std::ifstream f(achain::test::sourceDir() + "/tests/fixtures/urdf/" + name);
   std::stringstream s;
   s << f.rdbuf();
   UrdfOptions o;

@@ -21,13 +21,14 @@
 #include <achain/trajectory/torque_analysis.hpp>
 #include "dynamics_helpers.hpp"
 #include "helpers.hpp"
+#include "test_paths.hpp"
 
 using namespace achain;
 
 namespace {
 
 std::string urdfFixture(const std::string& name) {
-  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/" + name);
+  std::ifstream f(achain::test::sourceDir() + "/tests/fixtures/urdf/" + name);
   REQUIRE(f.good());
   std::stringstream ss;
   ss << f.rdbuf();

@@ -14,6 +14,7 @@
 #include <achain/model/robots.hpp>
 #include "helpers.hpp"
 #include "test_scale.hpp"
+#include "test_paths.hpp"
 
 using namespace achain;
 using test::fkPose;
@@ -406,7 +407,7 @@ TEST_CASE("general 6R: ikAll dispatch, method name, limits and errors", "[ik][ge
 }
 
 TEST_CASE("general 6R: a URDF arm (joints placed by origin/axis) is solved the same way", "[ik][general6r]") {
-  const Model m = loadRobot(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/puma560.urdf");
+  const Model m = loadRobot(achain::test::sourceDir() + "/tests/fixtures/urdf/puma560.urdf");
   REQUIRE(m.joints[0].has_origin);
   CHECK(hasClosedForm(m));  // through its extracted DH description (model/dh_extract.hpp)
   CHECK(isGeneral6R(m));    // and the eigenvalue method reads the joints' placement directly

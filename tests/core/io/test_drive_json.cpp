@@ -8,6 +8,7 @@
 #include <achain/io/json_text.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/model/robots.hpp>
+#include "test_paths.hpp"
 
 using namespace achain;
 using nlohmann::json;
@@ -54,7 +55,7 @@ TEST_CASE("drive json: stiffness, damping and motor inertia in the file's units"
 }
 
 TEST_CASE("drive json: the prototype's drive variant is the built-in prototype plus the derived drive", "[io][flex]") {
-  const std::string path = std::string(ACHAIN_SOURCE_DIR) + "/core/robots/variants/prototype-4a-drive.json";
+  const std::string path = achain::test::sourceDir() + "/core/robots/variants/prototype-4a-drive.json";
   const json j = parseJsonText(readRobotFile(path));
   const Model m = modelFromJson(j);
   CHECK(m.sameDescription(builtinModel("prototype-4a")) == false);  // the name differs …

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <achain/io/xml_tree.hpp>
 #include <achain/model/robots.hpp>
+#include "test_paths.hpp"
 
 using namespace achain;
 
@@ -97,7 +98,7 @@ TEST_CASE("MJCF export refuses what MJCF cannot hold, naming the joint", "[peers
 }
 
 TEST_CASE("MJCF export of a URDF arm with meshes: shapes kept, meshes and lost limits warned, MuJoCo's inertia rules flagged", "[io][mjcf]") {
-  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/puma560.urdf");
+  std::ifstream f(achain::test::sourceDir() + "/tests/fixtures/urdf/puma560.urdf");
   std::stringstream text;
   text << f.rdbuf();
   const Model m = modelFromUrdfString(text.str());

@@ -16,13 +16,14 @@
 #include <achain/model/robots.hpp>
 
 #include "helpers.hpp"
+#include "test_paths.hpp"
 
 using namespace achain;
 
 namespace {
 
 std::string fixture(const std::string& name) {
-  const std::string path = std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/" + name;
+  const std::string path = achain::test::sourceDir() + "/tests/fixtures/urdf/" + name;
   std::ifstream f(path);
   REQUIRE(f.good());
   std::stringstream ss;
@@ -327,7 +328,7 @@ TEST_CASE("the element tree's JSON form (the wasm path) gives the same model", "
 }
 
 TEST_CASE("loadRobot reads a URDF file by its content, the tool link option is for URDF only", "[io][urdf]") {
-  const std::string dir = std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/";
+  const std::string dir = achain::test::sourceDir() + "/tests/fixtures/urdf/";
   const Model m = loadRobot(dir + "puma560.urdf");
   CHECK(m.nq == 6);
   UrdfOptions o;

@@ -16,13 +16,14 @@
 #include <achain/model/robots.hpp>
 
 #include "helpers.hpp"
+#include "test_paths.hpp"
 
 using namespace achain;
 
 namespace {
 
 std::string fixture(const std::string& name) {
-  std::ifstream f(std::string(ACHAIN_SOURCE_DIR) + "/tests/fixtures/urdf/" + name);
+  std::ifstream f(achain::test::sourceDir() + "/tests/fixtures/urdf/" + name);
   REQUIRE(f.good());
   std::stringstream ss;
   ss << f.rdbuf();
