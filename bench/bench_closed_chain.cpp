@@ -12,7 +12,7 @@
 #include <achain/dynamics/closed_chain.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/loop_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 
@@ -20,13 +20,10 @@ namespace {
 
 
 struct FiveBar {
-  Model m = builtinModel("five-bar");
-  LoopClosure loop;
+  Robot robot = readRobot("five-bar");
+  Model& m = robot.model;
+  LoopClosure loop = robot.requireLoop();
   Data data{m};
-  FiveBar() {
-    for (const auto& r : builtinRobots())
-      if (r.name == "five-bar") loop = loopFromJsonString(r.json, m);
-  }
   /// Closed configurations along y = (70° + s, 90° − s/2), s = 0 … 40° in 0.5° frames.
   std::vector<VecX> closedStates() {
     std::vector<VecX> out;

@@ -18,7 +18,7 @@
 #include <achain/dynamics/rnea.hpp>
 #include "kdl_chain.hpp"
 #include "mujoco_model.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/dynamics/batch.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chaindynparam.hpp>

@@ -4,7 +4,7 @@
 #include "bench_common.hpp"
 #include <achain/kinematics/fk.hpp>
 #include "kdl_chain.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chainfksolverpos_recursive.hpp>
 #endif

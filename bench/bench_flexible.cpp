@@ -23,7 +23,7 @@
 #include <achain/dynamics/flexible_joint_sim.hpp>
 #include <achain/io/flexible_json.hpp>
 #include <achain/dynamics/joint_flexibility.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/flex_check.hpp>
 #include <achain/trajectory/plan.hpp>
 
@@ -111,9 +111,7 @@ struct SpaceArm {
     }
   }
   static FlexibleChain make(const Model& m) {
-    for (const auto& r : builtinRobots())
-      if (r.name == "space-arm") return makeFlexibleChain(m, flexibleLinksFromJsonString(r.json, m).links);
-    throw Error("space-arm: not a built-in robot");
+    return makeFlexibleChain(m, readRobot("space-arm").requireFlexibleLinks().links);
   }
 };
 

@@ -20,7 +20,7 @@
 #include <achain/ik/numeric.hpp>
 #include <achain/ik/track.hpp>
 #include "kdl_chain.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chainfksolverpos_recursive.hpp>
 #include <kdl/chainiksolverpos_lma.hpp>

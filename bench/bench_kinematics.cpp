@@ -7,7 +7,7 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/jacobian.hpp>
 #include "kdl_chain.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chainjnttojacsolver.hpp>
 #endif

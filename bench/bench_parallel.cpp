@@ -17,7 +17,7 @@
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/io/parallel_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 
@@ -147,10 +147,7 @@ void serialRnea(benchmark::State& state, int n) {
 
 // One A-pair: the first joint of prototype-4a alone (its leg length, legs and link).
 Model singleApair() {
-  std::string text;
-  for (const auto& r : builtinRobots())
-    if (r.name == "prototype-4a") text = r.json;
-  auto j = nlohmann::json::parse(text);
+  auto j = nlohmann::json::parse(findBuiltinRobot("prototype-4a")->json);
   auto& js = j["joints"];
   js.erase(js.begin() + 1, js.end());
   j.erase("tool");

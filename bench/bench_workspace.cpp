@@ -6,7 +6,7 @@
 #include <limits>
 
 #include <achain/model/apair_collision.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/reach/workspace.hpp>
 #include "../tests/core/workspace_test_support.hpp"
 

@@ -68,11 +68,13 @@ RegisterCommand apair_cmd("apair-exact", [](CLI::App& app) {
       "(m_leg rho^2/4)(2 + cos theta), and each serial leg model's torque error against the exact closed-chain dynamics along rest-to-rest "
       "trapezoids lower -> upper limit at the velocity/acceleration limits: the thesis's single A-pair (10 x 8 in "
       "plate, 4.135 lb, with the joint's rho and leg mass), vertical and horizontal, and the whole robot");
-  static std::string robot = "prototype-4a", theta;
+  static RobotArgs args;
+  args.robot = "prototype-4a";
+  static std::string theta;
   static int joint = 0;
   static bool deg = false, markdown = false, no_chain = false;
   static double dt = 1e-3;
-  sub->add_option("--robot", robot, "Built-in robot name or robot JSON file (default prototype-4a)");
+  args.add(sub, JointInputs::None, "Built-in robot name, robot JSON file or URDF file", false);
   sub->add_option("--joint", joint, "Index of the A-pair to close and study alone (default 0)");
   sub->add_option("--theta", theta, "Report the closure at these theta_v values (rad; degrees with --deg), e.g. 60,180,300");
   sub->add_flag("--deg", deg, "--theta values are in degrees");
@@ -81,9 +83,7 @@ RegisterCommand apair_cmd("apair-exact", [](CLI::App& app) {
   sub->add_flag("--markdown", markdown, "Print the closure line, B_legs and the comparison tables as Markdown (N*m, J) instead of JSON");
   sub->callback([] {
     run("apair-exact", [] {
-      RobotArgs ra;
-      ra.robot = robot;
-      const Model m = ra.model();
+      const Model m = args.model();
       if (joint < 0 || joint >= m.njoints()) throw Error("--joint: no joint " + std::to_string(joint) + " (the robot has " + std::to_string(m.njoints()) + ")");
       const Joint& j = m.joints[joint];
       if (j.kind != JointKind::A) throw Error("--joint " + std::to_string(joint) + " (" + j.name + "): not an A-pair");

@@ -14,7 +14,7 @@
 #include "host/posix_io.hpp"
 #include "host/sender.hpp"
 #include "host/segments.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/io/trajectory_json.hpp>
 
 namespace achain::cli {
@@ -79,7 +79,9 @@ std::string bar(double frac) {
 RegisterCommand send_cmd("send", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "send", "Stream a sampled trajectory (achain-trajectory JSON) to a motor controller over a serial port or PTY");
-  static std::string file, port, robot = "prototype-4a", demo, config;
+  static RobotArgs send_robot;
+  send_robot.robot = "prototype-4a";
+  static std::string file, port, demo, config;
   static int baud = 115200, watchdog_ms = 200, silence_periods = 5;
   static double segment_ms = 10, timeout = 60, settle = 0.5, drop = 0, corrupt = 0, abandon = -1;
   static unsigned seed = 1;
@@ -89,7 +91,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   sub->add_option("--baud", baud, "Baud rate (ignored by PTYs)")->capture_default_str();
   sub->add_flag("--virtual", virt, "Use an in-process simulated controller (virtual time) instead of a port");
   sub->add_option("--demo", demo, "Instead of a file: 'thesis-trapezoid' (Robinson 2012 Sec. 3.8.7, all four joints)");
-  sub->add_option("--robot", robot, "Robot whose joint limits configure the controller")->capture_default_str();
+  send_robot.add(sub, JointInputs::None, "Robot whose joint limits configure the controller", false);
   sub->add_option("--config", config, "Controller configuration JSON: {watchdog_ms, joints:[{gear_ratio, counts_per_rev, zero_offset, kp, ki, kd, inertia_ff, viscous_ff, torque_max}]}");
   sub->add_option("--segment-ms", segment_ms, "Minimum segment duration, ms (samples in between are skipped)")->capture_default_str();
   sub->add_option("--watchdog-ms", watchdog_ms, "Controller watchdog: no traffic for this long while moving → controlled stop")->capture_default_str();
@@ -121,7 +123,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
           throw Error(file + ": " + e.what());
         }
       }
-      const Model m = loadRobot(robot);
+      const Model m = send_robot.model();
       if (tr.dof() != m.nq)
         throw Error("TRAJECTORY has " + std::to_string(tr.dof()) + " joints, robot " + m.name + " has " + std::to_string(m.nq));
       if (!(segment_ms >= 1)) throw Error("--segment-ms: must be at least 1");
@@ -225,12 +227,14 @@ RegisterCommand controller_sim_cmd("controller-sim", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "controller-sim",
       "Run the reference firmware on a simulated robot (default: the prototype, 4 joints, 1 kHz) behind a pseudo-terminal; prints its path");
-  static std::string port, link, log, start, robot = "prototype-4a", drive_k, drive_c;
+  static RobotArgs sim_robot;
+  sim_robot.robot = "prototype-4a";
+  static std::string port, link, log, start, drive_k, drive_c;
   static double duration = 0, log_period = 0.005;
   static bool deg = false;
   sub->add_option("--port", port, "Use this existing tty (e.g. one end of a socat pty pair) instead of creating a PTY");
   sub->add_option("--link", link, "Also make a symlink with this name to the PTY");
-  sub->add_option("--robot", robot, "Robot whose limits and drives (gear ratio, encoder counts) the simulated controller has")->capture_default_str();
+  sim_robot.add(sub, JointInputs::None, "Robot whose limits and drives (gear ratio, encoder counts) the simulated controller has", false);
   sub->add_option("--start", start, "Initial joint positions (comma list; default: 60 deg on every joint, or mid-range where 60 deg is outside the limits)");
   sub->add_flag("--deg", deg, "--start is in degrees");
   sub->add_option("--duration", duration, "Stop after this many seconds (default: run until SIGINT/SIGTERM)");
@@ -242,7 +246,7 @@ RegisterCommand controller_sim_cmd("controller-sim", [](CLI::App& app) {
   sub->add_option("--drive-damping", drive_c, "With --drive-stiffness: the damper beside it, N*m*s/rad (default 0)");
   sub->callback([] {
     run("controller-sim", [] {
-      const Model m = loadRobot(robot);
+      const Model m = sim_robot.model();
       br::SimProfile prof = br::simProfileFromModel(m);
       if (!drive_c.empty() && drive_k.empty()) throw Error("--drive-damping: only with --drive-stiffness");
       if (!drive_k.empty()) {

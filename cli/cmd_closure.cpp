@@ -9,7 +9,7 @@
 
 #include <cmath>
 #include <achain/io/loop_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 namespace achain::cli {
 namespace {
@@ -20,10 +20,11 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
       "Closed loop (robot file with a \"loop\" section, e.g. five-bar): close the loop at the coordinates y = (alpha; f), "
       "print the closed joints, [G]/[H] transfers, I*/P* in phi, w = (alpha; e) and y, actuator loads T_y and constraint "
       "loads T_c (Freeman 4-30/4-31), and with --actuate the model re-actuated at other joints (4-32..4-41)");
-  static std::string robot, q, qd, qdd, actuate, tau;
+  static RobotArgs args;
+  static std::string q, qd, qdd, actuate, tau;
   static bool deg = false;
   static double duration = 0, dt = 1e-3;
-  sub->add_option("--robot", robot, "Built-in robot name or robot JSON file with a \"loop\" section")->required();
+  args.add(sub, JointInputs::None, "Built-in robot name or robot file (JSON with a \"loop\" section)");
   sub->add_option("--q", q,
                   "Coordinates y: the kept joints alpha (loop.coordinates order), then for a planar_pin the tool angle "
                   "theta_z (rad; default: the file's assembly)");
@@ -38,8 +39,9 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
   sub->add_option("--tau", tau, "Constant actuator loads T_y during the simulation (N*m / N; default zero)");
   sub->callback([] {
     run("closure", [] {
-      const Model m = loadRobot(robot);
-      const LoopClosure loop = loopFromJsonString(robotFileText(robot), m);
+      const Robot robot = args.read();
+      const Model& m = robot.model;
+      const LoopClosure& loop = robot.requireLoop();
       const int Y = static_cast<int>(loop.alpha.size()) + closureSpaceSize(loop.kind) - closureConstraintCount(loop.kind);
       const bool planar = loop.kind == ClosureKind::PlanarPin;
       auto ys = [&](const std::string& text, const std::string& what, int count) {

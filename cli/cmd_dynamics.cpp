@@ -17,7 +17,7 @@
 #include <achain/dynamics/operational.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 namespace achain::cli {
 namespace {
@@ -71,14 +71,10 @@ json breakdownJson(const TorqueBreakdown& b) {
           {"translational", toJson(b.translational)}, {"rotational", toJson(b.rotational)}};
 }
 
-/// The robot of a trajectory-file mode: --robot if given, else the one the file names.
-Model trajectoryRobot(const std::string& robot_arg, const std::string& path) {
-  std::string robot = robot_arg;
-  if (robot.empty()) {
-    robot = loadTrajectory(path).robot;  // the one reader of the format: bounded, checked
-    if (robot.empty()) throw Error("--robot: required (the trajectory names no robot)");
-  }
-  return loadRobot(robot);
+/// The robot of a trajectory-file mode: --robot (with its URDF options) if given, else the one the file names
+/// (read by the one reader of the format: bounded, checked).
+Model trajectoryRobot(const RobotArgs& args, const std::string& path) {
+  return args.modelOr(args.robot.empty() ? loadTrajectory(path).robot : std::string());
 }
 
 /// Reads an achain-trajectory JSON file (schema "achain-trajectory", version 1, SI).
@@ -108,7 +104,7 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
   static DynArgs dyn;
   static std::string qd, qdd, traj;
   static bool series_breakdown = false;
-  sub->add_option("--robot", args.robot, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)");
+  args.add(sub, JointInputs::None, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)", false);
   sub->add_option("--q", args.q, "Joint values (rad / m; A-pairs theta_v)");
   sub->add_flag("--deg", args.deg, "Angular values of --q/--qd/--qdd are in degrees (deg/s, deg/s^2)");
   sub->add_option("--qd", qd, "Joint velocities (default zero)");
@@ -136,7 +132,7 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
         return;
       }
       // Trajectory mode.
-      const Model m = trajectoryRobot(args.robot, traj);
+      const Model m = trajectoryRobot(args, traj);
       const TrajectoryFile T = readTrajectory(traj, m.nv);
       const DynamicsOptions o = dyn.options();
       Data ws(m);
@@ -266,7 +262,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   static double dt = 1e-3, duration = -1;
   static int every = 10;
   static bool csv = false;
-  sub->add_option("--robot", args.robot, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)");
+  args.add(sub, JointInputs::None, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)", false);
   sub->add_option("--q", args.q, "Initial joint values (default with --traj: the trajectory's start)");
   sub->add_flag("--deg", args.deg, "Angular values of --q/--qd are in degrees (deg/s)");
   sub->add_option("--qd", qd, "Initial joint velocities (default zero)");
@@ -294,7 +290,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
       os.precision(12);
       if (!traj.empty()) {
         // ---- computed-torque tracking ----
-        const Model m = trajectoryRobot(args.robot, traj);
+        const Model m = trajectoryRobot(args, traj);
         const TrajectoryFile T = readTrajectory(traj, m.nv);
         const int n = m.nv;
         ComputedTorqueOptions co;

@@ -22,16 +22,13 @@ struct FlexSetup {
 
 FlexSetup setupOf(const RobotArgs& args, double base_mass = 0, bool file_units = false) {
   FlexSetup s;
-  s.model = args.model();
+  Robot robot = args.read();
+  s.model = std::move(robot.model);
   s.q = args.joints(s.model, args.q, "--q");
   checkConfiguration(s.model, s.q);
-  nlohmann::json doc;
-  try {
-    doc = parseJsonText(robotText(args.robot));
-  } catch (const Error&) {
+  if (robot.format != RobotFormat::Json)
     throw Error("--robot: flexible links are declared in a robot JSON file (joints[i].flexible); this robot is not one");
-  }
-  s.links = flexibleLinksFromJson(doc, s.model);
+  if (robot.flexible_links) s.links = std::move(*robot.flexible_links);
   if (s.links.links.empty())
     throw Error("--robot: " + args.robot + " declares no flexible link (joints[i].flexible; the built-in space-arm does)");
   if (base_mass < 0 || !std::isfinite(base_mass)) throw Error("--base-mass: must be positive (a translating base) or 0 (fixed)");

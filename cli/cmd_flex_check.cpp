@@ -27,19 +27,13 @@ json resultJson(const FlexCheckResult& r) {
 }
 
 /// --stiffness / --damping, else the robot file's drive blocks.
-JointFlexibility flexibilityOf(const Model& m, const std::string& robot, const std::string& stiffness, const std::string& damping) {
+JointFlexibility flexibilityOf(const Robot& robot, const std::string& stiffness, const std::string& damping) {
+  const Model& m = robot.model;
   JointFlexibility f;
   if (stiffness.empty()) {
-    nlohmann::json doc;
-    bool parsed = true;
-    try {
-      doc = parseJsonText(robotText(robot));
-    } catch (const Error&) {
-      parsed = false;  // a URDF: no drive blocks
-    }
-    if (!parsed || !hasDrives(doc))
+    if (!robot.drives)
       throw Error("--stiffness: required (the robot file declares no joint drives; e.g. core/robots/variants/prototype-4a-drive.json does)");
-    f = jointFlexibilityFromJson(doc, m);
+    f = *robot.drives;
   } else {
     f.stiffness = perCoordinate(m, stiffness, "--stiffness");
     f.damping = VecX::Zero(m.nv);
@@ -86,7 +80,8 @@ RegisterCommand flex_check_cmd("flex-check", [](CLI::App& app) {
   sub->add_option("--legs", legs, "A-pair leg model: massless | lumped | full | potential (default full)");
   sub->callback([] {
     run("flex-check", [] {
-      const Model m = args.model();
+      const Robot robot = args.read();
+      const Model& m = robot.model;
       PlanSpec spec;
       spec.profile = profile;
       spec.from = args.joints(m, from, "--from");
@@ -96,7 +91,7 @@ RegisterCommand flex_check_cmd("flex-check", [](CLI::App& app) {
       spec.acceleration_scale = ascale;
       spec.duration = duration;
       const Plan plan = planJointPath(m, spec);
-      const JointFlexibility f = flexibilityOf(m, args.robot, stiffness, damping);
+      const JointFlexibility f = flexibilityOf(robot, stiffness, damping);
       DynamicsOptions o;
       o.legs = legModelFromString(legs);
       FlexCheckOptions fo;

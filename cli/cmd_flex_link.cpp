@@ -63,9 +63,10 @@ RegisterCommand flex_link_cmd("flex-link", [](CLI::App& app) {
       "Modal preprocessing of one uniform flexible link (Tesar-Graves): I_mm, I_mL, I_LL, I_mq, I_Lq, I_qq, K and the "
       "clamped-root frequencies det(K - w^2 I_qq) = 0. Either a link of a robot file (--robot, --link: its flexible "
       "block) or a link from --length, --mass, ... in any consistent units (SI, or slug/ft/lb as in the paper)");
-  static std::string robot, units = "si";
+  static RobotArgs args;
+  static std::string units = "si";
   static int link = -1;
-  sub->add_option("--robot", robot, "A robot file or built-in whose joint --link has a flexible block (e.g. space-arm)");
+  args.add(sub, JointInputs::None, "A robot file or built-in whose joint --link has a flexible block (e.g. space-arm)", false);
   sub->add_option("--link", link, "With --robot: the link, by the index (0-based) of the joint that moves it, with a flexible block (space-arm: 1 and 2, the paper's links 2 and 3)");
   sub->add_option("--units", units, "With --robot: si (default) or file: the matrices in the robot file's units "
                                     "(modal coordinates in its length unit for bending, its angle unit for torsion)");
@@ -88,22 +89,22 @@ RegisterCommand flex_link_cmd("flex-link", [](CLI::App& app) {
   sub->add_option("--r1", r1, "cubic: ratio r1 = d1/c1 of the first mode (default 0, giving r2 = -1.2)");
   sub->callback([] {
     run("flex-link", [] {
-      if (!robot.empty()) {
+      if (!args.robot.empty()) {
         if (!std::isnan(length) || !std::isnan(mass) || ei != 0 || ei_y != 0 || ei_z != 0 || gj != 0 || torsional_inertia != 0 || !com.empty() ||
             !inertia.empty() || modes != "cubic")
           throw Error("--robot: the link comes from the robot file's flexible block; drop --length, --mass, --ei, --gj, "
                       "--torsional-inertia, --com, --inertia and --modes");
         if (units != "si" && units != "file") throw Error("--units: expected si or file (got '" + units + "')");
-        const json doc = parseJsonText(robotText(robot));
-        const Model m = modelFromJson(doc);
-        const FlexibleLinks fl = flexibleLinksFromJson(doc, m);
+        const Robot robot = args.read();
+        const Model& m = robot.model;
+        const FlexibleLinks fl = robot.flexible_links.value_or(FlexibleLinks{});
         if (link < 0 || link >= m.njoints())
           throw Error("--link: expected a joint index from 0 to " + std::to_string(m.njoints() - 1) + " (got " + std::to_string(link) + ")");
         const FlexibleLinkEntry* e = fl.find(link);
         if (!e) {
           std::string have;
           for (const auto& x : fl.links) have += (have.empty() ? "" : ", ") + std::to_string(x.joint);
-          throw Error("--link: joint " + std::to_string(link) + " ('" + m.joints[link].name + "') of " + robot +
+          throw Error("--link: joint " + std::to_string(link) + " ('" + m.joints[link].name + "') of " + args.robot +
                       " has no flexible block (flexible: " + (have.empty() ? "none" : have) + ")");
         }
         const FlexibleLinkMatrices si = flexibleLinkMatrices(e->link);

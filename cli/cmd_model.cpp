@@ -8,7 +8,7 @@
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/io/urdf.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 namespace achain::cli {
 namespace {
@@ -38,13 +38,6 @@ json modelSummary(const Model& m) {
   return out;
 }
 
-/// The text of a built-in robot's description (its JSON file), or nullptr.
-const std::string* builtinText(const std::string& name) {
-  for (const auto& r : builtinRobots())
-    if (r.name == name) return &r.json;
-  return nullptr;
-}
-
 RegisterCommand robots_cmd("robots", [](CLI::App& app) {
   auto* sub = app.add_subcommand("robots", "List the built-in robots, or print one's description (--show NAME)");
   static std::string show;
@@ -52,9 +45,9 @@ RegisterCommand robots_cmd("robots", [](CLI::App& app) {
   sub->callback([] {
     run("robots", [] {
       if (!show.empty()) {
-        const std::string* text = builtinText(show);
-        if (!text) builtinModel(show);  // throws listing the known names
-        return writeStdout(*text);
+        const BuiltinRobot* b = findBuiltinRobot(show);
+        if (!b) builtinModel(show);  // throws listing the known names
+        return writeStdout(b->json);
       }
       json list = json::array();
       for (const auto& r : builtinRobots()) list.push_back(modelSummary(builtinModel(r.name)));
@@ -65,36 +58,25 @@ RegisterCommand robots_cmd("robots", [](CLI::App& app) {
 
 RegisterCommand validate_cmd("validate", [](CLI::App& app) {
   auto* sub = app.add_subcommand("validate", "Check a robot file (JSON or URDF, or a built-in robot by name); prints its summary or names the bad field");
-  static std::string file, tool_link;
-  static bool dump = false, balance = false, keep_fixed = false;
-  sub->add_option("FILE", file, "Robot description (JSON or URDF), or a built-in robot's name (see `achain robots`)")->required();
-  addUrdfOptions(sub, tool_link, balance, keep_fixed);
+  static RobotArgs args;
+  static bool dump = false;
+  sub->add_option("FILE", args.robot, "Robot description (JSON or URDF), or a built-in robot's name (see `achain robots`)")->required();
+  addUrdfOptions(sub, args.tool_link, args.balance_inertia, args.keep_fixed);
   sub->add_flag("--si", dump, "Also print the model as loaded, in SI units");
   sub->callback([] {
     run("validate", [] {
-      // A built-in name (when no file of that name exists) validates the built-in's own text.
-      const std::string* builtin = std::ifstream(file) ? nullptr : builtinText(file);
-      const std::string text = builtin ? *builtin : readRobotFile(file);  // bounded: /dev/zero is refused, not read forever
-      Model m;
-      try {
-        if (looksLikeXml(text)) {
-          UrdfOptions o;
-          o.tool_link = tool_link;
-          o.balance_inertia = balance;
-          o.keep_fixed = keep_fixed;
-          m = modelFromUrdfString(text, o);
-        } else {
-          if (!tool_link.empty()) throw Error("--tool-link: for URDF files only (a JSON description gives tool.link)");
-          if (balance || keep_fixed) throw Error(std::string(balance ? "--balance-inertia" : "--keep-fixed") + ": for URDF files only");
-          m = modelFromJsonString(text);
-        }
-      } catch (const Error& e) {
-        throw Error(file + ": " + e.what());
-      }
-      reportUrdfWarnings("validate", m);
+      // A file of that name comes first; a built-in name (when no such file exists) validates the built-in's own
+      // text. Every section of the file is read and checked (the loop, drives, flexible links), bounded: /dev/zero
+      // is refused, not read forever.
+      const bool is_file = static_cast<bool>(std::ifstream(args.robot));
+      const bool builtin = !is_file && findBuiltinRobot(args.robot) != nullptr;
+      RobotArgs which = args;
+      if (is_file && findBuiltinRobot(args.robot) && args.robot.find('/') == std::string::npos) which.robot = "./" + args.robot;
+      const Robot robot = which.read();  // prints the URDF warnings
+      const Model& m = robot.model;
       json out = modelSummary(m);
       out["valid"] = true;
-      out["builtin"] = builtin != nullptr;
+      out["builtin"] = builtin;
       json warnings = json::array();
       for (const std::string& n : m.notes)
         if (n.rfind("URDF warning: ", 0) == 0) warnings.push_back(n.substr(14));

@@ -9,7 +9,7 @@
 #include <achain/io/loop_json.hpp>
 
 #include <achain/math/text.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include <algorithm>
 
@@ -36,9 +36,10 @@ RegisterCommand special_loop_cmd("special-loop", [](CLI::App& app) {
       "Special single loop by the null space of its constraint (Freeman App. D; robot file with a \"loop\" section, e.g. "
       "spatial-slider-crank or a Bricard 6R): rank and freedoms of [G^c_phi], [G^phi_y] = N (E N)^-1 (D-1, D-2), "
       "[H^phi_yy], S_y = I*_yy/P*_yyy/T^L_y and the loads T_y for rates --qd/--qdd of the kept joints y");
-  static std::string robot, rows, coords, q, qd, qdd;
+  static RobotArgs args;
+  static std::string rows, coords, q, qd, qdd;
   static bool deg = false;
-  sub->add_option("--robot", robot, "Built-in robot name or robot JSON file with a \"loop\" section")->required();
+  args.add(sub, JointInputs::None, "Built-in robot name or robot file (JSON with a \"loop\" section)");
   sub->add_option("--rows", rows,
                   "Constrained rows of the tool's influence: x,y,z (translation), wx,wy,wz (rotation), world frame "
                   "(default: the loop's closure: planar_pin x,y; point x,y,z; pose all six)");
@@ -49,8 +50,9 @@ RegisterCommand special_loop_cmd("special-loop", [](CLI::App& app) {
   sub->add_option("--qdd", qdd, "Accelerations of y (default zero)");
   sub->callback([] {
     run("special-loop", [] {
-      const Model m = loadRobot(robot);
-      const LoopClosure lc = loopFromJsonString(robotFileText(robot), m);
+      const Robot robot = args.read();
+      const Model& m = robot.model;
+      const LoopClosure& lc = robot.requireLoop();
       NullSpaceLoop loop;
       loop.ground = lc.ground;
       if (!rows.empty())

@@ -7,7 +7,7 @@
 #include "common.hpp"
 #include <achain/dynamics/options.hpp>
 #include <achain/io/trajectory_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/trajectory/apair_study.hpp>
 #include <achain/trajectory/cartesian.hpp>
@@ -217,15 +217,15 @@ RegisterCommand interpolate_cmd("interpolate-cartesian", [](CLI::App& app) {
                                  "Cartesian interpolation between two poses without IK (Robotics Toolbox ctraj): straight line, "
                                  "SLERP rotation, trapezoid or polynomial time scaling; poses and twists at samples");
   sub->alias("ctraj");
-  static std::string robot, from, to, from_pose, to_pose;
-  static bool deg = false;
+  static RobotArgs args;
+  static std::string from, to, from_pose, to_pose;
   static CartesianInterpolationSpec spec;
-  sub->add_option("--robot", robot, "Built-in robot name or robot file: --from/--to are then joint configurations (poses by FK)");
+  args.add(sub, JointInputs::None, "Built-in robot name or robot file: --from/--to are then joint configurations (poses by FK)", false);
   sub->add_option("--from", from, "Start configuration (with --robot)");
   sub->add_option("--to", to, "Goal configuration (with --robot)");
   sub->add_option("--from-pose", from_pose, "Start pose x,y,z,roll,pitch,yaw (m, rad; deg with --deg), R = Rz(yaw) Ry(pitch) Rx(roll)");
   sub->add_option("--to-pose", to_pose, "Goal pose x,y,z,roll,pitch,yaw");
-  sub->add_flag("--deg", deg, "Angles of --from/--to (angular joints) and of the poses' roll, pitch, yaw are in degrees");
+  sub->add_flag("--deg", args.deg, "Angles of --from/--to (angular joints) and of the poses' roll, pitch, yaw are in degrees");
   sub->add_option("--profile", spec.profile, "Time scaling of s: trapezoid | cubic | quintic | septic (default quintic)");
   sub->add_option("--duration", spec.duration, "Duration in s (default: the shortest within the speed limits)");
   sub->add_option("--speed", spec.speed, "Tool speed limit, m/s (default 0.25)");
@@ -236,23 +236,20 @@ RegisterCommand interpolate_cmd("interpolate-cartesian", [](CLI::App& app) {
   sub->callback([] {
     run("interpolate-cartesian", [] {
       SE3 a, b;
-      if (!robot.empty()) {
+      if (!args.robot.empty()) {
         if (from.empty() || to.empty()) throw Error("--from and --to: both required with --robot (joint configurations)");
         if (!from_pose.empty() || !to_pose.empty()) throw Error("--from-pose/--to-pose: not with --robot (give one pair)");
-        RobotArgs r;
-        r.robot = robot;
-        r.deg = deg;
-        const Model m = r.model();
+        const Model m = args.model();
         Data d(m);
-        forwardKinematics(m, d, r.joints(m, from, "--from"));
+        forwardKinematics(m, d, args.joints(m, from, "--from"));
         a = d.oMtool;
-        forwardKinematics(m, d, r.joints(m, to, "--to"));
+        forwardKinematics(m, d, args.joints(m, to, "--to"));
         b = d.oMtool;
       } else {
         if (from_pose.empty() || to_pose.empty())
           throw Error("--from-pose and --to-pose: both required (or --robot with --from and --to)");
-        a = poseArg(from_pose, "--from-pose", deg);
-        b = poseArg(to_pose, "--to-pose", deg);
+        a = poseArg(from_pose, "--from-pose", args.deg);
+        b = poseArg(to_pose, "--to-pose", args.deg);
       }
       const CartesianInterpolation c = interpolateCartesian(a, b, spec);
       json poses = json::array(), twists = json::array(), accs = json::array();
@@ -269,7 +266,8 @@ RegisterCommand interpolate_cmd("interpolate-cartesian", [](CLI::App& app) {
 });
 
 struct AnalyzeArgs {
-  std::string robot, traj, legs;
+  RobotArgs robot;
+  std::string traj, legs;
   bool motors = false, friction = false, series = false;
 };
 
@@ -278,7 +276,7 @@ void installAnalyze(CLI::App& app, const char* name, bool work_only) {
                                                  : "Torque, power, work and effort peaks along a trajectory file (RNEA)");
   static AnalyzeArgs store[2];
   AnalyzeArgs& a = store[work_only ? 1 : 0];
-  sub->add_option("--robot", a.robot, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)");
+  a.robot.add(sub, JointInputs::None, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)", false);
   sub->add_option("--traj", a.traj, "Trajectory JSON (achain-trajectory v1), e.g. from `achain traj --out`")->required();
   sub->add_option("--legs", a.legs, "A-pair leg model: massless | lumped | full | pe (default full)");
   sub->add_flag("--motors", a.motors, "Include rotor inertia");
@@ -287,9 +285,7 @@ void installAnalyze(CLI::App& app, const char* name, bool work_only) {
   sub->callback([&a, name, work_only] {
     run(name, [&a, work_only] {
       const Trajectory tr = loadTrajectory(a.traj);
-      const std::string robot = a.robot.empty() ? tr.robot : a.robot;
-      if (robot.empty()) throw Error("--robot: the trajectory names no robot; give --robot");
-      const Model m = loadRobot(robot);
+      const Model m = a.robot.modelOr(tr.robot);
       if (tr.dof() != m.nq)
         throw Error(a.traj + ": has " + std::to_string(tr.dof()) + " joints, robot '" + m.name + "' has " + std::to_string(m.nq));
       const DynamicsOptions o = dynamicsOptions(a.legs, a.motors, a.friction);

@@ -4,7 +4,7 @@
 
 #include <achain/model/apair_collision.hpp>
 #include "common.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/reach/workspace.hpp>
 
 namespace achain::cli {

@@ -14,7 +14,7 @@
 
 #include <achain/io/urdf.hpp>
 #include <achain/math/text.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 namespace achain::cli {
 
@@ -31,12 +31,6 @@ std::vector<std::string> splitList(const std::string& text) {
   return out;
 }
 
-std::string robotFileText(const std::string& robot) {
-  for (const auto& b : builtinRobots())
-    if (b.name == robot) return b.json;
-  return readRobotFile(robot);
-}
-
 std::vector<int> parseInfluenceRows(const std::string& text, const std::string& what) {
   std::vector<int> rows;
   for (const std::string& tok : splitList(text)) {
@@ -50,8 +44,13 @@ std::vector<int> parseInfluenceRows(const std::string& text, const std::string& 
   return rows;
 }
 
-void RobotArgs::add(CLI::App* app, JointInputs inputs) {
-  app->add_option("--robot", robot, "Built-in robot name (see `achain robots`), a robot JSON file or a URDF file")->required();
+void RobotArgs::add(CLI::App* app, JointInputs inputs, const std::string& robot_help, bool required) {
+  auto* opt = app->add_option(
+      "--robot", robot, robot_help.empty() ? "Built-in robot name (see `achain robots`), a robot JSON file or a URDF file" : robot_help);
+  if (required)
+    opt->required();
+  else if (!robot.empty())
+    opt->capture_default_str();
   if (inputs == JointInputs::QDeg)
     app->add_option("--q", q, "Joint values as a comma list, e.g. 1,2,3 (radians / metres; A-pairs: theta_v)")->required();
   if (inputs != JointInputs::None) app->add_flag("--deg", deg, "Angular joint values (R, H, A) are in degrees");
@@ -78,20 +77,24 @@ VecX perCoordinate(const Model& m, const std::string& text, const std::string& w
   return Eigen::Map<const VecX>(v.data(), m.nv);
 }
 
-std::string robotText(const std::string& robot) {
-  for (const auto& b : builtinRobots())
-    if (b.name == robot) return b.json;
-  return readRobotFile(robot);
-}
-
-Model RobotArgs::model() const {
+Robot RobotArgs::read() const {
   UrdfOptions o;
   o.tool_link = tool_link;
   o.balance_inertia = balance_inertia;
   o.keep_fixed = keep_fixed;
-  Model m = loadRobot(robot, o);
-  reportUrdfWarnings("", m);
-  return m;
+  Robot r = readRobot(robot, o);
+  reportUrdfWarnings("", r.model);
+  return r;
+}
+
+Model RobotArgs::model() const { return read().model; }
+
+Model RobotArgs::modelOr(const std::string& named) const {
+  if (!robot.empty()) return model();
+  if (named.empty()) throw Error("--robot: required (the trajectory names no robot)");
+  RobotArgs other = *this;
+  other.robot = named;
+  return other.model();
 }
 
 std::vector<double> parseList(const std::string& text, const std::string& what) {

@@ -9,6 +9,7 @@
 
 #include <achain/dynamics/freeman.hpp>
 #include <achain/model/caps.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/model/model.hpp>
 
 namespace achain::cli {
@@ -28,18 +29,23 @@ struct RobotArgs {
   std::string tool_link;          ///< URDF: the tool's link by name
   bool balance_inertia = false;   ///< URDF: replace inertias breaking the triangle inequality (MuJoCo's balanceinertia)
   bool keep_fixed = false;        ///< URDF: keep fixed joints (default: merged into their parent links)
-  void add(CLI::App* app, JointInputs inputs = JointInputs::QDeg);
+  /// Adds --robot (help text `robot_help`, or the standard one), the joint-value options `inputs` and the URDF
+  /// options. With required = false, --robot may be left out: `robot` keeps the value it had before add (its
+  /// default, shown in --help) or stays empty for the subcommand to fill.
+  void add(CLI::App* app, JointInputs inputs = JointInputs::QDeg, const std::string& robot_help = "", bool required = true);
+  /// The robot file read once (io/robot.hpp): the Model and its loop, drives and flexible links.
+  Robot read() const;
+  /// read().model.
   Model model() const;
+  /// The Model of --robot if given, else of `named` (the robot a trajectory file names), with the same URDF
+  /// options; throws "--robot: required (the trajectory names no robot)" when both are empty.
+  Model modelOr(const std::string& named) const;
   /// Joint vector in SI: angular entries converted from degrees when --deg.
   VecX joints(const Model& m, const std::string& text, const std::string& what = "--q") const;
 };
 
 /// One value for every coordinate, or one per coordinate (parseList's rules); throws achain::Error naming `what`.
 VecX perCoordinate(const Model& m, const std::string& text, const std::string& what);
-
-/// The text of a robot: a built-in's JSON, or the file (bounded read), for the sections read beside the model
-/// (loopFromJsonString, jointFlexibilityFromJsonString).
-std::string robotText(const std::string& robot);
 
 /// Adds --tool-link, --balance-inertia and --keep-fixed (URDF files) to a subcommand.
 void addUrdfOptions(CLI::App* app, std::string& tool_link, bool& balance_inertia, bool& keep_fixed);
@@ -57,8 +63,6 @@ std::vector<double> parseList(const std::string& text, const std::string& what);
 
 /// The comma-separated tokens of `text` as they are ("a,,b" gives an empty middle token).
 std::vector<std::string> splitList(const std::string& text);
-/// The text of a built-in robot by name, or else of the robot file at the path.
-std::string robotFileText(const std::string& robot);
 
 /// The names of a frame's six influence rows (translation x, y, z; rotation wx, wy, wz; world frame).
 extern const char* const kInfluenceRowNames[6];

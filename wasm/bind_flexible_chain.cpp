@@ -40,7 +40,7 @@ struct FlexState {
 
 /// The model's chain for this base mass (built from the file's flexible links on first use).
 FlexState& state(WasmModel& h, double base_mass) {
-  if (!h.flexible || h.flexible->links.empty())
+  if (!h.flexible_links || h.flexible_links->links.empty())
     throw Error("flexible chain: '" + h.model.name +
                 "' declares no flexible link (joints[i].flexible in its robot file; the built-in space-arm does)");
   if (!(base_mass >= 0) || !std::isfinite(base_mass))
@@ -50,7 +50,7 @@ FlexState& state(WasmModel& h, double base_mass) {
     FlexibleChainOptions o;
     o.translating_base = base_mass != 0;
     o.base_mass = base_mass;
-    h.flex_state = std::make_shared<FlexState>(base_mass, makeFlexibleChain(h.model, h.flexible->links, o));
+    h.flex_state = std::make_shared<FlexState>(base_mass, makeFlexibleChain(h.model, h.flexible_links->links, o));
     s = static_cast<FlexState*>(h.flex_state.get());
   }
   return *s;
@@ -258,7 +258,7 @@ std::string flexibleLinksFromJsonStringJS(const std::string& text) {
 }  // namespace
 
 json flexibleLinksInfo(WasmModel& h) {
-  if (!h.flexible || h.flexible->links.empty()) return nullptr;
+  if (!h.flexible_links || h.flexible_links->links.empty()) return nullptr;
   const FlexibleChain& c = state(h, 0).chain;
   json links = json::array();
   for (size_t k = 0; k < c.links.size(); ++k) {

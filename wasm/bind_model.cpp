@@ -11,7 +11,7 @@
 #include <achain/io/model_json.hpp>
 #include <achain/io/mjcf.hpp>
 #include <achain/io/urdf.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;
@@ -19,18 +19,8 @@ using namespace emscripten;
 namespace achain::wasm {
 namespace {
 
-/// A model from a robot file's text (read once, by the bounded reader), with the file's loop-closure
-/// constraint and its drive blocks when it declares them.
-WasmModel* modelWithLoop(const std::string& text) {
-  const nlohmann::json j = parseJsonText(text);
-  auto h = std::make_unique<WasmModel>(modelFromJson(j));
-  if (j.contains("loop")) h->loop = std::make_shared<const LoopClosure>(loopFromJson(j, h->model));
-  if (hasDrives(j)) h->drives = std::make_shared<const JointFlexibility>(jointFlexibilityFromJson(j, h->model));
-  if (hasFlexibleLinks(j)) h->flexible = std::make_shared<const FlexibleLinks>(flexibleLinksFromJson(j, h->model));
-  return h.release();
-}
 WasmModel* loadModelJSON(const std::string& text) {
-  return guard([&] { return modelWithLoop(text); });
+  return guard([&] { return new WasmModel(robotFromJsonString(text)); });
 }
 /// URDF: the element tree built by the page's XML parser, as JSON (xml_tree.hpp), mapped by the core.
 WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, bool balance_inertia, bool keep_fixed) {
@@ -50,9 +40,8 @@ WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, 
 }
 WasmModel* loadBuiltin(const std::string& name) {
   return guard([&] {
-    for (const auto& r : builtinRobots())
-      if (r.name == name) return modelWithLoop(r.json);
-    return new WasmModel(builtinModel(name));  // throws the standard "unknown built-in" message
+    if (!findBuiltinRobot(name)) builtinModel(name);  // throws the standard "unknown built-in" message
+    return new WasmModel(readRobot(name));
   });
 }
 
@@ -69,8 +58,7 @@ std::string builtinRobotsJSON() {
 
 std::string builtinRobotFile(const std::string& name) {
   return guard([&] {
-    for (const auto& r : builtinRobots())
-      if (r.name == name) return r.json;
+    if (const BuiltinRobot* b = findBuiltinRobot(name)) return b->json;
     builtinModel(name);  // throws the standard "unknown built-in" message
     return std::string();
   });

@@ -7,12 +7,13 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <achain/dynamics/closed_chain.hpp>
 #include <achain/dynamics/joint_flexibility.hpp>
-#include <achain/io/flexible_json.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/data.hpp>
 #include <achain/model/model.hpp>
@@ -29,6 +30,10 @@ using emscripten::val;
 /// returns the address of `out`; JS copies the known number of doubles from HEAPF64.
 struct WasmModel {
   explicit WasmModel(Model m) : model(std::move(m)), data(model), q(VecX::Zero(model.nq)), in(64), out(64) {}
+  /// A robot file read once (io/robot.hpp): its Model and the sections it declares.
+  explicit WasmModel(Robot r)
+      : model(std::move(r.model)), data(model), q(VecX::Zero(model.nq)), in(64), out(64), loop(std::move(r.loop)),
+        drives(std::move(r.drives)), flexible_links(std::move(r.flexible_links)) {}
   Model model;
   Data data;
   VecX q;                    ///< configuration read from `in`
@@ -38,12 +43,11 @@ struct WasmModel {
   std::shared_ptr<void> ik_state;
   std::shared_ptr<void> dynamics_state;
   std::shared_ptr<void> loop_state;  ///< closed-chain scratch (bind_closed_chain.cpp)
-  /// The robot file's loop-closure constraint (its "loop" section), when it has one.
-  std::shared_ptr<const LoopClosure> loop;
-  /// The robot file's drive blocks (joints[i].drive, jointFlexibilityFromJson), when it has them.
-  std::shared_ptr<const JointFlexibility> drives;
-  /// The robot file's flexible links (joints[i].flexible, flexibleLinksFromJson), when it has them.
-  std::shared_ptr<const FlexibleLinks> flexible;
+  /// The robot file's sections besides the Model (Robot, io/robot.hpp), when it declares them: the loop-closure
+  /// constraint, the drive blocks (joint flexibility) and the flexible links.
+  std::optional<LoopClosure> loop;
+  std::optional<JointFlexibility> drives;
+  std::optional<FlexibleLinks> flexible_links;
   /// The flexible chain and its scratch (bind_flexible_chain.cpp), created on first use.
   std::shared_ptr<void> flex_state;
 

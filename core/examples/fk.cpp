@@ -1,7 +1,7 @@
 // Forward kinematics of a built-in robot: the prototype 4A-chain fully extended (all θ_v = 180°)
 // stands 33 + 4√2 in tall (Robinson Eq. 3.36).
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include <cmath>
 #include <cstdio>

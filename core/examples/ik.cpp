@@ -2,7 +2,7 @@
 // solution reproduces the pose, and the generating configuration is among them.
 #include <achain/ik/ik.hpp>
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include <cstdio>
 

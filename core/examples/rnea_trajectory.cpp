@@ -2,7 +2,7 @@
 // joint 60° → 300°), sampled at 1 kHz; prints each joint's peak torque and checks τ = M q̈ + b there.
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/plan.hpp>
 
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/io/trajectory_json.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/trajectory.hpp>

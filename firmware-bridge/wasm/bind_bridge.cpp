@@ -18,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/io/model_json.hpp>
 
 #include "../../wasm/wasm_common.hpp"

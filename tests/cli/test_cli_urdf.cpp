@@ -48,7 +48,7 @@ TEST_CASE("achain validate x.urdf: summary with warnings, a tree needs --tool-li
   CHECK(bad.err.find("cycle.urdf: URDF <joint name='ab'> (line 13): not reachable from the root link") != std::string::npos);
   const CliResult js = runCli("validate --tool-link x " + achain::test::sourceDir() + "/core/robots/planar-2r.json");
   CHECK(js.status == 1);
-  CHECK(js.err.find("--tool-link: for URDF files only") != std::string::npos);
+  CHECK(js.err.find("tool link: for URDF files only") != std::string::npos);
 }
 
 TEST_CASE("achain ik on a URDF arm: the closed form through the extracted DH chain, the built-in's 8 solutions", "[cli][urdf]") {

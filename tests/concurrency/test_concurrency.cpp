@@ -18,7 +18,7 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/jacobian.hpp>
 #include <achain/kinematics/statics.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/reach/workspace.hpp>
 
 using namespace achain;

@@ -7,7 +7,7 @@
 #include "host/sender.hpp"
 #include <achain/io/trajectory_json.hpp>
 #include <achain/math/types.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/trajectory.hpp>
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "bridge_test_support.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/flex_check.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/trajectory.hpp>

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <achain/io/model_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include "host/joint_config.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include "../../cli/common.hpp"
 

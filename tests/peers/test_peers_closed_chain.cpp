@@ -15,7 +15,7 @@
 #include <achain/dynamics/closed_chain.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/loop_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "mjcf_load.hpp"
 
 using namespace achain;

@@ -11,7 +11,7 @@
 #include <achain/dynamics/rnea.hpp>
 #include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>

@@ -7,7 +7,7 @@
 #include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
 #include <achain/kinematics/jacobian.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #ifdef ACHAIN_HAVE_KDL
 #include <kdl/chainjnttojacdotsolver.hpp>
 #include <kdl/chainjnttojacsolver.hpp>

@@ -23,7 +23,7 @@
 #include <achain/io/mjcf.hpp>
 #include <achain/io/urdf.hpp>
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "helpers.hpp"
 #include "mjcf_load.hpp"
 #include "test_paths.hpp"

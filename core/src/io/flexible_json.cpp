@@ -96,11 +96,6 @@ std::vector<AssumedMode> parseModes(const json& M, const std::string& p) {
 
 }  // namespace
 
-const FlexibleLinkEntry* FlexibleLinks::find(int joint) const {
-  for (const FlexibleLinkEntry& e : links)
-    if (e.joint == joint) return &e;
-  return nullptr;
-}
 
 bool hasFlexibleLinks(const json& j) {
   if (!j.is_object() || !j.contains("joints") || !j.at("joints").is_array()) return false;

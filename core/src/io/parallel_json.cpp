@@ -2,6 +2,7 @@
 #include <achain/io/parallel_json.hpp>
 
 #include <achain/io/json_text.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/influence.hpp>

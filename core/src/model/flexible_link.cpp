@@ -326,4 +326,10 @@ NaturalModes clampedLinkModes(const FlexibleLinkMatrices& link) {
   return naturalModes(link.K, link.I_qq, "clampedLinkModes");
 }
 
+const FlexibleLinkEntry* FlexibleLinks::find(int joint) const {
+  for (const FlexibleLinkEntry& e : links)
+    if (e.joint == joint) return &e;
+  return nullptr;
+}
+
 }  // namespace achain

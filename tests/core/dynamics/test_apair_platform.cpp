@@ -10,7 +10,7 @@
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/apair_study.hpp>
 
 using namespace achain;

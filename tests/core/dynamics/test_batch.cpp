@@ -16,7 +16,7 @@
 #include <achain/io/urdf.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/jacobian.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/torque_analysis.hpp>
 #include "dynamics_helpers.hpp"

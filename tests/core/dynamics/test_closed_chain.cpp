@@ -13,7 +13,7 @@
 #include <achain/io/model_json.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/influence.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include "helpers.hpp"
 

@@ -12,7 +12,7 @@
 #include <achain/dynamics/rnea.hpp>
 #include "dynamics_helpers.hpp"
 #include "helpers.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 

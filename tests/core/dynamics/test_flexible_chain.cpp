@@ -14,7 +14,7 @@
 #include <achain/io/flexible_json.hpp>
 #include <achain/io/json_text.hpp>
 #include <achain/io/model_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "test_scale.hpp"
 
 using namespace achain;

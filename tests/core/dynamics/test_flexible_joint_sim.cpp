@@ -7,7 +7,7 @@
 #include <achain/dynamics/flexible_joint_sim.hpp>
 #include <achain/dynamics/integrate.hpp>
 #include <achain/dynamics/rnea.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 using Vec2 = Eigen::Vector2d;

@@ -5,7 +5,7 @@
 
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/joint_flexibility.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include "dynamics_helpers.hpp"
 

@@ -12,7 +12,7 @@
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/kinematics/jacobian.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "helpers.hpp"
 
 using namespace achain;

@@ -6,7 +6,7 @@
 #include <random>
 
 #include <achain/dynamics/operational.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "alloc_counter.hpp"
 #include "helpers.hpp"
 

@@ -19,7 +19,7 @@
 #include <achain/io/loop_json.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include "helpers.hpp"
 

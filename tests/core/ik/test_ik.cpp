@@ -9,7 +9,7 @@
 #include <achain/ik/closed_form.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/ik/numeric.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 

@@ -9,7 +9,7 @@
 #include "helpers.hpp"
 #include <achain/ik/algebraic_4a.hpp>
 #include <achain/ik/ik.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 

@@ -8,7 +8,7 @@
 #include <achain/ik/closed_form.hpp>
 #include <achain/ik/numeric.hpp>
 #include <achain/ik/track.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "alloc_counter.hpp"
 #include "helpers.hpp"
 

@@ -9,7 +9,7 @@
 #include <achain/ik/closed_form.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "helpers.hpp"
 
 using namespace achain;

@@ -11,7 +11,7 @@
 #include <achain/ik/general6r.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "helpers.hpp"
 #include "test_scale.hpp"
 #include "test_paths.hpp"

@@ -12,7 +12,7 @@
 #include <achain/ik/general6r.hpp>
 #include <achain/ik/track.hpp>
 #include <achain/kinematics/fk.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "helpers.hpp"
 #include "test_scale.hpp"
 

@@ -7,7 +7,7 @@
 #include <achain/io/drive_json.hpp>
 #include <achain/io/json_text.hpp>
 #include <achain/io/model_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "test_paths.hpp"
 
 using namespace achain;

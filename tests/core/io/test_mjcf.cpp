@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <achain/io/xml_tree.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include "test_paths.hpp"
 
 using namespace achain;

@@ -13,7 +13,7 @@
 #include <achain/io/model_json.hpp>
 #include <achain/io/urdf.hpp>
 #include <achain/kinematics/jacobian.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include "helpers.hpp"
 #include "test_paths.hpp"

@@ -5,7 +5,7 @@
 #include <achain/model/apair.hpp>
 #include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 using test::kInch;

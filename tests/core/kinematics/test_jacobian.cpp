@@ -6,7 +6,7 @@
 #include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
 #include <achain/kinematics/jacobian.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 

@@ -5,7 +5,7 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/jacobian.hpp>
 #include "kinematics_test_support.hpp"
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/kinematics/transfer.hpp>
 
 using namespace achain;

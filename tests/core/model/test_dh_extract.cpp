@@ -13,7 +13,7 @@
 #include <achain/ik/closed_form.hpp>
 #include <achain/io/urdf.hpp>
 #include <achain/model/dh_extract.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 #include "helpers.hpp"
 #include "test_paths.hpp"

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include <achain/io/model_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/io/json_text.hpp>
 #include <achain/dynamics/freeman.hpp>
 #include <achain/kinematics/influence.hpp>

@@ -9,7 +9,7 @@
 #include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
 #include <achain/io/model_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/reach/workspace.hpp>
 #include "test_scale.hpp"
 #include "workspace_test_support.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include <achain/dynamics/crba.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/flex_check.hpp>
 #include <achain/trajectory/trapezoid.hpp>
 

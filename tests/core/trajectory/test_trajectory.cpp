@@ -3,7 +3,7 @@
 #include <functional>
 #include <random>
 
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/io/trajectory_json.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/polynomial.hpp>

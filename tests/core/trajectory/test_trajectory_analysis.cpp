@@ -4,7 +4,7 @@
 
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/trajectory_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/apair_study.hpp>
 #include <achain/trajectory/torque_analysis.hpp>
 #include <achain/trajectory/plan.hpp>

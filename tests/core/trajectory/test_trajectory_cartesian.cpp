@@ -3,7 +3,7 @@
 
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/trajectory_json.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/cartesian.hpp>
 #include <achain/trajectory/trajectory.hpp>
 #include "trajectory_test_support.hpp"

@@ -4,7 +4,7 @@
 
 #include <Eigen/Geometry>
 
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/trajectory/cartesian.hpp>
 #include <achain/trajectory/plan.hpp>
 #include "trajectory_test_support.hpp"

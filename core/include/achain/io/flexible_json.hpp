@@ -11,24 +11,6 @@
 
 namespace achain {
 
-/// One flexible link of a robot file: the joint whose link it is, and its description in SI (body = that joint's
-/// link inertial, so the beam's mass is the link's mass).
-struct FlexibleLinkEntry {
-  int joint = -1;
-  FlexibleLink link;
-  /// SI per file unit of each modal coordinate (the file's length unit for a bending mode, its angle unit for a
-  /// torsion mode): q_SI = coordinate_unit[j]·q_file. For printing results back in the file's units.
-  std::vector<double> coordinate_unit;
-};
-
-/// The flexible links of a robot file and the file's units (SI per file unit), for printing results in them.
-struct FlexibleLinks {
-  std::vector<FlexibleLinkEntry> links;  ///< in joint order
-  double length_unit = 1, angle_unit = 1, mass_unit = 1, force_unit = 1, torque_unit = 1;
-  /// The entry of joint `joint`, or nullptr.
-  const FlexibleLinkEntry* find(int joint) const;
-};
-
 /// True when some joint of the document has a "flexible" block.
 bool hasFlexibleLinks(const nlohmann::json& j);
 

@@ -93,4 +93,22 @@ std::vector<double> modeShapeValues(const AssumedMode& mode, const std::vector<d
 /// Natural modes of the link alone with its root clamped: det(K − ω²·I_qq) = 0 (uncoupled from the chain).
 NaturalModes clampedLinkModes(const FlexibleLinkMatrices& link);
 
+/// One flexible link of a robot file: the joint whose link it is, and its description in SI (body = that joint's
+/// link inertial, so the beam's mass is the link's mass).
+struct FlexibleLinkEntry {
+  int joint = -1;
+  FlexibleLink link;
+  /// SI per file unit of each modal coordinate (the file's length unit for a bending mode, its angle unit for a
+  /// torsion mode): q_SI = coordinate_unit[j]·q_file. For printing results back in the file's units.
+  std::vector<double> coordinate_unit;
+};
+
+/// The flexible links of a robot file and the file's units (SI per file unit), for printing results in them.
+struct FlexibleLinks {
+  std::vector<FlexibleLinkEntry> links;  ///< in joint order
+  double length_unit = 1, angle_unit = 1, mass_unit = 1, force_unit = 1, torque_unit = 1;
+  /// The entry of joint `joint`, or nullptr.
+  const FlexibleLinkEntry* find(int joint) const;
+};
+
 }  // namespace achain

@@ -1,10 +1,8 @@
-// Built-in robots, by name, everywhere a robot is accepted. Their JSON files live in
-// core/robots/ and are compiled into the library.
+// Built-in robots, by name, everywhere a robot is accepted. Their JSON files live in core/robots/ and are
+// compiled into the library. Reading one (or a robot file) is io/robot.hpp's readRobot.
 #pragma once
 #include <string>
 #include <vector>
-
-#include <achain/model/model.hpp>
 
 namespace achain {
 
@@ -14,15 +12,9 @@ struct BuiltinRobot {
 };
 
 const std::vector<BuiltinRobot>& builtinRobots();
-/// Loads a built-in by name; throws achain::Error listing the known names otherwise.
-Model builtinModel(const std::string& name);
-struct UrdfOptions;  // io/urdf.hpp
-
-/// A built-in name, or else a path to a robot file: JSON, or URDF when the file's text is XML (native builds only).
-Model loadRobot(const std::string& name_or_path);
-/// The same, with the URDF options (the tool's link by name); a non-empty tool link is refused for JSON files.
-Model loadRobot(const std::string& name_or_path, const UrdfOptions& urdf);
-/// The text of a robot file; throws achain::Error if it cannot be opened or is larger than 16 MiB.
-std::string readRobotFile(const std::string& path);
+/// The built-in called `name`, or nullptr: the one lookup by name.
+const BuiltinRobot* findBuiltinRobot(const std::string& name);
+/// The built-ins' names, comma-separated, for messages.
+std::string builtinRobotNames();
 
 }  // namespace achain

@@ -1,0 +1,59 @@
+// A robot file read once into one Robot: the Model and, where the file declares them, its loop-closure
+// constraint, its drives (joint flexibility) and its flexible links. Every reader of a robot (the CLI's --robot,
+// the wasm model handle, the benchmarks) goes through readRobot or robotFromJson, so a file is parsed once and
+// its sections agree with the Model they were read against.
+#pragma once
+#include <optional>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <achain/dynamics/closed_chain.hpp>
+#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/io/urdf.hpp>
+#include <achain/model/flexible_link.hpp>
+#include <achain/model/model.hpp>
+#include <achain/model/robots.hpp>
+
+namespace achain {
+
+/// Which reader filled a Robot.
+enum class RobotFormat { Json, Urdf };
+const char* toString(RobotFormat f);
+
+struct Robot {
+  Model model;
+  std::optional<LoopClosure> loop;             ///< the file's "loop" section (docs/robot-format.md#loops)
+  std::optional<JointFlexibility> drives;      ///< the joints' "drive" blocks (docs/robot-format.md#drives)
+  std::optional<FlexibleLinks> flexible_links; ///< the joints' "flexible" blocks (docs/robot-format.md#flexible-links)
+  RobotFormat format = RobotFormat::Json;
+  std::string source;  ///< the built-in's name or the file's path ("" for text), for messages
+
+  /// The loop, or achain::Error "<source>: the robot file has no loop section".
+  const LoopClosure& requireLoop() const;
+  /// The drives, or achain::Error "<source>: the robot file has no drive section (joints[i].drive)".
+  const JointFlexibility& requireDrives() const;
+  /// The flexible links, or achain::Error "<source>: the robot file has no flexible link (joints[i].flexible)".
+  const FlexibleLinks& requireFlexibleLinks() const;
+};
+
+/// A robot JSON document (docs/robot-format.md): the model and every optional section it has. Throws achain::Error
+/// naming the field ("joints[2].link.mass: …", "loop.coordinates[1]: …").
+Robot robotFromJson(const nlohmann::json& j);
+/// The same from text (bounded JSON parse; a syntax error names its line).
+Robot robotFromJsonString(const std::string& text);
+
+/// A built-in name, or else a path to a robot file: JSON, or URDF when the file's text is XML (native builds).
+/// The URDF options are refused for JSON files and built-ins. Errors name the file ("arm.json: joints[1]…").
+Robot readRobot(const std::string& name_or_path, const UrdfOptions& urdf = {});
+
+/// readRobot(…).model, for callers that need only the Model.
+Model loadRobot(const std::string& name_or_path, const UrdfOptions& urdf = {});
+/// A built-in's Model by name; throws achain::Error listing the known names otherwise.
+Model builtinModel(const std::string& name);
+/// The text of a robot file; throws achain::Error if it cannot be opened or is larger than 16 MiB.
+std::string readRobotFile(const std::string& path);
+/// The text of a built-in by name, or else of the robot file at the path.
+std::string robotText(const std::string& name_or_path);
+
+}  // namespace achain
