@@ -12,14 +12,14 @@ void forwardDynamicsABA(const Model& model, Data& data, const Eigen::Ref<const V
                         const Eigen::Ref<const VecX>& qd, const Eigen::Ref<const VecX>& tau,
                         const DynamicsOptions& options, Eigen::Ref<VecX> qdd) {
   using namespace dyn_detail;
-  if (options.legs == LegModel::Full && !data.dyn.legs.empty())
+  if (options.legs == LegModel::Full && !model.legs.empty())
     throw Error("forward dynamics (ABA): the full leg model couples two bodies per leg; use the Cholesky method");
   if (model.coupled)
     throw Error("forward dynamics (ABA): the model has fixed or mimic joints; use the Cholesky method");
   Data& d = data;
   forwardKinematics(model, d, q);
   const int n = model.njoints();
-  const auto& bodies = data.dyn.bodies[static_cast<int>(options.legs)];
+  const auto& bodies = model.bodies[static_cast<int>(options.legs)];
   const Vec3 g = gravityVector(model, options);
   // Scratch: Icomp holds IA, F_n/F_f hold pA, A_w/A_v hold c (bias acceleration), then a.
   // U (6 per joint) and D, u live in the fixed-size arrays below (model depth ≤ workspace size).
@@ -52,7 +52,7 @@ void forwardDynamicsABA(const Model& model, Data& data, const Eigen::Ref<const V
   }
   // Loads that bodies must supply: PE-only leg weights, the tool wrench.
   if (options.legs == LegModel::PotentialOnly) {
-    for (const DynLeg& L : data.dyn.legs) {
+    for (const DynLeg& L : model.legs) {
       const Vec3 half = -0.5 * L.mass * g;
       const Vec3 P = d.oMi[L.joint].act(L.P);
       data.dyn.F_f[L.joint] += half;

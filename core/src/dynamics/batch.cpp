@@ -53,9 +53,9 @@ int placement(const SE3& T, double& c, double& s, double& a, Frame12& general) {
 /// so only the first batch call with a Data allocates.
 Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, double** block_out = nullptr) {
   const int n = model.njoints();
-  const int nlegs = o ? static_cast<int>(data.dyn.legs.size()) : 0;
+  const int nlegs = o ? static_cast<int>(model.legs.size()) : 0;
   const long lane_doubles = scratchLanes(n, model.nv) * kLanes;
-  const long plan_doubles = (static_cast<long>(n) * sizeof(JointPlan) + static_cast<long>(data.dyn.legs.size()) *
+  const long plan_doubles = (static_cast<long>(n) * sizeof(JointPlan) + static_cast<long>(model.legs.size()) *
                              sizeof(LegPlan)) / sizeof(double) + 2;
   const long block_doubles = kLanes * (static_cast<long>(model.nv) * model.nv + model.nv);
   const long need = lane_doubles + plan_doubles + block_doubles + kLanes;  // + alignment slack
@@ -79,7 +79,7 @@ Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, double**
   p.scratch = lanes;
   copyFrame(model.base, p.base);
   copyFrame(model.tool, p.tool);
-  const std::vector<DynBody>* bodies = o ? &data.dyn.bodies[static_cast<int>(o->legs)] : nullptr;
+  const std::vector<DynBody>* bodies = o ? &model.bodies[static_cast<int>(o->legs)] : nullptr;
   for (int i = 0; i < n; ++i) {
     JointPlan& J = *new (joints + i) JointPlan();
     const Joint& j = model.joints[i];
@@ -108,7 +108,7 @@ Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, double**
     }
   }
   for (int e = 0; e < nlegs; ++e) {
-    const DynLeg& L = data.dyn.legs[e];
+    const DynLeg& L = model.legs[e];
     LegPlan& G = *new (legs + e) LegPlan();
     G.joint = L.joint;
     G.parent = L.parent;

@@ -16,9 +16,10 @@ using Mat6 = Eigen::Matrix<double, 6, 6>;
 /// top-left block, rows 3–5 of column 0 and entry (4, 3) of Icomp[i] — instead of the 6×6: 13 adds per body
 /// instead of 36, and F_n = I_o·S_w + h × S_v, F_f = S_w × h + m·S_v instead of four 3×3 products.
 void crba(const Model& model, Data& data, const DynamicsOptions& options, Eigen::Ref<MatX> M) {
+  checkData(model, data);
   const Data& d = data;
   const int n = model.njoints();
-  const auto& bodies = data.dyn.bodies[static_cast<int>(options.legs)];
+  const auto& bodies = model.bodies[static_cast<int>(options.legs)];
   for (int i = 0; i < n; ++i) {
     const Vec3 z = d.oMj[i].R.col(2);
     data.dyn.S_w[i] = d.rot_rate[i] * z;
@@ -58,7 +59,7 @@ void crba(const Model& model, Data& data, const DynamicsOptions& options, Eigen:
   }
   // Leg midpoints (Full): 2m/3 at (B+P)/2 with Jacobian ½(J_B + J_P).
   if (options.legs == LegModel::Full) {
-    for (const DynLeg& L : data.dyn.legs) {
+    for (const DynLeg& L : model.legs) {
       const Vec3 B = legBase(data, L);
       const Vec3 P = d.oMi[L.joint].act(L.P);
       const Vec3 mid = 0.5 * (B + P);

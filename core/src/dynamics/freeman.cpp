@@ -42,7 +42,7 @@ void freemanModel(const Model& model, Data& data, const Eigen::Ref<const VecX>& 
   out.TL.setZero(n);
   for (MatX* G : {&data.freeman.Gc, &data.freeman.Gw, &data.freeman.Gb, &data.freeman.Gp})
     if (G->rows() != 3 || G->cols() != n) G->setZero(3, n);
-  const auto& bodies = data.dyn.bodies[static_cast<int>(options.legs)];
+  const auto& bodies = model.bodies[static_cast<int>(options.legs)];
   const Vec3 grav = options.gravityOf(model.gravity);
   for (int s = 0; s < nj; ++s) {
     const DynBody& b = bodies[s];
@@ -70,7 +70,7 @@ void freemanModel(const Model& model, Data& data, const Eigen::Ref<const VecX>& 
   }
   // Legs not rigid with one body.
   if (options.legs == LegModel::Full || options.legs == LegModel::PotentialOnly) {
-    for (const DynLeg& leg : data.dyn.legs) {
+    for (const DynLeg& leg : model.legs) {
       pointInfluence(model, d, leg.joint, leg.P, data.freeman.Gp, &data.freeman.Hp);
       if (leg.parent >= 0) {
         pointInfluence(model, d, leg.parent, leg.B, data.freeman.Gb, &data.freeman.Hb);

@@ -60,7 +60,7 @@ void leeTerms(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
   Data& d = data;
   forwardKinematics(model, d, q);
   LeeCtx L{model, data, qd};
-  const auto& bodies = data.dyn.bodies[static_cast<int>(options.legs)];
+  const auto& bodies = model.bodies[static_cast<int>(options.legs)];
   const Vec3 grav = options.gravityOf(model.gravity);
   // Joint axes, parents' angular velocities (Eq. L-6) and the velocities of the axis points.
   for (int j = 0; j < nj; ++j) data.dyn.S_w[j] = d.rot_rate[j] * d.oMj[j].R.col(2);
@@ -116,7 +116,7 @@ void leeTerms(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
   // Legs not rigid with one body: Full → midpoint particles 2m/3 with ½(J_B + J_P);
   // PotentialOnly → weight only, half at B and half at P.
   if (options.legs == LegModel::Full || options.legs == LegModel::PotentialOnly) {
-    for (const DynLeg& leg : data.dyn.legs) {
+    for (const DynLeg& leg : model.legs) {
       const Vec3 B = dyn_detail::legBase(data, leg);
       const Vec3 P = d.oMi[leg.joint].act(leg.P);
       if (options.legs == LegModel::PotentialOnly) {

@@ -9,9 +9,10 @@ void rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const
           const Eigen::Ref<const VecX>& qdd, const Vec3& g, LegModel legs, Parts parts, Eigen::Ref<VecX> tau,
           bool run_fk) {
   Data& d = data;
-  if (run_fk) forwardKinematics(model, d, q);
+  if (run_fk) forwardKinematics(model, d, q);  // checks data against model
+  else checkData(model, data);
   const int n = model.njoints();
-  const auto& bodies = data.dyn.bodies[static_cast<int>(legs)];
+  const auto& bodies = model.bodies[static_cast<int>(legs)];
   const Vec3 a_base = -g;
   tau.setZero();
   // Forward pass: velocities and accelerations (spatial, world frame, about the origin).
@@ -63,7 +64,7 @@ void rnea(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const
   }
   // Legs that are not rigid with one body.
   if (parts.trans && (legs == LegModel::Full || legs == LegModel::PotentialOnly)) {
-    for (const DynLeg& L : data.dyn.legs) {
+    for (const DynLeg& L : model.legs) {
       const Vec3 B = legBase(data, L);
       const Vec3 P = d.oMi[L.joint].act(L.P);
       Vec3 half;  // force supplied at each end
@@ -227,12 +228,12 @@ double potentialEnergy(const Model& model, Data& data, const Eigen::Ref<const Ve
   Data& d = data;
   forwardKinematics(model, d, q);
   const Vec3 g = gravityVector(model, options);
-  const auto& bodies = data.dyn.bodies[static_cast<int>(options.legs)];
+  const auto& bodies = model.bodies[static_cast<int>(options.legs)];
   double U = 0;
   for (int i = 0; i < model.njoints(); ++i) U -= bodies[i].mass * g.dot(d.oMi[i].act(bodies[i].com));
   if (options.legs == LegModel::Full || options.legs == LegModel::PotentialOnly) {
     const double share = options.legs == LegModel::Full ? 2.0 / 3.0 : 1.0;
-    for (const DynLeg& L : data.dyn.legs) {
+    for (const DynLeg& L : model.legs) {
       const Vec3 mid = 0.5 * (legBase(data, L) + d.oMi[L.joint].act(L.P));
       U -= share * L.mass * g.dot(mid);
     }

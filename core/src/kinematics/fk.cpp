@@ -25,6 +25,7 @@ inline void sinCos(double x, double& s, double& c) {
 }  // namespace
 
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q) {
+  checkData(model, data);
   const int n = model.njoints();
   const bool standard = model.convention == DHConvention::Standard;
   for (int i = 0; i < n; ++i) {

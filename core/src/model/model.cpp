@@ -1,4 +1,6 @@
 #include <achain/model/model.hpp>
+
+#include <achain/model/apair.hpp>
 #include <achain/model/caps.hpp>
 
 #include <Eigen/Eigenvalues>
@@ -127,6 +129,72 @@ Mat3 alignZ(const Vec3& a) {
   R.col(2) = a;
   return R;
 }
+
+namespace {
+
+Mat3 shift(const Vec3& r) { return r.squaredNorm() * Mat3::Identity() - r * r.transpose(); }
+
+/// Adds a point mass m at x (link frame) to body b.
+void addPointMass(DynBody& b, double m, const Vec3& x) {
+  if (m <= 0) return;
+  const double M = b.mass + m;
+  const Vec3 c = (b.mass * b.com + m * x) / M;
+  b.inertia = b.inertia + b.mass * shift(b.com - c) + m * shift(x - c);
+  b.com = c;
+  b.mass = M;
+}
+
+
+/// FNV-1a over the bytes of every number of the description the algorithms read (names and notes excluded).
+struct Digest {
+  std::uint64_t h = 14695981039346656037ull;
+  void bytes(const void* p, size_t n) {
+    const auto* c = static_cast<const unsigned char*>(p);
+    for (size_t k = 0; k < n; ++k) h = (h ^ c[k]) * 1099511628211ull;
+  }
+  void num(double v) { bytes(&v, sizeof v); }
+  void num(int v) { bytes(&v, sizeof v); }
+  void vec(const Vec3& v) { bytes(v.data(), sizeof(double) * 3); }
+  void mat(const Mat3& m) { bytes(m.data(), sizeof(double) * 9); }
+  void pose(const SE3& T) { mat(T.R); vec(T.p); }
+};
+
+std::uint64_t descriptionDigest(const Model& m) {
+  Digest d;
+  d.num(static_cast<int>(m.convention));
+  d.vec(m.gravity);
+  d.pose(m.base);
+  d.pose(m.tool);
+  d.num(m.tool_link);
+  d.num(m.njoints());
+  for (const Joint& j : m.joints) {
+    d.num(static_cast<int>(j.kind));
+    d.num(j.parent);
+    d.num(j.has_origin ? 1 : 0);
+    d.pose(j.origin);
+    d.vec(j.axis);
+    for (double v : {j.a, j.alpha, j.d, j.theta_f, j.pitch, j.rho, j.leg_mass, j.leg_radius, j.law.c1, j.law.c2, j.law.c3,
+                     j.mimic_multiplier, j.mimic_offset})
+      d.num(v);
+    d.num(j.sign);
+    d.num(j.law.nsine);
+    for (int k = 0; k < j.law.nsine; ++k)
+      for (double v : {j.law.sine[k].amplitude, j.law.sine[k].frequency, j.law.sine[k].phase}) d.num(v);
+    d.num(j.mimic);
+    const JointLimits& L = j.limits;
+    for (double v : {L.lower, L.upper, L.velocity, L.acceleration, L.effort}) d.num(v);
+    const Motor& M = j.motor;
+    d.num(M.present ? 1 : 0);
+    for (double v : {M.rotor_inertia, M.gear_ratio, M.viscous, M.coulomb_pos, M.coulomb_neg}) d.num(v);
+    d.num(M.encoder_counts);
+    d.num(j.link.mass);
+    d.vec(j.link.com);
+    d.mat(j.link.inertia);
+  }
+  return d.h;
+}
+
+}  // namespace
 
 void Model::finalize() {
   const int n = njoints();
@@ -267,6 +335,61 @@ void Model::finalize() {
     if (G.shape == Geometry::Shape::Mesh && G.mesh.empty()) fail(p + ".mesh", "a mesh needs a file name");
   }
   if (nq == 0) fail("joints", "must have at least one joint with a coordinate (all are fixed or mimic)");
+
+  // The bodies the dynamics reads, per leg model (derived once, here; Data holds only scratch).
+  legs.clear();
+  // Legs: anchors in the parent's frame (B) and the link's frame (P).
+  for (int i = 0; i < n; ++i) {
+    const Joint& j = joints[i];
+    if (!(j.leg_mass > 0)) continue;  // only A-pairs have legs (validated)
+    const ApairAnchors A = apairAnchors(apairSideFromRho(j.rho));
+    const double my = j.sign > 0 ? 1.0 : -1.0;
+    const SE3 postInv = post[i].inverse();
+    for (int k = 0; k < 6; ++k) {
+      DynLeg L;
+      L.joint = i;
+      L.parent = j.parent;
+      const Vec3 b(A.base[k].x(), my * A.base[k].y(), 0);
+      const Vec3 p(A.platform[k].x(), my * A.platform[k].y(), -j.d);
+      // Axis frame of joint i in its parent's frame: pre[i] (identity for standard DH).
+      const Vec3 b_axis = rotZ(j.theta_f).act(b);
+      L.B = j.parent < 0 ? (base * pre[i]).act(b_axis) : pre[i].act(b_axis);
+      L.P = postInv.act(p);
+      L.mass = j.leg_mass;
+      legs.push_back(L);
+    }
+  }
+
+  for (int v = 0; v < 4; ++v) {
+    bodies[v].resize(n);
+    for (int i = 0; i < n; ++i) {
+      DynBody& b = bodies[v][i];
+      b.mass = joints[i].link.mass;
+      b.com = joints[i].link.com;
+      b.inertia = joints[i].link.inertia;
+    }
+  }
+  auto& lumped = bodies[static_cast<int>(LegModel::Lumped)];
+  for (int i = 0; i < n; ++i) {
+    const Joint& j = joints[i];
+    if (!(j.leg_mass > 0)) continue;  // only A-pairs have legs (validated)
+    DynBody& b = lumped[i];
+    const double add = 6 * j.leg_mass;
+    if (b.mass > 0) {
+      const double f = (b.mass + add) / b.mass;
+      b.mass *= f;
+      b.inertia *= f;
+    } else {
+      b.mass = add;
+    }
+  }
+  auto& full = bodies[static_cast<int>(LegModel::Full)];
+  for (const DynLeg& L : legs) {
+    addPointMass(full[L.joint], L.mass / 6, L.P);
+    if (L.parent >= 0) addPointMass(full[L.parent], L.mass / 6, L.B);
+  }
+
+  fingerprint = descriptionDigest(*this);
 }
 
 Model convertConvention(const Model& m, DHConvention target) {

@@ -54,22 +54,19 @@ ShapedPath::ShapedPath(JointPathPtr path, InputShaper shaper) : path_(std::move(
   if (!path_) throw Error("ShapedPath: no path");
   if (shaper_.amplitude.empty() || shaper_.amplitude.size() != shaper_.time.size())
     throw Error("ShapedPath: the shaper needs as many amplitudes as times (at least one)");
+  a_ = b_ = c_ = VecX::Zero(path_->dof());
 }
 
 void ShapedPath::evaluate(double t, VecX& q, VecX& qd, VecX& qdd) const {
-  thread_local VecX a, b, c;  // scratch: allocates only when the size grows
   const int n = dof();
   q.setZero(n);
   qd.setZero(n);
   qdd.setZero(n);
-  a.resize(n);
-  b.resize(n);
-  c.resize(n);
   for (size_t i = 0; i < shaper_.time.size(); ++i) {
-    path_->evaluate(t - shaper_.time[i], a, b, c);  // clamped: rests at the start before t_i
-    q += shaper_.amplitude[i] * a;
-    qd += shaper_.amplitude[i] * b;
-    qdd += shaper_.amplitude[i] * c;
+    path_->evaluate(t - shaper_.time[i], a_, b_, c_);  // clamped: rests at the start before t_i
+    q += shaper_.amplitude[i] * a_;
+    qd += shaper_.amplitude[i] * b_;
+    qdd += shaper_.amplitude[i] * c_;
   }
 }
 

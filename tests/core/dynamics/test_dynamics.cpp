@@ -13,7 +13,7 @@
 #include <achain/kinematics/fk.hpp>
 #include "helpers.hpp"
 #include <achain/kinematics/jacobian.hpp>
-#include <achain/model/robots.hpp>
+#include <achain/io/robot.hpp>
 
 using namespace achain;
 using test::relErr;
@@ -267,7 +267,7 @@ TEST_CASE("ABA = Cholesky forward dynamics (every leg model but Full-with-legs) 
       DynamicsOptions o = everyTerm(legs, rng);
       o.wrench_frame = WrenchFrame::Tool;
       const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 2.0), tau = test::randomVector(rng, n, 5.0);
-      if (legs == LegModel::Full && !ws.dyn.legs.empty()) {
+      if (legs == LegModel::Full && !m.legs.empty()) {
         CHECK_THROWS_WITH(forwardDynamicsABA(m, ws, q, qd, tau, o, a1), Catch::Contains("use the Cholesky method"));
         continue;
       }

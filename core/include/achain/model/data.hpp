@@ -2,6 +2,7 @@
 #pragma once
 #include <Eigen/Cholesky>
 #include <array>
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -10,27 +11,6 @@
 #include <achain/model/model.hpp>
 
 namespace achain {
-
-/// How the dynamics treats A-pair legs (see dynamics/options.hpp for the four models).
-enum class LegModel { Massless, Lumped, Full, PotentialOnly };
-
-/// Mass properties of one rigid body as the dynamics sees it (link frame): the link itself plus,
-/// depending on the leg model, the leg masses rigidly attached to it.
-struct DynBody {
-  double mass = 0;
-  Vec3 com = Vec3::Zero();      ///< link frame
-  Mat3 inertia = Mat3::Zero();  ///< about the CoM, link axes
-};
-
-/// One A-pair leg: base anchor B (fixed on the joint's parent link, in that link's frame — or in the
-/// base frame when the parent is the base) and platform anchor P (fixed on the joint's link).
-struct DynLeg {
-  int joint = -1;
-  int parent = -1;
-  Vec3 B = Vec3::Zero();
-  Vec3 P = Vec3::Zero();
-  double mass = 0;  ///< one leg
-};
 
 /// One joint on the path from the base to a link, in world coordinates (kinematics scratch).
 struct PathJoint {
@@ -43,6 +23,10 @@ struct PathJoint {
   double b3 = 0; ///< ∂³dz/∂q³
 };
 
+struct Data;
+/// The error checkData throws (the model each was made for, by size and name).
+[[noreturn]] void failDataMismatch(const Model& model, const Data& data);
+
 /// Scratch for one thread: sized once from a Model, reused by every algorithm without allocation.
 /// Each area's scratch sits in its own sub-block; results that callers read (oMi, oMtool, …) are
 /// the top-level fields. No algorithm keeps state elsewhere (no statics), so threads that each own a
@@ -52,6 +36,7 @@ struct Data {
 
   int nv = 0;       ///< the model size Data was made for (checkData)
   int njoints = 0;
+  std::uint64_t model_fingerprint = 0;  ///< Model::fingerprint of the model Data was made for (checkData)
 
   std::vector<SE3> oMi;    ///< world ← link frame i (after FK)
   std::vector<SE3> oMj;    ///< world ← axis frame of joint i (z = joint axis, before its motion)
@@ -75,9 +60,6 @@ struct Data {
 
   /// Dynamics (RNEA, CRBA, ABA, Coriolis, forward dynamics, integrators, Lee, Freeman).
   struct Dynamics {
-    /// Rigid bodies for each LegModel (index = static_cast<int>(LegModel)), from the model.
-    std::array<std::vector<DynBody>, 4> bodies;
-    std::vector<DynLeg> legs;  ///< every leg of every A-pair with leg mass > 0
     // per-joint, world frame, spatial vectors about the world origin
     std::vector<Vec3> S_w, S_v;     ///< motion subspace per unit q̇ (ω part, linear part at the origin)
     std::vector<Vec3> V_w, V_v;     ///< spatial velocity
@@ -104,7 +86,7 @@ struct Data {
 
   /// Inverse kinematics: the numeric solver's Levenberg–Marquardt scratch, and the constants of the
   /// chain's closed form (derived from the model by ik/closed_form.cpp on the first closed solve with
-  /// this Data: plain numbers, no copy of the model).
+  /// this Data: plain numbers, no copy of the model; a cache tied to that model by checkData).
   struct InverseKinematics {
     MatX J;         ///< 6×nv tool Jacobian (base frame)
     MatX Jw;        ///< weighted rows
@@ -142,7 +124,12 @@ struct Data {
   } freeman;
 };
 
-/// Throws achain::Error when data was made for a model of another size.
-void checkData(const Model& model, const Data& data);
+/// Throws achain::Error naming the mismatch when data was made for another model: a Data carries only
+/// scratch sized for its model, and records that model's fingerprint, so one made for another model (even of the
+/// same size) is refused rather than used. Checked on entry by FK, the dynamics and IK.
+inline void checkData(const Model& model, const Data& data) {
+  if (data.model_fingerprint != model.fingerprint || data.nv != model.nv || data.njoints != model.njoints())
+    failDataMismatch(model, data);
+}
 
 }  // namespace achain

@@ -1,6 +1,8 @@
 // The chain description (Model): immutable once built, shared by every algorithm.
 // Scratch buffers live in Data (data.hpp); algorithms are free functions over both.
 #pragma once
+#include <array>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -110,6 +112,27 @@ struct Geometry {
 };
 const char* toString(Geometry::Shape s);
 
+/// How the dynamics treats A-pair legs (see dynamics/options.hpp for the four models).
+enum class LegModel { Massless, Lumped, Full, PotentialOnly };
+
+/// Mass properties of one rigid body as the dynamics sees it (link frame): the link itself plus,
+/// depending on the leg model, the leg masses rigidly attached to it.
+struct DynBody {
+  double mass = 0;
+  Vec3 com = Vec3::Zero();      ///< link frame
+  Mat3 inertia = Mat3::Zero();  ///< about the CoM, link axes
+};
+
+/// One A-pair leg: base anchor B (fixed on the joint's parent link, in that link's frame — or in the
+/// base frame when the parent is the base) and platform anchor P (fixed on the joint's link).
+struct DynLeg {
+  int joint = -1;
+  int parent = -1;
+  Vec3 B = Vec3::Zero();
+  Vec3 P = Vec3::Zero();
+  double mass = 0;  ///< one leg
+};
+
 /// An immutable chain (or tree) description. Build it with the JSON loader or
 /// by filling `joints` and calling finalize().
 struct Model {
@@ -135,6 +158,13 @@ struct Model {
   std::vector<SE3> post;            ///< constant part after the joint motion
   std::vector<char> is_chain_parent;  ///< joint i's parent is i−1 (or −1 for i = 0)
   bool has_dh = true;               ///< every joint is placed by DH constants (no joint has_origin)
+  /// The rigid bodies as the dynamics sees them, one list per LegModel (index = static_cast<int>(LegModel)): each
+  /// link's inertial plus, for Lumped and Full, its A-pair legs' masses.
+  std::array<std::vector<DynBody>, 4> bodies;
+  std::vector<DynLeg> legs;         ///< every leg of every A-pair with leg mass > 0
+  /// A digest of the description (every number the algorithms read): a Data records the fingerprint of the
+  /// model it was made for, and checkData refuses it with another model.
+  std::uint64_t fingerprint = 0;
 
   int njoints() const { return static_cast<int>(joints.size()); }
   int toolLink() const { return tool_link < 0 ? njoints() - 1 : tool_link; }

@@ -38,6 +38,8 @@ struct InputShaper {
 /// Throws achain::Error for ω ≤ 0 or non-finite, or ζ outside [0, 1).
 InputShaper makeShaper(ShaperKind kind, double omega, double zeta);
 
+/// Evaluated by one thread at a time (its scratch for the shaper's terms is a member, sized once in the constructor,
+/// so evaluate allocates nothing): give each thread its own ShapedPath, as each thread has its own Data.
 class ShapedPath final : public JointPath {
  public:
   ShapedPath(JointPathPtr path, InputShaper shaper);
@@ -52,6 +54,7 @@ class ShapedPath final : public JointPath {
  private:
   JointPathPtr path_;
   InputShaper shaper_;
+  mutable VecX a_, b_, c_;  ///< one term of the shaped sum (scratch)
 };
 
 /// Plan bandwidth (see the file comment), Hz: the plan sampled at `rate` Hz, its spectrum on a grid of
