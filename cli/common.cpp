@@ -69,6 +69,42 @@ void reportUrdfWarnings(const std::string& sub, const Model& m) {
     if (n.rfind("URDF warning: ", 0) == 0) std::cerr << (sub.empty() ? std::string("achain") : "achain " + sub) << ": warning: " << safeMessage(n.substr(14)) << "\n";
 }
 
+void DriveArgs::add(CLI::App* app, const std::string& old_stiffness, const std::string& old_damping, bool with_damping) {
+  const std::string old_s = old_stiffness.empty() ? "" : " (" + old_stiffness + ": its former name, kept for one release)";
+  app->add_option("--drive-stiffness" + (old_stiffness.empty() ? "" : "," + old_stiffness), stiffness,
+                  "Drive stiffness k between motor and link, N*m/rad (N/m prismatic): one value or one per coordinate "
+                  "(default: the robot file's drive blocks)" + old_s);
+  if (!with_damping) return;
+  const std::string old_d = old_damping.empty() ? "" : " (" + old_damping + ": its former name, kept for one release)";
+  app->add_option("--drive-damping" + (old_damping.empty() ? "" : "," + old_damping), damping,
+                  "Drive damping c, N*m*s/rad: one value or one per coordinate (default: the file's, or 0)" + old_d);
+}
+
+JointFlexibility DriveArgs::read(const Robot& robot) const {
+  const Model& m = robot.model;
+  JointFlexibility f;
+  if (stiffness.empty()) {
+    if (!robot.drives)
+      throw Error("--drive-stiffness: required (the robot file declares no joint drives; e.g. "
+                  "core/robots/variants/prototype-4a-drive.json does)");
+    f = *robot.drives;
+  } else {
+    f.stiffness = perCoordinate(m, stiffness, "--drive-stiffness");
+    f.damping = VecX::Zero(m.nv);
+  }
+  if (!damping.empty()) f.damping = perCoordinate(m, damping, "--drive-damping");
+  for (int i = 0; i < m.nv; ++i) {
+    const std::string joint = " (joint '" + m.joints[m.coord_joint[i]].name + "')";
+    if (!(f.stiffness[i] > 0))
+      throw Error("--drive-stiffness: must be positive (got " + std::to_string(f.stiffness[i]) + " for coordinate " +
+                  std::to_string(i) + joint + ")");
+    if (!(f.damping[i] >= 0))
+      throw Error("--drive-damping: must be zero or positive (got " + std::to_string(f.damping[i]) + " for coordinate " +
+                  std::to_string(i) + joint + ")");
+  }
+  return f;
+}
+
 VecX perCoordinate(const Model& m, const std::string& text, const std::string& what) {
   const auto v = parseList(text, what);
   if (v.size() == 1) return VecX::Constant(m.nv, v[0]);

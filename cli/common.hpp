@@ -44,6 +44,17 @@ struct RobotArgs {
   VecX joints(const Model& m, const std::string& text, const std::string& what = "--q") const;
 };
 
+/// Drive (joint) flexibility, one name across the subcommands: --drive-stiffness and --drive-damping, defaulting to
+/// the robot file's drive blocks (joints[i].drive). A subcommand's former option names stay as aliases for one release.
+struct DriveArgs {
+  std::string stiffness, damping;
+  /// Adds --drive-stiffness (and --drive-damping when `with_damping`), with the former names as aliases.
+  void add(CLI::App* app, const std::string& old_stiffness, const std::string& old_damping = "", bool with_damping = true);
+  /// The options' values (SI, one value or one per coordinate), else the robot file's drives; damping 0 when neither
+  /// gives it. Throws achain::Error naming the option.
+  JointFlexibility read(const Robot& robot) const;
+};
+
 /// One value for every coordinate, or one per coordinate (parseList's rules); throws achain::Error naming `what`.
 VecX perCoordinate(const Model& m, const std::string& text, const std::string& what);
 

@@ -247,13 +247,13 @@ test('vibration tutorial: the modes and the trapezoid check from the live model 
     await page.waitForFunction(() => !!window.__vibration?.check, null, { timeout: 60000 });
     const r = await page.evaluate(() => window.__vibration);
     const drive = path.join(repo, 'core/robots/variants/prototype-4a-drive.json');
-    // the page takes the stiffness from the file's drive blocks (827 lbf·in/deg); the CLI's --joint-stiffness is SI
-    const k = String(827 * 0.1129848290276167 / (Math.PI / 180));
-    const modes = cli('modes', '--robot', drive, '--q', '180,180,180,180', '--deg', '--joint-stiffness', k);
+    // the page and the CLI both take the stiffness from the file's drive blocks (827 lbf·in/deg)
+    const modes = cli('drive-modes', '--robot', drive, '--q', '180,180,180,180', '--deg');
+    modes.joint_stiffness.forEach((k) => assert.ok(Math.abs(k - 827 * 0.1129848290276167 / (Math.PI / 180)) < 1e-9 * k));
     const native = modes.modes.map((m) => m.frequency_hz);
     assert.equal(r.modesHz.length, 4);
     r.modesHz.forEach((f, i) => assert.ok(Math.abs(f - native[i]) <= 1e-9 * native[i], `mode ${i + 1}: page ${f} Hz, CLI ${native[i]} Hz`));
-    const check = cli('flex-check', '--robot', drive, '--from', '60,60,60,60', '--to', '300,300,300,300', '--deg');
+    const check = cli('drive-check', '--robot', drive, '--from', '60,60,60,60', '--to', '300,300,300,300', '--deg');
     const byShaper = Object.fromEntries(check.results.map((x) => [x.shaper, x]));
     for (const row of r.check) {
       const n = byShaper[row.shaper];

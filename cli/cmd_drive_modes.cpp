@@ -1,4 +1,4 @@
-// Subcommand `modes`: linearised modal analysis of the rigid chain with lumped joint springs (Spong's model,
+// Subcommand `drive-modes` (formerly `modes`): linearised modal analysis of the rigid chain with lumped joint springs (Spong's model,
 // core/include/achain/dynamics/joint_flexibility.hpp) about one configuration.
 #include <cmath>
 
@@ -9,19 +9,20 @@
 namespace achain::cli {
 namespace {
 
-RegisterCommand modes_cmd("modes", [](CLI::App& app) {
+RegisterCommand drive_modes_cmd("drive-modes", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
-      "modes",
+      "drive-modes",
       "Natural frequencies and mode shapes with lumped joint flexibility (Spong): det(K - w^2 M(q)) = 0 with the "
-      "motors locked, or det(K* - w^2 I*) = 0 over (q, theta) with the motors free; no gravity stiffness, no damping");
+      "motors locked, or det(K* - w^2 I*) = 0 over (q, theta) with the motors free; no gravity stiffness, no damping. "
+      "(modes: its former name, kept for one release)");
+  sub->alias("modes");
   static RobotArgs args;
-  static std::string stiffness, motor_inertia, motor = "locked", legs = "full";
+  static DriveArgs drive;
+  static std::string motor_inertia, motor = "locked", legs = "full";
   static int sweep_coordinate = -1, steps = 20;
   static double sweep_to = 0;
   args.add(sub);
-  sub->add_option("--joint-stiffness", stiffness,
-                  "Joint spring stiffness k, N*m/rad (N/m for prismatic): one value for all or one per coordinate")
-      ->required();
+  drive.add(sub, "--joint-stiffness", "", false);
   sub->add_option("--motor", motor, "Motor side: locked (servo-stiff, default) or free");
   sub->add_option("--motor-inertia", motor_inertia,
                   "With --motor free: rotor inertia reflected to the joint J_m*G^2, kg*m^2 (one value or one per coordinate; "
@@ -32,19 +33,20 @@ RegisterCommand modes_cmd("modes", [](CLI::App& app) {
   sub->add_option("--sweep-to", sweep_to, "End value of the swept coordinate (rad / m, degrees with --deg)")->needs(sc);
   sub->add_option("--steps", steps, "Intervals of the sweep (default 20)")->check(CLI::Range(1, 1000))->needs(sc);
   sub->callback([] {
-    run("modes", [] {
-      const Model m = args.model();
+    run("drive-modes", [] {
+      const Robot robot = args.read();
+      const Model& m = robot.model;
       const VecX q = args.joints(m, args.q, "--q");
       checkConfiguration(m, q);
       const MotorSide side = motorSideFromString(motor);
-      JointFlexibility flex;
-      flex.stiffness = perCoordinate(m, stiffness, "--joint-stiffness");
+      JointFlexibility flex = drive.read(robot);
       if (!motor_inertia.empty()) {
         if (side != MotorSide::Free) throw Error("--motor-inertia: only with --motor free");
         flex.motor_inertia = perCoordinate(m, motor_inertia, "--motor-inertia");
       } else if (side == MotorSide::Free) {
-        flex.motor_inertia.resize(m.nv);
+        if (flex.motor_inertia.size() != m.nv) flex.motor_inertia = VecX::Constant(m.nv, std::nan(""));
         for (int i = 0; i < m.nv; ++i) {
+          if (std::isfinite(flex.motor_inertia[i])) continue;  // the file's drive block gives it
           const Motor& mo = m.joints[m.coord_joint[i]].motor;
           if (!mo.present)
             throw Error("--motor-inertia: required with --motor free (joint '" + m.joints[m.coord_joint[i]].name +

@@ -1,8 +1,9 @@
-// CLI `achain modes`: lumped joint flexibility modal analysis.
+// CLI `achain drive-modes` (formerly `modes`, kept as an alias): lumped joint (drive) flexibility modal analysis.
 #include <cmath>
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 
 using achain::test::runCli;
 
@@ -40,22 +41,24 @@ TEST_CASE("achain modes: free motors, one stiffness for all, degrees, prototype-
 TEST_CASE("achain modes: bad input and --help", "[cli][flex]") {
   auto r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100,0");
   CHECK(r.status == 1);
-  CHECK(r.err.find("stiffness[1] (joint 'elbow') must be positive") != std::string::npos);
+  CHECK(r.err.find("--drive-stiffness: must be positive (got 0.000000 for coordinate 1 (joint 'elbow'))") != std::string::npos);
   r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 1,2,3");
   CHECK(r.status == 1);
-  CHECK(r.err.find("--joint-stiffness: expected 1 value or 2") != std::string::npos);
+  CHECK(r.err.find("--drive-stiffness: expected 1 value or 2") != std::string::npos);
   r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100 --motor free");
   CHECK(r.status == 1);
   CHECK(r.err.find("--motor-inertia: required with --motor free") != std::string::npos);
   r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100 --motor loose");
   CHECK(r.status == 1);
   CHECK(r.err.find("expected locked or free") != std::string::npos);
-  r = runCli("modes --robot planar-2r --q 0,0");
-  CHECK(r.status == 2);
+  r = runCli("modes --robot planar-2r --q 0,0");  // no option and no drive blocks in the file
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--drive-stiffness: required (the robot file declares no joint drives") != std::string::npos);
   r = runCli("--help");
   CHECK(r.out.find("modes") != std::string::npos);
   r = runCli("modes --help");
-  CHECK(r.out.find("--joint-stiffness") != std::string::npos);
+  CHECK(r.out.find("--drive-stiffness,--joint-stiffness") != std::string::npos);
+  CHECK(r.out.find("former name, kept for one release") != std::string::npos);
   CHECK(r.out.find("--motor-inertia") != std::string::npos);
 }
 
@@ -126,4 +129,29 @@ TEST_CASE("achain modes: frequency map along one coordinate", "[cli][flex]") {
   CHECK(r.err.find("--sweep-coordinate: 2 is out of range") != std::string::npos);
   r = runCli("modes --robot planar-2r --q 0,0 --joint-stiffness 100 --sweep-to 1");
   CHECK(r.status == 2);
+}
+
+TEST_CASE("achain drive-modes: the robot file's drive blocks by default; modes and --joint-stiffness are its former names", "[cli][flex]") {
+  const std::string variant = achain::test::sourceDir() + "/core/robots/variants/prototype-4a-drive.json";
+  const std::string q = " --q 100,200,150,250 --deg";
+  const auto file = runCli("drive-modes --robot " + variant + q);
+  REQUIRE(file.status == 0);
+  const auto jf = file.json();
+  REQUIRE(jf["joint_stiffness"].size() == 4);
+  std::string k;
+  for (const auto& v : jf["joint_stiffness"]) k += (k.empty() ? "" : ",") + std::to_string(v.get<double>());
+  CHECK(jf["joint_stiffness"][0].get<double>() > 0);
+  // the same stiffness given on the command line, under the old subcommand and option names
+  const auto old = runCli("modes --robot prototype-4a" + q + " --joint-stiffness " + k);
+  REQUIRE(old.status == 0);
+  const auto jo = old.json();
+  REQUIRE(jo["modes"].size() == jf["modes"].size());
+  for (size_t i = 0; i < jf["modes"].size(); ++i)
+    CHECK(jo["modes"][i]["omega"].get<double>() == Approx(jf["modes"][i]["omega"].get<double>()).epsilon(1e-6));
+  // and drive-check reads the same option names (its former --stiffness kept)
+  const auto dc = runCli("drive-check --robot planar-2r --from 0,0 --to 0.5,0.5 --drive-stiffness 100 --drive-damping 0.5 --shaper none");
+  const auto fc = runCli("flex-check --robot planar-2r --from 0,0 --to 0.5,0.5 --stiffness 100 --damping 0.5 --shaper none");
+  REQUIRE(dc.status == 0);
+  REQUIRE(fc.status == 0);
+  CHECK(dc.json()["results"] == fc.json()["results"]);
 }

@@ -1,4 +1,4 @@
-// Subcommand `flex-check`: a planned joint move checked against lumped joint flexibility before it is sent
+// Subcommand `drive-check` (formerly `flex-check`): a planned joint move checked against lumped joint flexibility before it is sent
 // (core/include/achain/trajectory/flex_check.hpp), unshaped and with ZV / ZVD input shaping.
 #include <cmath>
 
@@ -26,37 +26,16 @@ json resultJson(const FlexCheckResult& r) {
           {"steps", r.steps}};
 }
 
-/// --stiffness / --damping, else the robot file's drive blocks.
-JointFlexibility flexibilityOf(const Robot& robot, const std::string& stiffness, const std::string& damping) {
-  const Model& m = robot.model;
-  JointFlexibility f;
-  if (stiffness.empty()) {
-    if (!robot.drives)
-      throw Error("--stiffness: required (the robot file declares no joint drives; e.g. core/robots/variants/prototype-4a-drive.json does)");
-    f = *robot.drives;
-  } else {
-    f.stiffness = perCoordinate(m, stiffness, "--stiffness");
-    f.damping = VecX::Zero(m.nv);
-  }
-  if (!damping.empty()) f.damping = perCoordinate(m, damping, "--damping");
-  for (int i = 0; i < m.nv; ++i) {
-    const std::string joint = " (joint '" + m.joints[m.coord_joint[i]].name + "')";
-    if (!(f.stiffness[i] > 0))
-      throw Error("--stiffness: must be positive (got " + std::to_string(f.stiffness[i]) + " for coordinate " + std::to_string(i) + joint + ")");
-    if (!(f.damping[i] >= 0))
-      throw Error("--damping: must be zero or positive (got " + std::to_string(f.damping[i]) + " for coordinate " + std::to_string(i) + joint + ")");
-  }
-  return f;
-}
-
-RegisterCommand flex_check_cmd("flex-check", [](CLI::App& app) {
+RegisterCommand drive_check_cmd("drive-check", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
-      "flex-check",
+      "drive-check",
       "Check a planned joint move against lumped joint flexibility (Spong): motors on the plan, links through the drive "
       "springs; first natural frequency along the path, bandwidth ratio, peak tip error, residual vibration; "
-      "with --shaper also the ZV / ZVD input-shaped plan");
+      "with --shaper also the ZV / ZVD input-shaped plan. (flex-check: its former name, kept for one release)");
+  sub->alias("flex-check");
   static RobotArgs args;
-  static std::string from, to, profile = "trapezoid", stiffness, damping, shaper = "all", legs = "full";
+  static DriveArgs drive;
+  static std::string from, to, profile = "trapezoid", shaper = "all", legs = "full";
   static bool sync = false;
   static double vscale = 1, ascale = 1, duration = 0, shaper_hz = 0, shaper_zeta = -1, settle = 0, dt = 0;
   static int samples = 21;
@@ -68,9 +47,7 @@ RegisterCommand flex_check_cmd("flex-check", [](CLI::App& app) {
   sub->add_option("--vel-scale", vscale, "Multiply the speed limits");
   sub->add_option("--acc-scale", ascale, "Multiply the acceleration limits");
   sub->add_option("--duration", duration, "Scale the plan uniformly to this duration (s)");
-  sub->add_option("--stiffness", stiffness,
-                  "Drive stiffness k, N*m/rad (N/m prismatic): one value or one per coordinate (default: the robot file's drive blocks)");
-  sub->add_option("--damping", damping, "Drive damping c, N*m*s/rad: one value or one per coordinate (default: the file's, or 0)");
+  drive.add(sub, "--stiffness", "--damping");
   sub->add_option("--shaper", shaper, "none | zv | zvd | all (default all: the plan unshaped, then ZV and ZVD)");
   sub->add_option("--shaper-frequency", shaper_hz, "Frequency shaped for, Hz (default: the first locked-motor frequency at the end of the move)");
   sub->add_option("--shaper-damping", shaper_zeta, "Damping ratio shaped for (default: the first mode's, from the drive damping)");
@@ -79,7 +56,7 @@ RegisterCommand flex_check_cmd("flex-check", [](CLI::App& app) {
   sub->add_option("--samples", samples, "Configurations along the path for the frequency map (default 21)")->check(CLI::Range(2, 10000));
   sub->add_option("--legs", legs, "A-pair leg model: massless | lumped | full | potential (default full)");
   sub->callback([] {
-    run("flex-check", [] {
+    run("drive-check", [] {
       const Robot robot = args.read();
       const Model& m = robot.model;
       PlanSpec spec;
@@ -91,7 +68,7 @@ RegisterCommand flex_check_cmd("flex-check", [](CLI::App& app) {
       spec.acceleration_scale = ascale;
       spec.duration = duration;
       const Plan plan = planJointPath(m, spec);
-      const JointFlexibility f = flexibilityOf(robot, stiffness, damping);
+      const JointFlexibility f = drive.read(robot);
       DynamicsOptions o;
       o.legs = legModelFromString(legs);
       FlexCheckOptions fo;

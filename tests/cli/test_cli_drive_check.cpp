@@ -47,17 +47,17 @@ TEST_CASE("achain flex-check: the thesis trapezoid on the prototype's drive vari
 TEST_CASE("achain flex-check: bad input is named", "[cli][flex]") {
   auto r = runCli("flex-check --robot prototype-4a" + kMove);
   CHECK(r.status == 1);
-  CHECK(r.err.find("--stiffness: required (the robot file declares no joint drives") != std::string::npos);
+  CHECK(r.err.find("--drive-stiffness: required (the robot file declares no joint drives") != std::string::npos);
   r = runCli("flex-check --robot prototype-4a" + kMove + " --stiffness 0");
   CHECK(r.status == 1);
-  CHECK(r.err.find("--stiffness: must be positive (got 0.000000 for coordinate 0 (joint 'waist'))") != std::string::npos);
+  CHECK(r.err.find("--drive-stiffness: must be positive (got 0.000000 for coordinate 0 (joint 'waist'))") != std::string::npos);
   r = runCli("flex-check --robot prototype-4a" + kMove + " --stiffness 100,200,-3,4");
-  CHECK(r.err.find("--stiffness: must be positive (got -3.000000 for coordinate 2 (joint 'elbow'))") != std::string::npos);
+  CHECK(r.err.find("--drive-stiffness: must be positive (got -3.000000 for coordinate 2 (joint 'elbow'))") != std::string::npos);
   r = runCli("flex-check --robot prototype-4a" + kMove + " --stiffness 100 --damping -1");
-  CHECK(r.err.find("--damping: must be zero or positive") != std::string::npos);
+  CHECK(r.err.find("--drive-damping: must be zero or positive") != std::string::npos);
   r = runCli("flex-check --robot prototype-4a" + kMove + " --stiffness nan");
   CHECK(r.status == 1);
-  CHECK(r.err.find("--stiffness") != std::string::npos);
+  CHECK(r.err.find("--drive-stiffness") != std::string::npos);
   r = runCli("flex-check --robot prototype-4a" + kMove + " --stiffness 100 --shaper zvv");
   CHECK(r.err.find("expected none, zv or zvd") != std::string::npos);
   r = runCli("flex-check --robot prototype-4a" + kMove + " --stiffness 100 --shaper zv --shaper-damping 1.5");
