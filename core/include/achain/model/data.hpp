@@ -128,8 +128,8 @@ struct Data {
 /// scratch sized for its model, and records that model's fingerprint, so one made for another model (even of the
 /// same size) is refused rather than used. Checked on entry by FK, the dynamics and IK.
 inline void checkData(const Model& model, const Data& data) {
-  if (data.model_fingerprint != model.fingerprint || data.nv != model.nv || data.njoints != model.njoints())
-    failDataMismatch(model, data);
+  // one compare on the hot path: the fingerprint covers the joint count and every coordinate's kind
+  if (__builtin_expect(data.model_fingerprint != model.fingerprint, 0)) failDataMismatch(model, data);
 }
 
 }  // namespace achain
