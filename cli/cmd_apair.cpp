@@ -9,6 +9,7 @@
 
 #include <achain/dynamics/apair_platform.hpp>
 #include <achain/trajectory/apair_study.hpp>
+#include <achain/trajectory/leg_model_comparison.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -134,7 +135,8 @@ RegisterCommand apair_cmd("apair-exact", [](CLI::App& app) {
       // The six legs' share of the inertia, B_legs = I*(legs) − I*(no legs), against the serial full rod's
       // (m_leg ρ²/8)(7 + 2 cos θ) and the thesis's corrected (m_leg ρ²/4)(2 + cos θ) (reference digest §5.3).
       {
-        ExactApairChain E(apairStudyModel(par, Mounting::Vertical));
+        const Model study = apairStudyModel(par, Mounting::Vertical);
+        ExactApairChain E(study);
         FreemanModel with, without;
         json b = json::array();
         const double k = j.leg_mass * j.rho * j.rho;

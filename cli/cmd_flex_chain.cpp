@@ -14,29 +14,29 @@ namespace {
 /// What every flexible-chain subcommand starts from: the model, the configuration, the file's flexible links and the
 /// chain. base_mass (0: fixed base) is in kg, or in the robot file's mass unit when file_units.
 struct FlexSetup {
+  FlexSetup(const RobotArgs& args, double base_mass = 0, bool file_units = false);
+  FlexSetup(const FlexSetup&) = delete;  // the chain refers to `model`
   Model model;
   VecX q;
   FlexibleLinks links;
   FlexibleChain chain;
 };
 
-FlexSetup setupOf(const RobotArgs& args, double base_mass = 0, bool file_units = false) {
-  FlexSetup s;
+FlexSetup::FlexSetup(const RobotArgs& args, double base_mass, bool file_units) {
   Robot robot = args.read();
-  s.model = std::move(robot.model);
-  s.q = args.joints(s.model, args.q, "--q");
-  checkConfiguration(s.model, s.q);
+  model = std::move(robot.model);
+  q = args.joints(model, args.q, "--q");
+  checkConfiguration(model, q);
   if (robot.format != RobotFormat::Json)
     throw Error("--robot: flexible links are declared in a robot JSON file (joints[i].flexible); this robot is not one");
-  if (robot.flexible_links) s.links = std::move(*robot.flexible_links);
-  if (s.links.links.empty())
+  if (robot.flexible_links) links = std::move(*robot.flexible_links);
+  if (links.links.empty())
     throw Error("--robot: " + args.robot + " declares no flexible link (joints[i].flexible; the built-in space-arm does)");
   if (base_mass < 0 || !std::isfinite(base_mass)) throw Error("--base-mass: must be positive (a translating base) or 0 (fixed)");
   FlexibleChainOptions o;
   o.translating_base = base_mass != 0;
-  o.base_mass = base_mass * (file_units ? s.links.mass_unit : 1.0);
-  s.chain = makeFlexibleChain(s.model, s.links.links, o);
-  return s;
+  o.base_mass = base_mass * (file_units ? links.mass_unit : 1.0);
+  chain = makeFlexibleChain(model, links.links, o);
 }
 
 /// A 3-vector option ("1,2,3") times `scale`.
@@ -71,7 +71,7 @@ RegisterCommand flex_modes_cmd("flex-modes", [](CLI::App& app) {
   sub->callback([] {
     run("flex-modes", [] {
       if (units != "si" && units != "file") throw Error("--units: expected si or file (got '" + units + "')");
-      const FlexSetup st = setupOf(args, base_mass, units == "file");
+      const FlexSetup st(args, base_mass, units == "file");
       const Model& m = st.model;
       const VecX& q = st.q;
       const FlexibleChain& c = st.chain;
@@ -106,7 +106,7 @@ RegisterCommand flex_deflection_cmd("flex-deflection", [](CLI::App& app) {
   sub->callback([] {
     run("flex-deflection", [] {
       if (units != "si" && units != "file") throw Error("--units: expected si or file (got '" + units + "')");
-      const FlexSetup st = setupOf(args);
+      const FlexSetup st(args);
       const Model& m = st.model;
       const VecX& q = st.q;
       const FlexibleLinks& links = st.links;
@@ -169,7 +169,7 @@ RegisterCommand flex_simulate_cmd("flex-simulate", [](CLI::App& app) {
       if (!(duration > 0) || duration > 1e4) throw Error("--duration: must be positive (and at most 1e4 s)");
       if (dt < 0) throw Error("--dt: must be positive");
       const bool file = units == "file";
-      const FlexSetup st = setupOf(args, base_mass, file);
+      const FlexSetup st(args, base_mass, file);
       const FlexibleLinks& links = st.links;
       const FlexibleChain& c = st.chain;
       const FlexibleSimulationOptions o{flexibleLoadKindFromString(load), frequency, start, stop, duration, dt, samples,

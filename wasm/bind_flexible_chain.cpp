@@ -63,7 +63,7 @@ json deflectionJson(const FlexibleChain& c, const FlexibleDeflection& f) {
           {"maxLinkRotation", f.max_link_rotation},
           {"maxLinkRotationDeg", f.max_link_rotation / kDeg},
           {"maxRotationJoint", f.max_rotation_joint},
-          {"maxRotationJointName", f.max_rotation_joint >= 0 ? json(c.model.joints[f.max_rotation_joint].name) : json(nullptr)},
+          {"maxRotationJointName", f.max_rotation_joint >= 0 ? json(c.model().joints[f.max_rotation_joint].name) : json(nullptr)},
           {"above3deg", f.above_3deg},
           {"above5deg", f.above_5deg}};
 }
@@ -87,7 +87,7 @@ std::string modesJS(WasmModel& h, double base_mass) {
     json shapes = json::array(), clamped = json::array();
     for (Eigen::Index k = 0; k < r.shapes.cols(); ++k) shapes.push_back(vec(VecX(r.shapes.col(k))));
     for (size_t k = 0; k < c.links.size(); ++k)
-      clamped.push_back({{"joint", c.joint[k]}, {"name", c.model.joints[c.joint[k]].name},
+      clamped.push_back({{"joint", c.joint[k]}, {"name", c.model().joints[c.joint[k]].name},
                          {"frequencyHz", vec(VecX(clampedLinkModes(c.matrices[k]).omega / (2 * kPi)))}});
     return json{{"omega", vec(r.omega)}, {"frequencyHz", vec(VecX(r.omega / (2 * kPi)))}, {"shapes", shapes},
                 {"coordinates", flexibleCoordinateNames(c)}, {"clampedLinks", clamped}}
@@ -265,7 +265,7 @@ json flexibleLinksInfo(WasmModel& h) {
     const FlexibleLink& L = c.links[k];
     json modes = json::array();
     for (const AssumedMode& m : L.modes) modes.push_back(toString(m.direction));
-    links.push_back({{"joint", c.joint[k]}, {"name", c.model.joints[c.joint[k]].name}, {"length", L.length},
+    links.push_back({{"joint", c.joint[k]}, {"name", c.model().joints[c.joint[k]].name}, {"length", L.length},
                      {"modes", modes}, {"count", L.modes.size()}, {"offset", c.offset[k]},
                      {"clampedFrequencyHz", vec(VecX(clampedLinkModes(c.matrices[k]).omega / (2 * kPi)))}});
   }

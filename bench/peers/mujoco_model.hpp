@@ -48,14 +48,14 @@ inline std::string toMjcf(const Model& m, bool armature = false) {
   std::function<void(int, int)> emit = [&](int i, int depth) {
     const Joint& j = m.joints[i];
     if (j.kind == JointKind::A || j.kind == JointKind::H) throw Error("MuJoCo peer: no A or H joints in MuJoCo");
-    const SE3 parentToAxis = (j.parent < 0 ? m.base : m.post[j.parent]) * m.pre[i];
+    const SE3 parentToAxis = (j.parent < 0 ? m.base : m.jmodels[j.parent].post.toSE3()) * m.jmodels[i].pre.toSE3();
     const SE3 motion0 = rotZ(j.theta_f) * translation(Vec3(0, 0, j.d));
     const std::string ind(2 * depth + 4, ' ');
     os << ind << "<body name=\"b" << i << "\" " << mjcfPose(parentToAxis * motion0) << ">\n";
     const double arm = (armature && j.motor.present) ? j.motor.rotor_inertia * j.motor.gear_ratio * j.motor.gear_ratio : 0.0;
     os << ind << "  <joint name=\"" << j.name << "\" type=\"" << (j.kind == JointKind::R ? "hinge" : "slide")
        << "\" pos=\"0 0 0\" axis=\"0 0 " << j.sign << "\" limited=\"false\" damping=\"0\" armature=\"" << arm << "\"/>\n";
-    const SE3& post = m.post[i];
+    const SE3 post = m.jmodels[i].post.toSE3();
     // Principal axes computed here (MuJoCo's own 3×3 eigensolver for fullinertia is only ~1e-10 exact).
     Eigen::SelfAdjointEigenSolver<Mat3> es(j.link.inertia);
     Mat3 V = es.eigenvectors();

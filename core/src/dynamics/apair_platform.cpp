@@ -7,9 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include <achain/dynamics/rnea.hpp>
 #include <achain/math/text.hpp>
-#include <achain/trajectory/analysis.hpp>
 
 namespace achain {
 namespace {
@@ -210,15 +208,12 @@ double ExactApairChain::residual() const {
 void ExactApairChain::update(const Eigen::Ref<const VecX>& q) {
   if (q.size() != n_) throw Error("q: expected " + std::to_string(n_) + " values, got " + std::to_string(q.size()));
   if (!q.allFinite()) throw Error("q: values must be finite");
-  const bool standard = model_.convention == DHConvention::Standard;
   for (int i = 0; i < model_.njoints(); ++i) {
     const Joint& j = model_.joints[i];
+    const JointModel& jm = model_.jmodels[i];
     const SE3& par = j.parent < 0 ? model_.base : oMi_[j.parent];
-    const bool dh_standard = standard && !j.has_origin;
-    const SE3 axis = dh_standard ? par : par * model_.pre[i];
-    const SE3 post = (dh_standard || j.has_origin) ? model_.post[i] : SE3::Identity();
     JointState js;
-    model_.jmodels[i].evaluate(q[i], js);
+    jm.evaluate(q[i], js);
     Vec3 w, v, dw, dv;  // relative screw in the reference frame (at its origin) and its ∂/∂q_i
     SE3& ref = plate_[i];
     if (plat_idx_[i] >= 0) {
@@ -234,8 +229,11 @@ void ExactApairChain::update(const Eigen::Ref<const VecX>& q) {
       const Vec3 pd = M.cwiseProduct(s.dp), pdd = M.cwiseProduct(s.ddp);
       v = pd - w.cross(prel);
       dv = pdd - dw.cross(prel) - w.cross(pd);
+      // the joint model's placement (pre, post) around the exact platform motion in place of Rz(θ)·Tz(dz)
+      SE3 axis;
+      composeFixed(par, jm.pre, axis);
       ref = axis * rotZ(j.theta_f);
-      oMi_[i] = ref * SE3{Rrel, prel + Rrel.col(2) * j.d} * post;
+      composeFixed(ref * SE3{Rrel, prel + Rrel.col(2) * j.d}, jm.post, oMi_[i]);
       for (Leg& L : legs_) {
         if (L.joint != i) continue;
         L.B = ref.act(M.cwiseProduct(P.anchors().base[L.k]));
@@ -246,8 +244,7 @@ void ExactApairChain::update(const Eigen::Ref<const VecX>& q) {
       v = js.axial_rate * Vec3::UnitZ();
       dw.setZero();
       dv = js.axial_curv * Vec3::UnitZ();
-      ref = axis;
-      oMi_[i] = axis * SE3{rz(js.theta), js.dz * Vec3::UnitZ()} * post;
+      jm.placeLink(par, js, ref, oMi_[i]);  // ref: the axis frame
     }
     const Vec3 W = ref.R * w, dW = ref.R * dw;
     S_[i] << W, ref.R * v + ref.p.cross(W);
@@ -419,71 +416,6 @@ ApairClosureCheck checkApairClosure(double rho, double from, double to, int samp
     c.max_derivative_error = std::max(c.max_derivative_error, e);
   }
   return c;
-}
-
-ExactComparison compareLegModels(const Model& model, const std::vector<Trapezoid1D>& moves, double dt) {
-  const int n = model.nv;
-  if (static_cast<int>(moves.size()) != n) throw Error("comparison: one move per joint (" + std::to_string(n) + ")");
-  if (!(dt > 0) || !std::isfinite(dt)) throw Error("comparison: the sampling step must be finite and > 0");
-  ExactComparison out;
-  for (const auto& m : moves) out.duration = std::max(out.duration, m.T);
-  if (!(out.duration > 0)) throw Error("comparison: the moves have zero duration");
-  const int N = static_cast<int>(std::ceil(out.duration / dt)) + 1;
-  if (N > 10000001) throw Error("comparison: too many samples (dt too small)");
-  out.samples = N;
-  std::vector<double> times(N);
-  for (int k = 0; k < N; ++k) times[k] = std::min(out.duration, k * dt);
-  std::vector<double> extra;
-  for (const auto& m : moves)
-    for (double s : {m.ta, m.td, m.T})
-      for (double e : {-1e-9, 1e-9})
-        if (s + e > 0 && s + e < out.duration) extra.push_back(s + e);
-  const LegModel models[4] = {LegModel::Massless, LegModel::Lumped, LegModel::Full, LegModel::PotentialOnly};
-  ExactApairChain E(model);
-  Data data(model);
-  DynamicsOptions o;
-  VecX q(n), qd(n), qdd(n), te(n), ts(n), err(n);
-  MatX power(N, 5 * n);
-  out.exact_peak.setZero(n);
-  out.exact_rms.setZero(n);
-  out.rows.resize(4);
-  for (int r = 0; r < 4; ++r) {
-    out.rows[r].legs = models[r];
-    out.rows[r].rms.setZero(n);
-    out.rows[r].max.setZero(n);
-  }
-  const int total = N + static_cast<int>(extra.size());
-  for (int k = 0; k < total; ++k) {
-    const bool uniform = k < N;
-    const double t = uniform ? times[k] : extra[k - N];
-    for (int i = 0; i < n; ++i) moves[i].evaluate(t, q[i], qd[i], qdd[i]);
-    E.inverseDynamics(q, qd, qdd, true, te);
-    out.max_residual = std::max(out.max_residual, E.residual());
-    out.exact_peak = out.exact_peak.cwiseMax(te.cwiseAbs());
-    if (uniform) {
-      out.exact_rms += te.cwiseAbs2();
-      power.row(k).head(n) = te.cwiseProduct(qd).transpose();
-    }
-    for (int r = 0; r < 4; ++r) {
-      o.legs = models[r];
-      inverseDynamics(model, data, q, qd, qdd, o, ts);
-      err = (ts - te).cwiseAbs();
-      out.rows[r].max = out.rows[r].max.cwiseMax(err);
-      if (uniform) {
-        out.rows[r].rms += err.cwiseAbs2();
-        power.row(k).segment((r + 1) * n, n) = ts.cwiseProduct(qd).transpose();
-      }
-    }
-  }
-  out.exact_rms = (out.exact_rms / N).cwiseSqrt();
-  out.exact_work.resize(n);
-  for (int i = 0; i < n; ++i) out.exact_work[i] = integrateAbs(times, power.col(i));
-  for (int r = 0; r < 4; ++r) {
-    out.rows[r].rms = (out.rows[r].rms / N).cwiseSqrt();
-    out.rows[r].work.resize(n);
-    for (int i = 0; i < n; ++i) out.rows[r].work[i] = integrateAbs(times, power.col((r + 1) * n + i));
-  }
-  return out;
 }
 
 }  // namespace achain

@@ -25,29 +25,6 @@ static_assert(sizeof(SE3) == 12 * sizeof(double) && std::is_standard_layout<SE3>
 static_assert(std::is_trivially_copyable<JointPlan>::value && std::is_trivially_copyable<LegPlan>::value,
               "plans live in data.batch.buffer");
 
-void copyFrame(const SE3& T, Frame12& out) {
-  for (int k = 0; k < 9; ++k) out.R[k] = T.R.data()[k];
-  for (int k = 0; k < 3; ++k) out.p[k] = T.p[k];
-}
-
-/// True when T = (Rx(α), (a, 0, 0)) exactly; sets cos α, sin α, a.
-bool xForm(const SE3& T, double& c, double& s, double& a) {
-  const Mat3& R = T.R;
-  if (R(0, 0) != 1 || R(0, 1) != 0 || R(0, 2) != 0 || R(1, 0) != 0 || R(2, 0) != 0) return false;
-  if (R(1, 1) != R(2, 2) || R(2, 1) != -R(1, 2) || T.p.y() != 0 || T.p.z() != 0) return false;
-  c = R(1, 1);
-  s = R(2, 1);
-  a = T.p.x();
-  return true;
-}
-
-int placement(const SE3& T, double& c, double& s, double& a, Frame12& general) {
-  if (T.R == Mat3::Identity() && T.p.isZero(0)) return kIdentity;
-  if (xForm(T, c, s, a)) return kXForm;
-  copyFrame(T, general);
-  return kGeneral;
-}
-
 /// Lays out data.batch.buffer (lanes, then joint plans, then leg plans, then one block's M and bias for
 /// forwardDynamicsSeries at *block_out) and fills the plan for a call. Every call lays out the same size,
 /// so only the first batch call with a Data allocates.
@@ -77,8 +54,8 @@ Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, double**
   p.joints = joints;
   p.legs = legs;
   p.scratch = lanes;
-  copyFrame(model.base, p.base);
-  copyFrame(model.tool, p.tool);
+  p.base = FixedTransform::of(model.base);
+  p.tool = FixedTransform::of(model.tool);
   const std::vector<DynBody>* bodies = o ? &model.bodies[static_cast<int>(o->legs)] : nullptr;
   for (int i = 0; i < n; ++i) {
     JointPlan& J = *new (joints + i) JointPlan();
@@ -91,8 +68,6 @@ Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, double**
       for (int x = j.parent; x >= 0 && J.first_of_column; x = model.joints[x].parent)
         J.first_of_column = model.idx_q[x] != J.coord;
     }
-    J.pre = placement(model.pre[i], J.pre_c, J.pre_s, J.pre_a, J.pre_T);
-    J.post = placement(model.post[i], J.post_c, J.post_s, J.post_a, J.post_T);
     if (!bodies) continue;
     const DynBody& b = (*bodies)[i];
     J.mass = b.mass;

@@ -3,8 +3,9 @@
 // batch_kernel_base.cpp (baseline flags; -msimd128 in wasm) and batch_kernel_avx2.cpp (-mavx2 -mfma), each
 // defining ACHAIN_BATCH_SUFFIX: one source for every instruction set. Everything here has internal linkage
 // (anonymous namespace), so the two compilations never share an out-of-line copy. The math follows fk.cpp,
-// rnea.cpp, jacobian.cpp and crba.cpp term for term; joint motion comes only from the joint model
-// (JointModel::evaluateT), in the one FK block every algorithm starts from.
+// rnea.cpp, jacobian.cpp and crba.cpp term for term; joint motion and link placement come only from the joint
+// model (JointModel::evaluateT, JointModel::placeLink on lane frames), in the one FK block every algorithm
+// starts from.
 #pragma once
 #include <cmath>
 
@@ -106,32 +107,14 @@ struct Frame {
 inline V3 rot(const Frame& T, const V3& x) { return x.x * T.c[0] + x.y * T.c[1] + x.z * T.c[2]; }
 inline V3 rotT(const Frame& T, const V3& x) { return {dot(T.c[0], x), dot(T.c[1], x), dot(T.c[2], x)}; }
 inline V3 act(const Frame& T, const V3& x) { return rot(T, x) + T.p; }
-/// T·X for a constant X (column-major R, p).
-inline Frame compose(const Frame& T, const Frame12& X) {
-  Frame out;
-  for (int k = 0; k < 3; ++k) out.c[k] = rot(T, V3{Lane(X.R[3 * k]), Lane(X.R[3 * k + 1]), Lane(X.R[3 * k + 2])});
-  out.p = act(T, splat3(X.p));
-  return out;
-}
-/// T·X for X = (Rx(α), (a, 0, 0)).
-inline Frame composeX(const Frame& T, double ca, double sa, double a) {
-  Frame out;
-  out.c[0] = T.c[0];
-  out.c[1] = Lane(ca) * T.c[1] + Lane(sa) * T.c[2];
-  out.c[2] = Lane(-sa) * T.c[1] + Lane(ca) * T.c[2];
-  out.p = T.p + Lane(a) * T.c[0];
-  return out;
-}
-inline Frame splatFrame(const Frame12& X) {
+// The placement's frame interface (joint.hpp: composeFixed, moveAlongZ, JointModel::placeLink).
+inline V3& frameCol(Frame& T, int k) { return T.c[k]; }
+inline const V3& frameCol(const Frame& T, int k) { return T.c[k]; }
+inline Frame splatFrame(const FixedTransform& X) {
   Frame out;
   for (int k = 0; k < 3; ++k) out.c[k] = splat3(X.R + 3 * k);
   out.p = splat3(X.p);
   return out;
-}
-inline Frame place(const Frame& T, int kind, double ca, double sa, double a, const Frame12& X) {
-  if (kind == kXForm) return composeX(T, ca, sa, a);
-  if (kind == kGeneral) return compose(T, X);
-  return T;
 }
 
 /// Per joint: the kernel's lane scratch (kLanesPerJoint lanes).
@@ -201,17 +184,9 @@ inline void fkBlock(const Plan& p, const Scratch& s, const double* q, int k0, in
     L.axial_curv = js.axial_curv;
     Lane sn, c;
     sincos(js.theta, sn, c);
-    L.oMj = place(parent, J.pre, J.pre_c, J.pre_s, J.pre_a, J.pre_T);
-    const Frame& A = L.oMj;
-    // Motion Rz(θ) Tz(dz) in the axis frame.
-    Frame M;
-    M.c[0] = c * A.c[0] + sn * A.c[1];
-    M.c[1] = -sn * A.c[0] + c * A.c[1];
-    M.c[2] = A.c[2];
-    M.p = A.p + js.dz * A.c[2];
-    L.oMi = place(M, J.post, J.post_c, J.post_s, J.post_a, J.post_T);
+    J.jm->placeLink(parent, c, sn, js.dz, L.oMj, L.oMi);
   }
-  *s.tool = compose(s.j[p.tool_link].oMi, p.tool);
+  composeFixed(s.j[p.tool_link].oMi, p.tool, *s.tool);
 }
 
 /// The joint's motion subspace in the world frame about the origin: angular S_w, linear S_v (FK done).

@@ -9,23 +9,11 @@ namespace achain::batch_detail {
 
 constexpr int kLanes = 4;  ///< W: states per block (one lane of every number per state)
 
-/// Placement of a joint's constant parts: identity, "x-form" (R = Rx(α), p = (a, 0, 0): the DH
-/// constants, before the motion in the modified convention, after it in the standard one), general.
-enum Placement : int { kIdentity = 0, kXForm = 1, kGeneral = 2 };
-
-struct Frame12 {
-  double R[9];  ///< column-major
-  double p[3];
-};
-
 struct JointPlan {
-  const JointModel* jm = nullptr;  ///< the joint's motion (JointModel::evaluateT on lanes)
+  const JointModel* jm = nullptr;  ///< the joint's motion and placement (evaluateT, placeLink on lanes)
   int parent = -1;
   int coord = -1;                  ///< coordinate the joint follows (−1: fixed)
   bool first_of_column = true;     ///< no ancestor follows the same coordinate (the legs' M pass)
-  int pre = kIdentity, post = kIdentity;
-  double pre_c = 1, pre_s = 0, pre_a = 0, post_c = 1, post_s = 0, post_a = 0;  ///< x-form: cos α, sin α, a
-  Frame12 pre_T{}, post_T{};       ///< general placements
   // the body for the call's leg model (link frame)
   double mass = 0;
   double com[3] = {0, 0, 0};
@@ -47,7 +35,7 @@ struct Plan {
   int nq = 0, nv = 0, njoints = 0, nlegs = 0, tool_link = 0;
   const JointPlan* joints = nullptr;
   const LegPlan* legs = nullptr;
-  Frame12 base{}, tool{};
+  FixedTransform base, tool;
   // dynamics options
   double g[3] = {0, 0, 0};
   bool legs_full = false;       ///< LegModel::Full: the legs' midpoint particles

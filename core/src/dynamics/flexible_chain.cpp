@@ -78,7 +78,7 @@ FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLi
     c.nb = 3;
     c.base_mass = options.base_mass;
   }
-  c.model = model;
+  c.rigid = &model;
   c.nv = model.nv;
   c.flex_of_joint.assign(model.njoints(), -1);
   int off = model.nv;
@@ -129,7 +129,7 @@ FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLi
 }
 
 FlexibleChainData::FlexibleChainData(const FlexibleChain& chain) {
-  const int n = chain.model.njoints();
+  const int n = chain.model().njoints();
   oMi.resize(n);
   oMj.resize(n);
   tip.assign(n, Vec3::Zero());
@@ -147,7 +147,7 @@ FlexibleChainData::FlexibleChainData(const FlexibleChain& chain) {
 }
 
 void flexibleKinematics(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi) {
-  const Model& m = chain.model;
+  const Model& m = chain.model();
   if (phi.size() != chain.dof)
     throw Error("flexible chain: phi must have " + std::to_string(chain.dof) + " entries (" + std::to_string(chain.nv) +
                 " joint + " + std::to_string(chain.nf) + " modal + " + std::to_string(chain.nb) + " base), got " +
@@ -160,8 +160,7 @@ void flexibleKinematics(const FlexibleChain& chain, FlexibleChainData& data, con
     const JointModel& jm = m.jmodels[i];
     JointState js;
     jm.evaluate(jm.coord < 0 ? 0.0 : ph[jm.coord], js);
-    data.oMj[i] = attachment(chain, data, jt.parent, ph) * m.pre[i];
-    data.oMi[i] = data.oMj[i] * rotZ(js.theta) * translation(Vec3(0, 0, js.dz)) * m.post[i];
+    jm.placeLink(attachment(chain, data, jt.parent, ph), js, data.oMj[i], data.oMi[i]);
     const int k = chain.flex_of_joint[i];
     if (k >= 0) {
       const auto q = ph.segment(chain.offset[k], chain.tip_translation[k].cols());
@@ -177,7 +176,7 @@ void flexibleKinematics(const FlexibleChain& chain, FlexibleChainData& data, con
 
 void flexibleJacobians(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi) {
   flexibleKinematics(chain, data, phi);
-  const Model& m = chain.model;
+  const Model& m = chain.model();
   for (int i = 0; i < m.njoints(); ++i) {
     const int p = m.joints[i].parent;
     MatX& J = data.J[i];
@@ -203,7 +202,7 @@ void flexibleJacobians(const FlexibleChain& chain, FlexibleChainData& data, cons
 
 void flexibleMassMatrix(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi) {
   flexibleJacobians(chain, data, phi);
-  const Model& m = chain.model;
+  const Model& m = chain.model();
   MatX& I = data.I;
   I.setZero();
   Eigen::Matrix<double, 6, 6> W;
@@ -242,7 +241,7 @@ void flexibleMassMatrix(const FlexibleChain& chain, FlexibleChainData& data, con
 Vec3 flexibleCenterOfMass(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& phi,
                           MatX* jacobian) {
   flexibleJacobians(chain, data, phi);
-  const Model& m = chain.model;
+  const Model& m = chain.model();
   double mass = chain.base_mass;
   Vec3 moment = chain.base_mass * data.base.p;  // first moment of mass
   if (jacobian) {
@@ -448,7 +447,7 @@ std::vector<std::string> flexibleCoordinateNames(const FlexibleChain& chain, boo
   std::vector<std::string> names;
   for (size_t k = 0; k < chain.links.size(); ++k)
     for (size_t j = 0; j < chain.links[k].modes.size(); ++j)
-      names.push_back(chain.model.joints[chain.joint[k]].name + " q" + std::to_string(j + 1) + " (" +
+      names.push_back(chain.model().joints[chain.joint[k]].name + " q" + std::to_string(j + 1) + " (" +
                       toString(chain.links[k].modes[j].direction) + ")");
   if (chain.nb && base)
     for (const char* a : {"base x", "base y", "base z"}) names.emplace_back(a);

@@ -24,7 +24,7 @@ void influenceRows(const Influence& inf, int n, RowOf row, MatX& G, Tensor3& H) 
 /// closed loop's tool may sit on its base, so the tool's distance from the base is no scale.
 inline double chainReach(const Model& model) {
   double s = model.tool.p.norm();
-  for (size_t i = 0; i < model.pre.size(); ++i) s += model.pre[i].p.norm() + model.post[i].p.norm();
+  for (size_t i = 0; i < model.jmodels.size(); ++i) s += model.jmodels[i].pre.toSE3().p.norm() + model.jmodels[i].post.toSE3().p.norm();
   return std::max(1e-9, s);
 }
 

@@ -45,14 +45,14 @@ inline SE3 jointMotion(const Chain6& c, int i, double v) { return c.prismatic[i]
 void buildChain(const Model& m, Chain6& c) {
   for (int i = 0; i < 6; ++i) {
     const JointModel& jm = m.jmodels[i];
-    // joint i moves its link by pre·Rz(θ)·Tz(d)·post; the constant d joins the constant part
-    const SE3 pre = m.pre[i] * translation(Vec3(0, 0, jm.d0));
+    // joint i moves its link by pre·Rz(θ)·Tz(d)·post (the joint model's placement); the constant d joins the constant part
+    const SE3 pre = jm.pre.toSE3() * translation(Vec3(0, 0, jm.d0));
     c.prismatic[i] = !jm.angular();
     c.theta0[i] = c.prismatic[i] ? 0.0 : jm.theta0 + jm.rot * jm.offset;
     c.k[i] = c.prismatic[i] ? jm.law.c1 * jm.scale : jm.rot * jm.scale;
-    c.H[i] = (i == 0 ? m.base * pre : m.post[i - 1] * pre) * (c.prismatic[i] ? rotZ(jm.theta0) : SE3::Identity());
+    c.H[i] = (i == 0 ? m.base * pre : m.jmodels[i - 1].post.toSE3() * pre) * (c.prismatic[i] ? rotZ(jm.theta0) : SE3::Identity());
   }
-  c.H[6] = m.post[5] * m.tool;
+  c.H[6] = m.jmodels[5].post.toSE3() * m.tool;
 }
 
 /// Pose of the chain at the joint values th (rotations, or translations for prismatic joints) and, if J is

@@ -38,7 +38,7 @@ void buildChain(const Model& m, Chain4& c) {
     c.jm[i] = &jm;
     c.th0[i] = jm.theta0 + jm.rot * jm.offset;
     c.k[i] = jm.rot * jm.scale;
-    c.H[i] = i == 0 ? m.base * m.pre[0] : m.post[i - 1] * m.pre[i];
+    c.H[i] = (i == 0 ? m.base : m.jmodels[i - 1].post.toSE3()) * jm.pre.toSE3();  // the joint model's placement
     const JointLimits& L = m.joints[i].limits;
     if (jm.period > 0) {
       c.turns[i] = static_cast<int>(std::lround(jm.period / (2 * kPi)));
@@ -53,7 +53,7 @@ void buildChain(const Model& m, Chain4& c) {
       c.hi[i] = L.upper;
     }
   }
-  c.H[4] = m.post[3] * m.tool;
+  c.H[4] = m.jmodels[3].post.toSE3() * m.tool;
 }
 
 /// The chain's pose at coordinates q, with the axis directions z and points o (world, before each joint's

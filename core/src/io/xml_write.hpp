@@ -50,10 +50,10 @@ inline ExportFrames exportFrames(const Model& m) {
   f.raw_axis.resize(n);
   for (int i = 0; i < n; ++i) {
     const Joint& j = m.joints[i];
-    const SE3 Q = j.has_origin ? m.post[i] : SE3::Identity();
+    const SE3 Q = j.has_origin ? m.jmodels[i].post.toSE3() : SE3::Identity();
     const SE3& Cpar = j.parent < 0 ? m.base : f.C[j.parent];
-    f.origin[i] = Cpar * m.pre[i] * rotZ(j.theta_f) * Q;
-    f.C[i] = Q.inverse() * translation(Vec3(0, 0, j.d)) * m.post[i];
+    f.origin[i] = Cpar * m.jmodels[i].pre.toSE3() * rotZ(j.theta_f) * Q;
+    f.C[i] = Q.inverse() * translation(Vec3(0, 0, j.d)) * m.jmodels[i].post.toSE3();
     f.raw_axis[i] = j.has_origin ? j.axis : Vec3::UnitZ();
     f.axis[i] = double(j.sign) * f.raw_axis[i];
   }

@@ -30,8 +30,45 @@ double rateBound(const AxialLaw& law) {
 }
 }  // namespace
 
-JointModel makeJointModel(const Joint& j, int coord, double scale, double offset) {
+FixedTransform FixedTransform::xform(double alpha, double a) {
+  FixedTransform X = of(rotX(alpha) * translation(Vec3(a, 0, 0)));
+  X.form = XForm;
+  X.ca = std::cos(alpha);
+  X.sa = std::sin(alpha);
+  X.a = a;
+  return X;
+}
+
+FixedTransform FixedTransform::of(const SE3& T) {
+  FixedTransform X;
+  for (int k = 0; k < 9; ++k) X.R[k] = T.R.data()[k];
+  for (int k = 0; k < 3; ++k) X.p[k] = T.p[k];
+  const bool still = T.R == Mat3::Identity(), fixed = T.p == Vec3::Zero();
+  X.form = still && fixed ? Identity : fixed ? Rotation : General;
+  return X;
+}
+
+SE3 FixedTransform::toSE3() const {
+  SE3 T;
+  for (int k = 0; k < 9; ++k) T.R.data()[k] = R[k];
+  for (int k = 0; k < 3; ++k) T.p[k] = p[k];
+  return T;
+}
+
+JointModel makeJointModel(const Joint& j, DHConvention convention, int coord, double scale, double offset) {
   JointModel m;
+  // Where the joint sits (validated by Model::finalize).
+  if (j.has_origin) {
+    // pre = origin·R_align (R_align takes z to the axis), post = R_alignᵀ: the child link frame is
+    // origin·Rot(axis, θ)·Trans(axis, dz), and the link's inertial stays in the child link frame.
+    const Mat3 A = alignZ(j.axis);
+    m.pre = FixedTransform::of(j.origin * SE3{A, Vec3::Zero()});
+    m.post = FixedTransform::of(SE3{A.transpose(), Vec3::Zero()});
+  } else if (convention == DHConvention::Standard) {
+    m.post = FixedTransform::xform(j.alpha, j.a);  // Rz(θ) Tz(d) · Tx(a) Rx(α)
+  } else {
+    m.pre = FixedTransform::xform(j.alpha, j.a);   // Rx(α) Tx(a) · Rz(θ) Tz(d)
+  }
   m.theta0 = j.theta_f;
   m.d0 = j.d;
   const double s = j.sign;

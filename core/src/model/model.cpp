@@ -213,8 +213,6 @@ void Model::finalize() {
   if (tool_link < -1 || tool_link >= n) fail("tool.link", "must be a joint index in [0, " + std::to_string(n - 1) + "]");
 
   idx_q.resize(n);
-  pre.resize(n);
-  post.resize(n);
   is_chain_parent.resize(n);
   nq = 0;
   for (int i = 0; i < n; ++i) {
@@ -291,23 +289,12 @@ void Model::finalize() {
     idx_q[i] = -1;
     if (j.kind != JointKind::Fixed && j.mimic < 0) idx_q[i] = nq++;
     is_chain_parent[i] = (j.parent == i - 1);
-    if (j.has_origin) {
-      // pre = origin·R_align (R_align takes z to the axis), post = R_alignᵀ: the child link frame is
-      // origin·Rot(axis, θ)·Trans(axis, dz), and the link's inertial stays in the child link frame.
+    if (j.has_origin) {  // the placement itself: makeJointModel (joint.cpp)
       if (j.a != 0 || j.alpha != 0) fail(p + ".origin", "a joint placed by origin/axis has no DH a or alpha (give one placement)");
       validateRotation(p + ".origin", j.origin.R);
       for (int k = 0; k < 3; ++k) requireWithin(p + ".origin.xyz[" + std::to_string(k) + "]", j.origin.p[k], kMaxLength, "m");
       if (!j.axis.allFinite()) fail(p + ".axis", "must contain finite numbers");
       if (std::abs(j.axis.norm() - 1) > 1e-9) fail(p + ".axis", "must be a unit vector (norm " + num(j.axis.norm()) + ")");
-      const Mat3 A = alignZ(j.axis);
-      pre[i] = j.origin * SE3{A, Vec3::Zero()};
-      post[i] = SE3{A.transpose(), Vec3::Zero()};
-    } else if (convention == DHConvention::Standard) {
-      pre[i] = SE3::Identity();
-      post[i] = translation(Vec3(j.a, 0, 0)) * rotX(j.alpha);
-    } else {
-      pre[i] = rotX(j.alpha) * translation(Vec3(j.a, 0, 0));
-      post[i] = SE3::Identity();
     }
   }
   // Mimic joints follow their master's coordinate; the joint model is built once per joint here.
@@ -317,8 +304,8 @@ void Model::finalize() {
     const Joint& j = joints[i];
     if (j.mimic >= 0) idx_q[i] = idx_q[j.mimic];
     else if (idx_q[i] >= 0) coord_joint[idx_q[i]] = i;
-    jmodels[i] = j.mimic >= 0 ? makeJointModel(j, idx_q[i], j.mimic_multiplier, j.mimic_offset)
-                              : makeJointModel(j, idx_q[i]);
+    jmodels[i] = j.mimic >= 0 ? makeJointModel(j, convention, idx_q[i], j.mimic_multiplier, j.mimic_offset)
+                              : makeJointModel(j, convention, idx_q[i]);
   }
   nv = nq;
   coupled = nq != n;
@@ -344,16 +331,16 @@ void Model::finalize() {
     if (!(j.leg_mass > 0)) continue;  // only A-pairs have legs (validated)
     const ApairAnchors A = apairAnchors(apairSideFromRho(j.rho));
     const double my = j.sign > 0 ? 1.0 : -1.0;
-    const SE3 postInv = post[i].inverse();
+    const SE3 pre = jmodels[i].pre.toSE3(), postInv = jmodels[i].post.toSE3().inverse();
     for (int k = 0; k < 6; ++k) {
       DynLeg L;
       L.joint = i;
       L.parent = j.parent;
       const Vec3 b(A.base[k].x(), my * A.base[k].y(), 0);
       const Vec3 p(A.platform[k].x(), my * A.platform[k].y(), -j.d);
-      // Axis frame of joint i in its parent's frame: pre[i] (identity for standard DH).
+      // Axis frame of joint i in its parent's frame: pre (identity for standard DH).
       const Vec3 b_axis = rotZ(j.theta_f).act(b);
-      L.B = j.parent < 0 ? (base * pre[i]).act(b_axis) : pre[i].act(b_axis);
+      L.B = j.parent < 0 ? (base * pre).act(b_axis) : pre.act(b_axis);
       L.P = postInv.act(p);
       L.mass = j.leg_mass;
       legs.push_back(L);

@@ -400,7 +400,9 @@ struct WorkspaceJob::Impl {
       for (int i = 1; i <= S.steps; ++i) {
         double th = 0, d = 0;
         jointMotion(JM, S.lower + (S.upper - S.lower) * i / S.steps, th, d);
-        const SE3 M = A * rotZ(th - th0) * translation(Vec3(0, 0, d - dz0)) * A.inverse();
+        SE3 moved;  // the joint's motion relative to its lower limit, about its axis frame A, in the world
+        moveAlongZ(A, std::cos(th - th0), std::sin(th - th0), d - dz0, moved);
+        const SE3 M = moved * A.inverse();
         motions.push_back(Motion{M.R, M.p});
         dtheta.push_back(th - th0);
         dz.push_back(d - dz0);
@@ -595,29 +597,29 @@ struct WorkspaceJob::Impl {
     const int n = int(path.joints.size());
     const Vec3 tp = model.tool.act(opt.point);
     std::vector<int> dig(n);
-    std::vector<SE3> pre(n + 1);
-    pre[0] = model.base;
+    std::vector<SE3> frame(n + 1), axis(n);  // frame[i + 1]: the link frame of path joint i
+    frame[0] = model.base;
     auto value = [&](int i) {
       return radix[i] <= 1 ? path.lower[i] : path.lower[i] + (path.upper[i] - path.lower[i]) * dig[i] / (radix[i] - 1);
     };
-    auto link = [&](int i) {
-      const int j = path.joints[i];
-      double th = 0, dz = 0;
-      jointMotion(model.jmodels[j], value(i), th, dz);
-      return model.pre[j] * rotZ(th) * translation(Vec3(0, 0, dz)) * model.post[j];
+    auto place = [&](int i) {
+      const JointModel& jm = model.jmodels[path.joints[i]];
+      JointState js;
+      jm.evaluate(value(i), js);
+      jm.placeLink(frame[i], js, axis[i], frame[i + 1]);
     };
     uint64_t u = uint64_t(u0);
     for (int i = n - 1; i >= 0; --i) {
       dig[i] = int(u % uint64_t(radix[i]));
       u /= uint64_t(radix[i]);
     }
-    for (int i = 0; i < n; ++i) pre[i + 1] = pre[i] * link(i);
+    for (int i = 0; i < n; ++i) place(i);
     for (double w = u0; w < u1; w += 1) {
-      markPoint(G, pre[n].act(tp), atomic, out);
+      markPoint(G, frame[n].act(tp), atomic, out);
       int i = n - 1;
       while (i >= 0 && ++dig[i] == radix[i]) dig[i--] = 0;
       if (i < 0) break;
-      for (int k = i; k < n; ++k) pre[k + 1] = pre[k] * link(k);
+      for (int k = i; k < n; ++k) place(k);
     }
   }
 
@@ -639,14 +641,15 @@ struct WorkspaceJob::Impl {
     const Vec3 tp = model.tool.act(opt.point);
     for (double w = u0; w < u1; w += 1) {
       const uint64_t s = uint64_t(w);
-      SE3 T = model.base;
+      SE3 T = model.base, axis, next;
       for (int i = 0; i < n; ++i) {
         const uint64_t r = splitmix(opt.seed * 0x2545f4914f6cdd1dull ^ (s * uint64_t(n) + uint64_t(i)));
         const double f = double(r >> 11) * (1.0 / 9007199254740992.0);
-        const int j = path.joints[i];
-        double th = 0, dz = 0;
-        jointMotion(model.jmodels[j], path.lower[i] + f * (path.upper[i] - path.lower[i]), th, dz);
-        T = T * model.pre[j] * rotZ(th) * translation(Vec3(0, 0, dz)) * model.post[j];
+        const JointModel& jm = model.jmodels[path.joints[i]];
+        JointState js;
+        jm.evaluate(path.lower[i] + f * (path.upper[i] - path.lower[i]), js);
+        jm.placeLink(T, js, axis, next);
+        T = next;
       }
       markPoint(G, T.act(tp), atomic, out);
     }

@@ -22,10 +22,13 @@ using nlohmann::json;
 
 namespace {
 
-FlexibleChain chainOf(const json& j) {
-  const Model m = modelFromJson(j);
-  return makeFlexibleChain(m, flexibleLinksFromJson(j, m).links);
-}
+/// A robot JSON's model and its flexible chain (which refers to the model: neither copied nor moved).
+struct ChainOf {
+  explicit ChainOf(const json& j) : model(modelFromJson(j)), chain(makeFlexibleChain(model, flexibleLinksFromJson(j, model).links)) {}
+  ChainOf(const ChainOf&) = delete;
+  Model model;
+  FlexibleChain chain;
+};
 
 json builtinJson(const std::string& name) {
   for (const auto& r : builtinRobots())
@@ -85,7 +88,8 @@ TEST_CASE("flexible chain: rigid limit, I* equals the CRBA mass matrix", "[dynam
 }
 
 TEST_CASE("flexible chain: the Jacobian is the derivative of the deflected forward kinematics", "[dynamics][flex]") {
-  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
   REQUIRE(c.nv == 6);
   REQUIRE(c.nf == 10);
   FlexibleChainData d(c), e(c);
@@ -103,8 +107,8 @@ TEST_CASE("flexible chain: the Jacobian is the derivative of the deflected forwa
       const std::vector<SE3> fa = e.oMi;
       const SE3 ta = e.oMtool;
       flexibleKinematics(c, e, b);
-      for (int i = 0; i <= c.model.njoints(); ++i) {
-        const bool tool = i == c.model.njoints();
+      for (int i = 0; i <= c.model().njoints(); ++i) {
+        const bool tool = i == c.model().njoints();
         const SE3& A = tool ? ta : fa[i];
         const SE3& B = tool ? e.oMtool : e.oMi[i];
         const MatX& J = tool ? d.J_tool : d.J[i];
@@ -120,7 +124,8 @@ TEST_CASE("flexible chain: the Jacobian is the derivative of the deflected forwa
 }
 
 TEST_CASE("flexible chain: I* is symmetric positive definite and gives each link's local kinetic energy", "[dynamics][flex]") {
-  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c), e(c);
   std::mt19937 rng(11);
   for (int trial = 0; trial < 4; ++trial) {
@@ -137,12 +142,12 @@ TEST_CASE("flexible chain: I* is symmetric positive definite and gives each link
     const std::vector<SE3> fa = e.oMi;
     flexibleKinematics(c, e, phi - h * rate);
     double sum = 0;
-    for (int i = 0; i < c.model.njoints(); ++i) {
+    for (int i = 0; i < c.model().njoints(); ++i) {
       const Mat3& R = d.oMi[i].R;
       const Vec3 v = R.transpose() * (fa[i].p - e.oMi[i].p) / (2 * h);
       const Vec3 w = R.transpose() * rotationVector(fa[i].R * e.oMi[i].R.transpose()) / (2 * h);
       const int k = c.flex_of_joint[i];
-      const Inertial& b = c.model.joints[i].link;
+      const Inertial& b = c.model().joints[i].link;
       if (k < 0) {
         const Vec3 vc = v + w.cross(b.com);
         sum += 0.5 * b.mass * vc.squaredNorm() + 0.5 * w.dot(b.inertia * w);
@@ -160,7 +165,8 @@ TEST_CASE("flexible chain: I* is symmetric positive definite and gives each link
 TEST_CASE("flexible chain: locked-joint modes of a cantilever = the link alone; Euler-Bernoulli", "[dynamics][flex]") {
   const double L = 2.0, mass = 3.0, ei = 400.0, gj = 150.0, J = 0.02;
   for (const json& modes : {json("cubic"), json{{"family", "monomial"}, {"n", 4}, {"torsion", true}}}) {
-    const FlexibleChain c = chainOf(cantilever(L, mass, ei, ei, gj, J, modes));
+    const ChainOf arm(cantilever(L, mass, ei, ei, gj, J, modes));
+  const FlexibleChain& c = arm.chain;
     FlexibleChainData d(c);
     const NaturalModes chain = flexibleChainModes(c, d, VecX::Constant(1, 0.7));
     const NaturalModes alone = clampedLinkModes(c.matrices[0]);
@@ -177,7 +183,8 @@ TEST_CASE("flexible chain: locked-joint modes of a cantilever = the link alone; 
 
 TEST_CASE("flexible chain: static tip deflection of a cantilever is F L^3/(3EI) and M L/GJ", "[dynamics][flex]") {
   const double L = 1.5, mass = 2.0, ei_y = 500.0, ei_z = 800.0, gj = 300.0, J = 0.01;
-  const FlexibleChain c = chainOf(cantilever(L, mass, ei_y, ei_z, gj, J, "cubic"));
+  const ChainOf arm(cantilever(L, mass, ei_y, ei_z, gj, J, "cubic"));
+  const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c);
   const VecX q = VecX::Zero(1);
   const FlexibleStaticResult fy = flexibleStaticDeflection(c, d, q, Vec3(0, 10, 0), Vec3::Zero());
@@ -200,7 +207,8 @@ TEST_CASE("flexible chain: static tip deflection of a cantilever is F L^3/(3EI) 
 }
 
 TEST_CASE("flexible chain: the space arm's geometry and coupled modes at configurations #1 and #2", "[dynamics][flex]") {
-  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c);
   VecX q1 = VecX::Zero(6), q2 = VecX::Zero(6);
   q2[2] = M_PI / 2;  // joint 3 (the elbow)
@@ -270,7 +278,8 @@ TEST_CASE("flexible chain dynamics: rigid limit, c and tau equal the RNEA's", "[
 }
 
 TEST_CASE("flexible chain dynamics: forward of inverse is the identity; energy is conserved", "[dynamics][flex]") {
-  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c);
   std::mt19937 rng(21);
   for (int trial = 0; trial < 3; ++trial) {
@@ -312,7 +321,8 @@ TEST_CASE("flexible chain dynamics: free vibration at the linearised frequency",
   j["joints"].push_back({{"kind", "fixed"}, {"origin", {{"xyz", {1.2, 0, 0}}}},
                          {"link", {{"mass", 0.8}, {"com", {0.4, 0.1, 0}}, {"inertia", {0.01, 0.02, 0.02, 0, 0, 0}}}}});
   j["tool"] = {{"xyz", {0.4, 0, 0}}, {"link", 1}};
-  const FlexibleChain c = chainOf(j);
+  const ChainOf arm(j);
+  const FlexibleChain& c = arm.chain;
   REQUIRE(c.nv == 1);
   FlexibleChainData d(c);
   const VecX zero = VecX::Zero(c.dof);
@@ -342,7 +352,8 @@ TEST_CASE("flexible chain dynamics: free vibration at the linearised frequency",
 
 TEST_CASE("flexible chain dynamics: joints locked, the space arm rings at its coupled frequency", "[dynamics][flex]") {
   // Configuration #1, joints held; a small start along the first coupled mode of flexibleChainModes rings at it.
-  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c);
   const NaturalModes modes = flexibleChainModes(c, d, VecX::Zero(6));
   const VecX shape = modes.shapes.col(0);
@@ -443,7 +454,8 @@ TEST_CASE("flexible chain: translating base, centre of mass, momentum, free-free
 }
 
 TEST_CASE("flexible chain: a link's drawn centreline ends at the next frame; straight without deflection", "[dynamics][flex]") {
-  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c);
   std::mt19937 rng(7);
   const VecX phi = randomState(c, rng, 0.3);
@@ -486,7 +498,8 @@ TEST_CASE("flexible chain: a link's drawn centreline ends at the next frame; str
 }
 
 TEST_CASE("flexible chain: flexibleSimulate samples the RK4 response of flexibleStep", "[dynamics][flex]") {
-  const FlexibleChain c = chainOf(builtinJson("space-arm"));
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c);
   FlexibleSimulationOptions o;
   o.duration = test::scaled(0.2, 0.05);  // reduced sizes (sanitizer build): a quarter of the steps

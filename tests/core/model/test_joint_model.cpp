@@ -126,7 +126,7 @@ TEST_CASE("joint model: the A-pair is the law rho*sin(u/2); rho = 0 is the R-pai
   a.rho = 0.1;
   a.theta_f = 0.3;
   a.d = 0.2;
-  const JointModel jm = makeJointModel(a, 0);
+  const JointModel jm = makeJointModel(a, DHConvention::Standard, 0);
   CHECK(jm.period == Approx(4 * kPi));
   CHECK(jm.axial_rate_bound == Approx(0.05));
   for (double u : {0.0, 0.7, kPi, 3.9, 6.5}) {
@@ -143,8 +143,8 @@ TEST_CASE("joint model: the A-pair is the law rho*sin(u/2); rho = 0 is the R-pai
   a.rho = 0;
   JointState sa, sr;
   for (double u : {-2.0, 0.0, 1.3, 5.0}) {
-    makeJointModel(a, 0).evaluate(u, sa);
-    makeJointModel(r, 0).evaluate(u, sr);
+    makeJointModel(a, DHConvention::Standard, 0).evaluate(u, sa);
+    makeJointModel(r, DHConvention::Standard, 0).evaluate(u, sr);
     CHECK(sa.theta == sr.theta);
     CHECK(sa.dz == sr.dz);
     CHECK(sa.axial_rate == sr.axial_rate);
@@ -245,4 +245,64 @@ TEST_CASE("joint model: bad mimic and law declarations are named", "[joint]") {
   CHECK_THAT(err(R"({"kind": "R", "law": {"c": [1]}})"), Catch::Contains("only a joint of kind 'law'"));
   CHECK_THAT(err(R"({"kind": "law", "law": {"sine": [{"frequency": 1}]}})"), Catch::Contains("amplitude"));
   CHECK_THAT(err(R"({"kind": "fixed"})"), Catch::Contains("at least one joint with a coordinate"));
+}
+
+TEST_CASE("joint model: placeLink is pre·Rz(θ)·Tz(dz)·post in each placement form, against the textbook formulas",
+          "[joint][placement]") {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> U(-2.0, 2.0);
+  auto near = [](const SE3& A, const SE3& B) { return (A.R - B.R).norm() + (A.p - B.p).norm(); };
+  SE3 parent;
+  parent.R = Eigen::AngleAxisd(U(rng), Vec3(U(rng), U(rng), U(rng)).normalized()).toRotationMatrix();
+  parent.p = Vec3(U(rng), U(rng), U(rng));
+  Joint j;
+  j.kind = JointKind::H;
+  j.pitch = 0.013;
+  j.a = 0.31;
+  j.alpha = -0.83;
+  j.d = 0.12;
+  j.theta_f = 0.4;
+  const double q = 1.1, th = j.theta_f + q, dz = j.d + j.pitch * q;
+  const SE3 motion = rotZ(th) * translation(Vec3(0, 0, dz));
+  for (DHConvention conv : {DHConvention::Standard, DHConvention::Modified}) {
+    const JointModel jm = makeJointModel(j, conv, 0);
+    const bool standard = conv == DHConvention::Standard;
+    CHECK(jm.pre.form == (standard ? FixedTransform::Identity : FixedTransform::XForm));
+    CHECK(jm.post.form == (standard ? FixedTransform::XForm : FixedTransform::Identity));
+    JointState js;
+    jm.evaluate(q, js);
+    SE3 axis, link;
+    jm.placeLink(parent, js, axis, link);
+    // Standard (distal): Rz(θ) Tz(d) Tx(a) Rx(α); modified (proximal): Rx(α) Tx(a) Rz(θ) Tz(d).
+    const SE3 dh = rotX(j.alpha) * translation(Vec3(j.a, 0, 0));
+    const SE3 textbook = standard ? parent * motion * translation(Vec3(j.a, 0, 0)) * rotX(j.alpha) : parent * dh * motion;
+    CHECK(near(link, textbook) < 1e-14);
+    CHECK(near(axis, standard ? parent : parent * dh) < 1e-14);
+    CHECK(near(jm.linkTransform(q), standard ? motion * dh : dh * motion) < 1e-14);
+  }
+  // origin/axis (URDF): the link frame is origin·Rot(axis, θ)·Trans(axis·dz).
+  j.has_origin = true;
+  j.a = j.alpha = 0;
+  j.origin.R = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  j.origin.p = Vec3(0.1, -0.2, 0.3);
+  j.axis = Vec3(0.3, -0.4, 0.5).normalized();
+  const JointModel jm = makeJointModel(j, DHConvention::Standard, 0);
+  CHECK(jm.pre.form == FixedTransform::General);
+  CHECK(jm.post.form == FixedTransform::Rotation);
+  JointState js;
+  jm.evaluate(q, js);
+  SE3 axis, link;
+  jm.placeLink(parent, js, axis, link);
+  SE3 urdf;
+  urdf.R = Eigen::AngleAxisd(th, j.axis).toRotationMatrix();
+  urdf.p = dz * j.axis;
+  CHECK(near(link, parent * j.origin * urdf) < 1e-14);
+  CHECK(std::abs(axis.R.col(2).dot(parent.R * j.origin.R * j.axis) - 1) < 1e-14);
+  // The forms: the cheapest that reproduces the transform exactly, and toSE3 gives it back bit for bit.
+  CHECK(FixedTransform::of(SE3::Identity()).form == FixedTransform::Identity);
+  CHECK(FixedTransform::of(SE3{parent.R, Vec3::Zero()}).form == FixedTransform::Rotation);
+  CHECK(FixedTransform::of(parent).form == FixedTransform::General);
+  CHECK(FixedTransform::of(parent).toSE3() == parent);
+  const FixedTransform X = FixedTransform::xform(-0.83, 0.31);
+  CHECK(X.toSE3() == rotX(-0.83) * translation(Vec3(0.31, 0, 0)));
 }

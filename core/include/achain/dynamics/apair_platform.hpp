@@ -21,7 +21,6 @@
 
 #include <achain/dynamics/freeman.hpp>
 #include <achain/model/apair.hpp>
-#include <achain/trajectory/trapezoid.hpp>
 
 namespace achain {
 
@@ -69,9 +68,12 @@ class ApairPlatform {
 
 /// The exact closed-chain model of a serial chain whose A-pairs are Griffis–Duffy platforms (24 legs
 /// for the prototype: six per A-pair, each A-pair one closed chain). Not for mimic or fixed joints.
+/// The chain is the model's platforms and their scratch; the Model itself is referred to, never copied.
 class ExactApairChain {
  public:
+  /// Refers to `model` (no copy): the model must outlive the chain, as a Data's model does.
   explicit ExactApairChain(const Model& model);
+  ExactApairChain(Model&&) = delete;  ///< a temporary model would not outlive the chain
   const Model& model() const { return model_; }
 
   /// Closes every platform at q (continuing from the previous call) and forms the joint screws and
@@ -109,7 +111,7 @@ class ExactApairChain {
   void addBody(double m, const Mat3& I, const MatX& Gc, const std::vector<Vec3>& Hc, const MatX& Gw,
                const std::vector<Vec3>& Hw, FreemanModel& out) const;
 
-  Model model_;
+  const Model& model_;
   int n_ = 0;
   std::vector<ApairPlatform> plats_;
   std::vector<int> plat_idx_;        ///< per joint: index into plats_ or −1
@@ -141,24 +143,5 @@ struct ApairClosureCheck {
   double max_sigma6 = 0, min_sigma5 = 1;
 };
 ApairClosureCheck checkApairClosure(double rho, double from, double to, int samples);
-
-/// A serial leg model's torque error against the exact model along one move, per joint (SI).
-struct LegModelError {
-  LegModel legs = LegModel::Massless;
-  VecX rms, max;  ///< RMS over time and max |τ_serial − τ_exact|, N·m (N for prismatic joints)
-  VecX work;      ///< ∫|τ_serial q̇| dt, J
-};
-
-struct ExactComparison {
-  double duration = 0;        ///< s
-  int samples = 0;            ///< uniform samples (plus both sides of every switch instant for the maxima)
-  VecX exact_work, exact_peak, exact_rms;  ///< the exact model's work (J), peak |τ| and RMS τ per joint
-  double max_residual = 0;    ///< largest closure residual met (m)
-  std::vector<LegModelError> rows;  ///< massless, lumped, full, potential only
-};
-
-/// Every serial leg model against the exact model along rest-to-rest trapezoids (one per joint, all
-/// starting at t = 0; a joint that has finished rests), sampled every dt.
-ExactComparison compareLegModels(const Model& model, const std::vector<Trapezoid1D>& moves, double dt);
 
 }  // namespace achain

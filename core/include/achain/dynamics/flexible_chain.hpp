@@ -29,7 +29,6 @@
 
 #include <Eigen/Cholesky>
 
-#include <achain/io/flexible_json.hpp>
 #include <achain/math/modal.hpp>
 #include <achain/model/flexible_link.hpp>
 #include <achain/model/model.hpp>
@@ -42,9 +41,11 @@ struct FlexibleChainOptions {
   double base_mass = 0;           ///< kg, the base body's mass (its CoM at frame 0's origin); > 0 with translating_base
 };
 
-/// The rigid model with its flexible links (immutable once built).
+/// The flexible links of a rigid model (immutable once built). The chain refers to its Model, never copies it:
+/// the model must outlive the chain, as a Data's model does.
 struct FlexibleChain {
-  Model model;
+  const Model& model() const { return *rigid; }
+  const Model* rigid = nullptr;                 ///< the rigid model (makeFlexibleChain's argument)
   std::vector<FlexibleLink> links;              ///< per flexible link (in joint order)
   std::vector<int> joint;                       ///< per flexible link: the joint whose link it is
   std::vector<FlexibleLinkMatrices> matrices;   ///< per flexible link: flexibleLinkMatrices(links[k])
@@ -64,6 +65,9 @@ struct FlexibleChain {
 /// flexibleLinkMatrices and their local inertia must be positive definite. Throws achain::Error naming the entry.
 FlexibleChain makeFlexibleChain(const Model& model, const std::vector<FlexibleLinkEntry>& links,
                                 const FlexibleChainOptions& options = {});
+/// A temporary model would not outlive the chain.
+FlexibleChain makeFlexibleChain(Model&& model, const std::vector<FlexibleLinkEntry>& links,
+                                const FlexibleChainOptions& options = {}) = delete;
 
 /// Scratch and results of the flexible-chain algorithms; sized once by the constructor, reused every call.
 struct FlexibleChainData {

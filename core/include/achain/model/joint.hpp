@@ -14,13 +14,92 @@
 // the transform (θ, dz), the motion subspace per unit q̇_c (rot_rate·z, axial_rate·z) and the
 // derivatives of the axial rate that RNEA, the influence coefficients and J̇ need. Adding a kind is one
 // new case in makeJointModel; no algorithm changes.
+//
+// Where the joint sits is part of the joint model too: its axis frame is parent·pre and its link frame
+// axis·Rz(θ)·Tz(dz)·post, with the constant parts pre and post derived from the DH constants or the
+// origin/axis by makeJointModel. JointModel::placeLink is the one place a link frame is placed; FK, the
+// batch kernels (on lanes of several states), the flexible chain, the exact A-pair, the workspace sweeps
+// and the IK solvers' chain constants all go through it (or read pre/post from it).
 #pragma once
 #include <array>
 #include <cmath>
 
 #include <achain/math/types.hpp>
 
+#if defined(__EMSCRIPTEN__)
+extern "C" void sincos(double, double*, double*);  // musl's libm (declared by math.h only under _GNU_SOURCE)
+#endif
+
 namespace achain {
+
+/// sin and cos of one angle in one libm call (glibc's and musl's sincos share the argument reduction).
+/// GCC already fuses std::sin + std::cos of one argument into sincos; clang (Emscripten's wasm build)
+/// does not, so there the pair cost two reductions: written out here, both builds make the same call.
+inline void sinCos(double x, double& s, double& c) {
+#if defined(__EMSCRIPTEN__)
+  ::sincos(x, &s, &c);
+#elif defined(__GNUC__) && !defined(__clang__)
+  __builtin_sincos(x, &s, &c);
+#else
+  s = std::sin(x);
+  c = std::cos(x);
+#endif
+}
+
+/// A constant rigid transform of a joint's placement (before or after its motion), kept in the form that
+/// is cheapest to apply: the identity; the DH x-form Rx(α) with (a, 0, 0); a pure rotation; a general one.
+/// Plain numbers (no Eigen types), so the batch kernels, compiled once per instruction set, read it as is.
+struct FixedTransform {
+  enum Form : int { Identity = 0, XForm = 1, Rotation = 2, General = 3 };
+  Form form = Identity;
+  double ca = 1, sa = 0, a = 0;               ///< XForm: cos α, sin α, a
+  double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};  ///< the rotation, column-major (filled for every form)
+  double p[3] = {0, 0, 0};                    ///< the translation (filled for every form)
+
+  /// Rx(α) with the translation (a, 0, 0) (= Tx(a)·Rx(α) = Rx(α)·Tx(a)).
+  static FixedTransform xform(double alpha, double a);
+  /// Any transform; the form is the cheapest one that reproduces it exactly.
+  static FixedTransform of(const SE3& T);
+  SE3 toSE3() const;
+};
+
+// A frame type F for the placement below provides frameCol(F, k) (column k of its rotation, assignable on a
+// non-const F) and a member p, with scalar·column, column + column and −scalar arithmetic. SE3 here; the batch
+// kernels' lane frames (dynamics/batch_kernel.hpp) the same way.
+inline auto frameCol(SE3& T, int k) { return T.R.col(k); }
+inline auto frameCol(const SE3& T, int k) { return T.R.col(k); }
+
+/// out = T·X (out must not be T).
+template <class F>
+void composeFixed(const F& T, const FixedTransform& X, F& out) {
+  switch (X.form) {
+    case FixedTransform::Identity:
+      out = T;
+      return;
+    case FixedTransform::XForm:
+      frameCol(out, 0) = frameCol(T, 0);
+      frameCol(out, 1) = X.ca * frameCol(T, 1) + X.sa * frameCol(T, 2);
+      frameCol(out, 2) = -X.sa * frameCol(T, 1) + X.ca * frameCol(T, 2);
+      out.p = T.p + X.a * frameCol(T, 0);
+      return;
+    case FixedTransform::Rotation:
+    case FixedTransform::General:
+      for (int k = 0; k < 3; ++k)
+        frameCol(out, k) = X.R[3 * k] * frameCol(T, 0) + X.R[3 * k + 1] * frameCol(T, 1) + X.R[3 * k + 2] * frameCol(T, 2);
+      if (X.form == FixedTransform::Rotation) out.p = T.p;
+      else out.p = T.p + X.p[0] * frameCol(T, 0) + X.p[1] * frameCol(T, 1) + X.p[2] * frameCol(T, 2);
+      return;
+  }
+}
+
+/// out = A·Rz(θ)·Tz(dz), the joint motion in its axis frame A, from c = cos θ, s = sin θ (out must not be A).
+template <class F, class S>
+void moveAlongZ(const F& A, const S& c, const S& s, const S& dz, F& out) {
+  frameCol(out, 0) = c * frameCol(A, 0) + s * frameCol(A, 1);
+  frameCol(out, 1) = -s * frameCol(A, 0) + c * frameCol(A, 1);
+  frameCol(out, 2) = frameCol(A, 2);
+  out.p = A.p + dz * frameCol(A, 2);
+}
 
 /// One sine term a·sin(ω·u + φ) of an axial law.
 struct SineTerm {
@@ -113,6 +192,37 @@ struct JointModel {
   AxialLaw law;            ///< dz − d = f(u)
   double period = 0;       ///< period of the motion in u (2π, 4π for A-pairs, …), 0 if not periodic
   double axial_rate_bound = 0;  ///< max |∂dz/∂u| over all u (kInf when unbounded)
+  FixedTransform pre;      ///< parent link frame ← axis frame (the motion is about/along its z)
+  FixedTransform post;     ///< frame after the motion ← link frame
+
+  /// Places the joint's frames from its parent link's frame: axis = parent·pre, link = axis·Rz(θ)·Tz(dz)·post,
+  /// with c = cos θ, s = sin θ. F, S: SE3 and double, or the batch kernels' lane frame and lane. The one place a
+  /// link frame is placed. axis and link must be distinct from parent and from each other.
+  template <class F, class S>
+  void placeLink(const F& parent, const S& c, const S& s, const S& dz, F& axis, F& link) const {
+    composeFixed(parent, pre, axis);
+    if (post.form == FixedTransform::Identity) {
+      moveAlongZ(axis, c, s, dz, link);
+      return;
+    }
+    F moved;
+    moveAlongZ(axis, c, s, dz, moved);
+    composeFixed(moved, post, link);
+  }
+  /// placeLink at the joint's state js (from evaluate).
+  void placeLink(const SE3& parent, const JointStateOf<double>& js, SE3& axis, SE3& link) const {
+    double s, c;
+    sinCos(js.theta, s, c);
+    placeLink(parent, c, s, js.dz, axis, link);
+  }
+  /// The link frame relative to its parent link's frame at coordinate value qc: pre·Rz(θ)·Tz(dz)·post.
+  SE3 linkTransform(double qc) const {
+    JointStateOf<double> js;
+    evaluateT(qc, js);
+    SE3 axis, link;
+    placeLink(SE3::Identity(), js, axis, link);
+    return link;
+  }
 
   /// The joint's state for coordinate value qc (ignored when coord < 0). S as in AxialLaw::evaluateT.
   template <class S>

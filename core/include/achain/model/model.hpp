@@ -154,8 +154,6 @@ struct Model {
   std::vector<JointModel> jmodels;  ///< how each joint moves (the joint model), from makeJointModel
   std::vector<int> coord_joint;     ///< the joint that owns each coordinate (size nq)
   bool coupled = false;             ///< some joint is fixed or a mimic (nq < njoints)
-  std::vector<SE3> pre;             ///< constant part before the joint motion
-  std::vector<SE3> post;            ///< constant part after the joint motion
   std::vector<char> is_chain_parent;  ///< joint i's parent is i−1 (or −1 for i = 0)
   bool has_dh = true;               ///< every joint is placed by DH constants (no joint has_origin)
   /// The rigid bodies as the dynamics sees them, one list per LegModel (index = static_cast<int>(LegModel)): each
@@ -182,8 +180,9 @@ Mat3 alignZ(const Vec3& a);
 /// True when the joint variable is an angle (R, H, A).
 inline bool isAngular(JointKind k) { return k != JointKind::P; }
 
-/// The joint model of a joint following coordinate `coord` with u = scale·q + offset (joint.cpp).
-JointModel makeJointModel(const Joint& j, int coord, double scale = 1, double offset = 0);
+/// The joint model of a joint placed in the model's DH convention and following coordinate `coord` with
+/// u = scale·q + offset (joint.cpp): its motion law and its placement (pre, post).
+JointModel makeJointModel(const Joint& j, DHConvention convention, int coord, double scale = 1, double offset = 0);
 
 /// A-pair geometry conversions (Robinson Eq. 3.3–3.4): ρ = a√6/3, l = a√3/2, ρ = (2√2/3) l.
 inline double apairRhoFromSide(double side) { return side * std::sqrt(6.0) / 3.0; }
