@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/loop_json.hpp>
 #include <achain/io/robot.hpp>

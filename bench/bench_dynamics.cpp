@@ -61,10 +61,10 @@ std::string peerName(const char* op, const char* robot, const char* impl) {
 /// What an achain row starts from: the model, its workspace, the states and the options.
 struct Setup {
   Model m;
-  Data ws;
+  Data data;
   States s;
   DynamicsOptions o;
-  explicit Setup(const char* robot, LegModel legs = LegModel::Full) : m(builtinModel(robot)), ws(m), s(states(m)) {
+  explicit Setup(const char* robot, LegModel legs = LegModel::Full) : m(builtinModel(robot)), data(m), s(states(m)) {
     o.legs = legs;
   }
 };
@@ -76,7 +76,7 @@ void achainRnea(benchmark::State& st, const char* robot, LegModel legs = LegMode
   size_t k = 0;
   for (auto _ : st) {
     const size_t i = k++ % bench::kStates;
-    inverseDynamics(w.m, w.ws, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, tau);
+    inverseDynamics(w.m, w.data, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, tau);
     benchmark::DoNotOptimize(tau.data());
   }
 }
@@ -84,12 +84,12 @@ void achainRnea(benchmark::State& st, const char* robot, LegModel legs = LegMode
 void achainRneaNoFk(benchmark::State& st, const char* robot) {
   Setup w(robot);
   VecX tau(w.m.nv);
-  forwardKinematics(w.m, w.ws, w.s.q[0]);
+  forwardKinematics(w.m, w.data, w.s.q[0]);
   const Vec3 g = w.m.gravity;
   size_t k = 0;
   for (auto _ : st) {
     const size_t i = k++ % bench::kStates;
-    dyn_detail::rnea(w.m, w.ws, w.s.q[0], w.s.qd[i], w.s.qdd[i], g, LegModel::Full, dyn_detail::Parts{}, tau, false);
+    dyn_detail::rnea(w.m, w.data, w.s.q[0], w.s.qd[i], w.s.qdd[i], g, LegModel::Full, dyn_detail::Parts{}, tau, false);
     benchmark::DoNotOptimize(tau.data());
   }
 }
@@ -98,7 +98,7 @@ void achainCrba(benchmark::State& st, const char* robot) {
   MatX M(w.m.nv, w.m.nv);
   size_t k = 0;
   for (auto _ : st) {
-    massMatrix(w.m, w.ws, w.s.q[k++ % bench::kStates], w.o, M);
+    massMatrix(w.m, w.data, w.s.q[k++ % bench::kStates], w.o, M);
     benchmark::DoNotOptimize(M.data());
   }
 }
@@ -111,9 +111,9 @@ void achainFd(benchmark::State& st, const char* robot, LegModel legs = LegModel:
   for (auto _ : st) {
     const size_t i = k++ % bench::kStates;
     if (aba)
-      forwardDynamicsABA(w.m, w.ws, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, qdd);
+      forwardDynamicsABA(w.m, w.data, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, qdd);
     else
-      forwardDynamics(w.m, w.ws, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, qdd);
+      forwardDynamics(w.m, w.data, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, qdd);
     benchmark::DoNotOptimize(qdd.data());
   }
 }
@@ -123,7 +123,7 @@ void achainCoriolis(benchmark::State& st, const char* robot) {
   size_t k = 0;
   for (auto _ : st) {
     const size_t i = k++ % bench::kStates;
-    coriolisMatrix(w.m, w.ws, w.s.q[i], w.s.qd[i], w.o, C);
+    coriolisMatrix(w.m, w.data, w.s.q[i], w.s.qd[i], w.o, C);
     benchmark::DoNotOptimize(C.data());
   }
 }
@@ -134,7 +134,7 @@ void achainLee(benchmark::State& st, const char* robot) {
   size_t k = 0;
   for (auto _ : st) {
     const size_t i = k++ % bench::kStates;
-    leeInverseDynamics(w.m, w.ws, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, LeeOptions{}, terms, tau);
+    leeInverseDynamics(w.m, w.data, w.s.q[i], w.s.qd[i], w.s.qdd[i], w.o, LeeOptions{}, terms, tau);
     benchmark::DoNotOptimize(tau.data());
   }
 }
@@ -155,11 +155,11 @@ void achainBatch(benchmark::State& st, const char* robot, BatchPath path, BatchO
     }
   bench::batchPerState(st, path, [&] {
     if (op == BatchOp::Rnea)
-      inverseDynamicsSeries(w.m, w.ws, bench::kStates, q.data(), qd.data(), qdd.data(), w.o, out.data(), path);
+      inverseDynamicsSeries(w.m, w.data, bench::kStates, q.data(), qd.data(), qdd.data(), w.o, out.data(), path);
     else if (op == BatchOp::Crba)
-      massMatrixSeries(w.m, w.ws, bench::kStates, q.data(), w.o, out.data(), path);
+      massMatrixSeries(w.m, w.data, bench::kStates, q.data(), w.o, out.data(), path);
     else  // q̈ numbers as τ, as achainFd
-      forwardDynamicsSeries(w.m, w.ws, bench::kStates, q.data(), qd.data(), qdd.data(), w.o, out.data(), path);
+      forwardDynamicsSeries(w.m, w.data, bench::kStates, q.data(), qd.data(), qdd.data(), w.o, out.data(), path);
     benchmark::DoNotOptimize(out.data());
   });
 }

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include <achain/dynamics/crba.hpp>
-#include <achain/dynamics/flexible_chain.hpp>
-#include <achain/dynamics/flexible_joint_sim.hpp>
+#include <achain/flexibility/flexible_chain.hpp>
+#include <achain/flexibility/flexible_joint_sim.hpp>
 #include <achain/io/flexible_json.hpp>
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 #include <achain/io/robot.hpp>
 #include <achain/trajectory/flex_check.hpp>
 #include <achain/trajectory/plan.hpp>

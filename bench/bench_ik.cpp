@@ -119,7 +119,7 @@ void numericRow(benchmark::State& st, const Problem& p) {
   opt.restarts = 50;
   IkResult r;
   runIk(st, p, [&](int k, VecX& q) {
-    solveNumeric(p.model, data, p.targets[k], p.seeds[k], opt, r);
+    ikNumeric(p.model, data, p.targets[k], p.seeds[k], opt, r);
     q = r.q;
     return r.status == IkStatus::Ok;
   });
@@ -143,7 +143,7 @@ void achainTrack(benchmark::State& st, const char* robot) {
     near.push_back(s);
   }
   runIk(st, p, [&](int k, VecX& q) {
-    solveNumeric(p.model, data, p.targets[k], near[k], opt, r);
+    ikNumeric(p.model, data, p.targets[k], near[k], opt, r);
     q = r.q;
     return r.status == IkStatus::Ok;
   });
@@ -181,7 +181,7 @@ void achainAlgebraic(benchmark::State& st, const char* robot) {
   runIk(
       st, p,
       [&](int k, VecX& q) {
-        const IkAllResult r = solveAlgebraic4A(p.model, p.targets[k]);
+        const IkAllResult r = ikAlgebraic4A(p.model, p.targets[k]);
         if (r.solutions.empty()) return false;
         q = r.solutions[0].q;
         return true;

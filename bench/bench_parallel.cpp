@@ -12,8 +12,8 @@
 #include <string>
 
 #include "bench_common.hpp"
-#include <achain/dynamics/apair_platform.hpp>
-#include <achain/dynamics/parallel_robot.hpp>
+#include <achain/apair/apair_platform.hpp>
+#include <achain/closed_chains/parallel_robot.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/io/parallel_json.hpp>

@@ -7,7 +7,7 @@
 // from each joint's lower to its upper limit at its velocity and acceleration limits.
 #include "common.hpp"
 
-#include <achain/dynamics/apair_platform.hpp>
+#include <achain/apair/apair_platform.hpp>
 #include <achain/trajectory/apair_study.hpp>
 #include <achain/trajectory/leg_model_comparison.hpp>
 

@@ -4,7 +4,7 @@
 // the constraint loads T_c, and optionally the model re-actuated at other joints.
 #include "common.hpp"
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
 #include <achain/dynamics/rnea.hpp>
 
 #include <cmath>

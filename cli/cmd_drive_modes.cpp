@@ -1,9 +1,9 @@
 // Subcommand `drive-modes` (formerly `modes`): linearised modal analysis of the rigid chain with lumped joint springs (Spong's model,
-// core/include/achain/dynamics/joint_flexibility.hpp) about one configuration.
+// core/include/achain/flexibility/joint_flexibility.hpp) about one configuration.
 #include <cmath>
 
 #include "common.hpp"
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 #include <achain/kinematics/fk.hpp>
 
 namespace achain::cli {
@@ -56,8 +56,8 @@ RegisterCommand drive_modes_cmd("drive-modes", [](CLI::App& app) {
       }
       DynamicsOptions o;
       o.legs = legModelFromString(legs);
-      Data ws(m);
-      const NaturalModes r = jointFlexibilityModes(m, ws, q, flex, side, o);
+      Data data(m);
+      const NaturalModes r = jointFlexibilityModes(m, data, q, flex, side, o);
       json modes = json::array();
       for (Eigen::Index k = 0; k < r.omega.size(); ++k)
         modes.push_back({{"omega", r.omega[k]}, {"frequency_hz", r.omega[k] / (2 * kPi)}, {"shape", toJson(VecX(r.shapes.col(k)))}});
@@ -73,7 +73,7 @@ RegisterCommand drive_modes_cmd("drive-modes", [](CLI::App& app) {
         VecX qk = q;
         for (int k = 0; k <= steps; ++k) {
           qk[sweep_coordinate] = q[sweep_coordinate] + (end[sweep_coordinate] - q[sweep_coordinate]) * k / steps;
-          const NaturalModes rk = jointFlexibilityModes(m, ws, qk, flex, side, o);
+          const NaturalModes rk = jointFlexibilityModes(m, data, qk, flex, side, o);
           qs.push_back(qk[sweep_coordinate]);
           fs.push_back(toJson(VecX(rk.omega / (2 * kPi))));
         }

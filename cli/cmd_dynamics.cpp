@@ -123,11 +123,11 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
         const VecX v = qd.empty() ? VecX::Zero(m.nv) : args.joints(m, qd, "--qd");
         const VecX a = qdd.empty() ? VecX::Zero(m.nv) : args.joints(m, qdd, "--qdd");
         const DynamicsOptions o = dyn.options();
-        Data ws(m);
+        Data data(m);
         TorqueBreakdown b;
-        torqueBreakdown(m, ws, q, v, a, o, b);
+        torqueBreakdown(m, data, q, v, a, o, b);
         VecX tau(m.nv);
-        inverseDynamics(m, ws, q, v, a, o, tau);
+        inverseDynamics(m, data, q, v, a, o, tau);
         print({{"tau", toJson(tau)}, {"breakdown", breakdownJson(b)}, {"options", dyn.describe(m, o)}});
         return;
       }
@@ -135,7 +135,7 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
       const Model m = trajectoryRobot(args, traj);
       const TrajectoryFile T = readTrajectory(traj, m.nv);
       const DynamicsOptions o = dyn.options();
-      Data ws(m);
+      Data data(m);
       TorqueBreakdown b;
       json tau_series = json::array(), bd_series = json::array();
       std::vector<double> peak(m.nv, 0.0), peak_t(m.nv, 0.0), peak_signed(m.nv, 0.0);
@@ -147,12 +147,12 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
         VecX::Map(&vs[static_cast<size_t>(n) * k], n) = T.qd[k];
         VecX::Map(&as[static_cast<size_t>(n) * k], n) = T.qdd[k];
       }
-      inverseDynamicsSeries(m, ws, count, qs.data(), vs.data(), as.data(), o, taus.data());
+      inverseDynamicsSeries(m, data, count, qs.data(), vs.data(), as.data(), o, taus.data());
       for (size_t k = 0; k < T.t.size(); ++k) {
         const VecX tau = VecX::Map(&taus[static_cast<size_t>(n) * k], n);
         tau_series.push_back(toJson(tau));
         if (series_breakdown) {
-          torqueBreakdown(m, ws, T.q[k], T.qd[k], T.qdd[k], o, b);
+          torqueBreakdown(m, data, T.q[k], T.qd[k], T.qdd[k], o, b);
           bd_series.push_back(breakdownJson(b));
         }
         for (int i = 0; i < m.nv; ++i)
@@ -195,15 +195,15 @@ RegisterCommand mass_cmd("mass", [](CLI::App& app) {
       const VecX q = args.joints(m, args.q, "--q");
       checkConfiguration(m, q);
       const DynamicsOptions o = dyn.options();
-      Data ws(m);
+      Data data(m);
       MatX M(m.nv, m.nv);
       VecX g(m.nv);
-      massMatrix(m, ws, q, o, M);
-      gravityTorques(m, ws, q, o, g);
+      massMatrix(m, data, q, o, M);
+      gravityTorques(m, data, q, o, g);
       json out = {{"M", toJson(M)}, {"g", toJson(g)}, {"options", dyn.describe(m, o)}};
       if (!qd.empty()) {
         MatX C(m.nv, m.nv);
-        coriolisMatrix(m, ws, q, args.joints(m, qd, "--qd"), o, C);
+        coriolisMatrix(m, data, q, args.joints(m, qd, "--qd"), o, C);
         out["C"] = toJson(C);
       }
       print(out);
@@ -234,9 +234,9 @@ RegisterCommand fd_cmd("fd", [](CLI::App& app) {
         for (int i = 0; i < m.nv; ++i) t[i] = list[i];
       }
       const DynamicsOptions o = dyn.options();
-      Data ws(m);
+      Data data(m);
       VecX a(m.nv);
-      forwardDynamics(m, ws, q, v, t, o, a);
+      forwardDynamics(m, data, q, v, t, o, a);
       print({{"qdd", toJson(a)}, {"options", dyn.describe(m, o)}});
     });
   });
@@ -373,7 +373,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
       if (!std::isfinite(D)) throw Error("--duration: must be finite");
       const double nsteps = std::ceil(D / dt - 1e-9);
       if (nsteps > kMaxSimulationSteps) throw Error("--duration/--dt: more than 1e8 steps");
-      Data ws(m);
+      Data data(m);
       Data ews(m);
       json ts = json::array(), qs = json::array(), vs = json::array(), es = json::array();
       if (csv) {
@@ -398,7 +398,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
           es.push_back(E);
         }
       };
-      simulate(m, ws, q, v, dt, static_cast<int>(nsteps),
+      simulate(m, data, q, v, dt, static_cast<int>(nsteps),
                [&](double, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) { out = t; }, o,
                method, io);
       if (csv) {

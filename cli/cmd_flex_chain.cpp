@@ -1,10 +1,10 @@
 // Subcommands `flex-modes` and `flex-deflection`: a chain with the flexible links of its robot file
-// (core/include/achain/dynamics/flexible_chain.hpp), joints locked: coupled natural modes, and the static deflection
+// (core/include/achain/flexibility/flexible_chain.hpp), joints locked: coupled natural modes, and the static deflection
 // under a tool load.
 #include <cmath>
 
 #include "common.hpp"
-#include <achain/dynamics/flexible_chain.hpp>
+#include <achain/flexibility/flexible_chain.hpp>
 #include <achain/io/json_text.hpp>
 #include <achain/kinematics/fk.hpp>
 

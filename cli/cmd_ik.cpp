@@ -131,7 +131,7 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
       const bool deg = a.robot.deg;
       json out = {{"robot", m.name}, {"target", toJson(target.matrix())}};
       if (!a.all && (method == IkMethod::Numeric || (method == IkMethod::Auto && (!hasClosedForm(m) || a.position_only)))) {
-        const IkResult r = solveNumeric(m, target, seed, opt);
+        const IkResult r = ikNumeric(m, target, seed, opt);
         out["method"] = "numeric";
         out["status"] = toString(r.status);
         out["solutions"] = r.status == IkStatus::Ok ? json::array({jointsOut(m, r.q)}) : json::array();

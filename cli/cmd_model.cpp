@@ -49,9 +49,13 @@ RegisterCommand robots_cmd("robots", [](CLI::App& app) {
         if (!b) builtinModel(show);  // throws listing the known names
         return writeStdout(b->json);
       }
-      json list = json::array();
+      json list = json::array(), parallel = json::array();
       for (const auto& r : builtinRobots()) list.push_back(modelSummary(builtinModel(r.name)));
-      print({{"robots", list}});
+      for (const auto& r : builtinParallelRobots()) {  // parallel robot files (`achain parallel`)
+        const ParallelRobot p = loadParallel(r.name);
+        parallel.push_back({{"name", p.name}, {"description", p.description}, {"legs", p.legs.size()}, {"freedoms", p.freedoms()}});
+      }
+      print({{"robots", list}, {"parallel", parallel}});
     });
   });
 });
@@ -72,7 +76,15 @@ RegisterCommand validate_cmd("validate", [](CLI::App& app) {
       const bool builtin = !is_file && findBuiltinRobot(args.robot) != nullptr;
       RobotArgs which = args;
       if (is_file && findBuiltinRobot(args.robot) && args.robot.find('/') == std::string::npos) which.robot = "./" + args.robot;
-      const Robot robot = which.read();  // prints the URDF warnings
+      const Robot robot = which.read(true);  // prints the URDF warnings
+      if (robot.parallel) {  // a parallel robot file: its legs were each read and checked as a model
+        const ParallelRobot& p = *robot.parallel;
+        json legs = json::array();
+        for (size_t r = 0; r < p.legs.size(); ++r) legs.push_back({{"name", p.leg_names[r]}, {"joints", p.legs[r].njoints()}});
+        print({{"name", p.name}, {"format", "parallel"}, {"planar", p.planar}, {"freedoms", p.freedoms()}, {"legs", legs},
+               {"valid", true}, {"builtin", builtin}});
+        return;
+      }
       const Model& m = robot.model;
       json out = modelSummary(m);
       out["valid"] = true;

@@ -4,7 +4,8 @@
 // (Table E-2), the model actuated at the declared joints (E-7), and the loads for the platform rates.
 #include "common.hpp"
 
-#include <achain/dynamics/parallel_robot.hpp>
+#include <achain/closed_chains/parallel_robot.hpp>
+#include <achain/closed_chains/redundant.hpp>
 #include <achain/io/parallel_json.hpp>
 #include <achain/math/text.hpp>
 
@@ -50,9 +51,10 @@ RegisterCommand parallel_cmd("parallel", [](CLI::App& app) {
       "pose, print each leg's [G]/[H] and I*/P* in its joints and in the platform coordinates w, the platform model "
       "I*_ww/P*_www/T^L_w summed over the legs (Freeman 4-42..4-54), the model at the actuated joints "
       "I*_qq/P*_qqq/T^L_q (4-55..4-64), and the loads T_w, T_q for platform rates --wd/--wdd");
-  static std::string robot, pose, wd, wdd, actuate;
+  static RobotArgs args;
+  static std::string pose, wd, wdd, actuate;
   static bool deg = false;
-  sub->add_option("--robot", robot, "Built-in parallel robot name or parallel robot JSON file")->required();
+  args.add(sub, JointInputs::None, "Built-in parallel robot name (parallel-3rrr, stewart-6ups) or a parallel robot JSON file");
   sub->add_option("--pose", pose,
                   "Platform pose: x,y,theta (planar) or x,y,z,roll,pitch,yaw (spatial), m and rad (default: the file's "
                   "platform pose)");
@@ -65,7 +67,7 @@ RegisterCommand parallel_cmd("parallel", [](CLI::App& app) {
                   "split of T_w over them (Freeman 4-80..4-90), printed as \"overconstrained\"");
   sub->callback([] {
     run("parallel", [] {
-      ParallelRobot pr = loadParallel(robot);
+      ParallelRobot pr = args.read(true).requireParallel();
       std::vector<std::pair<int, int>> act;
       if (!actuate.empty()) act = parseActuated(pr, actuate);
       if (static_cast<int>(act.size()) == pr.freedoms()) pr.actuated = act;

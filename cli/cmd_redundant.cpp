@@ -4,7 +4,8 @@
 // T_q = I*_qu ü + u̇ᵀP*_quu u̇ − T^L_q, for task rates --ud/--udd.
 #include "common.hpp"
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
+#include <achain/closed_chains/redundant.hpp>
 #include <achain/kinematics/influence.hpp>
 
 namespace achain::cli {

@@ -5,7 +5,7 @@
 // (a Bricard 6R: Grübler 0, one freedom) and where a coordinate is idle (the slider-crank's coupler spin).
 #include "common.hpp"
 
-#include <achain/dynamics/special_loop.hpp>
+#include <achain/closed_chains/special_loop.hpp>
 #include <achain/io/loop_json.hpp>
 
 #include <achain/math/text.hpp>

@@ -98,12 +98,12 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
       const Model m = args.model();
       WorkspaceOptions o;
       o.voxel = voxel;
-      o.method = parseWorkspaceMethod(method);
+      o.method = workspaceMethodFromString(method);
       if (!(step_deg >= 0)) throw Error("--step: must be ≥ 0 degrees");
       o.step = step_deg * kDeg;
       o.step_linear = step_linear;
       o.spacing = spacing;
-      o.representative = parseRepresentative(rep);
+      o.representative = representativeFromString(rep);
       o.samples = samples;
       o.seed = seed;
       o.threads = threads;

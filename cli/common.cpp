@@ -113,12 +113,13 @@ VecX perCoordinate(const Model& m, const std::string& text, const std::string& w
   return Eigen::Map<const VecX>(v.data(), m.nv);
 }
 
-Robot RobotArgs::read() const {
+Robot RobotArgs::read(bool parallel) const {
   UrdfOptions o;
   o.tool_link = tool_link;
   o.balance_inertia = balance_inertia;
   o.keep_fixed = keep_fixed;
   Robot r = readRobot(robot, o);
+  if (!parallel) r.requireChain();
   reportUrdfWarnings("", r.model);
   return r;
 }

@@ -33,8 +33,9 @@ struct RobotArgs {
   /// options. With required = false, --robot may be left out: `robot` keeps the value it had before add (its
   /// default, shown in --help) or stays empty for the subcommand to fill.
   void add(CLI::App* app, JointInputs inputs = JointInputs::QDeg, const std::string& robot_help = "", bool required = true);
-  /// The robot file read once (io/robot.hpp): the Model and its loop, drives and flexible links.
-  Robot read() const;
+  /// The robot file read once (io/robot.hpp): the Model and its loop, drives and flexible links. A parallel robot
+  /// file is refused ("--robot: … a parallel robot file …") unless `parallel` (the parallel subcommand).
+  Robot read(bool parallel = false) const;
   /// read().model.
   Model model() const;
   /// The Model of --robot if given, else of `named` (the robot a trajectory file names), with the same URDF

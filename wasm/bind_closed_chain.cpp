@@ -8,7 +8,7 @@
 // vectors) lives with the model, created on first use.
 #include <nlohmann/json.hpp>
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;

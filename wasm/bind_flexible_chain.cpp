@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <achain/dynamics/flexible_chain.hpp>
+#include <achain/flexibility/flexible_chain.hpp>
 #include <achain/io/model_json.hpp>
 #include "wasm_common.hpp"
 

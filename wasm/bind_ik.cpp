@@ -52,7 +52,7 @@ IkOptions readOptions(const double* o) {
   opt.random_seed = static_cast<std::uint64_t>(o[6]);
   opt.respect_limits = o[7] != 0;
   opt.escape_singularity = o[8] != 0;
-  opt.max_step = o[9];  // checked by solveNumeric
+  opt.max_step = o[9];  // checked by ikNumeric
   opt.min_separation = o[10];  // checked by ikAll
   return opt;
 }
@@ -80,7 +80,7 @@ uintptr_t ikSolve(WasmModel& h) {
     const SE3 target = readTarget(h, st);
     readSeed(h, st, 16);
     const IkOptions opt = readOptions(h.in.data() + 16 + h.model.nq);
-    solveNumeric(h.model, h.data, target, st.seed, opt, st.result);
+    ikNumeric(h.model, h.data, target, st.seed, opt, st.result);
     const int n = h.model.nq;
     double* o = h.output(n + 5);
     for (int i = 0; i < n; ++i) o[i] = st.result.q[i];

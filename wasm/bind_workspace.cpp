@@ -52,11 +52,11 @@ WorkspaceOptions parseOptions(const std::string& text) {
     const std::string& k = it.key();
     const json& v = it.value();
     if (k == "voxel") o.voxel = number(v, k);
-    else if (k == "method") o.method = parseWorkspaceMethod(v.is_string() ? v.get<std::string>() : "?");
+    else if (k == "method") o.method = workspaceMethodFromString(v.is_string() ? v.get<std::string>() : "?");
     else if (k == "step") o.step = number(v, k);
     else if (k == "stepLinear") o.step_linear = number(v, k);
     else if (k == "spacing") o.spacing = number(v, k);
-    else if (k == "representative") o.representative = parseRepresentative(v.is_string() ? v.get<std::string>() : "?");
+    else if (k == "representative") o.representative = representativeFromString(v.is_string() ? v.get<std::string>() : "?");
     else if (k == "refine") o.refine = int(number(v, k));
     else if (k == "samples") o.samples = number(v, k);
     else if (k == "seed") o.seed = uint64_t(number(v, k));

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include <achain/dynamics/closed_chain.hpp>
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 #include <achain/io/robot.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/data.hpp>

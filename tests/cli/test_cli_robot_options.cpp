@@ -83,15 +83,15 @@ TEST_CASE("every subcommand taking --robot takes a branched URDF with --tool-lin
       {"flex-modes", {"--q " + q, "flexible links are declared in a robot JSON file"}},
       {"flex-deflection", {"--q " + q + " --force 1,0,0", "flexible links are declared in a robot JSON file"}},
       {"flex-simulate", {"--q " + q, "flexible links are declared in a robot JSON file"}},
+      // a parallel mechanism (legs and a platform) is a file format of its own: a URDF cannot describe one
+      {"parallel", {"", "not a parallel robot file (no parallel section)"}},
   };
-  // Parallel robots are a file format of their own (legs and a platform): a URDF cannot describe one.
-  const std::set<std::string> other_format = {"parallel"};
 
   std::set<std::string> taking_robot;
   for (const std::string& sub : subcommands()) {
     const CliResult h = runCli(sub + " --help");
     REQUIRE(h.status == 0);
-    if (h.out.find("--robot") == std::string::npos || other_format.count(sub)) continue;
+    if (h.out.find("--robot") == std::string::npos) continue;
     taking_robot.insert(sub);
     INFO("achain " << sub);
     CHECK(h.out.find("--tool-link") != std::string::npos);
@@ -133,4 +133,32 @@ TEST_CASE("the tool link of a tree: fk and id follow the link --tool-link names"
   REQUIRE(il.status == 0);
   for (int i = 0; i < 5; ++i) CHECK(ir.json()["tau"][i].get<double>() == Approx(il.json()["tau"][i].get<double>()).margin(1e-9));
   CHECK(std::abs(ir.json()["tau"][3].get<double>()) > 1e-3);  // the right arm carries load
+}
+
+TEST_CASE("one lookup for every built-in: a parallel robot goes to parallel, a chain's subcommand refuses it", "[cli][robot]") {
+  const CliResult p = runCli("parallel --robot parallel-3rrr");
+  REQUIRE(p.status == 0);
+  CHECK(p.json()["robot"] == "parallel-3rrr");
+  for (const std::string sub : {"fk --q 0,0,0", "mass --q 0,0,0", "workspace --voxel 0.1"}) {
+    const CliResult r = runCli(sub + " --robot stewart-6ups");
+    INFO(sub << ": " << r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("stewart-6ups: a parallel robot file (6 legs and a platform, not one chain; `achain parallel` reads it)") !=
+          std::string::npos);
+  }
+  // validate and robots know them too
+  const CliResult v = runCli("validate stewart-6ups");
+  REQUIRE(v.status == 0);
+  CHECK(v.json()["format"] == "parallel");
+  CHECK(v.json()["legs"].size() == 6);
+  CHECK(v.json()["freedoms"] == 6);
+  const CliResult l = runCli("robots");
+  REQUIRE(l.status == 0);
+  int planar = 0;
+  const auto listing = l.json();
+  for (const auto& r : listing["parallel"]) planar += r["name"] == "parallel-3rrr" && r["freedoms"] == 3 && r["legs"] == 3;
+  CHECK(planar == 1);
+  const CliResult s = runCli("parallel --robot puma560");
+  CHECK(s.status == 1);
+  CHECK(s.err.find("puma560: not a parallel robot file (no parallel section)") != std::string::npos);
 }

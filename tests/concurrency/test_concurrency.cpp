@@ -63,7 +63,7 @@ std::vector<double> work(const Model& m, const Model& proto, int seed, int round
     IkResult res;
     VecX seed = q;
     for (int k = 0; k < m.nq; ++k) seed[k] += 0.05 * U(rng);
-    solveNumeric(m, dik, target, seed, IkOptions{}, res);
+    ikNumeric(m, dik, target, seed, IkOptions{}, res);
     out.push_back(res.residual);
     ClosedIkSolutions sols;
     ikClosed(m, dik, target, q.data(), sols);
@@ -74,7 +74,7 @@ std::vector<double> work(const Model& m, const Model& proto, int seed, int round
   VecX qp = VecX::Constant(proto.nq, 2.0);
   qp[1] = 3.9;
   forwardKinematics(proto, dp, qp);
-  const IkAllResult alg = solveAlgebraic4A(proto, dp.oMtool);
+  const IkAllResult alg = ikAlgebraic4A(proto, dp.oMtool);
   out.push_back(double(alg.solutions.size()));
   WorkspaceOptions wo;
   wo.voxel = 0.05;

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/loop_json.hpp>
 #include <achain/io/robot.hpp>

@@ -90,7 +90,7 @@ TEST_CASE("KDL: puma560 FK, RNEA (with a tool wrench), M, C q̇, g and forward d
   KDL::ChainIdSolver_RNE id(chain, grav);
   KDL::ChainDynParam dp(chain, grav);
   KDL::ChainFdSolver_RNE fd(chain, grav);
-  Data ws(m);
+  Data data(m);
   const int n = m.nv;
   std::mt19937 rng(101);
   VecX tau(n), g(n), qdd2(n);
@@ -100,10 +100,10 @@ TEST_CASE("KDL: puma560 FK, RNEA (with a tool wrench), M, C q̇, g and forward d
     // FK
     KDL::Frame F;
     fk.JntToCart(kdl(q), F);
-    forwardKinematics(m, ws, q);
+    forwardKinematics(m, data, q);
     for (int r = 0; r < 3; ++r) {
-      CHECK(std::abs(F.p(r) - ws.oMtool.p[r]) < 1e-12);
-      for (int c = 0; c < 3; ++c) CHECK(std::abs(F.M(r, c) - ws.oMtool.R(r, c)) < 1e-12);
+      CHECK(std::abs(F.p(r) - data.oMtool.p[r]) < 1e-12);
+      for (int c = 0; c < 3; ++c) CHECK(std::abs(F.M(r, c) - data.oMtool.R(r, c)) < 1e-12);
     }
     // RNEA with a wrench the tool exerts on the environment (KDL: f_ext = −that, tool frame).
     DynamicsOptions o;
@@ -115,29 +115,29 @@ TEST_CASE("KDL: puma560 FK, RNEA (with a tool wrench), M, C q̇, g and forward d
                               KDL::Vector(-o.wrench[3], -o.wrench[4], -o.wrench[5]));
     KDL::JntArray kt(n);
     REQUIRE(id.CartToJnt(kdl(q), kdl(qd), kdl(qdd), fext, kt) >= 0);
-    inverseDynamics(m, ws, q, qd, qdd, o, tau);
+    inverseDynamics(m, data, q, qd, qdd, o, tau);
     CHECK(rel(tau, kt.data) < 1e-9);
     // M, C q̇, g
     KDL::JntSpaceInertiaMatrix H(n);
     dp.JntToMass(kdl(q), H);
     DynamicsOptions plain;
-    massMatrix(m, ws, q, plain, M);
+    massMatrix(m, data, q, plain, M);
     CHECK(relM(M, H.data) < 1e-9);
     KDL::JntArray cor(n), grv(n);
     dp.JntToCoriolis(kdl(q), kdl(qd), cor);
     plain.override_gravity = true;  // zero gravity: C q̇ alone
-    inverseDynamics(m, ws, q, qd, VecX::Zero(n), plain, tau);
+    inverseDynamics(m, data, q, qd, VecX::Zero(n), plain, tau);
     CHECK(rel(tau, cor.data) < 1e-9);
     dp.JntToGravity(kdl(q), grv);
     plain.override_gravity = false;
-    gravityTorques(m, ws, q, plain, g);
+    gravityTorques(m, data, q, plain, g);
     CHECK(rel(g, grv.data) < 1e-9);
     // Forward dynamics: puma560 link 1 has no mass but Iyy about its axis, so M is regular.
     const VecX t = randomVec(rng, n, 20);
     KDL::JntArray kq(n);
     KDL::Wrenches zero(chain.getNrOfSegments(), KDL::Wrench::Zero());
     REQUIRE(fd.CartToJnt(kdl(q), kdl(qd), kdl(t), zero, kq) >= 0);
-    forwardDynamics(m, ws, q, qd, t, plain, qdd2);
+    forwardDynamics(m, data, q, qd, t, plain, qdd2);
     CHECK(rel(qdd2, kq.data) < 1e-9);
   }
 }
@@ -149,7 +149,7 @@ namespace {
 void mujocoCompare(const Model& m, bool armature, int seed, const Model* mj = nullptr) {
   mjModel* mm = peers::toMujoco(mj ? *mj : m, armature);
   mjData* md = mj_makeData(mm);
-  Data ws(m);
+  Data data(m);
   const int n = m.nv;
   REQUIRE(mm->nv == n);
   std::mt19937 rng(seed);
@@ -176,31 +176,31 @@ void mujocoCompare(const Model& m, bool armature, int seed, const Model* mj = nu
     }
     mj_forward(mm, md);
     // FK: the site of link i is the achain link frame.
-    forwardKinematics(m, ws, q);
+    forwardKinematics(m, data, q);
     for (int i = 0; i < m.njoints(); ++i)
       for (int r = 0; r < 3; ++r) {
         INFO("link " << i);
-        CHECK(std::abs(md->site_xpos[3 * site[i] + r] - ws.oMi[i].p[r]) < 1e-12);
-        for (int c = 0; c < 3; ++c) CHECK(std::abs(md->site_xmat[9 * site[i] + 3 * r + c] - ws.oMi[i].R(r, c)) < 1e-12);
+        CHECK(std::abs(md->site_xpos[3 * site[i] + r] - data.oMi[i].p[r]) < 1e-12);
+        for (int c = 0; c < 3; ++c) CHECK(std::abs(md->site_xmat[9 * site[i] + 3 * r + c] - data.oMi[i].R(r, c)) < 1e-12);
       }
     // Mass matrix.
     mj_fullM(mm, full.data(), md->qM);
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b) Mmj(a, b) = full(dof[a], dof[b]);
-    massMatrix(m, ws, q, o, M);
+    massMatrix(m, data, q, o, M);
     CHECK(relM(M, Mmj) < 1e-9);
     // RNEA: mj_rne(flg_acc = 1) = M q̈ + bias (armature excluded from mj_rne; add it).
     for (int i = 0; i < n; ++i) md->qacc[dof[i]] = qdd[i];
     VecX raw(n);
     mj_rne(mm, md, 1, raw.data());
     for (int i = 0; i < n; ++i) res[i] = raw[dof[i]] + mm->dof_armature[dof[i]] * qdd[i];
-    inverseDynamics(m, ws, q, qd, qdd, o, tau);
+    inverseDynamics(m, data, q, qd, qdd, o, tau);
     CHECK(rel(tau, res) < 1e-9);
     // Forward dynamics.
     const VecX t = randomVec(rng, n, 20);
     for (int i = 0; i < n; ++i) md->qfrc_applied[dof[i]] = t[i];
     mj_forward(mm, md);
-    forwardDynamics(m, ws, q, qd, t, o, qdd2);
+    forwardDynamics(m, data, q, qd, t, o, qdd2);
     VecX qacc(n);
     for (int i = 0; i < n; ++i) qacc[i] = md->qacc[dof[i]];
     CHECK(rel(qdd2, qacc) < 1e-9);

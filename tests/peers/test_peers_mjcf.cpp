@@ -62,7 +62,7 @@ void compareExport(const Model& m, int seed, int states = 40) {
   }
   const int site = mj_name2id(mm, mjOBJ_SITE, "tool");
   REQUIRE(site >= 0);
-  Data ws(m);
+  Data data(m);
   DynamicsOptions o;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> uni(-2, 2);
@@ -77,18 +77,18 @@ void compareExport(const Model& m, int seed, int states = 40) {
     for (int i = 0; i < n; ++i) md->qpos[dof[i]] = q[i], md->qvel[dof[i]] = qd[i], md->qacc[dof[i]] = qdd[i];
     mj_inverse(mm, md);
     CHECK(md->nefc == 0);  // inside the ranges: no limit is active, nothing but rigid-body forces
-    forwardKinematics(m, ws, q);
+    forwardKinematics(m, data, q);
     for (int r = 0; r < 3; ++r) {
-      worst_p = std::max(worst_p, std::abs(md->site_xpos[3 * site + r] - ws.oMtool.p[r]));
-      for (int c = 0; c < 3; ++c) CHECK(std::abs(md->site_xmat[9 * site + 3 * r + c] - ws.oMtool.R(r, c)) < 1e-12);
+      worst_p = std::max(worst_p, std::abs(md->site_xpos[3 * site + r] - data.oMtool.p[r]));
+      for (int c = 0; c < 3; ++c) CHECK(std::abs(md->site_xmat[9 * site + 3 * r + c] - data.oMtool.R(r, c)) < 1e-12);
     }
     mj_fullM(mm, full.data(), md->qM);
     for (int a = 0; a < n; ++a) {
       tmj[a] = md->qfrc_inverse[dof[a]];
       for (int b = 0; b < n; ++b) Mmj(a, b) = full(dof[a], dof[b]);
     }
-    massMatrix(m, ws, q, o, M);
-    inverseDynamics(m, ws, q, qd, qdd, o, tau);
+    massMatrix(m, data, q, o, M);
+    inverseDynamics(m, data, q, qd, qdd, o, tau);
     worst_M = std::max(worst_M, relErr(M, Mmj));
     worst_tau = std::max(worst_tau, relErr(tau, tmj));
   }
@@ -168,7 +168,7 @@ TEST_CASE("MJCF export: the prototype 4A's quartic A-pair coupling moves the too
     CHECK(mm->eq_type[e] == mjEQ_JOINT);
     coef[i] = mm->eq_data + mjNEQDATA * e;  // polycoef as MuJoCo parsed it
   }
-  Data ws(m);
+  Data data(m);
   std::mt19937 rng(16);
   double worst_slide = 0, worst_tool = 0, worst_exact = 0;
   for (int k = 0; k < 2000; ++k) {
@@ -180,12 +180,12 @@ TEST_CASE("MJCF export: the prototype 4A's quartic A-pair coupling moves the too
       worst_slide = std::max(worst_slide, std::abs(md->qpos[slide[i]] - m.joints[i].rho * std::sin(u / 2)));
     }
     mj_kinematics(mm, md);
-    forwardKinematics(m, ws, q);
-    worst_tool = std::max(worst_tool, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - ws.oMtool.p).norm());
+    forwardKinematics(m, data, q);
+    worst_tool = std::max(worst_tool, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - data.oMtool.p).norm());
     // with the exact law in the slides MuJoCo's site is achain's tool: the body placement is exact
     for (int i = 0; i < 4; ++i) md->qpos[slide[i]] = m.joints[i].rho * std::sin(q[i] / 2);
     mj_kinematics(mm, md);
-    worst_exact = std::max(worst_exact, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - ws.oMtool.p).norm());
+    worst_exact = std::max(worst_exact, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - data.oMtool.p).norm());
   }
   std::cout << "MJCF export prototype-4a: rho " << m.joints[0].rho << " m, max slide error " << worst_slide
             << " m, max tool-site position error " << worst_tool << " m (2000 states; exact law: " << worst_exact << " m)\n";
@@ -208,7 +208,7 @@ TEST_CASE("MJCF export: mimic joints as joint equalities that MuJoCo finds satis
   REQUIRE(mm->nq == m.njoints());  // every joint has its own qpos in MuJoCo
   REQUIRE(mm->neq == 2);           // finger_right and follower tied to their leaders
   const int site = mj_name2id(mm, mjOBJ_SITE, "tool");
-  Data ws(m);
+  Data data(m);
   std::mt19937 rng(17);
   double worst_eq = 0, worst_p = 0;
   for (int k = 0; k < 50; ++k) {
@@ -221,8 +221,8 @@ TEST_CASE("MJCF export: mimic joints as joint equalities that MuJoCo finds satis
     mj_forward(mm, md);
     for (int r = 0; r < md->nefc; ++r)
       if (md->efc_type[r] == mjCNSTR_EQUALITY) worst_eq = std::max(worst_eq, std::abs(md->efc_pos[r]));
-    forwardKinematics(m, ws, q);
-    worst_p = std::max(worst_p, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - ws.oMtool.p).norm());
+    forwardKinematics(m, data, q);
+    worst_p = std::max(worst_p, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - data.oMtool.p).norm());
   }
   CHECK(worst_eq < 1e-15);
   CHECK(worst_p < 1e-12);
@@ -252,7 +252,7 @@ TEST_CASE("MJCF export: H joints and a mirror-image A-pair place the tool site a
   mjData* md = mj_makeData(mm);
   REQUIRE(mm->neq == 4);
   const int site = mj_name2id(mm, mjOBJ_SITE, "tool");
-  Data ws(m);
+  Data data(m);
   std::mt19937 rng(18);
   double worst = 0;
   for (int k = 0; k < 200; ++k) {
@@ -266,8 +266,8 @@ TEST_CASE("MJCF export: H joints and a mirror-image A-pair place the tool site a
     mj_forward(mm, md);
     if (k == 0)  // the H couplings (eq 2, 3) hold exactly; the A-pairs' to the fit error
       for (int r = 0; r < md->nefc; ++r) CHECK(std::abs(md->efc_pos[r]) < (r >= 2 ? 1e-15 : 1e-5));
-    forwardKinematics(m, ws, q);
-    worst = std::max(worst, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - ws.oMtool.p).norm());
+    forwardKinematics(m, data, q);
+    worst = std::max(worst, (Eigen::Map<const Vec3>(md->site_xpos + 3 * site) - data.oMtool.p).norm());
   }
   CHECK(worst < 1e-12);
   mj_deleteData(md);
@@ -291,7 +291,7 @@ TEST_CASE("MJCF export: the prototype 4A's inverse dynamics and M in MuJoCo, pro
     sl[i] = mm->jnt_dofadr[mj_name2id(mm, mjOBJ_JOINT, (m.joints[i].name + "_slide").c_str())];
     c[i] = mm->eq_data + mjNEQDATA * mj_name2id(mm, mjOBJ_EQUALITY, (m.joints[i].name + "_coupling").c_str());
   }
-  Data ws(m);
+  Data data(m);
   DynamicsOptions o;
   o.legs = LegModel::Massless;
   std::mt19937 rng(19);
@@ -322,8 +322,8 @@ TEST_CASE("MJCF export: the prototype 4A's inverse dynamics and M in MuJoCo, pro
     const VecX f = Eigen::Map<const VecX>(md->qfrc_inverse, 8);
     tmj = T.transpose() * f;
     const MatX Mmj = T.transpose() * MatX(full) * T;
-    inverseDynamics(m, ws, q, qd, qdd, o, tau);
-    massMatrix(m, ws, q, o, M);
+    inverseDynamics(m, data, q, qd, qdd, o, tau);
+    massMatrix(m, data, q, o, M);
     double& wt = exact ? exact_tau : worst_tau;
     double& wm = exact ? exact_M : worst_M;
     wt = std::max(wt, relErr(tau, tmj));

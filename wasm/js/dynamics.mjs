@@ -15,7 +15,7 @@
 
 import { finiteNumber, integer, putVector } from './args.mjs';
 
-const LEGS = { massless: 0, lumped: 1, full: 2, potential: 3, pe: 3 };
+const LEGS = { massless: 0, lumped: 1, full: 2, potential: 3 };  // LegModel's order and toString's words (dynamics/options.hpp)
 
 const EXTRA = new Float64Array(9);  // reused: copied into wasm memory at once
 const ENCODED = { legs: 2, flags: 0, extra: EXTRA };  // reused: encode() allocates nothing

@@ -4,7 +4,7 @@
 import type { Vector } from '../achain';
 
 export type TrajectoryProfile = 'trapezoid' | 'cubic' | 'quintic' | 'septic' | 'spline';
-export type LegModelName = 'massless' | 'lumped' | 'full' | 'potential' | 'pe';
+export type LegModelName = 'massless' | 'lumped' | 'full' | 'potential';
 
 export interface PlanOptions extends PlanBoundary {
   /** Default 'trapezoid', or 'spline' when via points are given. With via points, trapezoid/cubic/

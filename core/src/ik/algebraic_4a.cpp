@@ -192,7 +192,7 @@ ConstraintVariety implicitizeTwoJoint(const std::function<SE3(double, double)>& 
   return v;
 }
 
-std::vector<Eigen::Vector2d> solveTwoJoint(const Model& S, int first, const SE3& T, double tol) {
+std::vector<Eigen::Vector2d> ikTwoJoint(const Model& S, int first, const SE3& T, double tol) {
   using namespace ik_detail;
   const Joint &ja = S.joints[first], &jb = S.joints[first + 1];
   const JointModel &ma = S.jmodels[first], &mb = S.jmodels[first + 1];
@@ -471,7 +471,7 @@ bool checkAlgebraic(const Model& m, std::string* why) {
 }
 }  // namespace
 
-IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* seed, AlgebraicReport* report) {
+IkAllResult ikAlgebraic4A(const Model& model, const SE3& target, const VecX* seed, AlgebraicReport* report) {
   using namespace ik_detail;
   std::string why;
   if (!checkAlgebraic(model, &why)) throw Error("algebraic IK (4A-chain): " + why);
@@ -512,9 +512,9 @@ IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* 
     // recover (u1, u2) from ⁰T_L = pose(X) and (u3, u4) from ᴿT = ⁰T_L⁻¹·target·tool⁻¹ (the two-joint
     // sub-IKs); a point without both is a spurious point of the implicit varieties
     const SE3 L = poseFromStudy(X);
-    const auto sub12 = solveTwoJoint(S, 0, base_inv * L);
+    const auto sub12 = ikTwoJoint(S, 0, base_inv * L);
     const SE3 M34 = L.inverse() * target * tool_inv;
-    const auto sub = solveTwoJoint(S, 2, M34);
+    const auto sub = ikTwoJoint(S, 2, M34);
     rep.genuine.push_back(!sub12.empty() && !sub.empty());
     for (const auto& r : sub12)
     for (const auto& s34 : sub) {

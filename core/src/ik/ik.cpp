@@ -137,7 +137,7 @@ IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const 
         q0[model.idx_q[j]] = lo + U(rng) * (hi - lo);
       }
     }
-    solveNumeric(model, data, target, q0, opt, r, /*analytic_start=*/false);  // purely numeric (a peer of the closed forms)
+    ikNumeric(model, data, target, q0, opt, r, /*analytic_start=*/false);  // purely numeric (a peer of the closed forms)
     if (r.status == IkStatus::Ok) {
       if (opt.position_only) {
         IkSolution s;
@@ -263,7 +263,7 @@ IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod me
                                           : IkMethod::Numeric;
   switch (method) {
     case IkMethod::Closed: return closedAll(model, data, target, seed);  // throws naming why if there is none
-    case IkMethod::Algebraic: return solveAlgebraic4A(model, target, seed);
+    case IkMethod::Algebraic: return ikAlgebraic4A(model, target, seed);
     case IkMethod::General6R: return general6rAll(model, data, target, options, seed);
     case IkMethod::Sweep: return sweepAll(model, data, target, options, seed);
     default: return numericAll(model, data, target, options, seed);

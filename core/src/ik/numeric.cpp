@@ -17,75 +17,75 @@ struct Weights {
   int rows() const { return pos_only ? 3 : 6; }
 };
 
-/// FK at q, fills ws.e (weighted, target minus current) and returns its norm.
+/// FK at q, fills ik.e (weighted, target minus current) and returns its norm.
 double errorAt(const Model& model, Data& data, const VecX& q, const SE3& target, const Weights& w) {
-  auto& ws = data.ik;
+  auto& ik = data.ik;
   forwardKinematics(model, data, q);
   const SE3& T = data.oMtool;
-  ws.e.head<3>() = w.wp * (target.p - T.p);
-  if (!w.pos_only) ws.e.tail<3>() = w.wo * rotationLog(target.R * T.R.transpose());
-  return ws.e.head(w.rows()).norm();
+  ik.e.head<3>() = w.wp * (target.p - T.p);
+  if (!w.pos_only) ik.e.tail<3>() = w.wo * rotationLog(target.R * T.R.transpose());
+  return ik.e.head(w.rows()).norm();
 }
 
-/// Weighted Jacobian of the current FK state into ws.Jw (rows × n).
+/// Weighted Jacobian of the current FK state into ik.Jw (rows × n).
 void jacobianAt(const Model& model, Data& data, const Weights& w) {
-  auto& ws = data.ik;
-  toolJacobian(model, data, ws.J, Frame::Base);
-  ws.Jw.topRows<3>() = w.wp * ws.J.topRows<3>();
-  if (!w.pos_only) ws.Jw.bottomRows<3>() = w.wo * ws.J.bottomRows<3>();
+  auto& ik = data.ik;
+  toolJacobian(model, data, ik.J, Frame::Base);
+  ik.Jw.topRows<3>() = w.wp * ik.J.topRows<3>();
+  if (!w.pos_only) ik.Jw.bottomRows<3>() = w.wo * ik.J.bottomRows<3>();
 }
 
 /// Damped step with box constraints: joints whose step would leave [lo, hi] are fixed at the bound
 /// and the remaining joints re-solve the damped normal equations with that contribution removed,
 /// so the error is redistributed inside the solver (no clamping afterwards).
-void boundedStep(Data::InverseKinematics& ws, const VecX& q, double lambda, bool limits) {
-  const int n = static_cast<int>(ws.q.size());
-  ws.dq.setZero();
+void boundedStep(Data::InverseKinematics& ik, const VecX& q, double lambda, bool limits) {
+  const int n = static_cast<int>(ik.q.size());
+  ik.dq.setZero();
   // free_idx[i] = 1 if free, 0 if fixed at a bound
-  for (int i = 0; i < n; ++i) ws.free_idx[i] = 1;
+  for (int i = 0; i < n; ++i) ik.free_idx[i] = 1;
   // common case first: no bound hit, full system; fixed-size 6×6 for 6-joint chains
   if (n == 6) {
     using M6 = Eigen::Matrix<double, 6, 6>;
     using V6 = Eigen::Matrix<double, 6, 1>;
-    M6 M = Eigen::Map<const M6>(ws.A.data());
+    M6 M = Eigen::Map<const M6>(ik.A.data());
     M.diagonal() += lambda * (V6::Ones() + M.diagonal());
     const Eigen::LLT<M6> llt(M);
-    const V6 d = llt.solve(Eigen::Map<const V6>(ws.g.data()));
+    const V6 d = llt.solve(Eigen::Map<const V6>(ik.g.data()));
     bool inside = true;
     if (limits)
-      for (int i = 0; i < 6; ++i) inside = inside && q[i] + d[i] <= ws.hi[i] && q[i] + d[i] >= ws.lo[i];
+      for (int i = 0; i < 6; ++i) inside = inside && q[i] + d[i] <= ik.hi[i] && q[i] + d[i] >= ik.lo[i];
     if (inside) {
-      Eigen::Map<V6>(ws.dq.data()) = d;
+      Eigen::Map<V6>(ik.dq.data()) = d;
       return;
     }
   }
   for (int pass = 0; pass <= n; ++pass) {
     int nf = 0;
     for (int i = 0; i < n; ++i)
-      if (ws.free_idx[i]) ++nf;
+      if (ik.free_idx[i]) ++nf;
     if (nf == 0) return;
     // reduced system over the free joints (packed into the top-left nf×nf block)
     int r = 0;
     for (int i = 0; i < n; ++i) {
-      if (!ws.free_idx[i]) continue;
-      double gi = ws.g[i];
+      if (!ik.free_idx[i]) continue;
+      double gi = ik.g[i];
       for (int k = 0; k < n; ++k)
-        if (!ws.free_idx[k]) gi -= ws.A(i, k) * ws.dq[k];
-      ws.gr[r] = gi;
+        if (!ik.free_idx[k]) gi -= ik.A(i, k) * ik.dq[k];
+      ik.gr[r] = gi;
       int c = 0;
       for (int k = 0; k < n; ++k) {
-        if (!ws.free_idx[k]) continue;
-        ws.Ar(r, c) = ws.A(i, k) + (i == k ? lambda * (1.0 + ws.A(i, i)) : 0.0);
+        if (!ik.free_idx[k]) continue;
+        ik.Ar(r, c) = ik.A(i, k) + (i == k ? lambda * (1.0 + ik.A(i, i)) : 0.0);
         ++c;
       }
       ++r;
     }
     if (nf == n) {
-      ws.llt.compute(ws.Ar);
-      ws.dqr = ws.llt.solve(ws.gr);
+      ik.llt.compute(ik.Ar);
+      ik.dqr = ik.llt.solve(ik.gr);
     } else {
       // small, rare: solve the packed block in place without allocating (Cholesky by hand)
-      auto M = ws.Ar.topLeftCorner(nf, nf);
+      auto M = ik.Ar.topLeftCorner(nf, nf);
       for (int j = 0; j < nf; ++j) {
         double d = M(j, j);
         for (int k = 0; k < j; ++k) d -= M(j, k) * M(j, k);
@@ -98,33 +98,33 @@ void boundedStep(Data::InverseKinematics& ws, const VecX& q, double lambda, bool
         }
       }
       for (int i2 = 0; i2 < nf; ++i2) {
-        double s = ws.gr[i2];
-        for (int k = 0; k < i2; ++k) s -= M(i2, k) * ws.dqr[k];
-        ws.dqr[i2] = s / M(i2, i2);
+        double s = ik.gr[i2];
+        for (int k = 0; k < i2; ++k) s -= M(i2, k) * ik.dqr[k];
+        ik.dqr[i2] = s / M(i2, i2);
       }
       for (int i2 = nf - 1; i2 >= 0; --i2) {
-        double s = ws.dqr[i2];
-        for (int k = i2 + 1; k < nf; ++k) s -= M(k, i2) * ws.dqr[k];
-        ws.dqr[i2] = s / M(i2, i2);
+        double s = ik.dqr[i2];
+        for (int k = i2 + 1; k < nf; ++k) s -= M(k, i2) * ik.dqr[k];
+        ik.dqr[i2] = s / M(i2, i2);
       }
     }
     r = 0;
     bool changed = false;
     for (int i = 0; i < n; ++i) {
-      if (!ws.free_idx[i]) continue;
-      double d = ws.dqr[r++];
+      if (!ik.free_idx[i]) continue;
+      double d = ik.dqr[r++];
       if (limits) {
-        if (q[i] + d > ws.hi[i]) {
-          d = ws.hi[i] - q[i];
-          ws.free_idx[i] = 0;
+        if (q[i] + d > ik.hi[i]) {
+          d = ik.hi[i] - q[i];
+          ik.free_idx[i] = 0;
           changed = true;
-        } else if (q[i] + d < ws.lo[i]) {
-          d = ws.lo[i] - q[i];
-          ws.free_idx[i] = 0;
+        } else if (q[i] + d < ik.lo[i]) {
+          d = ik.lo[i] - q[i];
+          ik.free_idx[i] = 0;
           changed = true;
         }
       }
-      ws.dq[i] = d;
+      ik.dq[i] = d;
     }
     if (!changed) return;
   }
@@ -135,28 +135,28 @@ struct StartResult {
   int iterations;
 };
 
-/// One Levenberg–Marquardt run from ws.q (modified in place). Returns the final weighted error.
+/// One Levenberg–Marquardt run from ik.q (modified in place). Returns the final weighted error.
 StartResult runLM(const Model& model, Data& data, const SE3& target, const Weights& w,
                   const IkOptions& opt, bool limits) {
-  auto& ws = data.ik;
+  auto& ik = data.ik;
   const int n = model.nq;
   const int rows = w.rows();
   if (limits)
-    for (int i = 0; i < n; ++i) ws.q[i] = std::min(std::max(ws.q[i], ws.lo[i]), ws.hi[i]);
-  double E = errorAt(model, data, ws.q, target, w);
+    for (int i = 0; i < n; ++i) ik.q[i] = std::min(std::max(ik.q[i], ik.lo[i]), ik.hi[i]);
+  double E = errorAt(model, data, ik.q, target, w);
   double lambda = -1, nu = 2;
   int it = 0;
   for (; it < opt.max_iterations && E > opt.tolerance; ++it) {
     jacobianAt(model, data, w);
     if (n == 6 && rows == 6) {
       using M6 = Eigen::Matrix<double, 6, 6>;
-      const Eigen::Map<const M6> Jf(ws.Jw.data());
-      Eigen::Map<M6>(ws.A.data()).noalias() = Jf.transpose() * Jf;
-      Eigen::Map<Eigen::Matrix<double, 6, 1>>(ws.g.data()).noalias() = Jf.transpose() * ws.e.head<6>();
+      const Eigen::Map<const M6> Jf(ik.Jw.data());
+      Eigen::Map<M6>(ik.A.data()).noalias() = Jf.transpose() * Jf;
+      Eigen::Map<Eigen::Matrix<double, 6, 1>>(ik.g.data()).noalias() = Jf.transpose() * ik.e.head<6>();
     } else {
-      auto Jr = ws.Jw.topRows(rows);
-      ws.A.noalias() = Jr.transpose() * Jr;
-      ws.g.noalias() = Jr.transpose() * ws.e.head(rows);
+      auto Jr = ik.Jw.topRows(rows);
+      ik.A.noalias() = Jr.transpose() * Jr;
+      ik.g.noalias() = Jr.transpose() * ik.e.head(rows);
     }
     // initial damping (relative to the Marquardt scaling 1 + diag JᵀJ): 3e-2 measured best on random
     // PUMA / prototype starts (1e-3: 23.5 µs median, 1e-2: 20, 3e-2: 18.9, 1e-1: 19.3)
@@ -165,19 +165,19 @@ StartResult runLM(const Model& model, Data& data, const SE3& target, const Weigh
     const double E2 = E * E;
     bool accepted = false;
     while (!accepted) {
-      boundedStep(ws, ws.q, lambda, limits);
-      const double step = ws.dq.norm();
-      if (step <= 1e-15 * (1.0 + ws.q.norm())) return {E, it + 1};  // stationary (constrained) point
-      ws.qtry = ws.q + ws.dq;
+      boundedStep(ik, ik.q, lambda, limits);
+      const double step = ik.dq.norm();
+      if (step <= 1e-15 * (1.0 + ik.q.norm())) return {E, it + 1};  // stationary (constrained) point
+      ik.qtry = ik.q + ik.dq;
       // predicted reduction of ½|e|² for the linear model
-      ws.gr.noalias() = ws.A * ws.dq;
-      const double pred = ws.dq.dot(ws.g) - 0.5 * ws.dq.dot(ws.gr);  // g·dq − ½ dqᵀA dq
-      const VecX& qt = ws.qtry;
+      ik.gr.noalias() = ik.A * ik.dq;
+      const double pred = ik.dq.dot(ik.g) - 0.5 * ik.dq.dot(ik.gr);  // g·dq − ½ dqᵀA dq
+      const VecX& qt = ik.qtry;
       const double Et = errorAt(model, data, qt, target, w);
       const double actual = 0.5 * (E2 - Et * Et);
       if (Et < E) {
         const double rho = pred > 0 ? actual / pred : 0.0;
-        ws.q = ws.qtry;
+        ik.q = ik.qtry;
         const double rel = (E - Et) / E;
         E = Et;
         accepted = true;
@@ -188,8 +188,8 @@ StartResult runLM(const Model& model, Data& data, const SE3& target, const Weigh
       } else {
         lambda *= nu;
         nu *= 2;
-        if (lambda > 1e14 * std::max(ws.A.diagonal().maxCoeff(), 1.0)) {
-          errorAt(model, data, ws.q, target, w);  // restore FK state at q
+        if (lambda > 1e14 * std::max(ik.A.diagonal().maxCoeff(), 1.0)) {
+          errorAt(model, data, ik.q, target, w);  // restore FK state at q
           return {E, it + 1};
         }
       }
@@ -202,11 +202,11 @@ double jointDistance(const VecX& a, const VecX& b) { return (a - b).squaredNorm(
 
 }  // namespace
 
-void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX& seed, const IkOptions& opt,
+void ikNumeric(const Model& model, Data& data, const SE3& target, const VecX& seed, const IkOptions& opt,
                   IkResult& out, bool analytic_start) {
   checkConfiguration(model, seed);
   checkData(model, data);
-  auto& ws = data.ik;
+  auto& ik = data.ik;
   if (!(opt.position_weight > 0) || !std::isfinite(opt.position_weight))
     throw Error("options.positionWeight: must be a positive number");
   if (!opt.position_only && (!(opt.orientation_weight > 0) || !std::isfinite(opt.orientation_weight)))
@@ -226,13 +226,13 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
     const JointLimits& L = model.joints[i].limits;
     if (!model.jmodels[i].independent) continue;
     const int c = model.idx_q[i];
-    ws.lo[c] = opt.respect_limits ? L.lower : -kInf;
-    ws.hi[c] = opt.respect_limits ? L.upper : kInf;
+    ik.lo[c] = opt.respect_limits ? L.lower : -kInf;
+    ik.hi[c] = opt.respect_limits ? L.upper : kInf;
     if (opt.max_step > 0) {
       // the continuity box around the seed (a seed outside the limits is measured from the nearest bound)
       const double s = seed[c];
-      ws.lo[c] = std::max(ws.lo[c], std::min(s, ws.hi[c]) - opt.max_step);
-      ws.hi[c] = std::min(ws.hi[c], std::max(s, ws.lo[c]) + opt.max_step);
+      ik.lo[c] = std::max(ik.lo[c], std::min(s, ik.hi[c]) - opt.max_step);
+      ik.hi[c] = std::min(ik.hi[c], std::max(s, ik.lo[c]) + opt.max_step);
     }
   }
   // bounds inside the solver: the joint limits, the continuity box, or both
@@ -262,12 +262,12 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
       }
     }
     if (pick >= 0) {
-      for (int i = 0; i < n; ++i) ws.q[i] = cs.sol[pick].q[i];
+      for (int i = 0; i < n; ++i) ik.q[i] = cs.sol[pick].q[i];
       r = runLM(model, data, target, w, opt, bounded);
       iterations += r.iterations;
       if (r.err <= opt.tolerance) {
         best = r.err;
-        ws.qbest = ws.q;
+        ik.qbest = ik.q;
         found = true;
       }
     }
@@ -275,11 +275,11 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
 
   // 1) from the seed (continuity)
   if (!found) {
-    ws.q = seed;
+    ik.q = seed;
     r = runLM(model, data, target, w, opt, bounded);
     iterations += r.iterations;
     best = r.err;
-    ws.qbest = ws.q;
+    ik.qbest = ik.q;
     found = r.err <= opt.tolerance;
   }
 
@@ -287,9 +287,9 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
   if (!found && opt.escape_singularity) {
     for (int c = 0; c < n; ++c) {
       const double step = (c % 2 ? -1.0 : 1.0) * (model.jmodels[model.coord_joint[c]].angular() ? 3 * kDeg : 0.003);
-      const double lo = ws.lo[c], hi = ws.hi[c], v = seed[c];
+      const double lo = ik.lo[c], hi = ik.hi[c], v = seed[c];
       const double x = v + step <= hi && v + step >= lo ? v + step : v - step;
-      ws.q[c] = std::min(hi, std::max(lo, x));
+      ik.q[c] = std::min(hi, std::max(lo, x));
     }
     const StartResult e = runLM(model, data, target, w, opt, bounded);
     iterations += e.iterations;
@@ -297,14 +297,14 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
     // not reached in one step, when it gets clearly (10 %) closer
     if (e.err <= opt.tolerance || e.err < (opt.max_step > 0 ? 0.9 : 0.5) * best) {
       best = e.err;
-      ws.qbest = ws.q;
+      ik.qbest = ik.q;
       found = e.err <= opt.tolerance;
     }
   }
 
   // 2) restarts: random starts, first near the seed, then spread over the whole range
   if (!found && opt.restarts > 0) {
-    ws.rng.seed(opt.random_seed);
+    ik.rng.seed(opt.random_seed);
     std::uniform_real_distribution<double> U(0.0, 1.0);
     for (int k = 0; k < opt.restarts; ++k) {
       const double spread = k < 2 ? 0.25 * (k + 1) : 1.0;
@@ -312,21 +312,21 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
         const int i = model.idx_q[j];
         if (i < 0 || !model.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
         const double fb = model.jmodels[j].angular() ? kPi : 1.0;
-        const double lo = std::isfinite(ws.lo[i]) ? ws.lo[i] : seed[i] - fb;
-        const double hi = std::isfinite(ws.hi[i]) ? ws.hi[i] : seed[i] + fb;
+        const double lo = std::isfinite(ik.lo[i]) ? ik.lo[i] : seed[i] - fb;
+        const double hi = std::isfinite(ik.hi[i]) ? ik.hi[i] : seed[i] + fb;
         const double s0 = std::min(std::max(seed[i], lo), hi);
-        const double u = U(ws.rng);
+        const double u = U(ik.rng);
         // blend between the (projected) seed and a uniform draw in [lo, hi]
-        ws.q[i] = s0 + spread * ((lo + u * (hi - lo)) - s0);
+        ik.q[i] = s0 + spread * ((lo + u * (hi - lo)) - s0);
       }
-      ws.best_start = ws.q;
+      ik.best_start = ik.q;
       r = runLM(model, data, target, w, opt, bounded);
       iterations += r.iterations;
       if (r.err > opt.tolerance && opt.respect_limits && !(opt.max_step > 0)) {
         // Stuck against a bound: solve without limits from the same start and shift periodic joints
         // by whole periods into their limits (the same pose). Accepted only if everything fits.
-        ws.qkeep = ws.q;  // (not qtry: runLM writes its trial points there)
-        ws.q = ws.best_start;
+        ik.qkeep = ik.q;  // (not qtry: runLM writes its trial points there)
+        ik.q = ik.best_start;
         StartResult u = runLM(model, data, target, w, opt, false);
         iterations += u.iterations;
         bool fits = u.err <= opt.tolerance;
@@ -334,28 +334,28 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
           const int i = model.idx_q[j];
           if (i < 0 || !model.jmodels[j].independent) continue;  // fixed or mimic: no coordinate of its own
           const double period = model.jmodels[j].period;
-          if (ws.q[i] >= ws.lo[i] && ws.q[i] <= ws.hi[i]) continue;
+          if (ik.q[i] >= ik.lo[i] && ik.q[i] <= ik.hi[i]) continue;
           fits = false;
           if (period > 0)
             for (int k = -3; k <= 3 && !fits; ++k) {
-              const double v = ws.q[i] + k * period;
-              if (v >= ws.lo[i] && v <= ws.hi[i]) {
-                ws.q[i] = v;
+              const double v = ik.q[i] + k * period;
+              if (v >= ik.lo[i] && v <= ik.hi[i]) {
+                ik.q[i] = v;
                 fits = true;
               }
             }
         }
         if (fits) {
-          r.err = errorAt(model, data, ws.q, target, w);
+          r.err = errorAt(model, data, ik.q, target, w);
         } else {
-          ws.q = ws.qkeep;  // keep the constrained result
+          ik.q = ik.qkeep;  // keep the constrained result
         }
       }
       if (r.err <= opt.tolerance) {
-        const double d = jointDistance(ws.q, seed);
+        const double d = jointDistance(ik.q, seed);
         if (!found || d < best_dist) {
           best_dist = d;
-          ws.qbest = ws.q;
+          ik.qbest = ik.q;
           best = r.err;
         }
         found = true;
@@ -363,12 +363,12 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
       }
       if (!found && r.err < best) {
         best = r.err;
-        ws.qbest = ws.q;
+        ik.qbest = ik.q;
       }
     }
   }
 
-  out.q = ws.qbest;
+  out.q = ik.qbest;
   out.iterations = iterations;
   if (found) {
     out.status = IkStatus::Ok;
@@ -380,7 +380,7 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
       // Reachable when the limits are ignored? Then the limits are what blocks the target.
       // (tried from the best constrained point and from the seed)
       for (int k = 0; k < 2 && out.status != IkStatus::Limits; ++k) {
-        ws.q = k == 0 ? ws.qbest : seed;
+        ik.q = k == 0 ? ik.qbest : seed;
         StartResult u = runLM(model, data, target, w, opt, false);
         out.iterations += u.iterations;
         if (u.err <= opt.tolerance) out.status = IkStatus::Limits;
@@ -394,10 +394,10 @@ void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX&
   out.orientation_error = opt.position_only ? 0.0 : rotationLog(target.R * T.R.transpose()).norm();
 }
 
-IkResult solveNumeric(const Model& model, const SE3& target, const VecX& seed, const IkOptions& options) {
+IkResult ikNumeric(const Model& model, const SE3& target, const VecX& seed, const IkOptions& options) {
   Data data(model);
   IkResult r;
-  solveNumeric(model, data, target, seed, options, r);
+  ikNumeric(model, data, target, seed, options, r);
   return r;
 }
 

@@ -14,9 +14,6 @@ namespace {
 
 using namespace io_detail;
 
-std::string join(const std::string& path, const std::string& key) { return path + "." + key; }
-std::string idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
-
 /// A positive, finite number of the block (0 when absent and not required).
 double positive(const json& F, const std::string& p, const char* key, bool required) {
   if (!F.contains(key)) {

@@ -1,5 +1,6 @@
-// The robot file's field readers (model_json.cpp), shared with the other readers of robot files
-// (parallel_json.cpp): messages start with the field's path, values are taken to SI by the file's units.
+// The robot file's field readers (json_fields.cpp), shared by every reader of robot files (model_json.cpp,
+// loop_json.cpp, drive_json.cpp, flexible_json.cpp, parallel_json.cpp): messages start with the field's path,
+// values are taken to SI by the file's units.
 #pragma once
 #include <set>
 #include <string>
@@ -17,19 +18,33 @@ struct UnitFactors {
 };
 UnitFactors unitFactors(const nlohmann::json& document);
 
+/// Throws achain::Error "<path>: <msg>".
 [[noreturn]] void fail(const std::string& path, const std::string& msg);
+/// "a.b" (path, key) and "a[3]" (path, index): the paths errors name.
+std::string join(const std::string& path, const std::string& key);
+std::string idx(const std::string& path, size_t i);
+/// "a string", "an array", … for messages.
+const char* typeName(const nlohmann::json& v);
+/// Refuses a key not in `allowed`, listing the allowed ones.
 void checkKeys(const nlohmann::json& obj, const std::string& path, const std::set<std::string>& allowed);
 const nlohmann::json& requireObject(const nlohmann::json& v, const std::string& path);
+/// A number (not NaN).
 double asNumber(const nlohmann::json& v, const std::string& path);
+/// obj[key] as a number, or def when absent; requiredNumber: absent is an error.
+double number(const nlohmann::json& obj, const std::string& path, const std::string& key, double def);
+double requiredNumber(const nlohmann::json& obj, const std::string& path, const std::string& key);
+/// An integer that fits an int exactly (no truncation of 4294967295 to −1).
 int exactInt(const nlohmann::json& v, const std::string& path, const char* what);
-/// {"xyz", "rpy"} or {"matrix"}, lengths and angles in the file's units.
-SE3 transform(const nlohmann::json& v, const std::string& path, const UnitFactors& u);
+/// [x, y, z].
+Vec3 vec3(const nlohmann::json& v, const std::string& path);
+/// {"xyz", "rpy"} or {"matrix"}, lengths and angles in the file's units; `extra` keys are allowed beside them.
+SE3 transform(const nlohmann::json& v, const std::string& path, const UnitFactors& u, std::set<std::string> extra = {});
+/// {"matrix": 4×4 rows}.
+nlohmann::json transformToJson(const SE3& T);
 /// 3×3 or [Ixx, Iyy, Izz, Ixy, Iyz, Ixz], unscaled.
 Mat3 inertia(const nlohmann::json& v, const std::string& path);
 /// "name", "description" (strings) and "notes" (an array of strings) of a document, naming the field.
 void descriptionFields(const nlohmann::json& doc, std::string& name, std::string& description,
                        std::vector<std::string>& notes);
-/// "a string", "an array", … for messages.
-const char* typeName(const nlohmann::json& v);
 
 }  // namespace achain::io_detail

@@ -1,6 +1,6 @@
 #include <achain/io/model_json.hpp>
-#include <achain/io/loop_json.hpp>
 #include <achain/io/drive_json.hpp>
+#include <achain/io/loop_json.hpp>
 #include <achain/io/flexible_json.hpp>
 #include <achain/math/text.hpp>
 
@@ -18,152 +18,10 @@
 namespace achain {
 
 using nlohmann::json;
+using namespace io_detail;
 
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& msg) { throw Error(path + ": " + msg); }
-
-std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
-std::string idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
-
-const char* typeName(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::binary: return "binary";
-    case json::value_t::discarded: return "discarded";
-    default: return "a number";
-  }
-}
-
-/// Factors that take file units to SI.
-struct Units {
-  double length = 1, angle = 1, mass = 1, torque = 1, force = 1;
-};
-
-double lookupUnit(const json& units, const std::string& key, const std::map<std::string, double>& table) {
-  if (!units.contains(key)) return 1.0;
-  const json& v = units.at(key);
-  const std::string path = "units." + key;
-  if (!v.is_string()) fail(path, std::string("must be a string, got ") + typeName(v));
-  const std::string s = v.get<std::string>();
-  auto it = table.find(s);
-  if (it == table.end()) {
-    std::string names;
-    for (const auto& kv : table) names += (names.empty() ? "" : ", ") + kv.first;
-    fail(path, "unknown unit " + quoteInput(s) + " (expected one of: " + names + ")");
-  }
-  return it->second;
-}
-
-void checkKeys(const json& obj, const std::string& path, const std::set<std::string>& allowed) {
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    if (!allowed.count(it.key())) {
-      std::string names;
-      for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
-      // a plain key is named as it is; a long one or one with control characters is escaped and cut
-      fail(join(path, nameInput(it.key(), 64)), "unknown field (allowed here: " + names + ")");
-    }
-}
-
-const json& requireObject(const json& v, const std::string& path) {
-  if (!v.is_object()) fail(path, std::string("must be an object, got ") + typeName(v));
-  return v;
-}
-
-double asNumber(const json& v, const std::string& path) {
-  if (!v.is_number()) fail(path, std::string("must be a number, got ") + typeName(v));
-  const double x = v.get<double>();
-  if (std::isnan(x)) fail(path, "must be a number (got NaN)");
-  return x;
-}
-
-double number(const json& obj, const std::string& path, const std::string& key, double def) {
-  if (!obj.contains(key)) return def;
-  return asNumber(obj.at(key), join(path, key));
-}
-
-double requiredNumber(const json& obj, const std::string& path, const std::string& key) {
-  if (!obj.contains(key)) fail(join(path, key), "missing required field");
-  return asNumber(obj.at(key), join(path, key));
-}
-
-Vec3 vec3(const json& v, const std::string& path) {
-  if (!v.is_array() || v.size() != 3) fail(path, std::string("must be an array of 3 numbers, got ") + (v.is_array() ? "an array of " + std::to_string(v.size()) : typeName(v)));
-  return Vec3(asNumber(v[0], idx(path, 0)), asNumber(v[1], idx(path, 1)), asNumber(v[2], idx(path, 2)));
-}
-
-Mat3 inertia(const json& v, const std::string& path) {
-  Mat3 I;
-  if (v.is_array() && v.size() == 3 && v[0].is_array()) {
-    for (int r = 0; r < 3; ++r) {
-      const std::string pr = idx(path, r);
-      if (!v[r].is_array() || v[r].size() != 3) fail(pr, "must be a row of 3 numbers");
-      for (int c = 0; c < 3; ++c) I(r, c) = asNumber(v[r][c], idx(pr, c));
-    }
-    return I;
-  }
-  if (v.is_array() && v.size() == 6) {  // [Ixx, Iyy, Izz, Ixy, Iyz, Ixz]
-    double e[6];
-    for (int k = 0; k < 6; ++k) e[k] = asNumber(v[k], idx(path, k));
-    I << e[0], e[3], e[5], e[3], e[1], e[4], e[5], e[4], e[2];
-    return I;
-  }
-  fail(path, "must be a 3×3 array or [Ixx, Iyy, Izz, Ixy, Iyz, Ixz]");
-}
-
-SE3 transform(const json& v, const std::string& path, const Units& u, std::set<std::string> extra = {}) {
-  requireObject(v, path);
-  std::set<std::string> allowed = {"xyz", "rpy", "matrix"};
-  allowed.insert(extra.begin(), extra.end());
-  checkKeys(v, path, allowed);
-  SE3 T;
-  if (v.contains("matrix")) {
-    if (v.contains("xyz") || v.contains("rpy")) fail(path, "give either matrix or xyz/rpy, not both");
-    const json& m = v.at("matrix");
-    const std::string pm = join(path, "matrix");
-    if (!m.is_array() || m.size() != 4) fail(pm, "must be a 4×4 array");
-    Mat4 M;
-    for (int r = 0; r < 4; ++r) {
-      if (!m[r].is_array() || m[r].size() != 4) fail(idx(pm, r), "must be a row of 4 numbers");
-      for (int c = 0; c < 4; ++c) M(r, c) = asNumber(m[r][c], idx(idx(pm, r), c));
-    }
-    if (M(3, 0) != 0 || M(3, 1) != 0 || M(3, 2) != 0 || M(3, 3) != 1) fail(pm, "last row must be [0, 0, 0, 1]");
-    T = SE3::fromMatrix(M);
-    T.p *= u.length;
-  } else {
-    if (v.contains("xyz")) T.p = vec3(v.at("xyz"), join(path, "xyz")) * u.length;
-    if (v.contains("rpy")) {
-      const Vec3 r = vec3(v.at("rpy"), join(path, "rpy")) * u.angle;
-      T.R = rpyToMatrix(r.x(), r.y(), r.z());
-    }
-  }
-  return T;
-}
-
-json transformToJson(const SE3& T) {
-  json rows = json::array();
-  const Mat4 M = T.matrix();
-  for (int r = 0; r < 4; ++r) rows.push_back({M(r, 0), M(r, 1), M(r, 2), M(r, 3)});
-  return json{{"matrix", rows}};
-}
-
-/// An integer that fits an int exactly (no truncation of 4294967295 to −1).
-int exactInt(const json& v, const std::string& path, const char* what) {
-  if (!v.is_number_integer()) fail(path, std::string("must be ") + what + ", got " + typeName(v));
-  if (v.is_number_unsigned()) {
-    const auto u = v.get<std::uint64_t>();
-    if (u > std::uint64_t(std::numeric_limits<int>::max())) fail(path, std::string("must be ") + what + " (got " + std::to_string(u) + ", out of range)");
-    return int(u);
-  }
-  const auto i = v.get<std::int64_t>();
-  if (i < std::numeric_limits<int>::min() || i > std::numeric_limits<int>::max())
-    fail(path, std::string("must be ") + what + " (got " + std::to_string(i) + ", out of range)");
-  return int(i);
-}
 
 JointKind parseKind(const json& v, const std::string& path) {
   if (!v.is_string())
@@ -180,7 +38,7 @@ JointKind parseKind(const json& v, const std::string& path) {
 
 /// A joint's axial law (kind "law"): {"c": [c1, c2, c3], "sine": [{"amplitude", "frequency", "phase"}, …]},
 /// f(u) = c1·u + c2·u² + c3·u³ + Σ amplitude·sin(frequency·u + phase), in the file's length and angle units.
-AxialLaw parseLaw(const json& v, const std::string& path, const Units& u) {
+AxialLaw parseLaw(const json& v, const std::string& path, const UnitFactors& u) {
   requireObject(v, path);
   checkKeys(v, path, {"c", "sine"});
   AxialLaw law;
@@ -219,7 +77,7 @@ json lawToJson(const AxialLaw& law) {
   return o;
 }
 
-Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_name) {
+Joint parseJoint(const json& jj, size_t i, const UnitFactors& u, std::string& mimic_name) {
   const std::string p = idx("joints", i);
   requireObject(jj, p);
   checkKeys(jj, p, {"name", "kind", "parent", "a", "alpha", "d", "theta_f", "sign", "pitch", "rho", "leg_length",
@@ -385,7 +243,7 @@ Joint parseJoint(const json& jj, size_t i, const Units& u, std::string& mimic_na
 
 /// One visual/collision shape: {"link", "collision", "name", "origin", one of "box" [x,y,z] | "cylinder"
 /// {"radius","length"} | "sphere" {"radius"} | "mesh" {"file","scale"}, "rgba"}.
-Geometry parseGeometry(const json& g, size_t i, const Units& u) {
+Geometry parseGeometry(const json& g, size_t i, const UnitFactors& u) {
   const std::string p = idx("geometry", i);
   requireObject(g, p);
   checkKeys(g, p, {"link", "collision", "name", "origin", "box", "cylinder", "sphere", "mesh", "rgba"});
@@ -455,177 +313,14 @@ json geometryToJson(const Geometry& G) {
   return o;
 }
 
-// "name", "description" (strings) and "notes" (an array of strings) of a document.
-void descriptionFields(const json& j, std::string& name, std::string& description, std::vector<std::string>& notes) {
-  auto str = [&](const char* key, std::string& out) {
-    if (!j.contains(key)) return;
-    if (!j.at(key).is_string()) fail(key, std::string("must be a string, got ") + typeName(j.at(key)));
-    out = j.at(key).get<std::string>();
-  };
-  str("name", name);
-  str("description", description);
-  if (j.contains("notes")) {
-    const json& n = j.at("notes");
-    if (!n.is_array()) fail("notes", std::string("must be an array of strings, got ") + typeName(n));
-    for (size_t i = 0; i < n.size(); ++i) {
-      if (!n[i].is_string()) fail(idx("notes", i), std::string("must be a string, got ") + typeName(n[i]));
-      notes.push_back(n[i].get<std::string>());
-    }
-  }
-}
 
-Units parseUnits(const json& j) {
-  Units u;
-  if (j.contains("units")) {
-    const json& U = requireObject(j.at("units"), "units");
-    checkKeys(U, "units", {"length", "angle", "mass", "torque", "force"});
-    u.length = lookupUnit(U, "length", {{"m", 1.0}, {"mm", 1e-3}, {"cm", 1e-2}, {"in", 0.0254}, {"ft", 0.3048}});
-    u.angle = lookupUnit(U, "angle", {{"rad", 1.0}, {"deg", kDeg}});
-    u.mass = lookupUnit(U, "mass", {{"kg", 1.0}, {"g", 1e-3}, {"lb", 0.45359237}, {"slug", 14.593902937206}});
-    u.torque = lookupUnit(U, "torque", {{"N*m", 1.0}, {"N*mm", 1e-3}, {"lbf*in", 0.1129848290276167}, {"lbf*ft", 1.3558179483314004}});
-    u.force = lookupUnit(U, "force", {{"N", 1.0}, {"lbf", 4.4482216152605}});
-  }
-  return u;
-}
 
-// The optional "loop" section (docs/robot-format.md#loops): one loop-closure constraint of the chain's tool.
-LoopClosure parseLoop(const json& L, const Model& m, const Units& u) {
-  requireObject(L, "loop");
-  checkKeys(L, "loop", {"closure", "ground", "coordinates", "assembly"});
-  LoopClosure lc;
-  if (!L.contains("closure")) fail("loop.closure", "missing required field (planar_pin, point or pose)");
-  if (!L.at("closure").is_string()) fail("loop.closure", std::string("must be a string, got ") + typeName(L.at("closure")));
-  const std::string kind = L.at("closure").get<std::string>();
-  try {
-    lc.kind = closureKindFromString(kind);
-  } catch (const Error&) {
-    fail("loop.closure", "unknown closure " + quoteInput(kind) + " (expected planar_pin, point or pose)");
-  }
-  if (!L.contains("ground")) fail("loop.ground", "missing required field (the world pose the tool is tied to)");
-  lc.ground = transform(L.at("ground"), "loop.ground", u);
-  if (!L.contains("coordinates")) fail("loop.coordinates", "missing required field (the joints kept as coordinates)");
-  const json& C = L.at("coordinates");
-  if (!C.is_array()) fail("loop.coordinates", std::string("must be an array of joint indices or names, got ") + typeName(C));
-  for (size_t k = 0; k < C.size(); ++k) {
-    const std::string p = idx("loop.coordinates", k);
-    int joint = -1;
-    if (C[k].is_string()) {
-      for (int i = 0; i < m.njoints(); ++i)
-        if (m.joints[i].name == C[k].get<std::string>()) joint = i;
-      if (joint < 0) fail(p, "no joint is named " + quoteInput(C[k].get<std::string>()));
-    } else {
-      joint = exactInt(C[k], p, "a joint index or name");
-      if (joint < 0 || joint >= m.njoints()) fail(p, "joint index " + std::to_string(joint) + " out of range (0…" + std::to_string(m.njoints() - 1) + ")");
-    }
-    const int coord = m.idx_q[joint];
-    if (coord < 0 || m.coord_joint[coord] != joint) fail(p, "joint " + std::to_string(joint) + " has no coordinate of its own (fixed or mimic)");
-    for (int a : lc.alpha)
-      if (a == coord) fail(p, "joint " + std::to_string(joint) + " is listed twice");
-    lc.alpha.push_back(coord);
-  }
-  if (L.contains("assembly")) {
-    const json& Q = L.at("assembly");
-    if (!Q.is_array() || static_cast<int>(Q.size()) != m.nq)
-      fail("loop.assembly", "must be an array of " + std::to_string(m.nq) + " joint values (one per coordinate)");
-    lc.assembly.resize(m.nq);
-    for (int c = 0; c < m.nq; ++c) {
-      const double f = isAngular(m.joints[m.coord_joint[c]].kind) ? u.angle : u.length;
-      lc.assembly[c] = asNumber(Q[c], idx("loop.assembly", c)) * f;
-    }
-  }
-  return lc;
-}
 
-// The optional per-joint "drive" blocks (docs/robot-format.md#drives): lumped joint flexibility (Spong's spring and
-// damper between motor and link), in the file's units. Every coordinate needs one when any joint has one.
-JointFlexibility parseDrives(const json& j, const Model& m, const Units& u) {
-  const json& J = j.at("joints");
-  JointFlexibility f;
-  f.stiffness = VecX::Constant(m.nv, std::numeric_limits<double>::quiet_NaN());
-  f.damping = VecX::Zero(m.nv);
-  f.motor_inertia = VecX::Constant(m.nv, std::numeric_limits<double>::quiet_NaN());
-  bool any = false;
-  for (size_t i = 0; i < J.size(); ++i) {
-    if (!J[i].contains("drive")) continue;
-    any = true;
-    const std::string p = join(idx("joints", i), "drive");
-    const json& D = requireObject(J[i].at("drive"), p);
-    checkKeys(D, p, {"stiffness", "damping", "motor_inertia"});
-    const int c = m.idx_q[i];
-    const Joint& jt = m.joints[i];
-    if (c < 0 || jt.mimic >= 0) fail(p, "a fixed or mimic joint has no coordinate of its own to be flexible");
-    const bool ang = isAngular(jt.kind);
-    const double k = requiredNumber(D, p, "stiffness");
-    if (!std::isfinite(k) || k <= 0) fail(join(p, "stiffness"), "must be positive and finite (got " + std::to_string(k) + ")");
-    f.stiffness[c] = k * (ang ? u.torque / u.angle : u.force / u.length);
-    const double d = number(D, p, "damping", 0);
-    if (!std::isfinite(d) || d < 0) fail(join(p, "damping"), "must be zero or positive and finite (got " + std::to_string(d) + ")");
-    f.damping[c] = d * (ang ? u.torque / u.angle : u.force / u.length);
-    if (D.contains("motor_inertia")) {
-      const double ji = asNumber(D.at("motor_inertia"), join(p, "motor_inertia"));
-      if (!std::isfinite(ji) || ji <= 0)
-        fail(join(p, "motor_inertia"), "must be positive and finite (got " + std::to_string(ji) + ")");
-      f.motor_inertia[c] = ji * u.mass * (ang ? u.length * u.length : 1.0);
-    } else if (jt.motor.present && jt.motor.rotor_inertia > 0) {
-      f.motor_inertia[c] = jt.motor.rotor_inertia * jt.motor.gear_ratio * jt.motor.gear_ratio;
-    }
-  }
-  if (!any) fail("joints", "the robot file has no drive section (joints[i].drive)");
-  for (int c = 0; c < m.nv; ++c)
-    if (std::isnan(f.stiffness[c]))
-      fail(join(idx("joints", static_cast<size_t>(m.coord_joint[c])), "drive"),
-           "missing: when one joint declares a drive, every joint with a coordinate needs one (joint '" +
-               m.joints[m.coord_joint[c]].name + "')");
-  return f;
-}
 
 }  // namespace
 
-LoopClosure loopFromJson(const json& j, const Model& model) {
-  requireObject(j, "(document)");
-  if (!j.contains("loop")) fail("loop", "the robot file has no loop section");
-  return parseLoop(j.at("loop"), model, parseUnits(j));
-}
 
-LoopClosure loopFromJsonString(const std::string& text, const Model& model) { return loopFromJson(parseJsonText(text), model); }
 
-bool hasDrives(const json& j) {
-  if (!j.is_object() || !j.contains("joints") || !j.at("joints").is_array()) return false;
-  for (const json& jj : j.at("joints"))
-    if (jj.is_object() && jj.contains("drive")) return true;
-  return false;
-}
-
-JointFlexibility jointFlexibilityFromJson(const json& j, const Model& model) {
-  requireObject(j, "(document)");
-  if (!j.contains("joints") || !j.at("joints").is_array() || j.at("joints").size() != model.joints.size())
-    fail("joints", "does not match the model (" + std::to_string(model.joints.size()) + " joints)");
-  return parseDrives(j, model, parseUnits(j));
-}
-
-JointFlexibility jointFlexibilityFromJsonString(const std::string& text, const Model& model) {
-  return jointFlexibilityFromJson(parseJsonText(text), model);
-}
-
-json loopToJson(const LoopClosure& loop, const Model& model) {
-  json L;
-  L["closure"] = toString(loop.kind);
-  L["ground"] = transformToJson(loop.ground);
-  json names = json::array();
-  for (int c : loop.alpha) {
-    if (c < 0 || c >= model.nq) throw Error("loop: coordinate index " + std::to_string(c) + " out of range for the model");
-    const int joint = model.coord_joint[c];
-    const std::string& name = model.joints[joint].name;
-    int same = 0;  // a name the reader could not resolve to this joint is written as its index
-    for (const Joint& j : model.joints) same += j.name == name;
-    if (!name.empty() && same == 1) names.push_back(name);
-    else names.push_back(joint);
-  }
-  L["coordinates"] = names;
-  if (loop.assembly.size() == model.nq)
-    L["assembly"] = std::vector<double>(loop.assembly.data(), loop.assembly.data() + loop.assembly.size());
-  return L;
-}
 
 Model modelFromJson(const json& j) {
   requireObject(j, "(document)");
@@ -637,7 +332,7 @@ Model modelFromJson(const json& j) {
   if (version != kSchemaVersion)
     fail("schema_version", "unsupported version " + std::to_string(version) + " (this library reads version " + std::to_string(kSchemaVersion) + ")");
 
-  const Units u = parseUnits(j);
+  const UnitFactors u = unitFactors(j);
 
   Model m;
   descriptionFields(j, m.name, m.description, m.notes);
@@ -677,8 +372,8 @@ Model modelFromJson(const json& j) {
     for (size_t i = 0; i < G.size(); ++i) m.geometry.push_back(parseGeometry(G[i], i, u));
   }
   m.finalize();
-  if (j.contains("loop")) parseLoop(j.at("loop"), m, u);  // validated with the model; read by loopFromJson
-  if (hasDrives(j)) parseDrives(j, m, u);                  // validated with the model; read by jointFlexibilityFromJson
+  if (j.contains("loop")) loopFromJson(j, m);             // validated with the model (loop_json.cpp)
+  if (hasDrives(j)) jointFlexibilityFromJson(j, m);       // validated with the model (drive_json.cpp)
   if (hasFlexibleLinks(j)) flexibleLinksFromJson(j, m);    // validated with the model; read by flexibleLinksFromJson
   return m;
 }
@@ -750,30 +445,3 @@ json modelToJson(const Model& m) {
 }
 
 }  // namespace achain
-
-// The field readers for the other readers of robot files (json_fields.hpp).
-namespace achain::io_detail {
-
-UnitFactors unitFactors(const json& document) {
-  const Units u = parseUnits(document);
-  return {u.length, u.angle, u.mass, u.torque, u.force};
-}
-void fail(const std::string& path, const std::string& msg) { achain::fail(path, msg); }
-void checkKeys(const json& obj, const std::string& path, const std::set<std::string>& allowed) {
-  achain::checkKeys(obj, path, allowed);
-}
-const json& requireObject(const json& v, const std::string& path) { return achain::requireObject(v, path); }
-double asNumber(const json& v, const std::string& path) { return achain::asNumber(v, path); }
-int exactInt(const json& v, const std::string& path, const char* what) { return achain::exactInt(v, path, what); }
-SE3 transform(const json& v, const std::string& path, const UnitFactors& f) {
-  Units u;
-  u.length = f.length, u.angle = f.angle, u.mass = f.mass, u.torque = f.torque, u.force = f.force;
-  return achain::transform(v, path, u);
-}
-Mat3 inertia(const json& v, const std::string& path) { return achain::inertia(v, path); }
-void descriptionFields(const json& doc, std::string& name, std::string& description, std::vector<std::string>& notes) {
-  achain::descriptionFields(doc, name, description, notes);
-}
-const char* typeName(const json& v) { return achain::typeName(v); }
-
-}  // namespace achain::io_detail

@@ -19,15 +19,8 @@ namespace achain {
 using nlohmann::json;
 using namespace io_detail;
 
-namespace generated {
-extern const std::vector<BuiltinRobot>& embeddedParallelRobots();
-}
-
-const std::vector<BuiltinRobot>& builtinParallelRobots() { return generated::embeddedParallelRobots(); }
-
 namespace {
 
-std::string at(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
 // Leg r's robot description: the file's schema_version, units, gravity and convention, the template
 // "parallel.leg", then the leg's own fields (which win), without "assembly".
@@ -133,7 +126,7 @@ ParallelRobot parallelFromJson(const json& doc) {
   const json& legs = P.at("legs");
   if (!legs.is_array() || legs.empty()) fail("parallel.legs", "must be a non-empty array of leg descriptions");
   for (size_t r = 0; r < legs.size(); ++r) {
-    const std::string path = at("parallel.legs", r);
+    const std::string path = idx("parallel.legs", r);
     const json& leg = requireObject(legs[r], path);
     const json leg_doc = legDocument(doc, P, leg, path);
     Model m;
@@ -153,7 +146,7 @@ ParallelRobot parallelFromJson(const json& doc) {
       if (!A->is_array() || static_cast<int>(A->size()) != m.nq)
         fail(path + ".assembly", "must be an array of " + std::to_string(m.nq) + " joint values (one per coordinate)");
       for (int c = 0; c < m.nq; ++c)
-        a[c] = asNumber((*A)[c], at(path + ".assembly", c)) * (isAngular(m.joints[m.coord_joint[c]].kind) ? u.angle : u.length);
+        a[c] = asNumber((*A)[c], idx(path + ".assembly", c)) * (isAngular(m.joints[m.coord_joint[c]].kind) ? u.angle : u.length);
     }
     if (robot.planar) checkPlanarLeg(m, a, path);
     robot.leg_names.push_back(m.name);
@@ -168,12 +161,12 @@ ParallelRobot parallelFromJson(const json& doc) {
                                   std::to_string(N) + " actuated joints, [leg, joint] each (got " +
                                   (act.is_array() ? std::to_string(act.size()) : std::string(typeName(act))) + ")");
   for (size_t n = 0; n < act.size(); ++n) {
-    const std::string path = at("parallel.actuated", n);
+    const std::string path = idx("parallel.actuated", n);
     if (!act[n].is_array() || act[n].size() != 2) fail(path, "must be [leg index, joint index or name]");
-    const int r = exactInt(act[n][0], at(path, 0), "a leg index");
+    const int r = exactInt(act[n][0], idx(path, 0), "a leg index");
     if (r < 0 || r >= static_cast<int>(robot.legs.size()))
-      fail(at(path, 0), "leg " + std::to_string(r) + " out of range (0…" + std::to_string(robot.legs.size() - 1) + ")");
-    const int c = legCoordinate(robot.legs[r], act[n][1], at(path, 1));
+      fail(idx(path, 0), "leg " + std::to_string(r) + " out of range (0…" + std::to_string(robot.legs.size() - 1) + ")");
+    const int c = legCoordinate(robot.legs[r], act[n][1], idx(path, 1));
     for (const auto& prev : robot.actuated)
       if (prev.first == r && prev.second == c) fail(path, "this joint is actuated twice");
     robot.actuated.emplace_back(r, c);
@@ -183,26 +176,6 @@ ParallelRobot parallelFromJson(const json& doc) {
 
 ParallelRobot parallelFromJsonString(const std::string& text) { return parallelFromJson(parseJsonText(text)); }
 
-std::string parallelText(const std::string& s) {
-  for (const auto& r : builtinParallelRobots())
-    if (r.name == s) return r.json;
-  if (looksLikeXml(s)) throw Error("parallel robot: this is XML text, not a built-in name or a file name");
-  try {
-    return readRobotFile(s);
-  } catch (const Error&) {
-    std::string names;
-    for (const auto& r : builtinParallelRobots()) names += (names.empty() ? "" : ", ") + r.name;
-    throw Error("parallel robot: " + quoteInput(s) + " is neither a built-in (" + names + ") nor a readable file");
-  }
-}
-
-ParallelRobot loadParallel(const std::string& s) {
-  const std::string text = parallelText(s);
-  try {
-    return parallelFromJsonString(text);
-  } catch (const Error& e) {
-    throw Error(s + ": " + e.what());
-  }
-}
+bool isParallelRobot(const json& j) { return j.is_object() && j.contains("parallel"); }
 
 }  // namespace achain

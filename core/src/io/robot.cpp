@@ -9,13 +9,14 @@
 #include <achain/io/json_text.hpp>
 #include <achain/io/loop_json.hpp>
 #include <achain/io/model_json.hpp>
+#include <achain/io/parallel_json.hpp>
 #include <achain/io/xml_tree.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/caps.hpp>
 
 namespace achain {
 
-const char* toString(RobotFormat f) { return f == RobotFormat::Urdf ? "urdf" : "json"; }
+const char* toString(RobotFormat f) { return f == RobotFormat::Urdf ? "urdf" : f == RobotFormat::Parallel ? "parallel" : "json"; }
 
 namespace {
 
@@ -54,9 +55,24 @@ const FlexibleLinks& Robot::requireFlexibleLinks() const {
   if (!flexible_links) throw Error(prefix(source) + "the robot file has no flexible link (joints[i].flexible)");
   return *flexible_links;
 }
+const ParallelRobot& Robot::requireParallel() const {
+  if (!parallel) throw Error(prefix(source) + "not a parallel robot file (no parallel section)");
+  return *parallel;
+}
+void Robot::requireChain() const {
+  if (parallel)
+    throw Error(prefix(source) + "a parallel robot file (" + std::to_string(parallel->legs.size()) +
+                " legs and a platform, not one chain; `achain parallel` reads it)");
+}
 
 Robot robotFromJson(const nlohmann::json& j) {
   Robot r;
+  if (isParallelRobot(j)) {  // a parallel robot file: its legs are the models (parallel_json.cpp)
+    r.parallel = parallelFromJson(j);
+    r.format = RobotFormat::Parallel;
+    r.model.name = r.parallel->name;
+    return r;
+  }
   r.model = modelFromJson(j);
   if (j.contains("loop")) r.loop = loopFromJson(j, r.model);
   if (hasDrives(j)) r.drives = jointFlexibilityFromJson(j, r.model);
@@ -97,10 +113,20 @@ Robot readRobot(const std::string& s, const UrdfOptions& urdf) {
   }
 }
 
-Model loadRobot(const std::string& s, const UrdfOptions& urdf) { return readRobot(s, urdf).model; }
+Model loadRobot(const std::string& s, const UrdfOptions& urdf) {
+  Robot r = readRobot(s, urdf);
+  r.requireChain();
+  return std::move(r.model);
+}
+
+ParallelRobot loadParallel(const std::string& s) {
+  Robot r = readRobot(s);
+  r.requireParallel();
+  return std::move(*r.parallel);
+}
 
 Model builtinModel(const std::string& name) {
-  if (findBuiltinRobot(name)) return readRobot(name).model;
+  if (findBuiltinRobot(name)) return loadRobot(name);
   if (looksLikeXml(name)) throw Error("robot: this is XML text, not a built-in name; read URDF with modelFromUrdf (loadModel in JS)");
   throw Error("robot: unknown built-in " + quoteInput(name) + " (built-ins: " + builtinRobotNames() + ")");
 }

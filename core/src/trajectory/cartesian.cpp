@@ -118,7 +118,7 @@ CartesianPlan planCartesianPath(const Model& m, const VecX& q0, const CartesianP
     double s, sd, sdd;
     law.evaluate(tk[k], s, sd, sdd);
     const SE3 target = cartesianPose(start, spec, s);
-    solveNumeric(m, data, target, seed, io, res);
+    ikNumeric(m, data, target, seed, io, res);
     if (res.status != IkStatus::Ok) {
       char buf[200];
       std::snprintf(buf, sizeof buf, "%s: IK %s at s = %.4f (t = %.4f s, position error %.3g m)", what, toString(res.status), s,

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <complex>
 
-#include <achain/dynamics/flexible_joint_sim.hpp>
+#include <achain/flexibility/flexible_joint_sim.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/model/caps.hpp>
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include <achain/dynamics/apair_platform.hpp>
+#include <achain/apair/apair_platform.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/model/data.hpp>
 #include <achain/trajectory/analysis.hpp>

@@ -9,18 +9,18 @@ namespace achain {
 
 InverseDynamicsFn makeInverseDynamics(const Model& m, const DynamicsOptions& options) {
   auto model = std::make_shared<const Model>(m);
-  auto ws = std::make_shared<Data>(*model);
-  return [model, ws, options](const VecX& q, const VecX& qd, const VecX& qdd, VecX& tau) {
+  auto data = std::make_shared<Data>(*model);
+  return [model, data, options](const VecX& q, const VecX& qd, const VecX& qdd, VecX& tau) {
     if (tau.size() != model->nv) tau.resize(model->nv);
-    inverseDynamics(*model, *ws, q, qd, qdd, options, tau);
+    inverseDynamics(*model, *data, q, qd, qdd, options, tau);
   };
 }
 
 InverseDynamicsSeriesFn makeInverseDynamicsSeries(const Model& m, const DynamicsOptions& options) {
   auto model = std::make_shared<const Model>(m);
-  auto ws = std::make_shared<Data>(*model);
-  return [model, ws, options](int count, const double* q, const double* qd, const double* qdd, double* tau) {
-    inverseDynamicsSeries(*model, *ws, count, q, qd, qdd, options, tau);
+  auto data = std::make_shared<Data>(*model);
+  return [model, data, options](int count, const double* q, const double* qd, const double* qdd, double* tau) {
+    inverseDynamicsSeries(*model, *data, count, q, qd, qdd, options, tau);
   };
 }
 

@@ -50,16 +50,19 @@ bool hasMass(const Model& m) {
 
 }  // namespace
 
-TEST_CASE("leg model names", "[dynamics]") {
-  CHECK(legModelFromString("pe") == LegModel::PotentialOnly);
-  CHECK(std::string(toString(legModelFromString("lumped"))) == "lumped");
+TEST_CASE("leg model names: one spelling each, the same words toString writes", "[dynamics]") {
+  for (LegModel m : {LegModel::Massless, LegModel::Lumped, LegModel::Full, LegModel::PotentialOnly})
+    CHECK(legModelFromString(toString(m)) == m);
+  CHECK(std::string(toString(LegModel::PotentialOnly)) == "potential");
+  for (const char* old : {"pe", "potential-only", "potentialonly"})  // the spellings accepted before issue 31
+    CHECK_THROWS_WITH(legModelFromString(old), Catch::Contains("legs: expected massless, lumped, full or potential"));
   CHECK_THROWS_WITH(legModelFromString("heavy"), Catch::Contains("legs: expected massless"));
 }
 
 TEST_CASE("RNEA = M q̈ + C q̇ + g + friction + Jᵀh on built-ins and random R/P/H/A chains and trees", "[dynamics]") {
   std::mt19937 rng(7);
   for (const Model& m : testModels(rng)) {
-    Data ws(m);
+    Data data(m);
     const int n = m.nv;
     VecX tau(n), g(n), fr(n);
     MatX M(n, n), C(n, n), J(6, n);
@@ -74,19 +77,19 @@ TEST_CASE("RNEA = M q̈ + C q̇ + g + friction + Jᵀh on built-ins and random R
         o.wrench_frame = k % 2 ? WrenchFrame::Tool : WrenchFrame::Base;
         const VecX q = test::randomConfiguration(m, rng);
         const VecX qd = test::randomVector(rng, n, 2.0), qdd = test::randomVector(rng, n, 3.0);
-        inverseDynamics(m, ws, q, qd, qdd, o, tau);
-        massMatrix(m, ws, q, o, M);
-        coriolisMatrix(m, ws, q, qd, o, C);
-        gravityTorques(m, ws, q, o, g);
+        inverseDynamics(m, data, q, qd, qdd, o, tau);
+        massMatrix(m, data, q, o, M);
+        coriolisMatrix(m, data, q, qd, o, C);
+        gravityTorques(m, data, q, o, g);
         frictionTorques(m, qd, o, fr);
-        forwardKinematics(m, ws, q);
-        toolJacobian(m, ws, J);
+        forwardKinematics(m, data, q);
+        toolJacobian(m, data, J);
         VecX h = VecX::Zero(n);
         if (o.use_wrench) {
           Vec6 w = o.wrench;
           if (o.wrench_frame == WrenchFrame::Tool) {
-            w.head<3>() = ws.oMtool.R * w.head<3>();
-            w.tail<3>() = ws.oMtool.R * w.tail<3>();
+            w.head<3>() = data.oMtool.R * w.head<3>();
+            w.tail<3>() = data.oMtool.R * w.tail<3>();
           }
           h = J.transpose() * w;
         }
@@ -102,7 +105,7 @@ TEST_CASE("M is symmetric positive definite, Ṁ − 2C is skew and Ṁ = C + C�
   std::mt19937 rng(11);
   for (const Model& m : testModels(rng)) {
     if (!hasMass(m) || m.name == "puma560") continue;  // puma560 link 1 has no mass: see the motors case
-    Data ws(m);
+    Data data(m);
     const int n = m.nv;
     MatX M(n, n), Mp(n, n), Mm(n, n), C(n, n);
     for (LegModel legs : kLegModels) {
@@ -111,15 +114,15 @@ TEST_CASE("M is symmetric positive definite, Ṁ − 2C is skew and Ṁ = C + C�
       for (int k = 0; k < 5; ++k) {
         const VecX q = test::randomConfiguration(m, rng);
         const VecX qd = test::randomVector(rng, n, 2.0);
-        massMatrix(m, ws, q, o, M);
+        massMatrix(m, data, q, o, M);
         INFO(m.name << " legs=" << toString(legs));
         CHECK(relErr(M, MatX(M.transpose())) < 1e-14);
         Eigen::SelfAdjointEigenSolver<MatX> es(M);
         CHECK(es.eigenvalues().minCoeff() > 0);
-        coriolisMatrix(m, ws, q, qd, o, C);
+        coriolisMatrix(m, data, q, qd, o, C);
         const double h = 1e-6;
-        massMatrix(m, ws, q + h * qd, o, Mp);
-        massMatrix(m, ws, q - h * qd, o, Mm);
+        massMatrix(m, data, q + h * qd, o, Mp);
+        massMatrix(m, data, q - h * qd, o, Mm);
         const MatX Mdot = (Mp - Mm) / (2 * h);
         const MatX N = Mdot - 2 * C;
         CHECK((N + N.transpose()).cwiseAbs().maxCoeff() < 1e-6 * std::max(1.0, Mdot.cwiseAbs().maxCoeff()));
@@ -131,13 +134,13 @@ TEST_CASE("M is symmetric positive definite, Ṁ − 2C is skew and Ṁ = C + C�
 
 TEST_CASE("puma560 with motors: M positive definite", "[dynamics]") {
   const Model m = builtinModel("puma560");
-  Data ws(m);
+  Data data(m);
   DynamicsOptions o;
   o.motors = true;
   std::mt19937 rng(3);
   MatX M(6, 6);
   for (int k = 0; k < 20; ++k) {
-    massMatrix(m, ws, test::randomConfiguration(m, rng), o, M);
+    massMatrix(m, data, test::randomConfiguration(m, rng), o, M);
     CHECK(Eigen::SelfAdjointEigenSolver<MatX>(M).eigenvalues().minCoeff() > 0);
   }
 }
@@ -146,7 +149,7 @@ TEST_CASE("forward dynamics inverts inverse dynamics", "[dynamics]") {
   std::mt19937 rng(13);
   for (const Model& m : testModels(rng)) {
     if (!hasMass(m)) continue;
-    Data ws(m);
+    Data data(m);
     const int n = m.nv;
     VecX tau(n), qdd2(n);
     for (LegModel legs : kLegModels) {
@@ -155,8 +158,8 @@ TEST_CASE("forward dynamics inverts inverse dynamics", "[dynamics]") {
       for (int k = 0; k < 5; ++k) {
         const VecX q = test::randomConfiguration(m, rng);
         const VecX qd = test::randomVector(rng, n, 2.0), qdd = test::randomVector(rng, n, 3.0);
-        inverseDynamics(m, ws, q, qd, qdd, o, tau);
-        forwardDynamics(m, ws, q, qd, tau, o, qdd2);
+        inverseDynamics(m, data, q, qd, qdd, o, tau);
+        forwardDynamics(m, data, q, qd, tau, o, qdd2);
         INFO(m.name << " legs=" << toString(legs));
         CHECK(relErr(qdd2, qdd) < 1e-9);
       }
@@ -167,7 +170,7 @@ TEST_CASE("forward dynamics inverts inverse dynamics", "[dynamics]") {
 TEST_CASE("g = ∂U/∂q and ½q̇ᵀMq̇ = kinetic energy for every leg model", "[dynamics]") {
   std::mt19937 rng(17);
   for (const Model& m : testModels(rng)) {
-    Data ws(m);
+    Data data(m);
     const int n = m.nv;
     VecX g(n), gfd(n);
     MatX M(n, n);
@@ -175,19 +178,19 @@ TEST_CASE("g = ∂U/∂q and ½q̇ᵀMq̇ = kinetic energy for every leg model",
       DynamicsOptions o;
       o.legs = legs;
       const VecX q = test::randomConfiguration(m, rng);
-      gravityTorques(m, ws, q, o, g);
+      gravityTorques(m, data, q, o, g);
       const double h = 1e-6;
       for (int i = 0; i < n; ++i) {
         VecX qp = q, qm = q;
         qp[i] += h;
         qm[i] -= h;
-        gfd[i] = (potentialEnergy(m, ws, qp, o) - potentialEnergy(m, ws, qm, o)) / (2 * h);
+        gfd[i] = (potentialEnergy(m, data, qp, o) - potentialEnergy(m, data, qm, o)) / (2 * h);
       }
       INFO(m.name << " legs=" << toString(legs));
       CHECK(relErr(g, gfd) < 1e-7);
       const VecX qd = test::randomVector(rng, n, 2.0);
-      massMatrix(m, ws, q, o, M);
-      const double T = kineticEnergy(m, ws, q, qd, o);
+      massMatrix(m, data, q, o, M);
+      const double T = kineticEnergy(m, data, q, qd, o);
       CHECK(T == Approx(0.5 * qd.dot(M * qd)).epsilon(1e-12).margin(1e-14));
     }
   }
@@ -196,17 +199,17 @@ TEST_CASE("g = ∂U/∂q and ½q̇ᵀMq̇ = kinetic energy for every leg model",
 TEST_CASE("Coriolis matrix is zero at rest and C q̇ equals the RNEA velocity term", "[dynamics]") {
   std::mt19937 rng(19);
   const Model m = builtinModel("prototype-4a");
-  Data ws(m);
+  Data data(m);
   MatX C(4, 4);
   VecX tau(4);
   DynamicsOptions o;
   o.override_gravity = true;  // zero gravity
   const VecX q = test::randomConfiguration(m, rng);
-  coriolisMatrix(m, ws, q, VecX::Zero(4), o, C);
+  coriolisMatrix(m, data, q, VecX::Zero(4), o, C);
   CHECK(C.cwiseAbs().maxCoeff() < 1e-12);
   const VecX qd = test::randomVector(rng, 4, 2.0);
-  coriolisMatrix(m, ws, q, qd, o, C);
-  inverseDynamics(m, ws, q, qd, VecX::Zero(4), o, tau);
+  coriolisMatrix(m, data, q, qd, o, C);
+  inverseDynamics(m, data, q, qd, VecX::Zero(4), o, tau);
   CHECK(relErr(VecX(C * qd), tau) < 1e-12);
 }
 
@@ -215,20 +218,20 @@ TEST_CASE("energy is conserved in frictionless simulation (RK4 and semi-implicit
   std::vector<Model> models = {builtinModel("prototype-4a"), builtinModel("planar-2r"),
                                test::randomDynamicModel(rng, 5)};
   for (const Model& m : models) {
-    Data ws(m);
+    Data data(m);
     DynamicsOptions o;
     o.legs = LegModel::Full;
     VecX q = test::randomConfiguration(m, rng);
     VecX qd = test::randomVector(rng, m.nv, 1.0);
     const VecX q0 = q, qd0 = qd;
     auto energy = [&](const VecX& a, const VecX& b) {
-      return kineticEnergy(m, ws, a, b, o) + potentialEnergy(m, ws, a, o);
+      return kineticEnergy(m, data, a, b, o) + potentialEnergy(m, data, a, o);
     };
     const double E0 = energy(q, qd);
     // Energy scale for the relative bound: kinetic + the potential's range over a swing.
-    const double scale = std::abs(kineticEnergy(m, ws, q, qd, o)) + std::abs(potentialEnergy(m, ws, q, o)) + 1e-9;
+    const double scale = std::abs(kineticEnergy(m, data, q, qd, o)) + std::abs(potentialEnergy(m, data, q, o)) + 1e-9;
     double drift = 0;
-    simulate(m, ws, q, qd, 1e-3, 2000, nullptr, o, Integrator::RK4,
+    simulate(m, data, q, qd, 1e-3, 2000, nullptr, o, Integrator::RK4,
              {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
                 drift = std::max(drift, std::abs(energy(a, b) - E0));
               }, nullptr, 10});
@@ -237,7 +240,7 @@ TEST_CASE("energy is conserved in frictionless simulation (RK4 and semi-implicit
     q = q0;
     qd = qd0;
     drift = 0;
-    simulate(m, ws, q, qd, 1e-4, 20000, nullptr, o, Integrator::SemiImplicitEuler,
+    simulate(m, data, q, qd, 1e-4, 20000, nullptr, o, Integrator::SemiImplicitEuler,
              {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
                 drift = std::max(drift, std::abs(energy(a, b) - E0));
               }, nullptr, 100});
@@ -248,9 +251,9 @@ TEST_CASE("energy is conserved in frictionless simulation (RK4 and semi-implicit
 
 TEST_CASE("simulation reports non-finite states and bad arguments", "[dynamics][sim]") {
   const Model m = builtinModel("planar-2r");
-  Data ws(m);
+  Data data(m);
   VecX q = VecX::Zero(2), qd = VecX::Zero(2);
-  CHECK_THROWS_WITH(simulate(m, ws, q, qd, -1, 10, nullptr, {}, Integrator::RK4), Catch::Contains("dt"));
+  CHECK_THROWS_WITH(simulate(m, data, q, qd, -1, 10, nullptr, {}, Integrator::RK4), Catch::Contains("dt"));
   CHECK_THROWS_WITH(integratorFromString("verlet"), Catch::Contains("integrator"));
 }
 
@@ -260,7 +263,7 @@ TEST_CASE("ABA = Cholesky forward dynamics (every leg model but Full-with-legs) 
   std::mt19937 rng(29);
   for (const Model& m : testModels(rng)) {
     if (!hasMass(m)) continue;
-    Data ws(m);
+    Data data(m);
     const int n = m.nv;
     VecX a1(n), a2(n);
     for (LegModel legs : kLegModels) {
@@ -268,11 +271,11 @@ TEST_CASE("ABA = Cholesky forward dynamics (every leg model but Full-with-legs) 
       o.wrench_frame = WrenchFrame::Tool;
       const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 2.0), tau = test::randomVector(rng, n, 5.0);
       if (legs == LegModel::Full && !m.legs.empty()) {
-        CHECK_THROWS_WITH(forwardDynamicsABA(m, ws, q, qd, tau, o, a1), Catch::Contains("use the Cholesky method"));
+        CHECK_THROWS_WITH(forwardDynamicsABA(m, data, q, qd, tau, o, a1), Catch::Contains("use the Cholesky method"));
         continue;
       }
-      forwardDynamics(m, ws, q, qd, tau, o, a1);
-      forwardDynamicsABA(m, ws, q, qd, tau, o, a2);
+      forwardDynamics(m, data, q, qd, tau, o, a1);
+      forwardDynamicsABA(m, data, q, qd, tau, o, a2);
       INFO(m.name << " legs=" << toString(legs));
       CHECK(relErr(a2, a1) < 1e-9);
     }
@@ -346,7 +349,7 @@ TEST_CASE("computed torque through DC motors with Freeman's voltage feed-forward
 
 TEST_CASE("joint-limit stops: a critically damped stop absorbs an impact within a small penetration, an undamped one bounces elastically", "[dynamics][sim]") {
   const Model m = builtinModel("prototype-4a");
-  Data ws(m);
+  Data data(m);
   const int n = m.nv;
   DynamicsOptions o;
   o.override_gravity = true;  // zero gravity: the energy is the kinetic energy alone
@@ -361,7 +364,7 @@ TEST_CASE("joint-limit stops: a critically damped stop absorbs an impact within 
     }
     q0[j] = L.upper - 0.02;
     qd0[j] = v0;  // toward the upper stop
-    const double KE0 = kineticEnergy(m, ws, q0, qd0, o);
+    const double KE0 = kineticEnergy(m, data, q0, qd0, o);
     auto run = [&](bool stops, double zeta, double& depth, double& keMax) {
       DynamicsOptions s = o;
       s.limit_stops = stops;
@@ -369,12 +372,12 @@ TEST_CASE("joint-limit stops: a critically damped stop absorbs an impact within 
       VecX q = q0, qd = qd0;
       depth = 0;
       keMax = 0;
-      simulate(m, ws, q, qd, 1e-4, 2000, nullptr, s, Integrator::RK4,
+      simulate(m, data, q, qd, 1e-4, 2000, nullptr, s, Integrator::RK4,
                {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
                   depth = std::max(depth, a[j] - L.upper);
-                  keMax = std::max(keMax, kineticEnergy(m, ws, a, b, s));
+                  keMax = std::max(keMax, kineticEnergy(m, data, a, b, s));
                 }, nullptr, 1});
-      return kineticEnergy(m, ws, q, qd, s);
+      return kineticEnergy(m, data, q, qd, s);
     };
     double depth, keMax;
     run(false, 1, depth, keMax);
@@ -397,12 +400,12 @@ TEST_CASE("joint-limit stops: a critically damped stop absorbs an impact within 
   bad.limit_stops = true;
   bad.stop_frequency = 0;
   VecX q = VecX::Zero(n), qd = VecX::Zero(n), qdd(n);
-  CHECK_THROWS_WITH(forwardDynamics(m, ws, q, qd, VecX::Zero(n), bad, qdd), Catch::Contains("stop_frequency"));
+  CHECK_THROWS_WITH(forwardDynamics(m, data, q, qd, VecX::Zero(n), bad, qdd), Catch::Contains("stop_frequency"));
 }
 
 TEST_CASE("joint-limit stops: under gravity the arm stays within its limits up to a small sink-in, never gains energy, and a resting stop balances g", "[dynamics][sim]") {
   const Model m = builtinModel("prototype-4a");
-  Data ws(m);
+  Data data(m);
   const int n = m.nv;
   DynamicsOptions o;
   o.limit_stops = true;
@@ -414,10 +417,10 @@ TEST_CASE("joint-limit stops: under gravity the arm stays within its limits up t
     const JointLimits& L = m.joints[m.coord_joint[c]].limits;
     q[c] = 0.5 * (L.lower + L.upper) + 0.3 * (L.upper - L.lower) * (c % 2 ? 1 : -1);
   }
-  auto energy = [&](const VecX& a, const VecX& b) { return kineticEnergy(m, ws, a, b, o) + potentialEnergy(m, ws, a, o); };
+  auto energy = [&](const VecX& a, const VecX& b) { return kineticEnergy(m, data, a, b, o) + potentialEnergy(m, data, a, o); };
   const double E0 = energy(q, qd);
   double worst = 0, rise = -kInf;
-  simulate(m, ws, q, qd, 5e-4, 6000, nullptr, o, Integrator::RK4,
+  simulate(m, data, q, qd, 5e-4, 6000, nullptr, o, Integrator::RK4,
            {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
               for (int c = 0; c < n; ++c) {
                 const JointLimits& L = m.joints[m.coord_joint[c]].limits;
@@ -442,20 +445,20 @@ TEST_CASE("joint-limit stops: under gravity the arm stays within its limits up t
     const JointLimits& L = m.joints[m.coord_joint[c]].limits;
     for (int side = 0; side < 2; ++side) {
       qs[c] = side ? L.upper : L.lower;
-      gravityTorques(m, ws, qs, o, g);
+      gravityTorques(m, data, qs, o, g);
       if (std::abs(g[c]) < 1e-6) continue;
       // gravity pushes joint c toward −g_c: into the upper limit if g_c < 0, the lower if g_c > 0
       if ((g[c] < 0) != (side == 1)) continue;
       const double lim = side ? L.upper : L.lower, sgn = side ? 1.0 : -1.0;
       for (int it = 0; it < 8; ++it) {  // δ = |g_c(q)|/(M_cc(q)·ω²) at q with q_c = limit ± δ (a fixed point; δ is tiny)
-        gravityTorques(m, ws, qs, o, g);
-        massMatrix(m, ws, qs, o, M);
+        gravityTorques(m, data, qs, o, g);
+        massMatrix(m, data, qs, o, M);
         qs[c] = lim + sgn * std::abs(g[c]) / (M(c, c) * w * w);
       }
-      gravityTorques(m, ws, qs, o, g);
+      gravityTorques(m, data, qs, o, g);
       VecX tau = g;
       tau[c] = 0;
-      forwardDynamics(m, ws, qs, VecX::Zero(n), tau, o, qdd);
+      forwardDynamics(m, data, qs, VecX::Zero(n), tau, o, qdd);
       INFO("joint " << c + 1 << (side ? " upper" : " lower") << ", sag " << std::abs(qs[c] - lim) << " rad, q̈ " << qdd.transpose());
       CHECK(std::abs(qs[c] - lim) > 0);
       CHECK(qdd.cwiseAbs().maxCoeff() < 1e-8 * std::abs(g[c]) / M(c, c));

@@ -30,7 +30,7 @@ std::vector<Model> models(std::mt19937& rng) {
 TEST_CASE("Lee's G-D form = RNEA, and its translational/rotational split = the RNEA breakdown", "[dynamics][lee]") {
   std::mt19937 rng(41);
   for (const Model& m : models(rng)) {
-    Data ws(m);
+    Data data(m);
     const int n = m.nv;
     VecX tau(n), tl(n);
     MatX M(n, n);
@@ -46,13 +46,13 @@ TEST_CASE("Lee's G-D form = RNEA, and its translational/rotational split = the R
         o.wrench = test::randomVector(rng, 6, 4);
         const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 2),
                    qdd = test::randomVector(rng, n, 3);
-        inverseDynamics(m, ws, q, qd, qdd, o, tau);
-        leeInverseDynamics(m, ws, q, qd, qdd, o, LeeOptions{}, t, tl);
+        inverseDynamics(m, data, q, qd, qdd, o, tau);
+        leeInverseDynamics(m, data, q, qd, qdd, o, LeeOptions{}, t, tl);
         INFO(m.name << " legs=" << toString(legs) << " k=" << k);
         CHECK(relErr(tl, tau) < 1e-10);
-        massMatrix(m, ws, q, o, M);
+        massMatrix(m, data, q, o, M);
         CHECK(relErr(t.D, M) < 1e-10);
-        torqueBreakdown(m, ws, q, qd, qdd, o, b);
+        torqueBreakdown(m, data, q, qd, qdd, o, b);
         CHECK(relErr(VecX(t.D_tran * qdd + t.h_tran + t.c), b.translational) < 1e-10);
         CHECK(relErr(VecX(t.D_rot * qdd + t.h_rot), b.rotational) < 1e-10);
         CHECK(relErr(t.c, b.gravity) < 1e-10);
@@ -66,16 +66,16 @@ TEST_CASE("Lee's G-D form = RNEA, and its translational/rotational split = the R
 
 TEST_CASE("Lee's simplified model keeps translational terms on the first joints, rotational on the rest", "[dynamics][lee]") {
   const Model m = builtinModel("puma560");
-  Data ws(m);
+  Data data(m);
   std::mt19937 rng(43);
   const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, 6, 1), qdd = test::randomVector(rng, 6, 2);
   LeeTerms t;
   VecX full(6), simple(6);
   DynamicsOptions o;
   LeeOptions lo;
-  leeInverseDynamics(m, ws, q, qd, qdd, o, lo, t, full);
+  leeInverseDynamics(m, data, q, qd, qdd, o, lo, t, full);
   lo.simplified = true;
-  leeInverseDynamics(m, ws, q, qd, qdd, o, lo, t, simple);
+  leeInverseDynamics(m, data, q, qd, qdd, o, lo, t, simple);
   for (int i = 0; i < 6; ++i) {
     const double expect = i < 3 ? t.D_tran.row(i).dot(qdd) + t.h_tran[i] + t.c[i] : t.D_rot.row(i).dot(qdd) + t.h_rot[i] + t.c[i];
     CHECK(simple[i] == Approx(expect).margin(1e-12));
@@ -93,7 +93,7 @@ TEST_CASE("Lee's simplified model keeps translational terms on the first joints,
 TEST_CASE("Freeman's I*/P* form = RNEA and I* = M", "[dynamics][freeman]") {
   std::mt19937 rng(47);
   for (const Model& m : models(rng)) {
-    Data ws(m);
+    Data data(m);
     FreemanModel fm;
     const int n = m.nv;
     VecX tau(n), tf(n);
@@ -108,12 +108,12 @@ TEST_CASE("Freeman's I*/P* form = RNEA and I* = M", "[dynamics][freeman]") {
         o.wrench = test::randomVector(rng, 6, 4);
         const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 2),
                    qdd = test::randomVector(rng, n, 3);
-        inverseDynamics(m, ws, q, qd, qdd, o, tau);
-        freemanModel(m, ws, q, qd, o, fm);
+        inverseDynamics(m, data, q, qd, qdd, o, tau);
+        freemanModel(m, data, q, qd, o, fm);
         freemanTorque(fm, qd, qdd, tf);
         INFO(m.name << " legs=" << toString(legs) << " k=" << k);
         CHECK(relErr(tf, tau) < 1e-10);
-        massMatrix(m, ws, q, o, M);
+        massMatrix(m, data, q, o, M);
         CHECK(relErr(fm.Istar, M) < 1e-10);
       }
     }
@@ -124,7 +124,7 @@ TEST_CASE("Freeman model transfer to tool coordinates: T_u = I*_uu ü + u̇ᵀP*
   std::mt19937 rng(53);
   for (const char* name : {"puma560"}) {
     const Model m = builtinModel(name);
-    Data ws(m);
+    Data data(m);
     FreemanModel fm, fu;
     Influence inf;
     const int n = m.nv;
@@ -133,11 +133,11 @@ TEST_CASE("Freeman model transfer to tool coordinates: T_u = I*_uu ü + u̇ᵀP*
     o.motors = true;
     for (int k = 0; k < 20; ++k) {
       const VecX q = test::randomConfiguration(m, rng), qd = test::randomVector(rng, n, 1), qdd = test::randomVector(rng, n, 2);
-      forwardKinematics(m, ws, q);
-      toolInfluence(m, ws, inf, 2);
+      forwardKinematics(m, data, q);
+      toolInfluence(m, data, inf, 2);
       Eigen::JacobiSVD<MatX> svd(inf.G);
       if (svd.singularValues()(n - 1) < 1e-3) continue;  // stay away from singular poses
-      freemanModel(m, ws, q, qd, o, fm);
+      freemanModel(m, data, q, qd, o, fm);
       transferModel(fm, inf.G, inf.H, fu);
       const VecX ud = inf.G * qd;
       VecX udd(n);

@@ -55,7 +55,7 @@ TEST_CASE("single vertical A-pair = Robinson Eq. 3.63 plus the corrected leg ter
   // Thesis Sec. 3.8.6: 10 x 8 in plate of 4.135 lb, Izz = m/12 (10² + 8²), legs 0.115 lb, rho = 4√2 in.
   const double rho = 4 * std::sqrt(2.0) * test::kInch, m = 4.135 * kLb, Izz = m / 12 * (100 + 64) * test::kInch * test::kInch, ml = 0.115 * kLb;
   const Model M = singleApair(rho, m, Izz, ml);
-  Data ws(M);
+  Data data(M);
   VecX tau(1);
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> th(kPi / 3, 5 * kPi / 3), u(-5, 5);
@@ -64,26 +64,26 @@ TEST_CASE("single vertical A-pair = Robinson Eq. 3.63 plus the corrected leg ter
     const VecX Q = VecX::Constant(1, q), V = VecX::Constant(1, v), A = VecX::Constant(1, a);
     DynamicsOptions o;
     o.legs = LegModel::Massless;
-    inverseDynamics(M, ws, Q, V, A, o, tau);
+    inverseDynamics(M, data, Q, V, A, o, tau);
     CHECK(tau[0] == Approx(robinsonTorque(rho, m, Izz, ml, q, v, a, false, false)).epsilon(1e-12));
     o.legs = LegModel::Full;
-    inverseDynamics(M, ws, Q, V, A, o, tau);
+    inverseDynamics(M, data, Q, V, A, o, tau);
     // Exact six-rod model = the corrected thesis leg terms (which treat all six legs like leg 1)
     // plus (3/8)·m_leg·ρ²·θ̈: legs 2, 4, 6 end at platform VERTICES (radius a√3/3, twice leg 1's),
     // so their kinetic energy is (m_leg ρ²/48)(5 + cos θ)θ̇², not (2 + cos θ). C and g are unchanged.
     CHECK(tau[0] == Approx(robinsonTorque(rho, m, Izz, ml, q, v, a, true, true) + 0.375 * ml * rho * rho * a).epsilon(1e-12));
     o.legs = LegModel::PotentialOnly;
-    inverseDynamics(M, ws, Q, V, A, o, tau);
+    inverseDynamics(M, data, Q, V, A, o, tau);
     CHECK(tau[0] == Approx(robinsonTorque(rho, m, Izz, ml, q, v, a, false, true)).epsilon(1e-12));
     o.legs = LegModel::Lumped;  // a proportionally heavier platform: m' = m + 6 m_leg, Izz' = Izz m'/m
-    inverseDynamics(M, ws, Q, V, A, o, tau);
+    inverseDynamics(M, data, Q, V, A, o, tau);
     const double mp = m + 6 * ml;
     CHECK(tau[0] == Approx(robinsonTorque(rho, mp, Izz * mp / m, 0, q, v, a, false, false)).epsilon(1e-12));
   }
   // Axial forces make torque: the static torque at 60° is (ρ m g/2) cos 30°.
   DynamicsOptions o;
   o.legs = LegModel::Massless;
-  gravityTorques(M, ws, VecX::Constant(1, kPi / 3), o, tau);
+  gravityTorques(M, data, VecX::Constant(1, kPi / 3), o, tau);
   CHECK(tau[0] / kInLb == Approx(4.135 * (kG / 9.80665) * 4 * std::sqrt(2.0) / 2 * std::cos(kPi / 6)).epsilon(1e-12));
 }
 
@@ -93,7 +93,7 @@ TEST_CASE("A-pair leg kinetic energy: six slender rods from the leg endpoints (f
   std::mt19937 rng(31);
   for (int k = 0; k < 6; ++k) {
     const Model M = test::randomDynamicModel(rng, 4);
-    Data ws(M);
+    Data data(M);
     Data d(M);
     DynamicsOptions full, massless;
     full.legs = LegModel::Full;
@@ -114,7 +114,7 @@ TEST_CASE("A-pair leg kinetic energy: six slender rods from the leg endpoints (f
         T += M.joints[i].leg_mass / 6 * (vb.squaredNorm() + vb.dot(vp) + vp.squaredNorm());
       }
     }
-    const double Tlegs = kineticEnergy(M, ws, q, qd, full) - kineticEnergy(M, ws, q, qd, massless);
+    const double Tlegs = kineticEnergy(M, data, q, qd, full) - kineticEnergy(M, data, q, qd, massless);
     CHECK(Tlegs == Approx(T).epsilon(1e-7));
   }
 }
@@ -122,22 +122,22 @@ TEST_CASE("A-pair leg kinetic energy: six slender rods from the leg endpoints (f
 TEST_CASE("single horizontal A-pair with its CG on the axis: no gravity torque, B = Izz + (ρ²m/8)(1+cos θ)", "[dynamics][thesis]") {
   const double rho = 4 * std::sqrt(2.0) * test::kInch, m = 4.135 * kLb, Izz = m / 12 * 164 * test::kInch * test::kInch;
   const Model M = singleApair(rho, m, Izz, 0.115 * kLb, false);
-  Data ws(M);
+  Data data(M);
   VecX g(1);
   MatX B(1, 1);
   DynamicsOptions o;
   o.legs = LegModel::Massless;
   for (double q : {1.2, 2.0, 3.0, 4.5}) {
-    gravityTorques(M, ws, VecX::Constant(1, q), o, g);
+    gravityTorques(M, data, VecX::Constant(1, q), o, g);
     CHECK(std::abs(g[0]) < 1e-12);
-    massMatrix(M, ws, VecX::Constant(1, q), o, B);
+    massMatrix(M, data, VecX::Constant(1, q), o, B);
     CHECK(B(0, 0) == Approx(Izz + rho * rho * m / 8 * (1 + std::cos(q))).epsilon(1e-12));
   }
 }
 
 TEST_CASE("prototype-4a joint-1 gravity terms: Eq. 3.134 (links) and Eq. 3.137 (legs, 7/4 m_Legs ρ g k1)", "[dynamics][thesis]") {
   const Model M = builtinModel("prototype-4a");
-  Data ws(M);
+  Data data(M);
   std::mt19937 rng(9);
   VecX g(4), g0(4);
   const double rho = 4 * std::sqrt(2.0) * test::kInch, mLegs = 6 * 0.115 * kLb;
@@ -148,11 +148,11 @@ TEST_CASE("prototype-4a joint-1 gravity terms: Eq. 3.134 (links) and Eq. 3.137 (
     const double k1 = std::cos(q[0] / 2);
     DynamicsOptions o;
     o.legs = LegModel::Massless;
-    gravityTorques(M, ws, q, o, g0);
+    gravityTorques(M, data, q, o, g0);
     CHECK(g0[0] == Approx(rho * kG / 2 * k1 * mass).epsilon(1e-10));
     for (LegModel legs : {LegModel::PotentialOnly, LegModel::Full}) {
       o.legs = legs;
-      gravityTorques(M, ws, q, o, g);
+      gravityTorques(M, data, q, o, g);
       CHECK(g[0] - g0[0] == Approx(7.0 / 4.0 * mLegs * rho * kG * k1).epsilon(1e-10));
       // Joint 4's own legs (Eq. 3.144, verified): (m_Legs g ρ/4)·c₂₋₃·k₄ — the sign of c₂₋₃ depends
       // on the frame convention, so compare magnitudes of the legs' share at joint 4.
@@ -163,24 +163,24 @@ TEST_CASE("prototype-4a joint-1 gravity terms: Eq. 3.134 (links) and Eq. 3.137 (
 
 TEST_CASE("puma560 oracles (Corke mdl_puma560, g = 9.81): gravity, M with and without armature, Coriolis", "[dynamics][puma]") {
   const Model M = builtinModel("puma560");
-  Data ws(M);
+  Data data(M);
   VecX qn(6);
   qn << 0, kPi / 4, kPi, 0, kPi / 4, 0;
   VecX g(6), tau(6);
   DynamicsOptions o;
-  gravityTorques(M, ws, qn, o, g);
+  gravityTorques(M, data, qn, o, g);
   const double gref[] = {0, 31.6399, 6.0351, 0, 0.0283, 0};
   for (int i = 0; i < 6; ++i) CHECK(g[i] == Approx(gref[i]).margin(6e-5));
   MatX B(6, 6);
   o.motors = true;
-  massMatrix(M, ws, qn, o, B);
+  massMatrix(M, data, qn, o, B);
   MatX Bref(6, 6);
   Bref << 3.6594, -0.4044, 0.1006, -0.0025, 0.0000, 0.0000, -0.4044, 4.4137, 0.3509, 0.0000, 0.0024, 0.0000, 0.1006,
       0.3509, 0.9378, 0.0000, 0.0015, 0.0000, -0.0025, 0.0000, 0.0000, 0.1925, 0.0000, 0.0000, 0.0000, 0.0024, 0.0015,
       0.0000, 0.1713, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.1941;
   CHECK((B - Bref).cwiseAbs().maxCoeff() < 6e-5);
   o.motors = false;
-  massMatrix(M, ws, qn, o, B);
+  massMatrix(M, data, qn, o, B);
   const double dref[] = {2.8753, 2.0889, 0.3610, 0.0017, 0.0006, 0.0};
   for (int i = 0; i < 6; ++i) CHECK(B(i, i) == Approx(dref[i]).margin(6e-5));
   CHECK((B - Bref).cwiseAbs().maxCoeff() > 0.7);  // the armature terms are really gone
@@ -188,7 +188,7 @@ TEST_CASE("puma560 oracles (Corke mdl_puma560, g = 9.81): gravity, M with and wi
   VecX qd(6);
   qd << 0.1, 0.2, 0.3, 0.4, 0.5, 0.6;
   o.override_gravity = true;
-  inverseDynamics(M, ws, qn, qd, VecX::Zero(6), o, tau);
+  inverseDynamics(M, data, qn, qd, VecX::Zero(6), o, tau);
   const double cref[] = {-0.0469, 0.0871, -0.0199, 0.0001, 0.0002, 0.0000};
   for (int i = 0; i < 6; ++i) CHECK(tau[i] == Approx(cref[i]).margin(6e-5));
 }
@@ -212,7 +212,7 @@ struct Peaks {
 };
 
 Peaks trapezoidPeaks(const Model& M, LegModel legs) {
-  Data ws(M);
+  Data data(M);
   DynamicsOptions o;
   o.legs = legs;
   VecX q(4), qd(4), qdd(4), tau(4);
@@ -225,7 +225,7 @@ Peaks trapezoidPeaks(const Model& M, LegModel legs) {
   for (double t : times) {
     for (int i = 0; i < 3; ++i) thesisTrapezoid(t, 720, 180, q[i], qd[i], qdd[i]);
     thesisTrapezoid(t, 1430, 171, q[3], qd[3], qdd[3]);
-    inverseDynamics(M, ws, q, qd, qdd, o, tau);
+    inverseDynamics(M, data, q, qd, qdd, o, tau);
     for (int i = 0; i < 4; ++i)
       if (std::abs(tau[i]) > P.peak[i]) {
         P.peak[i] = std::abs(tau[i]);

@@ -158,7 +158,7 @@ TEST_CASE("ik: numeric solver ≥ 99.9 % inside the limits on reachable targets,
   for (const bool analytic : {true, false})
     for (const char* name : {"puma560", "prototype-4a", "stanford"}) {
       const Model m = builtinModel(name);
-      Data ws(m);
+      Data data(m);
       IkOptions opt;
       opt.restarts = 50;
       std::mt19937 rng(5);
@@ -168,7 +168,7 @@ TEST_CASE("ik: numeric solver ≥ 99.9 % inside the limits on reachable targets,
       for (int k = 0; k < N; ++k) {
         const VecX q = test::randomConfiguration(m, rng);
         const VecX seed = test::randomConfiguration(m, rng);
-        solveNumeric(m, ws, fkPose(m, q), seed, opt, r, analytic);
+        ikNumeric(m, data, fkPose(m, q), seed, opt, r, analytic);
         if (r.status == IkStatus::Ok && r.position_error <= 1e-6 && r.orientation_error <= 1e-6 && withinLimits(m, r.q))
           ++ok;
       }
@@ -181,7 +181,7 @@ TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution 
           "[ik]") {
   for (const char* name : {"puma560", "prototype-4a"}) {
     const Model m = builtinModel(name);
-    Data ws(m);
+    Data data(m);
     ClosedIkSolutions cs;
     IkResult r;
     std::mt19937 rng(17);
@@ -191,10 +191,10 @@ TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution 
       const VecX q = test::randomConfiguration(m, rng);
       const VecX seed = test::randomConfiguration(m, rng);
       const SE3 T = fkPose(m, q);
-      solveNumeric(m, ws, T, seed, {}, r);  // restarts = 0: one start
+      ikNumeric(m, data, T, seed, {}, r);  // restarts = 0: one start
       if (r.status == IkStatus::Ok && r.position_error <= 1e-9 && r.orientation_error <= 1e-9 && withinLimits(m, r.q))
         ++ok;
-      ikClosed(m, ws, T, seed.data(), cs);
+      ikClosed(m, data, T, seed.data(), cs);
       REQUIRE(cs.n_inside >= 1);  // q itself is inside the limits
       // the closed-form solution inside the limits nearest the seed (sol[0]), polished
       double d = 0;
@@ -217,7 +217,7 @@ TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution 
   }
   // without limits: the nearest of all closed-form solutions
   const Model m = builtinModel("puma560");
-  Data ws(m);
+  Data data(m);
   IkOptions free;
   free.respect_limits = false;
   ClosedIkSolutions cs;
@@ -226,9 +226,9 @@ TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution 
   for (int k = 0; k < 200; ++k) {
     const VecX q = test::randomConfiguration(m, rng), seed = test::randomConfiguration(m, rng);
     const SE3 T = fkPose(m, q);
-    solveNumeric(m, ws, T, seed, free, r);
+    ikNumeric(m, data, T, seed, free, r);
     REQUIRE(r.status == IkStatus::Ok);
-    ikClosed(m, ws, T, seed.data(), cs);
+    ikClosed(m, data, T, seed.data(), cs);
     double dmin = kInf;
     for (int s = 0; s < cs.count; ++s) {
       double ds = 0;
@@ -249,7 +249,7 @@ TEST_CASE("ik: closed form, numeric and the seed agree on the prototype", "[ik]"
     const SE3 T = fkPose(m, q);
     Data d(m);
     IkResult n;
-    solveNumeric(m, d, T, test::randomConfiguration(m, rng), opt, n, /*analytic_start=*/false);  // a numeric peer
+    ikNumeric(m, d, T, test::randomConfiguration(m, rng), opt, n, /*analytic_start=*/false);  // a numeric peer
     REQUIRE(n.status == IkStatus::Ok);
     const IkAllResult c = ikAll(m, T, IkMethod::Closed, {});
     REQUIRE(c.solutions.size() == 1);
@@ -259,7 +259,7 @@ TEST_CASE("ik: closed form, numeric and the seed agree on the prototype", "[ik]"
 
 TEST_CASE("ik: numeric continuity, a dragged target never flips branch", "[ik]") {
   const Model m = builtinModel("puma560");
-  Data ws(m);
+  Data data(m);
   VecX q(6);
   q << 0.1, 0.6, -1.2, 0.3, 0.9, 0.2;
   VecX qdrag = q;
@@ -269,7 +269,7 @@ TEST_CASE("ik: numeric continuity, a dragged target never flips branch", "[ik]")
     qt[0] += 0.004 * k;
     qt[1] += 0.002 * k;
     qt[4] -= 0.003 * k;
-    solveNumeric(m, ws, fkPose(m, qt), qdrag, {}, r);
+    ikNumeric(m, data, fkPose(m, qt), qdrag, {}, r);
     REQUIRE(r.status == IkStatus::Ok);
     CHECK((r.q - qdrag).cwiseAbs().maxCoeff() < 0.05);  // small step, same branch
     CHECK((r.q - qt).cwiseAbs().maxCoeff() < 1e-7);
@@ -287,7 +287,7 @@ TEST_CASE("ik: reduced mobility — least squares, position-only, weights", "[ik
   T.R = T.R * Eigen::AngleAxisd(0.3, Vec3::UnitX()).toRotationMatrix();
   IkOptions opt;
   opt.restarts = 10;
-  const IkResult ls = solveNumeric(m, T, q, opt);
+  const IkResult ls = ikNumeric(m, T, q, opt);
   CHECK(ls.status == IkStatus::Unreachable);
   CHECK(ls.residual > 1e-3);
   CHECK(withinLimits(m, ls.q));
@@ -304,13 +304,13 @@ TEST_CASE("ik: reduced mobility — least squares, position-only, weights", "[ik
   }
   // position only reaches the position exactly
   opt.position_only = true;
-  const IkResult po = solveNumeric(m, T, q, opt);
+  const IkResult po = ikNumeric(m, T, q, opt);
   CHECK(po.status == IkStatus::Ok);
   CHECK(po.position_error < 1e-9);
   // a heavy orientation weight trades position for orientation
   IkOptions ow;
   ow.orientation_weight = 100;
-  const IkResult wo = solveNumeric(m, T, q, ow);
+  const IkResult wo = ikNumeric(m, T, q, ow);
   CHECK(wo.orientation_error < ls.orientation_error);
   CHECK(wo.position_error > ls.position_error);
   // closed form agrees on the status
@@ -331,7 +331,7 @@ TEST_CASE("ik: targets reachable only outside the limits report 'limits'", "[ik]
   opt.restarts = 5;
   VecX near = q;
   near[0] = 70 * kDeg;  // the user is inside the limits, the target moves beyond joint 1's limit
-  const IkResult n = solveNumeric(m, T, near, opt);
+  const IkResult n = ikNumeric(m, T, near, opt);
   CHECK(n.status == IkStatus::Limits);
   CHECK(withinLimits(m, n.q));  // the returned q stays inside the limits
   // a target at the joint limits is solved exactly
@@ -372,7 +372,7 @@ TEST_CASE("ik: an unreachable target's nearest configuration stays inside the li
       X.p = Vec3(u(rng), u(rng), u(rng)) * 0.6;
       VecX seed(4);
       for (int i = 0; i < 4; ++i) seed[i] = (180 + 110 * u(rng)) * kDeg;
-      solveNumeric(m, d, X, seed, opt, out);
+      ikNumeric(m, d, X, seed, opt, out);
       if (out.status != IkStatus::Unreachable) continue;
       ++unreachable;
       INFO(name << " target " << k);
@@ -435,10 +435,10 @@ TEST_CASE("ik: malformed targets and options are rejected with a named error", "
   const Model m = builtinModel("puma560");
   VecX seed = VecX::Zero(6);
   seed[2] = std::nan("");
-  CHECK_THROWS_WITH(solveNumeric(m, SE3::Identity(), seed, {}), Catch::Contains("q[2]"));
+  CHECK_THROWS_WITH(ikNumeric(m, SE3::Identity(), seed, {}), Catch::Contains("q[2]"));
   IkOptions bad;
   bad.position_weight = -1;
-  CHECK_THROWS_WITH(solveNumeric(m, SE3::Identity(), VecX::Zero(6), bad), Catch::Contains("positionWeight"));
+  CHECK_THROWS_WITH(ikNumeric(m, SE3::Identity(), VecX::Zero(6), bad), Catch::Contains("positionWeight"));
   CHECK_THROWS_WITH(ikAll(builtinModel("stanford"), SE3::Identity(), IkMethod::Closed, {}), Catch::Contains("no closed form"));
   CHECK_THROWS_WITH(ikMethodFromString("magic"), Catch::Contains("method"));
 }
@@ -486,9 +486,9 @@ TEST_CASE("numeric IK: the singularity escape bends the prototype out of its str
   IkOptions opt;
   opt.position_only = true;
   opt.restarts = 0;
-  const IkResult plain = solveNumeric(m, target, home, opt);
+  const IkResult plain = ikNumeric(m, target, home, opt);
   opt.escape_singularity = true;
-  const IkResult escaped = solveNumeric(m, target, home, opt);
+  const IkResult escaped = ikNumeric(m, target, home, opt);
   INFO("plain: " << toString(plain.status) << " residual " << plain.residual);
   CHECK(escaped.status == IkStatus::Ok);
   CHECK(escaped.position_error < 1e-9);
@@ -509,10 +509,10 @@ TEST_CASE("numeric IK: the continuity box (max_step) bounds every joint's step a
   IkOptions opt;
   opt.position_only = true;
   opt.escape_singularity = true;
-  const IkResult free = solveNumeric(m, target, seed, opt);
+  const IkResult free = ikNumeric(m, target, seed, opt);
   const double freeStep = (free.q - seed).cwiseAbs().maxCoeff();
   opt.max_step = 2 * kDeg;
-  const IkResult boxed = solveNumeric(m, target, seed, opt);
+  const IkResult boxed = ikNumeric(m, target, seed, opt);
   const double step = (boxed.q - seed).cwiseAbs().maxCoeff();
   INFO("free: " << toString(free.status) << " step " << freeStep / kDeg << " deg; boxed step " << step / kDeg << " deg");
   CHECK(step <= 2 * kDeg + 1e-12);
@@ -525,9 +525,9 @@ TEST_CASE("numeric IK: the continuity box (max_step) bounds every joint's step a
   forwardKinematics(m, d, inner);
   SE3 near = d.oMtool;
   near.p.z() -= 0.002;
-  const IkResult a = solveNumeric(m, near, inner, opt);
+  const IkResult a = ikNumeric(m, near, inner, opt);
   opt.max_step = 0;
-  const IkResult b = solveNumeric(m, near, inner, opt);
+  const IkResult b = ikNumeric(m, near, inner, opt);
   CHECK(a.status == IkStatus::Ok);
   CHECK(b.status == IkStatus::Ok);
   CHECK((a.q - inner).cwiseAbs().maxCoeff() < 2 * kDeg);
@@ -537,14 +537,14 @@ TEST_CASE("numeric IK: the continuity box (max_step) bounds every joint's step a
   VecX q = seed;
   double err = (p0 - target.p).norm();
   for (int k = 0; k < 200; ++k) {
-    const IkResult r = solveNumeric(m, target, q, opt);
+    const IkResult r = ikNumeric(m, target, q, opt);
     CHECK((r.q - q).cwiseAbs().maxCoeff() <= 2 * kDeg + 1e-12);
     CHECK(r.position_error <= err + 1e-12);
     err = r.position_error;
     q = r.q;
   }
   opt.max_step = -1;
-  CHECK_THROWS_WITH(solveNumeric(m, target, seed, opt), Catch::Contains("options.maxStep"));
+  CHECK_THROWS_WITH(ikNumeric(m, target, seed, opt), Catch::Contains("options.maxStep"));
 }
 
 TEST_CASE("ikAll position-only: min_separation keeps distinct postures of the prototype's one-parameter family", "[ik]") {

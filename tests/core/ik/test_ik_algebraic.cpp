@@ -60,7 +60,7 @@ TEST_CASE("ik algebraic: thesis example end to end", "[ik][algebraic]") {
   const Model m = prototypeInches();
   const SE3 T = fkPose(m, thesisQ());
   AlgebraicReport rep;
-  const IkAllResult r = solveAlgebraic4A(m, T, nullptr, &rep);
+  const IkAllResult r = ikAlgebraic4A(m, T, nullptr, &rep);
   REQUIRE(r.status == IkStatus::Ok);
   REQUIRE(r.solutions.size() == 1);
   for (int i = 0; i < 4; ++i) CHECK(r.solutions[0].q[i] / kDeg == Approx(thesisQ()[i] / kDeg).margin(0.01));
@@ -156,7 +156,7 @@ TEST_CASE("ik algebraic: thesis example end to end", "[ik][algebraic]") {
     CHECK_FALSE(rep.genuine[i2]);
     CHECK(rep.cubic_residual[i1] < 1e-9);  // X1 satisfies all 9 equations exactly
     // X2: a root of the 7 quadrics; no base 2A-IK (the thesis's reason for calling it spurious)
-    CHECK(solveTwoJoint(m, 0, poseFromStudy(rep.intersections[i2]), 1e-6).empty());
+    CHECK(ikTwoJoint(m, 0, poseFromStudy(rep.intersections[i2]), 1e-6).empty());
     Study X = rep.intersections[i1];
     X /= X[0];
     CHECK(X[3] != Approx(-0.457).margin(5e-3));  // the printed digit is wrong
@@ -182,8 +182,8 @@ TEST_CASE("ik algebraic: thesis example end to end", "[ik][algebraic]") {
     off.tail<4>() = Eigen::Vector4d(-3, 4, 1, 0);
     off[7] = -(off[0] * off[4] + off[1] * off[5] + off[2] * off[6]) / off[3];
     CHECK(std::max(rep.left.residual(off), rep.right.residual(off)) > 5e-2);
-    CHECK(solveTwoJoint(m, 0, poseFromStudy(X1p), 2e-3).size() == 1);
-    CHECK(solveTwoJoint(m, 0, poseFromStudy(X2), 2e-3).empty());
+    CHECK(ikTwoJoint(m, 0, poseFromStudy(X1p), 2e-3).size() == 1);
+    CHECK(ikTwoJoint(m, 0, poseFromStudy(X2), 2e-3).empty());
   }
 }
 
@@ -230,7 +230,7 @@ TEST_CASE("ik algebraic: general 4A-chains (random DH, not prototype class) veri
     for (int i = 0; i < 4; ++i) q[i] = 2 * kPi * (1 + U(rng));
     const SE3 T = fkPose(m, q);
     AlgebraicReport rep;
-    const IkAllResult r = solveAlgebraic4A(m, T, nullptr, &rep);
+    const IkAllResult r = ikAlgebraic4A(m, T, nullptr, &rep);
     INFO("trial " << trial << ": " << r.note);
     CHECK(rep.intersection_method == "homotopy");
     REQUIRE(r.status == IkStatus::Ok);

@@ -1,5 +1,5 @@
 // The IK hot paths allocate nothing once their Data has solved once: ikClosed (regular and degenerate
-// targets) and solveNumeric (with restarts). Counted by an interposed malloc that counts only while a
+// targets) and ikNumeric (with restarts). Counted by an interposed malloc that counts only while a
 // test enables it (checked first to see a vector's allocation).
 #include <catch2/catch.hpp>
 
@@ -68,7 +68,7 @@ TEST_CASE("ik alloc: ikClosed allocates nothing after the first solve, degenerat
   }
 }
 
-TEST_CASE("ik alloc: solveNumeric with restarts allocates nothing after the first solve", "[ik]") {
+TEST_CASE("ik alloc: ikNumeric with restarts allocates nothing after the first solve", "[ik]") {
   for (const char* name : {"puma560", "prototype-4a", "stanford"}) {
     const Model m = builtinModel(name);
     std::vector<VecX> seeds;
@@ -78,11 +78,11 @@ TEST_CASE("ik alloc: solveNumeric with restarts allocates nothing after the firs
     opt.restarts = 20;
     IkResult r;
     for (const bool analytic : {true, false}) {  // with the analytic warm start and purely numeric
-      solveNumeric(m, d, T[0], seeds[0], opt, r, analytic);
+      ikNumeric(m, d, T[0], seeds[0], opt, r, analytic);
       int ok = 0;
       const long n = allocationsOf([&] {
         for (size_t k = 0; k < T.size(); ++k) {
-          solveNumeric(m, d, T[k], seeds[k], opt, r, analytic);
+          ikNumeric(m, d, T[k], seeds[k], opt, r, analytic);
           ok += r.status == IkStatus::Ok;
         }
       });

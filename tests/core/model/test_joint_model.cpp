@@ -306,3 +306,17 @@ TEST_CASE("joint model: placeLink is pre·Rz(θ)·Tz(dz)·post in each placement
   const FixedTransform X = FixedTransform::xform(-0.83, 0.31);
   CHECK(X.toSE3() == rotX(-0.83) * translation(Vec3(0.31, 0, 0)));
 }
+
+TEST_CASE("joint model: isAngular(kind) and JointModel::angular() give one answer for every kind", "[joint]") {
+  for (JointKind k : {JointKind::R, JointKind::P, JointKind::H, JointKind::A, JointKind::Law, JointKind::Fixed}) {
+    Joint j;
+    j.kind = k;
+    j.rho = 0.1;
+    j.pitch = 0.01;
+    j.law.c1 = 0.02;
+    INFO(toString(k));
+    CHECK(isAngular(k) == makeJointModel(j, DHConvention::Standard, k == JointKind::Fixed ? -1 : 0).angular());
+  }
+  CHECK_FALSE(isAngular(JointKind::Fixed));  // was true before issue 31
+  CHECK_FALSE(isAngular(JointKind::P));
+}

@@ -366,8 +366,8 @@ TEST_CASE("Workspace: errors name the option", "[workspace][errors]") {
   o.refine = 1;
   const Model p = modelFromJsonString(R"({"schema_version":1,"name":"p","joints":[{"kind":"P"}]})");
   CHECK_THROWS_WITH(WorkspaceJob(p, o), Catch::StartsWith("joints[0].limits: the workspace needs finite"));
-  CHECK_THROWS_WITH(parseWorkspaceMethod("fast"), Catch::StartsWith("method: unknown 'fast'"));
-  CHECK_THROWS_WITH(parseRepresentative("middle"), Catch::StartsWith("representative: unknown"));
+  CHECK_THROWS_WITH(workspaceMethodFromString("fast"), Catch::StartsWith("method: unknown 'fast'"));
+  CHECK_THROWS_WITH(representativeFromString("middle"), Catch::StartsWith("representative: unknown"));
   // An unbounded revolute joint sweeps one full turn.
   const Model r = modelFromJsonString(R"({"schema_version":1,"name":"r","joints":[{"kind":"R","a":1}]})");
   o.voxel = 0.05;
@@ -598,4 +598,15 @@ TEST_CASE("Workspace: the pruned sweep keeps slicing, progress and cancellation"
   CHECK(cut.run(1e6));  // a cancelled job does no more work
   CHECK(cut.result().evaluations < all.evaluations);
   CHECK(cut.result().count() <= all.count());
+}
+
+TEST_CASE("Workspace: method and representative names, one spelling each (the words toString writes)", "[workspace]") {
+  for (WorkspaceMethod m : {WorkspaceMethod::Robinson, WorkspaceMethod::Castelli, WorkspaceMethod::MonteCarlo})
+    CHECK(workspaceMethodFromString(toString(m)) == m);
+  for (Representative r : {Representative::Centre, Representative::Witness, Representative::NearCorner, Representative::FarCorner})
+    CHECK(representativeFromString(toString(r)) == r);
+  // the second spellings accepted before issue 31
+  CHECK_THROWS_WITH(workspaceMethodFromString("monte-carlo"), "method: unknown 'monte-carlo' (expected robinson, castelli or montecarlo)");
+  for (const char* old : {"center", "near-corner", "far-corner"})
+    CHECK_THROWS_WITH(representativeFromString(old), Catch::Contains("(expected centre, witness, near or far)"));
 }

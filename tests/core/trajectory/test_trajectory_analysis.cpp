@@ -38,7 +38,7 @@ TEST_CASE("single A-pair: RNEA with each leg model equals the closed form (Robin
   std::uniform_real_distribution<double> th(60 * kDeg, 300 * kDeg), rate(-4, 4);
   for (Mounting mt : {Mounting::Vertical, Mounting::Horizontal}) {
     const Model m = apairStudyModel(p, mt);
-    Data ws(m);
+    Data data(m);
     for (LegModel legs : {LegModel::Massless, LegModel::Lumped, LegModel::Full, LegModel::PotentialOnly}) {
       DynamicsOptions o;
       o.legs = legs;
@@ -47,7 +47,7 @@ TEST_CASE("single A-pair: RNEA with each leg model equals the closed form (Robin
         q << th(rng);
         qd << rate(rng);
         qdd << 5 * rate(rng);
-        inverseDynamics(m, ws, q, qd, qdd, o, tau);
+        inverseDynamics(m, data, q, qd, qdd, o, tau);
         const double ref = apairStudyTorque(p, legs, mt, q[0], qd[0], qdd[0]);
         INFO("legs " << static_cast<int>(legs) << " mounting " << static_cast<int>(mt) << " q " << q[0]);
         CHECK(tau[0] == Approx(ref).epsilon(1e-10).margin(1e-12));
@@ -102,8 +102,8 @@ TEST_CASE("analysis: work along the thesis trapezoid, energy balance, effort pea
   DynamicsOptions o;
   const TrajectoryAnalysis a = analyzeTrajectory(m, tr, o);
   // rest to rest: Σ net work = ΔPE
-  Data ws(m);
-  const double dPE = potentialEnergy(m, ws, s.to, o) - potentialEnergy(m, ws, s.from, o);
+  Data data(m);
+  const double dPE = potentialEnergy(m, data, s.to, o) - potentialEnergy(m, data, s.from, o);
   CHECK(a.net_work.sum() == Approx(dPE).margin(1e-4 * a.total_work));
   CHECK(a.total_work >= std::abs(a.net_work.sum()));
   for (int i = 0; i < 4; ++i) {

@@ -23,7 +23,7 @@
 namespace achain {
 
 
-/// "massless" | "lumped" | "full" | "potential" (also accepted: "pe", "potential-only").
+/// "massless" | "lumped" | "full" | "potential" (one spelling each; toString writes the same words).
 LegModel legModelFromString(const std::string& s);
 const char* toString(LegModel m);
 

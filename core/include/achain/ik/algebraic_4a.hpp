@@ -55,7 +55,7 @@ ConstraintVariety implicitizeTwoJoint(const std::function<SE3(double, double)>& 
 /// Two-joint sub-IK of joints `first`, `first + 1` of a standard-DH serial chain S: every (q_a, q_b)
 /// with pose(q_a, q_b) = T (720° branches of A-pairs included), verified to `tol`. Used to recover
 /// (u1, u2), (u3, u4) and to reject spurious intersection points.
-std::vector<Eigen::Vector2d> solveTwoJoint(const Model& S, int first, const SE3& T, double tol = 1e-7);
+std::vector<Eigen::Vector2d> ikTwoJoint(const Model& S, int first, const SE3& T, double tol = 1e-7);
 
 /// What the algebraic method did (for tests and the CLI): the two varieties (right one in Σ0), the
 /// Study parameters of the inverse target used in the transfer, the intersection points and which
@@ -83,7 +83,7 @@ struct AlgebraicReport {
 /// two-joint sub-IKs, reject spurious points (no sub-IK), θ_v = 4·atan(u). No computer algebra; runs
 /// in wasm. The grid intersection is kept only as a fallback for varieties without 7 independent
 /// quadrics.
-IkAllResult solveAlgebraic4A(const Model& model, const SE3& target, const VecX* seed = nullptr,
+IkAllResult ikAlgebraic4A(const Model& model, const SE3& target, const VecX* seed = nullptr,
                              AlgebraicReport* report = nullptr);
 
 }  // namespace achain

@@ -24,10 +24,10 @@ namespace achain {
 /// Status: ok, unreachable (q = best least-squares configuration, residual = its weighted error),
 /// limits (the target is reached only when limits are ignored; q is that configuration).
 /// Throws Error for a malformed seed; the target must come from checkTarget().
-void solveNumeric(const Model& model, Data& data, const SE3& target, const VecX& seed, const IkOptions& options,
+void ikNumeric(const Model& model, Data& data, const SE3& target, const VecX& seed, const IkOptions& options,
                   IkResult& out, bool analytic_start = true);
 
 /// Convenience overload (allocates a Data).
-IkResult solveNumeric(const Model& model, const SE3& target, const VecX& seed, const IkOptions& options = {});
+IkResult ikNumeric(const Model& model, const SE3& target, const VecX& seed, const IkOptions& options = {});
 
 }  // namespace achain

@@ -40,7 +40,7 @@ inline void nearestLeastSquares(const Model& m, Data& data, const SE3& target, c
       if (!m.jmodels[j].independent) continue;
       s0[m.idx_q[j]] = std::min(std::max(s0[m.idx_q[j]], L.lower), L.upper);
     }
-    solveNumeric(m, data, target, s0, opt, r);
+    ikNumeric(m, data, target, s0, opt, r);
     // the first start is kept even when its residual is not finite, so `nearest` always holds a configuration
     if (best.q.size() == 0 || r.residual < best.residual) best = r;
   }

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 
 namespace achain {
 

@@ -1,11 +1,11 @@
 // The optional "loop" section of a robot file (docs/robot-format.md#loops): the loop-closure
-// constraint of a single closed loop (dynamics/closed_chain.hpp), in the file's units.
+// constraint of a single closed loop (closed_chains/loop_closure.hpp), in the file's units.
 #pragma once
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
 
 namespace achain {
 

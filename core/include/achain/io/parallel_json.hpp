@@ -1,14 +1,14 @@
 // The parallel robot file (docs/robot-format.md#parallel-mechanisms): one JSON document with a "parallel"
 // section whose legs are ordinary robot descriptions (modelFromJson per leg), read into a ParallelRobot
-// (dynamics/parallel_robot.hpp). Built-in parallel robots live in core/robots/parallel/*.json, apart from
-// the serial built-ins (builtinRobots(): every one of those is a Model).
+// (closed_chains/parallel_robot.hpp). readRobot (io/robot.hpp) reads a parallel robot file or built-in
+// (core/robots/parallel/*.json, builtinParallelRobots()) into Robot::parallel through this reader.
 #pragma once
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include <achain/dynamics/parallel_robot.hpp>
+#include <achain/closed_chains/parallel_robot.hpp>
 #include <achain/model/robots.hpp>
 
 namespace achain {
@@ -18,11 +18,7 @@ namespace achain {
 ParallelRobot parallelFromJson(const nlohmann::json& j);
 ParallelRobot parallelFromJsonString(const std::string& text);
 
-/// The built-in parallel robots (name and file text).
-const std::vector<BuiltinRobot>& builtinParallelRobots();
-/// A built-in parallel robot by name, or else a parallel robot file by path.
-ParallelRobot loadParallel(const std::string& name_or_path);
-/// The text of a built-in parallel robot by name, or else of the file at the path.
-std::string parallelText(const std::string& name_or_path);
+/// True when the document is a parallel robot file (it has a "parallel" section).
+bool isParallelRobot(const nlohmann::json& j);
 
 }  // namespace achain

@@ -1,5 +1,6 @@
 // A robot file read once into one Robot: the Model and, where the file declares them, its loop-closure
-// constraint, its drives (joint flexibility) and its flexible links. Every reader of a robot (the CLI's --robot,
+// constraint, its drives (joint flexibility) and its flexible links; or, for a parallel robot file, its legs and
+// platform (Robot::parallel). Every reader of a robot (the CLI's --robot,
 // the wasm model handle, the benchmarks) goes through readRobot or robotFromJson, so a file is parsed once and
 // its sections agree with the Model they were read against.
 #pragma once
@@ -8,8 +9,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include <achain/dynamics/closed_chain.hpp>
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
+#include <achain/closed_chains/parallel_robot.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 #include <achain/io/urdf.hpp>
 #include <achain/model/flexible_link.hpp>
 #include <achain/model/model.hpp>
@@ -17,8 +19,9 @@
 
 namespace achain {
 
-/// Which reader filled a Robot.
-enum class RobotFormat { Json, Urdf };
+/// Which reader filled a Robot: a robot JSON file, a URDF file, or a parallel robot file (JSON with a
+/// "parallel" section: docs/robot-format.md#parallel-mechanisms).
+enum class RobotFormat { Json, Urdf, Parallel };
 const char* toString(RobotFormat f);
 
 struct Robot {
@@ -26,6 +29,9 @@ struct Robot {
   std::optional<LoopClosure> loop;             ///< the file's "loop" section (docs/robot-format.md#loops)
   std::optional<JointFlexibility> drives;      ///< the joints' "drive" blocks (docs/robot-format.md#drives)
   std::optional<FlexibleLinks> flexible_links; ///< the joints' "flexible" blocks (docs/robot-format.md#flexible-links)
+  /// A parallel robot file's mechanism (format Parallel): its legs (each a Model), platform and actuation. `model`
+  /// is then empty: a parallel robot is not one chain.
+  std::optional<ParallelRobot> parallel;
   RobotFormat format = RobotFormat::Json;
   std::string source;  ///< the built-in's name or the file's path ("" for text), for messages
 
@@ -35,10 +41,14 @@ struct Robot {
   const JointFlexibility& requireDrives() const;
   /// The flexible links, or achain::Error "<source>: the robot file has no flexible link (joints[i].flexible)".
   const FlexibleLinks& requireFlexibleLinks() const;
+  /// The parallel mechanism, or achain::Error "<source>: not a parallel robot file (no parallel section)".
+  const ParallelRobot& requireParallel() const;
+  /// Throws achain::Error "<source>: a parallel robot file (…)" for a parallel robot: for readers of one chain.
+  void requireChain() const;
 };
 
-/// A robot JSON document (docs/robot-format.md): the model and every optional section it has. Throws achain::Error
-/// naming the field ("joints[2].link.mass: …", "loop.coordinates[1]: …").
+/// A robot JSON document (docs/robot-format.md): the model and every optional section it has, or a parallel robot
+/// file's mechanism. Throws achain::Error naming the field ("joints[2].link.mass: …", "loop.coordinates[1]: …").
 Robot robotFromJson(const nlohmann::json& j);
 /// The same from text (bounded JSON parse; a syntax error names its line).
 Robot robotFromJsonString(const std::string& text);
@@ -47,8 +57,10 @@ Robot robotFromJsonString(const std::string& text);
 /// The URDF options are refused for JSON files and built-ins. Errors name the file ("arm.json: joints[1]…").
 Robot readRobot(const std::string& name_or_path, const UrdfOptions& urdf = {});
 
-/// readRobot(…).model, for callers that need only the Model.
+/// readRobot(…).model, for callers that need only the Model (a parallel robot file is refused: requireChain).
 Model loadRobot(const std::string& name_or_path, const UrdfOptions& urdf = {});
+/// readRobot(…).parallel, for callers of a parallel mechanism (another robot is refused: requireParallel).
+ParallelRobot loadParallel(const std::string& name_or_path);
 /// A built-in's Model by name; throws achain::Error listing the known names otherwise.
 Model builtinModel(const std::string& name);
 /// The text of a robot file; throws achain::Error if it cannot be opened or is larger than 16 MiB.

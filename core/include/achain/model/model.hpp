@@ -177,8 +177,9 @@ struct Model {
 /// A rotation whose third column is the unit vector a (R_align for a joint placed by origin/axis).
 Mat3 alignZ(const Vec3& a);
 
-/// True when the joint variable is an angle (R, H, A).
-inline bool isAngular(JointKind k) { return k != JointKind::P; }
+/// True when the joint variable is an angle (R, H, A, law): the joint rotates. The same answer as the joint model's
+/// JointModel::angular() (a fixed joint has no variable and does not rotate), for code that has only the kind.
+inline bool isAngular(JointKind k) { return k != JointKind::P && k != JointKind::Fixed; }
 
 /// The joint model of a joint placed in the model's DH convention and following coordinate `coord` with
 /// u = scale·q + offset (joint.cpp): its motion law and its placement (pre, post).

@@ -11,10 +11,13 @@ struct BuiltinRobot {
   std::string json;  ///< the robot file's text
 };
 
+/// The built-in serial robots (core/robots/*.json): every one is a Model.
 const std::vector<BuiltinRobot>& builtinRobots();
-/// The built-in called `name`, or nullptr: the one lookup by name.
+/// The built-in parallel robots (core/robots/parallel/*.json): parallel robot files, read into Robot::parallel.
+const std::vector<BuiltinRobot>& builtinParallelRobots();
+/// The built-in called `name` (serial or parallel), or nullptr: the one lookup by name.
 const BuiltinRobot* findBuiltinRobot(const std::string& name);
-/// The built-ins' names, comma-separated, for messages.
+/// Every built-in's name (serial, then parallel), comma-separated, for messages.
 std::string builtinRobotNames();
 
 }  // namespace achain

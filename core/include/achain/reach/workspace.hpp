@@ -31,8 +31,8 @@ enum class Representative { Centre, Witness, NearCorner, FarCorner };
 
 const char* toString(WorkspaceMethod m);
 const char* toString(Representative r);
-WorkspaceMethod parseWorkspaceMethod(const std::string& s);   ///< "robinson" | "castelli" | "montecarlo"
-Representative parseRepresentative(const std::string& s);     ///< "centre" | "witness" | "near" | "far"
+WorkspaceMethod workspaceMethodFromString(const std::string& s);   ///< "robinson" | "castelli" | "montecarlo"
+Representative representativeFromString(const std::string& s);     ///< "centre" | "witness" | "near" | "far"
 
 struct WorkspaceOptions {
   double voxel = 0;                   ///< voxel edge, m (required, > 0)

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 #include <achain/trajectory/path.hpp>
 
 namespace achain {

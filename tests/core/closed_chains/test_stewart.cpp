@@ -8,9 +8,10 @@
 
 #include <Eigen/Eigenvalues>
 
-#include <achain/dynamics/parallel_robot.hpp>
+#include <achain/closed_chains/parallel_robot.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/parallel_json.hpp>
+#include <achain/io/robot.hpp>
 #include <achain/kinematics/fk.hpp>
 
 using namespace achain;

@@ -16,7 +16,7 @@
 #pragma once
 #include <functional>
 
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 
 namespace achain {
 

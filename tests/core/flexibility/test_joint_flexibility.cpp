@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include <achain/dynamics/crba.hpp>
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 #include <achain/io/robot.hpp>
 
 #include "dynamics_helpers.hpp"

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "helpers.hpp"
-#include <achain/dynamics/apair_platform.hpp>
+#include <achain/apair/apair_platform.hpp>
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/kinematics/fk.hpp>

@@ -1,12 +1,12 @@
-// Single closed loops by model transfer (Freeman 1985 §IV.A); see closed_chain.hpp for the equations.
-#include <achain/dynamics/closed_chain.hpp>
+// Single closed loops by model transfer (Freeman 1985 §IV.A); see loop_closure.hpp for the equations.
+#include <achain/closed_chains/loop_closure.hpp>
 
 #include <achain/ik/ik.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/transfer.hpp>
 
-#include "influence_rows.hpp"
+#include "dynamics/influence_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -287,101 +287,6 @@ int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Re
 
 namespace achain {
 
-void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& datas, const std::vector<VecX>& q,
-                   bool planar, const PlatformInertia& platform, const DynamicsOptions& options, ParallelModel& out) {
-  const ClosureKind space = planar ? ClosureKind::PlanarPin : ClosureKind::Pose;
-  const int N = closureSpaceSize(space);
-  if (legs.empty()) throw Error("parallel: no legs");
-  if (datas.size() != legs.size() || q.size() != legs.size())
-    throw Error("parallel: " + std::to_string(legs.size()) + " legs need as many Data and q (got " +
-                std::to_string(datas.size()) + ", " + std::to_string(q.size()) + ")");
-  out.N = N;
-  out.Gphi_w.resize(legs.size());
-  out.Hphi_ww.resize(legs.size());
-  out.legs_w.resize(legs.size());
-  out.Gw_phi.resize(legs.size());
-  out.Hw_phiphi.resize(legs.size());
-  out.legs_phi.resize(legs.size());
-  // Platform terms (4-50…4-54).
-  out.w.Istar.setZero(N, N);
-  out.w.Pstar.resize(N, N, N);
-  out.w.Pstar.setZero();
-  out.w.TL.setZero(N);
-  const Vec3 weight = platform.mass * options.gravityOf(legs[0]->gravity);  // at the centroid: no moment
-  if (planar) {
-    out.w.Istar.diagonal() << platform.mass, platform.mass, platform.inertia(2, 2);
-    out.w.TL.head<2>() = weight.head<2>();
-  } else {
-    out.w.TL.head<3>() = weight;
-    out.w.Istar.diagonal().head<3>().setConstant(platform.mass);
-    out.w.Istar.bottomRightCorner<3, 3>() = platform.inertia;
-    // plane 3+l: ẇᵀP ẇ = (ω × IIω)_l, [P_4] = [0 | i_z | −i_y], [P_5] = [−i_z | 0 | i_x], [P_6] = [i_y | −i_x | 0]
-    const Mat3& I = platform.inertia;
-    for (int l = 0; l < 3; ++l) {
-      auto P = out.w.Pstar.plane(3 + l).bottomRightCorner<3, 3>();
-      const int a = (l + 1) % 3, b = (l + 2) % 3;
-      P.col(a) = I.col(b);
-      P.col(b) = -I.col(a);
-    }
-  }
-  Influence inf;
-  for (size_t r = 0; r < legs.size(); ++r) {
-    FreemanModel& open = out.legs_phi[r];
-    MatX& Gw = out.Gw_phi[r];
-    Tensor3& Hw = out.Hw_phiphi[r];
-    const Model& m = *legs[r];
-    const std::string leg = "parallel: leg " + std::to_string(r) + ": ";
-    if (m.nv != N)
-      throw Error(leg + "has " + std::to_string(m.nv) + " coordinates; a " + (planar ? "planar" : "spatial") +
-                  " platform needs " + std::to_string(N) + " per leg");
-    freemanModel(m, datas[r], q[r], VecX::Zero(N), options, open);
-    toolInfluence(m, datas[r], inf, 2);
-    detail::influenceRows(inf, N, [&](int i) { return eRow(space, i); }, Gw, Hw);
-    const int rank = numericRank(Gw);
-    if (rank < N)
-      throw Error(leg + "[G^w_φ] is singular at this configuration (rank " + std::to_string(rank) + " of " +
-                  std::to_string(N) + ")");
-    reverseInfluence(Gw, Hw, out.Gphi_w[r], out.Hphi_ww[r]);  // (4-43…4-45)
-    transferModel(open, Gw, Hw, out.legs_w[r]);              // (4-46), (4-47)
-    out.w.Istar += out.legs_w[r].Istar;                      // (4-48)
-    for (int k = 0; k < N; ++k) out.w.Pstar.plane(k) += out.legs_w[r].Pstar.plane(k);
-    out.w.TL += out.legs_w[r].TL;
-  }
-}
-
-void parallelActuationRows(const ParallelModel& pm, const std::vector<std::pair<int, int>>& actuated, MatX& Gq_w,
-                           Tensor3& Hq_ww) {
-  const int N = pm.N, Q = static_cast<int>(actuated.size());
-  if (Q == 0) throw Error("actuated: no actuated joints given");
-  Gq_w.resize(Q, N);
-  Hq_ww.resize(Q, N, N);
-  for (int n = 0; n < Q; ++n) {
-    const int r = actuated[n].first, m = actuated[n].second;
-    if (r < 0 || r >= static_cast<int>(pm.Gphi_w.size()) || m < 0 || m >= N)
-      throw Error("actuated[" + std::to_string(n) + "]: no joint " + std::to_string(m) + " on leg " + std::to_string(r));
-    Gq_w.row(n) = pm.Gphi_w[r].row(m);                       // (4-56…4-58)
-    Hq_ww.plane(n) = pm.Hphi_ww[r].plane(m);                 // (4-59), (4-60)
-  }
-}
-
-void parallelActuate(const ParallelModel& pm, const std::vector<std::pair<int, int>>& actuated, MatX& Gq_w,
-                     Tensor3& Hq_ww, FreemanModel& out) {
-  const int N = pm.N;
-  if (static_cast<int>(actuated.size()) != N)
-    throw Error("actuated: the platform has " + std::to_string(N) + " freedoms; " + std::to_string(actuated.size()) +
-                " actuated joints given");
-  parallelActuationRows(pm, actuated, Gq_w, Hq_ww);
-  const int rank = numericRank(Gq_w);
-  if (rank < N)
-    throw Error("actuated: [G^q_w] is singular at this configuration (rank " + std::to_string(rank) + " of " +
-                std::to_string(N) + ")");
-  transferModel(pm.w, Gq_w, Hq_ww, out);  // (4-61…4-64)
-}
-
-}  // namespace achain
-
-namespace achain {
-
 void closedChainForwardDynamics(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd,
                                 const Eigen::Ref<const VecX>& Ty, Eigen::Ref<VecX> ydd) {
   const int Y = static_cast<int>(cm.y_in_w.size());
@@ -438,51 +343,6 @@ void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Ei
   closeLoop(model, data, loop, qs, planar ? VecX(y.tail(1)) : VecX());
   closedChainModel(model, data, loop, qs, VecX::Zero(model.nv), options, cm);
   q = qs;
-}
-
-}  // namespace achain
-
-namespace achain {
-
-void redundantTransfer(const MatX& Gu_q, const Tensor3& Hu_qq, const FreemanModel& model_q, RedundantTransfer& out) {
-  const int N = static_cast<int>(Gu_q.rows()), M = static_cast<int>(Gu_q.cols());
-  if (N >= M || model_q.Istar.rows() != M || Hu_qq.planes() != N || Hu_qq.rows() != M)
-    throw Error("redundant: [G^u_q] must be N×M with N < M, [H^u_qq] N×M×M and I*_qq M×M (got " + std::to_string(N) +
-                "×" + std::to_string(M) + ")");
-  Eigen::LLT<MatX> llt(model_q.Istar);
-  if (llt.info() != Eigen::Success) throw Error("redundant: I*_qq is not positive definite");
-  const MatX IinvGt = llt.solve(Gu_q.transpose());  // I*⁻¹Gᵀ
-  const MatX Lambda_inv = Gu_q * IinvGt;            // G I*⁻¹ Gᵀ
-  Eigen::FullPivLU<MatX> lu(Lambda_inv);
-  lu.setThreshold(1e-12);
-  if (lu.rank() < N)
-    throw Error("redundant: [G^u_q] has rank " + std::to_string(lu.rank()) + " < " + std::to_string(N) +
-                " at this configuration (the task cannot be driven)");
-  out.Gq_u = IinvGt * lu.inverse();                                     // (4-70)
-  Tensor3 tmp;
-  dot(out.Gq_u, Hu_qq, tmp);                                            // [G^q_u] ∘ [H^u_qq]
-  congruence(out.Gq_u, tmp, out.Gq_u, out.Hq_uu);                       // (4-72)
-  for (int p = 0; p < out.Hq_uu.planes(); ++p) out.Hq_uu.plane(p) *= -1;
-  out.Iqu = model_q.Istar * out.Gq_u;                                   // (4-74)
-  dot(out.Iqu, Hu_qq, tmp);                                             // I*_qu ∘ [H^u_qq]  (M×M×M)
-  for (int p = 0; p < M; ++p) tmp.plane(p) = model_q.Pstar.plane(p) - tmp.plane(p);
-  congruence(out.Gq_u, tmp, out.Gq_u, out.Pquu);                        // (4-75)
-}
-
-void overconstrainedTransfer(const MatX& Gq_u, const FreemanModel& model_u, FreemanModel& out) {
-  const int Q = static_cast<int>(Gq_u.rows()), N = static_cast<int>(Gq_u.cols());
-  if (Q < N || model_u.Istar.rows() != N)
-    throw Error("overconstrained: [G^q_u] must be Q×N with Q ≥ N and I*_uu N×N (got " + std::to_string(Q) + "×" +
-                std::to_string(N) + ")");
-  Eigen::FullPivLU<MatX> lu(Gq_u.transpose() * Gq_u);
-  lu.setThreshold(1e-12);
-  if (lu.rank() < N)
-    throw Error("overconstrained: [G^q_u] has rank " + std::to_string(lu.rank()) + " < " + std::to_string(N) +
-                ": the actuators cannot hold the body at this configuration");
-  const MatX L = Gq_u * lu.inverse();  // [G^u_q]^{-LT} (4-86)
-  out.Istar = L * model_u.Istar;       // (4-88)
-  dot(L, model_u.Pstar, out.Pstar);    // (4-89)
-  out.TL = L * model_u.TL;             // (4-90)
 }
 
 }  // namespace achain

@@ -1,4 +1,4 @@
-#include <achain/dynamics/flexible_chain.hpp>
+#include <achain/flexibility/flexible_chain.hpp>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <string>
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
+#include <achain/closed_chains/parallel.hpp>
+#include <achain/closed_chains/redundant.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/kinematics/influence.hpp>

@@ -1,4 +1,4 @@
-#include <achain/dynamics/flexible_joint_sim.hpp>
+#include <achain/flexibility/flexible_joint_sim.hpp>
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include <achain/dynamics/flexible_joint_sim.hpp>
+#include <achain/flexibility/flexible_joint_sim.hpp>
 #include <achain/dynamics/integrate.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/robot.hpp>

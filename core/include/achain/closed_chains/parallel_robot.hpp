@@ -4,7 +4,7 @@
 // (io/parallel_json.hpp, docs/robot-format.md#parallel-mechanisms) or built in code.
 //
 // At a platform pose every leg's joints follow by Newton on its tool pose (legInverseKinematics); the legs are
-// then transferred to w and summed with the platform (parallelModel, closed_chain.hpp), and actuated at the
+// then transferred to w and summed with the platform (parallelModel, closed_chains/parallel.hpp), and actuated at the
 // declared joints (parallelActuate). The loads the actuators apply for platform rates (ẇ, ẅ):
 //   q̇ = [G^q_w] ẇ,  q̈ = [G^q_w] ẅ + ẇᵀ[H^q_ww] ẇ,  T_q = I*_qq q̈ + q̇ᵀP*_qqq q̇ − T^L_q
 //   (= [G^w_q]ᵀ T_w with T_w = I*_ww ẅ + ẇᵀP*_www ẇ − T^L_w, the load on the platform's freedoms).
@@ -15,7 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
+#include <achain/closed_chains/parallel.hpp>
 
 namespace achain {
 

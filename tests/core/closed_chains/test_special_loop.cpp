@@ -7,7 +7,7 @@
 #include <string>
 
 #include <achain/dynamics/rnea.hpp>
-#include <achain/dynamics/special_loop.hpp>
+#include <achain/closed_chains/special_loop.hpp>
 #include <achain/io/model_json.hpp>
 
 using namespace achain;

@@ -1,5 +1,5 @@
 // Special single loops by the null space of the constraint (Freeman App. D); see special_loop.hpp.
-#include <achain/dynamics/special_loop.hpp>
+#include <achain/closed_chains/special_loop.hpp>
 
 #include <achain/ik/ik.hpp>
 #include <achain/kinematics/fk.hpp>
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "influence_rows.hpp"
+#include "dynamics/influence_rows.hpp"
 
 namespace achain {
 

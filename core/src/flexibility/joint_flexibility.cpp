@@ -1,4 +1,4 @@
-#include <achain/dynamics/joint_flexibility.hpp>
+#include <achain/flexibility/joint_flexibility.hpp>
 
 #include <cmath>
 

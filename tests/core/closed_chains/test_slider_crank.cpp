@@ -13,9 +13,9 @@
 #include <Eigen/Eigenvalues>
 #include <nlohmann/json.hpp>
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
 #include <achain/dynamics/rnea.hpp>
-#include <achain/dynamics/special_loop.hpp>
+#include <achain/closed_chains/special_loop.hpp>
 #include <achain/io/loop_json.hpp>
 #include <achain/io/model_json.hpp>
 #include <achain/kinematics/fk.hpp>

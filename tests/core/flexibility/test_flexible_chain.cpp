@@ -9,7 +9,7 @@
 
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
-#include <achain/dynamics/flexible_chain.hpp>
+#include <achain/flexibility/flexible_chain.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/flexible_json.hpp>
 #include <achain/io/json_text.hpp>

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include <achain/dynamics/closed_chain.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/loop_json.hpp>
