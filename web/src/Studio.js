@@ -5,7 +5,7 @@ import * as THREE from 'three';
 import { Viewport } from './three/Viewport.js';
 import { ChainView } from './three/ChainView.js';
 import { PoseReadout } from './ui/PoseReadout.js';
-import { homeConfiguration, makeUnits, jointRange, DEG } from './core/units.js';
+import { homeConfiguration, makeUnits, jointRange, DEG } from './lib/units.js';
 
 export class Studio extends EventTarget {
   constructor(achain, els) {

@@ -25,8 +25,8 @@ import { ChainView } from '../three/ChainView.js';
 import { DragIk } from '../three/DragIk.js';
 import { JointSliders } from '../ui/JointSliders.js';
 import { PoseReadout } from '../ui/PoseReadout.js';
-import { homeConfiguration, makeUnits, DEG, jointRange } from '../core/units.js';
-import { closeAt, loopCoordinates } from '../core/loop.js';
+import { homeConfiguration, makeUnits, DEG, jointRange } from '../lib/units.js';
+import { closeAt, loopCoordinates } from '../lib/loop.js';
 
 const CSS = `
 :host { display: block; position: relative; height: var(--achain-height, 360px); border: 1px solid #25324d; border-radius: 8px; overflow: hidden;

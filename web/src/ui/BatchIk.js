@@ -4,7 +4,7 @@
 // row-major poses pasted as JSON. Every pose is solved by the core's model.solveNumeric seeded with the
 // previous answer (the first with the current q), so the joint path stays on one branch.
 import * as THREE from 'three';
-import { DEG, fmt, lengthFactor } from '../core/units.js';
+import { DEG, fmt, lengthFactor } from '../lib/units.js';
 
 const MAX_DRAWN = 4000; // points of the path lines drawn (the job itself may hold many more poses)
 

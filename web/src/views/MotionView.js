@@ -5,9 +5,9 @@
 // present. Plots: uPlot, in a dock over the 3D view.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { fmt, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
+import { fmt, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../lib/units.js';
 import { escapeHtml } from '../ui/html.js';
-import { defaultMove, isThesisRobot } from '../core/plans.js';
+import { defaultMove, isThesisRobot } from '../lib/plans.js';
 
 const COLOURS = ['#60a5fa', '#f472b6', '#4ade80', '#facc15', '#fb923c', '#a78bfa', '#22d3ee', '#f87171'];
 const INLBF = 0.112984829; // N·m per in·lbf

@@ -6,7 +6,7 @@ import * as THREE from 'three';
 import { JointSliders } from '../ui/JointSliders.js';
 import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
 import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
-import { ANGULAR, DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
+import { ANGULAR, DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../lib/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
 import { LoopPanel } from '../ui/LoopPanel.js';
 

@@ -12,8 +12,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { FlexibleLinksPanel } from '../ui/FlexibleLinksPanel.js';
 import prototypeDrive from '../../../core/robots/variants/prototype-4a-drive.json?raw';
-import { fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
-import { defaultMove, isThesisRobot } from '../core/plans.js';
+import { fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../lib/units.js';
+import { defaultMove, isThesisRobot } from '../lib/plans.js';
 import { escapeHtml } from '../ui/html.js';
 
 const SHAPERS = [['none', 'unshaped', '#f87171'], ['zv', 'ZV', '#facc15'], ['zvd', 'ZVD', '#4ade80']];

@@ -4,7 +4,7 @@
 // section area).
 import * as THREE from 'three';
 import { Studio } from '../Studio.js';
-import { INCH, fmt, lengthFactor } from '../core/units.js';
+import { INCH, fmt, lengthFactor } from '../lib/units.js';
 import { escapeHtml } from '../ui/html.js';
 
 const ESTIMATE_DELAY_MS = 250;
