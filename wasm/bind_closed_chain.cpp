@@ -14,14 +14,17 @@
 using namespace emscripten;
 
 namespace achain::wasm {
-namespace {
 
+/// The closed chain's scratch of one model handle (WasmModel::loop_state).
 struct LoopState {
   explicit LoopState(const Model& m) : ws(m) {}
   Data ws;
   ClosedChainModel cm;
   VecX q, f, yd, ydd, Ty, Tc, qd, qdd, y;
 };
+void destroy(LoopState* p) { delete p; }
+
+namespace {
 
 const LoopClosure& requireLoop(const WasmModel& h, const char* what) {
   if (!h.loop)
@@ -31,8 +34,8 @@ const LoopClosure& requireLoop(const WasmModel& h, const char* what) {
 }
 
 LoopState& loopState(WasmModel& h) {
-  if (!h.loop_state) h.loop_state = std::make_shared<LoopState>(h.model);
-  return *static_cast<LoopState*>(h.loop_state.get());
+  if (!h.loop_state) h.loop_state.reset(new LoopState(h.model));
+  return *h.loop_state;
 }
 
 /// The closed chain's coordinate count: y = (α; f), M − R numbers.

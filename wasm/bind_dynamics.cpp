@@ -23,7 +23,6 @@
 using namespace emscripten;
 
 namespace achain::wasm {
-namespace {
 
 /// The dynamics scratch of one model handle, kept in WasmModel::dynamics_state: created on first
 /// use and freed with the handle (the handle's model never changes, so it never needs rebuilding).
@@ -42,10 +41,14 @@ struct DynState {
   std::vector<double> rows;  ///< simulate / computedTorque results (a view of it goes to JS, copied at once)
   std::vector<double> series;  ///< dynSeries: the samples split into q, q̇, q̈/τ blocks (state-major each)
 };
+void destroy(DynState* p) { delete p; }
+
+namespace {
+
 
 DynState& state(WasmModel& h) {
-  if (!h.dynamics_state) h.dynamics_state = std::make_shared<DynState>(h.model);
-  return *static_cast<DynState*>(h.dynamics_state.get());
+  if (!h.dynamics_state) h.dynamics_state.reset(new DynState(h.model));
+  return *h.dynamics_state;
 }
 
 DynamicsOptions options(const WasmModel& h, int legs, int flags, int offset) {
