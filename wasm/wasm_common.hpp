@@ -53,7 +53,8 @@ struct WasmModel {
   /// A robot file read once (io/robot.hpp): its Model and the sections it declares.
   explicit WasmModel(Robot r)
       : model(std::move(r.model)), data(model), q(VecX::Zero(model.nq)), in(64), out(64), loop(std::move(r.loop)),
-        drives(std::move(r.drives)), flexible_links(std::move(r.flexible_links)) {}
+        drives(std::move(r.drives)), flexible_links(std::move(r.flexible_links)),
+        defaults(std::move(r.defaults)) {}
   Model model;
   Data data;
   VecX q;                    ///< configuration read from `in`
@@ -71,6 +72,8 @@ struct WasmModel {
   std::optional<FlexibleLinks> flexible_links;
   /// The flexible chain and its scratch (bind_flexible_chain.cpp), created on first use.
   StatePtr<FlexState> flex_state;
+  /// The robot file's "defaults" section (io/robot.hpp RobotDefaults), when it has one.
+  std::optional<RobotDefaults> defaults;
 
   /// Makes `in` hold at least n doubles; returns its address (changes only when it grows).
   uintptr_t reserveInput(int n) {
