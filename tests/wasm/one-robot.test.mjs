@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadAchain } from './helpers.mjs';
+import { loadAchain, standInWorker } from './helpers.mjs';
 
 const achain = await loadAchain();
 const deg = Math.PI / 180;
@@ -129,3 +129,25 @@ describe('robot file defaults (model.info.defaults)', () => {
   });
 });
 
+describe('workspace worker: the R twin and sections (one protocol, the studio\'s and the package\'s)', () => {
+  test('twin: true gives the twin\'s summary, the overlap and the shared centres; a section answers both', async () => {
+    const { messages, send, waitFor, close } = await standInWorker(new URL('../../wasm/js/workspace.worker.mjs', import.meta.url).href);
+    send({ type: 'start', id: 7, model: 'prototype-4a', options: { voxel: 0.0508 }, twin: true });
+    const res = await waitFor((m) => m.id === 7 && m.type !== 'progress');
+    assert.equal(res.type, 'result', res.message);
+    assert.ok(messages.some((m) => m.id === 7 && m.type === 'progress' && m.phase === 'twin'));
+    const direct = achain.loadModel('prototype-4a').rPairTwin().computeWorkspace({ voxel: 0.0508 }).summary();
+    assert.equal(res.twin.summary.voxels, direct.voxels);
+    assert.equal(res.twin.summary.robot, 'prototype-4a-r-twin');
+    assert.equal(res.overlap.shared * 3, res.shared.length);
+    assert.equal(res.overlap.shared + res.overlap.onlyA, res.summary.voxels);
+    send({ type: 'section', id: 7, axis: 'z', value: 0.3 });
+    const sec = await waitFor((m) => m.id === 7 && m.type === 'section');
+    assert.ok(sec.area > 0 && sec.twin.area > 0, JSON.stringify(sec));
+    send({ type: 'start', id: 8, model: 'puma560', options: { voxel: 0.1 }, twin: true });
+    const err = await waitFor((m) => m.id === 8 && m.type !== 'progress');
+    assert.equal(err.type, 'error');
+    assert.match(err.message, /^twin: 'puma560' has no A-pair/);
+    close();
+  });
+});
