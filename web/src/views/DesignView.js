@@ -283,7 +283,7 @@ export class DesignView {
       const card = document.createElement('div');
       card.className = 'd-joint';
       card.dataset.joint = String(i);
-      const angular = j.kind !== 'P';
+      const angular = info[i] ? info[i].angular : j.kind !== 'P';  // the core's joint model once the model is loaded
       const lim = j.limits ?? {};
       const fields = [
         ['a', 'a', lu, j.a ?? 0, lf],

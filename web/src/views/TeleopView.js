@@ -137,7 +137,7 @@ export class TeleopView {
       const closed = this.loopPanel.active;
       for (const sel of ['.ik-head', '.ik-ui', '.joints-ui', '.sol-head', '.sol-ui', '.batch-ui']) this.$(sel).hidden = closed;
       this.clearGhosts();
-      this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
+      this.$('.twin').disabled = !m.info.hasApair;
       // offer only the goals the chain can follow: fewer than six joints cannot hold a full pose
       const full = this.$('.goal option[value="pose"]');
       full.disabled = full.hidden = m.dof < 6;

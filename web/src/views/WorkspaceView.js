@@ -136,7 +136,9 @@ export class WorkspaceView {
     const u = this.studio.units;
     const f = lengthFactor(u);
     this.$('.w-unit').textContent = u.length;
-    const si = keep && this._voxelSi ? this._voxelSi : (/^prototype-4/.test(this.studio.model?.name ?? '') ? 0.5 * INCH : Math.max(0.01, (this.studio.size ?? 1) / 60));
+    // the robot file's default voxel (defaults.workspace.voxel: the thesis's 0.5 in for the prototype), else 1/60 of its size
+    const fileVoxel = this.studio.model?.info.defaults?.workspaceVoxel;
+    const si = keep && this._voxelSi ? this._voxelSi : (fileVoxel ?? Math.max(0.01, (this.studio.size ?? 1) / 60));
     this._voxelSi = si;
     this.$('.w-voxel').value = String(Number((si * f).toPrecision(4)));
   }
@@ -273,11 +275,14 @@ export class WorkspaceView {
     }
     html += '</table>';
     this.$('.w-result').innerHTML = html;
-    // the thesis's figure for the prototype at its 0.5 in voxels (Robinson 2012, 487,640 voxels)
-    if (a.robot === 'prototype-4a' && Math.abs(a.voxel - 0.0127) < 1e-9) {
+    // a published count at the file's default voxel (defaults.workspace.reference: the thesis's 487,640 for the prototype)
+    const d = this.studio.model?.info.defaults;
+    const ref = d?.workspaceReference;
+    if (ref && Math.abs(a.voxel - d.workspaceVoxel) < 1e-9 * d.workspaceVoxel) {
       const note = document.createElement('p');
       note.className = 'hint w-thesis';
-      note.textContent = `The thesis reports 487,640 voxels; this is ${fmt(100 * (a.voxels / 487640 - 1), 1)} % more. Every voxel counted here holds a reachable point, so the thesis's count is below the touched set; its index formula (Eq. 3.23) and grid alignment cannot be reproduced from the text — docs/workspace.md, "Why the counts differ".`;
+      const diff = 100 * (a.voxels / ref.voxels - 1);
+      note.textContent = `${ref.source || 'The reference'} reports ${ref.voxels.toLocaleString('en')} voxels; this is ${fmt(Math.abs(diff), 1)} % ${diff >= 0 ? 'more' : 'fewer'}.${ref.note ? ` ${ref.note}` : ''}`;
       this.$('.w-result').appendChild(note);
     }
   }
