@@ -32,6 +32,10 @@ export interface JointInfo {
   mimic: number; mimicMultiplier: number; mimicOffset: number;
   /** The joint variable is an angle (R, H, A and laws that rotate); false for a length (P). From the core's joint model. */
   angular: boolean;
+  /** Period of the joint's motion in its variable (2π for R and H, 4π for an A-pair's θ_v), 0 when not periodic (P). From the core's joint model. */
+  period: number;
+  /** A pure rotation (R-like: it rotates and does not translate). From the core's joint model. */
+  revolute: boolean;
   /** The generalized coordinate this joint follows (−1: fixed). A mimic joint follows its leader's. */
   coordinate: number;
 }
@@ -85,6 +89,31 @@ export interface ModelInfo {
   drives: { stiffness: number[]; damping: number[]; motorInertia: (number | null)[] } | null;
   /** The robot file's flexible links (joints[i].flexible, docs/flexible.md), or null: see wasm/types/flexible_chain.d.ts. */
   flexibleLinks: FlexibleLinkInfo[] | null;
+  /** Some joint is an A-pair (the core's hasApair): the model has an R twin that differs from it (rPairTwin). */
+  hasApair: boolean;
+  /** The robot file's "defaults" section (docs/robot-format.md#defaults) in SI, or null when it has none. */
+  defaults: RobotDefaults | null;
+}
+
+/** What a front end starts with for this robot (docs/robot-format.md#defaults), SI. */
+export interface RobotDefaults {
+  /** The default joint-space move (per coordinate), with its display name ('' when unnamed), or null. */
+  move: { name: string; from: number[]; to: number[] } | null;
+  /** The default workspace voxel edge (m), or null. */
+  workspaceVoxel: number | null;
+  /** A published voxel count at workspaceVoxel to compare a result with, or null. */
+  workspaceReference: { voxels: number; source: string; note: string } | null;
+  /** A variant file under core/robots/variants/ (name without .json) whose drive blocks the robot gets when it declares none, or null. */
+  driveVariant: string | null;
+}
+
+/** An upper bound of how far the robot reaches (core reachBound), m; null where a joint translates without bound. */
+export interface ReachBound {
+  /** Over every link origin and the tool. */
+  radius: number | null;
+  tool: number | null;
+  /** Per link origin, joint order. */
+  links: (number | null)[];
 }
 
 export interface UrdfOptions {
@@ -139,6 +168,10 @@ export class Model {
   withinLimits(q: Vector): boolean;
   /** The same arm in the other DH convention: a new Model with the same tool pose. */
   convertConvention(target: 'standard' | 'modified'): Model;
+  /** The R-pair twin: every A-pair made an R-pair (ρ = 0, no legs), named '<name>-r-twin' (core rPairTwin). A new Model. */
+  rPairTwin(): Model;
+  /** Upper bound of the distance from the base origin to every link origin and the tool over the joint limits (core reachBound). */
+  reachBound(): ReachBound;
   /** The model as a JSON robot description (SI units). */
   modelToJson(): any;
   /** The model as URDF text (A-pairs as the achain:apair extension) and what URDF cannot carry. */

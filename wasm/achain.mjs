@@ -129,6 +129,13 @@ export class Model {
   withinLimits(q) { return this._q(q).withinLimits(); }
   /** The same arm in the other DH convention ('standard' | 'modified'): a new Model (same tool pose, inertials moved). */
   convertConvention(target) { return new Model(this.achain, this._raw().convertConvention(target)); }
+  /** The R-pair twin (core rPairTwin): every A-pair made an R-pair (ρ = 0, no legs), named '<name>-r-twin'; a new Model. */
+  rPairTwin() { return new Model(this.achain, this._raw().rPairTwin()); }
+  /**
+   * Upper bound of the distance from the base origin to every link origin and the tool over the joint limits (core
+   * reachBound), m: {radius, tool, links}; radius (and an entry) null when a joint translates without bound.
+   */
+  reachBound() { return JSON.parse(this._raw().reachBound()); }
   /** The model as a JSON robot description (SI units). */
   modelToJson() { return JSON.parse(this._raw().modelToJson()); }
   /** The model as URDF text (A-pairs as the achain:apair extension): {urdf, warnings: what URDF cannot carry}. */

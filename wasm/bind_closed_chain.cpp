@@ -14,14 +14,17 @@
 using namespace emscripten;
 
 namespace achain::wasm {
-namespace {
 
+/// The closed chain's scratch of one model handle (WasmModel::loop_state).
 struct LoopState {
-  explicit LoopState(const Model& m) : ws(m) {}
-  Data ws;
+  explicit LoopState(const Model& m) : data(m) {}
+  Data data;
   ClosedChainModel cm;
   VecX q, f, yd, ydd, Ty, Tc, qd, qdd, y;
 };
+void destroy(LoopState* p) { delete p; }
+
+namespace {
 
 const LoopClosure& requireLoop(const WasmModel& h, const char* what) {
   if (!h.loop)
@@ -31,8 +34,8 @@ const LoopClosure& requireLoop(const WasmModel& h, const char* what) {
 }
 
 LoopState& loopState(WasmModel& h) {
-  if (!h.loop_state) h.loop_state = std::make_shared<LoopState>(h.model);
-  return *static_cast<LoopState*>(h.loop_state.get());
+  if (!h.loop_state) h.loop_state.reset(new LoopState(h.model));
+  return *h.loop_state;
 }
 
 /// The closed chain's coordinate count: y = (α; f), M − R numbers.
@@ -66,9 +69,9 @@ void modelAndRates(WasmModel& h, LoopState& s, const DynamicsOptions& o) {
   const LoopClosure& L = *h.loop;
   s.qd = VecX::Zero(h.model.nq);
   s.qdd = VecX::Zero(h.model.nq);
-  closedChainModel(h.model, s.ws, L, s.q, s.qd, o, s.cm);
+  closedChainModel(h.model, s.data, L, s.q, s.qd, o, s.cm);
   closedChainRates(s.cm, s.yd, s.ydd, s.qd, s.qdd);
-  if (o.friction) closedChainModel(h.model, s.ws, L, s.q, s.qd, o, s.cm);
+  if (o.friction) closedChainModel(h.model, s.data, L, s.q, s.qd, o, s.cm);
 }
 
 /// in = [q (nq) | f target (nf)] → out = [closed q (nq), iterations]. q holds α and a start for the
@@ -84,7 +87,7 @@ uintptr_t closeLoopJS(WasmModel& h, int nf) {
     LoopState& s = loopState(h);
     s.q = h.readQ();
     readInput(h, nq, nf, s.f, "fTarget");
-    const int iterations = closeLoop(h.model, s.ws, L, s.q, s.f);
+    const int iterations = closeLoop(h.model, s.data, L, s.q, s.f);
     double* o = h.output(nq + 1);
     for (int i = 0; i < nq; ++i) o[i] = s.q[i];
     o[nq] = iterations;
@@ -97,7 +100,7 @@ uintptr_t coordinatesJS(WasmModel& h) {
   return guard([&] {
     const LoopClosure& L = requireLoop(h, "closedChainCoordinates");
     LoopState& s = loopState(h);
-    s.y = closedChainCoordinates(h.model, s.ws, L, h.readQ());
+    s.y = closedChainCoordinates(h.model, s.data, L, h.readQ());
     double* o = h.output(s.y.size());
     for (int i = 0; i < s.y.size(); ++i) o[i] = s.y[i];
     return h.finiteOut(s.y.size(), "closedChainCoordinates");
@@ -156,8 +159,8 @@ uintptr_t stepJS(WasmModel& h, int legs, int flags, double dt, int steps) {
     readInput(h, nq, ny, s.yd, "yd");
     readInput(h, nq + ny, ny, s.Ty, "Ty");
     const DynamicsOptions o = loopOptions(legs, flags);
-    s.y = closedChainCoordinates(h.model, s.ws, L, s.q);
-    for (int k = 0; k < steps; ++k) closedChainStep(h.model, s.ws, L, s.q, s.y, s.yd, s.Ty, dt, o, s.cm);
+    s.y = closedChainCoordinates(h.model, s.data, L, s.q);
+    for (int k = 0; k < steps; ++k) closedChainStep(h.model, s.data, L, s.q, s.y, s.yd, s.Ty, dt, o, s.cm);
     double* out = h.output(nq + 2 * ny);
     for (int i = 0; i < nq; ++i) *out++ = s.q[i];
     for (int i = 0; i < ny; ++i) *out++ = s.y[i];
@@ -199,7 +202,7 @@ std::string modelJS(WasmModel& h, int legs, int flags) {
     const LoopClosure& L = requireLoop(h, "closedChainModel");
     LoopState& s = loopState(h);
     s.q = h.readQ();
-    closedChainModel(h.model, s.ws, L, s.q, VecX::Zero(h.model.nq), loopOptions(legs, flags), s.cm);
+    closedChainModel(h.model, s.data, L, s.q, VecX::Zero(h.model.nq), loopOptions(legs, flags), s.cm);
     const ClosedChainModel& c = s.cm;
     return nlohmann::json{{"M", c.M}, {"N", c.N}, {"R", c.R}, {"alpha", c.alpha}, {"beta", c.beta},
                           {"yInW", c.y_in_w}, {"cInW", c.c_in_w}, {"Ge", matrix(c.Ge)}, {"GwPhi", matrix(c.Gw_phi)},

@@ -23,16 +23,15 @@
 using namespace emscripten;
 
 namespace achain::wasm {
-namespace {
 
 /// The dynamics scratch of one model handle, kept in WasmModel::dynamics_state: created on first
 /// use and freed with the handle (the handle's model never changes, so it never needs rebuilding).
 struct DynState {
   explicit DynState(const Model& m)
-      : ws(m), M(MatX::Zero(m.nv, m.nv)), C(MatX::Zero(m.nv, m.nv)), a(VecX::Zero(m.nv)), b(VecX::Zero(m.nv)), q(VecX::Zero(m.nv)) {
+      : data(m), M(MatX::Zero(m.nv, m.nv)), C(MatX::Zero(m.nv, m.nv)), a(VecX::Zero(m.nv)), b(VecX::Zero(m.nv)), q(VecX::Zero(m.nv)) {
     bd.resize(m.nv);
   }
-  Data ws;
+  Data data;
   MatX M, C;
   VecX a, b, q;  ///< per-call vectors (q: batch samples)
   TorqueBreakdown bd;
@@ -42,10 +41,14 @@ struct DynState {
   std::vector<double> rows;  ///< simulate / computedTorque results (a view of it goes to JS, copied at once)
   std::vector<double> series;  ///< dynSeries: the samples split into q, q̇, q̈/τ blocks (state-major each)
 };
+void destroy(DynState* p) { delete p; }
+
+namespace {
+
 
 DynState& state(WasmModel& h) {
-  if (!h.dynamics_state) h.dynamics_state = std::make_shared<DynState>(h.model);
-  return *static_cast<DynState*>(h.dynamics_state.get());
+  if (!h.dynamics_state) h.dynamics_state.reset(new DynState(h.model));
+  return *h.dynamics_state;
 }
 
 DynamicsOptions options(const WasmModel& h, int legs, int flags, int offset) {
@@ -107,7 +110,7 @@ uintptr_t dynInverse(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd", "qdd");
-    inverseDynamics(h.model, c.s.ws, c.q, c.s.a, c.s.b, c.o, Eigen::Map<VecX>(h.output(n), n));
+    inverseDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, Eigen::Map<VecX>(h.output(n), n));
     return h.finiteOut(n, "tau");
   });
 }
@@ -119,7 +122,7 @@ uintptr_t dynBreakdown(WasmModel& h, int legs, int flags) {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd", "qdd");
     TorqueBreakdown& bd = c.s.bd;
-    torqueBreakdown(h.model, c.s.ws, c.q, c.s.a, c.s.b, c.o, bd);
+    torqueBreakdown(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, bd);
     double* out = h.output(9 * n);
     for (const VecX* v : {&bd.total, &bd.inertial, &bd.velocity, &bd.gravity, &bd.friction, &bd.wrench, &bd.rotor,
                           &bd.translational, &bd.rotational})
@@ -133,7 +136,7 @@ uintptr_t dynMass(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags);
-    massMatrix(h.model, c.s.ws, c.q, c.o, c.s.M);
+    massMatrix(h.model, c.s.data, c.q, c.o, c.s.M);
     putMatrix(h.output(n * n), c.s.M);
     return h.finiteOut(n * n, "M");
   });
@@ -144,7 +147,7 @@ uintptr_t dynGravity(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags);
-    gravityTorques(h.model, c.s.ws, c.q, c.o, Eigen::Map<VecX>(h.output(n), n));
+    gravityTorques(h.model, c.s.data, c.q, c.o, Eigen::Map<VecX>(h.output(n), n));
     return h.finiteOut(n, "g");
   });
 }
@@ -154,7 +157,7 @@ uintptr_t dynCoriolis(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd");
-    coriolisMatrix(h.model, c.s.ws, c.q, c.s.a, c.o, c.s.C);
+    coriolisMatrix(h.model, c.s.data, c.q, c.s.a, c.o, c.s.C);
     putMatrix(h.output(n * n), c.s.C);
     return h.finiteOut(n * n, "C");
   });
@@ -165,7 +168,7 @@ uintptr_t dynForward(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd", "tau");
-    forwardDynamics(h.model, c.s.ws, c.q, c.s.a, c.s.b, c.o, Eigen::Map<VecX>(h.output(n), n));
+    forwardDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, Eigen::Map<VecX>(h.output(n), n));
     return h.finiteOut(n, "qdd");
   });
 }
@@ -174,7 +177,7 @@ uintptr_t dynForward(WasmModel& h, int legs, int flags) {
 double dynKinetic(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const Call c = begin(h, legs, flags, "qd");
-    const double e = kineticEnergy(h.model, c.s.ws, c.q, c.s.a, c.o);
+    const double e = kineticEnergy(h.model, c.s.data, c.q, c.s.a, c.o);
     if (!std::isfinite(e)) WasmModel::throwNotFinite("kineticEnergy", 0);
     return e;
   });
@@ -184,7 +187,7 @@ double dynKinetic(WasmModel& h, int legs, int flags) {
 double dynPotential(WasmModel& h, int legs, int flags) {
   return guard([&] {
     const Call c = begin(h, legs, flags);
-    const double e = potentialEnergy(h.model, c.s.ws, c.q, c.o);
+    const double e = potentialEnergy(h.model, c.s.data, c.q, c.o);
     if (!std::isfinite(e)) WasmModel::throwNotFinite("potentialEnergy", 0);
     return e;
   });
@@ -224,17 +227,17 @@ uintptr_t dynSeries(WasmModel& h, int op, int legs, int flags, int count) {
       std::copy(s.b.data(), s.b.data() + n, ba + static_cast<size_t>(n) * k);
     }
     if (op == 0) {
-      inverseDynamicsSeries(h.model, s.ws, count, bq, bv, ba, o, out);
+      inverseDynamicsSeries(h.model, s.data, count, bq, bv, ba, o, out);
     } else if (op == 3) {  // the single call per sample: the benchmarks' "compiled code alone" reference
       for (int k = 0; k < count; ++k) {
         const size_t at = static_cast<size_t>(n) * k;
-        inverseDynamics(h.model, s.ws, Eigen::Map<const VecX>(bq + at, n), Eigen::Map<const VecX>(bv + at, n),
+        inverseDynamics(h.model, s.data, Eigen::Map<const VecX>(bq + at, n), Eigen::Map<const VecX>(bv + at, n),
                         Eigen::Map<const VecX>(ba + at, n), o, Eigen::Map<VecX>(out + at, n));
       }
     } else if (op == 2) {
-      forwardDynamicsSeries(h.model, s.ws, count, bq, bv, ba, o, out);
+      forwardDynamicsSeries(h.model, s.data, count, bq, bv, ba, o, out);
     } else {
-      massMatrixSeries(h.model, s.ws, count, bq, o, out);
+      massMatrixSeries(h.model, s.data, count, bq, o, out);
       for (int k = 0; k < count; ++k)  // column-major → row-major (M is symmetric up to rounding)
         Eigen::Map<MatX>(out + static_cast<size_t>(n) * n * k, n, n).transposeInPlace();
     }
@@ -251,7 +254,7 @@ uintptr_t dynLee(WasmModel& h, int legs, int flags) {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd");
     LeeTerms& lee = c.s.lee;
-    leeTerms(h.model, c.s.ws, c.q, c.s.a, c.o, lee);
+    leeTerms(h.model, c.s.data, c.q, c.s.a, c.o, lee);
     double* out = h.output(3 * n * n + 4 * n);
     putMatrix(out, lee.D_tran);
     putMatrix(out + n * n, lee.D_rot);
@@ -269,7 +272,7 @@ uintptr_t dynFreeman(WasmModel& h, int legs, int flags) {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd");
     FreemanModel& fm = c.s.fm;
-    freemanModel(h.model, c.s.ws, c.q, c.s.a, c.o, fm);
+    freemanModel(h.model, c.s.data, c.q, c.s.a, c.o, fm);
     double* out = h.output(n * n + n * n * n + n);
     putMatrix(out, fm.Istar);
     double* p = out + n * n;
@@ -305,7 +308,7 @@ uintptr_t dynCartesianInertia(WasmModel& h, int legs, int flags, int rows, doubl
   return guard([&] {
     const Call c = begin(h, legs, flags);
     CartesianInertia& ci = c.s.dm.inertia;
-    cartesianInertia(h.model, c.s.ws, c.q, c.o, ci, taskRows(rows), rankTol);
+    cartesianInertia(h.model, c.s.data, c.q, c.o, ci, taskRows(rows), rankTol);
     putInertia(h.output(3 + 4 * 36), ci);
     return h.outAddress();
   });
@@ -316,7 +319,7 @@ uintptr_t dynDynamicManipulability(WasmModel& h, int legs, int flags, int rows, 
   return guard([&] {
     const Call c = begin(h, legs, flags);
     DynamicManipulability& dm = c.s.dm;
-    dynamicManipulability(h.model, c.s.ws, c.q, c.o, dm, taskRows(rows), rankTol);
+    dynamicManipulability(h.model, c.s.data, c.q, c.o, dm, taskRows(rows), rankTol);
     const int m = static_cast<int>(dm.radii.size());
     double* o = h.output(4 + 7 * 6 + 3 + 4 * 36);
     o[0] = dm.yoshikawa;
@@ -356,7 +359,7 @@ val dynSimulate(WasmModel& h, int legs, int flags, double dt, int steps, int eve
     };
     const bool progress = onProgress.typeOf().as<std::string>() == "function";
     if (progress) io.progress = [&](double f) { onProgress(f); };
-    simulate(h.model, s.ws, q, qd, dt, steps,
+    simulate(h.model, s.data, q, qd, dt, steps,
              [&](double, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) { out = tau; },
              o, integrator == 1 ? Integrator::SemiImplicitEuler : Integrator::RK4, io);
     return view(rows.data(), rows.size());

@@ -11,12 +11,23 @@
 #include <nlohmann/json.hpp>
 
 #include <achain/flexibility/flexible_chain.hpp>
+#include <achain/io/flexible_json.hpp>
 #include <achain/io/model_json.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;
 
 namespace achain::wasm {
+
+/// The flexible chain of one model handle and its scratch (WasmModel::flex_state).
+struct FlexState {
+  double base_mass;
+  FlexibleChain chain;
+  FlexibleChainData data;
+  FlexState(double m, FlexibleChain c) : base_mass(m), chain(std::move(c)), data(chain) {}
+};
+void destroy(FlexState* p) { delete p; }
+
 namespace {
 
 using nlohmann::json;
@@ -31,12 +42,6 @@ json rows(const MatX& A) {
 /// A 3×n matrix as one flat array x0, y0, z0, x1, … (a three.js position buffer).
 json flat(const MatX& P) { return std::vector<double>(P.data(), P.data() + P.size()); }
 
-struct FlexState {
-  double base_mass;
-  FlexibleChain chain;
-  FlexibleChainData data;
-  FlexState(double m, FlexibleChain c) : base_mass(m), chain(std::move(c)), data(chain) {}
-};
 
 /// The model's chain for this base mass (built from the file's flexible links on first use).
 FlexState& state(WasmModel& h, double base_mass) {
@@ -45,13 +50,12 @@ FlexState& state(WasmModel& h, double base_mass) {
                 "' declares no flexible link (joints[i].flexible in its robot file; the built-in space-arm does)");
   if (!(base_mass >= 0) || !std::isfinite(base_mass))
     throw Error("options.baseMass: must be positive (a translating base, kg) or 0 (fixed)");
-  auto* s = static_cast<FlexState*>(h.flex_state.get());
+  FlexState* s = h.flex_state.get();
   if (!s || s->base_mass != base_mass) {
     FlexibleChainOptions o;
     o.translating_base = base_mass != 0;
     o.base_mass = base_mass;
-    h.flex_state = std::make_shared<FlexState>(base_mass, makeFlexibleChain(h.model, h.flexible_links->links, o));
-    s = static_cast<FlexState*>(h.flex_state.get());
+    h.flex_state.reset(s = new FlexState(base_mass, makeFlexibleChain(h.model, h.flexible_links->links, o)));
   }
   return *s;
 }

@@ -10,7 +10,6 @@
 using namespace emscripten;
 
 namespace achain::wasm {
-namespace {
 
 /// The binding's staging buffers per live model handle, kept in WasmModel::ik_state (the solver's
 /// scratch is the handle's Data).
@@ -22,15 +21,19 @@ struct IkState {
   IkBranches branches;  ///< branch tracking (startBranches / addBranch / trackBranches)
   int nq = 0, nj = 0;
 };
+void destroy(IkState* p) { delete p; }
+
+namespace {
+
+
 /// The model handle's ik_state slot (WasmModel::ik_state): created on first use, rebuilt if the model's
 /// shape changed, freed with the model.
 IkState& stateOf(WasmModel& h) {
-  auto p = std::static_pointer_cast<IkState>(h.ik_state);
+  IkState* p = h.ik_state.get();
   if (!p || p->nq != h.model.nq || p->nj != h.model.njoints()) {
-    p = std::make_shared<IkState>(h.model);
+    h.ik_state.reset(p = new IkState(h.model));
     p->nq = h.model.nq;
     p->nj = h.model.njoints();
-    h.ik_state = p;
   }
   return *p;
 }
@@ -198,7 +201,7 @@ val ikStatusNames() {
 
 EMSCRIPTEN_BINDINGS(achain_ik) {
   using namespace achain::wasm;
-  function("solveNumeric", &ikSolve);
+  function("ikNumeric", &ikSolve);
   function("ikAll", &ikAllJS);
   // IK status names in IkStatus order (status code k ↔ ikStatusNames()[k]): the JS layer has no copy
   // (wasm/achain.mjs reads them once into the constant achain.ikStatusNames).

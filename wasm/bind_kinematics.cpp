@@ -15,16 +15,20 @@
 using namespace emscripten;
 
 namespace achain::wasm {
-namespace {
 
-/// Per-process scratch (single-threaded module): resized on first use per model size.
+/// The kinematics scratch of one model handle (WasmModel::kin_scratch): created on first use, freed with it.
 struct KinScratch {
   MatX J, Jd;
   Influence inf;
   VecX v, a, j, out6;
 };
-KinScratch& scratch(int n) {
-  static KinScratch s;
+void destroy(KinScratch* p) { delete p; }
+
+namespace {
+
+KinScratch& scratch(WasmModel& h, int n) {
+  if (!h.kin_scratch) h.kin_scratch.reset(new KinScratch);
+  KinScratch& s = *h.kin_scratch;
   if (s.J.cols() != n) {
     s.J.resize(6, n);
     s.Jd.resize(6, n);
@@ -83,7 +87,7 @@ struct PointCall {
 PointCall beginPoint(WasmModel& h, int link, bool usePoint, std::initializer_list<const char*> rates = {}) {
   const int n = h.model.nv;
   forwardKinematics(h.model, h.data, h.readQ());
-  KinScratch& s = scratch(n);
+  KinScratch& s = scratch(h, n);
   VecX* const dst[] = {&s.v, &s.a, &s.j};
   int k = 0;
   for (const char* what : rates) {
@@ -163,7 +167,7 @@ uintptr_t analyticalJacobianJS(WasmModel& h) {
   return guard([&] {
     const int n = h.model.nv;
     forwardKinematics(h.model, h.data, h.readQ());
-    KinScratch& s = scratch(n);
+    KinScratch& s = scratch(h, n);
     analyticalJacobian(h.model, h.data, s.J);
     double* o = h.output(6 * n + 3);
     putRowMajor(o, s.J);
@@ -249,7 +253,7 @@ uintptr_t manipulabilityMeasuresJS(WasmModel& h, int rows) {
   return guard([&] {
     const int n = h.model.nv;
     forwardKinematics(h.model, h.data, h.readQ());
-    KinScratch& s = scratch(n);
+    KinScratch& s = scratch(h, n);
     toolJacobian(h.model, h.data, s.J);
     if (rows < 0 || rows > 2) throw Error("rows: must be 'all', 'linear' or 'angular'");
     const MatX Jr = rows == 0 ? MatX(s.J) : rows == 1 ? MatX(s.J.topRows<3>()) : MatX(s.J.bottomRows<3>());
@@ -315,7 +319,7 @@ uintptr_t staticTorquesJS(WasmModel& h, int frame) {
       F[i] = h.in[n + i];
       if (!std::isfinite(F[i])) throw Error("wrench[" + std::to_string(i) + "]: must be a finite number");
     }
-    KinScratch& s = scratch(n);
+    KinScratch& s = scratch(h, n);
     toolJacobian(h.model, h.data, s.J, frame == 1 ? Frame::Tool : Frame::Base);
     double* o = h.output(n);
     Eigen::Map<VecX> tau(o, n);

@@ -12,6 +12,8 @@
 #include <achain/io/mjcf.hpp>
 #include <achain/io/urdf.hpp>
 #include <achain/io/robot.hpp>
+#include <achain/model/r_twin.hpp>
+#include <achain/reach/reach_bound.hpp>
 #include "wasm_common.hpp"
 
 using namespace emscripten;
@@ -88,6 +90,7 @@ std::string toJSON(const WasmModel& h) {
   return guard([&] {
     nlohmann::json j = modelToJson(h.model);
     if (h.loop) j["loop"] = loopToJson(*h.loop, h.model);
+    if (h.defaults) j["defaults"] = robotDefaultsToJson(*h.defaults, h.model);
     return j.dump();
   });
 }
@@ -103,6 +106,27 @@ nlohmann::json loopInfo(const WasmModel& h) {
           {"assembly", std::vector<double>(L.assembly.data(), L.assembly.data() + L.assembly.size())}};
 }
 
+/// The robot file's defaults for the UI in SI, camelCase (null without a "defaults" section):
+/// {move: {name, from, to} | null, workspaceVoxel | null, workspaceReference: {voxels, source, note} | null,
+/// driveVariant | null}.
+nlohmann::json defaultsInfo(const WasmModel& h) {
+  if (!h.defaults) return nullptr;
+  const RobotDefaults& d = *h.defaults;
+  nlohmann::json out = nlohmann::json::object();
+  out["move"] = d.move ? nlohmann::json{{"name", d.move->name},
+                                        {"from", std::vector<double>(d.move->from.data(), d.move->from.data() + d.move->from.size())},
+                                        {"to", std::vector<double>(d.move->to.data(), d.move->to.data() + d.move->to.size())}}
+                       : nlohmann::json(nullptr);
+  out["workspaceVoxel"] = d.workspace_voxel ? nlohmann::json(*d.workspace_voxel) : nlohmann::json(nullptr);
+  out["workspaceReference"] = d.workspace_reference
+                                  ? nlohmann::json{{"voxels", d.workspace_reference->voxels},
+                                                   {"source", d.workspace_reference->source},
+                                                   {"note", d.workspace_reference->note}}
+                                  : nlohmann::json(nullptr);
+  out["driveVariant"] = d.drive_variant.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.drive_variant);
+  return out;
+}
+
 /// Joint table in SI for the UI: kinds, A-pair sizes, limits, placement, mimic; the geometry to draw.
 std::string info(WasmModel& h) {
   return guard([&] {
@@ -113,7 +137,7 @@ std::string info(WasmModel& h) {
       const Joint& j = m.joints[i];
       const JointModel& jm = m.jmodels[i];
       joints.push_back({{"name", j.name}, {"kind", toString(j.kind)}, {"parent", j.parent}, {"a", j.a},
-                        {"angular", jm.angular()}, {"coordinate", m.idx_q[i]},
+                        {"angular", jm.angular()}, {"revolute", jm.revolute()}, {"period", jm.period}, {"coordinate", m.idx_q[i]},
                         {"alpha", j.alpha}, {"d", j.d}, {"thetaF", j.theta_f}, {"sign", j.sign}, {"pitch", j.pitch},
                         {"rho", j.rho}, {"side", apairSideFromRho(j.rho)}, {"legLength", apairLegFromRho(j.rho)},
                         {"legMass", j.leg_mass}, {"legRadius", j.leg_radius},
@@ -134,7 +158,7 @@ std::string info(WasmModel& h) {
                           {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints},
                           {"coordJoint", m.coord_joint},
                           {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh},
-                          {"dh", dhStatus(m)}, {"loop", loopInfo(h)}, {"drives", h.drives ? flexibilityJson(*h.drives) : nlohmann::json(nullptr)},
+                          {"dh", dhStatus(m)}, {"hasApair", hasApair(m)}, {"defaults", defaultsInfo(h)}, {"loop", loopInfo(h)}, {"drives", h.drives ? flexibilityJson(*h.drives) : nlohmann::json(nullptr)},
                           {"flexibleLinks", flexibleLinksInfo(h)}}
         .dump();
   });
@@ -231,6 +255,22 @@ WasmModel* convertConventionJS(const WasmModel& h, const std::string& target) {
   });
 }
 
+/// The R-pair twin (model/r_twin.hpp): every A-pair made an R-pair; a new model.
+WasmModel* rPairTwinJS(const WasmModel& h) {
+  return guard([&] { return new WasmModel(rPairTwin(h.model)); });
+}
+
+/// The reach bound (reach/reach_bound.hpp) as {radius, tool, links} in m (radius null when unbounded).
+std::string reachBoundJS(const WasmModel& h) {
+  return guard([&] {
+    const ReachBound b = reachBound(h.model);
+    auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    nlohmann::json links = nlohmann::json::array();
+    for (double r : b.links) links.push_back(finite(r));
+    return nlohmann::json{{"radius", finite(b.radius)}, {"tool", finite(b.tool)}, {"links", links}}.dump();
+  });
+}
+
 int dof(const WasmModel& h) { return h.model.nq; }
 std::string name(const WasmModel& h) { return h.model.name; }
 std::string version() { return "0.1.0"; }
@@ -263,7 +303,9 @@ EMSCRIPTEN_BINDINGS(achain_model) {
       .function("fkToolSeries", &fkSeries)
       .function("apairLegEndpoints", &legs)
       .function("withinLimits", &withinLimitsJS)
-      .function("convertConvention", &convertConventionJS, allow_raw_pointers());
+      .function("convertConvention", &convertConventionJS, allow_raw_pointers())
+      .function("rPairTwin", &rPairTwinJS, allow_raw_pointers())
+      .function("reachBound", &reachBoundJS);
   function("modelFromJsonString", &loadModelJSON, allow_raw_pointers());
   function("builtinModel", &loadBuiltin, allow_raw_pointers());
   function("modelFromUrdf", &loadUrdf, allow_raw_pointers());

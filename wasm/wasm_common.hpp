@@ -23,6 +23,26 @@ namespace achain::wasm {
 
 using emscripten::val;
 
+// Per-area scratch of a model handle, each defined in its area's binding file beside a destroy() overload (so the
+// handle owns it without this header knowing its members): created on first use, freed with the handle.
+struct KinScratch;  ///< Jacobians, influence coefficients (bind_kinematics.cpp)
+struct IkState;     ///< IK staging and branch tracking (bind_ik.cpp)
+struct DynState;    ///< dynamics scratch (bind_dynamics.cpp)
+struct LoopState;   ///< closed-chain scratch (bind_closed_chain.cpp)
+struct FlexState;   ///< the flexible chain and its data (bind_flexible_chain.cpp)
+void destroy(KinScratch* p);
+void destroy(IkState* p);
+void destroy(DynState* p);
+void destroy(LoopState* p);
+void destroy(FlexState* p);
+struct StateDeleter {
+  template <class T>
+  void operator()(T* p) const { destroy(p); }
+};
+/// One area's scratch, owned by the handle.
+template <class T>
+using StatePtr = std::unique_ptr<T, StateDeleter>;
+
 /// A model plus its scratch Data, owned by one JS object (free it with .delete()).
 ///
 /// Hot-path calling convention (no per-element marshalling, no val in the loop):
@@ -33,23 +53,27 @@ struct WasmModel {
   /// A robot file read once (io/robot.hpp): its Model and the sections it declares.
   explicit WasmModel(Robot r)
       : model(std::move(r.model)), data(model), q(VecX::Zero(model.nq)), in(64), out(64), loop(std::move(r.loop)),
-        drives(std::move(r.drives)), flexible_links(std::move(r.flexible_links)) {}
+        drives(std::move(r.drives)), flexible_links(std::move(r.flexible_links)),
+        defaults(std::move(r.defaults)) {}
   Model model;
   Data data;
   VecX q;                    ///< configuration read from `in`
   std::vector<double> in;    ///< input staging buffer (JS writes here)
   std::vector<double> out;   ///< result buffer (JS reads from here)
-  /// Per-area scratch state, created on first use and freed with the model (no side tables).
-  std::shared_ptr<void> ik_state;
-  std::shared_ptr<void> dynamics_state;
-  std::shared_ptr<void> loop_state;  ///< closed-chain scratch (bind_closed_chain.cpp)
+  /// Per-area scratch, created on first use and freed with the model (no side tables, no function statics).
+  StatePtr<KinScratch> kin_scratch;
+  StatePtr<IkState> ik_state;
+  StatePtr<DynState> dynamics_state;
+  StatePtr<LoopState> loop_state;
   /// The robot file's sections besides the Model (Robot, io/robot.hpp), when it declares them: the loop-closure
   /// constraint, the drive blocks (joint flexibility) and the flexible links.
   std::optional<LoopClosure> loop;
   std::optional<JointFlexibility> drives;
   std::optional<FlexibleLinks> flexible_links;
   /// The flexible chain and its scratch (bind_flexible_chain.cpp), created on first use.
-  std::shared_ptr<void> flex_state;
+  StatePtr<FlexState> flex_state;
+  /// The robot file's "defaults" section (io/robot.hpp RobotDefaults), when it has one.
+  std::optional<RobotDefaults> defaults;
 
   /// Makes `in` hold at least n doubles; returns its address (changes only when it grows).
   uintptr_t reserveInput(int n) {

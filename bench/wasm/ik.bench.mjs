@@ -95,11 +95,11 @@ export function cases(achain) {
       near.push(q.map((x) => x + (rand() - 0.5) * 0.04));
     }
     const track = (k) => {
-      const r = m.solveNumeric(targets[k], near[k]);
+      const r = m.ikNumeric(targets[k], near[k]);
       return r.status === 'ok' ? r.q : null;
     };
     const numeric = (k) => {
-      const r = m.solveNumeric(targets[k], seeds[k], { restarts: 50 });
+      const r = m.ikNumeric(targets[k], seeds[k], { restarts: 50 });
       return r.status === 'ok' ? r.q : null;
     };
     const all = (k) => {

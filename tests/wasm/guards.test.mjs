@@ -62,7 +62,7 @@ describe('wasm arguments: every binding refuses wrong vectors and numbers, namin
       ['leeTerms', [q, q], [[0, 'q', n], [1, 'qd', n]], (r) => Array.from(r.D)],
       ['freemanModel', [q, q], [[0, 'q', n], [1, 'qd', n]], (r) => Array.from(r.Istar)],
       ['cartesianInertia', [q], [[0, 'q', n]], (r) => Array.from(r.LambdaInv)],
-      ['solveNumeric', [T, q], [[0, 'targetT', 16], [1, 'seedQ', n]], (r) => Array.from(r.q)],
+      ['ikNumeric', [T, q], [[0, 'targetT', 16], [1, 'seedQ', n]], (r) => Array.from(r.q)],
       ['planJointPath', [q, q.map((v) => v + 0.1), { duration: 1, rate: 10, profile: 'quintic' }], [[0, 'from', n], [1, 'to', n]],
         (r) => Array.from(r.q)],
       ['apairClearance', [q], [[0, 'q', n]], (r) => Array.from(r).map((v) => (Number.isFinite(v) ? v : 0))],
@@ -99,10 +99,10 @@ describe('wasm arguments: every binding refuses wrong vectors and numbers, namin
     assert.throws(() => m.inverseDynamics(q, q, q, { gravity: ['0', '0', '-9.81'] }), { message: "gravity[0]: must be a finite number (got the string '0')" });
     assert.throws(() => m.inverseDynamics(q, q, q, { wrench: [0, 0, 0, 0, 0] }), { message: 'wrench: expected 6 values, got 5' });
     assert.throws(() => m.inverseDynamicsSeries({ q: [q, q], qd: [q, ['1', 0, 0, 0, 0, 0]] }), { message: "qd[1][0]: must be a finite number (got the string '1')" });
-    assert.throws(() => m.solveNumeric(Array.from(m.fkTool(q)), q, { restarts: '5' }), { message: "options.restarts: must be a finite number (got the string '5')" });
-    assert.throws(() => m.solveNumeric(Array.from(m.fkTool(q)), q, { maxIterations: null }), { message: 'options.maxIterations: must be a finite number (got null)' });
+    assert.throws(() => m.ikNumeric(Array.from(m.fkTool(q)), q, { restarts: '5' }), { message: "options.restarts: must be a finite number (got the string '5')" });
+    assert.throws(() => m.ikNumeric(Array.from(m.fkTool(q)), q, { maxIterations: null }), { message: 'options.maxIterations: must be a finite number (got null)' });
     // huge work is refused by the core's caps, not run (before: ikSolve with 1e8 restarts blocked the page)
-    assert.throws(() => m.solveNumeric(Array.from(m.fkTool(q)), q, { restarts: 1e8 }), /restarts/);
+    assert.throws(() => m.ikNumeric(Array.from(m.fkTool(q)), q, { restarts: 1e8 }), /restarts/);
     assert.throws(() => m.planJointPath(q, q.map((v) => v + 1), { duration: 1e6, rate: 1000 }), { message: /^rate: .*samples/ });
     assert.throws(() => m.planJointPath(q, q, { rate: '100' }), { message: "options.rate: must be a finite number (got the string '100')" });
     assert.throws(() => m.manipulabilityReport(q, { tol: '1e-6' }), { message: "tol: must be a finite number (got the string '1e-6')" });
@@ -147,7 +147,7 @@ describe('wasm lifetime (issue 17, Deliver 4)', () => {
     const m = achain.modelFromJsonString(text);
     m.forwardKinematics(q);
     m.inverseDynamics(q, q, q);
-    m.solveNumeric(m.fkTool(q), q);
+    m.ikNumeric(m.fkTool(q), q);
     const w = m.workspaceJob({ voxel: 0.25 });
     w.step(1e3);
     w.dispose();

@@ -48,3 +48,26 @@ export function maxAbsDiff(a, b) {
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
   return m;
 }
+
+/**
+ * Imports a worker module with a stand-in global `self` (Node has no Worker global scope), so its message protocol
+ * runs in this process: send(data) calls its onmessage, waitFor(pred) resolves with the first posted message that
+ * matches, close() removes the stand-in. `url`: the module's URL (a query makes a fresh instance).
+ */
+export async function standInWorker(url) {
+  const messages = [];
+  let notify = () => {};
+  globalThis.self = { postMessage: (m) => { messages.push(m); notify(); } };
+  await import(url);
+  const worker = globalThis.self;
+  return {
+    messages,
+    send: (data) => worker.onmessage({ data }),
+    waitFor: (pred) => new Promise((resolve) => {
+      const check = () => { const m = messages.find(pred); if (m) resolve(m); };
+      notify = check;
+      check();
+    }),
+    close: () => { delete globalThis.self; },
+  };
+}

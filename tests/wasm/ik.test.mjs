@@ -38,7 +38,7 @@ test('ikAll: puma560 gives 8 solutions with flags, each reproducing the pose; pa
   m.dispose();
 });
 
-test('solveNumeric: IK∘FK from random seeds on both robots (≥ 99.9 % with restarts)', () => {
+test('ikNumeric: IK∘FK from random seeds on both robots (≥ 99.9 % with restarts)', () => {
   for (const robot of ['puma560', 'prototype-4a']) {
     const m = achain.loadModel(robot);
     const rand = rng(9);
@@ -46,7 +46,7 @@ test('solveNumeric: IK∘FK from random seeds on both robots (≥ 99.9 % with re
     const N = 300;
     for (let k = 0; k < N; k++) {
       const T = m.forwardKinematics(randomQ(m, rand)).tool;
-      const r = m.solveNumeric(T, randomQ(m, rand), { restarts: 50 });
+      const r = m.ikNumeric(T, randomQ(m, rand), { restarts: 50 });
       if (r.status === 'ok' && m.withinLimits(r.q) && maxAbsDiff(m.forwardKinematics(r.q).tool, T) < 1e-6) ok++;
     }
     assert.ok(ok >= N - 1, `${robot}: ${ok}/${N}`);
@@ -54,32 +54,32 @@ test('solveNumeric: IK∘FK from random seeds on both robots (≥ 99.9 % with re
   }
 });
 
-test('solveNumeric: teleoperation loop stays on the seed branch; unreachable gives the nearest pose', () => {
+test('ikNumeric: teleoperation loop stays on the seed branch; unreachable gives the nearest pose', () => {
   const m = achain.loadModel('puma560');
   let q = Float64Array.from([0.1, 0.6, -1.2, 0.3, 0.9, 0.2]);
   for (let k = 0; k < 100; k++) {
     const qt = Float64Array.from(q);
     qt[0] += 0.005; qt[2] += 0.003;
     const T = m.forwardKinematics(qt).tool;
-    const r = m.solveNumeric(T, q);
+    const r = m.ikNumeric(T, q);
     assert.equal(r.status, 'ok');
     assert.ok(maxAbsDiff(r.q, qt) < 1e-7);
     q = r.q;
   }
   // far beyond reach: least squares, finite, inside limits
   const T = Float64Array.from([1, 0, 0, 5, 0, 1, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 1]);
-  const r = m.solveNumeric(T, q);
+  const r = m.ikNumeric(T, q);
   assert.equal(r.status, 'unreachable');
   assert.ok(Number.isFinite(r.residual) && r.residual > 1);
   assert.ok(m.withinLimits(r.q));
   m.dispose();
 });
 
-test('solveNumeric: native parity (same code, same numbers)', () => {
+test('ikNumeric: native parity (same code, same numbers)', () => {
   const m = achain.loadModel('stanford');
   const native = cli('ik', '--robot', 'stanford', '--q-target', '10,20,0.5,40,50,60', '--deg', '--seed', '0,0,0.4,0,0,0', '--restarts', '0');
   const T = Float64Array.from(native.target.flat());
-  const r = m.solveNumeric(T, [0, 0, 0.4, 0, 0, 0].map((x, i) => (i === 2 ? x : x * deg)));
+  const r = m.ikNumeric(T, [0, 0, 0.4, 0, 0, 0].map((x, i) => (i === 2 ? x : x * deg)));
   assert.equal(r.status, native.status);
   const nq = native.q;  // the CLI prints SI (rad, m)
   assert.ok(maxAbsDiff(r.q, nq) < 1e-9, `${Array.from(r.q)} vs ${nq}`);
@@ -89,11 +89,11 @@ test('solveNumeric: native parity (same code, same numbers)', () => {
 test('ik: malformed targets and options throw named errors', () => {
   const m = achain.loadModel('puma560');
   const q = new Float64Array(6);
-  assert.throws(() => m.solveNumeric([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1], q), /targetT: rotation is not orthonormal/);
-  assert.throws(() => m.solveNumeric([NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], q), { message: 'targetT[0]: must be a finite number' });
-  assert.throws(() => m.solveNumeric(m.forwardKinematics(q).tool, [0, 0, NaN, 0, 0, 0]), /seedQ\[2\]/);
-  assert.throws(() => m.solveNumeric(m.forwardKinematics(q).tool, [0, 0]), /seedQ: expected 6 values/);
-  assert.throws(() => m.solveNumeric(m.forwardKinematics(q).tool, q, { positionWeight: -1 }), /positionWeight/);
+  assert.throws(() => m.ikNumeric([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1], q), /targetT: rotation is not orthonormal/);
+  assert.throws(() => m.ikNumeric([NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], q), { message: 'targetT[0]: must be a finite number' });
+  assert.throws(() => m.ikNumeric(m.forwardKinematics(q).tool, [0, 0, NaN, 0, 0, 0]), /seedQ\[2\]/);
+  assert.throws(() => m.ikNumeric(m.forwardKinematics(q).tool, [0, 0]), /seedQ: expected 6 values/);
+  assert.throws(() => m.ikNumeric(m.forwardKinematics(q).tool, q, { positionWeight: -1 }), /positionWeight/);
   assert.throws(() => m.ikAll(m.forwardKinematics(q).tool, { method: 'magic' }), /method/);
   m.dispose();
 });
@@ -118,9 +118,9 @@ test('per-model IK state lives in the model handle: two models solve independent
   const b = achain.loadModel('prototype-4a');
   const qa = [0.3, -0.4, 0.5, 0.6, -0.7, 0.8];
   const qb = [1.5, 4.0, 2.0, 4.2];
-  const ra = a.solveNumeric(a.forwardKinematics(qa).tool, qa.map((x) => x + 0.01));
-  const rb = b.solveNumeric(b.forwardKinematics(qb).tool, qb.map((x) => x + 0.01));
-  const ra2 = a.solveNumeric(a.forwardKinematics(qa).tool, qa.map((x) => x + 0.01));
+  const ra = a.ikNumeric(a.forwardKinematics(qa).tool, qa.map((x) => x + 0.01));
+  const rb = b.ikNumeric(b.forwardKinematics(qb).tool, qb.map((x) => x + 0.01));
+  const ra2 = a.ikNumeric(a.forwardKinematics(qa).tool, qa.map((x) => x + 0.01));
   assert.equal(ra.status, 'ok');
   assert.equal(rb.status, 'ok');
   assert.ok(maxAbsDiff(ra.q, qa) < 1e-8 && maxAbsDiff(rb.q, qb) < 1e-8);
@@ -129,7 +129,7 @@ test('per-model IK state lives in the model handle: two models solve independent
   a.dispose();
   b.dispose();
   const c = achain.loadModel('puma560');  // a fresh handle gets fresh state
-  assert.equal(c.solveNumeric(c.forwardKinematics(qa).tool, qa).status, 'ok');
+  assert.equal(c.ikNumeric(c.forwardKinematics(qa).tool, qa).status, 'ok');
   c.dispose();
 });
 
@@ -218,5 +218,16 @@ test('trackBranches: every PUMA branch followed along a drag; the generating one
   }
   assert.throws(() => m.trackBranches(T, { maxJointStep: 0 }), /options\.maxJointStep/);
   assert.throws(() => m.addBranch([0, 0, NaN, 0, 0, 0]), /q\[2\]/);
+  m.dispose();
+});
+
+test('solveNumeric, the former name of ikNumeric, still gives the same answer (deprecated alias for one release)', () => {
+  const m = achain.loadModel('puma560');
+  const rand = rng(31);
+  const T = m.forwardKinematics(randomQ(m, rand)).tool;
+  const seed = randomQ(m, rand);
+  const a = m.ikNumeric(T, seed), b = m.solveNumeric(T, seed);
+  assert.equal(b.status, a.status);
+  assert.deepEqual(Array.from(b.q), Array.from(a.q));
   m.dispose();
 });

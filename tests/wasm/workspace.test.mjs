@@ -1,7 +1,7 @@
 // The workspace area through the wasm module: parity with the native CLI, slicing, cancel, outputs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cli, loadAchain } from './helpers.mjs';
+import { cli, loadAchain, standInWorker } from './helpers.mjs';
 
 const achain = await loadAchain();
 const deg = Math.PI / 180;
@@ -155,29 +155,21 @@ describe('A-pair leg-collision range', () => {
 
 describe('workspace worker (message protocol, driven with a stand-in `self`)', () => {
   test('start → progress… → result with transferred centres; cancel → cancelled', async () => {
-    const messages = [];
-    let notify = () => {};
-    globalThis.self = { postMessage: (m) => { messages.push(m); notify(); } };
-    await import('../../wasm/js/workspace.worker.mjs');
-    const waitFor = (pred) => new Promise((resolve) => {
-      const check = () => { const m = messages.find(pred); if (m) resolve(m); };
-      notify = check;
-      check();
-    });
-    self.onmessage({ data: { type: 'start', id: 1, model: 'prototype-4a', options: { voxel: 0.0254 }, output: 'centres' } });
+    const { messages, send, waitFor, close } = await standInWorker(new URL('../../wasm/js/workspace.worker.mjs', import.meta.url).href);
+    send({ type: 'start', id: 1, model: 'prototype-4a', options: { voxel: 0.0254 }, output: 'centres' });
     const res = await waitFor((m) => m.id === 1 && m.type !== 'progress');
     assert.equal(res.type, 'result');
     assert.equal(res.centres.length, 3 * res.summary.voxels);
     assert.ok(messages.some((m) => m.id === 1 && m.type === 'progress'));
-    self.onmessage({ data: { type: 'start', id: 2, model: 'prototype-4a', options: { voxel: 0.0127 } } });
+    send({ type: 'start', id: 2, model: 'prototype-4a', options: { voxel: 0.0127 } });
     await waitFor((m) => m.id === 2 && m.type === 'progress');
-    self.onmessage({ data: { type: 'cancel', id: 2 } });
+    send({ type: 'cancel', id: 2 });
     const end = await waitFor((m) => m.id === 2 && m.type !== 'progress');
     assert.equal(end.type, 'cancelled');
-    self.onmessage({ data: { type: 'start', id: 3, model: 'prototype-4a', options: { voxel: -1 } } });
+    send({ type: 'start', id: 3, model: 'prototype-4a', options: { voxel: -1 } });
     const err = await waitFor((m) => m.id === 3);
     assert.equal(err.type, 'error');
     assert.match(err.message, /^voxel: must be a positive/);
-    delete globalThis.self;
+    close();
   });
 });

@@ -1,7 +1,7 @@
 // Batch IK in a Web Worker (Teleoperate → Tool path): a tool path solved pose by pose by the core's
-// solveNumeric off the page's thread, with progress, cancel, replay and the core's FK of every answer
+// ikNumeric off the page's thread, with progress, cancel, replay and the core's FK of every answer
 // reaching its target. The worker runs the same wasm code as the page, so its answers equal the page's
-// own solveNumeric chain (same seeds, same options) to 1e-12.
+// own ikNumeric chain (same seeds, same options) to 1e-12.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist, launch, openPage, waitReady, screenshot } from './helpers.mjs';
@@ -58,7 +58,7 @@ test('batch IK: a circle of tool positions solved in the worker reaches every ta
     assert.match(r.status, /360 poses solved/);
     assert.equal(r.replayHidden, false);
 
-    // parity: the worker's answers equal the page's own solveNumeric chain from the same seed (same wasm code)
+    // parity: the worker's answers equal the page's own ikNumeric chain from the same seed (same wasm code)
     const parity = await page.evaluate((q0) => {
       const b = window.__achain.views.teleop.batch;
       const m = window.__achain.studio.model;
@@ -68,13 +68,13 @@ test('batch IK: a circle of tool positions solved in the worker reaches every ta
       let prev = Float64Array.from(q0);
       let worst = 0;
       for (let k = 0; k < 40; k++) {
-        const s = m.solveNumeric(b.targets.subarray(16 * k, 16 * k + 16), prev, opts);
+        const s = m.ikNumeric(b.targets.subarray(16 * k, 16 * k + 16), prev, opts);
         for (let i = 0; i < n; i++) worst = Math.max(worst, Math.abs(s.q[i] - res.q[k * n + i]));
         prev = s.q;
       }
       return worst;
     }, q0);
-    assert.ok(parity <= 1e-12, `worker vs page solveNumeric: ${parity}`);
+    assert.ok(parity <= 1e-12, `worker vs page ikNumeric: ${parity}`);
 
     // replay: the scrubber puts the arm on pose k of the solved path
     await page.locator(`${P} .b-scrub`).fill('90');

@@ -244,12 +244,12 @@ test('singularity warnings come from the core; the per-frame budget (FK + Jacobi
         T[3] += 0.01;
         const N = 500;
         const t0 = performance.now();
-        for (let k = 0; k < N; k++) { m.forwardKinematics(q); m.pointJacobian(q); m.solveNumeric(T, q, { positionOnly: true }); }
+        for (let k = 0; k < N; k++) { m.forwardKinematics(q); m.pointJacobian(q); m.ikNumeric(T, q, { positionOnly: true }); }
         return (performance.now() - t0) / N;
       });
-      t.diagnostic(`frame budget (prototype-4a, headless chromium): fk + jacobian + solveNumeric = ${ms.toFixed(4)} ms per frame`);
+      t.diagnostic(`frame budget (prototype-4a, headless chromium): fk + jacobian + ikNumeric = ${ms.toFixed(4)} ms per frame`);
       fs.mkdirSync(path.join(repo, 'test-results', 'web'), { recursive: true });
-      fs.writeFileSync(path.join(repo, 'test-results', 'web', 'frame-budget.json'), JSON.stringify({ robot: 'prototype-4a', msPerFrame: ms, what: 'fk + jacobian + solveNumeric (position only), wasm in headless chromium' }, null, 2));
+      fs.writeFileSync(path.join(repo, 'test-results', 'web', 'frame-budget.json'), JSON.stringify({ robot: 'prototype-4a', msPerFrame: ms, what: 'fk + jacobian + ikNumeric (position only), wasm in headless chromium' }, null, 2));
     }
     assert.deepEqual(errors, []);
   } finally { await context.close(); }

@@ -20,7 +20,7 @@ test('Vibration: the prototype\'s modes, a mode animation, and the thesis trapez
   try {
     await waitReady(page);
     await page.waitForSelector(`${P} .v-mode-table`);
-    assert.match(await page.locator(`${P} .v-source`).innerText(), /prototype drive \(derived, not measured; 5354 N·m\/rad\) from core\/robots\/variants\/prototype-4a-drive\.json/);
+    assert.match(await page.locator(`${P} .v-source`).innerText(), /the robot file's drive variant \(5354 N·m\/rad\) from core\/robots\/variants\/prototype-4a-drive\.json/);
     assert.equal(await page.locator(`${P} .v-k`).inputValue(), '5353.63');
     // the table's frequencies are the core's at the pose (to the displayed precision)
     const shown = (await page.locator(`${P} .v-mode-table .v-hz`).allInnerTexts()).map(Number);

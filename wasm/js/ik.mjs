@@ -1,4 +1,4 @@
-// Model methods of the ik area: solveNumeric (numeric, per frame), ikAll (every solution) and branch tracking
+// Model methods of the ik area: ikNumeric (numeric, per frame), ikAll (every solution) and branch tracking
 // (startBranches, addBranch, trackBranches: every solution branch followed per frame while dragging).
 // Status names come from the core (module.ikStatusNames, toString(IkStatus)).
 // C++: wasm/bind_ik.cpp → core/ik/*. Types: wasm/types/ik.d.ts.
@@ -30,10 +30,10 @@ function solution(s) {
 
 export function install(Model) {
   /** Numeric IK from seedQ (teleoperation: call every frame with the current q). */
-  Model.prototype.solveNumeric = function solveNumeric(targetT, seedQ, options) {
+  Model.prototype.ikNumeric = function ikNumeric(targetT, seedQ, options) {
     const n = this.dof;
     const raw = this._input([targetT, 'targetT', 16], [seedQ, 'seedQ', n], [optionVector(options), 'options', 11]);
-    const out = this._output(this.achain.module.solveNumeric(raw), n + 5);
+    const out = this._output(this.achain.module.ikNumeric(raw), n + 5);
     return {
       q: out.slice(0, n),
       status: this.achain.ikStatusNames[out[n]],
@@ -42,7 +42,11 @@ export function install(Model) {
       residual: out[n + 3],
       iterations: out[n + 4],
     };
+  };  /** @deprecated The former name of ikNumeric (issue 31: IK's one verb family is ik*); kept for one release. */
+  Model.prototype.solveNumeric = function solveNumeric(targetT, seedQ, options) {
+    return this.ikNumeric(targetT, seedQ, options);
   };
+
 
   /** Starts branch tracking at targetT with the given solutions (each dof values, e.g. ikAll's solutions' q). */
   Model.prototype.startBranches = function startBranches(targetT, solutions = []) {

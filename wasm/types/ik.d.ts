@@ -11,7 +11,7 @@ import type { Vector } from '../achain';
  *                  (weighted least squares) configuration and `residual` says how far it is
  *  - 'singular'    (closed form) degenerate target family, e.g. sin(θ₂−θ₃)=0 on the 4A prototype:
  *                  q is one member of the one-parameter family (see IkAllResult.family)
- *  - 'limits'      the pose is reachable, but only outside the joint limits. solveNumeric: q is the nearest
+ *  - 'limits'      the pose is reachable, but only outside the joint limits. ikNumeric: q is the nearest
  *                  configuration INSIDE the limits (safe to command); ikAll: the exact solutions are in
  *                  outsideLimits
  */
@@ -30,7 +30,7 @@ export interface IkOptions {
   tolerance?: number;
   /**
    * Extra random starts (first near the seed, then spread over the limits) when the start from seedQ
-   * fails. Default 0 for solveNumeric (continuity while dragging: the answer stays on the seed's branch),
+   * fails. Default 0 for ikNumeric (continuity while dragging: the answer stays on the seed's branch),
    * 20 for ikAll (number of numeric starts).
    */
   restarts?: number;
@@ -144,6 +144,8 @@ export interface IkMethods {
    * A 4-DOF chain given an unreachable 6-DOF pose returns status 'unreachable' with the nearest pose.
    * Throws Error for malformed input ("target: rotation is not orthonormal", "seedQ[2]: must be a finite number").
    */
+  ikNumeric(targetT: Vector, seedQ: Vector, options?: IkOptions): IkResult;
+  /** @deprecated The former name of ikNumeric; kept for one release. */
   solveNumeric(targetT: Vector, seedQ: Vector, options?: IkOptions): IkResult;
   /**
    * All solutions: closed form / algebraic where the chain allows (4A prototype class, PUMA class), every

@@ -5,7 +5,8 @@ import * as THREE from 'three';
 import { Viewport } from './three/Viewport.js';
 import { ChainView } from './three/ChainView.js';
 import { PoseReadout } from './ui/PoseReadout.js';
-import { homeConfiguration, makeUnits, jointRange, DEG } from './core/units.js';
+import { homeConfiguration, makeUnits, jointRange, DEG } from './lib/units.js';
+import { robotSize } from './lib/size.js';
 
 export class Studio extends EventTarget {
   constructor(achain, els) {
@@ -101,15 +102,8 @@ export class Studio extends EventTarget {
     this.status(`${model.name}: ${model.dof} joints (${model.joints.map((j) => j.kind).join('')}, ${model.info.convention} DH), ${this.chain.legCount} legs drawn — core ${this.achain.version}`);
   }
 
-  /** Characteristic size of a model (m): farthest frame origin from the base origin, at least 0.2. */
-  _reach(model) {
-    const fk = model.forwardKinematics(this.q.length === model.dof ? this.q : homeConfiguration(model.coordinates));
-    const b = fk.base;
-    let L = 0;
-    for (const F of [...fk.frames, fk.tool]) L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
-    for (const j of model.joints) L = Math.max(L, Math.abs(j.a) + Math.abs(j.d));
-    return Math.max(L, 0.2);
-  }
+  /** Characteristic size of a model (m): the core's reach bound (base to every link origin and the tool), at least 0.2. */
+  _reach(model) { return robotSize(model, this.q.length === model.dof ? this.q : homeConfiguration(model.coordinates), 0.2); }
 
   /** Grid and camera for the reach sphere: the fallback of _frameShown() when nothing is drawn. */
   _frameReach(model, L) {
@@ -254,22 +248,10 @@ export class Studio extends EventTarget {
     this.dispatchEvent(new CustomEvent('twin', { detail: !!this.twin }));
   }
 
-  /** The R twin's description: same JSON with kind A → R, ρ and legs removed (loaded by the core). */
-  static twinDescription(json) {
-    const t = structuredClone(json);
-    t.name = `${json.name}-r-twin`;
-    for (const j of t.joints) {
-      if (j.kind !== 'A') continue;
-      j.kind = 'R';
-      delete j.rho; delete j.leg_length; delete j.side; delete j.legs;
-    }
-    return t;
-  }
-
   _rebuildTwin() {
     if (this.twin) { this.twin.view.dispose(); this.twin.model.dispose(); this.twin = null; }
-    if (!this.twinWanted || !this.model || !this.model.joints.some((j) => j.kind === 'A')) return;
-    const model = this.achain.loadModel(Studio.twinDescription(this.model.modelToJson()));
+    if (!this.twinWanted || !this.model || !this.model.info.hasApair) return;
+    const model = this.model.rPairTwin();  // the core's R-pair twin (every A-pair an R-pair)
     const view = new ChainView({ ghost: true, color: 0x38bdf8 });
     view.build(model, this.size);
     this.viewport.world.add(view.group);

@@ -8,7 +8,7 @@ import { MotionView } from './views/MotionView.js';
 import { WorkspaceView } from './views/WorkspaceView.js';
 import { ControllerView } from './views/ControllerView.js';
 import { VibrationView } from './views/VibrationView.js';
-import { makeUnits } from './core/units.js';
+import { makeUnits } from './lib/units.js';
 import { captureSession, applySession } from './ui/session.js';
 import { UrdfGeometry } from './three/UrdfGeometry.js';
 import { installFileDrop } from './ui/fileDrop.js';

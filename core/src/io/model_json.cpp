@@ -325,7 +325,7 @@ json geometryToJson(const Geometry& G) {
 Model modelFromJson(const json& j) {
   requireObject(j, "(document)");
   checkKeys(j, "", {"schema_version", "name", "description", "notes", "units", "convention", "gravity", "base", "tool",
-                    "joints", "geometry", "loop"});
+                    "joints", "geometry", "loop", "defaults"});
   if (!j.contains("schema_version")) fail("schema_version", "missing required field (this library reads version " + std::to_string(kSchemaVersion) + ")");
   const json& sv = j.at("schema_version");
   const int version = exactInt(sv, "schema_version", "an integer");

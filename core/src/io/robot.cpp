@@ -14,6 +14,8 @@
 #include <achain/math/text.hpp>
 #include <achain/model/caps.hpp>
 
+#include "json_fields.hpp"
+
 namespace achain {
 
 const char* toString(RobotFormat f) { return f == RobotFormat::Urdf ? "urdf" : f == RobotFormat::Parallel ? "parallel" : "json"; }
@@ -65,6 +67,104 @@ void Robot::requireChain() const {
                 " legs and a platform, not one chain; `achain parallel` reads it)");
 }
 
+namespace {
+
+namespace fields = io_detail;  // the field readers every robot-file reader shares (json_fields.hpp)
+
+std::string optionalString(const nlohmann::json& obj, const char* key, const std::string& path) {
+  if (!obj.contains(key)) return {};
+  const nlohmann::json& v = obj.at(key);
+  if (!v.is_string()) fields::fail(path + "." + key, std::string("must be a string, got ") + fields::typeName(v));
+  return v.get<std::string>();
+}
+
+/// One value per coordinate, each in the file's angle or length unit by the coordinate's joint, within its limits.
+VecX movePoint(const nlohmann::json& v, const std::string& path, const Model& m, const fields::UnitFactors& u) {
+  if (!v.is_array()) fields::fail(path, std::string("must be an array of ") + std::to_string(m.nq) + " numbers, got " + fields::typeName(v));
+  if (v.size() != static_cast<size_t>(m.nq))
+    fields::fail(path, "must have one value per coordinate (" + std::to_string(m.nq) + "), got " + std::to_string(v.size()));
+  VecX q(m.nq);
+  for (int c = 0; c < m.nq; ++c) {
+    const std::string p = path + "[" + std::to_string(c) + "]";
+    const int joint = m.coord_joint[c];
+    const bool angular = m.jmodels[joint].angular();
+    q[c] = fields::asNumber(v[c], p) * (angular ? u.angle : u.length);
+    const JointLimits& L = m.joints[joint].limits;
+    if (q[c] < L.lower - 1e-12 || q[c] > L.upper + 1e-12)
+      fields::fail(p, "outside joints[" + std::to_string(joint) + "].limits (" + shortNumber(v[c].get<double>()) + " in the file's " +
+                  (angular ? "angle" : "length") + " unit)");
+  }
+  return q;
+}
+
+}  // namespace
+
+RobotDefaults robotDefaultsFromJson(const nlohmann::json& j, const Model& m) {
+  RobotDefaults d;
+  if (!j.contains("defaults")) return d;
+  const nlohmann::json& D = fields::requireObject(j.at("defaults"), "defaults");
+  fields::checkKeys(D, "defaults", {"move", "workspace", "drive_variant"});
+  const fields::UnitFactors u = fields::unitFactors(j);
+  if (D.contains("move")) {
+    const nlohmann::json& M = fields::requireObject(D.at("move"), "defaults.move");
+    fields::checkKeys(M, "defaults.move", {"name", "from", "to"});
+    for (const char* k : {"from", "to"})
+      if (!M.contains(k)) fields::fail(std::string("defaults.move.") + k, "missing required field");
+    RobotDefaults::Move mv;
+    mv.name = optionalString(M, "name", "defaults.move");
+    mv.from = movePoint(M.at("from"), "defaults.move.from", m, u);
+    mv.to = movePoint(M.at("to"), "defaults.move.to", m, u);
+    d.move = std::move(mv);
+  }
+  if (D.contains("workspace")) {
+    const nlohmann::json& W = fields::requireObject(D.at("workspace"), "defaults.workspace");
+    fields::checkKeys(W, "defaults.workspace", {"voxel", "reference"});
+    if (W.contains("voxel")) {
+      const double v = fields::asNumber(W.at("voxel"), "defaults.workspace.voxel") * u.length;
+      if (!(v > 0)) fields::fail("defaults.workspace.voxel", "must be > 0 (a voxel edge in the file's length unit)");
+      d.workspace_voxel = v;
+    }
+    if (W.contains("reference")) {
+      if (!d.workspace_voxel) fields::fail("defaults.workspace.reference", "needs defaults.workspace.voxel (the voxel it was counted at)");
+      const nlohmann::json& R = fields::requireObject(W.at("reference"), "defaults.workspace.reference");
+      fields::checkKeys(R, "defaults.workspace.reference", {"voxels", "source", "note"});
+      if (!R.contains("voxels")) fields::fail("defaults.workspace.reference.voxels", "missing required field");
+      RobotDefaults::WorkspaceReference ref;
+      ref.voxels = fields::asNumber(R.at("voxels"), "defaults.workspace.reference.voxels");
+      if (!(ref.voxels > 0)) fields::fail("defaults.workspace.reference.voxels", "must be > 0 (a voxel count)");
+      ref.source = optionalString(R, "source", "defaults.workspace.reference");
+      ref.note = optionalString(R, "note", "defaults.workspace.reference");
+      d.workspace_reference = std::move(ref);
+    }
+  }
+  d.drive_variant = optionalString(D, "drive_variant", "defaults");
+  return d;
+}
+
+nlohmann::json robotDefaultsToJson(const RobotDefaults& d, const Model& m) {
+  nlohmann::json D = nlohmann::json::object();
+  if (d.move) {
+    if (d.move->from.size() != m.nq || d.move->to.size() != m.nq)
+      throw Error("defaults.move: does not match the model (" + std::to_string(m.nq) + " coordinates)");
+    nlohmann::json mv = {{"from", std::vector<double>(d.move->from.data(), d.move->from.data() + m.nq)},
+                         {"to", std::vector<double>(d.move->to.data(), d.move->to.data() + m.nq)}};
+    if (!d.move->name.empty()) mv["name"] = d.move->name;
+    D["move"] = mv;
+  }
+  if (d.workspace_voxel) {
+    nlohmann::json W = {{"voxel", *d.workspace_voxel}};
+    if (d.workspace_reference) {
+      nlohmann::json R = {{"voxels", d.workspace_reference->voxels}};
+      if (!d.workspace_reference->source.empty()) R["source"] = d.workspace_reference->source;
+      if (!d.workspace_reference->note.empty()) R["note"] = d.workspace_reference->note;
+      W["reference"] = R;
+    }
+    D["workspace"] = W;
+  }
+  if (!d.drive_variant.empty()) D["drive_variant"] = d.drive_variant;
+  return D;
+}
+
 Robot robotFromJson(const nlohmann::json& j) {
   Robot r;
   if (isParallelRobot(j)) {  // a parallel robot file: its legs are the models (parallel_json.cpp)
@@ -74,6 +174,7 @@ Robot robotFromJson(const nlohmann::json& j) {
     return r;
   }
   r.model = modelFromJson(j);
+  if (j.contains("defaults")) r.defaults = robotDefaultsFromJson(j, r.model);
   if (j.contains("loop")) r.loop = loopFromJson(j, r.model);
   if (hasDrives(j)) r.drives = jointFlexibilityFromJson(j, r.model);
   if (hasFlexibleLinks(j)) r.flexible_links = flexibleLinksFromJson(j, r.model);

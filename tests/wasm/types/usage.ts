@@ -4,7 +4,7 @@
 // Type-checked only, never run.
 import loadAchain, { Achain, Model, Workspace } from '../../../wasm/achain';
 import type {
-  FkResult, ApairLegs, ModelInfo, BuiltinRobot, GeometryInfo, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
+  FkResult, ApairLegs, ModelInfo, BuiltinRobot, GeometryInfo, ReachBound, RobotDefaults, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
 } from '../../../wasm/achain';
 import type { IkResult, IkAllResult, IkStatus, IkBranch, BranchEvent } from '../../../wasm/types/ik';
 import type {
@@ -53,6 +53,13 @@ export async function usage(): Promise<number> {
   const legs: ApairLegs[] = m.apairLegEndpoints(q);
   const ok: boolean = m.withinLimits([1, 2, 3, 4]);
   const conv: Model = m.convertConvention('modified');
+  const twin: Model = m.rPairTwin();
+  const reach: ReachBound = m.reachBound();
+  const defaults: RobotDefaults | null = m.info.defaults;
+  const factNumbers: number = (reach.radius ?? 0) + reach.tool! + (reach.links[0] ?? 0) + Number(m.info.hasApair) + m.info.joints[0].period
+    + Number(m.info.joints[0].revolute) + (defaults?.move?.from[0] ?? 0) + (defaults?.workspaceVoxel ?? 0) + (defaults?.workspaceReference?.voxels ?? 0)
+    + (defaults?.driveVariant?.length ?? 0) + (defaults?.move?.name.length ?? 0);
+  twin.dispose();
   const desc: object = m.modelToJson();
   const tool: Float64Array = m.fkTool(q);
   const toolOut: number[] = m.fkTool(q, new Array<number>(16));
@@ -74,7 +81,7 @@ export async function usage(): Promise<number> {
 
   // ik
   const T = fk.tool;
-  const ik: IkResult = m.solveNumeric(T, q, { maxIterations: 50, positionOnly: true, maxStep: 0.05 });
+  const ik: IkResult = m.ikNumeric(T, q, { maxIterations: 50, positionOnly: true, maxStep: 0.05 });
   const status: IkStatus = ik.status;
   const all: IkAllResult = m.ikAll(T, { method: 'auto', seedQ: q, restarts: 4, positionOnly: true, minSeparation: 0.5 });
   const every6r: IkAllResult = m.ikAll(T, { method: 'general6r', seedQ: q });
@@ -179,5 +186,5 @@ export async function usage(): Promise<number> {
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
     ke, pe, lee.D[0], fm.TL[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
     summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers, estNumbers,
-    jt.samples, loopNumbers, flexNumbers, flexChainNumbers].reduce((a, x) => a + x, 0);
+    jt.samples, loopNumbers, flexNumbers, flexChainNumbers, factNumbers].reduce((a, x) => a + x, 0);
 }

@@ -25,8 +25,9 @@ import { ChainView } from '../three/ChainView.js';
 import { DragIk } from '../three/DragIk.js';
 import { JointSliders } from '../ui/JointSliders.js';
 import { PoseReadout } from '../ui/PoseReadout.js';
-import { homeConfiguration, makeUnits, DEG, jointRange } from '../core/units.js';
-import { closeAt, loopCoordinates } from '../core/loop.js';
+import { homeConfiguration, makeUnits, DEG, jointRange } from '../lib/units.js';
+import { robotSize } from '../lib/size.js';
+import { closeAt, loopCoordinates } from '../lib/loop.js';
 
 const CSS = `
 :host { display: block; position: relative; height: var(--achain-height, 360px); border: 1px solid #25324d; border-radius: 8px; overflow: hidden;
@@ -149,12 +150,8 @@ export class AchainViewer extends HTMLElement {
       this._loop = loop ? loopCoordinates(model) : null;
       this._q = loop?.assembly.length === model.dof ? Float64Array.from(loop.assembly) : homeConfiguration(model.coordinates);
       this._qFromAttr();
-      const fk = model.forwardKinematics(this._q);
-      const b = fk.base;
-      let L = 0;
-      for (const F of [...fk.frames, fk.tool]) L = Math.max(L, Math.hypot(F[3] - b[3], F[7] - b[7], F[11] - b[11]));
-      for (const j of model.joints) L = Math.max(L, Math.abs(j.a) + Math.abs(j.d) + (j.kind === 'A' ? j.rho + 0.7 * j.side : 0));
-      L = Math.max(L, 0.15);
+      const b = model.forwardKinematics(this._q).base;
+      const L = robotSize(model, this._q, 0.15);
       this.size = L;
       this.chain.build(model, L);
       this.viewport.setGrid(L * 1.1);
@@ -207,11 +204,8 @@ export class AchainViewer extends HTMLElement {
 
   _setupTwin(on) {
     if (this.twin) { this.twin.view.dispose(); this.twin.model.dispose(); this.twin = null; }
-    if (!on || !this.model.joints.some((j) => j.kind === 'A')) return;
-    const d = this.model.modelToJson();
-    d.name += '-r-twin';
-    for (const j of d.joints) if (j.kind === 'A') { j.kind = 'R'; delete j.rho; delete j.leg_length; delete j.side; delete j.legs; }
-    const model = this.achain.loadModel(d);
+    if (!on || !this.model.info.hasApair) return;
+    const model = this.model.rPairTwin();  // the core's R-pair twin (every A-pair an R-pair)
     const view = new ChainView({ ghost: true, color: 0x38bdf8 });
     view.build(model, this.size);
     this.viewport.world.add(view.group);

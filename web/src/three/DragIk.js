@@ -12,7 +12,7 @@
 import * as THREE from 'three';
 import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import { matrixFromRowMajor } from './ChainView.js';
-import { ikFollow } from '../core/follow.js';
+import { ikFollow } from '../lib/follow.js';
 
 const _m = new THREE.Matrix4();
 const _one = new THREE.Vector3(1, 1, 1);

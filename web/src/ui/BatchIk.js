@@ -1,10 +1,10 @@
 // BatchIk: IK along a whole tool path in a Web Worker (web/src/workers/ik.worker.js) with a progress
 // bar and Cancel, then a replay of the joint path on the arm. The path starts at the current tool
 // pose and keeps its orientation: a circle or a straight line from here, or any list of positions /
-// row-major poses pasted as JSON. Every pose is solved by the core's model.solveNumeric seeded with the
+// row-major poses pasted as JSON. Every pose is solved by the core's model.ikNumeric seeded with the
 // previous answer (the first with the current q), so the joint path stays on one branch.
 import * as THREE from 'three';
-import { DEG, fmt, lengthFactor } from '../core/units.js';
+import { DEG, fmt, lengthFactor } from '../lib/units.js';
 
 const MAX_DRAWN = 4000; // points of the path lines drawn (the job itself may hold many more poses)
 

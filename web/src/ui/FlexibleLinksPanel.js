@@ -7,7 +7,7 @@
 //     displacement and the largest link tip rotation against the paper's 3° / 5° limits.
 // Every number is the core's; this file only formats, scales the drawing and routes events.
 import { FlexibleLinks } from '../three/FlexibleLinks.js';
-import { fmt } from '../core/units.js';
+import { fmt } from '../lib/units.js';
 import { escapeHtml } from './html.js';
 
 const ANIMATION_HZ = 0.8;       // the drawn oscillation (the true frequencies are in the table)

@@ -1,5 +1,5 @@
 // JointSliders: one slider + number box per joint, in display units, within the joint limits.
-import { jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel, jointStep, fmt } from '../core/units.js';
+import { jointRange, jointToDisplay, jointFromDisplay, jointUnitLabel, jointStep, fmt } from '../lib/units.js';
 
 export class JointSliders {
   /**

@@ -9,8 +9,8 @@
 // Everything computed here is a core call; this file converts units and draws.
 import * as THREE from 'three';
 import { JointSliders } from './JointSliders.js';
-import { fmt, jointFromDisplay, jointToDisplay, jointUnitLabel } from '../core/units.js';
-import { closeAt, loopCoordinates } from '../core/loop.js';
+import { fmt, jointFromDisplay, jointToDisplay, jointUnitLabel } from '../lib/units.js';
+import { closeAt, loopCoordinates } from '../lib/loop.js';
 
 const FRAME_DT = 1 / 60;   // s of simulated time per animation frame (real time at 60 frames per second)
 const SUBSTEPS = 10;       // RK4 steps per frame (1.7 ms each)

@@ -1,6 +1,6 @@
 // PoseReadout: the tool pose from the core's FK, position in mm and in, rotation as
 // Z-Y-X angles (the core's matrixToRpy) and the rotation matrix.
-import { INCH, DEG, fmt } from '../core/units.js';
+import { INCH, DEG, fmt } from '../lib/units.js';
 
 export class PoseReadout {
   constructor(el) { this.el = el; }

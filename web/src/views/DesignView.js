@@ -2,7 +2,7 @@
 // (SI, from model.modelToJson()); every edit is handed to achain.loadModel() so validation is the
 // core's, and its message (with the field path) is shown as is. Live 3D update, undo/redo,
 // JSON import/export, start from a built-in or from scratch.
-import { DEG, INCH, fmt } from '../core/units.js';
+import { DEG, INCH, fmt } from '../lib/units.js';
 import { downloadText, exportModel } from '../ui/exportModel.js';
 
 const KINDS = ['R', 'P', 'H', 'A'];
@@ -283,7 +283,7 @@ export class DesignView {
       const card = document.createElement('div');
       card.className = 'd-joint';
       card.dataset.joint = String(i);
-      const angular = j.kind !== 'P';
+      const angular = info[i] ? info[i].angular : j.kind !== 'P';  // the core's joint model once the model is loaded
       const lim = j.limits ?? {};
       const fields = [
         ['a', 'a', lu, j.a ?? 0, lf],

@@ -5,9 +5,9 @@
 // present. Plots: uPlot, in a dock over the 3D view.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { fmt, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
+import { fmt, jointToDisplay, jointFromDisplay, jointUnitLabel, lengthFactor } from '../lib/units.js';
 import { escapeHtml } from '../ui/html.js';
-import { defaultMove, isThesisRobot } from '../core/plans.js';
+import { defaultMove } from '../lib/plans.js';
 
 const COLOURS = ['#60a5fa', '#f472b6', '#4ade80', '#facc15', '#fb923c', '#a78bfa', '#22d3ee', '#f87171'];
 const INLBF = 0.112984829; // N·m per in·lbf
@@ -188,13 +188,13 @@ export class MotionView {
     return Float64Array.from(vals, (v, i) => jointFromDisplay(m.coordinates[i], v, this.studio.units));
   }
 
-  /** Start/goal defaults: the thesis move for the prototype (60° → 300°), else 25 % → 75 % of each range. */
+  /** Start/goal defaults: the robot file's default move (the thesis's 60° → 300° for the prototype), else 25 % → 75 % of each range; forced: limit to limit. */
   _defaults(force, keep = false) {
     const s = this.studio;
     const m = s.model;
     if (!m) return;
     if (keep && this._from && this._to) { this.$('.m-from').value = this._fmtQ(this._from); this.$('.m-to').value = this._fmtQ(this._to); return; }
-    const { from, to } = defaultMove(m, isThesisRobot(m) || force);
+    const { from, to } = defaultMove(m, { limits: !!force });
     this._from = from; this._to = to;
     this.$('.m-from').value = this._fmtQ(from);
     this.$('.m-to').value = this._fmtQ(to);

@@ -1,12 +1,12 @@
 // TeleopView: drag the tool with a TransformControls gizmo while the core's numeric IK
-// (model.solveNumeric, seeded with the current q → continuous, no branch flips) follows every frame;
+// (model.ikNumeric, seeded with the current q → continuous, no branch flips) follows every frame;
 // joint sliders; all IK solutions as ghost arms (model.ikAll) with one click to switch;
 // R-twin overlay, frames, joint-limit and singularity warnings.
 import * as THREE from 'three';
 import { JointSliders } from '../ui/JointSliders.js';
 import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
 import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
-import { ANGULAR, DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
+import { ANGULAR, DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../lib/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
 import { LoopPanel } from '../ui/LoopPanel.js';
 
@@ -137,7 +137,7 @@ export class TeleopView {
       const closed = this.loopPanel.active;
       for (const sel of ['.ik-head', '.ik-ui', '.joints-ui', '.sol-head', '.sol-ui', '.batch-ui']) this.$(sel).hidden = closed;
       this.clearGhosts();
-      this.$('.twin').disabled = !m.joints.some((j) => j.kind === 'A');
+      this.$('.twin').disabled = !m.info.hasApair;
       // offer only the goals the chain can follow: fewer than six joints cannot hold a full pose
       const full = this.$('.goal option[value="pose"]');
       full.disabled = full.hidden = m.dof < 6;

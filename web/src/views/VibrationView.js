@@ -1,19 +1,22 @@
 // VibrationView: the chain with lumped drive flexibility (Spong's spring k and damper c between each motor and
 // its link; issue 13). It shows the core's natural modes at the current pose (model.jointFlexibilityModes, motors
 // locked or free) with a mode-shape animation on the arm, the first frequency across a joint's range, and the
-// check of the Motion view's default move (the thesis trapezoid for the prototype) unshaped and with ZV / ZVD input
+// check of the Motion view's default move (the robot file's, e.g. the thesis trapezoid for the prototype) unshaped and with ZV / ZVD input
 // shaping (model.checkFlexibleTrajectory, in a Web Worker): tip error against time, the first frequency along the
 // path and a results table. Every number is the core's; the page draws, converts units and routes events.
 //
-// The drive: the robot file's drive blocks (model.info.drives) when it has them; for the built-in prototype, which
-// has none, the derived drive of core/robots/variants/prototype-4a-drive.json read by the core
-// (achain.jointFlexibilityFromJsonString); else the stiffness is typed in.
+// The drive: the robot file's drive blocks (model.info.drives) when it has them; else the drive of the variant file
+// its defaults name (defaults.drive_variant: for the built-in prototype, which has none, the derived drive of
+// core/robots/variants/prototype-4a-drive.json), read by the core (achain.jointFlexibilityFromJsonString); else the
+// stiffness is typed in.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { FlexibleLinksPanel } from '../ui/FlexibleLinksPanel.js';
-import prototypeDrive from '../../../core/robots/variants/prototype-4a-drive.json?raw';
-import { fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../core/units.js';
-import { defaultMove, isThesisRobot } from '../core/plans.js';
+// the variant files a robot file may name as its drive (defaults.drive_variant), bundled by name
+const driveVariants = Object.fromEntries(Object.entries(import.meta.glob('../../../core/robots/variants/*.json', { query: '?raw', import: 'default', eager: true }))
+  .map(([path, text]) => [path.replace(/^.*\//, '').replace(/\.json$/, ''), text]));
+import { fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../lib/units.js';
+import { defaultMove } from '../lib/plans.js';
 import { escapeHtml } from '../ui/html.js';
 
 const SHAPERS = [['none', 'unshaped', '#f87171'], ['zv', 'ZV', '#facc15'], ['zvd', 'ZVD', '#4ade80']];
@@ -39,8 +42,10 @@ function parseList(text, n, what) {
 }
 
 export class VibrationView {
-  /** The JSON text of core/robots/variants/prototype-4a-drive.json (bundled), whose drive the prototype gets. */
-  static prototypeDriveText = prototypeDrive;
+  /** The bundled variant files by name (core/robots/variants/NAME.json), for a robot file's defaults.drive_variant. */
+  static driveVariants = driveVariants;
+  /** The JSON text of core/robots/variants/prototype-4a-drive.json, the prototype's drive variant. */
+  static prototypeDriveText = driveVariants['prototype-4a-drive'];
 
   constructor() { this.id = 'vibration'; this.title = 'Vibration'; this.key = '6'; }
 
@@ -132,22 +137,27 @@ export class VibrationView {
     if (!m || !this.move) return;
     const show = (v) => Array.from(v, (x, i) => fmt(jointToDisplay(m.coordinates[i], x, s.units), 1)).join(', ');
     const units = [...new Set(m.coordinates.map((j) => jointUnitLabel(j, s.units)))].join('/');
-    this.$('.v-move-hint').textContent = `${isThesisRobot(m) ? 'The thesis trapezoid' : 'The Motion view\'s default move'}: `
+    const name = this.move.name ? this.move.name[0].toUpperCase() + this.move.name.slice(1) : 'The Motion view\'s default move';
+    this.$('.v-move-hint').textContent = `${name}: `
       + `(${show(this.move.from)}) → (${show(this.move.to)}) ${units}, trapezoid at the joint speed and acceleration limits; `
       + 'the motors follow it exactly, the links through the drive springs.';
   }
 
   _ampText() { this.$('.v-amp-text').textContent = `a = ${this.$('.v-amp').value}° (largest joint)`; }
 
-  /** The drive of the robot file, else (the built-in prototype) of its drive variant, read by the core. */
+  /** The drive of the robot file, else of the variant file its defaults name (defaults.drive_variant), read by the core. */
   _driveFromFile() {
     const s = this.studio;
     const m = s.model;
     let drive = m.jointFlexibility();
     let source = 'the robot file\'s drive blocks (joints[i].drive)';
-    if (!drive && m.name === 'prototype-4a') {
-      drive = s.achain.jointFlexibilityFromJsonString(VibrationView.prototypeDriveText);
-      source = `prototype drive (derived, not measured; ${fmt(drive.stiffness[0], 0)} N·m/rad) from core/robots/variants/prototype-4a-drive.json`;
+    const variant = m.info.defaults?.driveVariant;
+    if (!drive && variant) {
+      const text = VibrationView.driveVariants[variant];
+      if (text != null) {
+        drive = s.achain.jointFlexibilityFromJsonString(text);
+        source = `the robot file's drive variant (${fmt(drive.stiffness[0], 0)} N·m/rad) from core/robots/variants/${variant}.json`;
+      }
     }
     this.drive = drive;
     this.edited = false;

@@ -3,8 +3,7 @@
 // A-vs-R overlap (the R twin on the same lattice) and cross-section planes (clipping + the core's
 // section area).
 import * as THREE from 'three';
-import { Studio } from '../Studio.js';
-import { INCH, fmt, lengthFactor } from '../core/units.js';
+import { INCH, fmt, lengthFactor } from '../lib/units.js';
 import { escapeHtml } from '../ui/html.js';
 
 const ESTIMATE_DELAY_MS = 250;
@@ -75,7 +74,7 @@ export class WorkspaceView {
       this.$('.w-result').replaceChildren();
       this.$('.w-section').textContent = '';
       this._legend(null);
-      this.$('.w-twin').disabled = !m.joints.some((j) => j.kind === 'A');
+      this.$('.w-twin').disabled = !m.info.hasApair;
       this.$('.w-twin').checked = false;
       this._setVoxelDefault();
       this._estimate();
@@ -137,7 +136,9 @@ export class WorkspaceView {
     const u = this.studio.units;
     const f = lengthFactor(u);
     this.$('.w-unit').textContent = u.length;
-    const si = keep && this._voxelSi ? this._voxelSi : (/^prototype-4/.test(this.studio.model?.name ?? '') ? 0.5 * INCH : Math.max(0.01, (this.studio.size ?? 1) / 60));
+    // the robot file's default voxel (defaults.workspace.voxel: the thesis's 0.5 in for the prototype), else 1/60 of its size
+    const fileVoxel = this.studio.model?.info.defaults?.workspaceVoxel;
+    const si = keep && this._voxelSi ? this._voxelSi : (fileVoxel ?? Math.max(0.01, (this.studio.size ?? 1) / 60));
     this._voxelSi = si;
     this.$('.w-voxel').value = String(Number((si * f).toPrecision(4)));
   }
@@ -147,7 +148,7 @@ export class WorkspaceView {
 
   _worker() {
     if (!this.worker) {
-      this.worker = new Worker(new URL('../workers/workspace.worker.js', import.meta.url), { type: 'module' });
+      this.worker = new Worker(new URL('../../../wasm/js/workspace.worker.mjs', import.meta.url), { type: 'module' });
       this.worker.onmessage = (e) => this._onMessage(e.data);
       this.worker.onerror = (e) => this._fail(e.message || 'workspace worker failed');
     }
@@ -168,7 +169,7 @@ export class WorkspaceView {
     }
     this._voxelSi = voxel;
     const json = s.model.modelToJson();
-    const twin = this.$('.w-twin').checked && s.model.joints.some((j) => j.kind === 'A') ? Studio.twinDescription(json) : null;
+    const twin = this.$('.w-twin').checked && s.model.info.hasApair;  // the worker makes the core's R twin
     const id = ++this.jobId;
     this.progressLog = [];
     this.lastProgress = 0;
@@ -180,7 +181,7 @@ export class WorkspaceView {
     this.$('.w-progress').value = 0;
     this.$('.w-status').textContent = this.estimate ? `computing… (estimate ${this.$('.w-estimate').textContent.replace(/^estimate: /, '')})` : 'computing…';
     this._worker().postMessage({
-      type: 'start', id, model: json, twin, surfaceOnly: this.$('.w-surface').checked,
+      type: 'start', id, model: json, twin, output: this.$('.w-surface').checked ? 'surface' : 'centres',
       options,
     });
   }
@@ -218,7 +219,7 @@ export class WorkspaceView {
       this.lastProgress = msg.fraction;
       this.progressLog.push(msg.fraction);
       this.$('.w-progress').value = msg.fraction;
-      this.$('.w-status').textContent = `${msg.phase === 'b' ? 'R twin' : this.studio.model.name}: ${fmt(100 * msg.fraction, 0)} %`;
+      this.$('.w-status').textContent = `${msg.phase === 'twin' ? 'R twin' : this.studio.model.name}: ${fmt(100 * msg.fraction, 0)} %`;
     } else if (msg.type === 'cancelled') {
       this.running = false;
       this.$('.w-run').disabled = false;
@@ -235,10 +236,10 @@ export class WorkspaceView {
       this.$('.w-progress').value = 1;
       this._show(msg);
     } else if (msg.type === 'section') {
-      const a = msg.a;
+      const a = msg;
       const area = (v) => (this.studio.units.length === 'in' ? `${fmt(v / INCH ** 2, 1)} in²` : `${fmt(v, 4)} m²`);
       let t = `section at ${fmt(a.coordinate * lengthFactor(this.studio.units), 1)} ${this.studio.units.length}: area ${area(a.area)} (${a.voxels} voxels)`;
-      if (msg.b) t += ` · R twin ${area(msg.b.area)}`;
+      if (msg.twin) t += ` · R twin ${area(msg.twin.area)}`;
       this.$('.w-section').textContent = t;
       this.sectionResult = msg;
     }
@@ -247,9 +248,9 @@ export class WorkspaceView {
   _show(msg) {
     const s = this.studio;
     const u = s.units;
-    const a = msg.a;
+    const a = msg.summary;
     const secs = (performance.now() - this._t0) / 1000;
-    this.$('.w-status').textContent = `done in ${fmt(secs, 2)} s (core: ${fmt(a.seconds + (msg.b?.seconds ?? 0), 2)} s, ${a.evaluations.toLocaleString('en')} evaluations)`;
+    this.$('.w-status').textContent = `done in ${fmt(secs, 2)} s (core: ${fmt(a.seconds + (msg.twin?.summary.seconds ?? 0), 2)} s, ${a.evaluations.toLocaleString('en')} evaluations)`;
     this.lastMsg = msg;
     this._table(msg);
     this.result = { count: a.voxels, summary: a, overlap: msg.overlap ?? null };
@@ -261,23 +262,27 @@ export class WorkspaceView {
   /** The result table, volumes in the chosen length unit (in³, mm³ or m³); the thesis comparison. */
   _table(msg) {
     const u = this.studio.units;
-    const a = msg.a;
+    const a = msg.summary;
     const whole = (x) => Math.round(x).toLocaleString('en');
     const vol = (v) => (u.length === 'in' ? `${whole(v / INCH ** 3)} in³` : u.length === 'mm' ? `${whole(v * 1e9)} mm³` : `${fmt(v, 4)} m³`);
     let html = `<table class="grid"><tr><th></th><th>voxels</th><th>volume</th></tr><tr><td>${escapeHtml(a.robot)}</td><td>${a.voxels.toLocaleString('en')}</td><td>${vol(a.volume)}</td></tr>`;
-    if (msg.b) {
+    if (msg.twin) {
       const o = msg.overlap;
-      html += `<tr><td>R twin</td><td>${msg.b.voxels.toLocaleString('en')}</td><td>${vol(msg.b.volume)}</td></tr>`;
+      const b = msg.twin.summary;
+      html += `<tr><td>R twin</td><td>${b.voxels.toLocaleString('en')}</td><td>${vol(b.volume)}</td></tr>`;
       html += `<tr><td>shared</td><td>${o.shared.toLocaleString('en')}</td><td>${vol(o.sharedVolume)}</td></tr>`;
       html += `<tr><td>A only / R only</td><td>${o.onlyA.toLocaleString('en')} / ${o.onlyB.toLocaleString('en')}</td><td>Jaccard ${fmt(o.jaccard, 3)}</td></tr>`;
     }
     html += '</table>';
     this.$('.w-result').innerHTML = html;
-    // the thesis's figure for the prototype at its 0.5 in voxels (Robinson 2012, 487,640 voxels)
-    if (a.robot === 'prototype-4a' && Math.abs(a.voxel - 0.0127) < 1e-9) {
+    // a published count at the file's default voxel (defaults.workspace.reference: the thesis's 487,640 for the prototype)
+    const d = this.studio.model?.info.defaults;
+    const ref = d?.workspaceReference;
+    if (ref && Math.abs(a.voxel - d.workspaceVoxel) < 1e-9 * d.workspaceVoxel) {
       const note = document.createElement('p');
       note.className = 'hint w-thesis';
-      note.textContent = `The thesis reports 487,640 voxels; this is ${fmt(100 * (a.voxels / 487640 - 1), 1)} % more. Every voxel counted here holds a reachable point, so the thesis's count is below the touched set; its index formula (Eq. 3.23) and grid alignment cannot be reproduced from the text — docs/workspace.md, "Why the counts differ".`;
+      const diff = 100 * (a.voxels / ref.voxels - 1);
+      note.textContent = `${ref.source || 'The reference'} reports ${ref.voxels.toLocaleString('en')} voxels; this is ${fmt(Math.abs(diff), 1)} % ${diff >= 0 ? 'more' : 'fewer'}.${ref.note ? ` ${ref.note}` : ''}`;
       this.$('.w-result').appendChild(note);
     }
   }
@@ -290,7 +295,7 @@ export class WorkspaceView {
 
   _buildCloud(msg) {
     this._clearCloud();
-    const voxel = msg.a.voxel;
+    const voxel = msg.summary.voxel;
     const key = (x, y, z) => `${Math.round(x / voxel * 2)},${Math.round(y / voxel * 2)},${Math.round(z / voxel * 2)}`;
     const shared = new Set();
     if (msg.shared) for (let i = 0; i < msg.shared.length; i += 3) shared.add(key(msg.shared[i], msg.shared[i + 1], msg.shared[i + 2]));
@@ -312,16 +317,16 @@ export class WorkspaceView {
       this.group.add(p);
       return p;
     };
-    if (msg.centresB) {
-      const [sharedA, onlyA] = split(msg.centresA, true);
-      const [, onlyB] = split(msg.centresB, true);
+    if (msg.twin) {
+      const [sharedA, onlyA] = split(msg.centres, true);
+      const [, onlyB] = split(msg.twin.centres, true);
       this.clouds = { A: mk(onlyA, COL_A, 'A-only'), S: mk(sharedA, COL_SHARED, 'shared'), B: mk(onlyB, COL_B, 'R-only') };
     } else {
-      this.clouds = { A: mk(Array.from(msg.centresA), COL_A, 'A'), S: null, B: null };
+      this.clouds = { A: mk(Array.from(msg.centres), COL_A, 'A'), S: null, B: null };
     }
-    const b = msg.a.bounds;
+    const b = msg.summary.bounds;
     this.bounds = b;
-    this._legend(!!msg.centresB);
+    this._legend(!!msg.twin);
     this._visibility();
   }
 

@@ -1,4 +1,4 @@
-// Batch IK worker: solves the core's numeric IK (model.solveNumeric) along a list of tool poses off the
+// Batch IK worker: solves the core's numeric IK (model.ikNumeric) along a list of tool poses off the
 // page's thread, each solve seeded with the previous answer (the first with the page's q), so the
 // joint path stays on one branch. Progress after every slice (~20 ms); cancel between slices keeps
 // the poses solved so far.
@@ -36,7 +36,7 @@ serveModelJobs(async (model, msg, achain) => {
       if (cancelled.has(id)) break;
       const slice0 = performance.now();
       while (k < N && performance.now() - slice0 < 20) {
-        const r = model.solveNumeric(poses.subarray(16 * k, 16 * k + 16), prev, options);
+        const r = model.ikNumeric(poses.subarray(16 * k, 16 * k + 16), prev, options);
         q.set(r.q, k * n);
         const code = achain.ikStatusNames.indexOf(r.status);
         status[k] = code < 0 ? 255 : code;

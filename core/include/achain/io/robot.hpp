@@ -24,11 +24,34 @@ namespace achain {
 enum class RobotFormat { Json, Urdf, Parallel };
 const char* toString(RobotFormat f);
 
+/// The robot file's optional "defaults" section (docs/robot-format.md#defaults): what a front end (the studio)
+/// starts with for this robot instead of its generic choice. Every value in SI.
+struct RobotDefaults {
+  /// The default joint-space move (the Motion and Vibration views' plan): from → to, one value per coordinate.
+  struct Move {
+    std::string name;  ///< what it is, for display ("the thesis trapezoid"); may be empty
+    VecX from, to;     ///< rad or m per coordinate, within the limits
+  };
+  /// A published workspace size at the default voxel, to compare a computed one with.
+  struct WorkspaceReference {
+    double voxels = 0;   ///< the published voxel count (> 0)
+    std::string source;  ///< who published it ("the thesis (Robinson 2012)")
+    std::string note;    ///< why a computed count may differ; may be empty
+  };
+  std::optional<Move> move;                                ///< "move"
+  std::optional<double> workspace_voxel;                   ///< "workspace.voxel", m (> 0)
+  std::optional<WorkspaceReference> workspace_reference;   ///< "workspace.reference" (needs "workspace.voxel")
+  /// "drive_variant": the name of a variant file under core/robots/variants/ (without .json) whose drive blocks the
+  /// robot gets when its own file declares none ("" = none).
+  std::string drive_variant;
+};
+
 struct Robot {
   Model model;
   std::optional<LoopClosure> loop;             ///< the file's "loop" section (docs/robot-format.md#loops)
   std::optional<JointFlexibility> drives;      ///< the joints' "drive" blocks (docs/robot-format.md#drives)
   std::optional<FlexibleLinks> flexible_links; ///< the joints' "flexible" blocks (docs/robot-format.md#flexible-links)
+  std::optional<RobotDefaults> defaults;       ///< the file's "defaults" section (docs/robot-format.md#defaults)
   /// A parallel robot file's mechanism (format Parallel): its legs (each a Model), platform and actuation. `model`
   /// is then empty: a parallel robot is not one chain.
   std::optional<ParallelRobot> parallel;
@@ -52,6 +75,12 @@ struct Robot {
 Robot robotFromJson(const nlohmann::json& j);
 /// The same from text (bounded JSON parse; a syntax error names its line).
 Robot robotFromJsonString(const std::string& text);
+
+/// The "defaults" section of a robot document read against its model, in SI. Throws achain::Error naming the field
+/// ("defaults.move.from[2]: …", "defaults.workspace.voxel: must be > 0 …").
+RobotDefaults robotDefaultsFromJson(const nlohmann::json& document, const Model& model);
+/// The defaults as a "defaults" section in SI units (for a document written with SI "units", as modelToJson writes).
+nlohmann::json robotDefaultsToJson(const RobotDefaults& defaults, const Model& model);
 
 /// A built-in name, or else a path to a robot file: JSON, or URDF when the file's text is XML (native builds).
 /// The URDF options are refused for JSON files and built-ins. Errors name the file ("arm.json: joints[1]…").

@@ -26,12 +26,17 @@ export function jointStep(j, u) {
   return u.angle === 'deg' ? 0.5 : 0.005;
 }
 
-/** Default slider range (SI) for a joint: its limits, or a sensible span when unbounded. */
+/**
+ * Default slider range (SI) for a joint of model.info: its limits, or where unbounded a span from the core's joint
+ * model: ±0.5 m for a length, one period from 0 for a periodic joint that also translates (an A-pair's θ_v: 0…4π),
+ * else ±π.
+ */
 export function jointRange(j) {
   let lo = j.lower;
   let hi = j.upper;
-  if (lo == null || !Number.isFinite(lo)) lo = isLinear(j) ? -0.5 : j.kind === 'A' ? 0 : -Math.PI;
-  if (hi == null || !Number.isFinite(hi)) hi = isLinear(j) ? 0.5 : j.kind === 'A' ? 4 * Math.PI : Math.PI;
+  const fromZero = j.period > 0 && !j.revolute;
+  if (lo == null || !Number.isFinite(lo)) lo = isLinear(j) ? -0.5 : fromZero ? 0 : -Math.PI;
+  if (hi == null || !Number.isFinite(hi)) hi = isLinear(j) ? 0.5 : fromZero ? j.period : Math.PI;
   return [lo, hi];
 }
 
