@@ -51,10 +51,15 @@ using StatePtr = std::unique_ptr<T, StateDeleter>;
 struct WasmModel {
   explicit WasmModel(Model m) : model(std::move(m)), data(model), q(VecX::Zero(model.nq)), in(64), out(64) {}
   /// A robot file read once (io/robot.hpp): its Model and the sections it declares.
+  /// A parallel robot file is refused by name: the handle is one chain (Robot::requireChain).
   explicit WasmModel(Robot r)
-      : model(std::move(r.model)), data(model), q(VecX::Zero(model.nq)), in(64), out(64), loop(std::move(r.loop)),
+      : model(chainOf(r)), data(model), q(VecX::Zero(model.nq)), in(64), out(64), loop(std::move(r.loop)),
         drives(std::move(r.drives)), flexible_links(std::move(r.flexible_links)),
         defaults(std::move(r.defaults)) {}
+  static Model chainOf(Robot& r) {
+    r.requireChain();
+    return std::move(r.model);
+  }
   Model model;
   Data data;
   VecX q;                    ///< configuration read from `in`

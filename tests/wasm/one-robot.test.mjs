@@ -151,3 +151,9 @@ describe('workspace worker: the R twin and sections (one protocol, the studio\'s
     close();
   });
 });
+
+test('a parallel robot file is not one chain: loadModel names it instead of making an empty model', () => {
+  const text = fs.readFileSync(path.join(root, 'core/robots/parallel/parallel-3rrr.json'), 'utf8');
+  assert.throws(() => achain.loadModel(text), /a parallel robot file \(3 legs and a platform, not one chain/);
+  assert.throws(() => achain.loadModel('stewart-6ups'), /stewart-6ups: a parallel robot file \(6 legs and a platform/);
+});
