@@ -1,5 +1,5 @@
 // Subcommand `apair-exact`: the A-pair as its exact mechanism (a Griffis–Duffy platform, six legs with
-// spherical ends; dynamics/apair_platform.hpp, docs/dynamics.md "The exact A-pair"). Prints the closure
+// spherical ends; apair/apair_platform.hpp, docs/dynamics.md "The exact A-pair"). Prints the closure
 // of one A-pair against Robinson's model (d = ρ sin(θ_v/2), no drift, the leg directions), and the
 // torque error of every serial leg model against the exact closed-chain dynamics: for the single A-pair
 // of the thesis (Sec. 3.8.6: a 10 × 8 in plate of 4.135 lb; the joint's ρ and leg mass), vertical and

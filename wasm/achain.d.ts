@@ -125,7 +125,7 @@ export interface UrdfOptions {
   keepFixed?: boolean;
 }
 
-/** The XML element tree the core maps (core/io/xml_tree.hpp). */
+/** The XML element tree the core maps (io/xml_tree.hpp). */
 export interface XmlElementTree {
   name: string;
   line?: number;

@@ -1,4 +1,4 @@
-// Model methods of closed chains (core/dynamics/closed_chain.hpp): the loop of the model's robot file
+// Model methods of closed chains (closed_chains/loop_closure.hpp): the loop of the model's robot file
 // (its "loop" section, model.info.loop) closed by Newton, the closed chain's coordinates, its model by
 // Freeman's transfer, the actuator and constraint loads, forward dynamics and one simulation step.
 // JS: wasm/js/closed_chain.mjs. Types: wasm/types/closed_chain.d.ts. Docs: docs/dynamics.md#closed-chains.

@@ -1,4 +1,4 @@
-// Lumped joint flexibility (issue 13; core/dynamics/joint_flexibility.hpp, core/trajectory/flex_check.hpp):
+// Lumped joint flexibility (issue 13; flexibility/joint_flexibility.hpp, trajectory/flex_check.hpp):
 // natural modes with the drive springs, the trajectory check of a planned move with and without ZV / ZVD input
 // shaping, the shaper impulses and the plan bandwidth. JS: wasm/js/flexibility.mjs. Types:
 // wasm/types/flexibility.d.ts. Docs: docs/flexible.md, docs/studio-vibration.md.

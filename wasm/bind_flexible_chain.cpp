@@ -1,4 +1,4 @@
-// Flexible links in a chain (issue 13, Tesar & Graves 1988; core/dynamics/flexible_chain.hpp): the robot file's
+// Flexible links in a chain (issue 13, Tesar & Graves 1988; flexibility/flexible_chain.hpp): the robot file's
 // flexible blocks (joints[i].flexible) as model.info.flexibleLinks, and the chain's deflected kinematics, I*, K*,
 // coupled modes, static deflection, the drawn centreline of a link, dynamics and the time response to a tool load.
 // JS: wasm/js/flexible_chain.mjs. Types: wasm/types/flexible_chain.d.ts. Docs: docs/flexible.md, docs/flexible-wasm.md.

@@ -23,7 +23,7 @@ struct SampledTrajectory {
 };
 
 }  // namespace bridge
-struct Trajectory;  // core/trajectory/trajectory.hpp
+struct Trajectory;  // trajectory/trajectory.hpp
 namespace bridge {
 
 /// The core's sampled trajectory (samplePath) as the bridge's: rows per sample.

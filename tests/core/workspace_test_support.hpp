@@ -1,4 +1,4 @@
-// The workspace area's reference chain, shared by tests/core/test_workspace.cpp and bench/bench_workspace.cpp.
+// The workspace area's reference chain, shared by tests/core/reach/test_workspace.cpp and bench/bench_workspace.cpp.
 #pragma once
 #include <achain/io/model_json.hpp>
 #include <achain/model/model.hpp>

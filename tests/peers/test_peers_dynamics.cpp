@@ -1,7 +1,7 @@
 // Cross-checks against Orocos KDL and MuJoCo on ≥ 50 random states (relative 1e-9):
 // puma560 FK, RNEA, M, C q̇, g and forward dynamics; MuJoCo also with armature (= achain motors)
 // and on a random R/P tree. A/H joints have no peer equivalent; the A-pair dynamics is checked
-// against Robinson's equations in tests/core/test_dynamics_thesis.cpp.
+// against Robinson's equations in tests/core/dynamics/test_dynamics_thesis.cpp.
 #include <catch2/catch.hpp>
 #include <Eigen/SVD>
 #include <random>

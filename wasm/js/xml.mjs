@@ -1,4 +1,4 @@
-// XML text → the element tree of core/io/xml_tree.hpp: {name, line, attributes: [[key, value], …], children}.
+// XML text → the element tree of io/xml_tree.hpp: {name, line, attributes: [[key, value], …], children}.
 // The page's XML parser does the parsing (DOMParser in browsers, @xmldom/xmldom in Node); this file has no
 // URDF semantics: the C++ core maps the tree (modelFromUrdf).
 let NodeDOMParser = null;

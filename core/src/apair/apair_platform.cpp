@@ -1,5 +1,5 @@
 // The exact A-pair (Griffis–Duffy platform) and the exact closed-chain model of an A-chain
-// (dynamics/apair_platform.hpp; docs/dynamics.md "The exact A-pair (Griffis–Duffy platform)").
+// (apair/apair_platform.hpp; docs/dynamics.md "The exact A-pair (Griffis–Duffy platform)").
 #include <achain/apair/apair_platform.hpp>
 
 #include <Eigen/QR>

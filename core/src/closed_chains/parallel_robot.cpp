@@ -1,4 +1,4 @@
-// A parallel mechanism at a platform pose (dynamics/parallel_robot.hpp): the legs' inverse kinematics by Newton,
+// A parallel mechanism at a platform pose (closed_chains/parallel_robot.hpp): the legs' inverse kinematics by Newton,
 // the summed model in w and the actuated model in q (Freeman §IV.B), and the actuator loads for platform rates.
 #include <achain/closed_chains/parallel_robot.hpp>
 

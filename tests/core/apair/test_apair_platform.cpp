@@ -1,4 +1,4 @@
-// The exact A-pair (Griffis–Duffy platform, dynamics/apair_platform.hpp): closure against Robinson's
+// The exact A-pair (Griffis–Duffy platform, apair/apair_platform.hpp): closure against Robinson's
 // self-motion (Eq. 2.28) over 60°–300°, the implicit derivatives against finite differences, and the
 // exact closed-chain dynamics against the Lagrangian identities and the serial RNEA.
 #include <catch2/catch.hpp>

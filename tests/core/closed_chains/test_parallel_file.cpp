@@ -1,4 +1,4 @@
-// Parallel robot files (io/parallel_json.hpp, dynamics/parallel_robot.hpp): Freeman's App. E robot from the built-in
+// Parallel robot files (io/parallel_json.hpp, closed_chains/parallel_robot.hpp): Freeman's App. E robot from the built-in
 // file parallel-3rrr (Tables E-1, E-2 to ±0.001 in Freeman's in/lbf/s units after the digest's errata, and the
 // round trip to I*_qq = diag(1, 2, 3), P*_qqq = 0), the legs' inverse kinematics, and the errors for bad files.
 #include <catch2/catch.hpp>

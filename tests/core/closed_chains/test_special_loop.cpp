@@ -1,4 +1,4 @@
-// Special loops by the null space (Freeman App. D, dynamics/special_loop.hpp): an orthogonal Bricard 6R, whose constraint Jacobian has rank 5 (Grübler: 0 freedoms; it has 1). [G^φ_y] and [H^φ_yy] against finite
+// Special loops by the null space (Freeman App. D, closed_chains/special_loop.hpp): an orthogonal Bricard 6R, whose constraint Jacobian has rank 5 (Grübler: 0 freedoms; it has 1). [G^φ_y] and [H^φ_yy] against finite
 // differences of the closure, the kinetic energy against the sum over the bodies, P*_yyy against ½ dI*_yy/dy, and a
 // free motion (re-closed at every stage) that keeps its energy.
 #include <catch2/catch.hpp>

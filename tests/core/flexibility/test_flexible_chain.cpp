@@ -1,4 +1,4 @@
-// A chain with flexible links (dynamics/flexible_chain.hpp; Tesar & Graves §2.1–2.3): deflected kinematics and its
+// A chain with flexible links (flexibility/flexible_chain.hpp; Tesar & Graves §2.1–2.3): deflected kinematics and its
 // Jacobian against finite differences, I* against the composite-rigid-body mass matrix in the rigid limit and
 // against the kinetic energy of every link's local inertia, the locked-joint modes of a cantilever against the
 // link alone and Euler–Bernoulli, the static tip deflection against F·L³/(3EI), and the space arm of §3.1.

@@ -1,4 +1,4 @@
-// Simulation of the chain with lumped joint flexibility (dynamics/flexible_joint_sim.hpp): energy conservation
+// Simulation of the chain with lumped joint flexibility (flexibility/flexible_joint_sim.hpp): energy conservation
 // without damping, the stiff limit against the rigid simulation, the held-motor oscillation at the locked-motor
 // natural frequency, the static equilibrium, and the errors.
 #include <catch2/catch.hpp>

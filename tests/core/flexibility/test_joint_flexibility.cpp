@@ -1,4 +1,4 @@
-// Lumped joint flexibility (dynamics/joint_flexibility.hpp): Spong's model linearised about q, against the 1-DOF
+// Lumped joint flexibility (flexibility/joint_flexibility.hpp): Spong's model linearised about q, against the 1-DOF
 // closed forms, a hand-computed 2-DOF arm, and the prototype's frequencies versus configuration.
 #include <catch2/catch.hpp>
 #include <cmath>

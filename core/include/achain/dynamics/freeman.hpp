@@ -6,7 +6,7 @@
 //   P*_{k;m;n} = Σ_j [ M_j g^c_k·h^c_mn + (II_j g^ω_k)·h^ω_mn + (II_j g^ω_n)·(g^ω_k × g^ω_m) ]   (2-197)
 //   T^L = Σ_j G_cᵀ(M_j g) − Jᵀh_e − τ_friction                              (applied loads, 2-147)
 //
-// G, H come from core/influence.hpp (R/P/H/A joints). Leg masses enter as point masses (the
+// G, H come from kinematics/influence.hpp (R/P/H/A joints). Leg masses enter as point masses (the
 // leg-midpoint particles of LegModel::Full use the mean of the B and P coefficients); rotor
 // inertia J_m G² is added to the diagonal of I* when options.motors.
 //

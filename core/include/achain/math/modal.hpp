@@ -1,6 +1,6 @@
 // Natural modes of an undamped linear system M·ẍ + K·x = 0: det(K − ω²·M) = 0. Shared by the flexible-link
 // preprocessing (model/flexible_link.hpp) and the lumped joint-flexibility analysis
-// (dynamics/joint_flexibility.hpp). Analysis-time code: it allocates (not for hot loops).
+// (flexibility/joint_flexibility.hpp). Analysis-time code: it allocates (not for hot loops).
 #pragma once
 #include <achain/math/types.hpp>
 

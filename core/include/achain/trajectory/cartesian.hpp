@@ -1,5 +1,5 @@
 // Cartesian tool paths: straight lines and circular arcs (orientation by SLERP), timed by a trapezoid
-// in the path parameter, turned into joints by the numeric IK (core/ik/numeric.hpp) at knots — each
+// in the path parameter, turned into joints by the numeric IK (ik/numeric.hpp) at knots — each
 // seeded with the previous knot's solution — and a C² cubic spline through the joint knots.
 // Also the same line + SLERP interpolation between two poses without IK (interpolateCartesian).
 #pragma once

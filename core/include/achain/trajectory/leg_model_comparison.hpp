@@ -1,4 +1,4 @@
-// The serial leg models against the exact A-pair (dynamics/apair_platform.hpp) along planned moves: the torque
+// The serial leg models against the exact A-pair (apair/apair_platform.hpp) along planned moves: the torque
 // error of each of the four leg models (massless, lumped, full, potential only) per joint, over rest-to-rest
 // trapezoids (docs/dynamics.md "The exact A-pair"; `achain apair-exact`). In the trajectory area because it runs
 // along moves; the exact model itself is dynamics.

@@ -1,5 +1,5 @@
 // The trajectory area's link to the dynamics area: an InverseDynamicsFn over the RNEA
-// (core/dynamics/rnea.hpp) with its own workspace, and torque-aware time scaling.
+// (dynamics/rnea.hpp) with its own workspace, and torque-aware time scaling.
 #pragma once
 #include <achain/dynamics/options.hpp>
 #include <achain/trajectory/analysis.hpp>
