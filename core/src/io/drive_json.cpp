@@ -60,12 +60,7 @@ JointFlexibility parseDrives(const json& j, const Model& m, const UnitFactors& u
 
 }  // namespace
 
-bool hasDrives(const json& j) {
-  if (!j.is_object() || !j.contains("joints") || !j.at("joints").is_array()) return false;
-  for (const json& jj : j.at("joints"))
-    if (jj.is_object() && jj.contains("drive")) return true;
-  return false;
-}
+bool hasDrives(const json& j) { return anyJointHas(j, "drive"); }
 
 JointFlexibility jointFlexibilityFromJson(const json& j, const Model& model) {
   requireObject(j, "(document)");

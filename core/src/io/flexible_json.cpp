@@ -93,13 +93,7 @@ std::vector<AssumedMode> parseModes(const json& M, const std::string& p) {
 
 }  // namespace
 
-
-bool hasFlexibleLinks(const json& j) {
-  if (!j.is_object() || !j.contains("joints") || !j.at("joints").is_array()) return false;
-  for (const json& jj : j.at("joints"))
-    if (jj.is_object() && jj.contains("flexible")) return true;
-  return false;
-}
+bool hasFlexibleLinks(const json& j) { return anyJointHas(j, "flexible"); }
 
 FlexibleLinks flexibleLinksFromJson(const json& j, const Model& model) {
   requireObject(j, "(document)");

@@ -169,6 +169,13 @@ int exactInt(const json& v, const std::string& path, const char* what) {
   return int(i);
 }
 
+bool anyJointHas(const json& doc, const char* key) {
+  if (!doc.is_object() || !doc.contains("joints") || !doc.at("joints").is_array()) return false;
+  for (const json& jj : doc.at("joints"))
+    if (jj.is_object() && jj.contains(key)) return true;
+  return false;
+}
+
 // "name", "description" (strings) and "notes" (an array of strings) of a document.
 void descriptionFields(const json& j, std::string& name, std::string& description, std::vector<std::string>& notes) {
   auto str = [&](const char* key, std::string& out) {

@@ -43,6 +43,8 @@ SE3 transform(const nlohmann::json& v, const std::string& path, const UnitFactor
 nlohmann::json transformToJson(const SE3& T);
 /// 3×3 or [Ixx, Iyy, Izz, Ixy, Iyz, Ixz], unscaled.
 Mat3 inertia(const nlohmann::json& v, const std::string& path);
+/// True when the document's "joints" array has some joint object with the key (a "drive" or "flexible" block).
+bool anyJointHas(const nlohmann::json& doc, const char* key);
 /// "name", "description" (strings) and "notes" (an array of strings) of a document, naming the field.
 void descriptionFields(const nlohmann::json& doc, std::string& name, std::string& description,
                        std::vector<std::string>& notes);
