@@ -53,18 +53,10 @@ RegisterCommand special_loop_cmd("special-loop", [](CLI::App& app) {
       const Robot robot = args.read();
       const Model& m = robot.model;
       const LoopClosure& lc = robot.requireLoop();
-      NullSpaceLoop loop;
-      loop.ground = lc.ground;
-      if (!rows.empty())
-        loop.rows = parseInfluenceRows(rows, "--rows");
-      else if (lc.kind == ClosureKind::PlanarPin)
-        loop.rows = {0, 1};
-      else if (lc.kind == ClosureKind::Point)
-        loop.rows = {0, 1, 2};
-      else
-        loop.rows = {0, 1, 2, 3, 4, 5};
-      loop.coordinates = coords.empty() ? lc.alpha : parseCoordinates(m, coords);
-      const int Y = static_cast<int>(loop.coordinates.size());
+      LoopClosure loop = robot.requireLoop();  // its rows: --rows, or the closure kind's
+      if (!rows.empty()) loop.rows = parseInfluenceRows(rows, "--rows");
+      if (!coords.empty()) loop.alpha = parseCoordinates(m, coords);
+      const int Y = static_cast<int>(loop.alpha.size());
       auto values = [&](const std::string& t, const std::string& what) {
         const std::vector<double> v = parseList(t, what);
         if (static_cast<int>(v.size()) != Y)
@@ -72,13 +64,13 @@ RegisterCommand special_loop_cmd("special-loop", [](CLI::App& app) {
                       std::to_string(v.size()) + ")");
         VecX out(Y);
         for (int k = 0; k < Y; ++k)
-          out[k] = v[k] * (deg && isAngular(m.joints[m.coord_joint[loop.coordinates[k]]].kind) ? kDeg : 1.0);
+          out[k] = v[k] * (deg && isAngular(m.joints[m.coord_joint[loop.alpha[k]]].kind) ? kDeg : 1.0);
         return out;
       };
-      VecX qj = lc.assembly.size() == m.nq ? lc.assembly : VecX::Zero(m.nq);
+      VecX qj = loop.assembly.size() == m.nq ? loop.assembly : VecX::Zero(m.nq);
       if (!q.empty()) {
         const VecX y = values(q, "--q");
-        for (int k = 0; k < Y; ++k) qj[loop.coordinates[k]] = y[k];
+        for (int k = 0; k < Y; ++k) qj[loop.alpha[k]] = y[k];
       }
       Data data(m);
       const int iterations = closeNullSpaceLoop(m, data, loop, qj);
@@ -89,14 +81,14 @@ RegisterCommand special_loop_cmd("special-loop", [](CLI::App& app) {
       const VecX phid = nm.Gphi_y * yd, phidd = nm.Gphi_y * ydd + quadratic(nm.Hphi_yy, yd, yd);
       const VecX Ty = nm.y.Istar * ydd + quadratic(nm.y.Pstar, yd, yd) - nm.y.TL;
       json rj = json::array(), cj = json::array();
-      for (int r : loop.rows) rj.push_back(kInfluenceRowNames[r]);
-      for (int c : loop.coordinates) cj.push_back(m.joints[m.coord_joint[c]].name);
+      for (int r : constrainedRows(loop)) rj.push_back(kInfluenceRowNames[r]);
+      for (int c : loop.alpha) cj.push_back(m.joints[m.coord_joint[c]].name);
       print({{"rows", rj},
              {"coordinates", cj},
              {"iterations", iterations},
              {"M", nm.M},
              {"rank", nm.rank},
-             {"grubler", nm.M - static_cast<int>(loop.rows.size())},
+             {"grubler", nm.M - static_cast<int>(constrainedRows(loop).size())},
              {"freedoms", nm.M - nm.rank},
              {"compatibility", nm.compatibility},
              {"q", toJson(qj)},

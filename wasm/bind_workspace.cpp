@@ -13,6 +13,9 @@ using namespace emscripten;
 namespace achain::wasm {
 
 struct WasmWorkspace {
+  /// The model the job refers to. JS may dispose the model handle while a workspace lives (the worker releases
+  /// them in any order), so the workspace keeps the model it was started with; the core job copies nothing.
+  Model model;
   std::unique_ptr<WorkspaceJob> job;
   std::string robot;
   std::vector<float> floats;      // centres or mesh positions (copied out by JS at once)
@@ -91,7 +94,8 @@ WasmWorkspace* workspaceStart(WasmModel& h, const std::string& options) {
   return guard([&] {
     auto* w = new WasmWorkspace;
     try {
-      w->job = std::make_unique<WorkspaceJob>(h.model, parseOptions(options));
+      w->model = h.model;
+      w->job = std::make_unique<WorkspaceJob>(w->model, parseOptions(options));
     } catch (...) {
       delete w;
       throw;

@@ -59,6 +59,28 @@ int closureConstraintCount(ClosureKind k) {
   return k == ClosureKind::PlanarPin ? 2 : (k == ClosureKind::Point ? 3 : 6);
 }
 
+std::vector<int> constrainedRows(const LoopClosure& loop) {
+  if (!loop.rows.empty()) return loop.rows;
+  if (loop.kind == ClosureKind::PlanarPin) return {0, 1};
+  if (loop.kind == ClosureKind::Point) return {0, 1, 2};
+  return {0, 1, 2, 3, 4, 5};
+}
+
+namespace {
+
+/// The model transfer constrains the kind's rows only; other rows need the null-space method.
+void requireKindRows(const LoopClosure& loop) {
+  if (loop.rows.empty()) return;
+  LoopClosure kind_only = loop;
+  kind_only.rows.clear();
+  if (loop.rows != constrainedRows(kind_only))
+    throw Error(std::string("loop.rows: a ") + toString(loop.kind) +
+                " closure constrains its own rows; other rows need the null-space method (closeNullSpaceLoop, "
+                "achain special-loop)");
+}
+
+}  // namespace
+
 VecX closureEnd(const Model& model, const Data& data, ClosureKind kind) {
   (void)model;
   const SE3& T = data.oMtool;
@@ -68,6 +90,7 @@ VecX closureEnd(const Model& model, const Data& data, ClosureKind kind) {
 
 void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
                       const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, ClosedChainModel& out) {
+  requireKindRows(loop);
   const int M = model.nv;
   const int N = closureSpaceSize(loop.kind);
   const int R = closureConstraintCount(loop.kind);
@@ -222,6 +245,7 @@ void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, Mat
 
 int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q,
               const Eigen::Ref<const VecX>& f_target, double tol, int max_iter) {
+  requireKindRows(loop);
   const int M = model.nv;
   const int N = closureSpaceSize(loop.kind);
   const int R = closureConstraintCount(loop.kind);

@@ -15,31 +15,32 @@ namespace achain {
 
 namespace {
 
-void checkRows(const NullSpaceLoop& loop, int M) {
-  if (loop.rows.empty()) throw Error("loop: no constrained rows");
-  for (int r : loop.rows)
+void checkRows(const std::vector<int>& rows, const LoopClosure& loop, int M) {
+  if (rows.empty()) throw Error("loop: no constrained rows");
+  for (int r : rows)
     if (r < 0 || r > 5) throw Error("loop: constrained row " + std::to_string(r) + " is not a tool influence row (0…5)");
-  for (int c : loop.coordinates)
+  for (int c : loop.alpha)
     if (c < 0 || c >= M) throw Error("loop: coordinate " + std::to_string(c) + " is not a joint coordinate (0…" + std::to_string(M - 1) + ")");
 }
 
 // The constraint residual along the chosen rows: position error, then the rotation vector of T·groundᵀ.
-void residual(const SE3& T, const NullSpaceLoop& loop, Eigen::Ref<VecX> r) {
+void residual(const SE3& T, const SE3& ground, const std::vector<int>& rows, Eigen::Ref<VecX> r) {
   Vec6 e;
-  e << T.p - loop.ground.p, rotationLog(T.R * loop.ground.R.transpose());
-  for (size_t k = 0; k < loop.rows.size(); ++k) r[k] = e[loop.rows[k]];
+  e << T.p - ground.p, rotationLog(T.R * ground.R.transpose());
+  for (size_t k = 0; k < rows.size(); ++k) r[k] = e[rows[k]];
 }
 
 }  // namespace
 
-int closeNullSpaceLoop(const Model& model, Data& data, const NullSpaceLoop& loop, Eigen::Ref<VecX> q, double tol,
+int closeNullSpaceLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q, double tol,
                        int max_iter) {
-  const int M = model.nv, R = static_cast<int>(loop.rows.size());
-  checkRows(loop, M);
+  const std::vector<int> rows = constrainedRows(loop);
+  const int M = model.nv, R = static_cast<int>(rows.size());
+  checkRows(rows, loop, M);
   if (q.size() != M) throw Error("loop: q must have " + std::to_string(M) + " entries");
   std::vector<int> beta;
   for (int i = 0; i < M; ++i)
-    if (std::find(loop.coordinates.begin(), loop.coordinates.end(), i) == loop.coordinates.end()) beta.push_back(i);
+    if (std::find(loop.alpha.begin(), loop.alpha.end(), i) == loop.alpha.end()) beta.push_back(i);
   const int B = static_cast<int>(beta.size());
   Influence inf;
   MatX J(R, B);
@@ -48,14 +49,14 @@ int closeNullSpaceLoop(const Model& model, Data& data, const NullSpaceLoop& loop
   for (int it = 0; it <= max_iter; ++it) {
     forwardKinematics(model, data, q);
     if (it == 0) scale = detail::chainReach(model);
-    residual(data.oMtool, loop, r);
+    residual(data.oMtool, loop.ground, rows, r);
     res = 0;
-    for (int k = 0; k < R; ++k) res = std::max(res, std::abs(r[k]) / (loop.rows[k] < 3 ? scale : 1.0));
+    for (int k = 0; k < R; ++k) res = std::max(res, std::abs(r[k]) / (rows[k] < 3 ? scale : 1.0));
     if (res <= tol) return it;
     if (it == max_iter) break;
     toolInfluence(model, data, inf, 1);
     for (int k = 0; k < R; ++k)
-      for (int b = 0; b < B; ++b) J(k, b) = inf.G(loop.rows[k], beta[b]);
+      for (int b = 0; b < B; ++b) J(k, b) = inf.G(rows[k], beta[b]);
     Eigen::CompleteOrthogonalDecomposition<MatX> cod(J);
     cod.setThreshold(1e-10);
     step = -cod.solve(r);
@@ -67,15 +68,16 @@ int closeNullSpaceLoop(const Model& model, Data& data, const NullSpaceLoop& loop
               " Gauss–Newton iterations");
 }
 
-void nullSpaceLoopModel(const Model& model, Data& data, const NullSpaceLoop& loop, const Eigen::Ref<const VecX>& q,
+void nullSpaceLoopModel(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, NullSpaceLoopModel& out) {
-  const int M = model.nv, R = static_cast<int>(loop.rows.size()), Y = static_cast<int>(loop.coordinates.size());
-  checkRows(loop, M);
+  const std::vector<int> rows = constrainedRows(loop);
+  const int M = model.nv, R = static_cast<int>(rows.size()), Y = static_cast<int>(loop.alpha.size());
+  checkRows(rows, loop, M);
   out.M = M;
   freemanModel(model, data, q, qd, options, out.open);  // runs forward kinematics
   Influence inf;
   toolInfluence(model, data, inf, 2);
-  detail::influenceRows(inf, R, [&](int k) { return loop.rows[k]; }, out.Gc, out.Hc);
+  detail::influenceRows(inf, R, [&](int k) { return rows[k]; }, out.Gc, out.Hc);
   // (D-1): the null space of [G^c_φ] by the SVD.
   Eigen::JacobiSVD<MatX> svd(out.Gc, Eigen::ComputeFullV);
   const VecX& sv = svd.singularValues();
@@ -91,7 +93,7 @@ void nullSpaceLoopModel(const Model& model, Data& data, const NullSpaceLoop& loo
   out.nullspace = svd.matrixV().rightCols(nullity);
   // (D-2): [G^φ_y] = N (E N)⁻¹.
   MatX EN(Y, Y), E = MatX::Zero(Y, M);
-  for (int a = 0; a < Y; ++a) E(a, loop.coordinates[a]) = 1;
+  for (int a = 0; a < Y; ++a) E(a, loop.alpha[a]) = 1;
   EN = E * out.nullspace;
   Eigen::FullPivLU<MatX> lu(EN);
   lu.setThreshold(1e-9);

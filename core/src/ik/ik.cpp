@@ -92,7 +92,7 @@ void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& targe
   poseError(data.oMtool, target, pe, oe);
 }
 
-bool hasClosedForm(const Model& model) { return isPrototypeClass(model) || isWristPartitioned6R(model); }
+bool hasClosedForm(const Model& model) { return model.closed_form.cls != ClosedFormChain::kNone; }
 
 namespace {
 
@@ -257,7 +257,7 @@ IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod me
   if (seed) checkConfiguration(model, *seed);
   if (method == IkMethod::Auto)
     method = options.position_only        ? IkMethod::Numeric
-             : hasClosedForm(model, data) ? IkMethod::Closed
+             : hasClosedForm(model)       ? IkMethod::Closed
              : isGeneral6R(model)         ? IkMethod::General6R
              : isSweepChain(model)        ? IkMethod::Sweep
                                           : IkMethod::Numeric;

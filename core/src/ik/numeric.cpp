@@ -247,7 +247,7 @@ void ikNumeric(const Model& model, Data& data, const SE3& target, const VecX& se
   // polishes it with the weights. Not for position-only solves (the closed form fixes the orientation)
   // nor inside the continuity box (the nearest solution may lie beyond one step).
   StartResult r{kInf, 0};
-  if (analytic_start && !opt.position_only && !(opt.max_step > 0) && hasClosedForm(model, data)) {
+  if (analytic_start && !opt.position_only && !(opt.max_step > 0) && hasClosedForm(model)) {
     ClosedIkSolutions cs;  // fixed capacity, on the stack
     ikClosed(model, data, target, seed.data(), cs);
     int pick = -1;

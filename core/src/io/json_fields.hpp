@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <achain/math/types.hpp>
+#include <achain/model/model.hpp>
 
 namespace achain::io_detail {
 
@@ -48,5 +49,9 @@ bool anyJointHas(const nlohmann::json& doc, const char* key);
 /// "name", "description" (strings) and "notes" (an array of strings) of a document, naming the field.
 void descriptionFields(const nlohmann::json& doc, std::string& name, std::string& description,
                        std::vector<std::string>& notes);
+
+/// The model of a robot JSON document without its loop, drive and flexible-link sections (model_json.cpp):
+/// robotFromJson reads those sections once into the Robot; modelFromJson reads them to validate them.
+Model modelDescriptionFromJson(const nlohmann::json& doc);
 
 }  // namespace achain::io_detail

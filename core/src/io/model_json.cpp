@@ -319,10 +319,7 @@ json geometryToJson(const Geometry& G) {
 
 }  // namespace
 
-
-
-
-Model modelFromJson(const json& j) {
+Model io_detail::modelDescriptionFromJson(const json& j) {
   requireObject(j, "(document)");
   checkKeys(j, "", {"schema_version", "name", "description", "notes", "units", "convention", "gravity", "base", "tool",
                     "joints", "geometry", "loop", "defaults"});
@@ -372,9 +369,15 @@ Model modelFromJson(const json& j) {
     for (size_t i = 0; i < G.size(); ++i) m.geometry.push_back(parseGeometry(G[i], i, u));
   }
   m.finalize();
-  if (j.contains("loop")) loopFromJson(j, m);             // validated with the model (loop_json.cpp)
-  if (hasDrives(j)) jointFlexibilityFromJson(j, m);       // validated with the model (drive_json.cpp)
-  if (hasFlexibleLinks(j)) flexibleLinksFromJson(j, m);    // validated with the model; read by flexibleLinksFromJson
+  return m;
+}
+
+Model modelFromJson(const json& j) {
+  Model m = io_detail::modelDescriptionFromJson(j);
+  // the file's other sections are validated with the model (robotFromJson reads them into the Robot instead)
+  if (j.contains("loop")) loopFromJson(j, m);
+  if (hasDrives(j)) jointFlexibilityFromJson(j, m);
+  if (hasFlexibleLinks(j)) flexibleLinksFromJson(j, m);
   return m;
 }
 

@@ -173,11 +173,11 @@ Robot robotFromJson(const nlohmann::json& j) {
     r.model.name = r.parallel->name;
     return r;
   }
-  r.model = modelFromJson(j);
-  if (j.contains("defaults")) r.defaults = robotDefaultsFromJson(j, r.model);
+  r.model = io_detail::modelDescriptionFromJson(j);  // each section below is read once, with the model
   if (j.contains("loop")) r.loop = loopFromJson(j, r.model);
   if (hasDrives(j)) r.drives = jointFlexibilityFromJson(j, r.model);
   if (hasFlexibleLinks(j)) r.flexible_links = flexibleLinksFromJson(j, r.model);
+  if (j.contains("defaults")) r.defaults = robotDefaultsFromJson(j, r.model);
   return r;
 }
 

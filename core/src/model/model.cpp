@@ -2,6 +2,7 @@
 
 #include <achain/model/apair.hpp>
 #include <achain/model/caps.hpp>
+#include <achain/model/closed_form_chain.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
@@ -377,6 +378,7 @@ void Model::finalize() {
   }
 
   fingerprint = descriptionDigest(*this);
+  closed_form = deriveClosedFormChain(*this);  // after the fingerprint: a URDF chain's DH extraction runs FK
 }
 
 Model convertConvention(const Model& m, DHConvention target) {

@@ -192,7 +192,7 @@ namespace achain {
 using namespace reach_detail;
 
 struct WorkspaceJob::Impl {
-  Model model;
+  const Model& model;  ///< the caller's (WorkspaceJob refers to its model, as a Data does)
   WorkspaceOptions opt;
   WorkspaceResult res;
   Path path;

@@ -144,10 +144,10 @@ TEST_CASE("spatial slider-crank: single-loop transfer = null-space model = Freem
   const VecX yd = Eigen::Vector2d(1.3, -0.8);
 
   // The null-space model of the same welded chain (all six rows), coordinates (θ1, δ).
-  NullSpaceLoop nl;
+  LoopClosure nl;
   nl.rows = {0, 1, 2, 3, 4, 5};
   nl.ground = sc.loop.ground;
-  nl.coordinates = {kCrank, kSpin};
+  nl.alpha = {kCrank, kSpin};
   NullSpaceLoopModel nm;
   nullSpaceLoopModel(sc.m, sc.d, nl, sc.q, VecX::Zero(8), o, nm);
   CHECK(nm.rank == 6);  // Grübler 8 − 6 = 2 = the rank count: the weld is regular once δ is a coordinate
@@ -158,8 +158,8 @@ TEST_CASE("spatial slider-crank: single-loop transfer = null-space model = Freem
   CHECK((nm.y.TL - sc.cm.y.TL).cwiseAbs().maxCoeff() < 1e-13);
 
   // Without δ among the coordinates the loop cannot be parametrized: (θ1, Zp) leaves the spin undetermined.
-  NullSpaceLoop bad = nl;
-  bad.coordinates = {kCrank, kSlider};
+  LoopClosure bad = nl;
+  bad.alpha = {kCrank, kSlider};
   CHECK_THROWS_WITH(nullSpaceLoopModel(sc.m, sc.d, bad, sc.q, VecX::Zero(8), o, nm),
                     Catch::Contains("cannot parametrize the loop's motion"));
 
@@ -169,9 +169,9 @@ TEST_CASE("spatial slider-crank: single-loop transfer = null-space model = Freem
   j.erase("loop");
   const Model m7 = modelFromJson(j);
   Data d7(m7);
-  NullSpaceLoop n7;
+  LoopClosure n7;
   n7.rows = {0, 1, 3, 4, 5};
-  n7.coordinates = {kCrank, kSpin};
+  n7.alpha = {kCrank, kSpin};
   NullSpaceLoopModel nm7;
   nullSpaceLoopModel(m7, d7, n7, sc.q.head(7), VecX::Zero(7), o, nm7);
   CHECK(nm7.rank == 5);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <achain/dynamics/rnea.hpp>
+#include <achain/closed_chains/loop_closure.hpp>
 #include <achain/closed_chains/special_loop.hpp>
 #include <achain/io/model_json.hpp>
 
@@ -38,14 +39,14 @@ Model bricard() {
 struct Bricard {
   Model m = bricard();
   Data d{m};
-  NullSpaceLoop loop;
+  LoopClosure loop;
   VecX q = VecX(6);
   Bricard() {
     loop.rows = {0, 1, 2, 3, 4, 5};
     q << 117.862, 16.587, 164.564, -20.028, -132.532, -174.082;  // near a closed configuration (a search, 3 decimals)
     q *= kDeg;  // the closure with every joint free finishes it
     closeNullSpaceLoop(m, d, loop, q);
-    loop.coordinates = {0};
+    loop.alpha = {0};
   }
   VecX closedAt(double y) {
     VecX qs = q;
@@ -83,8 +84,8 @@ TEST_CASE("Bricard 6R: rank 5, [G^φ_y] and [H^φ_yy] from the null space match 
   CHECK((nm.Gphi_y.col(0) - G_fd).cwiseAbs().maxCoeff() < 1e-7);
   for (int k = 0; k < 6; ++k) CHECK(nm.Hphi_yy(k, 0, 0) == Approx(H_fd[k]).epsilon(1e-5).margin(1e-6));
   // Choosing a number of coordinates other than the nullity is refused with the rank.
-  NullSpaceLoop two = b.loop;
-  two.coordinates = {0, 1};
+  LoopClosure two = b.loop;
+  two.alpha = {0, 1};
   CHECK_THROWS_WITH(nullSpaceLoopModel(b.m, b.d, two, b.q, VecX::Zero(6), DynamicsOptions{}, nm),
                     Catch::Contains("the loop has 1 freedoms here (M − rank[G^c_φ] = 6 − 5") &&
                         Catch::Contains("Grübler count M − R = 0"));
@@ -142,4 +143,28 @@ TEST_CASE("Bricard 6R: S_y = {I*_yy, P*_yyy}: KE over the bodies, P* = ½ dI*/dy
   }
   CHECK(std::abs(y - b.q[0]) > 0.01);  // it moved
   CHECK(drift < 1e-8 * (1 + std::abs(e0)));
+}
+
+TEST_CASE("Special loops: one loop description — the kind's rows by default, other rows for the null-space method only",
+          "[closed_chains][special]") {
+  LoopClosure loop;
+  loop.kind = ClosureKind::PlanarPin;
+  CHECK(constrainedRows(loop) == std::vector<int>{0, 1});
+  loop.kind = ClosureKind::Point;
+  CHECK(constrainedRows(loop) == std::vector<int>{0, 1, 2});
+  loop.kind = ClosureKind::Pose;
+  CHECK(constrainedRows(loop) == std::vector<int>{0, 1, 2, 3, 4, 5});
+  loop.rows = {0, 1, 3, 4, 5};  // a slider on the z-axis
+  CHECK(constrainedRows(loop) == loop.rows);
+  // the model transfer (Freeman §4.1) constrains the kind's rows only, and says which method takes others
+  Bricard b;
+  LoopClosure other = b.loop;
+  other.kind = ClosureKind::Pose;
+  other.rows = {0, 1, 3, 4, 5};
+  VecX q = b.q;
+  ClosedChainModel cm;
+  CHECK_THROWS_WITH(closeLoop(b.m, b.d, other, q), Catch::StartsWith("loop.rows: a pose closure") &&
+                                                       Catch::Contains("null-space method"));
+  CHECK_THROWS_WITH(closedChainModel(b.m, b.d, other, q, VecX::Zero(6), DynamicsOptions{}, cm),
+                    Catch::StartsWith("loop.rows:"));
 }

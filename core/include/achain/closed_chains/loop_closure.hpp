@@ -42,7 +42,14 @@ struct LoopClosure {
   SE3 ground;              ///< world pose the free end is tied to (PlanarPin: x, y; Point: p; Pose: p and R)
   std::vector<int> alpha;  ///< the coordinates (indices into q) kept as generalized coordinates, M − N of them
   VecX assembly;           ///< optional nq-vector: a configuration near the closed one (start of the closure)
+  /// The constrained rows of the tool's influence (0–2: translation x, y, z; 3–5: rotation about x, y, z; world
+  /// frame). Empty: the kind's rows (constrainedRows). Other rows (a slider on the z-axis: x, y, ωx, ωy, ωz) are
+  /// for the null-space method of special loops (special_loop.hpp); the model transfer refuses them.
+  std::vector<int> rows;
 };
+
+/// The loop's constrained rows: `rows`, or the kind's (planar pin x, y; point x, y, z; pose all six).
+std::vector<int> constrainedRows(const LoopClosure& loop);
 
 /// Shape of a closure: N, R and the rows of e in the 6-row (translation; rotation) influence order.
 int closureSpaceSize(ClosureKind k);        ///< N

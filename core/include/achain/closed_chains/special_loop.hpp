@@ -14,15 +14,14 @@
 #pragma once
 #include <vector>
 
+#include <achain/closed_chains/loop_closure.hpp>
 #include <achain/dynamics/freeman.hpp>
 
 namespace achain {
 
-struct NullSpaceLoop {
-  std::vector<int> rows;         ///< the constrained rows of the tool's influence (0…5)
-  SE3 ground;                    ///< the world pose the tool is tied to (along the constrained rows)
-  std::vector<int> coordinates;  ///< y: joint coordinates kept as the loop's coordinates (M − rank of them)
-};
+// The loop is the one loop description, LoopClosure (loop_closure.hpp): the tool tied to `ground` along
+// constrainedRows(loop) (its `rows`, or the kind's), `alpha` the joint coordinates kept as the loop's coordinates
+// y (M − rank of them).
 
 struct NullSpaceLoopModel {
   int M = 0;
@@ -39,13 +38,13 @@ struct NullSpaceLoopModel {
 
 /// The loop's model at a closed configuration q (closeNullSpaceLoop). Throws achain::Error with the rank when the
 /// number of coordinates is not M − rank[G^c_φ], and when the coordinates cannot parametrize the null space here.
-void nullSpaceLoopModel(const Model& model, Data& data, const NullSpaceLoop& loop, const Eigen::Ref<const VecX>& q,
+void nullSpaceLoopModel(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
                         const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, NullSpaceLoopModel& out);
 
 /// Closes the loop by Gauss–Newton (minimum-norm least-squares steps) on the joints that are not coordinates, the
 /// coordinates held at their values in q. Works where [G^c_β] is rank deficient (the Bricard's 6 equations in 5
 /// unknowns). Returns the iterations; throws "loop cannot close: …" when the residual does not vanish.
-int closeNullSpaceLoop(const Model& model, Data& data, const NullSpaceLoop& loop, Eigen::Ref<VecX> q, double tol = 1e-13,
+int closeNullSpaceLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q, double tol = 1e-13,
                        int max_iter = 100);
 
 }  // namespace achain

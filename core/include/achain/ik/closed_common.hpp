@@ -7,6 +7,7 @@
 #include <string>
 
 #include <achain/ik/ik.hpp>
+#include <achain/model/closed_form_chain.hpp>
 
 namespace achain::ik_detail {
 
@@ -26,34 +27,9 @@ inline SE3 dhLink(double theta, double dz, double a, double alpha) {
   return T;
 }
 
-/// The model in standard DH: the model itself, or its conversion kept in `storage`.
-inline const Model& standardDH(const Model& m, Model& storage) {
-  if (m.convention == DHConvention::Standard) return m;
-  storage = convertConvention(m, DHConvention::Standard);
-  return storage;
-}
-
-/// The structure every closed form starts from: a serial chain of n joints, each owning its coordinate
-/// and turning once per turn of it (θ = θ0 ± q), the tool on the last link. turns = 1: revolute joints
-/// only (no axial law); turns = 2: the axial law may also repeat within two turns (an A-pair: 720°).
-/// Read from the joint models. Returns "" when it holds, else the reason naming the field.
-inline std::string serialChainProblem(const Model& m, int n, int turns) {
-  for (int i = 0; i < m.njoints(); ++i)
-    if (m.joints[i].has_origin)
-      return "joints[" + std::to_string(i) + "].origin: placed by origin/axis (URDF), not by DH constants; the closed forms need a DH chain";
-  if (m.njoints() != n || m.nq != n) return "needs exactly " + std::to_string(n) + " joints";
-  for (int i = 0; i < n; ++i) {
-    if (m.joints[i].parent != i - 1) return "joints[" + std::to_string(i) + "].parent: not a serial chain";
-    const JointModel& jm = m.jmodels[i];
-    const bool turning = jm.independent && jm.scale == 1 && jm.offset == 0 && std::abs(jm.rot) == 1;
-    const bool two_turns = std::abs(jm.period - 2 * kPi) < 1e-9 || std::abs(jm.period - 4 * kPi) < 1e-9;
-    if (!(turning && (jm.law.isZero() || (turns == 2 && two_turns))))
-      return "joints[" + std::to_string(i) + "].kind: " +
-             (turns == 2 ? "only R and A joints (or a law repeating within two turns)" : "only R joints");
-  }
-  if (m.toolLink() != n - 1) return "tool_link: the tool must sit on the last link";
-  return "";
-}
+// standardDH and serialChainProblem: model/closed_form_chain.hpp (the Model derives its closed-form constants)
+using achain::serialChainProblem;
+using achain::standardDH;
 
 inline Mat3 Rx(double a) { return rotX(a).R; }
 

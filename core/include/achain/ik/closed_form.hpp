@@ -21,8 +21,8 @@
 //    (isolated solutions), or, if every θ₁ works, status singular with the family q₀ + t·dir;
 //  * 6R: wrist centre on axis 1 (θ₁ free) or sin θ₅ = 0 (θ₄ free): the free angle is taken from the
 //    seed (or 0), status singular.
-// The chain's constants live in Data::ik.closed, derived from the model on the first solve with that
-// Data (a Data belongs to one model). An unreachable target reports count 0; ikAll adds the nearest
+// The chain's constants are the Model's (Model::closed_form, derived by finalize from the description,
+// model/closed_form_chain.hpp); Data holds only scratch. An unreachable target reports count 0; ikAll adds the nearest
 // least-squares pose, started from the nearest misses kept in `rejected`.
 #pragma once
 #include <array>
@@ -83,11 +83,7 @@ bool isPrototypeClass(const Model& model, std::string* why = nullptr);
 /// True if the chain is a wrist-partitioned 6R; otherwise `why` (if given) names the failed condition.
 bool isWristPartitioned6R(const Model& model, std::string* why = nullptr);
 
-/// hasClosedForm with the answer kept in data (derived on the first call, as ikClosed does).
-bool hasClosedForm(const Model& model, Data& data);
-
-/// All closed-form solutions of target (seed: nq values or nullptr), with `data`'s scratch.
-/// Allocation-free once `data` has solved for this model (the first call derives the chain constants).
+/// All closed-form solutions of target (seed: nq values or nullptr), with `data`'s scratch. Allocation-free.
 /// Throws Error (naming the failed condition of each class) if the chain has no closed form.
 void ikClosed(const Model& model, Data& data, const SE3& target, const double* seed, ClosedIkSolutions& out,
               double tolerance = 1e-9);

@@ -84,9 +84,8 @@ struct Data {
     std::vector<double> buffer;
   } batch;
 
-  /// Inverse kinematics: the numeric solver's Levenberg–Marquardt scratch, and the constants of the
-  /// chain's closed form (derived from the model by ik/closed_form.cpp on the first closed solve with
-  /// this Data: plain numbers, no copy of the model; a cache tied to that model by checkData).
+  /// Inverse kinematics: the numeric solver's Levenberg–Marquardt scratch (the closed form's chain
+  /// constants are the Model's: Model::closed_form).
   struct InverseKinematics {
     MatX J;         ///< 6×nv tool Jacobian (base frame)
     MatX Jw;        ///< weighted rows
@@ -96,24 +95,6 @@ struct Data {
     Eigen::VectorXi free_idx;
     Eigen::LLT<MatX> llt;  ///< Cholesky of the damped normal matrix (SPD)
     std::mt19937_64 rng;   ///< restarts (seeded from IkOptions::random_seed on each solve)
-
-    struct ClosedForm {
-      enum Class : int { kUnknown = -1, kNone = 0, kPrototype = 1, kWrist6R = 2 };
-      int cls = kUnknown;  ///< which closed form the chain has (kUnknown until derived)
-      int nq = 0;
-      /// per joint: standard-DH a, cos α, sin α, d; θ = θ0 + rot·q; the period of its motion
-      std::array<double, 6> a{}, ca{}, sa{}, d{}, theta0{}, rot{}, period{};
-      std::array<JointModel, 6> jm{};     ///< per coordinate: the standard-DH chain's joint models
-      std::array<JointLimits, 6> limits{};  ///< per coordinate: its limits
-      SE3 base_inv, tool, tool_inv;  ///< standard-DH base⁻¹, tool and tool⁻¹
-      bool tool_identity = false;
-      Mat3 rx_last_t = Mat3::Identity();  ///< Rx(α_last)ᵀ
-      double c_a2 = 1;                     ///< sign of cos α₂ (axes 2 ∥ 3)
-      double ca_e = 1, sa_e = 0, cb_e = 1, sb_e = 0;  ///< the Euler decomposition's two twist angles
-      double alpha_e = 0, beta_e = 0;
-      double atan_a1 = 0, sgn_a1 = 1;      ///< prototype class: atan2(0, a₂) and its sign
-      double h = 0, L3 = 0, beta = 0, cbeta = 1, sbeta = 0;  ///< wrist-partitioned 6R: arm constants
-    } closed;
   } ik;
 
   /// Freeman's I*/P* form (influence coefficients of the bodies' points and rotations).

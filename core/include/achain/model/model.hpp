@@ -133,6 +133,27 @@ struct DynLeg {
   double mass = 0;  ///< one leg
 };
 
+/// The constants of a chain's closed-form IK (ik/closed_form.hpp), derived from the description by
+/// Model::finalize (model/closed_form_chain.cpp): which closed form the chain has, and its standard-DH
+/// numbers. Plain numbers, no copy of the model.
+struct ClosedFormChain {
+  enum Class : int { kNone = 0, kPrototype = 1, kWrist6R = 2 };
+  int cls = kNone;  ///< which closed form the chain has
+  int nq = 0;
+  /// per joint: standard-DH a, cos α, sin α, d; θ = θ0 + rot·q; the period of its motion
+  std::array<double, 6> a{}, ca{}, sa{}, d{}, theta0{}, rot{}, period{};
+  std::array<JointModel, 6> jm{};       ///< per coordinate: the standard-DH chain's joint models
+  std::array<JointLimits, 6> limits{};  ///< per coordinate: its limits
+  SE3 base_inv, tool, tool_inv;         ///< standard-DH base⁻¹, tool and tool⁻¹
+  bool tool_identity = false;
+  Mat3 rx_last_t = Mat3::Identity();  ///< Rx(α_last)ᵀ
+  double c_a2 = 1;                     ///< sign of cos α₂ (axes 2 ∥ 3)
+  double ca_e = 1, sa_e = 0, cb_e = 1, sb_e = 0;  ///< the Euler decomposition's two twist angles
+  double alpha_e = 0, beta_e = 0;
+  double atan_a1 = 0, sgn_a1 = 1;      ///< prototype class: atan2(0, a₂) and its sign
+  double h = 0, L3 = 0, beta = 0, cbeta = 1, sbeta = 0;  ///< wrist-partitioned 6R: arm constants
+};
+
 /// An immutable chain (or tree) description. Build it with the JSON loader or
 /// by filling `joints` and calling finalize().
 struct Model {
@@ -160,6 +181,7 @@ struct Model {
   /// link's inertial plus, for Lumped and Full, its A-pair legs' masses.
   std::array<std::vector<DynBody>, 4> bodies;
   std::vector<DynLeg> legs;         ///< every leg of every A-pair with leg mass > 0
+  ClosedFormChain closed_form;      ///< the closed-form IK's chain constants (cls = kNone: it has none)
   /// A digest of the description (every number the algorithms read): a Data records the fingerprint of the
   /// model it was made for, and checkData refuses it with another model.
   std::uint64_t fingerprint = 0;

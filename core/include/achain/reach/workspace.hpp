@@ -101,8 +101,10 @@ using WorkspaceProgress = std::function<bool(double fraction)>;
 
 class WorkspaceJob {
  public:
-  /// Validates the options (errors name the option: "voxel: …", "step: …") and allocates the grid.
+  /// Validates the options (errors name the option: "voxel: …", "step: …") and allocates the grid. The job refers
+  /// to `model` (no copy): the model must outlive the job, as a Data's model does.
   WorkspaceJob(const Model& model, const WorkspaceOptions& options);
+  WorkspaceJob(Model&&, const WorkspaceOptions&) = delete;  ///< a temporary model would not outlive the job
   ~WorkspaceJob();
   WorkspaceJob(const WorkspaceJob&) = delete;
   WorkspaceJob& operator=(const WorkspaceJob&) = delete;
