@@ -154,11 +154,11 @@ void achainTrack(benchmark::State& st, const char* robot) {
 void achainClosed(benchmark::State& st, const char* robot) {
   const Problem& p = problem(robot);
   Data data(p.model);
-  ClosedIkSolutions out;
+  IkSolutionSet out;
   runIk(st, p, [&](int k, VecX& q) {
     ikClosed(p.model, data, p.targets[k], nullptr, out);
     if (out.n_inside == 0) return false;
-    for (int i = 0; i < p.model.nq; ++i) q[i] = out.sol[0].q[i];
+    for (int i = 0; i < p.model.nq; ++i) q[i] = out.sol(0).q[i];
     return true;
   });
 }
@@ -215,12 +215,12 @@ const Problem& arm6Problem(const std::string& which) {
   return cache.emplace(which, makeProblem(std::move(m))).first->second;
 }
 
-/// An all-solutions solver's row: solve(target, out) fills out.count and out.q (General6RSolutions, SweepSolutions);
+/// An all-solutions solver's row: solve(target, out) fills the IkSolutionSet out (ikGeneral6R, ikSweep);
 /// success = the generating configuration is among the solutions, modulo each joint's period (the solution is
 /// handed over shifted onto it). Counter solutions_mean.
-template <class Solutions, class Solve>
+template <class Solve>
 void allSolutionsRow(benchmark::State& st, const Problem& p, Solve solve) {
-  Solutions out;
+  IkSolutionSet out;
   double total = 0;
   int calls = 0;
   const int n = p.model.nq;
@@ -228,7 +228,7 @@ void allSolutionsRow(benchmark::State& st, const Problem& p, Solve solve) {
     solve(p.targets[k], out);
     if (calls < kTargets) total += out.count;
     ++calls;
-    auto shift = [&](int s, int i) { return std::remainder(out.q[s][i] - p.truth[k][i], p.model.jmodels[i].period); };
+    auto shift = [&](int s, int i) { return std::remainder(out.sol(s).q[i] - p.truth[k][i], p.model.jmodels[i].period); };
     for (int s = 0; s < out.count; ++s) {
       double dist = 0;
       for (int i = 0; i < n; ++i) dist = std::max(dist, std::abs(shift(s, i)));
@@ -246,7 +246,7 @@ void allSolutionsRow(benchmark::State& st, const Problem& p, Solve solve) {
 void achainGeneral6R(benchmark::State& st, const char* which) {
   const Problem& p = arm6Problem(which);
   Data data(p.model);
-  allSolutionsRow<General6RSolutions>(st, p, [&](const SE3& T, General6RSolutions& out) { ikGeneral6R(p.model, data, T, out); });
+  allSolutionsRow(st, p, [&](const SE3& T, IkSolutionSet& out) { ikGeneral6R(p.model, data, T, out); });
 }
 
 /// Four-joint chain, every solution by the orientation sweep (ikSweep: samples, Gauss–Newton polish, FK check of
@@ -255,7 +255,7 @@ void achainGeneral6R(benchmark::State& st, const char* which) {
 void achainSweep(benchmark::State& st, const char* robot) {
   const Problem& p = problem(robot);
   Data data(p.model);
-  allSolutionsRow<SweepSolutions>(st, p, [&](const SE3& T, SweepSolutions& out) { ikSweep(p.model, data, T, out); });
+  allSolutionsRow(st, p, [&](const SE3& T, IkSolutionSet& out) { ikSweep(p.model, data, T, out); });
 }
 
 /// Numeric solver (50 restarts) on the general-6R / UR5-type arm: no closed form, so no analytic warm start —
@@ -285,13 +285,13 @@ void achainTrackBranches(benchmark::State& st, const char* which) {
   auto restart = [&] {
     startBranches(m, path[0], br);
     if (puma) {
-      ClosedIkSolutions cs;
+      IkSolutionSet cs;
       ikClosed(m, data, path[0], nullptr, cs);
-      for (int s = 0; s < cs.count; ++s) addBranch(m, br, cs.sol[s].q.data());
+      for (int s = 0; s < cs.count; ++s) addBranch(m, br, cs.sol(s).q.data());
     } else {
-      General6RSolutions g;
+      IkSolutionSet g;
       ikGeneral6R(m, data, path[0], g);
-      for (int s = 0; s < g.count; ++s) addBranch(m, br, g.q[s].data());
+      for (int s = 0; s < g.count; ++s) addBranch(m, br, g.sol(s).q.data());
     }
   };
   restart();

@@ -65,7 +65,7 @@ std::vector<double> work(const Model& m, const Model& proto, int seed, int round
     for (int k = 0; k < m.nq; ++k) seed[k] += 0.05 * U(rng);
     ikNumeric(m, dik, target, seed, IkOptions{}, res);
     out.push_back(res.residual);
-    ClosedIkSolutions sols;
+    IkSolutionSet sols;
     ikClosed(m, dik, target, q.data(), sols);
     out.push_back(sols.count);
   }

@@ -505,7 +505,9 @@ IkAllResult ikAlgebraic4A(const Model& model, const SE3& target, const VecX* see
       rep.cubic_residual.push_back(rep.right.residual(points.back()));
     }
   }
-  SolutionSet set(model, target, seed, 1e-9);
+  Data data(model);  // FK checks and the least-squares answer
+  IkSolutionSet set;
+  IkCollector collect(set, model, seed ? seed->data() : nullptr, 1e-9);
   const SE3 base_inv = S.base.inverse(), tool_inv = S.tool.inverse();
   for (const Study& X : points) {
     rep.intersections.push_back(X);
@@ -530,14 +532,14 @@ IkAllResult ikAlgebraic4A(const Model& model, const SE3& target, const VecX* see
         if (P > 2 * kPi && q[i] < 0) q[i] += P;
       }
       rep.u.push_back(u);
-      set.offer(q);
+      collect.offerChecked(data, target, q);
     }
   }
-  IkAllResult res;
-  set.finish(res, "algebraic (Study parameters): " + std::to_string(rep.intersections.size()) + " real intersection point(s) (" + rep.intersection_method + "), " +
-                      std::to_string(std::count(rep.genuine.begin(), rep.genuine.end(), false)) + " spurious");
-  res.method = IkMethod::Algebraic;
-  return res;
+  collect.finish();
+  return toIkAllResult(model, data, target, seed, set, IkMethod::Algebraic,
+                       "algebraic (Study parameters): " + std::to_string(rep.intersections.size()) + " real intersection point(s) (" +
+                           rep.intersection_method + "), " +
+                           std::to_string(std::count(rep.genuine.begin(), rep.genuine.end(), false)) + " spurious");
 }
 
 }  // namespace achain

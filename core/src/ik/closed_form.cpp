@@ -81,98 +81,6 @@ inline bool eulerFast(const Mat3& M, const Chain& c, double eps, WristAngles& E)
   return true;
 }
 
-/// The candidate collector: representatives inside the limits nearest the seed, duplicates removed,
-/// the order of ikAll. Inside-limits solutions fill out.sol from the front, outside ones from the back.
-struct FixedSet {
-  FixedSet(const Chain& c, const double* seed_, double tol_, ClosedIkSolutions& out_)
-      : limits(c.limits.data()), period(c.period.data()), seed(seed_), tol(tol_), nq(c.nq), out(out_) {
-    out.count = out.n_inside = out.n_rejected = 0;
-  }
-  const JointLimits* limits;  ///< per coordinate (the standard-DH chain's joints)
-  const double* period;
-  const double* seed;
-  double tol;
-  int nq;
-  ClosedIkSolutions& out;
-  int n_in = 0, n_out = 0;
-  static constexpr int kCap = ClosedIkSolutions::kCapacity;
-
-  ClosedIkSolution& outside(int k) { return out.sol[kCap - 1 - k]; }
-
-  void reject(const double* q, double err) {
-    auto& r = out.rejected;
-    int n = out.n_rejected;
-    if (n == ClosedIkSolutions::kRejected && !(err < r[n - 1].position_error)) return;
-    if (n < ClosedIkSolutions::kRejected) ++n;
-    int k = n - 1;
-    while (k > 0 && err < r[k - 1].position_error) {
-      r[k] = r[k - 1];
-      --k;
-    }
-    for (int j = 0; j < nq; ++j) r[k].q[j] = q[j];
-    r[k].position_error = err;  // |Δp| + angle
-    out.n_rejected = n;
-  }
-
-  void offer(const double* q, double pe, double oe, std::uint8_t flags) {
-    if (!(pe + oe <= tol)) return reject(q, pe + oe);
-    std::array<double, 6> r{};
-    bool inside = true;
-    for (int j = 0; j < nq; ++j) {
-      bool ok = false;
-      r[j] = pickRepresentative(limits[j], q[j], period[j], seed ? seed + j : nullptr, ok);
-      inside = inside && ok;
-    }
-    int& n = inside ? n_in : n_out;
-    for (int k = 0; k < n; ++k) {  // duplicate: every joint within 1e-7 (stops at the first that differs)
-      const ClosedIkSolution& o = inside ? out.sol[k] : outside(k);
-      int j = 0;
-      while (j < nq && std::abs(o.q[j] - r[j]) < 1e-7) ++j;
-      if (j == nq) return;
-    }
-    if (n_in + n_out == kCap) return;  // cannot happen for these classes (≤ 32 candidates per target)
-    ClosedIkSolution& s = inside ? out.sol[n] : outside(n);
-    ++n;
-    s.q = r;
-    s.within_limits = inside;
-    s.position_error = pe;
-    s.orientation_error = oe;
-    s.flags = flags;
-  }
-
-  double dist2(const ClosedIkSolution& s) const {
-    double d = 0;
-    for (int j = 0; j < nq; ++j) d += (s.q[j] - seed[j]) * (s.q[j] - seed[j]);
-    return d;
-  }
-
-  /// Stable insertion sort of sol[b, e) by the distance to the seed.
-  void sortRange(int b, int e) {
-    if (!seed) return;
-    for (int i = b + 1; i < e; ++i) {
-      const ClosedIkSolution x = out.sol[i];
-      const double dx = dist2(x);
-      int k = i - 1;
-      while (k >= b && dx < dist2(out.sol[k])) {
-        out.sol[k + 1] = out.sol[k];
-        --k;
-      }
-      out.sol[k + 1] = x;
-    }
-  }
-
-  void finish() {
-    // the outside block, stored backwards at the end: into insertion order right after the inside block
-    std::reverse(out.sol.begin() + (kCap - n_out), out.sol.end());
-    std::copy(out.sol.begin() + (kCap - n_out), out.sol.end(), out.sol.begin() + n_in);
-    sortRange(0, n_in);
-    sortRange(n_in, n_in + n_out);
-    out.count = n_in + n_out;
-    out.n_inside = n_in;
-    out.status = n_in > 0 ? IkStatus::Ok : n_out > 0 ? IkStatus::Limits : IkStatus::Unreachable;
-  }
-};
-
 // ---------------------------------------------------------------------------------------------------
 // Prototype class
 
@@ -240,7 +148,7 @@ void protoCandidates(const Chain& c, const SE3& T04, const SE3& Tt, const ProtoA
 /// Approach axis parallel to axis 1: θ₁ scanned over one turn per branch combination, the minima of
 /// the pose error refined by golden section; a one-parameter family if (nearly) every θ₁ works.
 void protoDegenerate(const Chain& c, const SE3& T04, const SE3& Tt, const Mat3& M, const double* seed,
-                     FixedSet& set, ClosedIkSolutions& out) {
+                     IkCollector& set, IkSolutionSet& out) {
   const int combos = protoCombos(c);
   auto anglesAt = [&](double th1_hint) {
     const Euler3 e = euler3(M, c.alpha_e, c.beta_e, th1_hint, 1e-7);
@@ -286,7 +194,7 @@ void protoDegenerate(const Chain& c, const SE3& T04, const SE3& Tt, const Mat3& 
   }
   if (!(total > 0 && good > 0.9 * total)) {
     set.finish();
-    out.kase = ClosedIkCase::ScannedApproach;
+    out.closed.kase = ClosedIkCase::ScannedApproach;
     return;
   }
   // One-parameter family: θ1 free, θ4 follows; report the member nearest the seed (or mid-limits θ1).
@@ -304,26 +212,26 @@ void protoDegenerate(const Chain& c, const SE3& T04, const SE3& Tt, const Mat3& 
   }
   errAt(th1, best_c, q);
   errAt(th1 + 1e-4, best_c, q2);
-  FixedSet one(c, seed, set.tol, out);
+  IkCollector one(out, c.nq, c.limits.data(), c.period.data(), seed, set.tolerance());
   protoCandidates(c, T04, Tt, anglesAt(th1), false, best_c,
                   [&](const double* qq, double pe, double oe) { one.offer(qq, pe, oe, 0); });
   one.finish();
   out.status = IkStatus::Singular;
-  out.kase = ClosedIkCase::Family;
+  out.closed.kase = ClosedIkCase::Family;
   for (int i = 0; i < 4; ++i) {
-    out.family_q0[i] = out.count > 0 ? out.sol[0].q[i] : q[i];
-    out.family_dir[i] = std::round(std::remainder(q2[i] - q[i], 2 * kPi) / 1e-4 * 1e3) / 1e3;
+    out.closed.family_q0[i] = out.count > 0 ? out.sol(0).q[i] : q[i];
+    out.closed.family_dir[i] = std::round(std::remainder(q2[i] - q[i], 2 * kPi) / 1e-4 * 1e3) / 1e3;
   }
 }
 
-void solvePrototype(const Chain& c, const SE3& Tt, const double* seed, FixedSet& set,
-                    ClosedIkSolutions& out) {
+void solvePrototype(const Chain& c, const SE3& Tt, const double* seed, IkCollector& set,
+                    IkSolutionSet& out) {
   const SE3 T04 = Tt * c.tool_inv;
   const Mat3 M = T04.R * c.rx_last_t;
   WristAngles E;
   if (!eulerFast(M, c, 1e-7, E)) {
     set.finish();
-    out.kase = ClosedIkCase::OrientationUnreachable;
+    out.closed.kase = ClosedIkCase::OrientationUnreachable;
     return;
   }
   if (E.degenerate) return protoDegenerate(c, T04, Tt, M, seed, set, out);
@@ -337,7 +245,7 @@ void solvePrototype(const Chain& c, const SE3& Tt, const double* seed, FixedSet&
 // ---------------------------------------------------------------------------------------------------
 // Wrist-partitioned 6R
 
-void solveWrist6R(const Chain& c, const SE3& Tt, const double* seed, FixedSet& set, ClosedIkSolutions& out) {
+void solveWrist6R(const Chain& c, const SE3& Tt, const double* seed, IkCollector& set, IkSolutionSet& out) {
   const double c2s = c.c_a2;
   const SE3 T06 = Tt * c.tool_inv;
   const Mat3 R6 = T06.R * c.rx_last_t;
@@ -350,7 +258,7 @@ void solveWrist6R(const Chain& c, const SE3& Tt, const double* seed, FixedSet& s
   if (r < 1e-12) {  // wrist centre on axis 1
     if (std::abs(C) > 1e-12) {  // A sin θ1 + B cos θ1 = C ≠ 0 has no root: inside the shoulder offset
       set.finish();
-      out.kase = ClosedIkCase::ShoulderOutOfReach;
+      out.closed.kase = ClosedIkCase::ShoulderOutOfReach;
       return;
     }
     singular = true;  // every θ1 works: θ1 from the seed
@@ -363,7 +271,7 @@ void solveWrist6R(const Chain& c, const SE3& Tt, const double* seed, FixedSet& s
     double cc = C / r;
     if (std::abs(cc) > 1 + 1e-12) {
       set.finish();
-      out.kase = ClosedIkCase::ShoulderOutOfReach;
+      out.closed.kase = ClosedIkCase::ShoulderOutOfReach;
       return;
     }
     cc = std::max(-1.0, std::min(1.0, cc));
@@ -447,7 +355,7 @@ void solveWrist6R(const Chain& c, const SE3& Tt, const double* seed, FixedSet& s
   }
   set.finish();
   if (singular) {
-    out.kase = ClosedIkCase::FreeAngle;
+    out.closed.kase = ClosedIkCase::FreeAngle;
     if (out.status == IkStatus::Ok) out.status = IkStatus::Singular;
   }
 }
@@ -490,13 +398,12 @@ const char* closedIkNote(ClosedIkCase kase) {
   return "";
 }
 
-void ikClosed(const Model& model, Data& data, const SE3& target, const double* seed, ClosedIkSolutions& out,
+void ikClosed(const Model& model, Data& data, const SE3& target, const double* seed, IkSolutionSet& out,
               double tol) {
   checkData(model, data);
   const Chain& c = model.closed_form;
   if (c.cls == Chain::kNone) throw Error(noClosedFormMessage(model));
-  out.kase = ClosedIkCase::Regular;
-  FixedSet set(c, seed, tol, out);
+  IkCollector set(out, c.nq, c.limits.data(), c.period.data(), seed, tol);  // empties out (case regular)
   const SE3 Tt = c.base_inv * target;  // compare chain·tool with this
   if (c.cls == Chain::kPrototype)
     solvePrototype(c, Tt, seed, set, out);

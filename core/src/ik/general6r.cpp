@@ -211,11 +211,12 @@ bool isGeneral6R(const Model& m, std::string* why) {
   return true;
 }
 
-void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSolutions& out, double tolerance) {
+void ikGeneral6R(const Model& model, Data& data, const SE3& target, IkSolutionSet& out, const double* seed,
+                 double tolerance) {
   std::string why;
   if (!isGeneral6R(model, &why)) throw Error("method general6r: " + why);
   checkData(model, data);
-  out = General6RSolutions{};
+  ik_detail::IkCollector set(out, model, seed, tolerance);  // empties out
   Chain6 chain;
   buildChain(model, chain);
   // length scale: the mean length of the constant links (the target's included)
@@ -328,7 +329,7 @@ void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSol
         rqz.compute(C, Bq, false);
         if (rqz.info() != Eigen::Success) continue;
         solved = qz = true;
-        out.formulation = f;
+        out.general6r.formulation = f;
         continue;
       }
       lu.compute(M[2]);
@@ -340,11 +341,12 @@ void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSol
       es.compute(C, false);
       if (es.info() != Eigen::Success) continue;
       solved = true;
-      out.formulation = f;
+      out.general6r.formulation = f;
     }
   }
   if (!solved) {
-    out.degenerate = true;
+    set.finish();
+    out.general6r.degenerate = true;
     return;
   }
 
@@ -384,7 +386,7 @@ void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSol
     const double xr = lam.real();
     if (!(2 * std::abs(lam.imag()) / (1 + xr * xr) < kImagTol)) continue;
     if (std::abs(1.0 + lam * lam) < 1e-6) continue;  // x = ±i: the factor (1 + x²), no angle
-    ++out.real_roots;
+    ++out.general6r.real_roots;
     // X spans the null space of M₂x² + M₁x + M₀ at the (real) root: column-pivoted QR, last pivot ≈ 0
     // (cheaper than the 24×24 eigenvectors, and as accurate at a simple root; Newton polishes)
     const Mat12 Px = (M[2] * xr + M[1]) * xr + M[0];
@@ -437,24 +439,11 @@ void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSol
     double pe, oe;
     poseError(data.oMtool, target, pe, oe);
     if (!(pe + oe <= tolerance)) continue;
-    // merge duplicates (two eigenvalues converging to one solution): keep the more accurate
-    int dup = -1;
-    for (int s = 0; s < out.count && dup < 0; ++s) {
-      double d = 0;
-      for (int i = 0; i < 6; ++i)
-        d = std::max(d, std::abs(chain.prismatic[i] ? out.q[s][i] - q[i] : ik_detail::wrapPi(out.q[s][i] - q[i])));
-      if (d < 1e-7) dup = s;
-    }
-    if (dup >= 0) {
-      if (pe + oe >= out.position_error[dup] + out.orientation_error[dup]) continue;
-    } else if (out.count == General6RSolutions::kCapacity) {
-      continue;
-    }
-    const int s = dup >= 0 ? dup : out.count++;
-    for (int i = 0; i < 6; ++i) out.q[s][i] = q[i];
-    out.position_error[s] = pe;
-    out.orientation_error[s] = oe;
+    // two eigenvalues converging to one solution are merged by the collector, which keeps the first (both
+    // reproduce the target within the tolerance)
+    set.offer(q.data(), pe, oe);
   }
+  set.finish();
 }
 
 }  // namespace achain

@@ -109,14 +109,15 @@ void keepDistinct(std::vector<IkSolution>& list, double sep) {
 }
 
 IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const IkOptions& options, const VecX* seed) {
-  // Multi-start: every converged start is a solution; duplicates removed by the solution set, and
+  // Multi-start: every converged start is a solution; duplicates removed by the collector, and
   // solutions within options.min_separation of a kept one (the same posture) dropped.
   if (!(options.min_separation >= 0) || !std::isfinite(options.min_separation))
     throw Error("options.minSeparation: must be a finite number ≥ 0");
   IkOptions opt = options;
   opt.restarts = 0;
   const double tol = std::max(1e-9, 10 * options.tolerance);
-  ik_detail::SolutionSet set(model, target, seed, opt.position_only ? kInf : tol);
+  IkSolutionSet set;
+  ik_detail::IkCollector collect(set, model, seed ? seed->data() : nullptr, tol);
   IkResult r;
   std::mt19937_64 rng(options.random_seed);
   std::uniform_real_distribution<double> U(0, 1);
@@ -148,7 +149,7 @@ IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const 
         for (const auto& o : res.solutions) dup = dup || (o.q - s.q).cwiseAbs().maxCoeff() < 1e-6;
         if (!dup) res.solutions.push_back(s);
       } else {
-        set.offer(r.q);
+        collect.offerChecked(data, target, r.q);
       }
     } else if (r.residual < best) {
       best = r.residual;
@@ -168,80 +169,51 @@ IkAllResult numericAll(const Model& model, Data& data, const SE3& target, const 
     }
     return res;
   }
-  set.finish(res, "numeric multi-start (" + std::to_string(starts) + " starts)");
+  collect.finish();
+  res = ik_detail::toIkAllResult(model, data, target, seed, set, IkMethod::Numeric,
+                                 "numeric multi-start (" + std::to_string(starts) + " starts)");
   if (options.min_separation > 0) {
     keepDistinct(res.solutions, options.min_separation);
     keepDistinct(res.outside_limits, options.min_separation);
   }
-  res.method = IkMethod::Numeric;
   return res;
 }
 
-/// The closed form's fixed-size set as an IkAllResult (the nearest least-squares pose when unreachable).
+/// The closed form's set as an IkAllResult (the nearest least-squares pose when unreachable).
 IkAllResult closedAll(const Model& model, Data& data, const SE3& target, const VecX* seed) {
-  ClosedIkSolutions out;
+  IkSolutionSet out;
   ikClosed(model, data, target, seed ? seed->data() : nullptr, out);
-  IkAllResult res;
-  res.method = IkMethod::Closed;
-  res.status = out.status;
-  res.note = closedIkNote(out.kase);
-  auto convert = [&](const ClosedIkSolution& x) {
-    IkSolution s;
-    s.q = Eigen::Map<const VecX>(x.q.data(), model.nq);
-    s.within_limits = x.within_limits;
-    s.position_error = x.position_error;
-    s.orientation_error = x.orientation_error;
-    s.flags = closedIkFlagStrings(x.flags);
-    return s;
-  };
-  for (int k = 0; k < out.count; ++k) (k < out.n_inside ? res.solutions : res.outside_limits).push_back(convert(out.sol[k]));
-  if (out.kase == ClosedIkCase::Family) {
-    res.family_q0 = Eigen::Map<const VecX>(out.family_q0.data(), model.nq);
-    res.family_dir = Eigen::Map<const VecX>(out.family_dir.data(), model.nq);
-  }
-  if (out.status == IkStatus::Unreachable) {
-    std::vector<VecX> misses;
-    for (int k = 0; k < out.n_rejected; ++k) misses.push_back(Eigen::Map<const VecX>(out.rejected[k].q.data(), model.nq));
-    ik_detail::nearestLeastSquares(model, data, target, seed, misses, res);
-  }
-  return res;
+  return ik_detail::toIkAllResult(model, data, target, seed, out, IkMethod::Closed, closedIkNote(out.closed.kase));
 }
 
-/// Every solution of a 6R chain by the eigenvalue method, limits applied by the solution set; when no
+/// Every solution of a 6R chain by the eigenvalue method, limits applied by the collector; when no
 /// formulation is regular for this geometry, the numeric multi-start (method numeric, with a note).
 IkAllResult general6rAll(const Model& model, Data& data, const SE3& target, const IkOptions& options, const VecX* seed) {
   if (options.position_only) throw Error("method general6r: solves the full pose; position-only needs method numeric");
-  General6RSolutions g;
-  ikGeneral6R(model, data, target, g);
-  if (g.degenerate) {
+  IkSolutionSet g;
+  ikGeneral6R(model, data, target, g, seed ? seed->data() : nullptr);
+  if (g.general6r.degenerate) {
     IkAllResult res = numericAll(model, data, target, options, seed);
     res.note = "general6r: no regular elimination for this geometry (intersecting or parallel axes; prismatic joints the elimination cannot place, e.g. 3R3P), solved by " + res.note;
     return res;
   }
-  ik_detail::SolutionSet set(model, target, seed, 1e-10);
-  for (int k = 0; k < g.count; ++k) set.offer(Eigen::Map<const VecX>(g.q[k].data(), 6));
-  IkAllResult res;
-  set.finish(res, "general 6R eigenvalue method (Raghavan-Roth elimination, 24x24 eigenproblem, formulation " +
-                      std::to_string(g.formulation) + "): " + std::to_string(g.real_roots) + " real root(s), " +
-                      std::to_string(g.count) + " solution(s)");
-  res.method = IkMethod::General6R;
-  return res;
+  return ik_detail::toIkAllResult(model, data, target, seed, g, IkMethod::General6R,
+                                  "general 6R eigenvalue method (Raghavan-Roth elimination, 24x24 eigenproblem, formulation " +
+                                      std::to_string(g.general6r.formulation) + "): " + std::to_string(g.general6r.real_roots) +
+                                      " real root(s), " + std::to_string(g.count) + " solution(s)");
 }
 
-/// Every solution of a four-joint rotating chain by the orientation sweep, limits applied by the solution set.
+/// Every solution of a four-joint rotating chain by the orientation sweep, limits applied by the collector.
 IkAllResult sweepAll(const Model& model, Data& data, const SE3& target, const IkOptions& options, const VecX* seed) {
   if (options.position_only) throw Error("method sweep: solves the full pose; position-only needs method numeric");
-  SweepSolutions g;
-  ikSweep(model, data, target, g);
-  ik_detail::SolutionSet set(model, target, seed, 1e-10);
-  for (int k = 0; k < g.count; ++k) set.offer(Eigen::Map<const VecX>(g.q[k].data(), 4));
-  for (int k = 0; k < g.nearest_count; ++k) set.offer(Eigen::Map<const VecX>(g.nearest[k].data(), 4));  // rejected: LS starts
-  IkAllResult res;
-  set.finish(res, "orientation sweep (joint " + std::to_string(g.sweep_joint + 1) + " held, " + std::to_string(g.samples) +
-                      " samples, " + std::to_string(g.branches) + " branches, " + std::to_string(g.candidates) +
-                      " candidates polished): " + std::to_string(g.count) + " solution(s)");
-  res.method = IkMethod::Sweep;
-  return res;
+  IkSolutionSet g;
+  ikSweep(model, data, target, g, seed ? seed->data() : nullptr);
+  const auto& w = g.sweep;
+  return ik_detail::toIkAllResult(model, data, target, seed, g, IkMethod::Sweep,
+                                  "orientation sweep (joint " + std::to_string(w.sweep_joint + 1) + " held, " +
+                                      std::to_string(w.samples) + " samples, " + std::to_string(w.branches) + " branches, " +
+                                      std::to_string(w.candidates) + " candidates polished): " + std::to_string(g.count) +
+                                      " solution(s)");
 }
 
 }  // namespace

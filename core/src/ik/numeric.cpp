@@ -248,7 +248,7 @@ void ikNumeric(const Model& model, Data& data, const SE3& target, const VecX& se
   // nor inside the continuity box (the nearest solution may lie beyond one step).
   StartResult r{kInf, 0};
   if (analytic_start && !opt.position_only && !(opt.max_step > 0) && hasClosedForm(model)) {
-    ClosedIkSolutions cs;  // fixed capacity, on the stack
+    IkSolutionSet cs;  // holds the closed forms' solutions without allocating
     ikClosed(model, data, target, seed.data(), cs);
     int pick = -1;
     if (opt.respect_limits) {
@@ -257,12 +257,13 @@ void ikNumeric(const Model& model, Data& data, const SE3& target, const VecX& se
       double dmin = kInf;
       for (int s = 0; s < cs.count; ++s) {
         double dist = 0;
-        for (int i = 0; i < n; ++i) dist += (cs.sol[s].q[i] - seed[i]) * (cs.sol[s].q[i] - seed[i]);
+        const IkSolutionSet::Solution x = cs.sol(s);
+        for (int i = 0; i < n; ++i) dist += (x.q[i] - seed[i]) * (x.q[i] - seed[i]);
         if (dist < dmin) dmin = dist, pick = s;
       }
     }
     if (pick >= 0) {
-      for (int i = 0; i < n; ++i) ik.q[i] = cs.sol[pick].q[i];
+      ik.q = cs.sol(pick).q;
       r = runLM(model, data, target, w, opt, bounded);
       iterations += r.iterations;
       if (r.err <= opt.tolerance) {

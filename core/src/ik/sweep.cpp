@@ -190,17 +190,6 @@ struct CandidatePool {
   }
 };
 
-/// Whether two coordinate vectors are the same solution (modulo each joint's period).
-bool sameSolution(const Chain4& c, const std::array<double, 4>& x, const std::array<double, 4>& y) {
-  for (int i = 0; i < 4; ++i) {
-    double d = std::abs(x[i] - y[i]);
-    const double P = c.jm[i]->period;
-    if (P > 0) d = std::fmod(d, P), d = std::min(d, P - d);
-    if (d > 1e-7) return false;
-  }
-  return true;
-}
-
 std::string chainProblem(const Model& m, Chain4* chain_out, int* held_out) {
   if (m.njoints() != 4 || m.nq != 4) return "needs exactly 4 joints with a coordinate each";
   for (int i = 0; i < 4; ++i) {
@@ -238,13 +227,14 @@ bool isSweepChain(const Model& model, std::string* why) {
   return p.empty();
 }
 
-void ikSweep(const Model& model, Data& data, const SE3& target, SweepSolutions& out, double tolerance) {
-  out = SweepSolutions{};
+void ikSweep(const Model& model, Data& data, const SE3& target, IkSolutionSet& out, const double* seed,
+             double tolerance) {
   Chain4 c;
   int s = -1;
   const std::string why = chainProblem(model, &c, &s);
   if (!why.empty()) throw Error("method sweep: " + why);
   checkData(model, data);
+  ik_detail::IkCollector set(out, model, seed, tolerance);  // empties out
   // length scale of the chain (the target's distance included), for the polish's weighting
   double len = target.p.norm();
   for (const SE3& H : c.H) len += H.p.norm();
@@ -257,14 +247,14 @@ void ikSweep(const Model& model, Data& data, const SE3& target, SweepSolutions& 
   // period branches of the three solved joints: combo index → turn offsets
   const int combos = c.turns[ia] * c.turns[ib] * c.turns[ic];
   const int tracks = 2 * combos;
-  out.sweep_joint = s;
-  out.branches = tracks;
+  out.sweep.sweep_joint = s;
+  out.sweep.branches = tracks;
 
   const int N = std::max(8, static_cast<int>(std::ceil((c.hi[s] - c.lo[s]) / kStep)));
   const double h = (c.hi[s] - c.lo[s]) / N;
   const bool periodic = c.jm[s]->period > 0;
   const int last = periodic ? N + 1 : N;  // periodic: two samples past the period, so its start is an interior point
-  out.samples = last + 1;
+  out.sweep.samples = last + 1;
 
   std::array<double, kMaxTracks> e1, e2;   // error at the previous two samples (kInf: none)
   std::array<std::array<double, 4>, kMaxTracks> q1;  // coordinates at the previous sample
@@ -374,39 +364,18 @@ void ikSweep(const Model& model, Data& data, const SE3& target, SweepSolutions& 
     }
   }
 
-  // polish every candidate, lowest first; verify by the model's FK; merge duplicates
+  // polish every candidate, lowest first, and offer it to the collector (FK check; a repeat of a kept solution
+  // is dropped before it; a miss is kept among the rejected, the least-squares starts when nothing is reached)
   std::sort(pool.c.begin(), pool.c.begin() + pool.n, [](const Candidate& x, const Candidate& y) { return x.e < y.e; });
-  out.candidates = pool.n;
-  std::array<double, SweepSolutions::kNearest> near_err;
+  out.sweep.candidates = pool.n;
   VecX& qv = data.ik.qtry;  // Data's scratch (sized nq = 4): no allocation
   for (int k = 0; k < pool.n; ++k) {
     std::array<double, 4> q = pool.c[k].q;
-    const double r = polish(c, target, len, q.data());
-    bool dup = false;
-    for (int i = 0; i < out.count && !dup; ++i) dup = sameSolution(c, out.q[i], q);
-    if (dup) continue;
+    if (!std::isfinite(polish(c, target, len, q.data()))) continue;  // diverged: no solution, no start
     for (int i = 0; i < 4; ++i) qv[i] = q[i];
-    double pe, oe;
-    poseErrorAt(model, data, qv, target, pe, oe);
-    if (pe + oe <= tolerance) {
-      if (out.count == SweepSolutions::kCapacity) continue;
-      out.q[out.count] = q;
-      out.position_error[out.count] = pe;
-      out.orientation_error[out.count] = oe;
-      ++out.count;
-    } else if (std::isfinite(r)) {
-      // nearest unverified candidates, kept for a least-squares answer when nothing is reached
-      int slot = out.nearest_count;
-      if (slot == SweepSolutions::kNearest) {
-        slot = static_cast<int>(std::max_element(near_err.begin(), near_err.end()) - near_err.begin());
-        if (!(pe + oe < near_err[slot])) continue;
-      } else {
-        ++out.nearest_count;
-      }
-      near_err[slot] = pe + oe;
-      out.nearest[slot] = q;
-    }
+    set.offerChecked(data, target, qv);
   }
+  set.finish();
 }
 
 }  // namespace achain

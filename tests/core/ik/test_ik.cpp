@@ -182,7 +182,7 @@ TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution 
   for (const char* name : {"puma560", "prototype-4a"}) {
     const Model m = builtinModel(name);
     Data data(m);
-    ClosedIkSolutions cs;
+    IkSolutionSet cs;
     IkResult r;
     std::mt19937 rng(17);
     int ok = 0, nearest = 0, reached = 0;
@@ -198,13 +198,13 @@ TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution 
       REQUIRE(cs.n_inside >= 1);  // q itself is inside the limits
       // the closed-form solution inside the limits nearest the seed (sol[0]), polished
       double d = 0;
-      for (int i = 0; i < m.nq; ++i) d = std::max(d, std::abs(r.q[i] - cs.sol[0].q[i]));
+      for (int i = 0; i < m.nq; ++i) d = std::max(d, std::abs(r.q[i] - cs.sol(0).q[i]));
       if (d < 1e-7) ++nearest;
       // the generating configuration is one of the closed-form solutions: no solution is nearer the seed than ours
       const double dr = (r.q - seed).squaredNorm();
       for (int s = 0; s < cs.n_inside; ++s) {
         double ds = 0;
-        for (int i = 0; i < m.nq; ++i) ds += (cs.sol[s].q[i] - seed[i]) * (cs.sol[s].q[i] - seed[i]);
+        for (int i = 0; i < m.nq; ++i) ds += (cs.sol(s).q[i] - seed[i]) * (cs.sol(s).q[i] - seed[i]);
         CHECK(dr <= ds + 1e-9);
       }
       if ((r.q - q).cwiseAbs().maxCoeff() < 1e-7) ++reached;
@@ -220,7 +220,7 @@ TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution 
   Data data(m);
   IkOptions free;
   free.respect_limits = false;
-  ClosedIkSolutions cs;
+  IkSolutionSet cs;
   IkResult r;
   std::mt19937 rng(18);
   for (int k = 0; k < 200; ++k) {
@@ -232,7 +232,7 @@ TEST_CASE("numeric IK: the analytic warm start returns the closed-form solution 
     double dmin = kInf;
     for (int s = 0; s < cs.count; ++s) {
       double ds = 0;
-      for (int i = 0; i < m.nq; ++i) ds += (cs.sol[s].q[i] - seed[i]) * (cs.sol[s].q[i] - seed[i]);
+      for (int i = 0; i < m.nq; ++i) ds += (cs.sol(s).q[i] - seed[i]) * (cs.sol(s).q[i] - seed[i]);
       dmin = std::min(dmin, ds);
     }
     CHECK((r.q - seed).squaredNorm() == Approx(dmin).margin(1e-9));

@@ -53,7 +53,7 @@ TEST_CASE("ik alloc: ikClosed allocates nothing after the first solve, degenerat
     T.push_back(far);
     seeds.push_back(qd);
     Data d(m);
-    ClosedIkSolutions out;
+    IkSolutionSet out;
     ikClosed(m, d, T[0], nullptr, out);  // derives the chain constants
     int solved = 0;
     const long n = allocationsOf([&] {
@@ -98,12 +98,12 @@ TEST_CASE("ik alloc: trackBranches allocates nothing per frame", "[ik]") {
   Data d(m);
   VecX q(6);
   q << 0.2, -0.4, 0.5, 0.3, 0.6, -0.2;
-  ClosedIkSolutions cs;
+  IkSolutionSet cs;
   const SE3 T0 = test::fkPose(m, q);
   ikClosed(m, d, T0, nullptr, cs);
   IkBranches br;
   startBranches(m, T0, br);
-  for (int s = 0; s < cs.count; ++s) addBranch(m, br, cs.sol[s].q.data());
+  for (int s = 0; s < cs.count; ++s) addBranch(m, br, cs.sol(s).q.data());
   std::vector<SE3> path;
   for (int f = 1; f <= 200; ++f) {
     VecX qf = q;

@@ -18,7 +18,7 @@ namespace {
 
 using test::fkPose;
 
-VecX qOf(const Model& m, const ClosedIkSolution& s) { return Eigen::Map<const VecX>(s.q.data(), m.nq); }
+VecX qOf(const Model& m, const IkSolutionSet::Solution& s) { return Eigen::Map<const VecX>(s.q.data(), m.nq); }
 
 /// Joint-wise distance modulo each joint's period (the period its joint model declares).
 double periodicDistance(const Model& m, const VecX& a, const VecX& b) {
@@ -34,39 +34,39 @@ double periodicDistance(const Model& m, const VecX& a, const VecX& b) {
 
 /// FK of every solution reaches the target; no two solutions are the same configuration; inside-limits
 /// solutions come first and are really inside; with a seed each block is sorted by distance to it.
-void checkSet(const Model& m, const ClosedIkSolutions& s, const SE3& T, const VecX* seed) {
+void checkSet(const Model& m, const IkSolutionSet& s, const SE3& T, const VecX* seed) {
   Data d(m);
   for (int k = 0; k < s.count; ++k) {
-    const VecX q = qOf(m, s.sol[k]);
+    const VecX q = qOf(m, s.sol(k));
     double pe, oe;
     poseErrorAt(m, d, q, T, pe, oe);
     INFO("solution " << k << " q = " << q.transpose());
     CHECK(pe <= 1e-9);
     CHECK(oe <= 1e-9);
-    CHECK(s.sol[k].within_limits == (k < s.n_inside));
-    CHECK(withinLimits(m, q) == s.sol[k].within_limits);
-    for (int l = 0; l < k; ++l) CHECK((q - qOf(m, s.sol[l])).cwiseAbs().maxCoeff() > 1e-7);
+    CHECK(s.sol(k).within_limits == (k < s.n_inside));
+    CHECK(withinLimits(m, q) == s.sol(k).within_limits);
+    for (int l = 0; l < k; ++l) CHECK((q - qOf(m, s.sol(l))).cwiseAbs().maxCoeff() > 1e-7);
     if (seed && k > 0 && k != s.n_inside)
-      CHECK((q - *seed).squaredNorm() >= (qOf(m, s.sol[k - 1]) - *seed).squaredNorm() - 1e-12);
+      CHECK((q - *seed).squaredNorm() >= (qOf(m, s.sol(k - 1)) - *seed).squaredNorm() - 1e-12);
   }
 }
 
 /// ikAll(closed) is ikClosed's set, converted: same q, order, limits, flags, errors, status.
-void checkSameAsIkAll(const Model& m, const ClosedIkSolutions& b, const SE3& T, const VecX* seed) {
+void checkSameAsIkAll(const Model& m, const IkSolutionSet& b, const SE3& T, const VecX* seed) {
   const IkAllResult a = ikAll(m, T, IkMethod::Closed, {}, seed);
   CHECK(a.status == b.status);
   if (b.status == IkStatus::Unreachable)
     CHECK_FALSE(a.note.empty());  // the nearest least-squares pose is described
   else
-    CHECK(a.note == closedIkNote(b.kase));
+    CHECK(a.note == closedIkNote(b.closed.kase));
   REQUIRE(static_cast<int>(a.solutions.size()) == b.n_inside);
   REQUIRE(static_cast<int>(a.solutions.size() + a.outside_limits.size()) == b.count);
   for (int k = 0; k < b.count; ++k) {
     const IkSolution& s = k < b.n_inside ? a.solutions[k] : a.outside_limits[k - b.n_inside];
-    CHECK((s.q - qOf(m, b.sol[k])).cwiseAbs().maxCoeff() == 0.0);
-    CHECK(s.within_limits == b.sol[k].within_limits);
-    CHECK(s.flags == closedIkFlagStrings(b.sol[k].flags));
-    CHECK(s.position_error == b.sol[k].position_error);
+    CHECK((s.q - qOf(m, b.sol(k))).cwiseAbs().maxCoeff() == 0.0);
+    CHECK(s.within_limits == b.sol(k).within_limits);
+    CHECK(s.flags == closedIkFlagStrings(b.sol(k).flags));
+    CHECK(s.position_error == b.sol(k).position_error);
   }
   CHECK(a.has_nearest == (b.status == IkStatus::Unreachable));
 }
@@ -87,7 +87,7 @@ void randomTargets(const char* robot, int expect_min_per_target, int n) {
     const VecX seed = test::randomConfiguration(m, rng);
     const VecX* sp = k % 2 ? &seed : nullptr;
     const SE3 T = fkPose(m, q);
-    ClosedIkSolutions s;
+    IkSolutionSet s;
     ikClosed(m, data, T, sp ? sp->data() : nullptr, s);
     INFO(robot << " target " << k << " q = " << q.transpose());
     checkSet(m, s, T, sp);
@@ -95,13 +95,13 @@ void randomTargets(const char* robot, int expect_min_per_target, int n) {
     CHECK(s.count >= expect_min_per_target);
     // the configuration that made the target is among the solutions
     double best = kInf;
-    for (int i = 0; i < s.count; ++i) best = std::min(best, periodicDistance(m, q, qOf(m, s.sol[i])));
+    for (int i = 0; i < s.count; ++i) best = std::min(best, periodicDistance(m, q, qOf(m, s.sol(i))));
     CHECK(best < 1e-6);
     if (k % 10 == 0) {
       const IkAllResult num = ikAll(m, T, IkMethod::Numeric, peer);
       for (const auto& ns : num.solutions) {
         double dmin = kInf;
-        for (int i = 0; i < s.count; ++i) dmin = std::min(dmin, periodicDistance(m, ns.q, qOf(m, s.sol[i])));
+        for (int i = 0; i < s.count; ++i) dmin = std::min(dmin, periodicDistance(m, ns.q, qOf(m, s.sol(i))));
         INFO("numeric solution " << ns.q.transpose());
         CHECK(dmin < 1e-5);
         ++numeric_found;
@@ -131,14 +131,14 @@ TEST_CASE("ik closed form: one Data serves repeated solves without changing its 
   VecX q(6);
   q << 0.2, 0.4, -0.3, 0.5, 0.6, -0.7;
   const SE3 T = fkPose(m, q);
-  ClosedIkSolutions a, b;
+  IkSolutionSet a, b;
   ikClosed(m, d1, T, q.data(), a);
   for (int k = 0; k < 5; ++k) ikClosed(m, d1, fkPose(m, q * (k + 1) * 0.3), nullptr, b);
   ikClosed(m, d2, T, q.data(), b);
   ikClosed(m, d1, T, q.data(), b);
   REQUIRE(a.count == b.count);
-  for (int k = 0; k < a.count; ++k) CHECK(a.sol[k].q == b.sol[k].q);
-  CHECK((qOf(m, a.sol[0]) - q).cwiseAbs().maxCoeff() < 1e-9);  // nearest the seed = the seed's branch
+  for (int k = 0; k < a.count; ++k) CHECK(a.sol(k).q == b.sol(k).q);
+  CHECK((qOf(m, a.sol(0)) - q).cwiseAbs().maxCoeff() < 1e-9);  // nearest the seed = the seed's branch
 }
 
 TEST_CASE("ik closed form: puma560 unreachable targets and the shoulder offset", "[ik]") {
@@ -146,7 +146,7 @@ TEST_CASE("ik closed form: puma560 unreachable targets and the shoulder offset",
   Data d(m);
   SE3 far = fkPose(m, VecX::Zero(6));
   far.p *= 10;
-  ClosedIkSolutions s;
+  IkSolutionSet s;
   ikClosed(m, d, far, nullptr, s);
   CHECK(s.status == IkStatus::Unreachable);
   CHECK(s.count == 0);
@@ -156,7 +156,7 @@ TEST_CASE("ik closed form: puma560 unreachable targets and the shoulder offset",
   axis.p = Vec3(0, 0, 0.5);
   ikClosed(m, d, axis, nullptr, s);
   CHECK(s.status == IkStatus::Unreachable);
-  CHECK(s.kase == ClosedIkCase::ShoulderOutOfReach);
+  CHECK(s.closed.kase == ClosedIkCase::ShoulderOutOfReach);
   checkSameAsIkAll(m, s, axis, nullptr);
 }
 
@@ -166,21 +166,21 @@ TEST_CASE("ik closed form: puma560 wrist singular (theta5 = 0) takes theta4 from
   VecX q(6);
   q << 0.3, -0.5, 0.4, 0.2, 0.0, -0.1;
   const SE3 T = fkPose(m, q);
-  ClosedIkSolutions s;
+  IkSolutionSet s;
   ikClosed(m, d, T, q.data(), s);
   CHECK(s.status == IkStatus::Singular);
-  CHECK(s.kase == ClosedIkCase::FreeAngle);
+  CHECK(s.closed.kase == ClosedIkCase::FreeAngle);
   checkSet(m, s, T, &q);
   checkSameAsIkAll(m, s, T, &q);
   REQUIRE(s.count >= 1);
-  CHECK((qOf(m, s.sol[0]) - q).cwiseAbs().maxCoeff() < 1e-9);  // the seed itself is the nearest member
+  CHECK((qOf(m, s.sol(0)) - q).cwiseAbs().maxCoeff() < 1e-9);  // the seed itself is the nearest member
   // another seed θ4: another member of the family, still exact
   VecX seed = q;
   seed[3] = -0.9;
   ikClosed(m, d, T, seed.data(), s);
   checkSet(m, s, T, &seed);
   bool has = false;
-  for (int k = 0; k < s.count; ++k) has = has || std::abs(s.sol[k].q[3] - seed[3]) < 1e-9;
+  for (int k = 0; k < s.count; ++k) has = has || std::abs(s.sol(k).q[3] - seed[3]) < 1e-9;
   CHECK(has);
 }
 
@@ -194,13 +194,13 @@ TEST_CASE("ik closed form: 6R without shoulder offset, wrist centre on axis 1 ta
   T.p = Vec3(0, 0, 0.5);  // d6 = 0 and no tool: the wrist centre is the tool point
   VecX seed = VecX::Zero(6);
   seed[0] = 0.7;
-  ClosedIkSolutions s;
+  IkSolutionSet s;
   ikClosed(m, d, T, seed.data(), s);
   CHECK(s.status == IkStatus::Singular);
-  CHECK(s.kase == ClosedIkCase::FreeAngle);
+  CHECK(s.closed.kase == ClosedIkCase::FreeAngle);
   REQUIRE(s.count >= 2);  // elbow up and down (times the wrist pair)
   checkSet(m, s, T, &seed);
-  for (int k = 0; k < s.count; ++k) CHECK(std::remainder(s.sol[k].q[0] - 0.7, 2 * kPi) == Approx(0).margin(1e-12));
+  for (int k = 0; k < s.count; ++k) CHECK(std::remainder(s.sol(k).q[0] - 0.7, 2 * kPi) == Approx(0).margin(1e-12));
 }
 
 TEST_CASE("ik closed form: prototype approach parallel to axis 1, isolated solutions by the scan", "[ik]") {
@@ -210,14 +210,14 @@ TEST_CASE("ik closed form: prototype approach parallel to axis 1, isolated solut
   qa << 100, 150, 150, 250;
   qa *= kDeg;
   const SE3 T = fkPose(m, qa);
-  ClosedIkSolutions s;
+  IkSolutionSet s;
   ikClosed(m, d, T, nullptr, s);
-  CHECK(s.kase == ClosedIkCase::ScannedApproach);
+  CHECK(s.closed.kase == ClosedIkCase::ScannedApproach);
   REQUIRE(s.count >= 1);
   checkSet(m, s, T, nullptr);
   checkSameAsIkAll(m, s, T, nullptr);
   double best = kInf;
-  for (int k = 0; k < s.count; ++k) best = std::min(best, periodicDistance(m, qa, qOf(m, s.sol[k])));
+  for (int k = 0; k < s.count; ++k) best = std::min(best, periodicDistance(m, qa, qOf(m, s.sol(k))));
   CHECK(best < 1e-6);
 }
 
@@ -231,14 +231,14 @@ TEST_CASE("ik closed form: prototype-4r folded on axis 1 is a one-parameter fami
     q << 30, t, t, -40;
     q *= kDeg;
     const SE3 T = fkPose(m, q);
-    ClosedIkSolutions s;
+    IkSolutionSet s;
     ikClosed(m, d, T, q.data(), s);
-    INFO("theta2 = theta3 = " << t << " deg, case " << closedIkNote(s.kase));
+    INFO("theta2 = theta3 = " << t << " deg, case " << closedIkNote(s.closed.kase));
     checkSet(m, s, T, &q);
-    if (s.kase != ClosedIkCase::Family) continue;
+    if (s.closed.kase != ClosedIkCase::Family) continue;
     ++families;
     CHECK(s.status == IkStatus::Singular);
-    const VecX q0 = Eigen::Map<const VecX>(s.family_q0.data(), 4), dir = Eigen::Map<const VecX>(s.family_dir.data(), 4);
+    const VecX q0 = Eigen::Map<const VecX>(s.closed.family_q0.data(), 4), dir = Eigen::Map<const VecX>(s.closed.family_dir.data(), 4);
     CHECK(dir.norm() > 0.5);
     Data e(m);
     for (double u : {-1.0, -0.3, 0.4, 2.0}) {  // every member reaches the target
@@ -261,12 +261,12 @@ TEST_CASE("ik closed form: modified-DH PUMA gives the same solutions as the stan
     const VecX q = test::randomConfiguration(s, rng);
     const SE3 T = fkPose(s, q);
     CHECK(fkPose(m, q).p.isApprox(T.p, 1e-12));
-    ClosedIkSolutions a, b;
+    IkSolutionSet a, b;
     ikClosed(s, ds, T, q.data(), a);
     ikClosed(m, dm, T, q.data(), b);
     REQUIRE(a.count == b.count);
     CHECK(a.n_inside == b.n_inside);
-    for (int i = 0; i < a.count; ++i) CHECK((qOf(s, a.sol[i]) - qOf(m, b.sol[i])).cwiseAbs().maxCoeff() < 1e-9);
+    for (int i = 0; i < a.count; ++i) CHECK((qOf(s, a.sol(i)) - qOf(m, b.sol(i))).cwiseAbs().maxCoeff() < 1e-9);
   }
 }
 
@@ -287,12 +287,12 @@ TEST_CASE("ik closed form: a declared axial law with a 720 deg period is solved 
   for (int k = 0; k < 50; ++k) {
     const VecX q = test::randomConfiguration(m, rng);
     const SE3 T = fkPose(m, q);
-    ClosedIkSolutions s;
+    IkSolutionSet s;
     ikClosed(m, d, T, q.data(), s);
     INFO("q = " << q.transpose());
     checkSet(m, s, T, &q);
     REQUIRE(s.count >= 1);
-    CHECK(periodicDistance(m, q, qOf(m, s.sol[0])) < 1e-7);  // IK∘FK: the seed's own branch first
+    CHECK(periodicDistance(m, q, qOf(m, s.sol(0))) < 1e-7);  // IK∘FK: the seed's own branch first
   }
   // a law whose translation does not repeat within two turns has no closed form
   m.joints[1].law.sine[0] = SineTerm{0.02, 0.3, 0.0};
@@ -304,7 +304,7 @@ TEST_CASE("ik closed form: a declared axial law with a 720 deg period is solved 
 TEST_CASE("ik closed form: a chain without a closed form is refused by name", "[ik]") {
   const Model m = builtinModel("stanford");
   Data d(m);
-  ClosedIkSolutions s;
+  IkSolutionSet s;
   CHECK_THROWS_WITH(ikClosed(m, d, fkPose(m, VecX::Zero(m.nq)), nullptr, s), Catch::Contains("no closed form for 'stanford'"));
   CHECK_THROWS_WITH(ikAll(m, fkPose(m, VecX::Zero(m.nq)), IkMethod::Closed, {}), Catch::Contains("no closed form for 'stanford'"));
 }

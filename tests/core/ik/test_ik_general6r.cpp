@@ -56,7 +56,7 @@ Model randomArm(std::mt19937_64& rng) {
   return m;
 }
 
-double angleDistance(const std::array<double, 6>& a, const VecX& b) {
+double angleDistance(const Eigen::Ref<const VecX>& a, const VecX& b) {
   double d = 0;
   for (int i = 0; i < 6; ++i) d = std::max(d, std::abs(std::remainder(a[i] - b[i], 2 * kPi)));
   return d;
@@ -74,19 +74,19 @@ struct ArmCheck {
 ArmCheck checkArm(const Model& m, const VecX& truth) {
   Data data(m);
   const SE3 T = fkPose(m, truth);
-  General6RSolutions g;
+  IkSolutionSet g;
   ikGeneral6R(m, data, T, g);
   ArmCheck c;
-  c.degenerate = g.degenerate;
+  c.degenerate = g.general6r.degenerate;
   c.count = g.count;
   for (int s = 0; s < g.count; ++s) {
-    const VecX q = Eigen::Map<const VecX>(g.q[s].data(), 6);
+    const VecX q = Eigen::Map<const VecX>(g.sol(s).q.data(), 6);
     double pe, oe;
     poseErrorAt(m, data, q, T, pe, oe);
     c.worst_residual = std::max(c.worst_residual, pe + oe);
-    c.truth_distance = std::min(c.truth_distance, angleDistance(g.q[s], truth));
-    if (angleDistance(g.q[s], truth) <= 1e-9) c.found_truth = true;
-    for (int t = 0; t < s; ++t) c.min_separation = std::min(c.min_separation, angleDistance(g.q[s], Eigen::Map<const VecX>(g.q[t].data(), 6)));
+    c.truth_distance = std::min(c.truth_distance, angleDistance(g.sol(s).q, truth));
+    if (angleDistance(g.sol(s).q, truth) <= 1e-9) c.found_truth = true;
+    for (int t = 0; t < s; ++t) c.min_separation = std::min(c.min_separation, angleDistance(g.sol(s).q, Eigen::Map<const VecX>(g.sol(t).q.data(), 6)));
   }
   return c;
 }
@@ -158,16 +158,16 @@ TEST_CASE("general 6R: 10,000 random arms, distribution of the real-solution cou
 namespace {
 
 /// Every solution of `ref` (modulo 2π) is in `g`, and vice versa when `both`.
-bool contains(const General6RSolutions& g, const VecX& q) {
+bool contains(const IkSolutionSet& g, const VecX& q) {
   for (int s = 0; s < g.count; ++s)
-    if (angleDistance(g.q[s], q) < 1e-7) return true;
+    if (angleDistance(g.sol(s).q, q) < 1e-7) return true;
   return false;
 }
 
 /// The target FK(q) (into T) and its general 6R solution set.
-General6RSolutions solveAt(const Model& m, Data& data, const VecX& q, SE3& T) {
+IkSolutionSet solveAt(const Model& m, Data& data, const VecX& q, SE3& T) {
   T = fkPose(m, q);
-  General6RSolutions g;
+  IkSolutionSet g;
   ikGeneral6R(m, data, T, g);
   return g;
 }
@@ -190,7 +190,7 @@ TEST_CASE("general 6R: complete against a 300-start numeric peer on random arms"
     const VecX q = randomQ(rng);
     const SE3 T = fkPose(m, q);
     Data data(m);
-    General6RSolutions g;
+    IkSolutionSet g;
     ikGeneral6R(m, data, T, g);
     const IkAllResult num = ikAll(m, data, T, IkMethod::Numeric, opt);
     for (const auto& s : num.solutions) {
@@ -209,14 +209,14 @@ TEST_CASE("general 6R: PUMA 560, the 8 solutions agree with the closed form", "[
   for (int k = 0; k < 50; ++k) {
     const VecX q = randomQ(rng);
     const SE3 T = fkPose(m, q);
-    ClosedIkSolutions c;
+    IkSolutionSet c;
     ikClosed(m, data, T, nullptr, c);
-    General6RSolutions g;
+    IkSolutionSet g;
     ikGeneral6R(m, data, T, g);
-    INFO("target " << k << ", formulation " << g.formulation);
-    REQUIRE_FALSE(g.degenerate);
+    INFO("target " << k << ", formulation " << g.general6r.formulation);
+    REQUIRE_FALSE(g.general6r.degenerate);
     CHECK(g.count == c.count);
-    for (int s = 0; s < c.count; ++s) CHECK(contains(g, Eigen::Map<const VecX>(c.sol[s].q.data(), 6)));
+    for (int s = 0; s < c.count; ++s) CHECK(contains(g, Eigen::Map<const VecX>(c.sol(s).q.data(), 6)));
     CHECK(contains(g, q));
   }
 }
@@ -233,9 +233,9 @@ TEST_CASE("general 6R: UR-type arm (axes 2, 3, 4 parallel, no spherical wrist): 
   for (int k = 0; k < 20; ++k) {
     const VecX q = randomQ(rng);
     const SE3 T = fkPose(m, q);
-    General6RSolutions g;
+    IkSolutionSet g;
     ikGeneral6R(m, data, T, g);
-    REQUIRE_FALSE(g.degenerate);
+    REQUIRE_FALSE(g.general6r.degenerate);
     CHECK(contains(g, q));
     counts[g.count]++;
     // a UR arm has 8 solutions only where the planar 3R sub-problem reaches for every (θ₁, θ₅) branch:
@@ -251,7 +251,7 @@ TEST_CASE("general 6R: UR-type arm (axes 2, 3, 4 parallel, no spherical wrist): 
   VecX q8(6);
   q8 << 40, -60, 80, -30, 70, 20;
   q8 *= kDeg;
-  General6RSolutions g;
+  IkSolutionSet g;
   ikGeneral6R(m, data, fkPose(m, q8), g);
   CHECK(g.count == 8);
   CHECK(contains(g, q8));
@@ -267,10 +267,10 @@ TEST_CASE("general 6R: an arm with 16 real solutions, all found", "[ik][general6
   q << 2.297, -0.767, 0.021, -2.465, 1.906, 0.897;
   Data data(m);
   SE3 T;
-  const General6RSolutions g = solveAt(m, data, q, T);
+  const IkSolutionSet g = solveAt(m, data, q, T);
   REQUIRE(g.count == 16);
   CHECK(contains(g, q));
-  for (int s = 0; s < 16; ++s) CHECK(g.position_error[s] + g.orientation_error[s] <= 1e-10);
+  for (int s = 0; s < 16; ++s) CHECK(g.sol(s).position_error + g.sol(s).orientation_error <= 1e-10);
   IkOptions opt;
   opt.restarts = 2000;
   opt.respect_limits = false;
@@ -318,8 +318,8 @@ TEST_CASE("general 6R: a family of solutions (UR with θ₅ = 0) is detected and
   q << 0.3, -1.0, 1.2, -0.5, 0.0, 0.8;
   Data data(m);
   SE3 T;
-  const General6RSolutions g = solveAt(m, data, q, T);
-  CHECK(g.degenerate);
+  const IkSolutionSet g = solveAt(m, data, q, T);
+  CHECK(g.general6r.degenerate);
   CHECK(g.count == 0);
   IkOptions opt;
   opt.restarts = 20;
@@ -416,8 +416,8 @@ TEST_CASE("general 6R: a URDF arm (joints placed by origin/axis) is solved the s
   for (int k = 0; k < 20; ++k) {
     const VecX q = randomQ(rng);
     SE3 T;
-    const General6RSolutions g = solveAt(m, data, q, T);
-    REQUIRE_FALSE(g.degenerate);
+    const IkSolutionSet g = solveAt(m, data, q, T);
+    REQUIRE_FALSE(g.general6r.degenerate);
     CHECK(g.count == 8);  // the PUMA geometry: 8 solutions for a generic target, as its closed form
     CHECK(contains(g, q));
   }
@@ -438,7 +438,7 @@ Model prismaticArm(std::mt19937_64& rng, const std::vector<int>& where) {
 }
 
 /// Distance between a solution and a configuration: angles modulo 2π, lengths as they are.
-double jointDistance(const Model& m, const std::array<double, 6>& a, const VecX& b) {
+double jointDistance(const Model& m, const Eigen::Ref<const VecX>& a, const VecX& b) {
   double d = 0;
   for (int i = 0; i < 6; ++i)
     d = std::max(d, std::abs(m.jmodels[i].angular() ? std::remainder(a[i] - b[i], 2 * kPi) : a[i] - b[i]));
@@ -447,17 +447,17 @@ double jointDistance(const Model& m, const std::array<double, 6>& a, const VecX&
 
 /// Solves FK(q) by the eigenvalue method; checks every solution against FK and q among them. Returns the count
 /// (-1 when no formulation was regular).
-int checkPrismaticArm(const Model& m, const VecX& q, General6RSolutions& g) {
+int checkPrismaticArm(const Model& m, const VecX& q, IkSolutionSet& g) {
   Data data(m);
   const SE3 T = fkPose(m, q);
   ikGeneral6R(m, data, T, g);
-  if (g.degenerate) return -1;
+  if (g.general6r.degenerate) return -1;
   bool truth = false;
   for (int s = 0; s < g.count; ++s) {
-    const SE3 P = fkPose(m, Eigen::Map<const VecX>(g.q[s].data(), 6));
+    const SE3 P = fkPose(m, Eigen::Map<const VecX>(g.sol(s).q.data(), 6));
     CHECK((P.p - T.p).norm() + (P.R - T.R).norm() < 1e-9);
-    truth = truth || jointDistance(m, g.q[s], q) < 1e-8;
-    for (int t = 0; t < s; ++t) CHECK(jointDistance(m, g.q[s], Eigen::Map<const VecX>(g.q[t].data(), 6)) > 1e-7);
+    truth = truth || jointDistance(m, g.sol(s).q, q) < 1e-8;
+    for (int t = 0; t < s; ++t) CHECK(jointDistance(m, g.sol(s).q, Eigen::Map<const VecX>(g.sol(t).q.data(), 6)) > 1e-7);
   }
   CHECK(truth);
   return g.count;
@@ -479,7 +479,7 @@ TEST_CASE("general 6R: 5R1P arms (the prismatic joint anywhere), every solution"
   for (int trial = 0; trial < test::scaled(200, 20); ++trial) {
     const Model m = prismaticArm(rng, {where(rng)});
     const VecX q = randomQP(rng, m);
-    General6RSolutions g;
+    IkSolutionSet g;
     INFO("trial " << trial);
     const int n = checkPrismaticArm(m, q, g);
     CHECK(n >= 1);
@@ -491,7 +491,7 @@ TEST_CASE("general 6R: 5R1P arms (the prismatic joint anywhere), every solution"
   for (int trial = 0; trial < test::scaled(6, 2); ++trial) {
     const Model m = prismaticArm(rng, {where(rng)});
     const VecX q = randomQP(rng, m);
-    General6RSolutions g;
+    IkSolutionSet g;
     checkPrismaticArm(m, q, g);
     IkOptions o;
     o.restarts = 200;
@@ -500,7 +500,7 @@ TEST_CASE("general 6R: 5R1P arms (the prismatic joint anywhere), every solution"
     for (const auto* list : {&nu.solutions, &nu.outside_limits})
       for (const auto& x : *list) {
         double best = kInf;
-        for (int s = 0; s < g.count; ++s) best = std::min(best, jointDistance(m, g.q[s], x.q));
+        for (int s = 0; s < g.count; ++s) best = std::min(best, jointDistance(m, g.sol(s).q, x.q));
         CHECK(best < 1e-6);
       }
   }
@@ -534,7 +534,7 @@ TEST_CASE("general 6R: 4R2P and 3R3P — solved where a formulation is regular, 
     const int i = trial % 6;
     const Model m = prismaticArm(rng, {i, (i + 1) % 6});
     const VecX q = randomQP(rng, m);
-    General6RSolutions g;
+    IkSolutionSet g;
     INFO("prismatic joints " << i << ", " << (i + 1) % 6);
     const int n = checkPrismaticArm(m, q, g);
     CHECK(n >= 1);
@@ -544,7 +544,7 @@ TEST_CASE("general 6R: 4R2P and 3R3P — solved where a formulation is regular, 
   for (const std::vector<int>& where : {std::vector<int>{0, 3}, std::vector<int>{0, 2, 4}}) {
     const Model m = prismaticArm(rng, where);
     const VecX q = randomQP(rng, m);
-    General6RSolutions g;
+    IkSolutionSet g;
     CHECK(checkPrismaticArm(m, q, g) == -1);
     IkOptions o;
     o.restarts = 40;

@@ -113,10 +113,10 @@ TEST_CASE("ik sweep: the thesis example on prototype-4a gives the closed form's 
   CHECK(contains(m, a, b, 1e-7));
   CHECK(contains(m, b, a, 1e-7));
   CHECK(contains(m, a, {q}, 1e-7));  // the thesis's angles
-  SweepSolutions s;
+  IkSolutionSet s;
   Data d(m);
   ikSweep(m, d, T, s);
-  CHECK((s.sweep_joint == 1 || s.sweep_joint == 2));  // axes 2 ∥ 3: the outer joints cannot be held
+  CHECK((s.sweep.sweep_joint == 1 || s.sweep.sweep_joint == 2));  // axes 2 ∥ 3: the outer joints cannot be held
 }
 
 TEST_CASE("ik sweep: random 4A-chains give the homotopy's solution set", "[ik][sweep]") {
@@ -264,7 +264,7 @@ TEST_CASE("ik sweep: auto takes it for a general 4A-chain; clear errors elsewher
   CHECK_FALSE(isSweepChain(p, &why));
   CHECK(why.find("joints[1].kind") != std::string::npos);
   Data d(p);
-  SweepSolutions s;
+  IkSolutionSet s;
   CHECK_THROWS_WITH(ikSweep(p, d, T, s), Catch::Contains("method sweep: joints[1].kind"));
   o.position_only = true;
   CHECK_THROWS_WITH(ikAll(m, T, IkMethod::Sweep, o), Catch::Contains("position-only"));

@@ -154,11 +154,11 @@ TEST_CASE("ik track: PUMA 560, every branch followed along a random drag, checke
   const Model m = builtinModel("puma560");
   const int frames = test::reducedSizes() ? 300 : 2000;
   Data d(m);
-  ClosedIkSolutions cs;
+  IkSolutionSet cs;
   auto solve = [&](const SE3& T, Scratch& sc) {
     ikClosed(m, d, T, nullptr, cs);
     sc.n = cs.count;
-    for (int s = 0; s < cs.count; ++s) sc.q[s] = cs.sol[s].q;
+    for (int s = 0; s < cs.count; ++s) std::copy_n(cs.sol(s).q.data(), 6, sc.q[s].begin());
   };
   std::mt19937_64 rng(1414);
   int left = 0, entered = 0, paths = 0;
@@ -198,12 +198,12 @@ TEST_CASE("ik track: general 6R arm, every branch followed along a random drag, 
   }
   m.finalize();
   Data d(m);
-  General6RSolutions g;
+  IkSolutionSet g;
   auto solve = [&](const SE3& T, Scratch& sc) {
     ikGeneral6R(m, d, T, g);
-    REQUIRE(!g.degenerate);
+    REQUIRE(!g.general6r.degenerate);
     sc.n = g.count;
-    for (int s = 0; s < g.count; ++s) sc.q[s] = g.q[s];
+    for (int s = 0; s < g.count; ++s) std::copy_n(g.sol(s).q.data(), 6, sc.q[s].begin());
   };
   int ended = 0, drops = 0;
   for (int p = 0; p < 3; ++p) {
@@ -221,7 +221,7 @@ TEST_CASE("ik track: a fold ends both branches as a pair, with each other as par
   // planar-like 2-link behaviour of PUMA's elbow: stretching the arm to full reach joins elbow up and down
   const Model m = builtinModel("puma560");
   Data d(m);
-  ClosedIkSolutions cs;
+  IkSolutionSet cs;
   VecX q(6);
   q << 0.2, -0.3, 0.4, 0.1, 0.5, 0.3;
   IkBranches br;
@@ -229,7 +229,7 @@ TEST_CASE("ik track: a fold ends both branches as a pair, with each other as par
   ikClosed(m, d, T, nullptr, cs);
   REQUIRE(cs.count == 8);
   startBranches(m, T, br);
-  for (int s = 0; s < cs.count; ++s) addBranch(m, br, cs.sol[s].q.data());
+  for (int s = 0; s < cs.count; ++s) addBranch(m, br, cs.sol(s).q.data());
   // move the target straight away from the shoulder until it is out of reach
   const Vec3 dir = (T.p - Vec3(0, 0, T.p.z())).normalized();
   int ended_pairs = 0, alive = 8;

@@ -13,8 +13,8 @@
 //    arm left/right (θ₁ from the wrist centre), elbow up/down (θ₃, law of cosines), wrist flip/noflip.
 //
 // Every candidate is verified by the chain product the solver already has (|Δp| and the rotation
-// angle 2·asin(‖R − R*‖_F / 2√2)), its periodic representative inside the limits nearest the seed is
-// chosen, duplicates are removed; inside the limits first (nearest the seed first), then outside.
+// angle 2·asin(‖R − R*‖_F / 2√2)) and offered to the IK collector (solution_set.hpp: the representative
+// inside the limits nearest the seed, duplicates removed; inside the limits first, then outside).
 // Degenerate targets are solved too, without allocating:
 //  * prototype class, approach axis parallel to axis 1 (sin(θ₂ − θ₃) = 0 on the prototype): only a
 //    combination of θ₁ and θ₄ follows from the orientation; θ₁ is scanned and the minima refined
@@ -23,59 +23,17 @@
 //    seed (or 0), status singular.
 // The chain's constants are the Model's (Model::closed_form, derived by finalize from the description,
 // model/closed_form_chain.hpp); Data holds only scratch. An unreachable target reports count 0; ikAll adds the nearest
-// least-squares pose, started from the nearest misses kept in `rejected`.
+// least-squares pose, started from the nearest misses the set keeps (IkSolutionSet::rejected).
 #pragma once
-#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <achain/ik/ik.hpp>
+#include <achain/ik/solution_set.hpp>
 
 namespace achain {
-
-/// Configuration flags of a closed-form solution (bits). Wrist-partitioned 6R only; 0 for the prototype class.
-enum ClosedIkFlag : std::uint8_t {
-  kIkArmRight = 1,       ///< arm right (else left)
-  kIkElbowUp = 2,        ///< elbow up (else down)
-  kIkWristNoflip = 4,    ///< wrist noflip (else flip)
-  kIkWristSingular = 8,  ///< wrist singular (sin θ5 = 0)
-  kIkHasFlags = 16,      ///< the flags above are meaningful
-};
-
-/// Which case of the closed form produced the set (ikAll turns it into IkAllResult::note).
-enum class ClosedIkCase : std::uint8_t {
-  Regular,                 ///< the regular closed form
-  OrientationUnreachable,  ///< prototype class: the orientation is not reachable by the axis geometry
-  ShoulderOutOfReach,      ///< 6R: the wrist centre is out of reach of the shoulder offset
-  ScannedApproach,         ///< prototype class, approach ∥ axis 1: isolated solutions found by scanning θ₁
-  Family,                  ///< prototype class, approach ∥ axis 1: a one-parameter family (status singular)
-  FreeAngle,               ///< 6R: wrist centre on axis 1 or sin θ₅ = 0; the free angle from the seed
-};
-
-struct ClosedIkSolution {
-  std::array<double, 6> q{};       ///< first nq entries used
-  double position_error = 0;       ///< m
-  double orientation_error = 0;    ///< rad
-  bool within_limits = false;
-  std::uint8_t flags = 0;  ///< ClosedIkFlag bits
-};
-
-struct ClosedIkSolutions {
-  static constexpr int kCapacity = 64;
-  static constexpr int kRejected = 6;
-  IkStatus status = IkStatus::Unreachable;
-  ClosedIkCase kase = ClosedIkCase::Regular;
-  int count = 0;     ///< solutions in sol[0 .. count)
-  int n_inside = 0;  ///< sol[0 .. n_inside) inside the limits (nearest the seed first), then outside
-  std::array<ClosedIkSolution, kCapacity> sol{};
-  /// Family (status singular): q(t) = family_q0 + t·family_dir.
-  std::array<double, 6> family_q0{}, family_dir{};
-  /// The candidates that missed the target, nearest first (error = |Δp| + angle in orientation_error).
-  int n_rejected = 0;
-  std::array<ClosedIkSolution, kRejected> rejected{};
-};
 
 /// True if the chain is of the prototype class; otherwise `why` (if given) names the failed condition.
 bool isPrototypeClass(const Model& model, std::string* why = nullptr);
@@ -83,9 +41,10 @@ bool isPrototypeClass(const Model& model, std::string* why = nullptr);
 /// True if the chain is a wrist-partitioned 6R; otherwise `why` (if given) names the failed condition.
 bool isWristPartitioned6R(const Model& model, std::string* why = nullptr);
 
-/// All closed-form solutions of target (seed: nq values or nullptr), with `data`'s scratch. Allocation-free.
+/// All closed-form solutions of target (seed: nq values or nullptr), with `data`'s scratch. Allocation-free:
+/// `out` holds these chains' solutions without allocating. The case and the family are in out.closed.
 /// Throws Error (naming the failed condition of each class) if the chain has no closed form.
-void ikClosed(const Model& model, Data& data, const SE3& target, const double* seed, ClosedIkSolutions& out,
+void ikClosed(const Model& model, Data& data, const SE3& target, const double* seed, IkSolutionSet& out,
               double tolerance = 1e-9);
 
 /// Flags as ikAll reports them ({"arm","right"}, …; empty for the prototype class).

@@ -29,31 +29,24 @@
 // ikAll then falls back to the closed forms or the numeric multi-start. Garbage is never returned: each
 // solution reproduces the target to the tolerance.
 #pragma once
-#include <array>
 #include <string>
 
 #include <achain/ik/ik.hpp>
+#include <achain/ik/solution_set.hpp>
 
 namespace achain {
-
-struct General6RSolutions {
-  static constexpr int kCapacity = 16;
-  int count = 0;  ///< verified, distinct solutions in q[0 .. count)
-  std::array<std::array<double, 6>, kCapacity> q{};  ///< joint coordinates, angles wrapped to (−π, π]
-  std::array<double, kCapacity> position_error{}, orientation_error{};  ///< FK check of each solution (m, rad)
-  bool degenerate = false;  ///< no formulation was regular: nothing was solved (route elsewhere)
-  int formulation = -1;     ///< which of the 12 loop formulations was used (0: the Raghavan–Roth split 3-4-5 | 1-2)
-  int real_roots = 0;       ///< eigenvalues taken as real (candidates before polishing and merging)
-};
 
 /// True if the chain is six joints in series, revolute or prismatic (at most three prismatic), with the tool on
 /// the last link (the general 6R method applies); otherwise `why` (if given) names the failed condition.
 bool isGeneral6R(const Model& model, std::string* why = nullptr);
 
-/// Every real solution of a 6R chain for `target` (from checkTarget), each polished by Newton steps and
-/// verified by FK (position error + orientation error ≤ tolerance), duplicates merged. Joint limits are not
-/// applied here (ikAll applies them). Uses `data` for the FK checks. No heap allocation (fixed-size Eigen).
+/// Every real solution of a 6R chain for `target` (from checkTarget), each polished by Newton steps,
+/// verified by FK (position error + orientation error ≤ tolerance) and offered to the IK collector
+/// (solution_set.hpp: representatives inside the limits nearest the seed, duplicates removed, inside the
+/// limits first; seed: 6 values or nullptr). Diagnostics in out.general6r; degenerate: no solution, route
+/// elsewhere. Uses `data` for the FK checks. No heap allocation (fixed-size Eigen; `out` holds 64 solutions).
 /// Throws Error (naming the condition) if the chain is not such a chain.
-void ikGeneral6R(const Model& model, Data& data, const SE3& target, General6RSolutions& out, double tolerance = 1e-10);
+void ikGeneral6R(const Model& model, Data& data, const SE3& target, IkSolutionSet& out, const double* seed = nullptr,
+                 double tolerance = 1e-10);
 
 }  // namespace achain

@@ -19,27 +19,12 @@
 // tests compare the two sets on random 4A-chains. A root can be missed only where two solutions of one
 // branch lie closer than about a sample step.
 #pragma once
-#include <array>
 #include <string>
 
 #include <achain/ik/ik.hpp>
+#include <achain/ik/solution_set.hpp>
 
 namespace achain {
-
-struct SweepSolutions {
-  static constexpr int kCapacity = 32;
-  static constexpr int kNearest = 4;
-  int count = 0;  ///< verified, distinct solutions in q[0 .. count)
-  std::array<std::array<double, 4>, kCapacity> q{};  ///< joint coordinates (one representative per pose-distinct solution)
-  std::array<double, kCapacity> position_error{}, orientation_error{};  ///< FK check of each (m, rad)
-  /// When nothing reaches the target: the polished candidates nearest to it (least-squares starts).
-  int nearest_count = 0;
-  std::array<std::array<double, 4>, kNearest> nearest{};
-  int sweep_joint = -1;  ///< the joint held and sampled
-  int samples = 0;       ///< values of it visited
-  int branches = 0;      ///< orientation branches followed (2 × the period branches of the other joints)
-  int candidates = 0;    ///< local minima polished
-};
 
 /// True if the chain is four joints in series, each owning its coordinate and rotating once per turn of
 /// it (any axial law: R, A, H, law), the tool on the last link, and some joint can be held so that the
@@ -48,9 +33,12 @@ struct SweepSolutions {
 bool isSweepChain(const Model& model, std::string* why = nullptr);
 
 /// Every real solution for `target` (from checkTarget) by the orientation sweep, each verified by FK
-/// (position error + orientation error ≤ tolerance), duplicates merged. Limits are not applied here
-/// (ikAll applies them). Uses `data` for the FK checks; no heap allocation. Throws Error naming the
-/// condition if isSweepChain fails.
-void ikSweep(const Model& model, Data& data, const SE3& target, SweepSolutions& out, double tolerance = 1e-10);
+/// (position error + orientation error ≤ tolerance) and offered to the IK collector (solution_set.hpp:
+/// representatives inside the limits nearest the seed, duplicates removed, inside the limits first; seed:
+/// 4 values or nullptr); the polished candidates that miss are its rejected ones (least-squares starts when
+/// nothing is reached). Diagnostics in out.sweep. Uses `data` for the FK checks; no heap allocation (`out`
+/// holds 64 solutions). Throws Error naming the condition if isSweepChain fails.
+void ikSweep(const Model& model, Data& data, const SE3& target, IkSolutionSet& out, const double* seed = nullptr,
+             double tolerance = 1e-10);
 
 }  // namespace achain
