@@ -52,7 +52,6 @@ RegisterCommand special_loop_cmd("special-loop", [](CLI::App& app) {
     run("special-loop", [] {
       const Robot robot = args.read();
       const Model& m = robot.model;
-      const LoopClosure& lc = robot.requireLoop();
       LoopClosure loop = robot.requireLoop();  // its rows: --rows, or the closure kind's
       if (!rows.empty()) loop.rows = parseInfluenceRows(rows, "--rows");
       if (!coords.empty()) loop.alpha = parseCoordinates(m, coords);

@@ -278,7 +278,9 @@ TEST_CASE("joint model: placeLink is pre·Rz(θ)·Tz(dz)·post in each placement
     const SE3 textbook = standard ? parent * motion * translation(Vec3(j.a, 0, 0)) * rotX(j.alpha) : parent * dh * motion;
     CHECK(near(link, textbook) < 1e-14);
     CHECK(near(axis, standard ? parent : parent * dh) < 1e-14);
-    CHECK(near(jm.linkTransform(q), standard ? motion * dh : dh * motion) < 1e-14);
+    // from the identity: the link frame in its parent's, pre·Rz(θ)·Tz(dz)·post
+    jm.placeLink(SE3::Identity(), js, axis, link);
+    CHECK(near(link, standard ? motion * dh : dh * motion) < 1e-14);
   }
   // origin/axis (URDF): the link frame is origin·Rot(axis, θ)·Trans(axis·dz).
   j.has_origin = true;

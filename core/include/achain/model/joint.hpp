@@ -215,14 +215,6 @@ struct JointModel {
     sinCos(js.theta, s, c);
     placeLink(parent, c, s, js.dz, axis, link);
   }
-  /// The link frame relative to its parent link's frame at coordinate value qc: pre·Rz(θ)·Tz(dz)·post.
-  SE3 linkTransform(double qc) const {
-    JointStateOf<double> js;
-    evaluateT(qc, js);
-    SE3 axis, link;
-    placeLink(SE3::Identity(), js, axis, link);
-    return link;
-  }
 
   /// The joint's state for coordinate value qc (ignored when coord < 0). S as in AxialLaw::evaluateT.
   template <class S>
