@@ -63,11 +63,6 @@ Plan makePlan(const Model& model, Data& data, const DynamicsOptions* o, double**
     J.jm = &model.jmodels[i];
     J.parent = j.parent;
     J.coord = model.idx_q[i];
-    if (model.coupled) {
-      J.first_of_column = J.coord >= 0;
-      for (int x = j.parent; x >= 0 && J.first_of_column; x = model.joints[x].parent)
-        J.first_of_column = model.idx_q[x] != J.coord;
-    }
     if (!bodies) continue;
     const DynBody& b = (*bodies)[i];
     J.mass = b.mass;

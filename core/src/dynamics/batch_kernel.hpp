@@ -92,6 +92,7 @@ inline V3 operator+(const V3& a, const V3& b) { return {a.x + b.x, a.y + b.y, a.
 inline V3 operator-(const V3& a, const V3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 inline V3 operator*(const Lane& s, const V3& a) { return {s * a.x, s * a.y, s * a.z}; }
 inline V3& operator+=(V3& a, const V3& b) { a = a + b; return a; }
+inline V3& operator-=(V3& a, const V3& b) { a = a - b; return a; }
 inline V3 cross(const V3& a, const V3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
@@ -141,7 +142,6 @@ struct Scratch {
   Frame* tool;           // 1 (12 lanes)
   V3* jac;               // 2·nv: the linear columns, then the angular ones
   Lane* M;               // nv², column-major
-  V3* J3;                // nv: the legs' midpoint Jacobian
 };
 inline Scratch scratchOf(const Plan& p) {
   Lane* at = static_cast<Lane*>(p.scratch);
@@ -157,8 +157,6 @@ inline Scratch scratchOf(const Plan& p) {
   s.jac = reinterpret_cast<V3*>(at);
   at += 6L * p.nv;
   s.M = at;
-  at += static_cast<long>(p.nv) * p.nv;
-  s.J3 = reinterpret_cast<V3*>(at);
   return s;
 }
 
@@ -354,6 +352,23 @@ inline void crbaBlock(const Plan& p, const Scratch& s) {
     C.Io[1].y += hc;
     C.Io[2].z += hc;
   }
+  // the legs' midpoint particles join their parent body's composite (crba.cpp says why)
+  if (p.legs_full)
+    for (int e = 0; e < p.nlegs; ++e) {
+      const LegPlan& G = p.legs[e];
+      if (G.parent < 0) continue;
+      const V3 mid = Lane(0.5) * (act(s.j[G.parent].oMi, splat3(G.B)) + act(s.j[G.joint].oMi, splat3(G.P)));
+      const Lane mass = Lane(2.0 * G.mass / 3.0);
+      CompositeLanes& C = s.comp[G.parent];
+      const V3 h = mass * mid;
+      const Lane hm = dot(h, mid);
+      for (int k = 0; k < 3; ++k) C.Io[k] -= entry(mid, k) * h;  // m·(|x|²·1 − x·xᵀ)
+      C.Io[0].x += hm;
+      C.Io[1].y += hm;
+      C.Io[2].z += hm;
+      C.h += h;
+      C.m += mass;
+    }
   for (int i = p.njoints - 1; i >= 0; --i) {
     const int pa = p.joints[i].parent;
     if (pa < 0) continue;
@@ -381,29 +396,25 @@ inline void crbaBlock(const Plan& p, const Scratch& s) {
       at(p, s.M, ki, kj) += x;
     }
   }
-  if (p.legs_full) {  // 2m/3 at (B + P)/2 with Jacobian ½(J_B + J_P)
-    const V3 zero = {Lane(0.0), Lane(0.0), Lane(0.0)};
+  if (p.legs_full)  // each leg's own column c = ½(S_v + S_w×P) against its parent's path
     for (int e = 0; e < p.nlegs; ++e) {
       const LegPlan& G = p.legs[e];
+      const int kj = p.joints[G.joint].coord;
+      if (kj < 0) continue;
       const V3 B = G.parent < 0 ? splat3(G.B) : act(s.j[G.parent].oMi, splat3(G.B));
       const V3 P = act(s.j[G.joint].oMi, splat3(G.P));
       const V3 mid = Lane(0.5) * (B + P);
-      for (int c = 0; c < p.nv; ++c) s.J3[c] = zero;
-      const int ki = p.joints[G.joint].coord;
-      if (ki >= 0) s.J3[ki] += Lane(0.5) * (s.j[G.joint].S_v + cross(s.j[G.joint].S_w, P));
-      for (int j = G.parent; j >= 0; j = p.joints[j].parent)
-        if (p.joints[j].coord >= 0) s.J3[p.joints[j].coord] += s.j[j].S_v + cross(s.j[j].S_w, mid);
       const Lane mass = Lane(2.0 * G.mass / 3.0);
-      for (int a = G.joint; a >= 0; a = p.joints[a].parent) {
-        if (!p.joints[a].first_of_column) continue;
-        for (int b = G.joint; b >= 0; b = p.joints[b].parent) {
-          if (!p.joints[b].first_of_column) continue;
-          const int ka = p.joints[a].coord, kb = p.joints[b].coord;
-          at(p, s.M, ka, kb) += mass * dot(s.J3[ka], s.J3[kb]);
-        }
+      const V3 c = Lane(0.5) * (s.j[G.joint].S_v + cross(s.j[G.joint].S_w, P));
+      at(p, s.M, kj, kj) += mass * dot(c, c);
+      for (int a = G.parent; a >= 0; a = p.joints[a].parent) {
+        const int ka = p.joints[a].coord;
+        if (ka < 0) continue;
+        const Lane x = mass * dot(c, s.j[a].S_v + cross(s.j[a].S_w, mid));
+        at(p, s.M, kj, ka) += x;
+        at(p, s.M, ka, kj) += x;
       }
     }
-  }
   if (p.motors)
     for (int i = 0; i < p.njoints; ++i)
       if (p.joints[i].drive) at(p, s.M, p.joints[i].coord, p.joints[i].coord) += Lane(p.joints[i].rotor);

@@ -13,7 +13,6 @@ struct JointPlan {
   const JointModel* jm = nullptr;  ///< the joint's motion and placement (evaluateT, placeLink on lanes)
   int parent = -1;
   int coord = -1;                  ///< coordinate the joint follows (−1: fixed)
-  bool first_of_column = true;     ///< no ancestor follows the same coordinate (the legs' M pass)
   // the body for the call's leg model (link frame)
   double mass = 0;
   double com[3] = {0, 0, 0};
@@ -51,7 +50,7 @@ constexpr int kLanesPerJoint = 51;
 constexpr int kCompositeLanes = 13;
 inline long scratchLanes(int njoints, int nv) {
   return static_cast<long>(njoints) * (kLanesPerJoint + kCompositeLanes) + nv + 12 + 6L * nv +
-         static_cast<long>(nv) * nv + 3L * nv;
+         static_cast<long>(nv) * nv;
 }
 
 /// One instruction set's kernels (batch_kernel_<isa>.cpp). Each runs count states in blocks of kLanes;

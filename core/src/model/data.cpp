@@ -23,7 +23,6 @@ Data::Data(const Model& m)
     dyn.k_v[k] = VecX::Zero(nv);
   }
   dyn.M = MatX::Zero(nv, nv);
-  dyn.J3 = MatX::Zero(3, nv);
   dyn.MinvJt = MatX::Zero(nv, 6);
   // Size the Cholesky scratch by factoring the identity: that also sets its status. Assigning
   // Eigen::LLT<MatX>(nv) instead copied an uninitialised ComputationInfo (UBSan: invalid enum load).

@@ -72,7 +72,6 @@ struct Data {
     std::vector<Eigen::Matrix<double, 6, 1>> U6;     ///< ABA: U_i = IA_i S_i
     VecX tmp_a, tmp_b, tmp_c, tmp_d, zero;
     MatX M;                 ///< mass matrix scratch (forward dynamics)
-    MatX J3;                ///< 3×nv scratch (leg-point Jacobians)
     MatX MinvJt;            ///< nv×6 scratch: M⁻¹Jᵀ (operational-space inertia)
     Eigen::LLT<MatX> llt;   ///< Cholesky of M (forward dynamics)
     VecX k_q[4], k_v[4], q_stage, v_stage;  ///< integrator stages
