@@ -91,7 +91,7 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
   sub->add_flag("--progress", show_progress, "Report progress on stderr while computing");
   sub->add_flag("--estimate", estimate_only, "Print the job's estimate (grid cells, voxels, bytes, evaluations, seconds) and stop");
   sub->add_option("--max-bytes", max_bytes, "Refuse a job whose estimated memory is larger (bytes; default 1073741824 = 1 GiB)");
-  sub->add_option("--max-evaluations", max_evaluations, "Refuse a job with more estimated point evaluations (default 2e10, minutes of work)");
+  sub->add_option("--max-evaluations", max_evaluations, "Refuse a job whose estimated time is more than this many point moves at Robinson's rate (default 2e10, about 17 min; Castelli's and Monte-Carlo's evaluations count 40 times)");
   sub->add_flag("--points", points, "With --out file.ply: write voxel centres as a point cloud instead of the surface mesh");
   sub->callback([] {
     run("workspace", [] {
@@ -117,9 +117,10 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
       if (estimate_only) {
         const WorkspaceEstimate e = estimateWorkspace(m, o);
         print({{"robot", m.name}, {"method", toString(o.method)}, {"voxel", o.voxel},
-               {"estimate", {{"cells", e.cells}, {"voxels", e.voxels}, {"bytes", e.bytes}, {"evaluations", e.evaluations}, {"seconds", e.seconds}}},
+               {"estimate", {{"cells", e.cells}, {"voxels", e.voxels}, {"bytes", e.bytes}, {"evaluations", e.evaluations}, {"seconds", e.seconds},
+                             {"cost", e.cost}}},
                {"caps", {{"max_bytes", o.max_bytes}, {"max_evaluations", o.max_evaluations}, {"max_cells", o.max_cells}}},
-               {"within_caps", e.bytes <= o.max_bytes && e.evaluations <= o.max_evaluations && e.cells <= o.max_cells}});
+               {"within_caps", workspaceCapsProblem(e, o).empty()}});
         return;
       }
       int shown = -1;

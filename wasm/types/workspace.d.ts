@@ -29,7 +29,8 @@ export interface WorkspaceOptions {
   /**
    * Resource caps (docs/reliability.md#resource-caps): a job whose estimate (estimateWorkspace) is past one is refused
    * before it allocates anything. Grid cells (default 2^30), memory in bytes (default 2^30 = 1 GiB) and point
-   * evaluations (default 2e10); raise them to run a larger job on purpose.
+   * evaluations as Robinson point moves, i.e. a time (default 2e10, about 17 min; Castelli's and Monte-Carlo's
+   * evaluations count 40 times); raise them to run a larger job on purpose.
    */
   maxCells?: number;
   maxBytes?: number;
@@ -48,6 +49,8 @@ export interface WorkspaceEstimate {
   evaluations: number;
   /** Seconds at the nominal single-thread rate (2e7 evaluations/s Robinson, 5e5 FK/s otherwise). */
   seconds: number;
+  /** What maxEvaluations is checked against: the time as Robinson point moves (seconds × 2e7). */
+  cost: number;
   /** The caps the job is checked against (the options' maxCells, maxBytes, maxEvaluations or their defaults). */
   caps: { cells: number; bytes: number; evaluations: number };
   /** Whether the job would start (false: computeWorkspace / workspaceJob refuse it naming the cap). */

@@ -264,25 +264,37 @@ Setup setUp(const Model& model, const WorkspaceOptions& opt, Data& data, bool ch
     E.evaluations = total;
     E.seconds = E.evaluations / kWorkspaceFkRate;
   }
+  E.cost = E.seconds * kWorkspaceRobinsonRate;
   if (!check_caps) return S;
-  if (E.cells > opt.max_cells)
-    throw Error("voxel: " + reach_detail::shortNumber(opt.voxel) + " m needs a grid of " + reach_detail::shortNumber(E.cells) + " cells over the reach box (cap max_cells = " +
-                reach_detail::shortNumber(opt.max_cells) + "); use a larger voxel");
-  if (E.bytes > opt.max_bytes)
-    throw Error("voxel: " + reach_detail::shortNumber(opt.voxel) + " m needs about " + bytesText(E.bytes) + " of memory (estimate; cap max_bytes = " +
-                bytesText(opt.max_bytes) + "); use a larger voxel, or raise max_bytes (CLI --max-bytes, JS maxBytes) to run it anyway");
-  if (E.evaluations > opt.max_evaluations) {
-    const char* what = opt.method == WorkspaceMethod::MonteCarlo ? "samples" : opt.method == WorkspaceMethod::Castelli ? "step" : "voxel";
-    throw Error(std::string(what) + ": about " + reach_detail::shortNumber(E.evaluations) + " point evaluations, " + reach_detail::shortNumber(E.seconds) +
-                " s at the nominal rate (estimate; cap max_evaluations = " + reach_detail::shortNumber(opt.max_evaluations) + ")" +
-                (opt.method == WorkspaceMethod::Castelli ? "; Castelli's cost is a product over the joints: use a larger step, or the robinson method"
-                                                         : "; use a larger voxel") +
-                ", or raise max_evaluations (CLI --max-evaluations, JS maxEvaluations) to run it anyway");
-  }
+  if (const std::string why = workspaceCapsProblem(E, opt); !why.empty()) throw Error(why);
   return S;
 }
 
 }  // namespace reach_detail
+
+std::string workspaceCapsProblem(const WorkspaceEstimate& E, const WorkspaceOptions& opt) {
+  using reach_detail::shortNumber;
+  if (E.cells > opt.max_cells)
+    return "voxel: " + shortNumber(opt.voxel) + " m needs a grid of " + shortNumber(E.cells) + " cells over the reach box (cap max_cells = " +
+           shortNumber(opt.max_cells) + "); use a larger voxel";
+  if (E.bytes > opt.max_bytes)
+    return "voxel: " + shortNumber(opt.voxel) + " m needs about " + bytesText(E.bytes) + " of memory (estimate; cap max_bytes = " +
+           bytesText(opt.max_bytes) + "); use a larger voxel, or raise max_bytes (CLI --max-bytes, JS maxBytes) to run it anyway";
+  // The cap is a time: max_evaluations point moves at Robinson's rate (2e10: about 17 min). Castelli and Monte-Carlo
+  // run an FK chain per evaluation, 40 times slower, so their evaluations count at that ratio (cost): a Monte-Carlo
+  // job of 1e9 samples, 2000 s, passed a cap on the raw count.
+  if (E.cost > opt.max_evaluations) {
+    const bool mc = opt.method == WorkspaceMethod::MonteCarlo, castelli = opt.method == WorkspaceMethod::Castelli;
+    return std::string(mc ? "samples" : castelli ? "step" : "voxel") + ": about " + shortNumber(E.evaluations) + " point evaluations, " +
+           shortNumber(E.seconds) + " s at the nominal rate (estimate; cap max_evaluations = " + shortNumber(opt.max_evaluations) +
+           " Robinson point moves, " + shortNumber(opt.max_evaluations / kWorkspaceRobinsonRate) + " s)" +
+           (castelli ? "; Castelli's cost is a product over the joints: use a larger step, or the robinson method"
+            : mc     ? "; use fewer samples"
+                     : "; use a larger voxel") +
+           ", or raise max_evaluations (CLI --max-evaluations, JS maxEvaluations) to run it anyway";
+  }
+  return "";
+}
 
 WorkspaceEstimate estimateWorkspace(const Model& model, const WorkspaceOptions& options) {
   Data data(model);

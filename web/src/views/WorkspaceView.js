@@ -89,7 +89,7 @@ export class WorkspaceView {
     const e = this.estimate;
     if (e && !e.withinCaps && this.$('.w-raise').checked) {
       o.maxBytes = Math.max(e.caps.bytes, 1.01 * e.bytes);
-      o.maxEvaluations = Math.max(e.caps.evaluations, 1.01 * e.evaluations);
+      o.maxEvaluations = Math.max(e.caps.evaluations, 1.01 * e.cost);
     }
     return o;
   }

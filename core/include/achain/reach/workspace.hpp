@@ -67,10 +67,17 @@ struct WorkspaceEstimate {
   double bytes = 0;        ///< memory: the grids' bitsets and the per-voxel arrays of Robinson's sweep
   double evaluations = 0;  ///< point evaluations (Robinson: the sweeps' steps × the sources the pilots predict; exact otherwise)
   double seconds = 0;      ///< evaluations at the nominal single-thread rate (caps.hpp)
+  /// What max_evaluations is checked against: the time as Robinson point moves (seconds × kWorkspaceRobinsonRate).
+  /// Equal to evaluations for Robinson; Castelli's and Monte-Carlo's FK evaluations count 40 times.
+  double cost = 0;
 };
 
 /// Estimates a job without running it; validates the options as WorkspaceJob does (errors name the option).
 WorkspaceEstimate estimateWorkspace(const Model& model, const WorkspaceOptions& options);
+
+/// Why a job with estimate e is past one of the options' caps ("" when it is within them): the message a
+/// WorkspaceJob throws, and what the CLI's and JS estimates report as within_caps / withinCaps.
+std::string workspaceCapsProblem(const WorkspaceEstimate& e, const WorkspaceOptions& options);
 
 /// Per swept joint (Robinson: tool → base; Castelli/Monte-Carlo: base → tool).
 struct WorkspaceSweep {
