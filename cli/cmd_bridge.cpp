@@ -94,7 +94,8 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   send_robot.add(sub, JointInputs::None, "Robot whose joint limits configure the controller", false);
   sub->add_option("--config", config, "Controller configuration JSON: {watchdog_ms, joints:[{gear_ratio, counts_per_rev, zero_offset, kp, ki, kd, inertia_ff, viscous_ff, torque_max}]}");
   sub->add_option("--segment-ms", segment_ms, "Minimum segment duration, ms (samples in between are skipped)")->capture_default_str();
-  sub->add_option("--watchdog-ms", watchdog_ms, "Controller watchdog: no traffic for this long while moving → controlled stop")->capture_default_str();
+  sub->add_option("--watchdog-ms", watchdog_ms, "Controller watchdog: no traffic for this long while moving → controlled stop (" +
+                  std::to_string(br::kWatchdogMsMin) + " to " + std::to_string(br::kWatchdogMsMax) + " ms)")->capture_default_str();
   sub->add_option("--silence-periods", silence_periods, "No status from the controller for this many status periods → it is declared silent and the send fails")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -130,7 +131,10 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
       const json overrides = config.empty() ? json::object() : readJsonFile(config, "--config");
       br::SendOptions opt;
       opt.joints = jointConfigs(m, overrides);
-      opt.global.watchdog_ms = static_cast<uint16_t>(overrides.value("watchdog_ms", watchdog_ms));
+      if (overrides.contains("watchdog_ms") && !overrides["watchdog_ms"].is_number())
+        throw Error("--config: watchdog_ms: must be a number of ms");
+      opt.global.watchdog_ms = overrides.contains("watchdog_ms") ? br::watchdogMs(overrides["watchdog_ms"].get<double>(), "--config: watchdog_ms")
+                                                                 : br::watchdogMs(watchdog_ms, "--watchdog-ms");
       opt.host.silence_periods = silence_periods;
       std::vector<br::JointLimitsF> lim;
       for (const auto& c : opt.joints) lim.push_back({c.q_min, c.q_max, c.v_max, c.a_max});

@@ -4,10 +4,19 @@
 #include <cmath>
 #include <string>
 
+#include <achain/math/text.hpp>
 #include <achain/math/types.hpp>
 
 namespace achain {
 namespace bridge {
+
+uint16_t watchdogMs(double ms, const std::string& what) {
+  if (!(ms >= kWatchdogMsMin && ms <= kWatchdogMsMax) || ms != std::floor(ms))
+    throw Error(what + ": " + (std::isfinite(ms) ? shortNumber(ms) : std::string("not a finite number")) +
+                " is not a watchdog the controller accepts (a whole number of ms from " + std::to_string(kWatchdogMsMin) +
+                " to " + std::to_string(kWatchdogMsMax) + ")");
+  return static_cast<uint16_t>(ms);
+}
 
 std::vector<JointConfig> jointConfigsFromModel(const Model& model, const SimProfile& defaults) {
   if (model.nq > kMaxJoints)

@@ -2,6 +2,7 @@
 // `achain controller-sim`), the studio's Controller panel (through wasm) and the simulated prototype
 // all configure the controller through it, so they cannot drift apart.
 #pragma once
+#include <string>
 #include <vector>
 
 #include <achain/model/model.hpp>
@@ -25,6 +26,10 @@ constexpr double kUnboundedJointLimit = 1000.0;
 ///   joint without motor data) from `defaults.config` (its last entry for coordinates beyond it).
 /// Throws achain::Error when the model has more coordinates than the controller protocol carries.
 std::vector<JointConfig> jointConfigsFromModel(const Model& model, const SimProfile& defaults = prototypeProfile());
+
+/// A watchdog value in ms, checked before it is narrowed to the wire's 16 bits: a whole number from
+/// kWatchdogMsMin to kWatchdogMsMax, else achain::Error naming `what` (the CLI option, the JSON key or the JS field).
+uint16_t watchdogMs(double ms, const std::string& what = "watchdog_ms");
 
 /// The simulated controller for `model`: the prototype's plant, with each joint's drive (gear ratio,
 /// encoder counts) and its controller configuration taken from jointConfigsFromModel, so the

@@ -118,8 +118,17 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
   bool log_failed = false;
   uint64_t last_flush = t_begin;
   if (!opt.log_path.empty()) {
-    log = std::fopen(opt.log_path.c_str(), "w");
-    if (!log) throw Error("--log " + opt.log_path + ": cannot open for writing (" + std::strerror(errno) + ")");
+    // Non-blocking open: a FIFO nobody reads blocked open() for ever, before the SIGTERM handler could act.
+    const int fd = ::open(opt.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0)
+      throw Error("--log " + opt.log_path + ": cannot open for writing (" +
+                  (errno == ENXIO ? std::string("a FIFO that no process reads") : std::string(std::strerror(errno))) + ")");
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // then written as a plain file
+    log = ::fdopen(fd, "w");
+    if (!log) {
+      ::close(fd);
+      throw Error("--log " + opt.log_path + ": cannot open for writing (" + std::strerror(errno) + ")");
+    }
   }
   auto writeLine = [&](const json& j, bool flush) {
     if (!log || log_failed) return;

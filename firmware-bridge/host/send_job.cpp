@@ -78,6 +78,7 @@ SendJob::SendJob(HostSession& hs, std::vector<Segment> segments, double start_to
   }
   done0_ = hs.status().segments_done;
   acked0_ = hs.counters().segments_acked;
+  counters0_ = hs.counters();
   prefill_ = std::min<size_t>(segs_.size(), std::max<size_t>(1, hs.caps().queue_capacity / 2));
   hs.cancelPendingSegments();  // what an earlier plan left unsent never runs after this one
   hs.queueSegments(segs_);
@@ -115,8 +116,23 @@ void SendJob::measure() {
   }
   rep_.controller_fault = rep_.final_status.faults != 0;
   rep_.ok = !rep_.controller_fault;
-  if (rep_.controller_fault) rep_.error = "controller fault: " + faultSentences(rep_.final_status.faults);
+  if (rep_.controller_fault) rep_.error = faultReport(rep_.final_status.faults);
   phase_ = rep_.ok ? SendPhase::Done : SendPhase::Failed;
+}
+
+std::string SendJob::faultReport(uint16_t faults) const {
+  std::string s = "controller fault: " + faultSentences(faults);
+  // An underrun or a watchdog on a damaged link is the link's doing: the controller cannot tell a slow host from a
+  // lossy link (its text used to say "host too slow"), while the host's counters show the resends.
+  if (!(faults & (kFaultUnderrun | kFaultWatchdog))) return s;
+  const HostCounters& c = hs_.counters();
+  const uint64_t resent = c.frames_resent - counters0_.frames_resent, sent = c.frames_sent - counters0_.frames_sent;
+  const uint64_t naks = c.naks - counters0_.naks, damaged = (c.rx_crc_errors - counters0_.rx_crc_errors) +
+                                                               (c.rx_malformed - counters0_.rx_malformed);
+  if (resent == 0 && naks == 0 && damaged == 0) return s;
+  return s + " — during this stream the host resent " + std::to_string(resent) + " of " + std::to_string(sent) +
+         " frames (" + std::to_string(naks) + " refused by the controller, " + std::to_string(damaged) +
+         " damaged replies): the serial link is losing or corrupting frames; check the cable, baud rate and grounding";
 }
 
 SendPhase SendJob::step(uint64_t now_us) {
@@ -157,7 +173,7 @@ SendPhase SendJob::step(uint64_t now_us) {
       const State st = hs_.status().state;
       if ((st != State::Stopping && st != State::Running) || in_phase > 3.0) {
         rep_.controller_fault = true;
-        fail("controller fault: " + faultSentences(hs_.status().faults));
+        fail(faultReport(hs_.status().faults));
       }
       break;
     }

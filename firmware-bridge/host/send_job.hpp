@@ -75,6 +75,9 @@ class SendJob {
   SendReport rep_;
   uint64_t t0_us_ = 0, phase_us_ = 0;
   uint64_t acked0_ = 0, statuses_at_settle_ = 0;
+  HostCounters counters0_;  ///< the session's counters when the job began (the link's damage during this job)
+  /// "controller fault: …", with the link's damage during the job when the fault is one a damaged link causes.
+  std::string faultReport(uint16_t faults) const;
   uint32_t done0_ = 0;
   size_t prefill_ = 1;
   bool started_ = false;

@@ -31,7 +31,7 @@ const whole = (name, dflt, lo, hi) => {
   if (!(Number.isInteger(v) && v >= lo && v <= hi)) fail(`${name}: must be a whole number from ${lo} to ${hi}`);
   return v;
 };
-const watchdogMs = whole('--watchdog-ms', 200, 1, 65535);
+const watchdogMs = Number(opt('--watchdog-ms', 200)); // range-checked by the engine (configureGlobal), before the wire
 const silencePeriods = whole('--silence-periods', 5, 1, 1000);
 const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--') && !['--clear-faults', '--approach'].includes(args[i - 1])));
 const bridge = await loadBridge();

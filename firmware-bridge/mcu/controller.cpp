@@ -271,7 +271,7 @@ void Controller::handleFrame(const InFrame& f) {
       GlobalConfig c;
       ok = decode(f.body, f.len, c);
       if (!ok) break;
-      if (c.watchdog_ms == 0 || c.status_period_ms == 0 || !finitef(c.accel_margin) || c.accel_margin < 1.0f ||
+      if (c.watchdog_ms < kWatchdogMsMin || c.watchdog_ms > kWatchdogMsMax || c.status_period_ms == 0 || !finitef(c.accel_margin) || c.accel_margin < 1.0f ||
           !finitef(c.following_error_max) || c.following_error_max <= 0 || !finitef(c.start_tolerance) ||
           c.start_tolerance < 0) {
         raise(kFaultBadConfig, 0xFF, 0, 0);

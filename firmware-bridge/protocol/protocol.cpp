@@ -43,7 +43,7 @@ const char* faultText(uint16_t bit) {
     case kFaultFollowing:
       return "a joint lagged its command by more than following_error_max (blocked, overloaded or mis-tuned); the arm stopped. Check the joint, then clear faults";
     case kFaultUnderrun:
-      return "the segment queue ran dry before the last segment (host too slow); the arm made a controlled stop. Clear faults and resend";
+      return "the segment queue ran dry before the last segment (segments came too late: a slow host or a lossy link); the arm made a controlled stop. Clear faults and resend";
     case kFaultPositionLimit:
       return "a measured joint position left its limits; the arm stopped. Move it back by hand or jog, then clear faults";
     case kFaultEStop:

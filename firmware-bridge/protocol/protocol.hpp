@@ -162,6 +162,11 @@ struct JointConfig {
   float kp = 0, ki = 0, kd = 0;         // joint-side gains: N·m/rad, N·m/(rad·s), N·m·s/rad
   float inertia_ff = 0, viscous_ff = 0;  // feed-forward: τ += J·a + B·v
 };
+/// The watchdog values a controller accepts, ms (a GlobalConfig outside them is refused with kFaultBadConfig).
+/// Hosts range-check the value before it is narrowed to the wire's 16 bits (bridge::watchdogMs), so 100000 is
+/// an error, never 34,464 ms.
+constexpr uint16_t kWatchdogMsMin = 10;
+constexpr uint16_t kWatchdogMsMax = 10000;
 struct GlobalConfig {
   uint16_t watchdog_ms = 200;
   uint16_t status_period_ms = 20;

@@ -111,9 +111,22 @@ class HostEngine {
   void connect(double now_ms) { guard([&] { s_.connect(micros(now_ms)); }); }
   bool connected() const { return s_.connected(); }
   bool linkLost(double now_ms) const { return guard([&] { return s_.linkLost(micros(now_ms)); }); }
-  void configureGlobal(const GlobalConfig& g) {
-    global_ = g;
-    s_.configureGlobal(g);
+  /// Takes the plain object (not the value_object) so that each number is range-checked before it is narrowed:
+  /// Embind would wrap watchdogMs 100000 to 16 bits (34,464 ms) without a word.
+  void configureGlobal(const val& v) {
+    guard([&] {
+      GlobalConfig g;
+      g.watchdog_ms = watchdogMs(option(v, "watchdogMs", g.watchdog_ms), "global.watchdogMs");
+      const double period = option(v, "statusPeriodMs", g.status_period_ms);
+      if (!(period >= 1 && period <= 1000) || period != std::floor(period))
+        throw Error("global.statusPeriodMs: must be a whole number of ms from 1 to 1000");
+      g.status_period_ms = static_cast<uint16_t>(period);
+      g.accel_margin = static_cast<float>(option(v, "accelMargin", g.accel_margin));
+      g.following_error_max = static_cast<float>(option(v, "followingErrorMax", g.following_error_max));
+      g.start_tolerance = static_cast<float>(option(v, "startTolerance", g.start_tolerance));
+      global_ = g;
+      s_.configureGlobal(g);
+    });
   }
   void configureJoint(const JointConfig& c) {
     guard([&] {

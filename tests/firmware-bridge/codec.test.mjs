@@ -279,3 +279,21 @@ test('Streamer: a trajectory sent while another runs replaces it; the first send
     vc.delete();
   }
 });
+
+test('configureGlobal range-checks the watchdog before the 16-bit wire (100000 wrapped to 34464 ms)', () => {
+  const host = new bridge.HostEngine();
+  try {
+    const global = bridge.defaultGlobalConfig();
+    for (const watchdogMs of [100000, -1, 0, 9, 10001, 12.5, Number.NaN]) {
+      assert.throws(() => host.configureGlobal({ ...global, watchdogMs }), /global\.watchdogMs: .*(not a watchdog|finite)/, `watchdogMs ${watchdogMs}`);
+    }
+    assert.throws(() => host.configureGlobal({ ...global, statusPeriodMs: 70000 }), /global\.statusPeriodMs/);
+    // the bounds themselves are taken, and nothing is queued for a refused call
+    assert.equal(host.takeOutput().length, 0);
+    host.configureGlobal({ ...global, watchdogMs: 10000 });
+    host.configureGlobal({ ...global, watchdogMs: 10 });
+    assert.ok(host.takeOutput().length > 0);
+  } finally {
+    host.delete();
+  }
+});

@@ -1,4 +1,6 @@
 // `achain send --virtual` and its error contract (the PTY/real-time variants run in pty-e2e.test.mjs).
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -69,4 +71,27 @@ TEST_CASE("achain traj | achain send: the planned thesis trapezoid streams below
   CHECK(j["ok"] == true);
   CHECK(j["max_final_error_deg"].get<double>() < 0.1);
   CHECK(std::abs(j["duration"].get<double>() - 1.5833) < 1e-3);  // thesis: 0.25 / 1.333 / 1.583 s
+}
+
+TEST_CASE("achain controller-sim --log: a FIFO nobody reads is refused at once, not waited on", "[bridge][cli]") {
+  // Before: open() blocked until a reader came, and SIGTERM could not stop it (the handler was not reached).
+  const std::string fifo = tempPath(".fifo");
+  std::remove(fifo.c_str());
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const CliResult r = runCli("controller-sim --duration 0.5 --log " + fifo);
+  std::remove(fifo.c_str());
+  INFO(r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("--log " + fifo + ": cannot open for writing (a FIFO that no process reads)") != std::string::npos);
+}
+
+TEST_CASE("achain send: an underrun on a damaged link says what the host's counters saw, not 'host too slow'", "[bridge][cli]") {
+  // Before: "the segment queue ran dry … (host too slow)" while the host had resent over a thousand frames.
+  const CliResult r = runCli("send --virtual --demo thesis-trapezoid --quiet --inject-drop 0.3 --inject-corrupt 0.3");
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK(r.err.find("too slow") == std::string::npos);
+  CHECK(r.err.find("a slow host or a lossy link") != std::string::npos);
+  CHECK(r.err.find("during this stream the host resent") != std::string::npos);
+  CHECK(r.err.find("the serial link is losing or corrupting frames") != std::string::npos);
 }

@@ -335,6 +335,25 @@ TEST_CASE("bridge: invalid configuration is refused with a fault", "[bridge][fir
   CHECK(text.find("gear ratio") != std::string::npos);
 }
 
+TEST_CASE("bridge: a watchdog outside 10…10000 ms is refused by the controller", "[bridge][firmware]") {
+  // A host that did not range-check would send what it narrowed: the controller checks the wire value too.
+  auto refused = [](uint16_t ms) {
+    Rig rig;
+    REQUIRE(rig.connectAndConfigure());
+    GlobalConfig g = rig.profile.global;
+    g.watchdog_ms = ms;
+    rig.host.configureGlobal(g);
+    rig.step(200);
+    return (rig.host.status().faults & kFaultBadConfig) != 0;
+  };
+  for (const uint16_t ms : {uint16_t(0), uint16_t(9), uint16_t(10001), uint16_t(34464), uint16_t(65535)}) {
+    INFO("watchdog_ms " << ms);
+    CHECK(refused(ms));
+  }
+  CHECK_FALSE(refused(kWatchdogMsMin));
+  CHECK_FALSE(refused(kWatchdogMsMax));
+}
+
 TEST_CASE("bridge: the send job (shared by achain send and the JS Streamer) runs, refuses and reports faults", "[bridge][firmware]") {
   SECTION("the thesis trapezoid: streaming, settling, done, final error below 0.1 deg") {
     Rig rig;

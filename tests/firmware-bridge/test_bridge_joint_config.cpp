@@ -3,6 +3,8 @@
 // motor data reaches the controller, coordinates (not joints) are what gets configured.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <achain/io/model_json.hpp>
 #include <achain/io/robot.hpp>
 
@@ -105,4 +107,18 @@ TEST_CASE("simProfileFromModel: the simulated plant has the configured drive", "
     CHECK(a.plant[j].gear_ratio == b.plant[j].gear_ratio);
     CHECK(a.q_start[j] == b.q_start[j]);
   }
+}
+
+TEST_CASE("watchdogMs: range-checked before it is narrowed to the wire's 16 bits", "[bridge]") {
+  CHECK(watchdogMs(200) == 200);
+  CHECK(watchdogMs(kWatchdogMsMin) == kWatchdogMsMin);
+  CHECK(watchdogMs(kWatchdogMsMax) == kWatchdogMsMax);
+  // 100000 wrapped to 34,464 ms and -1 to 65,535 ms: a killed host went uncaught for half a minute or more
+  CHECK_THROWS_WITH(watchdogMs(100000, "--watchdog-ms"),
+                    Contains("--watchdog-ms: 100000 is not a watchdog the controller accepts (a whole number of ms from 10 to 10000)"));
+  CHECK_THROWS_WITH(watchdogMs(-1), Contains("watchdog_ms: -1 is not a watchdog"));
+  CHECK_THROWS_WITH(watchdogMs(12.5), Contains("12.5 is not a watchdog"));
+  CHECK_THROWS_WITH(watchdogMs(std::nan("")), Contains("not a finite number"));
+  CHECK_THROWS(watchdogMs(9));
+  CHECK_THROWS(watchdogMs(10001));
 }
