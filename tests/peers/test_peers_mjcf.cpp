@@ -12,7 +12,9 @@
 #include <mujoco/mujoco.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -24,6 +26,7 @@
 #include <achain/io/urdf.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/io/robot.hpp>
+#include <achain/model/robots.hpp>
 #include "helpers.hpp"
 #include "mjcf_load.hpp"
 #include "test_paths.hpp"
@@ -338,4 +341,63 @@ TEST_CASE("MJCF export: the prototype 4A's inverse dynamics and M in MuJoCo, pro
   mj_deleteData(md);
   mj_deleteModel(mm);
 }
+
+TEST_CASE("MuJoCo loads the export of a URDF with degenerate limits (no lower/upper; lower = upper)", "[peers][mjcf]") {
+  const Model m = urdfFixture("degenerate_limits.urdf", "");
+  std::vector<std::string> warnings;
+  const std::string xml = modelToMjcf(m, &warnings);
+  CHECK(xml.find("range=\"0 0\"") == std::string::npos);
+  bool warned = false;
+  for (const std::string& w : warnings) warned = warned || w.find("joints[1] (j2): its position range [0, 0] is a single value") != std::string::npos;
+  CHECK(warned);
+  mjModel* mm = loadMjcf(xml);  // REQUIREs that MuJoCo accepts it
+  CHECK(mm->njnt == 2);
+  mj_deleteModel(mm);
+}
+
+TEST_CASE("MuJoCo loads the MJCF export of every built-in robot and every loadable URDF fixture", "[peers][mjcf]") {
+  // Each export either loads in MuJoCo or is refused by the exporter with an achain::Error naming why; the list
+  // of what loaded is printed for the record.
+  std::vector<std::pair<std::string, Model>> models;
+  for (const auto& r : builtinRobots()) models.emplace_back(r.name, builtinModel(r.name));
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(achain::test::sourceDir() + "/tests/fixtures/urdf")) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const std::string& f : files) {
+    std::ifstream in(f);
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      models.emplace_back(fs::path(f).filename().string(), modelFromUrdfString(text.str()));
+    } catch (const Error&) {
+      try {  // a tree: its first leaf carries the tool
+        UrdfOptions o;
+        o.tool_link = "right_tool";
+        models.emplace_back(fs::path(f).filename().string(), modelFromUrdfString(text.str(), o));
+      } catch (const Error&) {
+        // a malformed-input fixture (tests/core/io/test_urdf.cpp checks its message)
+      }
+    }
+  }
+  REQUIRE(models.size() >= 16);
+  int loaded = 0;
+  std::string refused;
+  for (const auto& [name, m] : models) {
+    INFO(name);
+    std::string xml;
+    try {
+      xml = modelToMjcf(m);
+    } catch (const Error& e) {
+      refused += "\n  " + name + ": " + e.what();
+      continue;
+    }
+    mjModel* mm = loadMjcf(xml);  // REQUIREs that MuJoCo accepts it
+    mj_deleteModel(mm);
+    ++loaded;
+  }
+  std::cout << "MJCF exports MuJoCo loaded: " << loaded << " of " << models.size() << "; refused by the exporter:" << refused << std::endl;
+  CHECK(loaded >= 14);
+}
+
 #endif

@@ -116,7 +116,7 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
   const xmlw::ExportFrames fr = xmlw::exportFrames(m);
 
   // Inertials: principal axes computed here (MuJoCo's fullinertia eigensolver is only ~1e-10 exact).
-  bool balance = false;
+  bool balance = false, bound = false;
   std::vector<std::string> inertial(n);
   std::vector<char> moving(n, 0);
   for (int i = 0; i < n; ++i) {
@@ -135,8 +135,13 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
       warn(where(i) + ": the link inertia breaks the triangle inequality, which MuJoCo enforces: the file sets "
                       "<compiler balanceinertia=\"true\"/> (MuJoCo replaces such inertias by the mean principal moment)");
     }
-    if (moving[i] && (j.link.mass <= 0 || ev[0] <= 0))
-      warn(where(i) + ": the moving link has zero mass or a singular inertia, which MuJoCo refuses to load; give it a small mass and inertia");
+    if (moving[i] && (j.link.mass <= 0 || ev[0] <= 0)) {
+      // MuJoCo refuses a massless moving body ("mass and inertia of moving bodies must be larger than mjMINVAL"):
+      // its own remedy is a lower bound the compiler applies, so the file loads and the kinematics are exact
+      bound = true;
+      warn(where(i) + ": the moving link has zero mass or a singular inertia, which MuJoCo refuses: the file sets <compiler boundmass=\"1e-06\" "
+                      "boundinertia=\"1e-09\"/> (MuJoCo raises such links to that mass and inertia; achain's dynamics keep them as given)");
+    }
     inertial[i] = "<inertial" + pose(SE3{V, C.act(j.link.com)}, true) + " mass=\"" + g17(j.link.mass) + "\" diaginertia=\"" +
                   triple(ev) + "\"/>";
   }
@@ -204,7 +209,11 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
     const std::string ind(2 * depth + 4, ' ');
     body << ind << "<body name=\"" << xmlEscape(j.name + "_link") << "\"" << pose(fr.origin[i]) << ">\n";
     if (j.kind != JointKind::Fixed) {
-      const bool limited = std::isfinite(j.limits.lower);
+      // MuJoCo needs range[0] < range[1]: a single-value range (a joint locked by its limits) is exported unlimited
+      const bool limited = std::isfinite(j.limits.lower) && j.limits.lower < j.limits.upper;
+      if (std::isfinite(j.limits.lower) && !limited)
+        warn(where(i) + ": its position range [" + g17(j.limits.lower) + ", " + g17(j.limits.upper) +
+             "] is a single value, which MuJoCo refuses; exported without a range (limited=\"false\")");
       const std::string range = limited ? " limited=\"true\" range=\"" + g17(j.limits.lower) + " " + g17(j.limits.upper) + "\""
                                         : " limited=\"false\"";
       const bool slide_only = jm.rot == 0;  // P
@@ -247,7 +256,8 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
   std::ostringstream x;
   x << "<!-- Written by achain (modelToMjcf): qpos = achain's q; geoms are visual only (contype = conaffinity = 0). -->\n";
   x << "<mujoco model=\"" << xmlEscape(m.name) << "\">\n";
-  x << "  <compiler angle=\"radian\" inertiafromgeom=\"false\"" << (balance ? " balanceinertia=\"true\"" : "") << "/>\n";
+  x << "  <compiler angle=\"radian\" inertiafromgeom=\"false\"" << (balance ? " balanceinertia=\"true\"" : "")
+    << (bound ? " boundmass=\"1e-06\" boundinertia=\"1e-09\"" : "") << "/>\n";
   x << "  <option gravity=\"" << triple(m.gravity) << "\"/>\n";
   x << "  <worldbody>\n";
   for (const std::string& g : geoms[0]) x << "    " << g << "\n";

@@ -1,5 +1,6 @@
 // URDF → Model. The element tree comes from pugixml natively or from the page's XML parser in wasm.
 #include <achain/io/urdf.hpp>
+#include <achain/math/decimal.hpp>
 #include <achain/math/text.hpp>
 
 #include <Eigen/Eigenvalues>
@@ -41,12 +42,9 @@ std::vector<double> numbers(const XmlElement& e, const std::string& key, const s
   std::istringstream ss(text);
   std::string tok;
   while (ss >> tok) {
-    errno = 0;
-    char* end = nullptr;
-    const double v = std::strtod(tok.c_str(), &end);
-    if (end != tok.c_str() + tok.size() || tok.empty())
-      fail(e, "attribute " + key + "=" + quoteInput(text) + ": " + quoteInput(tok) + " is not a number");
-    if (!std::isfinite(v)) fail(e, "attribute " + key + "=" + quoteInput(text) + ": must be finite");
+    double v = 0;  // decimal only: strtod alone read 0x10 as 16
+    if (const std::string why = decimalProblem(tok, false, v); !why.empty())
+      fail(e, "attribute " + key + "=" + quoteInput(text) + ": " + why);
     out.push_back(v);
   }
   if (count >= 0 && int(out.size()) != count)
@@ -463,7 +461,11 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
         const bool cont = *type == "continuous";
         if (cont && (c.attribute("lower") || c.attribute("upper")))
           r.warn(c, "a continuous joint has no position limits; lower/upper ignored");
-        if (!cont) {
+        if (!cont && !c.attribute("lower") && !c.attribute("upper")) {
+          // URDF's default is lower = upper = 0, a locked joint; files that give only effort/velocity (urdf-loaders'
+          // TriATHLETE) mean no position limit, and a range [0, 0] is one MuJoCo refuses.
+          r.warn(c, "no lower or upper: read as no position limit (URDF's default 0, 0 would lock the joint)");
+        } else if (!cont) {
           L.lower = number(c, "lower", 0);  // URDF: default 0
           L.upper = number(c, "upper", 0);
           if (L.lower > L.upper) fail(c, "lower (" + numberText(L.lower) + ") exceeds upper (" + numberText(L.upper) + ")");

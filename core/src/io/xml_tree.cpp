@@ -41,7 +41,14 @@ XmlElement convert(const pugi::xml_node& n, const std::vector<size_t>& newlines,
   if (depth > 256) throw Error("(document): elements nested deeper than 256 levels at line " + std::to_string(lineOf(newlines, n.offset_debug())));
   e.name = n.name();
   e.line = lineOf(newlines, n.offset_debug());
-  for (const pugi::xml_attribute& a : n.attributes()) e.attributes.emplace_back(a.name(), a.value());
+  for (const pugi::xml_attribute& a : n.attributes()) {
+    // XML forbids a repeated attribute (a browser's parser refuses it); pugixml keeps both and the reader took the first
+    for (const auto& kv : e.attributes)
+      if (kv.first == a.name())
+        throw Error("(document): <" + nameInput(e.name, 64) + "> at line " + std::to_string(e.line) + " repeats attribute " +
+                    quoteInput(kv.first, 64) + " (XML allows one of each)");
+    e.attributes.emplace_back(a.name(), a.value());
+  }
   for (const pugi::xml_node& c : n.children())
     if (c.type() == pugi::node_element) e.children.push_back(convert(c, newlines, depth + 1));
   return e;
@@ -57,6 +64,11 @@ XmlElement parseXml(const std::string& text) {
   if (!r) throw Error("(document): malformed XML at line " + std::to_string(lineOf(newlines, r.offset)) + ": " + r.description());
   const pugi::xml_node root = doc.document_element();
   if (!root) throw Error("(document): no XML element found");
+  // XML has one root element; pugixml reads a fragment with several and the reader used the first
+  for (pugi::xml_node n = root.next_sibling(); n; n = n.next_sibling())
+    if (n.type() == pugi::node_element)
+      throw Error("(document): a second root element <" + nameInput(n.name(), 64) + "> at line " +
+                  std::to_string(lineOf(newlines, n.offset_debug())) + " (XML has one root element, here <" + nameInput(root.name(), 64) + ">)");
   return convert(root, newlines, 0);
 }
 #else

@@ -479,3 +479,40 @@ TEST_CASE("merging fixed joints keeps the mass, the centre of mass and the inert
   std::mt19937 rng(11);
   CHECK(worstDifference(kept, fused, 10, rng) < 1e-12);
 }
+
+TEST_CASE("a URDF limit without lower and upper is no position limit (with a warning), not the range [0, 0]", "[io][urdf]") {
+  // urdf-loaders' TriATHLETE: <limit effort="0" velocity="0"/> on revolute joints was read as [0, 0] silently,
+  // and the MJCF export wrote limited="true" range="0 0", which MuJoCo refuses.
+  const Model m = loadFixture("degenerate_limits.urdf");
+  CHECK(m.joints[0].limits.lower == -kInf);
+  CHECK(m.joints[0].limits.upper == kInf);
+  bool warned = false;
+  for (const std::string& n : m.notes) warned = warned || n.find("no lower or upper: read as no position limit") != std::string::npos;
+  CHECK(warned);
+  // lower = upper given on purpose is kept (a locked joint) ...
+  CHECK(m.joints[1].limits.lower == 0);
+  CHECK(m.joints[1].limits.upper == 0);
+}
+
+TEST_CASE("URDF numbers are decimal, attributes single and the root element one, as a browser's XML parser has them", "[io][urdf][errors]") {
+  // Before: 0x10 was read as 16 (strtod), and two roots or a repeated attribute loaded natively (pugixml keeps
+  // both; the reader took the first) while the studio's parser refused them.
+  auto errorOf = [](const std::string& text) {
+    try {
+      modelFromUrdfString(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(loaded)");
+  };
+  const std::string link = R"(<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>)";
+  const std::string head = R"(<robot name="r"><link name="base"/>)" + link;
+  const std::string joint = R"(<joint name="j" type="revolute"><parent link="base"/><child link="a"/>)";
+  CHECK_THAT(errorOf(head + joint + R"(<origin xyz="0x10 0 0"/><limit lower="-1" upper="1"/></joint></robot>)"),
+             Catch::Matchers::Contains("attribute xyz='0x10 0 0': '0x10' is not a number (decimal notation only)"));
+  CHECK_THAT(errorOf(head + joint + R"(<limit lower="-1" upper="1" lower="-2"/></joint></robot>)"),
+             Catch::Matchers::Contains("<limit> at line 1 repeats attribute 'lower'"));
+  CHECK_THAT(errorOf(head + joint + R"(<limit lower="-1" upper="1"/></joint></robot>)" + "\n<robot name=\"other\"/>"),
+             Catch::Matchers::Contains("a second root element <robot> at line 2"));
+  CHECK(errorOf(head + joint + R"(<limit lower="-1" upper="1"/></joint></robot>)") == "(loaded)");
+}
