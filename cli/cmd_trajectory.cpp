@@ -283,8 +283,9 @@ void installAnalyze(CLI::App& app, const char* name, bool work_only) {
   sub->add_flag("--friction", a.friction, "Include joint friction");
   if (!work_only) sub->add_flag("--series", a.series, "Also print t, tau and power per sample");
   sub->callback([&a, name, work_only] {
-    run(name, [&a, work_only] {
+    run(name, [&a, name, work_only] {
       const Trajectory tr = loadTrajectory(a.traj);
+      reportNotes(name, tr.notes);
       const Model m = a.robot.modelOr(tr.robot);
       if (tr.dof() != m.nq)
         throw Error(a.traj + ": has " + std::to_string(tr.dof()) + " joints, robot '" + m.name + "' has " + std::to_string(m.nq));

@@ -94,6 +94,9 @@ test('ik: malformed targets and options throw named errors', () => {
   assert.throws(() => m.ikNumeric(m.forwardKinematics(q).tool, [0, 0, NaN, 0, 0, 0]), /seedQ\[2\]/);
   assert.throws(() => m.ikNumeric(m.forwardKinematics(q).tool, [0, 0]), /seedQ: expected 6 values/);
   assert.throws(() => m.ikNumeric(m.forwardKinematics(q).tool, q, { positionWeight: -1 }), /positionWeight/);
+  // weights whose squares overflow ran unbounded in a worker (issue 37): refused with the range
+  assert.throws(() => m.ikNumeric(m.forwardKinematics(q).tool, q, { positionWeight: 1e308 }), /positionWeight: 1e\+308 is outside \[1e-6, 1e6\]/);
+  assert.throws(() => m.ikNumeric(m.forwardKinematics(q).tool, q, { orientationWeight: 1e160 }), /orientationWeight: 1e\+160 is outside/);
   assert.throws(() => m.ikAll(m.forwardKinematics(q).tool, { method: 'magic' }), /method/);
   m.dispose();
 });

@@ -42,6 +42,8 @@ ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desir
   if (q0.size() != n || qd0.size() != n) throw Error("control: q0 and qd0 must have " + std::to_string(n) + " values");
   if (!(o.dt > 0) || !std::isfinite(o.dt)) throw Error("dt: must be a positive number");
   if (!(duration >= 0) || !std::isfinite(duration)) throw Error("duration: must be ≥ 0");
+  if (duration > 0 && o.dt > duration)
+    throw Error("dt: " + shortNumber(o.dt) + " s is longer than the duration (" + shortNumber(duration) + " s)");
   // before the step count becomes an int: 1e9 s at 1 ms would overflow it
   if (duration / o.dt > kMaxSimulationSteps) throw Error("duration: " + shortNumber(duration / o.dt) + " steps of dt; at most 1e8");
   const double w = 2 * kPi * 5;
@@ -68,6 +70,9 @@ ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desir
   const int every = std::max(1, o.every);
   if (double(steps) / every + 1 > kMaxTrajectorySamples)
     throw Error("every: " + std::to_string(steps / every + 1) + " recorded samples; at most 1e6 (record every more steps)");
+  if ((double(steps) / every + 1) * n > kMaxTrajectoryValues)
+    throw Error("every: " + std::to_string(steps / every + 1) + " recorded samples × " + std::to_string(n) +
+                " coordinates; at most 2e7 values (record every more steps)");
   const int tick = std::max(1, steps / 100);
   for (int k = 0; k <= steps; ++k) {
     const double t = k * o.dt;

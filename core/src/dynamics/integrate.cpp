@@ -47,6 +47,9 @@ void simulate(const Model& model, Data& data, VecX& q, VecX& qd, double dt, int 
   const int every = std::max(1, io.every);
   if (io.sample && double(steps) / every + 1 > kMaxTrajectorySamples)
     throw Error("every: " + std::to_string(steps / every + 1) + " recorded samples; at most 1e6 (record every more steps)");
+  if (io.sample && (double(steps) / every + 1) * model.nv > kMaxTrajectoryValues)
+    throw Error("every: " + std::to_string(steps / every + 1) + " recorded samples × " + std::to_string(model.nv) +
+                " coordinates; at most 2e7 values (record every more steps)");
   const int tick = std::max(1, steps / 100);
   for (int k = 0; k <= steps; ++k) {
     const double t = k * dt;

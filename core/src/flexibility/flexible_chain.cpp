@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <achain/math/text.hpp>
+
 namespace achain {
 
 namespace {
@@ -512,7 +514,14 @@ FlexibleSimulation flexibleSimulate(const FlexibleChain& chain, FlexibleChainDat
   if (o.samples < 2 || o.samples > 100000) throw Error(who + "samples: must be 2 … 100000 (got " + std::to_string(o.samples) + ")");
   if (!force.allFinite() || !moment.allFinite()) throw Error(who + "force, moment: must be finite");
   VecX phi = undeflected(chain, q), rate = VecX::Zero(chain.dof), tau(chain.dof);
-  const double h0 = o.dt > 0 ? o.dt : flexibleStableStep(chain, data, phi, o.lock_joints);
+  const double h_auto = flexibleStableStep(chain, data, phi, o.lock_joints);  // 2π/ω_max/20
+  // RK4 is stable for ω·dt ≤ 2√2 on an undamped mode; a longer step grows the stiffest mode without bound
+  // (the space arm at dt = 2.5 ms reached a deflection of 7e51 m). Refused with a margin (ω·dt ≤ 2.5).
+  const double w_max = 2 * kPi / (20 * h_auto), dt_limit = 2.5 / w_max;
+  if (o.dt > dt_limit)
+    throw Error(who + "dt: " + shortNumber(o.dt) + " s is beyond RK4's stability limit for the stiffest mode (" +
+                shortNumber(w_max / (2 * kPi)) + " Hz): at most " + shortNumber(dt_limit) + " s; 0 picks " + shortNumber(h_auto) + " s");
+  const double h0 = o.dt > 0 ? o.dt : h_auto;
   const double n = std::ceil(o.duration / h0);
   if (n > 2e7) throw Error(who + "dt: " + std::to_string(static_cast<long>(n)) + " steps are too many (at most 2e7)");
   FlexibleSimulation r;
@@ -547,6 +556,8 @@ FlexibleSimulation flexibleSimulate(const FlexibleChain& chain, FlexibleChainDat
     flexibleJacobians(chain, data, phi);
     tau.noalias() = data.J_tool.transpose() * (loadAt(t) * w);
     flexibleStep(chain, data, phi, rate, tau, r.dt, o.lock_joints);
+    if (!phi.allFinite() || !rate.allFinite())
+      throw Error(who + "the state became non-finite at t = " + shortNumber(t + r.dt) + " s; give a smaller dt");
   }
   r.modal.conservativeResize(next, Eigen::NoChange);  // every sample is taken; kept exact if rounding ever skips one
   r.tool_displacement.conservativeResize(next, Eigen::NoChange);

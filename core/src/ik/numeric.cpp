@@ -6,6 +6,8 @@
 #include <achain/ik/closed_form.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/jacobian.hpp>
+#include <achain/math/text.hpp>
+#include <achain/model/caps.hpp>
 
 namespace achain {
 
@@ -207,12 +209,14 @@ void ikNumeric(const Model& model, Data& data, const SE3& target, const VecX& se
   checkConfiguration(model, seed);
   checkData(model, data);
   auto& ik = data.ik;
-  if (!(opt.position_weight > 0) || !std::isfinite(opt.position_weight))
-    throw Error("options.positionWeight: must be a positive number");
-  if (!opt.position_only && (!(opt.orientation_weight > 0) || !std::isfinite(opt.orientation_weight)))
-    throw Error("options.orientationWeight: must be a positive number");
+  auto checkWeight = [](double w, const char* what) {
+    if (!(w >= kMinIkWeight && w <= kMaxIkWeight))
+      throw Error(std::string(what) + ": " + shortNumber(w) + " is outside [1e-6, 1e6] (only the ratio of the weights matters)");
+  };
+  checkWeight(opt.position_weight, "options.positionWeight");
+  if (!opt.position_only) checkWeight(opt.orientation_weight, "options.orientationWeight");
   if (opt.max_iterations < 1) throw Error("options.maxIterations: must be ≥ 1");
-  if (!(opt.tolerance > 0)) throw Error("options.tolerance: must be > 0");
+  if (!(opt.tolerance > 0) || !std::isfinite(opt.tolerance)) throw Error("options.tolerance: must be a finite number > 0");
   if (opt.restarts < 0) throw Error("options.restarts: must be ≥ 0");
   if (opt.restarts > kMaxIkRestarts)
     throw Error("options.restarts: at most " + std::to_string(kMaxIkRestarts) + " (got " + std::to_string(opt.restarts) + ")");

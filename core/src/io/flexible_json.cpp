@@ -69,6 +69,10 @@ std::vector<AssumedMode> parseModes(const json& M, const std::string& p) {
     fail(join(p, "family"), "unknown family \"" + family + "\" (expected cubic or monomial)");
   }
   if (!M.is_array() || M.empty()) fail(p, std::string("must be \"cubic\", a family object or a non-empty array of shapes, got ") + typeName(M));
+  // Bounded like the monomial family: a shape with 1,000 coefficients passed validate and then simulated 0.1 s in
+  // 58 s (and a polynomial of that degree on [0, 1] is no meaningful shape).
+  constexpr size_t kMaxShapes = 24, kMaxCoefficients = 16, kMaxTable = 1000;
+  if (M.size() > kMaxShapes) fail(p, std::to_string(M.size()) + " shapes; at most " + std::to_string(kMaxShapes) + " per link");
   std::vector<AssumedMode> modes;
   for (size_t k = 0; k < M.size(); ++k) {
     const std::string pk = idx(p, k);
@@ -86,6 +90,11 @@ std::vector<AssumedMode> parseModes(const json& M, const std::string& p) {
     if (S.contains("values")) md.values = numbers(S.at("values"), join(pk, "values"));
     if (md.coefficients.empty() && md.u_samples.empty() && md.values.empty())
       fail(pk, "missing: the shape's coefficients, or a table u and values");
+    if (md.coefficients.size() > kMaxCoefficients)
+      fail(join(pk, "coefficients"), std::to_string(md.coefficients.size()) + " coefficients; at most " +
+                                         std::to_string(kMaxCoefficients) + " (a polynomial of degree 15 in u)");
+    if (md.u_samples.size() > kMaxTable || md.values.size() > kMaxTable)
+      fail(join(pk, md.u_samples.size() > kMaxTable ? "u" : "values"), "at most " + std::to_string(kMaxTable) + " samples");
     modes.push_back(md);
   }
   return modes;

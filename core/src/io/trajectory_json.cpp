@@ -98,6 +98,8 @@ Trajectory trajectoryFromJson(const json& j) {
   if (tr.joints.size() > std::size_t(kMaxJoints))
     throw Error("joints: " + std::to_string(tr.joints.size()) + " joints; at most " + std::to_string(kMaxJoints));
   const int N = static_cast<int>(j["t"].size()), n = static_cast<int>(tr.joints.size());
+  if (double(N) * n > kMaxTrajectoryValues)
+    throw Error("t: " + std::to_string(N) + " samples × " + std::to_string(n) + " joints; at most 2e7 values");
   tr.t.resize(N);
   for (int k = 0; k < N; ++k) {
     if (!j["t"][k].is_number()) throw Error("t[" + std::to_string(k) + "]: must be a number");
@@ -108,6 +110,16 @@ Trajectory trajectoryFromJson(const json& j) {
   tr.q = readRows(j, "q", N, n, true);
   tr.qd = readRows(j, "qd", N, n, false);
   tr.qdd = readRows(j, "qdd", N, n, false);
+  // Rates the file leaves out are differentiated from the samples, never taken as rest: a file without qdd read
+  // as zero accelerations gave peak torques a third of the true ones and "within effort" where they were not.
+  if (!j.contains("qd")) {
+    tr.qd = sampleDerivative(tr.t, tr.q);
+    tr.notes.push_back("qd: not in the file; differentiated from q (second-order finite differences)");
+  }
+  if (!j.contains("qdd")) {
+    tr.qdd = sampleDerivative(tr.t, tr.qd);
+    tr.notes.push_back("qdd: not in the file; differentiated from qd (second-order finite differences)");
+  }
   tr.profile = optionalString(j, "profile");
   if (j.contains("breakpoints")) {
     try {

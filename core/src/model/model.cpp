@@ -3,6 +3,7 @@
 #include <achain/model/apair.hpp>
 #include <achain/model/caps.hpp>
 #include <achain/model/closed_form_chain.hpp>
+#include <achain/math/text.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
@@ -220,6 +221,11 @@ void Model::finalize() {
     Joint& j = joints[i];
     const std::string p = "joints[" + std::to_string(i) + "]";
     if (j.parent < -1 || j.parent >= i) fail(p + ".parent", "must be −1 (base) or an earlier joint index (got " + std::to_string(j.parent) + ")");
+    // names select joints (loop coordinates, mimics, --tool-link): a repeated name bound a loop to the wrong joint
+    if (!j.name.empty())
+      for (int k = 0; k < i; ++k)
+        if (joints[k].name == j.name)
+          fail(p + ".name", "duplicate joint name " + quoteInput(j.name, 64) + " (also joints[" + std::to_string(k) + "])");
     requireWithin(p + ".a", j.a, kMaxLength, "m");
     requireFinite(p + ".alpha", j.alpha);
     requireWithin(p + ".d", j.d, kMaxLength, "m");

@@ -20,6 +20,9 @@ Trajectory samplePath(const Model& m, const JointPath& path, double rate) {
   if (!std::isfinite(T) || T < 0) throw Error("trajectory: path duration must be finite");
   if (count + 1 > kMaxTrajectorySamples)
     throw Error("rate: " + std::to_string(static_cast<long long>(count)) + " samples is too many (at most 1e6; lower the rate)");
+  if ((count + 1) * m.nq > kMaxTrajectoryValues)
+    throw Error("rate: " + std::to_string(static_cast<long long>(count + 1)) + " samples × " + std::to_string(m.nq) +
+                " joints is too many values (at most 2e7 per trajectory; lower the rate)");
   int N = static_cast<int>(count) + 1;              // samples at k·dt, k = 0 … count
   const bool extra = T - (N - 1) * dt > 1e-12 * std::max(1.0, T);  // then add the exact end sample
   if (extra) ++N;
@@ -42,6 +45,29 @@ Trajectory samplePath(const Model& m, const JointPath& path, double rate) {
     tr.qdd.row(k) = qdd.transpose();
   }
   return tr;
+}
+
+MatX sampleDerivative(const std::vector<double>& t, const MatX& x) {
+  const int N = static_cast<int>(t.size());
+  if (x.rows() != N) throw Error("sampleDerivative: " + std::to_string(x.rows()) + " rows for " + std::to_string(N) + " times");
+  MatX d = MatX::Zero(N, x.cols());
+  if (N < 2) return d;
+  if (N == 2) {
+    d.row(0) = d.row(1) = (x.row(1) - x.row(0)) / (t[1] - t[0]);
+    return d;
+  }
+  // the derivative at t[k] of the parabola through samples a, b, c (a = k - 1 inside; the nearest three at the ends)
+  auto at = [&](int a, int k) {
+    const double t0 = t[a], t1 = t[a + 1], t2 = t[a + 2], s = t[k];
+    const double w0 = (2 * s - t1 - t2) / ((t0 - t1) * (t0 - t2));
+    const double w1 = (2 * s - t0 - t2) / ((t1 - t0) * (t1 - t2));
+    const double w2 = (2 * s - t0 - t1) / ((t2 - t0) * (t2 - t1));
+    d.row(k) = w0 * x.row(a) + w1 * x.row(a + 1) + w2 * x.row(a + 2);
+  };
+  at(0, 0);
+  for (int k = 1; k < N - 1; ++k) at(k - 1, k);
+  at(N - 3, N - 1);
+  return d;
 }
 
 std::string trajectoryToCsv(const Trajectory& tr) {

@@ -525,3 +525,30 @@ TEST_CASE("flexible chain: flexibleSimulate samples the RK4 response of flexible
   CHECK_THROWS_WITH(flexibleSimulate(c, d, q, F, M, o), "flexibleSimulate: frequency: a sine load needs a positive frequency (Hz)");
   CHECK_THROWS_WITH(flexibleLoadKindFromString("ramp"), "load: expected step, pulse or sine (got 'ramp')");
 }
+
+TEST_CASE("flexible chain: a step beyond RK4's stability limit is refused, the limit itself runs bounded", "[dynamics][flex]") {
+  // Before: flex-simulate --dt 0.0025 on the space arm ran to a deflection of 7e51 m, exit 0.
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
+  FlexibleChainData d(c);
+  const VecX q = VecX::Zero(6);
+  const Vec3 F(0, 2, 1), M(0.5, 0, 0);
+  const double h_auto = flexibleStableStep(c, d, VecX::Zero(c.dof), true);  // q = 0, links undeflected
+  const double w_max = 2 * kPi / (20 * h_auto), limit = 2.5 / w_max;
+  FlexibleSimulationOptions o;
+  o.samples = 3;
+  o.duration = 50 * limit;
+  o.dt = 0.0025;
+  REQUIRE(o.dt > limit);  // the audit's step is beyond the limit
+  CHECK_THROWS_WITH(flexibleSimulate(c, d, q, F, M, o), Catch::Contains("dt: 0.0025 s is beyond RK4's stability limit"));
+  o.dt = 1.5 * limit;
+  CHECK_THROWS_WITH(flexibleSimulate(c, d, q, F, M, o), Catch::Contains("beyond RK4's stability limit"));
+  // at the limit the stiffest mode stays bounded: the peak deflection is of the order of the automatic step's
+  o.dt = limit;
+  const double at_limit = flexibleSimulate(c, d, q, F, M, o).peak_tool_deflection;
+  o.dt = 0;
+  const double automatic = flexibleSimulate(c, d, q, F, M, o).peak_tool_deflection;
+  INFO("peak deflection at the limit " << at_limit << " m, automatic " << automatic << " m");
+  CHECK(std::isfinite(at_limit));
+  CHECK(at_limit < 10 * automatic);
+}

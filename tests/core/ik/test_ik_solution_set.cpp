@@ -71,6 +71,7 @@ TEST_CASE("ik solution set: numeric multi-start on a 7-coordinate chain keeps mo
   j.a = 0.05;
   j.alpha = kPi / 2;
   j.d = 0.04;
+  j.name = "j7";
   m.joints.push_back(j);
   m.finalize();
   REQUIRE(m.nq == 7);

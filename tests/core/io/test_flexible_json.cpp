@@ -126,3 +126,22 @@ TEST_CASE("flexible json: errors name the field", "[io][flex]") {
   j["units"]["mass"] = "stone";
   CHECK(flexibleErrorOf(j).find("units.mass: unknown unit") == 0);
 }
+
+TEST_CASE("flexible json: shapes, coefficients and tables are bounded", "[io][flex]") {
+  // Before: a shape with 1,000 coefficients passed validate and then simulated 0.1 s in 58 s.
+  const json base = builtinJson("space-arm");
+  auto withModes = [&](const json& modes) {
+    json j = base;
+    j["joints"][1]["flexible"]["modes"] = modes;
+    return flexibleErrorOf(j);
+  };
+  std::vector<double> c(1000, 0.0);
+  c[2] = 1;
+  CHECK(withModes(json::array({{{"direction", "y"}, {"coefficients", c}}})) ==
+        "joints[1].flexible.modes[0].coefficients: 1000 coefficients; at most 16 (a polynomial of degree 15 in u)");
+  c.resize(16);
+  CHECK(withModes(json::array({{{"direction", "y"}, {"coefficients", c}}})).find("coefficients") == std::string::npos);
+  json many = json::array();
+  for (int k = 0; k < 25; ++k) many.push_back({{"direction", "y"}, {"coefficients", {0, 0, 1}}});
+  CHECK(withModes(many) == "joints[1].flexible.modes: 25 shapes; at most 24 per link");
+}

@@ -340,3 +340,36 @@ TEST_CASE("plan: a given duration is honoured on a chain without speed limits", 
   none.profile = "quintic";
   CHECK_THROWS_WITH(planJointPath(m, none), Catch::Matchers::Contains("give a duration"));
 }
+
+TEST_CASE("sampleDerivative: exact for quadratics on an uneven grid; a file's missing rates are derived, with a note", "[trajectory]") {
+  const std::vector<double> t{0, 0.1, 0.25, 0.3, 0.55, 0.6, 1.0};
+  MatX x(7, 2), dx(7, 2);
+  for (int k = 0; k < 7; ++k) {
+    x(k, 0) = 1 - 2 * t[k] + 3 * t[k] * t[k];
+    dx(k, 0) = -2 + 6 * t[k];
+    x(k, 1) = 0.5 * t[k];
+    dx(k, 1) = 0.5;
+  }
+  CHECK((sampleDerivative(t, x) - dx).cwiseAbs().maxCoeff() < 1e-12);
+  CHECK(sampleDerivative({0.0}, MatX::Ones(1, 2)).isZero());
+  CHECK(sampleDerivative({0.0, 0.5}, (MatX(2, 1) << 1.0, 2.0).finished())(0, 0) == Approx(2.0));
+  CHECK_THROWS_WITH(sampleDerivative(t, MatX::Zero(3, 2)), "sampleDerivative: 3 rows for 7 times");
+
+  // the reader: q only, a quadratic in t → qd and qdd as the polynomial's, and a note for each
+  nlohmann::json j = {{"schema", "achain-trajectory"}, {"version", 1}, {"robot", "planar-2r"}, {"joints", {"a", "b"}}, {"t", t}};
+  for (int k = 0; k < 7; ++k) j["q"].push_back({x(k, 0), x(k, 1)});
+  const Trajectory tr = trajectoryFromJson(j);
+  CHECK((tr.qd - dx).cwiseAbs().maxCoeff() < 1e-12);
+  CHECK((tr.qdd.col(0).array() - 6.0).abs().maxCoeff() < 1e-9);
+  CHECK(tr.qdd.col(1).cwiseAbs().maxCoeff() < 1e-9);
+  REQUIRE(tr.notes.size() == 2);
+  CHECK(tr.notes[0].rfind("qd: not in the file", 0) == 0);
+  CHECK(tr.notes[1].rfind("qdd: not in the file", 0) == 0);
+  // a file with its rates keeps them and has no notes
+  j["qd"] = nlohmann::json::array();
+  j["qdd"] = nlohmann::json::array();
+  for (int k = 0; k < 7; ++k) j["qd"].push_back({0, 0}), j["qdd"].push_back({0, 0});
+  const Trajectory given = trajectoryFromJson(j);
+  CHECK(given.qd.isZero());
+  CHECK(given.notes.empty());
+}

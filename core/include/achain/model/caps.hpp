@@ -32,7 +32,14 @@ constexpr std::size_t kMaxJsonStringBytes = std::size_t(64) << 10;  ///< one str
 constexpr double kMaxTargetDistance = 1e6;  ///< m: an IK target's distance from the world origin
 constexpr int kMaxIkRestarts = 10000;        ///< numeric IK restarts per call
 constexpr int kMaxIkIterations = 100000;     ///< numeric IK iterations per start
+/// Numeric IK weights (position, orientation): only their ratio matters, and outside this range their squares
+/// overflow or vanish (a weight of 1e308 ran unbounded).
+constexpr double kMinIkWeight = 1e-6;
+constexpr double kMaxIkWeight = 1e6;
 constexpr double kMaxTrajectorySamples = 1e6;  ///< samples of one sampled trajectory (duration × rate + 1)
+/// samples × coordinates of one sampled trajectory or recorded run (each of q, qd, qdd: 160 MB at the cap);
+/// 1,000 joints × 1e6 samples ended in bad_alloc
+constexpr double kMaxTrajectoryValues = 2e7;
 constexpr int kMaxCartesianKnots = 10000;      ///< IK solutions along one Cartesian path
 constexpr double kMinDuration = 1e-6;          ///< s: shortest trajectory duration given explicitly
 constexpr double kMaxDuration = 1e7;           ///< s: longest trajectory or simulation duration (116 days)
