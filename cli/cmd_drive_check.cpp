@@ -44,15 +44,15 @@ RegisterCommand drive_check_cmd("drive-check", [](CLI::App& app) {
   sub->add_option("--to", to, "Goal configuration")->required();
   sub->add_option("--profile", profile, "trapezoid | cubic | quintic | septic (default trapezoid, the model's limits)");
   sub->add_flag("--sync", sync, "Trapezoid: synchronise all joints");
-  sub->add_option("--vel-scale", vscale, "Multiply the speed limits");
-  sub->add_option("--acc-scale", ascale, "Multiply the acceleration limits");
-  sub->add_option("--duration", duration, "Scale the plan uniformly to this duration (s)");
+  sub->add_option("--vel-scale", vscale, "Multiply the speed limits")->check(kPositive);
+  sub->add_option("--acc-scale", ascale, "Multiply the acceleration limits")->check(kPositive);
+  sub->add_option("--duration", duration, "Scale the plan uniformly to this duration (s)")->check(kPositive);
   drive.add(sub, "--stiffness", "--damping");
   sub->add_option("--shaper", shaper, "none | zv | zvd | all (default all: the plan unshaped, then ZV and ZVD)");
-  sub->add_option("--shaper-frequency", shaper_hz, "Frequency shaped for, Hz (default: the first locked-motor frequency at the end of the move)");
+  sub->add_option("--shaper-frequency", shaper_hz, "Frequency shaped for, Hz (default: the first locked-motor frequency at the end of the move)")->check(kPositive);
   sub->add_option("--shaper-damping", shaper_zeta, "Damping ratio shaped for (default: the first mode's, from the drive damping)");
-  sub->add_option("--settle", settle, "Seconds simulated after the move (default: 5 periods of the lowest first frequency, at least 0.5)");
-  sub->add_option("--dt", dt, "Integration step, s (default: 1/20 of the shortest locked-motor period, at most 1 ms)");
+  sub->add_option("--settle", settle, "Seconds simulated after the move (default: 5 periods of the lowest first frequency, at least 0.5)")->check(kPositive);
+  sub->add_option("--dt", dt, "Integration step, s (default: 1/20 of the shortest locked-motor period, at most 1 ms)")->check(kPositive);
   sub->add_option("--samples", samples, "Configurations along the path for the frequency map (default 21)")->check(CLI::Range(2, 10000));
   sub->add_option("--legs", legs, "A-pair leg model: massless | lumped | full | potential (default full)");
   sub->callback([] {

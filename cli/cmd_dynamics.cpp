@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include <achain/math/text.hpp>
 #include <achain/trajectory/trajectory.hpp>
 #include <achain/io/trajectory_json.hpp>
 #include <achain/dynamics/batch.hpp>
@@ -83,8 +84,9 @@ struct TrajectoryFile {
   std::vector<double> t;
   std::vector<VecX> q, qd, qdd;
 };
-TrajectoryFile readTrajectory(const std::string& path, int nv) {
+TrajectoryFile readTrajectory(const std::string& path, int nv, const std::string& sub) {
   const Trajectory tr = loadTrajectory(path);  // the one reader of the format (core/trajectory)
+  reportNotes(sub, tr.notes);
   if (tr.dof() != nv)
     throw Error(path + ": q: samples have " + std::to_string(tr.dof()) + " values, the robot has " + std::to_string(nv) + " joints");
   TrajectoryFile out;
@@ -133,7 +135,7 @@ RegisterCommand id_cmd("id", [](CLI::App& app) {
       }
       // Trajectory mode.
       const Model m = trajectoryRobot(args, traj);
-      const TrajectoryFile T = readTrajectory(traj, m.nv);
+      const TrajectoryFile T = readTrajectory(traj, m.nv, "id");
       const DynamicsOptions o = dyn.options();
       Data data(m);
       TorqueBreakdown b;
@@ -284,6 +286,13 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   sub->callback([] {
     run("sim", [] {
       if (!(dt > 0) || !std::isfinite(dt)) throw Error("--dt: must be > 0");
+      // A step longer than the run jumps past its end (--dt 1e9 --duration 20 was one step to t = 1e9 s).
+      auto checkStep = [](double D) {
+        if (!std::isfinite(D)) throw Error("--duration: must be finite");
+        if (D > 0 && dt > D)
+          throw Error("--dt: " + shortNumber(dt) + " s is longer than the simulated time (" + shortNumber(D) + " s); give a smaller --dt");
+        if (D / dt > kMaxSimulationSteps) throw Error("--duration/--dt: more than 1e8 steps");
+      };
       const Integrator method = integratorFromString(integrator);
       const DynamicsOptions o = dyn.options();
       std::ostringstream os;
@@ -291,7 +300,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
       if (!traj.empty()) {
         // ---- computed-torque tracking ----
         const Model m = trajectoryRobot(args, traj);
-        const TrajectoryFile T = readTrajectory(traj, m.nv);
+        const TrajectoryFile T = readTrajectory(traj, m.nv, "sim");
         const int n = m.nv;
         ComputedTorqueOptions co;
         co.plant = o;
@@ -321,7 +330,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
         checkConfiguration(m, q0);
         const VecX v0 = qd.empty() ? T.qd.front() : args.joints(m, qd, "--qd");
         const double D = duration >= 0 ? duration : T.t.back() - T.t.front();
-        if (D / dt > kMaxSimulationSteps) throw Error("--duration/--dt: more than 1e8 steps");
+        checkStep(D);
         const ControlRun r = simulateComputedTorque(m, desired, q0, v0, D, co);
         if (csv) {
           os << "t";
@@ -370,9 +379,8 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
         for (int i = 0; i < m.nv; ++i) t[i] = list[i];
       }
       const double D = duration >= 0 ? duration : 1.0;
-      if (!std::isfinite(D)) throw Error("--duration: must be finite");
+      checkStep(D);
       const double nsteps = std::ceil(D / dt - 1e-9);
-      if (nsteps > kMaxSimulationSteps) throw Error("--duration/--dt: more than 1e8 steps");
       Data data(m);
       Data ews(m);
       json ts = json::array(), qs = json::array(), vs = json::array(), es = json::array();

@@ -74,8 +74,8 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
       ->check(CLI::Range(0, kMaxIkRestarts));
   sub->add_option("--max-iterations", a.max_iterations, "Numeric: iterations per start (default 100, at most 100000)")
       ->check(CLI::Range(1, kMaxIkIterations));
-  sub->add_option("--position-weight", a.wp, "Numeric: weight of the position error, 1/m (default 1)");
-  sub->add_option("--orientation-weight", a.wo, "Numeric: weight of the orientation error, 1/rad (default 1)");
+  sub->add_option("--position-weight", a.wp, "Numeric: weight of the position error, 1/m (default 1; only the ratio of the weights matters)")->check(CLI::Range(kMinIkWeight, kMaxIkWeight));
+  sub->add_option("--orientation-weight", a.wo, "Numeric: weight of the orientation error, 1/rad (default 1)")->check(CLI::Range(kMinIkWeight, kMaxIkWeight));
   sub->add_option("--max-step", a.max_step, "Numeric: continuity bound (needs --seed): every joint stays within this of the seed, rad or m (deg with --deg); a farther target is approached along the bound, status unreachable within this step (default 0: off)");
   sub->add_option("--tolerance", a.tolerance, "Numeric: success tolerance on the weighted error (default 1e-10)");
   sub->callback([] {

@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include <achain/math/decimal.hpp>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,6 +71,10 @@ void reportUrdfWarnings(const std::string& sub, const Model& m) {
     if (n.rfind("URDF warning: ", 0) == 0) std::cerr << (sub.empty() ? std::string("achain") : "achain " + sub) << ": warning: " << safeMessage(n.substr(14)) << "\n";
 }
 
+void reportNotes(const std::string& sub, const std::vector<std::string>& notes) {
+  for (const std::string& n : notes) std::cerr << "achain " << sub << ": warning: " << safeMessage(n) << "\n";
+}
+
 void DriveArgs::add(CLI::App* app, const std::string& old_stiffness, const std::string& old_damping, bool with_damping) {
   const std::string old_s = old_stiffness.empty() ? "" : " (" + old_stiffness + ": its former name, kept for one release)";
   app->add_option("--drive-stiffness" + (old_stiffness.empty() ? "" : "," + old_stiffness), stiffness,
@@ -134,6 +140,35 @@ Model RobotArgs::modelOr(const std::string& named) const {
   return other.model();
 }
 
+const CLI::Validator kPositive(
+    [](std::string& s) {
+      double v = 0;
+      if (!decimalProblem(s, false, v).empty()) return std::string();  // the number reader names that
+      return v > 0 ? std::string() : "must be > 0 (got " + s + ")";
+    },
+    "> 0", "positive");
+
+void requireDecimalNumbers(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    const std::string type = o->get_type_name();
+    const bool whole = type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0;
+    if (!whole && type.rfind("FLOAT", 0) != 0) continue;
+    o->transform(CLI::Validator(  // transform: first of the option's validators, and it may rewrite "010"
+        [whole](std::string& s) {
+          double v = 0;
+          std::string why = decimalProblem(s, whole, v);
+          if (why.empty() && whole) {  // "010" is ten: the integer reader would take a leading 0 as octal
+            const bool sign = s[0] == '+' || s[0] == '-';
+            const size_t first = s.find_first_not_of('0', sign ? 1 : 0);
+            s = (s[0] == '-' ? "-" : "") + (first == std::string::npos ? std::string("0") : s.substr(first));
+          }
+          return why;
+        },
+        "", "decimal"));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) requireDecimalNumbers(*sub);
+}
+
 std::vector<double> parseList(const std::string& text, const std::string& what) {
   std::vector<double> out;
   size_t k = 0, pos = 0;
@@ -145,15 +180,8 @@ std::vector<double> parseList(const std::string& text, const std::string& what) 
     const std::string t = b == std::string::npos ? "" : item.substr(b, e - b + 1);
     const std::string at = what + "[" + std::to_string(k) + "]: ";
     if (t.empty()) throw Error(at + "missing number (an empty item between commas or at an end)");
-    // plain decimal only: strtod would also take hexadecimal (0x10), inf and nan
-    if (t.find_first_not_of("0123456789+-.eE") != std::string::npos)
-      throw Error(at + quoteInput(t) + " is not a number (decimal notation only)");
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(t.c_str(), &end);
-    if (end != t.c_str() + t.size()) throw Error(at + quoteInput(t) + " is not a number");
-    if (errno == ERANGE || !std::isfinite(v))
-      throw Error(at + quoteInput(t) + " is outside the range of a double (too large or too close to 0)");
+    double v = 0;
+    if (const std::string why = decimalProblem(t, false, v); !why.empty()) throw Error(at + why);
     if (std::abs(v) > kMaxInputMagnitude)
       throw Error(at + "magnitude " + t + " exceeds the input range (at most 1e9 in SI units)");
     out.push_back(v);
@@ -261,9 +289,22 @@ void writeStdout(const std::string& text) {
   if (!std::cout) throw Error("writing to standard output failed (disk full or output closed)");
 }
 
-void writeFile(const std::string& path, const std::function<void(std::ostream&)>& body, const std::string& what) {
+void writeFile(const std::string& given, const std::function<void(std::ostream&)>& body, const std::string& what) {
+  std::string path = given;
   struct stat st {};
-  const bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);  // /dev/stdout, a FIFO, a device
+  // A symlink is written through (the rename below would replace the link itself by a file)
+  if (::lstat(given.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    char* real = ::realpath(given.c_str(), nullptr);
+    if (!real) throw Error(what + ": " + quoteInput(given, 200) + " is a symbolic link to a missing file");
+    path = real;
+    std::free(real);
+  }
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  const bool special = exists && !S_ISREG(st.st_mode);  // /dev/stdout, a FIFO, a device
+  // a read-only file stays as it is (the rename would replace it, since only its directory is checked)
+  // (the mode bits too: for root access() says every file is writable)
+  if (exists && !special && (::access(path.c_str(), W_OK) != 0 || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0))
+    throw Error(what + ": cannot write " + quoteInput(given, 200) + ": the file is read-only");
   const std::string target = special ? path : path + ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream f(target, std::ios::binary);
@@ -276,6 +317,7 @@ void writeFile(const std::string& path, const std::function<void(std::ostream&)>
       throw Error(what + ": writing " + quoteInput(path, 200) + " failed (disk full?)");
     }
   }
+  if (exists && !special) ::chmod(target.c_str(), st.st_mode & 07777);  // the file keeps its permissions
   // written in full, then renamed over the target: a reader never sees half a file
   if (!special && std::rename(target.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);

@@ -64,9 +64,19 @@ void addUrdfOptions(CLI::App* app, std::string& tool_link, bool& balance_inertia
 /// Prints a loaded model's "URDF warning: …" notes on stderr (nothing is dropped silently).
 void reportUrdfWarnings(const std::string& sub, const Model& m);
 
+/// Prints each note of a reader ("qdd: not in the file; differentiated …") as "achain SUB: warning: …" on stderr.
+void reportNotes(const std::string& sub, const std::vector<std::string>& notes);
+
 /// Magnitude bound of every number given in a list on the command line (SI units): large enough for any
 /// physical joint value, rate or load, small enough that squares and products of inputs stay finite.
 constexpr double kMaxInputMagnitude = 1e9;
+
+/// Puts decimalProblem (achain/math/decimal.hpp, the one number reader: lists use it through parseList) in front of CLI11's own reader on every numeric option of `app` and its subcommands, so a
+/// scalar option refuses what a list refuses ("--speed: '0x10' is not a number (decimal notation only)", exit 2).
+void requireDecimalNumbers(CLI::App& app);
+/// An option's value must be > 0 ("--dt: must be > 0 (got -1)"); CLI::PositiveNumber prints its bound as a
+/// 300-digit number.
+extern const CLI::Validator kPositive;
 
 /// Parses "1,2,3" into numbers; throws achain::Error naming the option and the bad item. Refused: empty
 /// items ("1,,2", "1,2,"), anything but decimal notation (0x10, inf, nan), values that over- or underflow a

@@ -14,6 +14,18 @@ int main(int argc, char** argv) {
   auto& cmds = achain::cli::commands();
   std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return std::string(a.name) < b.name; });
   for (auto& c : cmds) c.install(app);
+  achain::cli::requireDecimalNumbers(app);
+  // A first word that is not an option names a subcommand: say so when it names none (CLI11 would report
+  // "A subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    try {
+      app.get_subcommand(argv[1]);
+    } catch (const CLI::OptionNotFound&) {
+      std::cerr << "achain: usage error: unknown subcommand " << achain::quoteInput(argv[1])
+                << " (achain --help lists them)" << std::endl;
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

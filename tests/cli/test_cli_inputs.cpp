@@ -199,7 +199,7 @@ TEST_CASE("achain workspace estimates a job before it starts and refuses past a 
   const CliResult castelli = runCli("workspace --robot prototype-4a --voxel 0.005 --method castelli");
   CHECK(castelli.status == 1);
   CHECK(castelli.err.find("step: about 3.2") != std::string::npos);
-  CHECK(castelli.err.find("(estimate; cap max_evaluations = 2e+10); Castelli's cost") != std::string::npos);
+  CHECK(castelli.err.find("(estimate; cap max_evaluations = 2e+10 Robinson point moves, 1000 s); Castelli's cost") != std::string::npos);
 }
 
 TEST_CASE("achain error messages escape control characters and cut long input, whatever the source", "[cli][errors]") {
