@@ -116,14 +116,26 @@ class HostEngine {
   void configureGlobal(const val& v) {
     guard([&] {
       GlobalConfig g;
-      g.watchdog_ms = watchdogMs(option(v, "watchdogMs", g.watchdog_ms), "global.watchdogMs");
-      const double period = option(v, "statusPeriodMs", g.status_period_ms);
+      // each field named as the caller wrote it (global.x), its default when left out
+      auto number = [&](const char* key, double dflt) {
+        const val x = v[key];
+        if (x.isUndefined() || x.isNull()) return dflt;
+        if (!x.isNumber()) throw Error(std::string("global.") + key + ": must be a number");
+        return x.as<double>();
+      };
+      auto finite = [&](const char* key, double dflt) {
+        const double x = number(key, dflt);
+        if (!std::isfinite(x)) throw Error(std::string("global.") + key + ": must be a finite number");
+        return static_cast<float>(x);
+      };
+      g.watchdog_ms = watchdogMs(number("watchdogMs", g.watchdog_ms), "global.watchdogMs");
+      const double period = number("statusPeriodMs", g.status_period_ms);
       if (!(period >= 1 && period <= 1000) || period != std::floor(period))
         throw Error("global.statusPeriodMs: must be a whole number of ms from 1 to 1000");
       g.status_period_ms = static_cast<uint16_t>(period);
-      g.accel_margin = static_cast<float>(option(v, "accelMargin", g.accel_margin));
-      g.following_error_max = static_cast<float>(option(v, "followingErrorMax", g.following_error_max));
-      g.start_tolerance = static_cast<float>(option(v, "startTolerance", g.start_tolerance));
+      g.accel_margin = finite("accelMargin", g.accel_margin);
+      g.following_error_max = finite("followingErrorMax", g.following_error_max);
+      g.start_tolerance = finite("startTolerance", g.start_tolerance);
       global_ = g;
       s_.configureGlobal(g);
     });
