@@ -156,7 +156,7 @@ test('Workspace: the core\'s estimate is shown before a job starts; past the cap
     await panel.locator('.w-run').click();
     await page.waitForTimeout(200);
     assert.equal(await panel.locator('.w-error').isVisible(), true);
-    assert.match(await panel.locator('.w-error').textContent(), /^step: about 3\.2\d*e\+13 point evaluations, .*\(estimate; cap max_evaluations = 2e\+10\).*raise max_evaluations/);
+    assert.match(await panel.locator('.w-error').textContent(), /^step: about 3\.2\d*e\+13 point evaluations, .*\(estimate; cap max_evaluations = 2e\+10 Robinson point moves, 1000 s\).*raise max_evaluations/);
     assert.equal(await panel.locator('.w-cancel').isDisabled(), true, 'no job started');
     assert.doesNotMatch(await panel.locator('.w-status').textContent(), /computing/);
     await screenshot(page, 'workspace-estimate-capped');
