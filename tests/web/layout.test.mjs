@@ -62,6 +62,36 @@ test('Controller view: every number field is at least 64 px wide, a click in it 
   } finally { await context.close(); }
 });
 
+for (const [width, height] of [[1440, 900], [800, 600]]) {
+  test(`every view's number fields are at least 64 px wide and labelled at ${width}×${height}`, async () => {
+    const { page, errors, context } = await open('#robot=prototype-4a&view=teleop', { width, height });
+    try {
+      const narrow = [];
+      const unnamed = [];
+      for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller', 'vibration']) {
+        await page.click(`#tabs button[data-view="${v}"]`);
+        await page.waitForTimeout(200);
+        // every <details> of the view open, so the fields inside are measured too
+        const r = await page.evaluate(() => {
+          document.querySelectorAll('.view-panel:not([hidden]) details').forEach((d) => { d.open = true; });
+          return [...document.querySelectorAll('input[type=number]')].filter((e) => e.offsetParent).map((e) => ({
+            width: Math.round(e.getBoundingClientRect().width),
+            what: e.className || e.dataset.field || e.outerHTML.slice(0, 80),
+            name: e.getAttribute('aria-label') || [...(e.labels ?? [])].map((l) => l.textContent.trim()).join(' '),
+          }));
+        });
+        for (const x of r) {
+          if (x.width < 64) narrow.push(`${v}: ${x.what} (${x.name}) ${x.width} px`);
+          if (!x.name) unnamed.push(`${v}: ${x.what}`);
+        }
+      }
+      assert.deepEqual(narrow, [], 'number fields narrower than 64 px');
+      assert.deepEqual(unnamed, [], 'number fields without a label');
+      assert.deepEqual(errors, []);
+    } finally { await context.close(); }
+  });
+}
+
 // ------------------------------------------------------------------ 2. tabs
 for (const [width, height] of [[800, 600], [1366, 768], [1440, 900], [1536, 864], [1920, 1080]]) {
   test(`tabs: every view tab is fully visible and clickable at ${width}×${height}`, async () => {
