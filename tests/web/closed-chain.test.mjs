@@ -36,7 +36,7 @@ test('five-bar: drag its coordinate sliders with the loop closed; Freeman\'s rat
     assert.equal(await panel.locator('.joints-ui').isVisible(), false);
     const names = await panel.locator('.loop-sliders .joint b').allInnerTexts();
     assert.deepEqual(names, ['y1 O1', 'y2 tool angle θz']);
-    assert.match(await page.locator('#warnings').innerText(), /five-bar is a closed chain \(planar pin at its tool\): Teleoperate moves it/);
+    assert.match(await page.locator('#warnings').textContent(), /five-bar is a closed chain \(planar pin at its tool\): Teleoperate moves it/);
 
     // drag y1 from 70° to 100° in 2° frames, as a slider drag does
     const slider = panel.locator('.loop-sliders input[type=range]').first();

@@ -31,7 +31,7 @@ test('new user: prototype at start, drag the tool from home, thesis trapezoid, w
     const start = await page.evaluate(() => { const a = window.__achain; return { q: a.q.map((v) => v * 180 / Math.PI), sing: a.studio.model.detectSingularities(a.studio.q).length }; });
     assert.deepEqual(start.q.map((v) => Math.round(v)), [150, 210, 150, 210]);
     assert.equal(start.sing, 0, 'the core finds the start pose regular');
-    assert.doesNotMatch(await page.locator('#warnings').innerText(), /180°/);
+    assert.doesNotMatch(await page.locator('#warnings').textContent(), /180°/);
     await page.click('.view-panel[data-view="teleop"] .home');
     assert.match(await page.locator('#readout').textContent(), /38\.657/);
     await screenshot(page, 'walk-1b-home');

@@ -215,12 +215,12 @@ test('the five-bar (a robot file with a loop) opens assembled, its free end on t
     // before: q = 0, the chain stretched straight out along x with its end 72 in from the base
     assert.deepEqual(r.q.map((v) => Math.round(v * 180 / Math.PI)), [70, -35, -100, -25]);
     assert.ok(Math.hypot(r.tool[3] - r.loop.ground[3], r.tool[7] - r.loop.ground[7]) < 1e-4, 'the free end is on the pin');
-    assert.match(await page.locator('#warnings').innerText(), /five-bar is a closed chain \(planar pin at its tool\): Teleoperate moves it by its coordinates with the loop closed/);
+    assert.match(await page.locator('#warnings').textContent(), /five-bar is a closed chain \(planar pin at its tool\): Teleoperate moves it by its coordinates with the loop closed/);
     await screenshot(page, 'teleop-five-bar');
     // another robot clears the note; the hook returns nothing (it returned the Model, which page.evaluate
     // serialised back for 30-39 s)
     assert.equal(await page.evaluate(() => window.__achain.setRobot('puma560')), undefined);
-    assert.doesNotMatch(await page.locator('#warnings').innerText(), /closed chain/);
+    assert.doesNotMatch(await page.locator('#warnings').textContent(), /closed chain/);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
@@ -228,14 +228,14 @@ test('the five-bar (a robot file with a loop) opens assembled, its free end on t
 test('singularity warnings come from the core; the per-frame budget (FK + Jacobian + one IK solve) is measured', async (t) => {
   const { page, errors, context } = await teleop('#robot=prototype-4a&view=teleop');
   try {
-    const warn = await page.locator('#warnings').innerText();
+    const warn = await page.locator('#warnings').textContent();
     assert.match(warn, /180°/, 'A-pair axial singularity at the home pose');
     const has = await page.evaluate(() => typeof window.__achain.studio.model.manipulability === 'function' && typeof window.__achain.studio.model.jacobian === 'function');
     if (has) {
       assert.match(await page.locator('.view-panel[data-view="teleop"] .sing').innerText(), /σ_min/);
       // away from singularities the warning list clears
       await page.evaluate(() => window.__achain.setQ([150, 120, 200, 100].map((v) => v * Math.PI / 180)));
-      assert.doesNotMatch(await page.locator('#warnings').innerText(), /singular|180°/);
+      assert.doesNotMatch(await page.locator('#warnings').textContent(), /singular|180°/);
       // frame budget: measured, not asserted (issue 7 target ≤ 1 ms per frame)
       const ms = await page.evaluate(() => {
         const m = window.__achain.studio.model;

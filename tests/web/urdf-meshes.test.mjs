@@ -111,7 +111,7 @@ async function openFiles(page, selector, files, robot) {
   await page.waitForTimeout(150);
 }
 const stats = (page) => page.evaluate(() => window.__achain.visuals.stats());
-const warnings = (page) => page.evaluate(() => Array.from(document.querySelectorAll('#warnings div'), (d) => d.textContent));
+const warnings = (page) => page.evaluate(() => Array.from(document.querySelectorAll('#warnings .warn-item'), (d) => d.textContent));
 
 /** Canvas pixels of the mesh colour (magenta, lit): red and blue well above green. */
 async function magentaPixels(page) {

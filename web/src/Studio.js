@@ -26,6 +26,7 @@ export class Studio extends EventTarget {
     this._qListeners = new Set();
     this._modelListeners = new Set();
     this._warnSources = new Map();
+    els.warnings.addEventListener('toggle', () => this._renderWarnings());
     this.lastFk = null;
     this.lastLegs = null;
     this.twin = null; // {model, view} R-twin overlay
@@ -37,19 +38,35 @@ export class Studio extends EventTarget {
     this.els.status.classList.toggle('error', isError);
   }
 
-  /** Sets the warning list of one source (a view or the studio); [] clears it. items: [{text, level}] */
+  /**
+   * Sets the warning list of one source (a view or the studio); [] clears it. items: [{text, level}], level
+   * 'info' | 'warn' | 'bad'. All sources are shown in one collapsible list in a corner of the 3D view, collapsed
+   * to its count ("⚠ 23 warnings") until opened; a new model clears every source (see _adoptModel).
+   */
   setWarnings(source, items) {
-    this._warnSources.set(source, items);
+    if (items.length) this._warnSources.set(source, items);
+    else this._warnSources.delete(source);
+    this._renderWarnings();
+  }
+
+  _renderWarnings() {
     const box = this.els.warnings;
-    box.replaceChildren();
-    for (const list of this._warnSources.values()) {
-      for (const w of list) {
-        const d = document.createElement('div');
-        d.textContent = w.text;
-        if (w.level === 'bad') d.className = 'bad';
-        box.appendChild(d);
-      }
-    }
+    const list = box.querySelector('.warn-list');
+    const all = [...this._warnSources.values()].flat();
+    list.replaceChildren(...all.map((w) => {
+      const d = document.createElement('div');
+      d.className = `warn-item ${w.level || 'warn'}`;
+      d.setAttribute('role', 'listitem');
+      d.textContent = w.text;
+      return d;
+    }));
+    box.hidden = !all.length;
+    const notes = all.every((w) => w.level === 'info');
+    const n = all.length;
+    box.querySelector('summary').textContent = notes ? `ⓘ ${n} note${n === 1 ? '' : 's'}` : `⚠ ${n} warning${n === 1 ? '' : 's'}`;
+    box.classList.toggle('has-bad', all.some((w) => w.level === 'bad'));
+    box.classList.toggle('notes', notes);
+    box.title = box.open ? '' : all.map((w) => w.text).join('\n');
   }
 
   // ---------------------------------------------------------------- model and configuration
@@ -83,6 +100,9 @@ export class Studio extends EventTarget {
   _adoptModel(model, q, { keepCamera = false } = {}) {
     const old = this.model;
     this.model = model;
+    // the warnings belong to the model shown: its sources (limits, singularities, meshes, …) set them again
+    this._warnSources.clear();
+    if (!this.editing) this.els.warnings.open = false;
     const loop = model.info.loop;
     // a closed chain starts assembled (its file's assembly configuration), not stretched open at q = 0
     this.q = q && q.length === model.dof ? Float64Array.from(q)

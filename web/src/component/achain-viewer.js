@@ -5,9 +5,9 @@
 //   <achain-viewer robot="prototype-4a" q="180,180,180,180" units="deg" controls></achain-viewer>
 //
 // Attributes (all observed):
-//   robot     built-in name (default prototype-4a)
-//   src       URL of a JSON robot description (instead of robot)
-//   q         joint values, comma separated, angles in `units`, lengths in metres
+//   robot     built-in name (default prototype-4a); another robot starts at its home pose unless q is set with it
+//   src       URL of a JSON robot description (instead of robot); a file that cannot be fetched is said so (status, URL)
+//   q         joint values, comma separated, angles in `units`, lengths in metres; outside the limits: a warning
 //   units     deg (default) | rad
 //   controls  show joint sliders          gizmo     drag the tool (the core's IK follows)
 //   readout   show the tool pose          frames    show link frames (default on; frames="off" hides)
@@ -53,6 +53,9 @@ const CSS = `
 .msg[hidden] { display: none; }
 .ik { position: absolute; right: 6px; bottom: 6px; font-size: 11px; color: #94a3b8; background: rgba(15,23,42,.8); padding: 2px 6px; border-radius: 4px; }
 .ik[hidden] { display: none; }
+.warn { position: absolute; top: 6px; right: 6px; max-width: 70%; background: rgba(120,53,15,.92); border: 1px solid #f59e0b; border-radius: 6px;
+  padding: 4px 8px; font-size: 12px; white-space: pre-wrap; }
+.warn[hidden] { display: none; }
 `;
 
 
@@ -62,14 +65,18 @@ export class AchainViewer extends HTMLElement {
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
-    this.shadowRoot.innerHTML = `<style>${CSS}</style><div class="wrap"><div class="view"><div class="readout" hidden></div><div class="ik" hidden></div><div class="msg" hidden></div></div><div class="side" hidden></div></div>`;
+    this.shadowRoot.innerHTML = `<style>${CSS}</style><div class="wrap"><div class="view"><div class="readout" hidden></div><div class="ik" hidden></div><div class="warn" role="status" hidden></div><div class="msg" hidden></div></div><div class="side" hidden></div></div>`;
     this._els = {
       view: this.shadowRoot.querySelector('.view'), side: this.shadowRoot.querySelector('.side'),
       readout: this.shadowRoot.querySelector('.readout'), msg: this.shadowRoot.querySelector('.msg'), ik: this.shadowRoot.querySelector('.ik'),
+      warn: this.shadowRoot.querySelector('.warn'),
     };
     this.model = null;
     this._q = new Float64Array(0);
     this._loadToken = 0;
+    this._loading = false;  // a robot / src load is under way
+    this._qJustSet = false; // the q attribute changed in this task (cleared on the next microtask)
+    this._qWithRobot = false; // q came with the robot being loaded: apply it, else the new robot starts at home
   }
 
   get q() { return Float64Array.from(this._q); }
@@ -111,8 +118,17 @@ export class AchainViewer extends HTMLElement {
 
   attributeChangedCallback(name, oldV, newV) {
     if (!this.viewport || oldV === newV) return;
-    if (name === 'robot' || name === 'src') this._reload();
-    else if (name === 'q') this._applyQAttr();
+    if (name === 'robot' || name === 'src') {
+      // q set in the same task as the robot (before or after it) is that robot's q; otherwise the old robot's q
+      // means nothing for the new one (issue 32: a stanford arm given the puma's q slid its P joint to -60 m)
+      this._qWithRobot = this._qJustSet;
+      this._reload();
+    } else if (name === 'q') {
+      this._qJustSet = true;
+      queueMicrotask(() => { this._qJustSet = false; });
+      if (this._loading) this._qWithRobot = true; // applied when the robot is loaded
+      else this._applyQAttr();
+    }
     else if (name === 'height') this.style.setProperty('--achain-height', newV || '360px');
     else if (name === 'units') { this.sliders.setUnits(this.units); this._render(); }
     else this._applyFlags();
@@ -127,9 +143,17 @@ export class AchainViewer extends HTMLElement {
   async _source() {
     const src = this.getAttribute('src');
     if (src) {
-      const res = await fetch(new URL(src, document.baseURI));
-      if (!res.ok) throw new Error(`${src}: HTTP ${res.status}`);
-      return res.text();
+      const url = new URL(src, document.baseURI).href;
+      const failed = `the robot file could not be fetched: ${url}`;
+      let res;
+      try { res = await fetch(url); } catch (e) { throw new Error(`${failed} (${e.message})`); }
+      if (!res.ok) throw new Error(`${failed}: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+      const text = await res.text();
+      // a server that answers a missing file with its index page (vite's dev and preview servers do): not a robot file
+      if (/text\/html/i.test(res.headers.get('content-type') || '') && /^\s*(<!doctype html|<html)/i.test(text)) {
+        throw new Error(`${failed}: the server answered with an HTML page (HTTP ${res.status}), not a robot description — is the path right?`);
+      }
+      return text;
     }
     const inline = this.querySelector('script[type="application/json"]');
     if (inline) return inline.textContent;
@@ -138,9 +162,14 @@ export class AchainViewer extends HTMLElement {
 
   async _reload() {
     const token = ++this._loadToken;
+    this._loading = true;
     try {
       const [achain, source] = await Promise.all([loadAchain(), this._source()]);
       if (token !== this._loadToken || !this.viewport) return;
+      this._loading = false;
+      // the first robot takes the q attribute; a later one only when q was set with it
+      const takeQ = !this.model || this._qWithRobot;
+      this._qWithRobot = false;
       this.achain = achain;
       const model = achain.loadModel(source);
       this.model?.dispose();
@@ -149,7 +178,7 @@ export class AchainViewer extends HTMLElement {
       const loop = model.info.loop;
       this._loop = loop ? loopCoordinates(model) : null;
       this._q = loop?.assembly.length === model.dof ? Float64Array.from(loop.assembly) : homeConfiguration(model.coordinates);
-      this._qFromAttr();
+      if (takeQ) this._qFromAttr();
       const b = model.forwardKinematics(this._q).base;
       const L = robotSize(model, this._q, 0.15);
       this.size = L;
@@ -162,7 +191,11 @@ export class AchainViewer extends HTMLElement {
       this._render();
       this.dispatchEvent(new CustomEvent('achain-load', { detail: { model }, bubbles: true, composed: true }));
     } catch (e) {
-      if (token === this._loadToken) this._error(e.message || String(e));
+      if (token === this._loadToken) {
+        this._loading = false;
+        this._qWithRobot = false;
+        this._error(e.message || String(e));
+      }
     }
   }
 
@@ -300,6 +333,27 @@ export class AchainViewer extends HTMLElement {
     }
   }
 
+  /**
+   * A visible warning when q is outside the joint limits (the core's withinLimits decides); it names the
+   * coordinates outside their [lower, upper] as the sliders do, q1…qn, with the value and the limits.
+   */
+  _limitWarning() {
+    const m = this.model;
+    const w = this._els.warn;
+    if (m.withinLimits(this._q)) { w.hidden = true; w.textContent = ''; return; }
+    const u = this.units;
+    const show = (j, v) => (j.angular && u.angle === 'deg' ? `${+(v / DEG).toFixed(2)}°` : `${+v.toFixed(4)} ${j.angular ? 'rad' : 'm'}`);
+    const out = [];
+    m.coordinates.forEach((j, i) => {
+      const v = this._q[i];
+      if ((j.lower != null && v < j.lower) || (j.upper != null && v > j.upper)) {
+        out.push(`q${i + 1} ${j.name} = ${show(j, v)} (limits ${j.lower == null ? '−∞' : show(j, j.lower)} … ${j.upper == null ? '∞' : show(j, j.upper)})`);
+      }
+    });
+    w.textContent = `⚠ outside the joint limits${out.length ? `: ${out.join('; ')}` : ''}`;
+    w.hidden = false;
+  }
+
   _render() {
     if (!this.model || !this.viewport) return;
     const fk = this.model.forwardKinematics(this._q);
@@ -307,6 +361,7 @@ export class AchainViewer extends HTMLElement {
     this.chain.update(fk, this.model.apairLegEndpoints(this._q));
     if (this.twin) this.twin.view.update(this.twin.model.forwardKinematics(this._q), this.twin.model.apairLegEndpoints(this._q));
     if (!this._els.readout.hidden) this.readout.update(fk.tool, this.units, this.achain);
+    this._limitWarning();
     if (!this._dragging) this._syncProxy();
     this.viewport.requestRender();
   }

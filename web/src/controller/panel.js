@@ -23,7 +23,10 @@ const STYLE = `
 .ctl-progress > div { background: #22c55e; }
 .ctl-cfg { border-collapse: collapse; font-size: 11px; width: 100%; table-layout: fixed; }
 .ctl-cfg td, .ctl-cfg th { padding: 2px 2px; text-align: right; overflow: hidden; text-overflow: ellipsis; }
-.ctl-cfg input { width: 100%; min-width: 0; box-sizing: border-box; }
+.ctl-cfg col.ctl-cfg-joint { width: 3.4em; }
+/* three editable fields per joint across the panel: each at least 64 px, so a click lands on the text, not the spinner */
+.ctl-cfg input { width: 100%; min-width: 64px; box-sizing: border-box; }
+.ctl-cfg tr.ctl-cfg-limits td { text-align: left; color: #94a3b8; padding: 0 2px 5px; border-bottom: 1px solid #25324d; white-space: normal; }
 .ctl-stats { color: #94a3b8; font-size: 11px; }
 .ctl-stopbar { position: fixed; right: 16px; bottom: 32px; z-index: 1000; display: flex; gap: 8px; }
 .ctl-stopbar button { font-size: 18px; font-weight: 700; padding: 14px 22px; border-radius: 10px; border: 3px solid #fff; cursor: pointer; }
@@ -84,7 +87,7 @@ export function mountControllerPanel(container, ctx) {
     el('option', { value: 'virtual', text: 'Virtual controller (simulated prototype)' }),
     el('option', { value: 'serial', text: 'Serial port (WebSerial)' }));
   if (serialWhy) ui.source.options[1].disabled = true;
-  ui.baud = el('input', { type: 'number', value: '115200', title: 'baud rate', style: 'width:80px' });
+  ui.baud = el('input', { type: 'number', value: '115200', title: 'baud rate', 'aria-label': 'baud rate', style: 'width:96px' });
   ui.connect = el('button', { class: 'primary', 'data-testid': 'ctl-connect', onclick: () => (streamer ? disconnect() : connect()) }, 'Connect');
   ui.state = el('div', { class: 'ctl-state', 'data-testid': 'ctl-state' }, 'not connected');
   ui.faults = el('div', { class: 'ctl-faults', 'data-testid': 'ctl-faults' });
@@ -142,13 +145,20 @@ export function mountControllerPanel(container, ctx) {
     ui.connect.textContent = on ? 'Disconnect' : 'Connect';
   };
 
+  /**
+   * The joint configuration: per joint, the three editable fields (gear ratio, encoder counts per revolution,
+   * zero offset) on one row, wide enough to click, each labelled; the limits it carries on a row under them.
+   */
   function renderConfig() {
-    ui.cfg.replaceChildren(el('tr', {}, ...['joint', 'gear', 'counts/rev', 'zero', 'min°', 'max°', 'v°/s', 'a°/s²'].map((h) => el('th', {}, h))));
+    const FIELDS = [['gearRatio', 'gear', 'gear ratio'], ['countsPerRev', 'counts/rev', 'encoder counts per revolution'], ['zeroOffset', 'zero', 'zero offset']];
+    ui.cfg.replaceChildren(el('colgroup', {}, el('col', { class: 'ctl-cfg-joint' }), ...FIELDS.map(() => el('col'))),
+      el('tr', {}, el('th', {}, 'joint'), ...FIELDS.map(([, h]) => el('th', {}, h))));
     configs.forEach((c, j) => {
-      const inp = (key) => el('input', { type: 'number', value: String(c[key]), onchange: (e) => { c[key] = Number(e.target.value); } });
-      ui.cfg.append(el('tr', {}, el('td', {}, String(j + 1)), el('td', {}, inp('gearRatio')), el('td', {}, inp('countsPerRev')),
-        el('td', {}, inp('zeroOffset')), el('td', {}, (c.qMin * DEG).toFixed(0)), el('td', {}, (c.qMax * DEG).toFixed(0)),
-        el('td', {}, (c.vMax * DEG).toFixed(0)), el('td', {}, (c.aMax * DEG).toFixed(0))));
+      const inp = (key, name) => el('input', { type: 'number', value: String(c[key]), 'aria-label': `joint ${j + 1} ${name}`, 'data-field': key, 'data-joint': String(j),
+        onchange: (e) => { c[key] = Number(e.target.value); } });
+      ui.cfg.append(el('tr', {}, el('td', {}, String(j + 1)), ...FIELDS.map(([key, , name]) => el('td', {}, inp(key, name)))),
+        el('tr', { class: 'ctl-cfg-limits' }, el('td', {}), el('td', { colspan: String(FIELDS.length) },
+          `limits ${(c.qMin * DEG).toFixed(0)}° … ${(c.qMax * DEG).toFixed(0)}°, v ${(c.vMax * DEG).toFixed(0)}°/s, a ${(c.aMax * DEG).toFixed(0)}°/s²`)));
     });
   }
 

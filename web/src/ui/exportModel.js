@@ -26,6 +26,6 @@ export function exportModel(studio, format) {
   downloadText(text, name, 'application/xml');
   const label = format === 'urdf' ? 'URDF' : 'MJCF';
   studio.setWarnings('export', r.warnings.map((w) => ({ text: `${label} export: ${w}`, level: 'warn' })));
-  studio.status(`exported ${name}${r.warnings.length ? ` with ${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''} (shown top right)` : ''}`);
+  studio.status(`exported ${name}${r.warnings.length ? ` with ${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''} (in the ⚠ list on the 3D view)` : ''}`);
   return { text, warnings: r.warnings };
 }

@@ -76,7 +76,7 @@ export class MotionView {
         </div>
         <div class="row m-joint-only">
           <label>duration <input type="number" class="m-duration" min="0" step="0.1" placeholder="fastest" style="width:70px"> s</label>
-          <label>speed ×<input type="number" class="m-vscale" min="0.01" max="1" step="0.05" value="1" style="width:56px"></label>
+          <label>speed ×<input type="number" class="m-vscale" min="0.01" max="1" step="0.05" value="1" style="width:72px"></label>
         </div>
         <div class="row">
           <label>legs <select class="m-legs" aria-label="leg model">
@@ -103,7 +103,7 @@ export class MotionView {
         limits. There is no floor and no self-collision: the links pass through the ground.</p>
         <div class="row">
           <label title="the core's joint-limit spring–dampers (DynamicsOptions::limit_stops)"><input type="checkbox" class="s-stops" checked> limit stops</label>
-          <label>time <input type="number" class="s-duration" min="0.01" step="any" value="2" style="width:60px"> s</label>
+          <label>time <input type="number" class="s-duration" min="0.01" step="any" value="2" style="width:72px"> s</label>
           <label>dt <input type="number" class="s-dt" min="0.00001" step="any" value="0.001" style="width:70px"> s</label>
           <label><select class="s-int" aria-label="integrator"><option value="rk4">RK4</option><option value="euler">Euler</option></select></label>
         </div>

@@ -63,7 +63,7 @@ export class TeleopView {
           <button type="button" data-jog="rx-">−rx</button><button type="button" data-jog="rx+">+rx</button>
           <button type="button" data-jog="ry-">−ry</button><button type="button" data-jog="ry+">+ry</button>
           <button type="button" data-jog="rz-">−rz</button><button type="button" data-jog="rz+">+rz</button>
-          <label title="jog step: length unit for ±x/y/z, degrees for rotations">step <input type="number" class="jog-step" min="0" step="any" value="10" style="width:56px"></label><span class="jog-unit muted"></span>
+          <label title="jog step: length unit for ±x/y/z, degrees for rotations">step <input type="number" class="jog-step" min="0" step="any" value="10" style="width:72px"></label><span class="jog-unit muted"></span>
         </div>
         <div class="ik-status muted">IK status: drag the gizmo to start</div>
       </div>

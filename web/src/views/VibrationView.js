@@ -74,7 +74,7 @@ export class VibrationView {
       <p class="hint v-move-hint"></p>
       <div class="row">
         <label title="blank: the first locked-motor frequency at the end of the move">shaper at <input type="number" class="v-wf" min="0" step="any" placeholder="auto" style="width:64px"> Hz</label>
-        <label title="blank: the first mode's damping ratio from the drive damping">ζ <input type="number" class="v-zeta" min="0" max="0.99" step="any" placeholder="auto" style="width:56px"></label>
+        <label title="blank: the first mode's damping ratio from the drive damping">ζ <input type="number" class="v-zeta" min="0" max="0.99" step="any" placeholder="auto" style="width:72px"></label>
       </div>
       <div class="row"><button type="button" class="v-check primary">Check unshaped / ZV / ZVD</button><button type="button" class="v-cancel" disabled>Cancel</button></div>
       <progress class="v-progress" hidden aria-label="checking"></progress>
