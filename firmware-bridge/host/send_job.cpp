@@ -129,7 +129,8 @@ std::string SendJob::faultReport(uint16_t faults) const {
   const uint64_t resent = c.frames_resent - counters0_.frames_resent, sent = c.frames_sent - counters0_.frames_sent;
   const uint64_t naks = c.naks - counters0_.naks, damaged = (c.rx_crc_errors - counters0_.rx_crc_errors) +
                                                                (c.rx_malformed - counters0_.rx_malformed);
-  if (resent == 0 && naks == 0 && damaged == 0) return s;
+  // resends alone can be ACK timeouts of a stalled host; refused or damaged frames are the link's own evidence
+  if (naks == 0 && damaged == 0) return s;
   return s + " — during this stream the host resent " + std::to_string(resent) + " of " + std::to_string(sent) +
          " frames (" + std::to_string(naks) + " refused by the controller, " + std::to_string(damaged) +
          " damaged replies): the serial link is losing or corrupting frames; check the cable, baud rate and grounding";

@@ -12,6 +12,9 @@ import { loadBridge } from '../../../firmware-bridge/js/bridge.mjs';
 import { Streamer, workerClock } from '../../../firmware-bridge/js/streamer.mjs';
 import { VirtualTransport, WebSerialTransport, webSerialUnavailableReason } from '../../../firmware-bridge/js/transports.mjs';
 
+/** Status periods without a status before the in-page virtual controller is declared silent (500 ms at 20 ms). */
+const VIRTUAL_SILENCE_PERIODS = 25;
+
 const DEG = 180 / Math.PI;
 const STYLE = `
 .ctl-row { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0; }
@@ -224,8 +227,12 @@ export function mountControllerPanel(container, ctx) {
     try {
       bridge ??= await loadBridge();
       const baud = Number(ui.baud.value) || 115200;
-      transport = ui.source.value === 'serial' ? await WebSerialTransport.open({ baudRate: baud }) : await VirtualTransport.open();
-      streamer = new Streamer(bridge, transport, { clock: workerClock(5) });
+      const serial = ui.source.value === 'serial';
+      transport = serial ? await WebSerialTransport.open({ baudRate: baud }) : await VirtualTransport.open();
+      // A real controller is declared silent after the engine's 5 status periods (100 ms). The virtual one is a worker
+      // of this page: a busy machine can delay its statuses that long with nothing wrong (a clean stream in the
+      // browser tests failed "silent … 112 ms"), so it gets VIRTUAL_SILENCE_PERIODS; its watchdog is unchanged.
+      streamer = new Streamer(bridge, transport, { clock: workerClock(5), silencePeriods: serial ? undefined : VIRTUAL_SILENCE_PERIODS });
       streamer.addEventListener('status', (e) => onStatus(e.status));
       streamer.addEventListener('faults', onFaults);
       streamer.addEventListener('link-lost', (e) => { say(`Link lost: ${e.reason}. The controller's watchdog stops a moving arm; reconnect when ready.`); disconnect(); });
