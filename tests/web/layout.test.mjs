@@ -234,14 +234,18 @@ test('<achain-viewer>: a new robot starts at its home pose unless q comes with i
   try {
     await page.waitForFunction(() => document.getElementById('v')?.ready && document.getElementById('ref')?.ready, null, { timeout: 30000 });
     const warning = () => page.evaluate(() => { const w = document.getElementById('v').shadowRoot.querySelector('.warn'); return w && !w.hidden ? w.textContent : ''; });
+    // sets the viewer's attributes in one task (in this order) and waits for the robot it loads
+    const setAndLoad = async (attrs) => {
+      await page.evaluate((a) => new Promise((resolve) => {
+        const v = document.getElementById('v');
+        v.addEventListener('achain-load', () => resolve(), { once: true });
+        for (const [k, val] of a) v.setAttribute(k, val);
+      }), attrs);
+      await page.waitForTimeout(100);
+    };
     assert.equal(await warning(), '', 'the puma at q within its limits: no warning');
     // robot changes alone → the new robot's home pose (the same as a fresh viewer of that robot)
-    await page.evaluate(() => new Promise((resolve) => {
-      const v = document.getElementById('v');
-      v.addEventListener('achain-load', () => resolve(), { once: true });
-      v.setAttribute('robot', 'stanford');
-    }));
-    await page.waitForTimeout(100);
+    await setAndLoad([['robot', 'stanford']]);
     const r = await page.evaluate(() => {
       const v = document.getElementById('v');
       return { name: v.model.name, q: Array.from(v.q), home: Array.from(document.getElementById('ref').q), within: v.model.withinLimits(v.q) };
@@ -252,23 +256,11 @@ test('<achain-viewer>: a new robot starts at its home pose unless q comes with i
     assert.equal(await warning(), '');
     await screenshot(page, 'layout-viewer-robot-change', { locator: page.locator('#v') });
     // robot and q changed together → that q
-    await page.evaluate(() => new Promise((resolve) => {
-      const v = document.getElementById('v');
-      v.addEventListener('achain-load', () => resolve(), { once: true });
-      v.setAttribute('robot', 'puma560');
-      v.setAttribute('q', '10,20,-30,0,40,0');
-    }));
-    await page.waitForTimeout(100);
+    await setAndLoad([['robot', 'puma560'], ['q', '10,20,-30,0,40,0']]);
     const q2 = await page.evaluate(() => Array.from(document.getElementById('v').q, (x) => Math.round(x * 180 / Math.PI)));
     assert.deepEqual(q2, [10, 20, -30, 0, 40, 0]);
     // a q outside the joint limits (the core's withinLimits) → a visible warning naming the joint as q1…qn
-    await page.evaluate(() => new Promise((resolve) => {
-      const v = document.getElementById('v');
-      v.addEventListener('achain-load', () => resolve(), { once: true });
-      v.setAttribute('robot', 'stanford');
-      v.setAttribute('q', '0,0,-60,0,0,0');
-    }));
-    await page.waitForTimeout(100);
+    await setAndLoad([['robot', 'stanford'], ['q', '0,0,-60,0,0,0']]);
     assert.equal(await page.evaluate(() => document.getElementById('v').model.withinLimits(document.getElementById('v').q)), false);
     const w = await warning();
     assert.match(w, /q3/, `the warning names q3: "${w}"`);
