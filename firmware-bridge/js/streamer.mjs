@@ -2,10 +2,11 @@
 // serialport): it owns a HostEngine (the C++ engine through wasm) and pumps it from a clock, writing
 // to and reading from a transport {write(Uint8Array), ondata, onclose, close()}.
 //
-// In the browser the clock is a Worker (clock.worker.mjs): a hidden tab throttles page timers to
-// about 1 Hz, which would starve the controller's watchdog; a dedicated worker's timer keeps running.
+// In the browser the Streamer itself runs in a Worker (stream.worker.mjs, used through WorkerStreamer): page
+// timers stall while the page works and drop to about 1 Hz in a hidden tab, which would starve the controller's
+// watchdog; a dedicated worker's timer keeps running.
 
-/** A clock on setInterval (Node, tests). */
+/** A clock on setInterval (Node, tests, the streaming worker). */
 export function intervalClock(periodMs = 2) {
   let id = null;
   return {
@@ -16,22 +17,6 @@ export function intervalClock(periodMs = 2) {
     stop() {
       if (id !== null) clearInterval(id);
       id = null;
-    },
-  };
-}
-
-/** A clock in a dedicated Worker (browser): not throttled in hidden tabs. */
-export function workerClock(periodMs = 5) {
-  let worker = null;
-  return {
-    start(cb) {
-      worker = new Worker(new URL('./clock.worker.mjs', import.meta.url), { type: 'module' });
-      worker.onmessage = () => cb();
-      worker.postMessage({ periodMs });
-    },
-    stop() {
-      worker?.terminate();
-      worker = null;
     },
   };
 }

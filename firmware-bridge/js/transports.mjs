@@ -10,28 +10,44 @@ export function webSerialUnavailableReason() {
   return null;
 }
 
+/**
+ * The page's half of opening a serial port: a previously granted port (navigator.serial.getPorts()) when
+ * `reuse` and one exists, otherwise the browser's chooser (requestPort needs a click/keypress). The port
+ * is not opened here: the streaming worker opens it (findGrantedPort), so page stalls never delay the link.
+ */
+export async function chooseSerialPort({ reuse = true, filters = [] } = {}) {
+  const why = webSerialUnavailableReason();
+  if (why) throw new Error(why);
+  if (reuse) {
+    const granted = await navigator.serial.getPorts();
+    if (granted.length) return granted[0];
+  }
+  try {
+    return await navigator.serial.requestPort({ filters });
+  } catch (e) {
+    if (e.name === 'NotFoundError') throw new Error('No port chosen.');
+    if (e.name === 'SecurityError') throw new Error('Serial access was blocked (permissions policy or no user gesture).');
+    throw e;
+  }
+}
+
+const sameInfo = (a, b) => ['usbVendorId', 'usbProductId', 'bluetoothServiceClassId'].every((k) => a?.[k] === b?.[k]);
+
+/** The worker's half: the granted port whose getInfo() is `info` (ports granted to the page are granted to its workers). */
+export async function findGrantedPort(info) {
+  if (typeof navigator === 'undefined' || !navigator.serial) throw new Error('This browser has no WebSerial in workers (WorkerNavigator.serial): use a current Chromium.');
+  const port = (await navigator.serial.getPorts()).find((p) => sameInfo(p.getInfo(), info));
+  if (!port) throw new Error(`The chosen serial port (${JSON.stringify(info)}) is not among the ports granted to this page any more: choose it again.`);
+  return port;
+}
+
 export class WebSerialTransport {
   /**
    * Opens a port: a previously granted one (navigator.serial.getPorts()) when `reuse` and one
    * exists, otherwise asks the user (requestPort needs a click/keypress).
    */
-  static async open({ baudRate = 115200, reuse = true, filters = [] } = {}) {
-    const why = webSerialUnavailableReason();
-    if (why) throw new Error(why);
-    let port = null;
-    if (reuse) {
-      const granted = await navigator.serial.getPorts();
-      if (granted.length) port = granted[0];
-    }
-    if (!port) {
-      try {
-        port = await navigator.serial.requestPort({ filters });
-      } catch (e) {
-        if (e.name === 'NotFoundError') throw new Error('No port chosen.');
-        if (e.name === 'SecurityError') throw new Error('Serial access was blocked (permissions policy or no user gesture).');
-        throw e;
-      }
-    }
+  /** Opens a port chosen by chooseSerialPort (the page) or found by findGrantedPort (a worker). */
+  static async open(port, { baudRate = 115200 } = {}) {
     try {
       await port.open({ baudRate });
     } catch (e) {
@@ -92,36 +108,57 @@ export class WebSerialTransport {
   }
 }
 
-/** The virtual controller (firmware + simulated prototype, wasm) running in its own Worker. */
-export class VirtualTransport {
-  static async open({ servoHz = 1000 } = {}) {
-    const worker = new Worker(new URL('./virtual.worker.mjs', import.meta.url), { type: 'module' });
-    const t = new VirtualTransport(worker);
-    await new Promise((resolve, reject) => {
-      const to = setTimeout(() => reject(new Error('the virtual controller did not start')), 10000);
-      t.onready = () => { clearTimeout(to); resolve(); };
-      worker.postMessage({ type: 'init', servoHz });
-    });
-    return t;
-  }
-  constructor(worker) {
-    this.worker = worker;
+/**
+ * Bytes over a Worker or a MessagePort ({type:'data', bytes} both ways): the virtual controller's link. The studio
+ * joins the virtual controller's worker to the streaming worker by a MessageChannel, so bytes never pass the page.
+ */
+export class PortTransport {
+  constructor(port) {
+    this.port = port;
     this.ondata = null;
     this.onclose = null;
     this.onplant = null; // {q, time} of the simulated joints (for plots)
-    worker.onmessage = (e) => {
+    port.onmessage = (e) => {
       const m = e.data;
       if (m.type === 'data') this.ondata?.(m.bytes);
       else if (m.type === 'plant') this.onplant?.(m);
-      else if (m.type === 'ready') this.onready?.();
     };
-    worker.onerror = (e) => this.onclose?.(`virtual controller crashed: ${e.message}`);
   }
   write(bytes) {
     const copy = bytes.slice();
-    this.worker.postMessage({ type: 'data', bytes: copy }, [copy.buffer]);
+    this.port.postMessage({ type: 'data', bytes: copy }, [copy.buffer]);
   }
   close() {
-    this.worker.postMessage({ type: 'close' });
+    this.port.postMessage({ type: 'close' });
+  }
+}
+
+/**
+ * Starts the virtual controller (firmware + simulated prototype, wasm) in its own Worker and resolves with the
+ * Worker once it runs. With `port` (a MessagePort) its bytes go over that port; without, over the Worker itself.
+ */
+export async function startVirtualController({ servoHz = 1000, port = null } = {}) {
+  const worker = new Worker(new URL('./virtual.worker.mjs', import.meta.url), { type: 'module' });
+  try {
+    await new Promise((resolve, reject) => {
+      const to = setTimeout(() => reject(new Error('the virtual controller did not start')), 10000);
+      worker.addEventListener('message', (e) => { if (e.data.type === 'ready') { clearTimeout(to); resolve(); } });
+      worker.addEventListener('error', (e) => { clearTimeout(to); reject(new Error(`the virtual controller crashed: ${e.message}`)); });
+      worker.postMessage({ type: 'init', servoHz, port }, port ? [port] : []);
+    });
+  } catch (e) {
+    worker.terminate();
+    throw e;
+  }
+  return worker;
+}
+
+/** The virtual controller in a Worker of this page, as a transport of the page. */
+export class VirtualTransport extends PortTransport {
+  static async open({ servoHz = 1000 } = {}) {
+    const worker = await startVirtualController({ servoHz });
+    const t = new VirtualTransport(worker);
+    worker.onerror = (e) => t.onclose?.(`virtual controller crashed: ${e.message}`);
+    return t;
   }
 }

@@ -141,3 +141,34 @@ export async function zArrow(page) {
   }
   throw new Error('the gizmo z arrow was not found above the tool');
 }
+
+/**
+ * Motion → Plan & plot with the defaults (optionally swapped, optionally with a duration in s), Controller → Connect
+ * (virtual) → Planned.
+ */
+export async function planAndConnect(page, { reverse = false, duration = null } = {}) {
+  await page.click('#tabs button[data-view="motion"]');
+  const M = '.view-panel[data-view="motion"]';
+  if (duration) await page.fill(`${M} .m-duration`, String(duration));
+  if (reverse) {
+    const from = await page.inputValue(`${M} .m-from`);
+    const to = await page.inputValue(`${M} .m-to`);
+    await page.fill(`${M} .m-from`, to);
+    await page.fill(`${M} .m-to`, from);
+  }
+  await page.click(`${M} .m-plan`);
+  await page.waitForTimeout(300);
+  await page.click('#tabs button[data-view="controller"]');
+  await page.waitForSelector('[data-testid=ctl-connect]');
+  await page.click('[data-testid=ctl-connect]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=ctl-message]').textContent.startsWith('Connected'), null, { timeout: 20000 });
+  await page.click('.view-panel[data-view="controller"] button[title="the studio\'s planned trajectory"]');
+  await page.waitForFunction(() => /planned trajectory:/.test(document.querySelector('.view-panel[data-view="controller"]').textContent));
+}
+
+export const sendMsg = (page) => page.textContent('[data-testid=ctl-send-message]');
+export async function waitSent(page, timeout = 30000) {
+  await page.waitForFunction(() => /done|fault|refus|outside|emergency|Cannot|stopped/.test(document.querySelector('[data-testid=ctl-send-message]').textContent), null, { timeout })
+    .catch(async (e) => { throw new Error(`${e.message}: the message reads "${await sendMsg(page)}", the controller: ${await page.textContent('[data-testid=ctl-state]')}`); });
+  return sendMsg(page);
+}

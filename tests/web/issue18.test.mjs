@@ -4,7 +4,7 @@
 // after an e-stop; Space e-stops while a number field has the focus. Screenshots: test-results/web/i18-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, waitReady, screenshot, zArrow } from './helpers.mjs';
+import { serveDist, launch, openPage, waitReady, screenshot, zArrow, planAndConnect, sendMsg, waitSent } from './helpers.mjs';
 
 let srv;
 let browser;
@@ -63,33 +63,6 @@ test('bug 1: dragging the prototype\'s tool down from Home never jumps to anothe
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
-
-/** Motion → Plan & plot with the defaults (optionally swapped), Controller → Connect (virtual) → Planned. */
-async function planAndConnect(page, { reverse = false } = {}) {
-  await page.click('#tabs button[data-view="motion"]');
-  const M = '.view-panel[data-view="motion"]';
-  if (reverse) {
-    const from = await page.inputValue(`${M} .m-from`);
-    const to = await page.inputValue(`${M} .m-to`);
-    await page.fill(`${M} .m-from`, to);
-    await page.fill(`${M} .m-to`, from);
-  }
-  await page.click(`${M} .m-plan`);
-  await page.waitForTimeout(300);
-  await page.click('#tabs button[data-view="controller"]');
-  await page.waitForSelector('[data-testid=ctl-connect]');
-  await page.click('[data-testid=ctl-connect]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=ctl-message]').textContent.startsWith('Connected'), null, { timeout: 20000 });
-  await page.click('.view-panel[data-view="controller"] button[title="the studio\'s planned trajectory"]');
-  await page.waitForFunction(() => /planned trajectory:/.test(document.querySelector('.view-panel[data-view="controller"]').textContent));
-}
-
-const sendMsg = (page) => page.textContent('[data-testid=ctl-send-message]');
-async function waitSent(page, timeout = 30000) {
-  await page.waitForFunction(() => /done|fault|refus|outside|emergency|Cannot|stopped/.test(document.querySelector('[data-testid=ctl-send-message]').textContent), null, { timeout })
-    .catch(async (e) => { throw new Error(`${e.message}: the message reads "${await sendMsg(page)}", the controller: ${await page.textContent('[data-testid=ctl-state]')}`); });
-  return sendMsg(page);
-}
 
 test('bug 2: the Motion view\'s own plan (60° → 300°, and back) streams to the virtual controller', { timeout: 120000 }, async () => {
   for (const reverse of [false, true]) {

@@ -9,8 +9,8 @@ import 'uplot/dist/uPlot.min.css';
 // The bridge host library (firmware-bridge/js/): the C++ engine, segment builder, validation and
 // joint configuration through wasm. This panel only draws and routes events.
 import { loadBridge } from '../../../firmware-bridge/js/bridge.mjs';
-import { Streamer, workerClock } from '../../../firmware-bridge/js/streamer.mjs';
-import { VirtualTransport, WebSerialTransport, webSerialUnavailableReason } from '../../../firmware-bridge/js/transports.mjs';
+import { webSerialUnavailableReason } from '../../../firmware-bridge/js/transports.mjs';
+import { WorkerStreamer } from '../../../firmware-bridge/js/worker_streamer.mjs';
 
 /** Status periods without a status before the in-page virtual controller is declared silent (500 ms at 20 ms). */
 const VIRTUAL_SILENCE_PERIODS = 25;
@@ -74,7 +74,6 @@ export function mountControllerPanel(container, ctx) {
   const ui = {};
   let bridge = null;
   let streamer = null;
-  let transport = null;
   let configs = null;
   let trajectory = null;
   let teleop = false;
@@ -228,11 +227,11 @@ export function mountControllerPanel(container, ctx) {
       bridge ??= await loadBridge();
       const baud = Number(ui.baud.value) || 115200;
       const serial = ui.source.value === 'serial';
-      transport = serial ? await WebSerialTransport.open({ baudRate: baud }) : await VirtualTransport.open();
+      // The engine and the link run in a worker (WorkerStreamer): a busy page does not delay heartbeats or segments.
       // A real controller is declared silent after the engine's 5 status periods (100 ms). The virtual one is a worker
-      // of this page: a busy machine can delay its statuses that long with nothing wrong (a clean stream in the
+      // of this page too: a busy machine can delay its statuses that long with nothing wrong (a clean stream in the
       // browser tests failed "silent … 112 ms"), so it gets VIRTUAL_SILENCE_PERIODS; its watchdog is unchanged.
-      streamer = new Streamer(bridge, transport, { clock: workerClock(5), silencePeriods: serial ? undefined : VIRTUAL_SILENCE_PERIODS });
+      streamer = await WorkerStreamer.open({ source: serial ? 'serial' : 'virtual', baudRate: baud, silencePeriods: serial ? undefined : VIRTUAL_SILENCE_PERIODS });
       streamer.addEventListener('status', (e) => onStatus(e.status));
       streamer.addEventListener('faults', onFaults);
       streamer.addEventListener('link-lost', (e) => { say(`Link lost: ${e.reason}. The controller's watchdog stops a moving arm; reconnect when ready.`); disconnect(); });
@@ -260,8 +259,6 @@ export function mountControllerPanel(container, ctx) {
     ui.state.textContent = 'not connected';
     ui.state.className = 'ctl-state';
     if (s) await s.close().catch(() => {});
-    else await transport?.close?.();
-    transport = null;
   }
 
   async function applyConfig() {

@@ -1,0 +1,41 @@
+// Issue 32, item 2: a busy page never starves the controller. The studio's streaming engine and its link run in a
+// worker (firmware-bridge/js/stream.worker.mjs), so a page that blocks its main thread for seconds (a point cloud
+// being built, a long layout) neither trips the controller's 200 ms watchdog nor delays the plan. Before, the
+// engine was pumped on the page's thread, and any stall of about 1 s faulted the controller ("watchdog: no message
+// from the host…"). Screenshot: test-results/web/streaming-after-stalls.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openPage, waitReady, screenshot, planAndConnect, waitSent } from './helpers.mjs';
+
+let srv;
+let browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.close(); });
+
+/** Blocks the page's main thread for `ms` (what a 2.7 s point-cloud build did). */
+const stall = (page, ms) => page.evaluate((ms) => { const t = performance.now(); while (performance.now() - t < ms); return performance.now() - t; }, ms);
+const status = (page) => page.evaluate(() => window.__achain.views.controller.handle.streamer.status);
+
+test('a stream survives the page blocking its main thread twice for 1.5 s: no watchdog fault, the plan ends within its error', { timeout: 120000 }, async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=teleop`, { width: 1280, height: 800 });
+  try {
+    await waitReady(page);
+    await planAndConnect(page, { duration: 8 }); // 8 s: the plan outlasts the stalls
+    await page.click('[data-testid=ctl-send]');
+    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.state === 'running', null, { timeout: 15000 });
+    const t0 = (await status(page)).trajTime;
+    const stalls = [await stall(page, 1500), await stall(page, 1500)];
+    const mid = await status(page);
+    // the controller kept executing while the page was blocked (its trajectory clock advanced ≥ 2.5 s)
+    assert.equal(mid.faults, 0, `a fault during the page stalls: ${JSON.stringify(mid)}`);
+    assert.equal(mid.state, 'running', 'the plan outlasts the stalls');
+    assert.ok(mid.trajTime - t0 > 2.5, `trajectory time ${t0.toFixed(2)} → ${mid.trajTime.toFixed(2)} s across the stalls`);
+    const msg = await waitSent(page, 60000);
+    await screenshot(page, 'streaming-after-stalls');
+    assert.match(msg, /^Streaming: done, final error/, `${msg} (page stalls ${stalls.map((s) => s.toFixed(0)).join(', ')} ms from trajectory time ${t0.toFixed(2)} s)`);
+    const max = Number(/max ([\d.]+)°/.exec(msg)[1]);
+    assert.ok(max < 0.1, `final error ${max}°`);
+    assert.equal((await status(page)).faults, 0);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
