@@ -143,7 +143,7 @@ TEST_CASE("achain export and robots --show report a failed write", "[cli][errors
 
 TEST_CASE("achain refuses inputs past the documented caps, naming the option (issue 17)", "[cli][errors][caps]") {
   struct Case { std::string args; const char* says; };
-  const std::string p6 = "--robot puma560 --from 0,0,0,0,0,0 --to 1,1,1,1,1,1 --vmax 1,1,1,1,1,1 --amax 1,1,1,1,1,1";
+  const std::string p6 = "--robot puma560 --from 0,0,0,0,0,0 --to 0.5,0.5,0.5,0.5,0.5,0.5 --vmax 1,1,1,1,1,1 --amax 1,1,1,1,1,1";
   for (const Case& c : {
            // before: exit 0 with "rho_in": -1 and a work table computed for a negative A-pair size
            Case{"apair-study --rho-in -1", "--rho-in: must be > 0"},

@@ -118,12 +118,14 @@ describe('trajectory (wasm)', () => {
     assert.throws(() => m.planJointPath([1, 1, 1, 1], [2, 2, 2], {}), /to: expected 4 values, got 3/);
     assert.throws(() => m.planJointPath([1, 1, 1, 1], [2, 2, 2, 2], { profile: 'bang' }), /options.profile/);
     assert.throws(() => m.planJointPath([1, 1, 1, 1], [2, 2, 2, 2], { rate: 0 }), /rate/);
+    const D = Math.PI / 180;
+    assert.throws(() => m.planJointPath([60 * D, 60 * D, 60 * D, 60 * D], [300 * D, 300 * D, 40 * D, 300 * D]), { message: "goal: q3 (joint 'elbow') = 40° is outside its limits [60°, 300°]; choose a pose within the limits" });
     assert.throws(() => m.analyzeTrajectory({ t: [0, 0], q: new Float64Array(8), qd: new Float64Array(8), qdd: new Float64Array(8) }), /times must increase/);
     const puma = achain.loadModel('puma560');
     assert.throws(() => puma.planJointPath(new Float64Array(6), new Float64Array(6).fill(0.5)), /joints\[0\]\.limits\.velocity/);
     puma.dispose();
     m.dispose();
-    const f = cliFails('traj', '--robot', 'puma560', '--from', '0,0,0,0,0,0', '--to', '1,1,1,1,1,1');
+    const f = cliFails('traj', '--robot', 'puma560', '--from', '0,0,0,0,0,0', '--to', '0.5,0.5,0.5,0.5,0.5,0.5');
     assert.equal(f.status, 1);
     assert.match(f.stderr, /^achain traj: error: joints\[0\]\.limits\.velocity/);
   });

@@ -1,4 +1,5 @@
 #include <achain/kinematics/fk.hpp>
+#include <achain/model/limits.hpp>
 
 #include <cmath>
 
@@ -32,14 +33,7 @@ void checkConfiguration(const Model& model, const Eigen::Ref<const VecX>& q) {
 }
 
 bool withinLimits(const Model& model, const Eigen::Ref<const VecX>& q, double tol) {
-  for (int i = 0; i < model.njoints(); ++i) {
-    const JointModel& jm = model.jmodels[i];
-    if (jm.coord < 0) continue;
-    const double v = jm.scale * q[jm.coord] + jm.offset;  // the joint's own variable (mimics included)
-    const JointLimits& L = model.joints[i].limits;
-    if (v < L.lower - tol || v > L.upper + tol) return false;
-  }
-  return true;
+  return firstOutsideLimits(model, q, tol) < 0;
 }
 
 }  // namespace achain

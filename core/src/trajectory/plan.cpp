@@ -1,6 +1,7 @@
 #include <achain/trajectory/plan.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/caps.hpp>
+#include <achain/model/limits.hpp>
 
 #include <cmath>
 
@@ -41,6 +42,13 @@ Plan planJointPath(const Model& m, const PlanSpec& s) {
   checkJointVector(m, s.from, "from");
   checkJointVector(m, s.to, "to");
   for (size_t k = 0; k < s.via.size(); ++k) checkJointVector(m, s.via[k], "via[" + std::to_string(k) + "]");
+  // The goal and the via points must lie within the position limits (the start may not: a plan back inside them
+  // from a pose outside is allowed). 1e-9 absorbs the rounding of a limit typed in degrees.
+  for (size_t k = 0; k <= s.via.size(); ++k) {
+    const bool goal = k == s.via.size();
+    if (std::string why = limitsProblem(m, goal ? s.to : s.via[k], 1e-9); !why.empty())
+      throw Error((goal ? std::string("goal: ") : "via point " + std::to_string(k + 1) + ": ") + why + "; choose a pose within the limits");
+  }
   Plan plan;
   plan.limits = rateLimitsFromModel(m, 1.0, 1.0);
   if (s.velocity.size()) {

@@ -5,6 +5,7 @@
 
 #include <achain/io/robot.hpp>
 #include <achain/io/trajectory_json.hpp>
+#include <achain/model/limits.hpp>
 #include <achain/trajectory/plan.hpp>
 #include <achain/trajectory/polynomial.hpp>
 #include <achain/trajectory/sequence.hpp>
@@ -317,6 +318,42 @@ TEST_CASE("planning errors name the joint or argument", "[trajectory][errors]") 
   s.profile = "trapezoid";
   s.to = VecX::Constant(5, 0.5);
   CHECK_THROWS_WITH(planJointPath(puma, s), Catch::Contains("to: robot 'puma560' has 6 joints"));
+}
+
+TEST_CASE("plan: a goal or via point outside the position limits is refused, naming q1…qn in degrees or metres", "[trajectory][errors]") {
+  const Model proto = builtinModel("prototype-4a");  // every A-pair within [60°, 300°]
+  const double deg = M_PI / 180;
+  PlanSpec s;
+  s.from = VecX::Constant(4, 60 * deg);
+  s.to = VecX::Constant(4, 300 * deg);  // the thesis move: exactly on the limits
+  const Plan ok = planJointPath(proto, s);
+  VecX q(4), qd(4), qdd(4);
+  ok.path->evaluate(ok.path->duration(), q, qd, qdd);
+  CHECK((q - s.to).cwiseAbs().maxCoeff() < 1e-12);
+  s.to[0] = 320 * deg;  // the studio bug: this goal was planned without a word
+  CHECK_THROWS_WITH(planJointPath(proto, s), "goal: q1 (joint 'waist') = 320° is outside its limits [60°, 300°]; choose a pose within the limits");
+  s.to[0] = 300 * deg;
+  s.via = {VecX::Constant(4, 100 * deg)};
+  s.via[0][1] = 40 * deg;
+  CHECK_THROWS_WITH(planJointPath(proto, s), Catch::Contains("via point 1: q2 (joint 'shoulder') = 40° is outside its limits [60°, 300°]"));
+  s.via.clear();
+  s.from[2] = 50 * deg;  // a start outside the limits may be planned back inside them
+  const Plan back = planJointPath(proto, s);
+  back.path->evaluate(back.path->duration(), q, qd, qdd);
+  CHECK((q - s.to).cwiseAbs().maxCoeff() < 1e-12);
+  // a sliding joint is said in metres
+  const Model stanford = builtinModel("stanford");
+  PlanSpec p;
+  p.from = VecX::Zero(6);
+  p.from[2] = 0.5;
+  p.to = p.from;
+  p.to[2] = 1.5;
+  p.velocity = VecX::Constant(6, 1.0);
+  p.acceleration = VecX::Constant(6, 2.0);
+  CHECK_THROWS_WITH(planJointPath(stanford, p), Catch::Contains("goal: q3 (joint 'j3') = 1.5 m is outside its limits [0.3048 m, 1.27 m]"));
+  CHECK(firstOutsideLimits(stanford, p.to) == 2);
+  CHECK(firstOutsideLimits(stanford, p.from) == -1);
+  CHECK(limitsProblem(stanford, p.from).empty());
 }
 
 TEST_CASE("plan: a given duration is honoured on a chain without speed limits", "[trajectory]") {
