@@ -69,11 +69,7 @@ export class WorkspaceView {
 
     studio.onModel((m) => {
       this.abandon();
-      this._clearCloud();
-      this.result = null;
-      this.$('.w-result').replaceChildren();
-      this.$('.w-section').textContent = '';
-      this._legend(null);
+      this._clearResult();
       this.$('.w-twin').disabled = !m.info.hasApair;
       this.$('.w-twin').checked = false;
       this._setVoxelDefault();
@@ -173,7 +169,7 @@ export class WorkspaceView {
     const id = ++this.jobId;
     this.progressLog = [];
     this.lastProgress = 0;
-    this.result = null;
+    this._clearResult(); // a new run replaces the last one's cloud and table, also when it is cancelled
     this.running = true;
     this._t0 = performance.now();
     this.$('.w-run').disabled = true;
@@ -224,7 +220,7 @@ export class WorkspaceView {
       this.running = false;
       this.$('.w-run').disabled = false;
       this.$('.w-cancel').disabled = true;
-      this.$('.w-status').textContent = 'cancelled';
+      this.$('.w-status').textContent = 'cancelled: no result (compute again to get one)';
       this.cancelled = true;
     } else if (msg.type === 'error') {
       if (this.running) this._fail(msg.message);
@@ -285,6 +281,16 @@ export class WorkspaceView {
       note.textContent = `${ref.source || 'The reference'} reports ${ref.voxels.toLocaleString('en')} voxels; this is ${fmt(Math.abs(diff), 1)} % ${diff >= 0 ? 'more' : 'fewer'}.${ref.note ? ` ${ref.note}` : ''}`;
       this.$('.w-result').appendChild(note);
     }
+  }
+
+  /** No result shown: the cloud, the table, the section and the legend cleared. */
+  _clearResult() {
+    this._clearCloud();
+    this.result = null;
+    this.lastMsg = null;
+    this.$('.w-result').replaceChildren();
+    this.$('.w-section').textContent = '';
+    this._legend(null);
   }
 
   _clearCloud() {
