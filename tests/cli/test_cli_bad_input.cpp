@@ -127,3 +127,16 @@ TEST_CASE("a trajectory's samples × joints are capped before memory is taken", 
   CHECK(r.err.find("rate: 999001 samples × 30 joints is too many values (at most 2e7 per trajectory; lower the rate)") != std::string::npos);
   std::remove(path.c_str());
 }
+
+TEST_CASE("an empty robot file is said to be empty, not malformed JSON", "[cli][errors]") {
+  for (const char* ext : {".urdf", ".json"}) {
+    const std::string path = tempPath(ext);
+    std::ofstream(path) << " \n";
+    const CliResult r = runCli("fk --robot " + path + " --q 0");
+    INFO(r.err);
+    CHECK(r.status == 1);
+    // before: "(document): malformed JSON at byte 1: … unexpected end of input", for a .urdf too
+    CHECK(r.err == "achain fk: error: " + path + ": the file is empty (expected a URDF or a JSON robot description)\n");
+    std::remove(path.c_str());
+  }
+}

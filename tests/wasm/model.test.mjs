@@ -60,6 +60,7 @@ describe('models', () => {
     assert.throws(bad((j) => { j.joints[0].limits.lower = 400; }), { message: /^joints\[0\]\.limits: lower .* must not exceed upper/ });
     assert.throws(() => achain.loadModel('{"schema_version": 1,'), { message: /^\(document\): malformed JSON/ });
     assert.throws(() => achain.loadModel('no-such-robot'), { message: /^robot: unknown built-in 'no-such-robot'/ });
+    assert.throws(() => achain.loadModel(''), { message: 'robot: the description is empty (expected a URDF, a JSON robot description or a built-in name)' });
   });
 
   test('bad joint vectors are refused with a clear message', () => {

@@ -21,6 +21,8 @@ namespace achain {
 const char* toString(RobotFormat f) { return f == RobotFormat::Urdf ? "urdf" : f == RobotFormat::Parallel ? "parallel" : "json"; }
 
 namespace {
+/// True when the text has nothing but white space (an empty file, an empty string from the page).
+bool isBlank(const std::string& t) { return t.find_first_not_of(" \t\r\n") == std::string::npos; }
 
 std::string prefix(const std::string& source) { return source.empty() ? std::string() : source + ": "; }
 
@@ -198,6 +200,7 @@ Robot readRobot(const std::string& s, const UrdfOptions& urdf) {
   std::ifstream f(s);
   if (!f) throw Error("robot: " + quoteInput(s) + " is neither a built-in (" + builtinRobotNames() + ") nor a readable file");
   const std::string text = readBounded(f, s);
+  if (isBlank(text)) throw Error(s + ": the file is empty (expected a URDF or a JSON robot description)");
   try {
     Robot r;
     if (looksLikeXml(text)) {  // URDF (docs/robot-format.md)
@@ -228,6 +231,7 @@ ParallelRobot loadParallel(const std::string& s) {
 
 Model builtinModel(const std::string& name) {
   if (findBuiltinRobot(name)) return loadRobot(name);
+  if (isBlank(name)) throw Error("robot: the description is empty (expected a URDF, a JSON robot description or a built-in name)");
   if (looksLikeXml(name)) throw Error("robot: this is XML text, not a built-in name; read URDF with modelFromUrdf (loadModel in JS)");
   throw Error("robot: unknown built-in " + quoteInput(name) + " (built-ins: " + builtinRobotNames() + ")");
 }

@@ -154,6 +154,9 @@ TEST_CASE("built-ins: the prototype's parameters as the thesis prints them", "[i
   const Model r = builtinModel("prototype-4r");
   for (const auto& j : r.joints) CHECK(j.kind == JointKind::R);
   CHECK_THROWS_WITH(builtinModel("nope"), Catch::Matchers::StartsWith("robot: unknown built-in 'nope'"));
+  // an empty description (the studio's empty .urdf) is said to be empty, not an unknown built-in named ''
+  CHECK_THROWS_WITH(builtinModel(""), "robot: the description is empty (expected a URDF, a JSON robot description or a built-in name)");
+  CHECK_THROWS_WITH(builtinModel(" \n"), Catch::Matchers::StartsWith("robot: the description is empty"));
 }
 
 TEST_CASE("out-of-range integers, duplicate keys and unphysical magnitudes are refused at load", "[io][errors]") {
