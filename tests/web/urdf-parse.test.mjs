@@ -27,6 +27,7 @@ test('loadModel(urdfText) in the page: DOMParser path, native FK, warnings and e
       m.dispose();
       try { a.loadModel(missing); } catch (e) { out.missing = e.message; }
       try { a.loadModel(malformed); } catch (e) { out.malformed = e.message; }
+      try { a.loadModel(puma.slice(0, Math.floor(puma.length / 2))); } catch (e) { out.truncated = e.message; }
       out.domParser = typeof DOMParser;
       return out;
     }, { puma: read('puma560.urdf'), missing: read('missing_parent.urdf'), malformed: read('malformed.urdf'), q });
@@ -40,6 +41,9 @@ test('loadModel(urdfText) in the page: DOMParser path, native FK, warnings and e
     assert.ok(r.notes.some((s) => s.includes("<transmission name='trans1'> (line 80)")), r.notes.join('\n'));
     assert.match(r.missing, /^URDF <parent> \(line 7\): parent link 'shoulder' is not defined/);
     assert.match(r.malformed, /^\(document\): malformed XML/);
+    // a URDF cut in half: Chromium's own message with its line, without the page-rendering text around it
+    assert.match(r.truncated, /^\(document\): malformed XML: error on line \d+ at column \d+: \S/, r.truncated);
+    assert.doesNotMatch(r.truncated + r.malformed, /This page contains|Below is a rendering/);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

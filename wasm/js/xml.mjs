@@ -61,7 +61,9 @@ export function xmlTree(text) {
   if (globalThis.DOMParser) {
     const doc = new globalThis.DOMParser().parseFromString(text, 'application/xml');
     const err = doc.getElementsByTagName('parsererror')[0];
-    if (err) throw new Error(`(document): malformed XML: ${err.textContent.trim().split('\n')[0]}`);
+    // Chromium wraps its message in "This page contains the following errors: <div>…</div> Below is a rendering…":
+    // the <div> holds the message itself ("error on line 7 at column 1: …"); Firefox has the message as the text
+    if (err) throw new Error(`(document): malformed XML: ${(err.getElementsByTagName('div')[0] ?? err).textContent.trim().split('\n')[0]}`);
     return convert(doc.documentElement, 0, { list: startTagLines(text), next: 0 });
   }
   if (!NodeDOMParser) throw new Error('(document): no XML parser here (install @xmldom/xmldom in Node, or use a browser)');
