@@ -285,14 +285,6 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   dyn.add(sub);
   sub->callback([] {
     run("sim", [] {
-      if (!(dt > 0) || !std::isfinite(dt)) throw Error("--dt: must be > 0");
-      // A step longer than the run jumps past its end (--dt 1e9 --duration 20 was one step to t = 1e9 s).
-      auto checkStep = [](double D) {
-        if (!std::isfinite(D)) throw Error("--duration: must be finite");
-        if (D > 0 && dt > D)
-          throw Error("--dt: " + shortNumber(dt) + " s is longer than the simulated time (" + shortNumber(D) + " s); give a smaller --dt");
-        if (D / dt > kMaxSimulationSteps) throw Error("--duration/--dt: more than 1e8 steps");
-      };
       const Integrator method = integratorFromString(integrator);
       const DynamicsOptions o = dyn.options();
       std::ostringstream os;
@@ -330,7 +322,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
         checkConfiguration(m, q0);
         const VecX v0 = qd.empty() ? T.qd.front() : args.joints(m, qd, "--qd");
         const double D = duration >= 0 ? duration : T.t.back() - T.t.front();
-        checkStep(D);
+        simulationSteps(D, dt, "--duration", "--dt");  // checked here to name the options; the run checks again
         const ControlRun r = simulateComputedTorque(m, desired, q0, v0, D, co);
         if (csv) {
           os << "t";
@@ -379,8 +371,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
         for (int i = 0; i < m.nv; ++i) t[i] = list[i];
       }
       const double D = duration >= 0 ? duration : 1.0;
-      checkStep(D);
-      const double nsteps = std::ceil(D / dt - 1e-9);
+      const int steps = simulationSteps(D, dt, "--duration", "--dt");
       Data data(m);
       Data ews(m);
       json ts = json::array(), qs = json::array(), vs = json::array(), es = json::array();
@@ -406,7 +397,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
           es.push_back(E);
         }
       };
-      simulate(m, data, q, v, dt, static_cast<int>(nsteps),
+      simulate(m, data, q, v, dt, steps,
                [&](double, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) { out = t; }, o,
                method, io);
       if (csv) {

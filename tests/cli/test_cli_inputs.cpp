@@ -153,7 +153,7 @@ TEST_CASE("achain refuses inputs past the documented caps, naming the option (is
            // before: "the result is not finite at 'volume'"
            Case{"workspace --robot planar-2r --voxel 1e300", "voxel: 1e+300 m is past the physical range"},
            Case{"traj --robot planar-2r --from 0,0 --to 1,1 --cartesian line --knots 100000000", "knots must be between 2 and 10000"},
-           Case{"sim --robot planar-2r --q 0,0 --duration 1e6 --dt 1e-3", "more than 1e8 steps"},
+           Case{"sim --robot planar-2r --q 0,0 --duration 1e6 --dt 1e-3", "--duration: 1e+06 s is 1000000000 steps of --dt (0.001 s); at most 1e8"},
        }) {
     const CliResult r = runCli(c.args);
     INFO(c.args << " -> " << r.err);

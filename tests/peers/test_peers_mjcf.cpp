@@ -356,8 +356,8 @@ TEST_CASE("MuJoCo loads the export of a URDF with degenerate limits (no lower/up
 }
 
 TEST_CASE("MuJoCo loads the MJCF export of every built-in robot and every loadable URDF fixture", "[peers][mjcf]") {
-  // Each export either loads in MuJoCo or is refused by the exporter with an achain::Error naming why; the list
-  // of what loaded is printed for the record.
+  // Every export must load in MuJoCo: one the exporter refuses fails the case, named with the exporter's reason
+  // (a model MuJoCo refuses stops it in loadMjcf, named by INFO). What loaded is printed for the record.
   std::vector<std::pair<std::string, Model>> models;
   for (const auto& r : builtinRobots()) models.emplace_back(r.name, builtinModel(r.name));
   namespace fs = std::filesystem;
@@ -397,7 +397,8 @@ TEST_CASE("MuJoCo loads the MJCF export of every built-in robot and every loadab
     ++loaded;
   }
   std::cout << "MJCF exports MuJoCo loaded: " << loaded << " of " << models.size() << "; refused by the exporter:" << refused << std::endl;
-  CHECK(loaded >= 14);
+  INFO("refused by the exporter:" << refused);
+  CHECK(loaded == static_cast<int>(models.size()));
 }
 
 #endif

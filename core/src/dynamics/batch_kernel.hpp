@@ -352,22 +352,39 @@ inline void crbaBlock(const Plan& p, const Scratch& s) {
     C.Io[1].y += hc;
     C.Io[2].z += hc;
   }
-  // the legs' midpoint particles join their parent body's composite (crba.cpp says why)
+  const long nn = static_cast<long>(p.nv) * p.nv;
+  for (long e = 0; e < nn; ++e) s.M[e] = Lane(0.0);
+  // the legs' midpoint particles join their parent body's composite; each leg's own column c = ½(S_v + S_w×P)
+  // goes into M against its parent's path (crba.cpp says why), one P and midpoint per leg for both
   if (p.legs_full)
     for (int e = 0; e < p.nlegs; ++e) {
       const LegPlan& G = p.legs[e];
-      if (G.parent < 0) continue;
-      const V3 mid = Lane(0.5) * (act(s.j[G.parent].oMi, splat3(G.B)) + act(s.j[G.joint].oMi, splat3(G.P)));
+      const V3 B = G.parent < 0 ? splat3(G.B) : act(s.j[G.parent].oMi, splat3(G.B));
+      const V3 P = act(s.j[G.joint].oMi, splat3(G.P));
+      const V3 mid = Lane(0.5) * (B + P);
       const Lane mass = Lane(2.0 * G.mass / 3.0);
-      CompositeLanes& C = s.comp[G.parent];
-      const V3 h = mass * mid;
-      const Lane hm = dot(h, mid);
-      for (int k = 0; k < 3; ++k) C.Io[k] -= entry(mid, k) * h;  // m·(|x|²·1 − x·xᵀ)
-      C.Io[0].x += hm;
-      C.Io[1].y += hm;
-      C.Io[2].z += hm;
-      C.h += h;
-      C.m += mass;
+      if (G.parent >= 0) {
+        CompositeLanes& C = s.comp[G.parent];
+        const V3 h = mass * mid;
+        const Lane hm = dot(h, mid);
+        for (int k = 0; k < 3; ++k) C.Io[k] -= entry(mid, k) * h;  // m·(|x|²·1 − x·xᵀ)
+        C.Io[0].x += hm;
+        C.Io[1].y += hm;
+        C.Io[2].z += hm;
+        C.h += h;
+        C.m += mass;
+      }
+      const int kj = p.joints[G.joint].coord;
+      if (kj < 0) continue;
+      const V3 c = Lane(0.5) * (s.j[G.joint].S_v + cross(s.j[G.joint].S_w, P));
+      at(p, s.M, kj, kj) += mass * dot(c, c);
+      for (int a = G.parent; a >= 0; a = p.joints[a].parent) {
+        const int ka = p.joints[a].coord;
+        if (ka < 0) continue;
+        const Lane x = mass * dot(c, s.j[a].S_v + cross(s.j[a].S_w, mid));
+        at(p, s.M, kj, ka) += x;
+        at(p, s.M, ka, kj) += x;
+      }
     }
   for (int i = p.njoints - 1; i >= 0; --i) {
     const int pa = p.joints[i].parent;
@@ -378,8 +395,6 @@ inline void crbaBlock(const Plan& p, const Scratch& s) {
     P.h += C.h;
     P.m += C.m;
   }
-  const long nn = static_cast<long>(p.nv) * p.nv;
-  for (long e = 0; e < nn; ++e) s.M[e] = Lane(0.0);
   for (int i = 0; i < p.njoints; ++i) {
     const int ki = p.joints[i].coord;
     if (ki < 0) continue;  // a fixed joint has no row or column; mimics add into their coordinate
@@ -396,25 +411,6 @@ inline void crbaBlock(const Plan& p, const Scratch& s) {
       at(p, s.M, ki, kj) += x;
     }
   }
-  if (p.legs_full)  // each leg's own column c = ½(S_v + S_w×P) against its parent's path
-    for (int e = 0; e < p.nlegs; ++e) {
-      const LegPlan& G = p.legs[e];
-      const int kj = p.joints[G.joint].coord;
-      if (kj < 0) continue;
-      const V3 B = G.parent < 0 ? splat3(G.B) : act(s.j[G.parent].oMi, splat3(G.B));
-      const V3 P = act(s.j[G.joint].oMi, splat3(G.P));
-      const V3 mid = Lane(0.5) * (B + P);
-      const Lane mass = Lane(2.0 * G.mass / 3.0);
-      const V3 c = Lane(0.5) * (s.j[G.joint].S_v + cross(s.j[G.joint].S_w, P));
-      at(p, s.M, kj, kj) += mass * dot(c, c);
-      for (int a = G.parent; a >= 0; a = p.joints[a].parent) {
-        const int ka = p.joints[a].coord;
-        if (ka < 0) continue;
-        const Lane x = mass * dot(c, s.j[a].S_v + cross(s.j[a].S_w, mid));
-        at(p, s.M, kj, ka) += x;
-        at(p, s.M, ka, kj) += x;
-      }
-    }
   if (p.motors)
     for (int i = 0; i < p.njoints; ++i)
       if (p.joints[i].drive) at(p, s.M, p.joints[i].coord, p.joints[i].coord) += Lane(p.joints[i].rotor);

@@ -1,5 +1,4 @@
 #include <achain/dynamics/control.hpp>
-#include <achain/math/text.hpp>
 #include <achain/model/caps.hpp>
 
 #include <algorithm>
@@ -40,12 +39,7 @@ ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desir
                                   const std::function<void(double)>& progress) {
   const int n = model.nv;
   if (q0.size() != n || qd0.size() != n) throw Error("control: q0 and qd0 must have " + std::to_string(n) + " values");
-  if (!(o.dt > 0) || !std::isfinite(o.dt)) throw Error("dt: must be a positive number");
-  if (!(duration >= 0) || !std::isfinite(duration)) throw Error("duration: must be ≥ 0");
-  if (duration > 0 && o.dt > duration)
-    throw Error("dt: " + shortNumber(o.dt) + " s is longer than the duration (" + shortNumber(duration) + " s)");
-  // before the step count becomes an int: 1e9 s at 1 ms would overflow it
-  if (duration / o.dt > kMaxSimulationSteps) throw Error("duration: " + shortNumber(duration / o.dt) + " steps of dt; at most 1e8");
+  const int steps = simulationSteps(duration, o.dt);
   const double w = 2 * kPi * 5;
   const VecX kp = o.kp.size() ? o.kp : VecX::Constant(n, w * w);
   const VecX kv = o.kv.size() ? o.kv : VecX::Constant(n, 2 * w);
@@ -63,7 +57,6 @@ ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desir
     }
   }
   VecX q = q0, qd = qd0, qdes(n), vdes(n), ades(n), aref(n), tau(n), e(n);
-  const int steps = static_cast<int>(std::ceil(duration / o.dt - 1e-9));
   ControlRun run;
   run.max_abs_error = VecX::Zero(n);
   VecX sq = VecX::Zero(n);

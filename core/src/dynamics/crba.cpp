@@ -34,18 +34,34 @@ void crba(const Model& model, Data& data, const DynamicsOptions& options, Eigen:
   }
   // Leg midpoints (Full): a particle 2m/3 at mid = (B+P)/2 moves with Jacobian J = ½(J_B + J_P). Its columns on
   // the parent's path are those of a point rigid with the parent body at mid, so the particle joins the parent's
-  // composite inertia; only the joint's own column c = ½(S_v + S_w×P) is added below, against that path: O(depth)
-  // per leg. (The outer product over the path, J3ᵀ·J3 per leg, was O(depth²): 15 s for fd on 1,000 A-pairs.)
-  const bool full_legs = options.legs == LegModel::Full;
-  if (full_legs)
+  // composite inertia; only the joint's own column c = ½(S_v + S_w×P) is added to M directly, against that path:
+  // O(depth) per leg. (The outer product over the path, J3ᵀ·J3 per leg, was O(depth²): 15 s for fd on 1,000
+  // A-pairs.) One pass per leg does both with one P and mid: M is zeroed first, and the composite pass below adds
+  // into it.
+  M.setZero();
+  if (options.legs == LegModel::Full)
     for (const DynLeg& L : model.legs) {
-      if (L.parent < 0) continue;  // on the base: only the joint's column moves it
-      const Vec3 mid = 0.5 * (legBase(data, L) + d.oMi[L.joint].act(L.P));
+      const Vec3 P = d.oMi[L.joint].act(L.P);
+      const Vec3 mid = 0.5 * (legBase(data, L) + P);
       const double m = 2.0 * L.mass / 3.0;
-      Mat6& Ic = data.dyn.Icomp[L.parent];
-      Ic.topLeftCorner<3, 3>() += m * (mid.squaredNorm() * Mat3::Identity() - mid * mid.transpose());
-      Ic.block<3, 1>(3, 0) += m * mid;
-      Ic(4, 3) += m;
+      if (L.parent >= 0) {  // on the base, only the joint's column moves it
+        Mat6& Ic = data.dyn.Icomp[L.parent];
+        Ic.topLeftCorner<3, 3>() += m * (mid.squaredNorm() * Mat3::Identity() - mid * mid.transpose());
+        Ic.block<3, 1>(3, 0) += m * mid;
+        Ic(4, 3) += m;
+      }
+      const int kj = model.idx_q[L.joint];
+      if (kj < 0) continue;
+      const Vec3 c = 0.5 * (data.dyn.S_v[L.joint] + data.dyn.S_w[L.joint].cross(P));
+      M(kj, kj) += m * c.squaredNorm();
+      // Joints that follow one coordinate add into it (an entry met twice gets both halves of the cross term).
+      for (int a = L.parent; a >= 0; a = model.joints[a].parent) {
+        const int ka = model.idx_q[a];
+        if (ka < 0) continue;
+        const double x = m * c.dot(data.dyn.S_v[a] + data.dyn.S_w[a].cross(mid));
+        M(kj, ka) += x;
+        M(ka, kj) += x;
+      }
     }
   for (int i = n - 1; i >= 0; --i) {
     const int p = model.joints[i].parent;
@@ -54,7 +70,6 @@ void crba(const Model& model, Data& data, const DynamicsOptions& options, Eigen:
     data.dyn.Icomp[p].block<3, 1>(3, 0) += data.dyn.Icomp[i].block<3, 1>(3, 0);
     data.dyn.Icomp[p](4, 3) += data.dyn.Icomp[i](4, 3);
   }
-  M.setZero();
   for (int i = 0; i < n; ++i) {
     const Mat6& I = data.dyn.Icomp[i];
     const Vec3 h = I.block<3, 1>(3, 0);
@@ -72,24 +87,6 @@ void crba(const Model& model, Data& data, const DynamicsOptions& options, Eigen:
       M(ki, kj) += x;
     }
   }
-  if (full_legs)
-    for (const DynLeg& L : model.legs) {
-      const int kj = model.idx_q[L.joint];
-      if (kj < 0) continue;
-      const Vec3 P = d.oMi[L.joint].act(L.P);
-      const Vec3 mid = 0.5 * (legBase(data, L) + P);
-      const double m = 2.0 * L.mass / 3.0;
-      const Vec3 c = 0.5 * (data.dyn.S_v[L.joint] + data.dyn.S_w[L.joint].cross(P));
-      M(kj, kj) += m * c.squaredNorm();
-      // Joints that follow one coordinate add into it (an entry met twice gets both halves of the cross term).
-      for (int a = L.parent; a >= 0; a = model.joints[a].parent) {
-        const int ka = model.idx_q[a];
-        if (ka < 0) continue;
-        const double x = m * c.dot(data.dyn.S_v[a] + data.dyn.S_w[a].cross(mid));
-        M(kj, ka) += x;
-        M(ka, kj) += x;
-      }
-    }
   if (options.motors) addRotorInertias(model, M);
 }
 

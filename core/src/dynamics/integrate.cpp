@@ -1,7 +1,9 @@
 #include <achain/dynamics/integrate.hpp>
+#include <achain/math/text.hpp>
 #include <achain/model/caps.hpp>
 
 #include <cmath>
+#include <cstdio>
 
 #include <achain/dynamics/forward.hpp>
 
@@ -34,6 +36,24 @@ void integrateStep(const Model& model, Data& data, Eigen::Ref<VecX> q, Eigen::Re
   }
   q += (dt / 6.0) * (data.dyn.k_q[0] + 2.0 * data.dyn.k_q[1] + 2.0 * data.dyn.k_q[2] + data.dyn.k_q[3]);
   qd += (dt / 6.0) * (data.dyn.k_v[0] + 2.0 * data.dyn.k_v[1] + 2.0 * data.dyn.k_v[2] + data.dyn.k_v[3]);
+}
+
+int simulationSteps(double duration, double dt, const std::string& duration_name, const std::string& dt_name) {
+  if (!(dt > 0) || !std::isfinite(dt)) throw Error(dt_name + ": must be a finite number > 0 (got " + shortNumber(dt) + ")");
+  if (!(duration >= 0) || !std::isfinite(duration))
+    throw Error(duration_name + ": must be a finite number ≥ 0 (got " + shortNumber(duration) + ")");
+  // A step longer than the run jumps past its end (dt 1e9 s for 20 s was one step to t = 1e9 s).
+  if (duration > 0 && dt > duration)
+    throw Error(dt_name + ": " + shortNumber(dt) + " s is longer than the simulated time (" + shortNumber(duration) +
+                " s); give a smaller " + dt_name);
+  const double steps = std::ceil(duration / dt - 1e-9);
+  if (steps > kMaxSimulationSteps) {  // before the count becomes an int: 1e9 s at 1 ms would overflow it
+    char count[32];
+    std::snprintf(count, sizeof count, "%.15g", steps);  // whole: shortNumber would print 100000001 as 1e+08
+    throw Error(duration_name + ": " + shortNumber(duration) + " s is " + count + " steps of " + dt_name + " (" +
+                shortNumber(dt) + " s); at most 1e8");
+  }
+  return static_cast<int>(steps);
 }
 
 void simulate(const Model& model, Data& data, VecX& q, VecX& qd, double dt, int steps,

@@ -32,11 +32,9 @@ std::string optionalString(const json& j, const char* key) {
   return j[key].get<std::string>();
 }
 
-MatX readRows(const json& j, const char* key, int N, int n, bool required) {
-  if (!j.contains(key)) {
-    if (required) throw Error(std::string(key) + ": missing");
-    return MatX::Zero(N, n);  // optional rates default to rest
-  }
+/// j[key] as N rows of n finite numbers; an error naming the key when it is missing or malformed.
+MatX readRows(const json& j, const char* key, int N, int n) {
+  if (!j.contains(key)) throw Error(std::string(key) + ": missing");
   const json& a = j.at(key);
   if (!a.is_array() || static_cast<int>(a.size()) != N)
     throw Error(std::string(key) + ": must be an array of " + std::to_string(N) + " samples (one per t)");
@@ -107,16 +105,18 @@ Trajectory trajectoryFromJson(const json& j) {
     if (!std::isfinite(tr.t[k])) throw Error("t[" + std::to_string(k) + "]: must be finite");
     if (k > 0 && !(tr.t[k] > tr.t[k - 1])) throw Error("t[" + std::to_string(k) + "]: times must increase");
   }
-  tr.q = readRows(j, "q", N, n, true);
-  tr.qd = readRows(j, "qd", N, n, false);
-  tr.qdd = readRows(j, "qdd", N, n, false);
+  tr.q = readRows(j, "q", N, n);
   // Rates the file leaves out are differentiated from the samples, never taken as rest: a file without qdd read
   // as zero accelerations gave peak torques a third of the true ones and "within effort" where they were not.
-  if (!j.contains("qd")) {
+  if (j.contains("qd")) {
+    tr.qd = readRows(j, "qd", N, n);
+  } else {
     tr.qd = sampleDerivative(tr.t, tr.q);
     tr.notes.push_back("qd: not in the file; differentiated from q (second-order finite differences)");
   }
-  if (!j.contains("qdd")) {
+  if (j.contains("qdd")) {
+    tr.qdd = readRows(j, "qdd", N, n);
+  } else {
     tr.qdd = sampleDerivative(tr.t, tr.qd);
     tr.notes.push_back("qdd: not in the file; differentiated from qd (second-order finite differences)");
   }

@@ -347,6 +347,43 @@ TEST_CASE("computed torque through DC motors with Freeman's voltage feed-forward
   CHECK_THROWS_WITH(simulateComputedTorque(m, desired, q0, qd0, 0.1, o), Catch::Contains("motor[2]"));
 }
 
+TEST_CASE("simulationSteps: ceil(duration/dt) steps, a bad dt or duration refused naming it (in simulateComputedTorque too)", "[dynamics][control]") {
+  CHECK(simulationSteps(1.0, 1e-3) == 1000);
+  CHECK(simulationSteps(1.0, 0.3) == 4);   // a shorter last period is still a step
+  CHECK(simulationSteps(0.9, 0.3) == 3);   // 0.9/0.3 = 3.0000000000000004: no extra step for the rounding
+  CHECK(simulationSteps(20, 20) == 1);
+  CHECK(simulationSteps(0, 1e-3) == 0);
+  CHECK(simulationSteps(5e7, 0.5) == 100000000);  // the cap itself
+  CHECK_THROWS_WITH(simulationSteps(5e7 + 0.5, 0.5), "duration: 5e+07 s is 100000001 steps of dt (0.5 s); at most 1e8");
+  CHECK_THROWS_WITH(simulationSteps(1e6, 1e-3), "duration: 1e+06 s is 1000000000 steps of dt (0.001 s); at most 1e8");
+  CHECK_THROWS_WITH(simulationSteps(1, 0), "dt: must be a finite number > 0 (got 0)");
+  CHECK_THROWS_WITH(simulationSteps(1, -1e-3), "dt: must be a finite number > 0 (got -0.001)");
+  CHECK_THROWS_WITH(simulationSteps(1, std::nan("")), "dt: must be a finite number > 0 (got nan)");
+  CHECK_THROWS_WITH(simulationSteps(1, kInf), "dt: must be a finite number > 0 (got inf)");
+  CHECK_THROWS_WITH(simulationSteps(-1, 1e-3), "duration: must be a finite number ≥ 0 (got -1)");
+  CHECK_THROWS_WITH(simulationSteps(kInf, 1e-3), "duration: must be a finite number ≥ 0 (got inf)");
+  CHECK_THROWS_WITH(simulationSteps(20, 1e9, "--duration", "--dt"),
+                    "--dt: 1e+09 s is longer than the simulated time (20 s); give a smaller --dt");
+  // simulateComputedTorque takes its step count from it: 0.9 s at 0.3 s is the samples 0, 0.3, 0.6, 0.9
+  const Model m = builtinModel("planar-2r");
+  auto still = [](double, Eigen::Ref<VecX> q, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a) {
+    q.setConstant(0.1);
+    v.setZero();
+    a.setZero();
+  };
+  ComputedTorqueOptions o;
+  o.dt = 0.3;
+  const VecX q0 = VecX::Constant(2, 0.1), qd0 = VecX::Zero(2);
+  const ControlRun run = simulateComputedTorque(m, still, q0, qd0, 0.9, o);
+  REQUIRE(run.t.size() == 4);
+  CHECK(run.t[3] == Approx(0.9).margin(1e-15));
+  o.dt = 1e9;
+  CHECK_THROWS_WITH(simulateComputedTorque(m, still, q0, qd0, 20, o),
+                    "dt: 1e+09 s is longer than the simulated time (20 s); give a smaller dt");
+  o.dt = 0;
+  CHECK_THROWS_WITH(simulateComputedTorque(m, still, q0, qd0, 1, o), "dt: must be a finite number > 0 (got 0)");
+}
+
 TEST_CASE("joint-limit stops: a critically damped stop absorbs an impact within a small penetration, an undamped one bounces elastically", "[dynamics][sim]") {
   const Model m = builtinModel("prototype-4a");
   Data data(m);

@@ -402,6 +402,14 @@ TEST_CASE("sampleDerivative: exact for quadratics on an uneven grid; a file's mi
   REQUIRE(tr.notes.size() == 2);
   CHECK(tr.notes[0].rfind("qd: not in the file", 0) == 0);
   CHECK(tr.notes[1].rfind("qdd: not in the file", 0) == 0);
+  // qd given, qdd not: qdd is differentiated from the file's qd (here 0.5 + t on both joints, so qdd = 1), one note
+  j["qd"] = nlohmann::json::array();
+  for (int k = 0; k < 7; ++k) j["qd"].push_back({0.5 + t[k], 0.5 + t[k]});
+  const Trajectory half = trajectoryFromJson(j);
+  CHECK(half.qd(3, 1) == 0.5 + t[3]);
+  CHECK((half.qdd.array() - 1.0).abs().maxCoeff() < 1e-12);
+  REQUIRE(half.notes.size() == 1);
+  CHECK(half.notes[0].rfind("qdd: not in the file; differentiated from qd", 0) == 0);
   // a file with its rates keeps them and has no notes
   j["qd"] = nlohmann::json::array();
   j["qdd"] = nlohmann::json::array();

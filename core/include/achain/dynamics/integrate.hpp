@@ -15,6 +15,14 @@ void integrateStep(const Model& model, Data& data, Eigen::Ref<VecX> q, Eigen::Re
                    const Eigen::Ref<const VecX>& tau, double dt, const DynamicsOptions& options,
                    Integrator method = Integrator::RK4);
 
+/// The number of steps of length dt that cover `duration` s, ⌈duration/dt⌉ (a remainder under 1e-9·dt takes no
+/// step): the step count of simulate() and simulateComputedTorque(). Throws achain::Error naming the bad value
+/// when dt is not a finite number > 0, duration is not a finite number ≥ 0, dt is longer than a positive duration
+/// (its one step would jump past the end), or the run would take more than kMaxSimulationSteps steps. The
+/// messages name the values `duration_name` and `dt_name` (the CLI passes its options "--duration", "--dt").
+int simulationSteps(double duration, double dt, const std::string& duration_name = "duration",
+                    const std::string& dt_name = "dt");
+
 /// Torque as a function of (t, q, q̇) for simulate(); writes into tau.
 using TorqueFunction =
     std::function<void(double t, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> tau)>;
