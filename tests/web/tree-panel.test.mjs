@@ -122,3 +122,35 @@ for (const [width, height] of [[1280, 800], [800, 600]]) {
     }
   });
 }
+
+test('the gripper: fixed and mimic joints are marked, a continuous joint has no position limit', async () => {
+  const { page, errors } = await openPage(browser, `${srv.url}#view=design`, { width: 1280, height: 800 });
+  try {
+    await waitReady(page);
+    await page.setInputFiles('#urdf-files', [path.join(repo, 'tests/fixtures/urdf/gripper_mimic.urdf')]);
+    await page.waitForSelector('.d-tree .t-ask', { state: 'visible', timeout: 10000 });
+    assert.match(await page.textContent('.d-tree .t-ask'), /tree with 2 end links \(pad, tip_link\)/);
+    const rows = await page.$$eval('.d-tree .t-link', (rs) => Object.fromEntries(rs.map((r) => [r.dataset.link,
+      { text: r.querySelector('.t-info').textContent, fixed: r.classList.contains('fixed'), mimic: r.classList.contains('mimic') }])));
+    assert.deepEqual(Object.keys(rows), ['base', 'palm', 'left', 'tip_link', 'right', 'pad']);
+    assert.equal(rows.palm.text, 'wrist: continuous · no position limit');
+    assert.equal(rows.left.text, 'finger_left: prismatic · 0 … 40 mm');
+    assert.deepEqual([rows.tip_link.text, rows.tip_link.fixed], ['tip: fixed · end link', true]);
+    assert.deepEqual([rows.right.text, rows.right.mimic], ['finger_right: prismatic · 0 … 40 mm · mimics finger_left', true]);
+    assert.deepEqual([rows.pad.text, rows.pad.mimic], ['follower: prismatic · -1000 … 1000 mm · mimics finger_right ×2 · end link', true]);
+    await page.click('.d-tree .t-link[data-link="tip_link"] input');
+    await page.waitForFunction(() => window.__achain.robot === 'gripper' && window.__achain.studio.urdf?.toolLink === 'tip_link');
+    const p = await page.evaluate((text) => {
+      const a = window.__achain;
+      a.setQ([0.3, 0.02]);
+      const m = a.achain.modelFromUrdf(text, { toolLink: 'tip_link' });
+      const core = Array.from(m.fkTool([0.3, 0.02]));
+      m.dispose();
+      return { studio: a.tool, core };
+    }, fs.readFileSync(path.join(repo, 'tests/fixtures/urdf/gripper_mimic.urdf'), 'utf8'));
+    assert.ok(maxDiff(p.studio, p.core) < 1e-12);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
