@@ -154,3 +154,33 @@ test('the gripper: fixed and mimic joints are marked, a continuous joint has no 
     await page.close();
   }
 });
+
+test('<achain-viewer src=…urdf>: a tree asks for the tool-link attribute (no CLI flag); tool-link="right_tool" gives the core\'s FK', async () => {
+  const url = `${srv.url}robots/two_arms.urdf`;
+  const text = fs.readFileSync(FIXTURE, 'utf8');
+  const { page, errors, context } = await openPage(browser, `${srv.url}tutorials/index.html`);
+  try {
+    await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'application/xml', body: text }));
+    await page.setContent(`<!doctype html><html><head><link rel="icon" href="data:,"><script type="module" src="${srv.url}achain-viewer.js"></script></head>
+      <body><achain-viewer id="v" src="${url}" height="240px"></achain-viewer></body></html>`);
+    await page.waitForFunction(() => { const m = document.getElementById('v')?.shadowRoot?.querySelector('.msg'); return m && !m.hidden; }, null, { timeout: 30000 });
+    const msg = await page.evaluate(() => document.getElementById('v').shadowRoot.querySelector('.msg').textContent);
+    assert.match(msg, /two_arms is a tree with 2 end links \(left_tool, right_tool\): choose the tool link with the tool-link attribute/);
+    assert.doesNotMatch(msg, /--tool-link/);
+    await page.evaluate(() => new Promise((resolve) => {
+      const v = document.getElementById('v');
+      v.addEventListener('achain-load', resolve, { once: true });
+      v.setAttribute('tool-link', 'right_tool');
+    }));
+    const p = await page.evaluate(({ q, text }) => {
+      const v = document.getElementById('v');
+      const m = v.achain.modelFromUrdf(text, { toolLink: 'right_tool' });
+      const out = { viewer: Array.from(v.model.fkTool(q)), core: Array.from(m.fkTool(q)), hidden: v.shadowRoot.querySelector('.msg').hidden };
+      m.dispose();
+      return out;
+    }, { q: Q, text });
+    assert.ok(maxDiff(p.viewer, p.core) < 1e-12);
+    assert.equal(p.hidden, true);
+    assert.deepEqual(errors.filter((e) => !/favicon/.test(e)), []);
+  } finally { await context.close(); }
+});
