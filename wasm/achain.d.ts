@@ -188,6 +188,34 @@ export interface ApairStudyRow {
 }
 export interface ApairStudyResult { duration: number; profile: string; rhoIn: number; inchPound: number; rows: ApairStudyRow[]; }
 
+/** A URDF joint as the file gives it (Achain.urdfTree); limits in rad or m (SI), null when absent. */
+export interface UrdfTreeJoint {
+  name: string;
+  type: 'revolute' | 'continuous' | 'prismatic' | 'fixed' | 'floating' | 'planar' | string;
+  limits: { lower: number | null; upper: number | null; velocity: number | null; effort: number | null };
+  /** The joint this one mimics, as written (not composed). */
+  mimic: { joint: string; multiplier: number; offset: number } | null;
+}
+export interface UrdfTreeLink {
+  name: string;
+  /** Index into UrdfTree.links of the parent link; −1 for the root. */
+  parent: number;
+  depth: number;
+  /** The joint whose child this link is; null for the root. */
+  joint: UrdfTreeJoint | null;
+}
+export interface UrdfTree {
+  name: string;
+  root: string;
+  /** Depth-first from the root (first), child joints in document order. */
+  links: UrdfTreeLink[];
+  /** Links with no child joint: the tool candidates, in document order. */
+  leaves: string[];
+  /** The link the file names in <achain:tool link="…"/>, or ''. */
+  toolLink: string;
+  notes: string[];
+}
+
 export class Achain {
   readonly version: string;
   /** IK status names in code order, from the core. */
@@ -198,6 +226,8 @@ export class Achain {
   modelFromJsonString(text: string): Model;
   /** A model from URDF text or its element tree (docs/robot-format.md, URDF); warnings in info.notes. */
   modelFromUrdf(source: string | XmlElementTree, options?: UrdfOptions): Model;
+  /** A URDF's link/joint tree without building a model (what choosing the tool link needs). */
+  urdfTree(source: string | XmlElementTree): UrdfTree;
   /** A built-in name, a JSON text or a description object, or URDF text (options apply to URDF). */
   loadModel(source: string | object, options?: UrdfOptions): Model;
   /** Roll, pitch, yaw (rad) of a row-major 4×4 pose or 3×3 rotation; R = Rz(yaw)·Ry(pitch)·Rx(roll). */

@@ -208,6 +208,16 @@ export class Achain {
     const tree = typeof source === 'string' ? xmlTree(source) : source;
     return new Model(this, this.module.modelFromUrdf(JSON.stringify(tree), toolLink, balanceInertia, keepFixed));
   }
+  /**
+   * A URDF's link/joint tree without building a model (text or its element tree, as modelFromUrdf): {name, root,
+   * links: [{name, parent (index, −1 for the root), depth, joint: null for the root | {name, type, limits: {lower,
+   * upper, velocity, effort} (SI, null: none), mimic: null | {joint, multiplier, offset}}}] depth-first, leaves
+   * (the tool candidates), toolLink (the file's achain:tool, or ''), notes}. Throws as modelFromUrdf on a bad tree.
+   */
+  urdfTree(source) {
+    const tree = typeof source === 'string' ? xmlTree(source) : source;
+    return JSON.parse(this.module.urdfTree(JSON.stringify(tree)));
+  }
   /** Loads a built-in by name, a JSON text, a parsed description object, or URDF text (options as modelFromUrdf). */
   loadModel(source, options = {}) {
     if (looksLikeXml(source)) return this.modelFromUrdf(source, options);

@@ -1,4 +1,6 @@
 // Embind surface for models and forward kinematics (mirrors core/model, core/io, core/fk, core/apair).
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include <achain/dynamics/batch.hpp>
@@ -24,20 +26,46 @@ namespace {
 WasmModel* loadModelJSON(const std::string& text) {
   return guard([&] { return new WasmModel(robotFromJsonString(text)); });
 }
-/// URDF: the element tree built by the page's XML parser, as JSON (xml_tree.hpp), mapped by the core.
+/// The element tree built by the page's XML parser, from its JSON (xml_tree.hpp).
+XmlElement urdfElements(const std::string& tree_json) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(tree_json);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(std::string("(tree): malformed JSON: ") + e.what());
+  }
+  return xmlTreeFromJson(j);
+}
+/// URDF: the element tree built by the page's XML parser, as JSON, mapped by the core.
 WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, bool balance_inertia, bool keep_fixed) {
   return guard([&] {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(tree_json);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw Error(std::string("(tree): malformed JSON: ") + e.what());
-    }
     UrdfOptions o;
     o.tool_link = tool_link;
     o.balance_inertia = balance_inertia;
     o.keep_fixed = keep_fixed;
-    return new WasmModel(modelFromUrdf(xmlTreeFromJson(j), o));
+    return new WasmModel(modelFromUrdf(urdfElements(tree_json), o));
+  });
+}
+/// A URDF's link/joint tree (urdfTree) as JSON; limits that are absent (±inf) are null.
+std::string urdfTreeJSON(const std::string& tree_json) {
+  return guard([&] {
+    const UrdfTree t = urdfTree(urdfElements(tree_json));
+    auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    nlohmann::json links = nlohmann::json::array();
+    for (const UrdfTreeLink& l : t.links) {
+      nlohmann::json joint = nullptr;
+      if (l.parent >= 0) {
+        const UrdfTreeJoint& j = l.joint;
+        joint = {{"name", j.name}, {"type", j.type},
+                 {"limits", {{"lower", finite(j.limits.lower)}, {"upper", finite(j.limits.upper)},
+                             {"velocity", finite(j.limits.velocity)}, {"effort", finite(j.limits.effort)}}},
+                 {"mimic", j.mimic.empty() ? nlohmann::json(nullptr)
+                                           : nlohmann::json{{"joint", j.mimic}, {"multiplier", j.mimic_multiplier}, {"offset", j.mimic_offset}}}};
+      }
+      links.push_back({{"name", l.name}, {"parent", l.parent}, {"depth", l.depth}, {"joint", joint}});
+    }
+    return nlohmann::json{{"name", t.name}, {"root", t.root}, {"links", links}, {"leaves", t.leaves},
+                          {"toolLink", t.tool_link}, {"notes", t.notes}}.dump();
   });
 }
 WasmModel* loadBuiltin(const std::string& name) {
@@ -309,6 +337,7 @@ EMSCRIPTEN_BINDINGS(achain_model) {
   function("modelFromJsonString", &loadModelJSON, allow_raw_pointers());
   function("builtinModel", &loadBuiltin, allow_raw_pointers());
   function("modelFromUrdf", &loadUrdf, allow_raw_pointers());
+  function("urdfTree", &urdfTreeJSON);
   function("builtinRobots", &builtinRobotsJSON);
   function("builtinRobotFile", &builtinRobotFile);
   function("version", &version);

@@ -16,6 +16,7 @@ export class Studio extends EventTarget {
     this.units = makeUnits('deg', 'mm');
     this.model = null;
     this.modelSource = null; // built-in name, or null for a custom (JSON) model
+    this.urdf = null; // the URDF the model came from, with its tree (ui/fileDrop.js openUrdfText), or pending a tool link
     this.q = new Float64Array(0);
     this.viewport = new Viewport(els.viewport, { preserveDrawingBuffer: true });
     this.chain = new ChainView();
@@ -70,9 +71,12 @@ export class Studio extends EventTarget {
   }
 
   // ---------------------------------------------------------------- model and configuration
-  /** Loads a built-in by name, or a JSON description (text or object). Throws the core's error. */
-  setModel(source, q) {
-    const model = this.achain.loadModel(source);
+  /**
+   * Loads a built-in by name, a JSON description (text or object) or URDF text (options: loadModel's, e.g.
+   * {toolLink}). Throws the core's error.
+   */
+  setModel(source, q, options = {}) {
+    const model = this.achain.loadModel(source, options);
     // a built-in's name; null for a JSON description or URDF text
     this.modelSource = typeof source === 'string' && !/^[{<]/.test(source.trimStart()) ? source : null;
     this._adoptModel(model, q);
@@ -100,6 +104,7 @@ export class Studio extends EventTarget {
   _adoptModel(model, q, { keepCamera = false } = {}) {
     const old = this.model;
     this.model = model;
+    this.urdf = null; // a URDF load sets it again once its model is adopted (openUrdfText)
     // the warnings belong to the model shown: its sources (limits, singularities, meshes, …) set them again
     this._warnSources.clear();
     if (!this.editing) this.els.warnings.open = false;

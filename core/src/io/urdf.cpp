@@ -202,6 +202,29 @@ struct Reader {
     return I;
   }
 
+  /// A moving joint's <limit>: position limits (none for continuous, nor when lower and upper are both
+  /// absent), velocity and effort (0: none), in SI.
+  void limitsOf(const XmlElement& c, const std::string& type, JointLimits& L) {
+    const bool cont = type == "continuous";
+    if (cont && (c.attribute("lower") || c.attribute("upper")))
+      warn(c, "a continuous joint has no position limits; lower/upper ignored");
+    if (!cont && !c.attribute("lower") && !c.attribute("upper")) {
+      // URDF's default is lower = upper = 0, a locked joint; files that give only effort/velocity (urdf-loaders'
+      // TriATHLETE) mean no position limit, and a range [0, 0] is one MuJoCo refuses.
+      warn(c, "no lower or upper: read as no position limit (URDF's default 0, 0 would lock the joint)");
+    } else if (!cont) {
+      L.lower = number(c, "lower", 0);  // URDF: default 0
+      L.upper = number(c, "upper", 0);
+      if (L.lower > L.upper) fail(c, "lower (" + numberText(L.lower) + ") exceeds upper (" + numberText(L.upper) + ")");
+    }
+    for (const char* key : {"velocity", "effort"}) {
+      const double v = number(c, key, 0);
+      if (v < 0) fail(c, std::string("attribute ") + key + " must be ≥ 0 (got " + numberText(v) + ")");
+      if (v == 0 && c.attribute(key)) warn(c, std::string(key) + "=\"0\" read as no " + key + " limit");
+      if (v > 0) (std::string(key) == "velocity" ? L.velocity : L.effort) = v;
+    }
+  }
+
   void geometryOf(const XmlElement& v, int link, bool collision) {
     Geometry G;
     G.link = link;
@@ -308,12 +331,35 @@ void fuseFixedJoints(Reader& r) {
                     " merged into their parent links (inertials added, geometry and tool moved); keep them with the keep-fixed option");
 }
 
-}  // namespace
+/// The document's named elements and its link/joint tree, as both the model reader and urdfTree see it.
+struct Doc {
+  std::vector<const XmlElement*> links, joints;
+  std::map<std::string, int> link_index, joint_index;
+  std::string tool_from_file;  ///< <achain:tool link="…"/>, or empty
+  const XmlElement* tool_el = nullptr;
+  std::vector<int> joint_parent, joint_child;  ///< each joint's parent and child link
+  std::vector<int> child_of;                   ///< the joint whose child each link is (−1: the root)
+  int root = -1;
+  std::vector<int> order;        ///< joints depth-first from the root, in document order
+  std::vector<int> model_index;  ///< each joint's place in `order`
 
-Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
+  /// Links without child joints (the root excepted), in document order.
+  std::vector<int> leaves() const {
+    std::vector<int> out;
+    std::vector<char> has_child(links.size(), 0);
+    for (size_t k = 0; k < joints.size(); ++k) has_child[joint_parent[k]] = 1;
+    for (size_t l = 0; l < links.size(); ++l)
+      if (!has_child[l] && child_of[l] >= 0) out.push_back(int(l));
+    return out;
+  }
+};
+
+/// Pass 1 (links, joints, robot-level materials, achain:gravity and achain:tool; the model's name) and the
+/// tree: one root, every joint reachable, joints ordered depth-first. Errors name the element and line.
+Doc readDoc(const XmlElement& robot, Reader& r) {
   if (robot.name != "robot") fail(robot, "the root element must be <robot>");
-  Reader r{opt, Model{}, {}, {}};
   Model& m = r.m;
+  Doc d;
   r.collectNamespaces(robot);
   if (const std::string* n = robot.attribute("name")) m.name = *n;
   if (m.name.empty()) r.warn(robot, "no name attribute; the model is named 'urdf'");
@@ -321,10 +367,10 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
   m.description = "Imported from URDF";
 
   // ---- pass 1: named elements ----
-  std::vector<const XmlElement*> links, joints;
-  std::map<std::string, int> link_index, joint_index;
-  std::string tool_from_file;
-  const XmlElement* tool_el = nullptr;
+  auto& links = d.links;
+  auto& joints = d.joints;
+  auto& link_index = d.link_index;
+  auto& joint_index = d.joint_index;
   for (const XmlElement& c : robot.children) {
     if (c.name == "link") {
       const std::string n = requiredName(c);
@@ -346,8 +392,8 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
     } else if (r.isAchain(c, "tool")) {  // achain extension: the tool's link when no option names one
       const std::string* l = c.attribute("link");
       if (!l || l->empty()) fail(c, "missing attribute link");
-      tool_from_file = *l;
-      tool_el = &c;
+      d.tool_from_file = *l;
+      d.tool_el = &c;
     } else if (c.name == "transmission" || c.name == "gazebo") {
       r.warn(c, "not used by achain (actuation and simulator settings); ignored");
     } else {
@@ -358,8 +404,12 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
   if (joints.empty()) fail(robot, "no <joint>: a model needs at least one joint");
 
   // ---- the tree: parent/child by link name ----
-  std::vector<int> joint_parent(joints.size()), joint_child(joints.size());
-  std::vector<int> child_of(links.size(), -1);  // joint whose child each link is
+  auto& joint_parent = d.joint_parent;
+  auto& joint_child = d.joint_child;
+  auto& child_of = d.child_of;
+  joint_parent.assign(joints.size(), -1);
+  joint_child.assign(joints.size(), -1);
+  child_of.assign(links.size(), -1);  // joint whose child each link is
   for (size_t k = 0; k < joints.size(); ++k) {
     const XmlElement& J = *joints[k];
     for (const char* which : {"parent", "child"}) {
@@ -387,8 +437,10 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
     fail(*links[roots[1]], "more than one root link (" + names + "): the links do not form one tree");
   }
   // Depth-first order from the root, joints in document order (a serial chain stays parent = i−1).
-  std::vector<int> order;
-  std::vector<int> model_index(joints.size(), -1);
+  d.root = roots[0];
+  auto& order = d.order;
+  auto& model_index = d.model_index;
+  model_index.assign(joints.size(), -1);
   {
     std::vector<int> stack;
     auto push_children = [&](int link) {
@@ -406,6 +458,25 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
   }
   for (size_t k = 0; k < joints.size(); ++k)
     if (model_index[k] < 0) fail(*joints[k], "not reachable from the root link: the joints form a cycle");
+  return d;
+}
+
+}  // namespace
+
+Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
+  Reader r{opt, Model{}, {}, {}};
+  Model& m = r.m;
+  const Doc d = readDoc(robot, r);
+  const auto& links = d.links;
+  const auto& joints = d.joints;
+  const auto& link_index = d.link_index;
+  const auto& joint_index = d.joint_index;
+  const auto& joint_parent = d.joint_parent;
+  const auto& joint_child = d.joint_child;
+  const auto& child_of = d.child_of;
+  const auto& order = d.order;
+  const auto& model_index = d.model_index;
+  const std::vector<int> roots{d.root};
 
   // ---- links: inertials (the root link's is not carried by any joint) ----
   std::vector<LinkInfo> info(links.size());
@@ -457,25 +528,7 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
         if (!moving) r.warn(c, "a " + *type + " joint has no axis; ignored");
       } else if (c.name == "limit") {
         if (!moving) { r.warn(c, "a " + *type + " joint has no limits; ignored"); continue; }
-        JointLimits& L = j.limits;
-        const bool cont = *type == "continuous";
-        if (cont && (c.attribute("lower") || c.attribute("upper")))
-          r.warn(c, "a continuous joint has no position limits; lower/upper ignored");
-        if (!cont && !c.attribute("lower") && !c.attribute("upper")) {
-          // URDF's default is lower = upper = 0, a locked joint; files that give only effort/velocity (urdf-loaders'
-          // TriATHLETE) mean no position limit, and a range [0, 0] is one MuJoCo refuses.
-          r.warn(c, "no lower or upper: read as no position limit (URDF's default 0, 0 would lock the joint)");
-        } else if (!cont) {
-          L.lower = number(c, "lower", 0);  // URDF: default 0
-          L.upper = number(c, "upper", 0);
-          if (L.lower > L.upper) fail(c, "lower (" + numberText(L.lower) + ") exceeds upper (" + numberText(L.upper) + ")");
-        }
-        for (const char* key : {"velocity", "effort"}) {
-          const double v = number(c, key, 0);
-          if (v < 0) fail(c, std::string("attribute ") + key + " must be ≥ 0 (got " + numberText(v) + ")");
-          if (v == 0 && c.attribute(key)) r.warn(c, std::string(key) + "=\"0\" read as no " + key + " limit");
-          if (v > 0) (std::string(key) == "velocity" ? L.velocity : L.effort) = v;
-        }
+        r.limitsOf(c, *type, j.limits);
       } else if (c.name == "mimic") {
         if (!moving) { r.warn(c, "a " + *type + " joint cannot mimic; ignored"); continue; }
         const std::string* t = c.attribute("joint");
@@ -562,10 +615,10 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
     r.warn(*links[roots[0]], "inertial of the root link not used (the base is fixed)");
 
   // ---- tool ----
-  if (opt.tool_link.empty() && tool_el) {
-    auto it = link_index.find(tool_from_file);
-    if (it == link_index.end()) fail(*tool_el, "no link is named " + quoteInput(tool_from_file));
-    if (child_of[it->second] < 0) fail(*tool_el, quoteInput(tool_from_file) + " is the root link (the base); choose a moving link");
+  if (opt.tool_link.empty() && d.tool_el) {
+    auto it = link_index.find(d.tool_from_file);
+    if (it == link_index.end()) fail(*d.tool_el, "no link is named " + quoteInput(d.tool_from_file));
+    if (child_of[it->second] < 0) fail(*d.tool_el, quoteInput(d.tool_from_file) + " is the root link (the base); choose a moving link");
     m.tool_link = model_index[child_of[it->second]];
   } else if (!opt.tool_link.empty()) {
     auto it = link_index.find(opt.tool_link);
@@ -573,11 +626,7 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
     if (child_of[it->second] < 0) throw Error("tool link: " + quoteInput(opt.tool_link) + " is the root link (the base); choose a moving link");
     m.tool_link = model_index[child_of[it->second]];
   } else {
-    std::vector<int> leaves;
-    std::vector<char> has_child(links.size(), 0);
-    for (size_t k = 0; k < joints.size(); ++k) has_child[joint_parent[k]] = 1;
-    for (size_t l = 0; l < links.size(); ++l)
-      if (!has_child[l] && child_of[l] >= 0) leaves.push_back(int(l));
+    const std::vector<int> leaves = d.leaves();
     if (leaves.size() != 1) {
       std::string names;
       for (int l : leaves) names += (names.empty() ? "" : ", ") + quoteInput(requiredName(*links[l]));
@@ -596,6 +645,48 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
   }
   return m;
 }
+
+UrdfTree urdfTree(const XmlElement& robot) {
+  const UrdfOptions opt;
+  Reader r{opt, Model{}, {}, {}};
+  const Doc d = readDoc(robot, r);
+  UrdfTree t;
+  t.name = r.m.name;
+  t.root = requiredName(*d.links[d.root]);
+  t.tool_link = d.tool_from_file;
+  for (int l : d.leaves()) t.leaves.push_back(requiredName(*d.links[l]));
+  std::vector<int> at(d.links.size(), -1);  // each link's index in t.links
+  at[d.root] = 0;
+  t.links.push_back({t.root, -1, 0, {}});
+  for (int k : d.order) {  // depth-first: a joint's parent link is listed before it
+    const XmlElement& J = *d.joints[k];
+    UrdfTreeLink L;
+    L.name = requiredName(*d.links[d.joint_child[k]]);
+    L.parent = at[d.joint_parent[k]];
+    L.depth = t.links[L.parent].depth + 1;
+    L.joint.name = requiredName(J);
+    const std::string* type = J.attribute("type");
+    if (!type) fail(J, "missing attribute type");
+    L.joint.type = *type;
+    const bool moving = *type == "revolute" || *type == "continuous" || *type == "prismatic";
+    if (moving)
+      for (const XmlElement& c : J.children)
+        if (c.name == "limit") r.limitsOf(c, *type, L.joint.limits);
+        else if (c.name == "mimic") {
+          const std::string* m = c.attribute("joint");
+          if (!m || m->empty()) fail(c, "missing attribute joint");
+          L.joint.mimic = *m;
+          L.joint.mimic_multiplier = number(c, "multiplier", 1);
+          L.joint.mimic_offset = number(c, "offset", 0);
+        }
+    at[d.joint_child[k]] = int(t.links.size());
+    t.links.push_back(L);
+  }
+  t.notes = r.m.notes;
+  return t;
+}
+
+UrdfTree urdfTreeString(const std::string& text) { return urdfTree(parseXml(text)); }
 
 Model modelFromUrdfString(const std::string& text, const UrdfOptions& options) {
   return modelFromUrdf(parseXml(text), options);

@@ -244,6 +244,69 @@ TEST_CASE("a tree with two tools: the tool is chosen by link name, FK follows or
   CHECK(tau.dot(qd) == Approx((energy(h) - energy(-h)) / (2 * h)).epsilon(1e-7));
 }
 
+TEST_CASE("urdfTree describes the links and joints of a URDF without building a model", "[io][urdf][tree]") {
+  const UrdfTree t = urdfTreeString(fixture("tree_two_tools.urdf"));
+  CHECK(t.name == "two_arms");
+  CHECK(t.root == "torso");
+  CHECK(t.leaves == std::vector<std::string>{"left_tool", "right_tool"});
+  CHECK(t.tool_link.empty());
+  REQUIRE(t.links.size() == 6);
+  const std::vector<std::string> names{"torso", "chest", "left_upper", "left_tool", "right_upper", "right_tool"};
+  const std::vector<int> parents{-1, 0, 1, 2, 1, 4}, depths{0, 1, 2, 3, 2, 3};
+  for (size_t i = 0; i < names.size(); ++i) {
+    CAPTURE(i);
+    CHECK(t.links[i].name == names[i]);
+    CHECK(t.links[i].parent == parents[i]);
+    CHECK(t.links[i].depth == depths[i]);
+  }
+  CHECK(t.links[0].joint.name.empty());
+  CHECK(t.links[1].joint.name == "waist");
+  CHECK(t.links[1].joint.type == "revolute");
+  CHECK(t.links[1].joint.limits.lower == -3);
+  CHECK(t.links[1].joint.limits.upper == 3);
+  CHECK(t.links[1].joint.limits.velocity == 1);
+  CHECK(t.links[1].joint.limits.effort == 50);
+  const UrdfTreeJoint& slide = t.links[5].joint;
+  CHECK(slide.name == "right_slide");
+  CHECK(slide.type == "prismatic");
+  CHECK(slide.limits.lower == 0);
+  CHECK(slide.limits.upper == 0.2);
+  CHECK(slide.limits.velocity == 0.5);
+  CHECK(slide.limits.effort == 100);
+  CHECK(slide.mimic.empty());
+
+  const UrdfTree g = urdfTreeString(fixture("gripper_mimic.urdf"));
+  CHECK(g.root == "base");
+  CHECK(g.leaves == std::vector<std::string>{"pad", "tip_link"});
+  std::vector<std::string> order;
+  for (const UrdfTreeLink& l : g.links) order.push_back(l.name + "/" + l.joint.name + "/" + l.joint.type);
+  CHECK(order == std::vector<std::string>{"base//", "palm/wrist/continuous", "left/finger_left/prismatic",
+                                          "tip_link/tip/fixed", "right/finger_right/prismatic", "pad/follower/prismatic"});
+  const UrdfTreeJoint& wrist = g.links[1].joint;  // continuous: no position limits, velocity and effort kept
+  CHECK(std::isinf(wrist.limits.lower));
+  CHECK(std::isinf(wrist.limits.upper));
+  CHECK(wrist.limits.velocity == 2);
+  CHECK(wrist.limits.effort == 5);
+  CHECK(g.links[3].parent == 2);  // tip_link hangs on the left finger
+  CHECK(std::isinf(g.links[3].joint.limits.upper));
+  CHECK(g.links[4].joint.mimic == "finger_left");
+  CHECK(g.links[4].joint.mimic_multiplier == 1);
+  CHECK(g.links[5].joint.mimic == "finger_right");  // as written, not composed to finger_left
+  CHECK(g.links[5].joint.mimic_multiplier == 2);
+  CHECK(g.links[5].joint.mimic_offset == 0.01);
+  CHECK(g.links[5].joint.limits.lower == -1);
+
+  // The file's own tool (achain:tool), the reader's errors, and the warnings met on the way
+  std::string text = fixture("tree_two_tools.urdf");
+  text.replace(text.find("<robot name=\"two_arms\">"), 22,
+               "<robot name=\"two_arms\" xmlns:achain=\"urn:achain:urdf\"><achain:tool link=\"right_tool\"/>");
+  CHECK(urdfTreeString(text).tool_link == "right_tool");
+  CHECK_THROWS_WITH(urdfTreeString(fixture("cycle.urdf")), Catch::Matchers::Contains("cycle"));
+  CHECK_THROWS_WITH(urdfTreeString(fixture("missing_parent.urdf")), Catch::Matchers::Contains("is not defined"));
+  const UrdfTree p = urdfTreeString(fixture("puma560.urdf"));
+  CHECK(p.leaves.size() == 1);
+}
+
 TEST_CASE("the A-pair extension: a revolute joint with <achain:apair> is an A-pair, the R-twin elsewhere", "[io][urdf]") {
   const Model m = loadFixture("apair.urdf");
   REQUIRE(m.njoints() == 1);

@@ -31,6 +31,11 @@ export async function usage(): Promise<number> {
   const urdf: Model = achain.modelFromUrdf('<robot name="r"/>', { toolLink: 'tool0', balanceInertia: true, keepFixed: true });
   const urdfTree: Model = achain.modelFromUrdf({ name: 'robot', line: 1, attributes: [['name', 'r']], children: [] });
   const urdfLoaded: Model = achain.loadModel('<robot name="r"/>', { toolLink: 'tool0' });
+  const tree = achain.urdfTree('<robot name="r"/>');
+  const treeLeaf: string = tree.leaves[0] + tree.root + tree.toolLink + tree.links[0].name;
+  const treeLimit: number | null = tree.links[1].joint?.limits.upper ?? null;
+  const treeMimic: string | undefined = tree.links[1].joint?.mimic?.joint;
+  const treeDepth: number = tree.links[1].depth + tree.links[1].parent;
   const shapes: GeometryInfo[] = urdf.info.geometry;
   const shapeKind: 'box' | 'cylinder' | 'sphere' | 'mesh' = shapes[0].shape;
   const meshColor: [number, number, number, number] | null = shapes[0].rgba;

@@ -6,7 +6,9 @@
 //
 // Attributes (all observed):
 //   robot     built-in name (default prototype-4a); another robot starts at its home pose unless q is set with it
-//   src       URL of a JSON robot description (instead of robot); a file that cannot be fetched is said so (status, URL)
+//   src       URL of a JSON robot description or a URDF (instead of robot); a file that cannot be fetched is said so (status, URL)
+//   tool-link a URDF's tool link by name (default: the file's achain:tool, else its single end link; a tree with
+//             several end links and neither says so, listing them)
 //   q         joint values, comma separated, angles in `units`, lengths in metres; outside the limits: a warning
 //   units     deg (default) | rad
 //   controls  show joint sliders          gizmo     drag the tool (the core's IK follows)
@@ -20,6 +22,7 @@
 // Properties: q (Float64Array, SI; settable), model, achain; methods setQ(q), dispose().
 import * as THREE from 'three';
 import { loadAchain } from '../../../wasm/achain.mjs';
+import { looksLikeXml } from '../../../wasm/js/xml.mjs';
 import { Viewport } from '../three/Viewport.js';
 import { ChainView } from '../three/ChainView.js';
 import { DragIk } from '../three/DragIk.js';
@@ -60,7 +63,7 @@ const CSS = `
 
 
 export class AchainViewer extends HTMLElement {
-  static get observedAttributes() { return ['robot', 'src', 'q', 'units', 'controls', 'gizmo', 'readout', 'frames', 'twin', 'height', 'animate']; }
+  static get observedAttributes() { return ['robot', 'src', 'tool-link', 'q', 'units', 'controls', 'gizmo', 'readout', 'frames', 'twin', 'height', 'animate']; }
 
   constructor() {
     super();
@@ -118,7 +121,7 @@ export class AchainViewer extends HTMLElement {
 
   attributeChangedCallback(name, oldV, newV) {
     if (!this.viewport || oldV === newV) return;
-    if (name === 'robot' || name === 'src') {
+    if (name === 'robot' || name === 'src' || name === 'tool-link') {
       // q set in the same task as the robot (before or after it) is that robot's q; otherwise the old robot's q
       // means nothing for the new one (issue 32: a stanford arm given the puma's q slid its P joint to -60 m)
       this._qWithRobot = this._qJustSet;
@@ -171,7 +174,14 @@ export class AchainViewer extends HTMLElement {
       const takeQ = !this.model || this._qWithRobot;
       this._qWithRobot = false;
       this.achain = achain;
-      const model = achain.loadModel(source);
+      const toolLink = this.getAttribute('tool-link') || '';
+      if (!toolLink && looksLikeXml(source)) { // a tree needs its tool named: say so in the component's terms
+        const tree = achain.urdfTree(source);
+        if (!tree.toolLink && tree.leaves.length > 1) {
+          throw new Error(`${tree.name} is a tree with ${tree.leaves.length} end links (${tree.leaves.join(', ')}): choose the tool link with the tool-link attribute`);
+        }
+      }
+      const model = achain.loadModel(source, { toolLink });
       this.model?.dispose();
       this.model = model;
       this._els.msg.hidden = true;

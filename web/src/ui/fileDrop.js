@@ -73,27 +73,57 @@ export async function loadUrdfFiles(studio, visuals, dropped) {
     return;
   }
   const main = urdfs[0];
-  const text = await main.file.text();
+  const extra = urdfs.length > 1 ? ` (${urdfs.length} URDF files dropped: loaded the first, ${main.path})` : '';
+  await openUrdfText(studio, visuals, { path: main.path, text: await main.file.text(), list, extra });
+}
+
+/**
+ * Loads URDF text with the files its meshes come from, the tool on `toolLink` ('' = the link the file names in
+ * achain:tool, else its single end link). The core's tree (achain.urdfTree) is kept as studio.urdf = {path,
+ * text, tree, toolLink, model, pending, reload(toolLink)} for the Design view's tree panel, whose pick calls
+ * reload. A tree with several end links and no tool named is not loaded: studio.urdf is pending, the Design
+ * view is shown and its tree panel asks for the tool link (event 'urdf'). Reports on the status line.
+ */
+export async function openUrdfText(studio, visuals, src, toolLink = '') {
+  const { path, text, list } = src;
+  let tree;
+  try {
+    tree = studio.achain.urdfTree(text);
+  } catch (e) {
+    studio.status(`${path}: ${e.message}`, true);
+    return;
+  }
+  const tool = toolLink || tree.toolLink || (tree.leaves.length === 1 ? tree.leaves[0] : '');
+  const reload = (link) => openUrdfText(studio, visuals, src, link);
+  if (!tool) {
+    studio.urdf = { path, text, tree, toolLink: '', model: null, pending: true, reload };
+    studio.dispatchEvent(new CustomEvent('urdf', { detail: studio.urdf }));
+    studio.showView('design');
+    studio.status(`${path}: ${tree.name} is a tree with ${tree.leaves.length} end links: choose the tool link in the Design view`);
+    return;
+  }
   const previous = visuals.files;
   visuals.setFiles(list.map((f) => [f.path, f.file]));
   let model;
   try {
-    model = studio.setModel(text);
+    model = studio.setModel(text, undefined, { toolLink });
   } catch (e) {
     visuals.setFiles(previous);
-    studio.status(`${main.path}: ${e.message}`, true);
+    studio.status(`${path}: ${e.message}`, true);
     return;
   }
+  studio.urdf = { path, text, tree, toolLink: tool, model, pending: false, reload };
+  studio.dispatchEvent(new CustomEvent('urdf', { detail: studio.urdf }));
   const notes = model.info.notes.filter((n) => /warning/i.test(n));
-  studio.setWarnings('urdf', notes.map((n) => ({ text: `${main.path}: ${n}`, level: 'warn' })));
+  studio.setWarnings('urdf', notes.map((n) => ({ text: `${path}: ${n}`, level: 'warn' })));
   // the URDF's warnings belong to this model: another robot clears them
   const clear = (e) => { if (e.detail !== model) { studio.setWarnings('urdf', []); studio.removeEventListener('model', clear); } };
   studio.addEventListener('model', clear);
   await visuals.ready;
   const s = visuals.stats();
-  const extra = urdfs.length > 1 ? ` (${urdfs.length} URDF files dropped: loaded the first, ${main.path})` : '';
-  studio.status(`${model.name} from ${main.path}: ${model.dof} joints, ${s.meshes} mesh parts, ${s.primitives} shapes`
-    + `${s.missing.length ? `, ${s.missing.length} missing` : ''}${s.broken.length ? `, ${s.broken.length} broken` : ''}${extra}`, s.broken.length > 0);
+  const toolText = tree.leaves.length > 1 ? `, tool link ${tool}` : '';
+  studio.status(`${model.name} from ${path}: ${model.dof} joints${toolText}, ${s.meshes} mesh parts, ${s.primitives} shapes`
+    + `${s.missing.length ? `, ${s.missing.length} missing` : ''}${s.broken.length ? `, ${s.broken.length} broken` : ''}${src.extra ?? ''}`, s.broken.length > 0);
 }
 
 /**

@@ -4,6 +4,7 @@
 // JSON import/export, start from a built-in or from scratch.
 import { DEG, INCH, fmt } from '../lib/units.js';
 import { downloadText, exportModel } from '../ui/exportModel.js';
+import { renderTree, treeOfModel } from '../ui/TreePanel.js';
 
 const KINDS = ['R', 'P', 'H', 'A'];
 const DEFAULT_LEG = 6 * INCH; // the prototype's leg length
@@ -33,6 +34,8 @@ export class DesignView {
         <button type="button" class="d-fit" title="frame the camera on what is shown: the arm at its pose, ghosts, the workspace cloud (key V)">Fit view</button>
       </div>
       <div class="d-error error-box" hidden></div>
+      <h3>Links and tool</h3>
+      <div class="d-tree" data-testid="tree-panel"></div>
       <div class="d-joints"></div>
       <h3>Loop</h3>
       <div class="d-loop"></div>
@@ -87,6 +90,35 @@ export class DesignView {
       this.render();
     });
     studio.addEventListener('units', () => this.render());
+    studio.addEventListener('urdf', () => {
+      this.renderTree();
+      if (studio.urdf?.pending) this.$('.d-tree').scrollIntoView({ block: 'nearest' });
+    });
+  }
+
+  /**
+   * The tree panel: a URDF's links (its own tree, from the core) or the model's; picking a link reloads the
+   * URDF with that tool link, or sets a description's tool.link. A URDF waiting for its tool asks for it.
+   */
+  renderTree() {
+    const studio = this.studio;
+    const box = this.$('.d-tree');
+    const u = studio.urdf;
+    const pickUrdf = (link) => u.reload(link).catch((e) => studio.status(e.message, true));
+    if (u?.pending) {
+      renderTree(box, u.tree, {
+        units: studio.units, tool: '', onPick: pickUrdf,
+        sentence: `${u.path}: this robot is a tree with ${u.tree.leaves.length} end links (${u.tree.leaves.join(', ')}): choose the tool link.`,
+      });
+    } else if (u && u.model === studio.model) {
+      renderTree(box, u.tree, { units: studio.units, tool: u.toolLink, onPick: pickUrdf });
+    } else if (studio.model) {
+      const t = treeOfModel(studio.model);
+      renderTree(box, t, {
+        units: studio.units, tool: t.toolLink,
+        onPick: (name) => this.edit((d) => { d.tool = { ...d.tool, link: t.links.find((l) => l.name === name).index }; }),
+      });
+    }
   }
 
   activate() { this.render(); }
@@ -275,6 +307,7 @@ export class DesignView {
     this.$('.d-conv').value = this.doc.convention ?? 'standard';
     this.$('.d-undo').disabled = !this.undoStack.length;
     this.$('.d-redo').disabled = !this.redoStack.length;
+    this.renderTree();
     const info = this.studio.model?.joints ?? [];
     const box = this.$('.d-joints');
     const focusKey = document.activeElement?.dataset?.field ? `${document.activeElement.dataset.joint}:${document.activeElement.dataset.field}` : null;

@@ -35,6 +35,40 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& options = {});
 /// parseXml + modelFromUrdf (native builds).
 Model modelFromUrdfString(const std::string& text, const UrdfOptions& options = {});
 
+/// A joint of a URDF as the file gives it (urdfTree).
+struct UrdfTreeJoint {
+  std::string name;
+  std::string type;    ///< revolute, continuous, prismatic, fixed, floating or planar
+  JointLimits limits;  ///< of a moving joint: lower/upper in rad or m, velocity, effort (±inf: none); acceleration unused
+  std::string mimic;   ///< the joint this one mimics (as written, not composed), or empty
+  double mimic_multiplier = 1, mimic_offset = 0;
+};
+
+/// A link of a URDF and the joint whose child it is.
+struct UrdfTreeLink {
+  std::string name;
+  int parent = -1;      ///< index into UrdfTree::links of the parent link (−1: the root)
+  int depth = 0;        ///< 0 for the root
+  UrdfTreeJoint joint;  ///< the parent joint (empty name for the root)
+};
+
+/// The link/joint tree of a URDF, without building a Model: what a user needs to choose the tool link.
+struct UrdfTree {
+  std::string name;                 ///< the robot's name attribute
+  std::vector<UrdfTreeLink> links;  ///< depth-first from the root (first), child joints in document order
+  std::string root;                 ///< the root link's name
+  std::vector<std::string> leaves;  ///< links with no child joint (the tool candidates), in document order
+  std::string tool_link;            ///< the link the file names in <achain:tool link="…"/>, or empty
+  std::vector<std::string> notes;   ///< "URDF warning: …" met while reading the tree and the joints' limits
+};
+
+/// Describes a URDF's tree with the reader's own checks (one root, no cycles, links defined, limits valid;
+/// achain::Error naming the element and line otherwise). Inertials and geometry are not read.
+UrdfTree urdfTree(const XmlElement& robot);
+
+/// parseXml + urdfTree (native builds).
+UrdfTree urdfTreeString(const std::string& text);
+
 /// Writes any achain model as URDF: one <link> per joint's link ("<joint name>_link", the base "base_link"),
 /// joints placed by origin/axis (DH constants, the base transform and θ_f, d folded into the origins and
 /// link frames), inertials, limits, mimic, <dynamics> for joint-side friction, the A-pair extension element,
