@@ -464,7 +464,7 @@ Doc readDoc(const XmlElement& robot, Reader& r) {
 }  // namespace
 
 Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
-  Reader r{opt, Model{}, {}, {}};
+  Reader r{opt, Model{}, {}, {}, {}};
   Model& m = r.m;
   const Doc d = readDoc(robot, r);
   const auto& links = d.links;
@@ -648,7 +648,7 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
 
 UrdfTree urdfTree(const XmlElement& robot) {
   const UrdfOptions opt;
-  Reader r{opt, Model{}, {}, {}};
+  Reader r{opt, Model{}, {}, {}, {}};
   const Doc d = readDoc(robot, r);
   UrdfTree t;
   t.name = r.m.name;
@@ -669,16 +669,19 @@ UrdfTree urdfTree(const XmlElement& robot) {
     if (!type) fail(J, "missing attribute type");
     L.joint.type = *type;
     const bool moving = *type == "revolute" || *type == "continuous" || *type == "prismatic";
-    if (moving)
-      for (const XmlElement& c : J.children)
-        if (c.name == "limit") r.limitsOf(c, *type, L.joint.limits);
-        else if (c.name == "mimic") {
+    if (moving) {
+      for (const XmlElement& c : J.children) {
+        if (c.name == "limit") {
+          r.limitsOf(c, *type, L.joint.limits);
+        } else if (c.name == "mimic") {
           const std::string* m = c.attribute("joint");
           if (!m || m->empty()) fail(c, "missing attribute joint");
           L.joint.mimic = *m;
           L.joint.mimic_multiplier = number(c, "multiplier", 1);
           L.joint.mimic_offset = number(c, "offset", 0);
         }
+      }
+    }
     at[d.joint_child[k]] = int(t.links.size());
     t.links.push_back(L);
   }
