@@ -331,6 +331,15 @@ void fuseFixedJoints(Reader& r) {
                     " merged into their parent links (inertials added, geometry and tool moved); keep them with the keep-fixed option");
 }
 
+/// A <mimic>: the leading joint's name (required), with its multiplier (default 1) and offset (default 0).
+std::string mimicOf(const XmlElement& c, double& multiplier, double& offset) {
+  const std::string* t = c.attribute("joint");
+  if (!t || t->empty()) fail(c, "missing attribute joint");
+  multiplier = number(c, "multiplier", 1);
+  offset = number(c, "offset", 0);
+  return *t;
+}
+
 /// The document's named elements and its link/joint tree, as both the model reader and urdfTree see it.
 struct Doc {
   std::vector<const XmlElement*> links, joints;
@@ -476,7 +485,6 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
   const auto& child_of = d.child_of;
   const auto& order = d.order;
   const auto& model_index = d.model_index;
-  const std::vector<int> roots{d.root};
 
   // ---- links: inertials (the root link's is not carried by any joint) ----
   std::vector<LinkInfo> info(links.size());
@@ -531,12 +539,8 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
         r.limitsOf(c, *type, j.limits);
       } else if (c.name == "mimic") {
         if (!moving) { r.warn(c, "a " + *type + " joint cannot mimic; ignored"); continue; }
-        const std::string* t = c.attribute("joint");
-        if (!t || t->empty()) fail(c, "missing attribute joint");
-        mimic_of[i] = *t;
+        mimic_of[i] = mimicOf(c, j.mimic_multiplier, j.mimic_offset);
         mimic_el[i] = &c;
-        j.mimic_multiplier = number(c, "multiplier", 1);
-        j.mimic_offset = number(c, "offset", 0);
       } else if (c.name == "dynamics") {
         if (!moving) { r.warn(c, "a " + *type + " joint has no dynamics; ignored"); continue; }
         const double damping = number(c, "damping", 0), friction = number(c, "friction", 0);
@@ -611,8 +615,8 @@ Model modelFromUrdf(const XmlElement& robot, const UrdfOptions& opt) {
       else if (c.name != "inertial") r.warn(c, "unknown element in <link>, ignored");
     }
   }
-  if (info[roots[0]].has_inertial && info[roots[0]].inertial.mass > 0)
-    r.warn(*links[roots[0]], "inertial of the root link not used (the base is fixed)");
+  if (info[d.root].has_inertial && info[d.root].inertial.mass > 0)
+    r.warn(*links[d.root], "inertial of the root link not used (the base is fixed)");
 
   // ---- tool ----
   if (opt.tool_link.empty() && d.tool_el) {
@@ -674,11 +678,7 @@ UrdfTree urdfTree(const XmlElement& robot) {
         if (c.name == "limit") {
           r.limitsOf(c, *type, L.joint.limits);
         } else if (c.name == "mimic") {
-          const std::string* m = c.attribute("joint");
-          if (!m || m->empty()) fail(c, "missing attribute joint");
-          L.joint.mimic = *m;
-          L.joint.mimic_multiplier = number(c, "multiplier", 1);
-          L.joint.mimic_offset = number(c, "offset", 0);
+          L.joint.mimic = mimicOf(c, L.joint.mimic_multiplier, L.joint.mimic_offset);
         }
       }
     }
