@@ -108,18 +108,14 @@ Trajectory trajectoryFromJson(const json& j) {
   tr.q = readRows(j, "q", N, n);
   // Rates the file leaves out are differentiated from the samples, never taken as rest: a file without qdd read
   // as zero accelerations gave peak torques a third of the true ones and "within effort" where they were not.
-  if (j.contains("qd")) {
-    tr.qd = readRows(j, "qd", N, n);
-  } else {
-    tr.qd = sampleDerivative(tr.t, tr.q);
-    tr.notes.push_back("qd: not in the file; differentiated from q (second-order finite differences)");
-  }
-  if (j.contains("qdd")) {
-    tr.qdd = readRows(j, "qdd", N, n);
-  } else {
-    tr.qdd = sampleDerivative(tr.t, tr.qd);
-    tr.notes.push_back("qdd: not in the file; differentiated from qd (second-order finite differences)");
-  }
+  auto rate = [&](const char* key, const MatX& of, const char* of_key) -> MatX {
+    if (j.contains(key)) return readRows(j, key, N, n);
+    tr.notes.push_back(std::string(key) + ": not in the file; differentiated from " + of_key +
+                       " (second-order finite differences)");
+    return sampleDerivative(tr.t, of);
+  };
+  tr.qd = rate("qd", tr.q, "q");
+  tr.qdd = rate("qdd", tr.qd, "qd");
   tr.profile = optionalString(j, "profile");
   if (j.contains("breakpoints")) {
     try {
