@@ -116,7 +116,7 @@ RegisterCommand traj_cmd("traj", [](CLI::App& app) {
   static TrajArgs a;
   a.robot.add(sub, JointInputs::Deg);
   sub->add_option("--from", a.from, "Start configuration (comma list; degrees for angular joints with --deg)")->required();
-  sub->add_option("--to", a.to, "Goal configuration (for --cartesian: the goal pose is its FK)");
+  sub->add_option("--to", a.to, "Goal configuration, within the joint limits (for --cartesian: the goal pose is its FK)");
   sub->add_option("--to-xyz", a.to_xyz, "--cartesian: goal tool position x,y,z (m, base frame), start orientation kept");
   sub->add_option("--cartesian", a.cartesian, "Tool path instead of a joint path: line | arc (through IK)");
   sub->add_option("--arc-via", a.arc_via, "--cartesian arc: a point x,y,z (m, base frame) on the circle between start and goal");
@@ -126,7 +126,7 @@ RegisterCommand traj_cmd("traj", [](CLI::App& app) {
   sub->add_option("--angular-accel", a.waccel, "--cartesian: rad/s^2 (default 4)");
   sub->add_option("--knots", a.knots, "--cartesian: IK solutions along the path (default 41; 2 to 10000)");
   sub->add_flag("--full-pose", a.full_pose, "--cartesian: track orientation too (default: only when the robot has >= 6 joints)");
-  sub->add_option("--via", a.via, "Via point(s): repeat the option or separate points with ';'");
+  sub->add_option("--via", a.via, "Via point(s), within the joint limits: repeat the option or separate points with ';'");
   a.profile_opt = sub->add_option("--profile", a.profile, "trapezoid | cubic | quintic | septic | spline (default trapezoid; spline when --via is given without --profile)");
   sub->add_option("--rate", a.rate, "Sampling rate in Hz (default 100); the end point is always sampled");
   sub->add_flag("--sync", a.sync, "Trapezoid: synchronise all joints (common switch times; straight line in joint space)");
