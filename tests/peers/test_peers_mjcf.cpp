@@ -348,7 +348,7 @@ TEST_CASE("MuJoCo loads the export of a URDF with degenerate limits (no lower/up
   const std::string xml = modelToMjcf(m, &warnings);
   CHECK(xml.find("range=\"0 0\"") == std::string::npos);
   bool warned = false;
-  for (const std::string& w : warnings) warned = warned || w.find("joints[1] (j2): its position range [0, 0] is a single value") != std::string::npos;
+  for (const std::string& w : warnings) warned = warned || w.find("joint 2 (j2): its position range [0, 0] is a single value") != std::string::npos;
   CHECK(warned);
   mjModel* mm = loadMjcf(xml);  // REQUIREs that MuJoCo accepts it
   CHECK(mm->njnt == 2);

@@ -36,7 +36,7 @@ describe('MJCF', () => {
     delete d.joints[1].limits.lower;
     delete d.joints[1].limits.upper;
     const m = achain.loadModel(d);
-    assert.throws(() => m.modelToMjcf(), /joints\[1\] \(shoulder\).*finite position range/);
+    assert.throws(() => m.modelToMjcf(), /joint 2 \(shoulder\).*finite position range/);
     m.dispose();
   });
 });

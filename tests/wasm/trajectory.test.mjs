@@ -122,12 +122,15 @@ describe('trajectory (wasm)', () => {
     assert.throws(() => m.planJointPath([60 * D, 60 * D, 60 * D, 60 * D], [300 * D, 300 * D, 40 * D, 300 * D]), { message: "goal: q3 (joint 'elbow') = 40° is outside its limits [60°, 300°]; choose a pose within the limits" });
     assert.throws(() => m.analyzeTrajectory({ t: [0, 0], q: new Float64Array(8), qd: new Float64Array(8), qdd: new Float64Array(8) }), /times must increase/);
     const puma = achain.loadModel('puma560');
-    assert.throws(() => puma.planJointPath(new Float64Array(6), new Float64Array(6).fill(0.5)), /joints\[0\]\.limits\.velocity/);
+    assert.throws(() => puma.planJointPath(new Float64Array(6), new Float64Array(6).fill(0.5)),
+      { message: "q1 (joint 'j1') has no speed limit, and the plan has no duration: give the joint a speed limit (vmax) or the plan a duration" });
+    assert.throws(() => puma.planJointPath(new Float64Array(6), new Float64Array(6).fill(0.5), { vmax: new Float64Array(6).fill(1) }), /^Error: q1 \(joint 'j1'\) has no acceleration limit, .*give the joint an acceleration limit \(amax\)/);
+    assert.throws(() => puma.planJointPath(new Float64Array(6), new Float64Array(6).fill(0.5), { profile: 'quintic' }), /^Error: q1 \(joint 'j1'\) has no speed or acceleration limit, .*give the joint a speed or acceleration limit \(vmax or amax\) or the plan a duration$/);
     puma.dispose();
     m.dispose();
     const f = cliFails('traj', '--robot', 'puma560', '--from', '0,0,0,0,0,0', '--to', '0.5,0.5,0.5,0.5,0.5,0.5');
     assert.equal(f.status, 1);
-    assert.match(f.stderr, /^achain traj: error: joints\[0\]\.limits\.velocity/);
+    assert.match(f.stderr, /^achain traj: error: q1 \(joint 'j1'\) has no speed limit, and the plan has no duration/);
   });
 });
 

@@ -2,6 +2,7 @@
 // MuJoCo's qpos (relative to qpos0 = 0) is achain's q.
 #include <achain/io/mjcf.hpp>
 #include <achain/math/text.hpp>
+#include <achain/model/labels.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
@@ -87,11 +88,10 @@ std::string polycoef(const double* c) {
 std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
   const int n = m.njoints();
   auto warn = [&](const std::string& w) { if (warnings) warnings->push_back(w); };
-  auto where = [&](int i) { return "joints[" + std::to_string(i) + "] (" + m.joints[i].name + ")"; };
   std::set<std::string> bodies, joints;
   for (int i = 0; i < n; ++i) {
     const Joint& j = m.joints[i];
-    const std::string p = where(i);
+    const std::string p = jointLabel(m, i);
     if (j.name.empty()) throw Error(p + ": MJCF needs a joint name");
     if (!bodies.insert(j.name + "_link").second) throw Error(p + ": the body name " + quoteInput(j.name + "_link") + " would be used twice");
     if (!joints.insert(j.name).second) throw Error(p + ": MJCF needs unique joint names");
@@ -132,14 +132,14 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
       if (std::abs(ev[k]) < 1e-15 * std::max(1.0, ev.cwiseAbs().maxCoeff())) ev[k] = 0;
     if (ev[0] + ev[1] < ev[2] * (1 - 1e-12)) {
       balance = true;
-      warn(where(i) + ": the link inertia breaks the triangle inequality, which MuJoCo enforces: the file sets "
+      warn(jointLabel(m, i) + ": the link inertia breaks the triangle inequality, which MuJoCo enforces: the file sets "
                       "<compiler balanceinertia=\"true\"/> (MuJoCo replaces such inertias by the mean principal moment)");
     }
     if (moving[i] && (j.link.mass <= 0 || ev[0] <= 0)) {
       // MuJoCo refuses a massless moving body ("mass and inertia of moving bodies must be larger than mjMINVAL"):
       // its own remedy is a lower bound the compiler applies, so the file loads and the kinematics are exact
       bound = true;
-      warn(where(i) + ": the moving link has zero mass or a singular inertia, which MuJoCo refuses: the file sets <compiler boundmass=\"1e-06\" "
+      warn(jointLabel(m, i) + ": the moving link has zero mass or a singular inertia, which MuJoCo refuses: the file sets <compiler boundmass=\"1e-06\" "
                       "boundinertia=\"1e-09\"/> (MuJoCo raises such links to that mass and inertia; achain's dynamics keep them as given)");
     }
     inertial[i] = "<inertial" + pose(SE3{V, C.act(j.link.com)}, true) + " mass=\"" + g17(j.link.mass) + "\" diaginertia=\"" +
@@ -212,7 +212,7 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
       // MuJoCo needs range[0] < range[1]: a single-value range (a joint locked by its limits) is exported unlimited
       const bool limited = std::isfinite(j.limits.lower) && j.limits.lower < j.limits.upper;
       if (std::isfinite(j.limits.lower) && !limited)
-        warn(where(i) + ": its position range [" + g17(j.limits.lower) + ", " + g17(j.limits.upper) +
+        warn(jointLabel(m, i) + ": its position range [" + g17(j.limits.lower) + ", " + g17(j.limits.upper) +
              "] is a single value, which MuJoCo refuses; exported without a range (limited=\"false\")");
       const std::string range = limited ? " limited=\"true\" range=\"" + g17(j.limits.lower) + " " + g17(j.limits.upper) + "\""
                                         : " limited=\"false\"";
@@ -232,12 +232,12 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
           fit = fitLaw(jm.law, 0, 0);
         } else {
           if (!limited)
-            throw Error(where(i) + ": the " + std::string(toString(j.kind)) +
+            throw Error(jointLabel(m, i) + ": the " + std::string(toString(j.kind)) +
                         " joint's translation is not a polynomial; MJCF's quartic joint coupling needs a finite position range to fit it over");
           fit = fitLaw(jm.law, j.limits.lower, j.limits.upper);
           std::ostringstream w;
           w.precision(3);
-          w << where(i) << ": the translation is MuJoCo's quartic polycoef fitted over [" << j.limits.lower << ", " << j.limits.upper
+          w << jointLabel(m, i) << ": the translation is MuJoCo's quartic polycoef fitted over [" << j.limits.lower << ", " << j.limits.upper
             << "] rad: max error " << fit.max_error << " m";
           warn(w.str());
         }

@@ -2,6 +2,7 @@
 #include <achain/io/urdf.hpp>
 #include <achain/math/decimal.hpp>
 #include <achain/math/text.hpp>
+#include <achain/model/labels.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <cerrno>
@@ -748,7 +749,7 @@ std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
   std::set<std::string> names{"base_link", "tool0"};
   for (int i = 0; i < n; ++i) {
     const Joint& j = m.joints[i];
-    const std::string p = "joints[" + std::to_string(i) + "] (" + j.name + ")";
+    const std::string p = jointLabel(m, i);
     if (j.name.empty()) throw Error(p + ": URDF needs a joint name");
     link[i] = j.name + "_link";
     if (!names.insert(link[i]).second) throw Error(p + ": the link name " + quoteInput(link[i]) + " would be used twice");
@@ -846,7 +847,7 @@ std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
         if (mo.gear_ratio == 1 && mo.rotor_inertia == 0 && mo.coulomb_pos == mo.coulomb_neg && mo.encoder_counts == 0)
           x << "    <dynamics damping=\"" << g17(mo.viscous) << "\" friction=\"" << g17(mo.coulomb_pos) << "\"/>\n";
         else
-          warn("joints[" + std::to_string(i) + "] (" + j.name + "): motor data (rotor inertia, gear ratio, asymmetric friction, encoder) is not written");
+          warn(jointLabel(m, i) + ": motor data (rotor inertia, gear ratio, asymmetric friction, encoder) is not written");
       }
       if (j.kind == JointKind::A)
         x << "    <achain:apair rho=\"" << g17(j.rho) << "\" leg_mass=\"" << g17(j.leg_mass) << "\" leg_radius=\"" << g17(j.leg_radius) << "\"/>\n";

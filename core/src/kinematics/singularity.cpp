@@ -6,6 +6,7 @@
 #include <limits>
 
 #include <achain/kinematics/jacobian.hpp>
+#include <achain/model/labels.hpp>
 
 namespace achain {
 
@@ -74,13 +75,6 @@ bool isWristPartitioned(const Model& model, const Data& data, double tol) {
   if (lineDistance(c45, z(5), o(5), z(5)) > tol * L) return false;
   return true;
 }
-
-namespace {
-/// Human-facing joint label: 1-based number and name, e.g. "joint 2 (shoulder)".
-std::string jointLabel(const Model& model, int i) {
-  return "joint " + std::to_string(i + 1) + " (" + model.joints[i].name + ")";
-}
-}  // namespace
 
 std::vector<Singularity> detectSingularities(const Model& model, const Data& data, double tol) {
   std::vector<Singularity> out;

@@ -1,4 +1,5 @@
 #include <achain/model/limits.hpp>
+#include <achain/model/labels.hpp>
 
 #include <cmath>
 #include <sstream>
@@ -31,7 +32,7 @@ std::string limitsProblem(const Model& model, const Eigen::Ref<const VecX>& q, d
     else s << v * f << unit;
     return s;
   };
-  s << "q" << jm.coord + 1 << " (joint '" << model.joints[i].name << "') = ";
+  s << coordinateLabel(model, jm.coord) << " = ";
   value(jm.scale * q[jm.coord] + jm.offset) << " is outside its limits [";
   value(L.lower) << ", ";
   value(L.upper) << "]";

@@ -1,6 +1,7 @@
 #include <achain/trajectory/plan.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/caps.hpp>
+#include <achain/model/labels.hpp>
 #include <achain/model/limits.hpp>
 
 #include <cmath>
@@ -35,6 +36,21 @@ bool hasBoundaryRates(const Model& m, const PolynomialBoundary& b) {
     any = any || v->cwiseAbs().maxCoeff() > 0;
   }
   return any;
+}
+
+/// Without a duration a profile takes its timing from the rate limits of each coordinate that moves: a trapezoid
+/// needs a speed and an acceleration limit, the polynomials and the timed spline at least one of the two.
+void requireRateLimits(const Model& m, const MatX& pts, const RateLimits& L, bool both) {
+  for (int i = 0; i < m.nq; ++i) {
+    bool moves = false;
+    for (Eigen::Index k = 1; k < pts.rows(); ++k) moves = moves || pts(k, i) != pts(k - 1, i);
+    const bool v = std::isfinite(L.velocity[i]), a = std::isfinite(L.acceleration[i]);
+    if (!moves || (both ? v && a : v || a)) continue;
+    const std::string limit = !both ? "speed or acceleration" : v ? "acceleration" : "speed";
+    const std::string option = !both ? "vmax or amax" : v ? "amax" : "vmax";
+    throw Error(coordinateLabel(m, i) + " has no " + limit + " limit, and the plan has no duration: give the joint " + (both && v ? "an " : "a ") +
+                limit + " limit (" + option + ") or the plan a duration");
+  }
 }
 }  // namespace
 
@@ -74,8 +90,8 @@ Plan planJointPath(const Model& m, const PlanSpec& s) {
     }
   }
   for (int i = 0; i < m.nq; ++i) {
-    if (!(plan.limits.velocity[i] > 0)) throw Error("vmax[" + std::to_string(i) + "]: must be > 0");
-    if (!(plan.limits.acceleration[i] > 0)) throw Error("amax[" + std::to_string(i) + "]: must be > 0");
+    if (!(plan.limits.velocity[i] > 0)) throw Error("speed limit (vmax) of " + coordinateLabel(m, i) + ": must be > 0");
+    if (!(plan.limits.acceleration[i] > 0)) throw Error("acceleration limit (amax) of " + coordinateLabel(m, i) + ": must be > 0");
   }
 
   MatX pts(s.via.size() + 2, m.nq);
@@ -85,6 +101,8 @@ Plan planJointPath(const Model& m, const PlanSpec& s) {
 
   JointPathPtr path;
   const bool rates = hasBoundaryRates(m, s.boundary);
+  if (!rates && !(s.duration > 0) && !(s.profile == "spline" && !s.times.empty()))
+    requireRateLimits(m, pts, plan.limits, s.profile == "trapezoid");
   if (rates) {
     // jtraj: the boundary rates fix the time scale, so the duration is given and never rescaled.
     if (s.profile != "cubic" && s.profile != "quintic" && s.profile != "septic")

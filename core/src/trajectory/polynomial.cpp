@@ -118,12 +118,12 @@ double PolynomialPath::minimumDuration(int degree, const VecX& q0, const VecX& q
     if (D == 0) continue;
     const double V = L.velocity[i], A = L.acceleration[i];
     if (!(V > 0) || !(A > 0))
-      throw Error("joints[" + std::to_string(i) + "].limits: speed and acceleration limits must be > 0");
+      throw Error("q" + std::to_string(i + 1) + ": speed and acceleration limits must be > 0");
     if (std::isfinite(V)) T = std::max(T, cv * D / V);
     if (std::isfinite(A)) T = std::max(T, std::sqrt(ca * D / A));
     if (!std::isfinite(V) && !std::isfinite(A))
-      throw Error("joints[" + std::to_string(i) +
-                  "].limits: no speed or acceleration limit, so no minimum duration (give a duration, or speed and acceleration limits)");
+      throw Error("q" + std::to_string(i + 1) +
+                  ": no speed or acceleration limit, so no minimum duration (give a duration, or speed and acceleration limits)");
   }
   return T;
 }

@@ -78,10 +78,9 @@ TrapezoidPath::TrapezoidPath(const VecX& q0, const VecX& q1, const RateLimits& L
   if (L.velocity.size() != n || L.acceleration.size() != n) throw Error("trapezoid: limits do not match the joint count");
   auto need = [&](int i) {
     if (!(L.velocity[i] > 0) || !std::isfinite(L.velocity[i]))
-      throw Error("joints[" + std::to_string(i) + "].limits.velocity: a trapezoid needs a finite speed limit > 0 (give --vmax)");
+      throw Error("q" + std::to_string(i + 1) + ": a trapezoid needs a finite speed limit > 0 (vmax)");
     if (!(L.acceleration[i] > 0) || !std::isfinite(L.acceleration[i]))
-      throw Error("joints[" + std::to_string(i) +
-                  "].limits.acceleration: a trapezoid needs a finite acceleration limit > 0 (give --amax)");
+      throw Error("q" + std::to_string(i + 1) + ": a trapezoid needs a finite acceleration limit > 0 (amax)");
   };
   joints_.resize(n);
   if (!sync_) {

@@ -489,11 +489,11 @@ TEST_CASE("URDF export refuses what URDF cannot express, naming the joint", "[io
   m.joints[1].kind = JointKind::H;
   m.joints[1].pitch = 0.01;
   m.finalize();
-  CHECK_THROWS_WITH(modelToUrdf(m), Catch::Matchers::Contains("joints[1] (" + m.joints[1].name + "): a H joint has no URDF form"));
+  CHECK_THROWS_WITH(modelToUrdf(m), Catch::Matchers::Contains("joint 2 (" + m.joints[1].name + "): a H joint has no URDF form"));
   Model a = builtinModel("prototype-4a");
   a.joints[2].sign = -1;
   a.finalize();
-  CHECK_THROWS_WITH(modelToUrdf(a), Catch::Matchers::Contains("joints[2] (elbow): a mirror-image A-pair (sign -1) has no URDF form"));
+  CHECK_THROWS_WITH(modelToUrdf(a), Catch::Matchers::Contains("joint 3 (elbow): a mirror-image A-pair (sign -1) has no URDF form"));
 }
 
 TEST_CASE("geometry stays put in the world when a DH model changes convention", "[io][urdf]") {

@@ -309,8 +309,24 @@ TEST_CASE("planning errors name the joint or argument", "[trajectory][errors]") 
   PlanSpec s;
   s.from = VecX::Zero(6);
   s.to = VecX::Constant(6, 0.5);
-  CHECK_THROWS_WITH(planJointPath(puma, s), Catch::Contains("joints[0].limits.velocity"));
+  CHECK_THROWS_WITH(planJointPath(puma, s), "q1 (joint 'j1') has no speed limit, and the plan has no duration: give the joint a speed limit (vmax) or the plan a duration");
+  s.to[0] = 0;  // only the coordinates that move need limits: q2 is the first of them
+  CHECK_THROWS_WITH(planJointPath(puma, s), Catch::StartsWith("q2 (joint 'j2') has no speed limit"));
+  s.to[0] = 0.5;
   s.velocity = VecX::Constant(6, 1.0);
+  CHECK_THROWS_WITH(planJointPath(puma, s), Catch::Contains("give the joint an acceleration limit (amax) or the plan a duration"));
+  s.profile = "quintic";  // a polynomial's timing needs one of the two
+  CHECK_NOTHROW(planJointPath(puma, s));
+  s.velocity = VecX();
+  CHECK_THROWS_WITH(planJointPath(puma, s), Catch::Contains("has no speed or acceleration limit, and the plan has no duration"));
+  s.duration = 2;  // a duration times the plan without limits
+  CHECK_NOTHROW(planJointPath(puma, s));
+  s.duration = 0;
+  s.profile = "trapezoid";
+  s.velocity = VecX::Constant(6, 1.0);
+  s.velocity[2] = 0;
+  CHECK_THROWS_WITH(planJointPath(puma, s), Catch::StartsWith("speed limit (vmax) of q3 (joint 'j3'): must be > 0"));
+  s.velocity[2] = 1.0;
   s.acceleration = VecX::Constant(6, 2.0);
   CHECK_NOTHROW(planJointPath(puma, s));
   s.profile = "bang-bang";

@@ -1,0 +1,16 @@
+// How messages name a joint and a coordinate: 1-based, as the studio's sliders, the Design table and the CLI's
+// --deg lists number them, with the joint's name.
+#pragma once
+#include <string>
+
+#include <achain/model/model.hpp>
+
+namespace achain {
+
+/// Joint i (0-based index into model.joints): "joint 2 (shoulder)".
+std::string jointLabel(const Model& model, int i);
+
+/// Coordinate i (0-based index into q): "q2 (joint 'shoulder')", naming the joint that owns it.
+std::string coordinateLabel(const Model& model, int i);
+
+}  // namespace achain
