@@ -71,8 +71,7 @@ describe('closed chains (five-bar, Freeman App. C)', () => {
     const ydd = m.closedChainForwardDynamics(q, YD, Array.from(L.Ty));
     assert.ok(maxAbsDiff(ydd, YDD) < 1e-9, `ÿ ${ydd} vs ${YDD}`);
 
-    // driven from Freeman's configuration at ẏ = (20, −10) °/s (at his rates the free chain reaches a pose where
-    // these coordinates are singular within 0.2 s, and the closure stops there, natively as in wasm)
+    // driven from Freeman's configuration at ẏ = (20, −10) °/s, natively and in wasm: the same steps and step control
     const native = cli('closure', '--robot', 'five-bar', '--deg', '--q', '70,90', '--qd', '20,-10',
       '--duration', '0.2', '--dt', '0.001', '--tau', '0.01,-0.02');
     const s = m.closedChainStep(q, [20 * deg, -10 * deg], [0.01, -0.02], { dt: 0.001, steps: 200 });

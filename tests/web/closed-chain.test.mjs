@@ -101,7 +101,7 @@ test('five-bar: Simulate runs the free closed chain, the loop closed and the ene
   const { page, errors, context } = await open('#robot=five-bar&view=teleop');
   try {
     const panel = page.locator('.view-panel[data-view="teleop"]');
-    // ẏ = (20, −10) °/s: the free chain runs 2.2 s before its coordinates pass near a singular pose (docs/dynamics.md)
+    // ẏ = (20, −10) °/s from Freeman's configuration (his own rates: the next test)
     await panel.locator('[data-rate="yd0"]').evaluate((el) => { el.value = '20'; el.dispatchEvent(new Event('change')); });
     await panel.locator('[data-rate="yd1"]').evaluate((el) => { el.value = '-10'; el.dispatchEvent(new Event('change')); });
     const q0 = await page.evaluate(() => window.__achain.q);
@@ -123,6 +123,42 @@ test('five-bar: Simulate runs the free closed chain, the loop closed and the ene
     assert.equal(mid.arrow, true, 'the pin carries the centripetal loads while it moves');
     assert.match(await panel.locator('.loop-status').innerText(), /loop closed/);
     await screenshot(page, 'teleop-five-bar-simulated');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+// Issue 32, item 9: at Freeman's rates the simulation stopped after about 0.2 s of simulated time ("loop cannot close …
+// kept coordinates α = [0]") where crank 1 and θz cannot describe the loop (the coupler in line). The core's step
+// now integrates through such configurations; the sliders follow y, crank 1 unwrapped.
+test('five-bar: Simulate at Freeman\'s rates runs on through the coordinates\' singular configurations', { timeout: 120000 }, async () => {
+  const { page, errors, context } = await open('#robot=five-bar&view=teleop');
+  try {
+    const panel = page.locator('.view-panel[data-view="teleop"]');
+    await panel.locator('[data-rate="yd0"]').evaluate((el) => { el.value = '114.59'; el.dispatchEvent(new Event('change')); });
+    await panel.locator('[data-rate="yd1"]').evaluate((el) => { el.value = '171.887'; el.dispatchEvent(new Event('change')); });
+    await panel.locator('.loop-sim').click();
+    await page.waitForFunction(() => { const v = window.__achain.views.teleop.loopPanel; return v.simTime >= 1.2 || !v.simulating; }, null, { timeout: 100000 });
+    const r = await page.evaluate(() => {
+      const v = window.__achain.views.teleop.loopPanel;
+      return { t: v.simTime, error: v.error, simulating: v.simulating, drift: v._energy() - v.energy0, e0: v.energy0 };
+    });
+    await panel.locator('.loop-sim').click();
+    await screenshot(page, 'teleop-five-bar-freeman-rates');
+    assert.equal(r.error, null, `the simulation stopped at ${r.t} s`);
+    assert.ok(r.t >= 1.2, `simulated ${r.t} s`);
+    assert.ok(await gap(page) < 1e-9, 'the loop stays closed');
+    assert.ok(Math.abs(r.drift) < 1e-6 * r.e0, `energy drift ${r.drift} J of ${r.e0} J`);
+    assert.match(await panel.locator('.loop-status').innerText(), /loop closed/);
+    // crank 1 (no position limits) ran on past 180°: its number says so, its slider shows it within one turn, unflagged
+    const y1 = await page.evaluate(() => {
+      const v = window.__achain.views.teleop.loopPanel;
+      const row = v.sliders.rows[0];
+      return { y: v.sliders.q[0] * 180 / Math.PI, num: Number(row.num.value), range: Number(row.range.value), flagged: row.row.classList.contains('at-limit') };
+    });
+    assert.ok(y1.y > 180, `crank 1 at ${y1.y}°`);
+    assert.ok(Math.abs(y1.num - y1.y) < 0.01, `number ${y1.num}° for ${y1.y}°`);
+    assert.ok(Math.abs(y1.range - (y1.y - 360)) < 1e-6, `slider ${y1.range}° for ${y1.y}°`);
+    assert.equal(y1.flagged, false);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });

@@ -8,8 +8,12 @@
 
 #include "dynamics/influence_rows.hpp"
 
+#include <Eigen/SVD>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 namespace achain {
 
@@ -334,11 +338,42 @@ VecX closedChainCoordinates(const Model& model, Data& data, const LoopClosure& l
   return y;
 }
 
-void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q, Eigen::Ref<VecX> y,
-                     Eigen::Ref<VecX> yd, const Eigen::Ref<const VecX>& Ty, double dt, const DynamicsOptions& options,
-                     ClosedChainModel& cm) {
-  if (loop.kind == ClosureKind::Point)
-    throw Error("loop: a point closure's free rotations are quasi-coordinates; its motion cannot be integrated in y");
+namespace {
+
+/// σ_min/σ_max of [G^e_β] for the kept joints α (β: the columns of Ge not in α): how well α describes the loop at
+/// the configuration of Ge; 0 where it cannot (the loop's closure in β is singular there).
+double keptConditioning(const MatX& Ge, const std::vector<int>& alpha) {
+  const int M = static_cast<int>(Ge.cols()), N = static_cast<int>(Ge.rows());
+  MatX Gb(N, N);
+  for (int i = 0, b = 0; i < M; ++i)
+    if (std::find(alpha.begin(), alpha.end(), i) == alpha.end()) Gb.col(b++) = Ge.col(i);
+  const VecX sv = Eigen::JacobiSVD<MatX>(Gb).singularValues();
+  return sv[0] > 0 ? sv[sv.size() - 1] / sv[0] : 0.0;
+}
+
+/// The joints an integration step keeps: α itself while it describes the loop well (conditioning ≥ 0.1), else the
+/// combination of as many joints with the best conditioning, when that is at least twice α's.
+std::vector<int> keptJointsForStep(const MatX& Ge, const std::vector<int>& alpha) {
+  const double own = keptConditioning(Ge, alpha);
+  if (own >= 0.1 || alpha.empty()) return alpha;
+  const int M = static_cast<int>(Ge.cols()), A = static_cast<int>(alpha.size());
+  std::vector<int> best = alpha, pick(A);
+  double best_c = own;
+  std::iota(pick.begin(), pick.end(), 0);
+  for (;;) {  // every A-subset of the M joints, in lexicographic order
+    if (const double c = keptConditioning(Ge, pick); c > best_c) best_c = c, best = pick;
+    int k = A - 1;
+    while (k >= 0 && pick[k] == M - A + k) --k;
+    if (k < 0) break;
+    ++pick[k];
+    for (int l = k + 1; l < A; ++l) pick[l] = pick[l - 1] + 1;
+  }
+  return best_c >= 2 * own ? best : alpha;
+}
+
+/// One RK4 step in the loop's own coordinates y (q closed on entry and on return).
+void rk4Step(const Model& model, Data& data, const LoopClosure& loop, VecX& q, VecX& y, VecX& yd,
+             const VecX& Ty, double dt, const DynamicsOptions& options, ClosedChainModel& cm) {
   const bool planar = loop.kind == ClosureKind::PlanarPin;
   const int Y = static_cast<int>(y.size());
   VecX qs = q;
@@ -367,6 +402,90 @@ void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Ei
   closeLoop(model, data, loop, qs, planar ? VecX(y.tail(1)) : VecX());
   closedChainModel(model, data, loop, qs, VecX::Zero(model.nv), options, cm);
   q = qs;
+}
+
+/// One RK4 step of h in the best kept joints at q (α itself unless it describes the loop poorly there), y and ẏ
+/// read back in α.
+void switchingStep(const Model& model, Data& data, const LoopClosure& loop, VecX& q, VecX& y, VecX& yd,
+                   const VecX& Ty, double dt, const DynamicsOptions& options, ClosedChainModel& cm) {
+  const int Y = static_cast<int>(y.size()), A = static_cast<int>(loop.alpha.size());
+  // Near some configurations the loop's own kept joints α cannot describe it ([G^e_β] turns singular: the
+  // five-bar's coupler stretched, where α's crank reaches the end of its travel and turns back). The step is
+  // then integrated in the joints that describe the loop best there; y and ẏ are read back in α.
+  forwardKinematics(model, data, q);
+  Influence inf;
+  toolInfluence(model, data, inf, 1);
+  const int N = closureSpaceSize(loop.kind);
+  MatX Ge(N, model.nv);
+  for (int e = 0; e < N; ++e) Ge.row(e) = inf.G.row(eRow(loop.kind, e));
+  LoopClosure work = loop;
+  work.alpha = keptJointsForStep(Ge, loop.alpha);
+  if (work.alpha == loop.alpha) return rk4Step(model, data, loop, q, y, yd, Ty, dt, options, cm);
+  VecX qd(model.nv), qdd(model.nv);
+  closedChainModel(model, data, loop, q, VecX::Zero(model.nv), options, cm);
+  closedChainRates(cm, yd, VecX::Zero(Y), qd, qdd);  // the state as joint rates
+  VecX qs = q, yw = y, ydw = yd;  // y' = (α'; f): f (a planar pin's θz) is the same coordinate in both
+  for (int k = 0; k < A; ++k) yw[k] = q[work.alpha[k]], ydw[k] = qd[work.alpha[k]];
+  // The loads in y': equal virtual work, T_y'ᵀ δy' = T_yᵀ δy with δy = J δy', J = ∂y/∂y' (α's rows of [G^φ_y'];
+  // f's row picks f).
+  closedChainModel(model, data, work, q, VecX::Zero(model.nv), options, cm);
+  MatX J = MatX::Zero(Y, Y);
+  for (int b = 0; b < Y; ++b) {
+    for (int k = 0; k < A; ++k) J(k, b) = cm.Gphi_w(loop.alpha[k], cm.y_in_w[b]);
+    for (int k = A; k < Y; ++k) J(k, b) = k == b ? 1.0 : 0.0;
+  }
+  const VecX Tyw = J.transpose() * Ty;
+  rk4Step(model, data, work, qs, yw, ydw, Tyw, dt, options, cm);
+  closedChainRates(cm, ydw, VecX::Zero(Y), qd, qdd);
+  for (int k = 0; k < A; ++k) y[k] = qs[loop.alpha[k]], yd[k] = qd[loop.alpha[k]];
+  for (int k = A; k < Y; ++k) y[k] = yw[k], yd[k] = ydw[k];
+  q = qs;
+}
+
+}  // namespace
+
+void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q, Eigen::Ref<VecX> y,
+                     Eigen::Ref<VecX> yd, const Eigen::Ref<const VecX>& Ty, double dt, const DynamicsOptions& options,
+                     ClosedChainModel& cm) {
+  if (loop.kind == ClosureKind::Point)
+    throw Error("loop: a point closure's free rotations are quasi-coordinates; its motion cannot be integrated in y");
+  if (!(dt > 0) || !std::isfinite(dt)) throw Error("dt: must be a finite number > 0");
+  // Step control by step doubling: a step of h is kept when one RK4 step and two of h/2 agree (the two halves are
+  // kept), else h shrinks. A nearly massless link can whip round in a fraction of a millisecond (the five-bar's
+  // 1e-5-mass crank at 1e4 rad/s when its links line up); a fixed step left the loop there or jumped branches.
+  VecX qc = q, yc = y, ydc = yd, Tyc = Ty;
+  VecX q1, y1, yd1, q2, y2, yd2;
+  double t = 0, h = dt;
+  const double h_min = dt * 1e-6;
+  while (t < dt) {
+    h = std::min(h, dt - t);
+    double err = std::numeric_limits<double>::infinity();
+    try {
+      q1 = qc, y1 = yc, yd1 = ydc;
+      switchingStep(model, data, loop, q1, y1, yd1, Tyc, h, options, cm);
+      q2 = qc, y2 = yc, yd2 = ydc;
+      switchingStep(model, data, loop, q2, y2, yd2, Tyc, 0.5 * h, options, cm);
+      switchingStep(model, data, loop, q2, y2, yd2, Tyc, 0.5 * h, options, cm);
+      // 1e-10 rad (or m) in y, 1e-8 of the speed scale (at least 1e-8 per s) in ẏ
+      const double vs = std::max(1.0, ydc.cwiseAbs().maxCoeff());
+      err = std::max((y1 - y2).cwiseAbs().maxCoeff() / 1e-10, (yd1 - yd2).cwiseAbs().maxCoeff() / (1e-8 * vs));
+      if (!std::isfinite(err)) err = std::numeric_limits<double>::infinity();
+    } catch (const Error&) {
+      // a trial step whose loop does not close is too long: shorter
+    }
+    if (err <= 1) {
+      qc = q2, yc = y2, ydc = yd2;
+      t += h;
+      h *= err > 0 ? std::min(2.0, 0.9 * std::pow(err, -0.2)) : 2.0;
+    } else {
+      h *= std::isfinite(err) ? std::max(0.1, 0.9 * std::pow(err, -0.2)) : 0.25;
+      if (h < h_min)
+        throw Error("loop: the motion is too fast to integrate at t + " + std::to_string(t) + " s of this step (step below " +
+                    std::to_string(h_min) + " s): a link with almost no mass may be whipping round");
+    }
+  }
+  q = qc, y = yc, yd = ydc;
+  closedChainModel(model, data, loop, q, VecX::Zero(model.nv), options, cm);
 }
 
 }  // namespace achain

@@ -4,7 +4,7 @@
 // kept. Nothing is computed here.
 
 /** The planar pin's free closure component, described like a joint for sliders and units. */
-export const FREE_ANGLE = Object.freeze({ name: 'tool angle θz', kind: 'R', angular: true, lower: -Math.PI, upper: Math.PI });
+export const FREE_ANGLE = Object.freeze({ name: 'tool angle θz', kind: 'R', angular: true, lower: null, upper: null });  // turns freely: its slider spans one turn
 
 /** The coordinate descriptors of a closed chain (joints of model.info, then FREE_ANGLE for a planar pin). */
 export function loopCoordinates(model) {

@@ -54,7 +54,10 @@ export class JointSliders {
       num.addEventListener('change', () => commit(num.value));
       row.append(label, range, num);
       this.container.appendChild(row);
-      return { row, range, num, lim, lo, hi, joint: j };
+      // a turning joint without position limits: its value runs on unwrapped (a free simulation past 180°), the
+      // slider shows it turned into its one-turn range and no limit is flagged
+      const turns = j.angular && !(Number.isFinite(j.lower) && Number.isFinite(j.upper)) && hi - lo >= 2 * Math.PI - 1e-12;
+      return { row, range, num, lim, lo, hi, turns, joint: j };
     });
     this.setUnits(units);
   }
@@ -82,9 +85,11 @@ export class JointSliders {
   _show(i) {
     const r = this.rows[i];
     const v = jointToDisplay(r.joint, this.q[i], this.units);
-    r.range.value = String(v);
+    const turn = 2 * Math.PI;
+    const onSlider = r.turns ? r.lo + ((((this.q[i] - r.lo) % turn) + turn) % turn) : this.q[i];
+    r.range.value = String(r.turns ? jointToDisplay(r.joint, onSlider, this.units) : v);
     r.num.value = fmt(v, !r.joint.angular ? (this.units.length === 'mm' ? 1 : 4) : this.units.angle === 'deg' ? 2 : 4);
     const span = r.hi - r.lo;
-    r.row.classList.toggle('at-limit', this.q[i] <= r.lo + 0.01 * span || this.q[i] >= r.hi - 0.01 * span);
+    r.row.classList.toggle('at-limit', !r.turns && (this.q[i] <= r.lo + 0.01 * span || this.q[i] >= r.hi - 0.01 * span));
   }
 }

@@ -101,9 +101,15 @@ void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, Mat
 void closedChainForwardDynamics(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd,
                                 const Eigen::Ref<const VecX>& Ty, Eigen::Ref<VecX> ydd);
 
-/// One classical Runge–Kutta step of the closed chain under constant loads T_y. The coordinates y = (α; θz) of a
-/// planar pin, or y = α of a pose closure, are integrated; the joints q are re-closed by closeLoop at every stage
-/// (q enters closed and leaves closed at the new y). A point closure is refused: its free rotations are
+/// Advances the closed chain by dt under constant loads T_y: classical Runge–Kutta steps with step control by step
+/// doubling (a step is kept when one step and two half steps agree to 1e-10 in y and 1e-8 of the speed in ẏ; else
+/// it is shortened, down to dt·1e-6, below which achain::Error says the motion is too fast to integrate). The
+/// coordinates y = (α; θz) of a planar pin, or y = α of a pose closure, are integrated; the joints q are re-closed by
+/// closeLoop at every stage (q enters closed and leaves closed at the new y). Where the loop's kept joints α describe it poorly
+/// (σ_min/σ_max of [G^e_β] below 0.1: near a configuration where they cannot describe it, such as the five-bar's
+/// stretched coupler), the step is integrated in the kept joints that describe it best there (the loads T_y carried
+/// over by equal virtual work), and y, ẏ are read back in α: the motion passes through such configurations, and α's
+/// angles, unwrapped, turn back or run on as the mechanism does. A point closure is refused: its free rotations are
 /// quasi-coordinates. `cm` is scratch and holds the model at the new state on return.
 void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q, Eigen::Ref<VecX> y,
                      Eigen::Ref<VecX> yd, const Eigen::Ref<const VecX>& Ty, double dt, const DynamicsOptions& options,
