@@ -184,3 +184,82 @@ test('<achain-viewer src=…urdf>: a tree asks for the tool-link attribute (no C
     assert.deepEqual(errors.filter((e) => !/favicon/.test(e)), []);
   } finally { await context.close(); }
 });
+
+// Issue 32, item 11: joint names were cut off in Design (a 76-px field: "shoulder_pan_joint" showed as "shoulder_p").
+// Each name field now shows its whole name, at the narrowest layout too.
+const LONG_NAMES = ['shoulder_pan_joint', 'shoulder_lift_joint', 'elbow_flex_joint', 'wrist_roll_joint_4'];
+function serialUrdf(names) {
+  const links = ['base_link', ...names.map((n) => `${n}_link`)].map((l) => `  <link name="${l}"/>`);
+  const joints = names.map((n, i) => `  <joint name="${n}" type="revolute"><parent link="${i ? `${names[i - 1]}_link` : 'base_link'}"/>` +
+    `<child link="${n}_link"/><origin xyz="0 0 0.2"/><axis xyz="${i % 2 ? '0 1 0' : '0 0 1'}"/><limit lower="-2" upper="2" effort="10" velocity="1"/></joint>`);
+  return `<?xml version="1.0"?>\n<robot name="long_names">\n${links.join('\n')}\n${joints.join('\n')}\n</robot>\n`;
+}
+for (const [width, height] of [[800, 600], [1440, 900]]) {
+  test(`Design shows each joint's whole name (${width}×${height})`, async () => {
+    const { page, errors } = await openPage(browser, `${srv.url}#view=design`, { width, height });
+    try {
+      await waitReady(page);
+      await page.setInputFiles('#urdf-files', [{ name: 'long_names.urdf', mimeType: 'application/xml', buffer: Buffer.from(serialUrdf(LONG_NAMES)) }]);
+      await page.waitForFunction(() => window.__achain.robot === 'long_names', null, { timeout: 10000 });
+      await page.click('#tabs button[data-view="design"]');
+      const fields = await page.$$eval('.d-joint .d-head input[type=text]', (els) => els.map((e) => ({
+        value: e.value, title: e.title, label: e.getAttribute('aria-label'), scroll: e.scrollWidth, client: e.clientWidth,
+      })));
+      assert.deepEqual(fields.map((f) => f.value), LONG_NAMES);
+      for (const [k, f] of fields.entries()) {
+        assert.ok(f.scroll <= f.client + 1, `${f.value}: text ${f.scroll} px in a ${f.client}-px field`);
+        assert.equal(f.title, f.value);
+        assert.equal(f.label, `joint ${k + 1} name`);
+      }
+      // nothing in the panel scrolls sideways
+      assert.ok(await page.$eval('.view-panel[data-view="design"]', (p) => p.scrollWidth <= p.clientWidth + 1));
+      await screenshot(page, `design-long-names-${width}x${height}`);
+      assert.deepEqual(errors, []);
+    } finally { await page.context().close(); }
+  });
+}
+
+// Issue 32, item 6: Design showed DH a, α (all 0) for a joint placed by origin/axis, and editing one gave "give
+// either origin/axis or the DH a/alpha, not both", a red box that stayed through later robot loads.
+test('Design edits an origin/axis (URDF) joint by its origin and axis; an error does not outlive its robot', async () => {
+  const { page, errors } = await openPage(browser, `${srv.url}#view=design&units=deg,mm`, { width: 1440, height: 900 });
+  try {
+    await waitReady(page);
+    const urdf = serialUrdf(['j1', 'j2', 'j3']).replace('<joint name="j2" type="revolute"><parent link="j1_link"/><child link="j2_link"/><origin xyz="0 0 0.2"/>',
+      '<joint name="j2" type="revolute"><parent link="j1_link"/><child link="j2_link"/><origin xyz="0.05 0 0.2" rpy="0.3 0 0"/>');
+    assert.match(urdf, /rpy="0.3 0 0"/);
+    await page.setInputFiles('#urdf-files', [{ name: 'origins.urdf', mimeType: 'application/xml', buffer: Buffer.from(urdf) }]);
+    await page.waitForFunction(() => window.__achain.robot === 'long_names', null, { timeout: 10000 });
+    await page.click('#tabs button[data-view="design"]');
+    const D = '.view-panel[data-view="design"]';
+    const labels = await page.$$eval(`${D} .d-joint[data-joint="1"] .d-grid:not(details .d-grid) input`, (els) => els.map((e) => [e.getAttribute('aria-label'), Number(e.value)]));
+    const byLabel = Object.fromEntries(labels);
+    assert.ok(!('joint 2 a' in byLabel) && !('joint 2 α' in byLabel), `no DH a/α fields: ${JSON.stringify(labels)}`);
+    assert.equal(byLabel['joint 2 origin x'], 50);
+    assert.equal(byLabel['joint 2 origin z'], 200);
+    assert.ok(Math.abs(byLabel['joint 2 roll'] - 0.3 * 180 / Math.PI) < 1e-4, `roll ${byLabel['joint 2 roll']}°`);
+    assert.deepEqual([byLabel['joint 2 axis x'], byLabel['joint 2 axis y'], byLabel['joint 2 axis z']], [0, 1, 0]);
+    await screenshot(page, 'design-origin-axis');
+    // an edit moves the joint: origin z 200 → 300 mm raises the tool of the straight arm (q = 0) by 0.1 m
+    const z0 = await page.evaluate(() => window.__achain.tool[11]);
+    await page.fill(`${D} input[aria-label="joint 2 origin z"]`, '300');
+    await page.press(`${D} input[aria-label="joint 2 origin z"]`, 'Enter');
+    await page.waitForFunction((z) => Math.abs(window.__achain.tool[11] - z - 0.1) < 1e-9, z0, { timeout: 5000 });
+    assert.equal(await page.locator(`${D} .d-error`).isVisible(), false, await page.textContent(`${D} .d-error`));
+    const roll = await page.evaluate(() => window.__achain.achain.matrixToRpy(window.__achain.studio.model.modelToJson().joints[1].origin.matrix.flat())[0]);
+    assert.ok(Math.abs(roll - 0.3) < 1e-12, `the roll is kept: ${roll}`);
+    // a zero axis is the core's error, shown on the field; loading another robot clears it
+    for (const c of ['x', 'y', 'z']) {
+      await page.fill(`${D} input[aria-label="joint 2 axis ${c}"]`, '0');
+      await page.press(`${D} input[aria-label="joint 2 axis ${c}"]`, 'Enter');
+    }
+    await page.waitForSelector(`${D} .d-error:not([hidden])`);
+    assert.match(await page.textContent(`${D} .d-error`), /^joints\[1\]\.axis: must not be the zero vector/);
+    await page.evaluate(() => window.__achain.setRobot('puma560'));
+    await page.waitForFunction(() => window.__achain.robot === 'puma560');
+    assert.equal(await page.locator(`${D} .d-error`).isVisible(), false, `the error of the last robot is gone: ${await page.textContent(`${D} .d-error`)}`);
+    const dh = await page.$$eval(`${D} .d-joint[data-joint="0"] input[type=number]`, (els) => els.map((e) => e.getAttribute('aria-label')));
+    assert.ok(dh.includes('joint 1 a') && dh.includes('joint 1 α'), `a DH robot keeps its DH fields: ${dh}`);
+    assert.deepEqual(errors, []);
+  } finally { await page.context().close(); }
+});

@@ -82,7 +82,14 @@ export class DesignView {
 
     studio.onModel((m) => {
       if (this._applying) return;
+      clearTimeout(this._t);  // a field's pending edit belongs to the last robot, not to this one
+      this._pre = null;
       this.doc = m.modelToJson();
+      // a new robot: the last document's error is not this one's
+      this.$('.d-error').hidden = true;
+      this.$('.d-error').textContent = '';
+      this.errorPath = null;
+      this.ok = true;
       // the loaded robot: undoing back to this document names it again
       this.origin = { source: studio.modelSource, json: JSON.stringify(this.doc) };
       this.undoStack = [];
@@ -318,26 +325,39 @@ export class DesignView {
       card.dataset.joint = String(i);
       const angular = info[i] ? info[i].angular : j.kind !== 'P';  // the core's joint model once the model is loaded
       const lim = j.limits ?? {};
-      const fields = [
+      // a joint placed by origin/axis (as in URDF) shows its origin and axis, not DH a and α (the file has none)
+      const placed = j.origin != null || j.axis != null;
+      const o = placed ? this._originParts(j) : null;
+      const fields = placed ? [
+        ...['x', 'y', 'z'].map((c, k) => [`origin.xyz.${k}`, `origin ${c}`, lu, o.origin.xyz[k], lf]),
+        ...['roll', 'pitch', 'yaw'].map((c, k) => [`origin.rpy.${k}`, c, au, o.origin.rpy[k], af]),
+        ...['x', 'y', 'z'].map((c, k) => [`axis.${k}`, `axis ${c}`, '', o.axis[k], 1]),
+        ['d', 'd', lu, j.d ?? 0, lf],
+        ['theta_f', 'θ_f', au, j.theta_f ?? 0, af],
+      ] : [
         ['a', 'a', lu, j.a ?? 0, lf],
         ['alpha', 'α', au, j.alpha ?? 0, af],
         ['d', 'd', lu, j.d ?? 0, lf],
         ['theta_f', 'θ_f', au, j.theta_f ?? 0, af],
+      ];
+      fields.push(
         ['limits.lower', 'lower', angular ? au : lu, lim.lower, angular ? af : lf],
         ['limits.upper', 'upper', angular ? au : lu, lim.upper, angular ? af : lf],
-        ['link.mass', 'mass', 'kg', j.link?.mass ?? 0, 1],
-      ];
-      if (j.kind === 'H') fields.splice(4, 0, ['pitch', 'pitch', `${lu}/${au}`, j.pitch ?? 0, lf / af]);
+        ['link.mass', 'mass', 'kg', j.link?.mass ?? 0, 1]);
+      const after = placed ? 11 : 4;  // the joint's own parameters follow its placement
+      if (j.kind === 'H') fields.splice(after, 0, ['pitch', 'pitch', `${lu}/${au}`, j.pitch ?? 0, lf / af]);
       if (j.kind === 'A') {
         const mode = j.leg_length != null ? 'leg_length' : j.side != null ? 'side' : 'rho';
         const v = j[mode] ?? info[i]?.rho ?? 0;
-        fields.splice(4, 0, [mode, mode === 'rho' ? 'ρ' : mode === 'side' ? 'side' : 'leg l', lu, v, lf]);
+        fields.splice(after, 0, [mode, mode === 'rho' ? 'ρ' : mode === 'side' ? 'side' : 'leg l', lu, v, lf]);
       }
       const head = document.createElement('div');
       head.className = 'row d-head';
       head.innerHTML = `<b>${i + 1}</b>`;
       const name = this._input('text', j.name ?? `joint${i + 1}`, i, 'name');
-      name.size = 7;
+      name.title = name.value;
+      name.setAttribute('aria-label', `joint ${i + 1} name`);
+      name.style.flexBasis = `${Math.max(7, name.value.length + 2)}ch`;
       name.addEventListener('change', () => this.edit((d) => {
         const old = d.joints[i].name;
         d.joints[i].name = name.value;
@@ -510,6 +530,7 @@ export class DesignView {
       if (v !== null && !Number.isFinite(v)) return;
       if (v === null && /^link\.(com|inertia)\./.test(path)) v = 0;
       this.edit((d) => {
+        if (/^(origin|axis)\./.test(path)) Object.assign(d.joints[i], this._originParts(d.joints[i]));  // as xyz/rpy and axis
         setPath(d.joints[i], path, v);
         const m = /^link\.inertia\.(\d)\.(\d)$/.exec(path);
         if (m && m[1] !== m[2]) setPath(d.joints[i], `link.inertia.${m[2]}.${m[1]}`, v); // keep it symmetric
@@ -524,6 +545,18 @@ export class DesignView {
     });
     cell.append(`${label} `, inp, ` ${unit}`);
     return cell;
+  }
+
+  /**
+   * The origin of an origin/axis joint as position, roll-pitch-yaw (the core's matrixToRpy) and axis, SI, for its
+   * fields and for an edit (the description then holds {xyz, rpy}, which the core reads as it reads a matrix).
+   */
+  _originParts(j) {
+    const O = j.origin ?? {};
+    const M = O.matrix;
+    const xyz = M ? [M[0][3], M[1][3], M[2][3]] : [...(O.xyz ?? [0, 0, 0])];
+    const rpy = M ? Array.from(this.studio.achain.matrixToRpy(M.flat())) : [...(O.rpy ?? [0, 0, 0])];
+    return { origin: { xyz, rpy }, axis: [...(j.axis ?? [0, 0, 1])] };
   }
 
   _markInvalid() {
