@@ -65,6 +65,8 @@ export interface ModelInfo {
   joints: JointInfo[];
   /** For each generalized coordinate (q index), the joint that owns it (length dof). */
   coordJoint: number[];
+  /** The coordinates that move the tool (joints on the path from its link to the base; a mimic joint counts as its leader), ascending. */
+  toolCoordinates: number[];
   /**
    * The robot file's loop-closure constraint (its "loop" section, docs/robot-format.md#loops), or null: the
    * closure kind, the kept coordinates (q indices), the ground pose (row-major 4×4, SI), the closure's space N

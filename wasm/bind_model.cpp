@@ -184,7 +184,7 @@ std::string info(WasmModel& h) {
                           {"rgba", g.has_color ? nlohmann::json{g.rgba[0], g.rgba[1], g.rgba[2], g.rgba[3]} : nlohmann::json(nullptr)}});
     return nlohmann::json{{"name", m.name}, {"description", m.description}, {"notes", m.notes},
                           {"convention", toString(m.convention)}, {"dof", m.nq}, {"joints", joints},
-                          {"coordJoint", m.coord_joint},
+                          {"coordJoint", m.coord_joint}, {"toolCoordinates", m.toolCoordinates()},
                           {"geometry", geometry}, {"toolLink", m.toolLink()}, {"hasDh", m.has_dh},
                           {"dh", dhStatus(m)}, {"hasApair", hasApair(m)}, {"defaults", defaultsInfo(h)}, {"loop", loopInfo(h)}, {"drives", h.drives ? flexibilityJson(*h.drives) : nlohmann::json(nullptr)},
                           {"flexibleLinks", flexibleLinksInfo(h)}}

@@ -641,19 +641,8 @@ async function shownExtent(page, cloud = false) {
         box.union(c.geometry.boundingBox.clone().applyMatrix4(c.matrixWorld));
       }
     }
-    const cam = s.viewport.camera;
-    cam.updateMatrixWorld();
-    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
-    for (let k = 0; k < 8; k++) {
-      const v = box.min.clone();
-      if (k & 1) v.x = box.max.x;
-      if (k & 2) v.y = box.max.y;
-      if (k & 4) v.z = box.max.z;
-      v.project(cam);
-      x0 = Math.min(x0, v.x); x1 = Math.max(x1, v.x); y0 = Math.min(y0, v.y); y1 = Math.max(y1, v.y);
-    }
-    // NDC −1…1 → fractions of the canvas
-    return { x0: (x0 + 1) / 2, x1: (x1 + 1) / 2, y0: (y0 + 1) / 2, y1: (y1 + 1) / 2, size: box.getSize(box.min.clone()).toArray() };
+    const e = s.viewport.ndcExtent(box);  // NDC −1…1 → fractions of the canvas
+    return { x0: (e.x0 + 1) / 2, x1: (e.x1 + 1) / 2, y0: (e.y0 + 1) / 2, y1: (e.y1 + 1) / 2, size: box.getSize(box.min.clone()).toArray() };
   }, cloud);
 }
 

@@ -284,14 +284,14 @@ for (const robot of ROBOTS) {
   });
 }
 
-// Found by these robots, reported and not fixed here: Teleoperate offers and defaults to the "full pose" IK goal
-// from the whole model's coordinate count (model.dof ≥ 6), not from the coordinates that move the tool. The
-// Ability Hand (6 coordinates; its index fingertip moved by 1) and the D'Claw (9; a fingertip moved by 3) get a
-// goal a finger cannot hold: the z-arrow drag above ends "unreachable" with the fingertip 0.03 mm and 7 mm lower
-// (measured), where "position only" (which the tests above choose, as a user must) moves it 15 mm and 26 mm down.
+// Found by these robots: Teleoperate offered and defaulted to the "full pose" IK goal from the whole model's
+// coordinate count (model.dof ≥ 6), not from the coordinates that move the tool. The Ability Hand (6 coordinates;
+// its index fingertip moved by 1) and the D'Claw (9; a fingertip moved by 3) got a goal a finger cannot hold: the
+// z-arrow drag ended "unreachable" with the fingertip 0.03 mm and 7 mm lower (measured before the fix). The goal now
+// follows the core's model.info.toolCoordinates.
 for (const robot of ROBOTS.filter((r) => r.chain)) {
   test(`${robot.file}: with ${robot.tool} as the tool (moved by ${robot.chain} coordinate${robot.chain > 1 ? 's' : ''}), the drag's default goal is position only and the tool follows`,
-    { timeout: 60000, todo: `Teleoperate's default IK goal is "full pose" from model.dof (${robot.dof}), not from the ${robot.chain} coordinate(s) moving ${robot.tool}` }, async () => {
+    { timeout: 60000 }, async () => {
       const file = path.join(DIR, robot.file);
       const { page, errors, context } = await openAsking(file);
       try {
@@ -299,6 +299,8 @@ for (const robot of ROBOTS.filter((r) => r.chain)) {
         await page.evaluate((q) => window.__achain.setQ(q), configuration(await coordinates(page), 0)); // the main test's pose
         await page.click('#tabs button[data-view="teleop"]');
         await page.waitForTimeout(300);
+        assert.deepEqual(await page.evaluate(() => window.__achain.studio.model.info.toolCoordinates.length), robot.chain);
+        assert.equal(await page.locator('.view-panel[data-view="teleop"] .goal option[value="pose"]').isDisabled(), true, 'no full-pose goal offered');
         const d = await dragDown(page);
         await screenshot(page, `third-party-${robot.id}-default-goal-drag`);
         assert.deepEqual(errors, []);

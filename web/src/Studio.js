@@ -156,22 +156,18 @@ export class Studio extends EventTarget {
     this.viewport.setGrid(this.size * 1.1);
     const box = this.shownBox();
     if (box.isEmpty()) this._frameReach(this.model, this.size);
-    else this.viewport.frame(box.getCenter(new THREE.Vector3()), 0.5 * box.getSize(new THREE.Vector3()).length() * 1.05);
+    else this.viewport.frameBox(box);
+  }
+
+  /** Re-frames on what is shown when part of it is out of the picture (e.g. Solve all's ghost arms); else keeps the camera. */
+  frameIfClipped() {
+    if (!this.model || !this.viewport.clips(this.shownBox())) return false;
+    this._frameShown();
+    return true;
   }
 
   /** World-frame box of the visible drawn objects of the 3D world (the arm, ghosts, workspace cloud). */
-  shownBox() {
-    const box = new THREE.Box3();
-    const part = new THREE.Box3();
-    this.viewport.world.updateMatrixWorld(true);
-    this.viewport.world.traverseVisible((o) => {
-      if (!o.geometry || o.isSprite) return;
-      if (!o.geometry.boundingBox) o.geometry.computeBoundingBox();
-      part.copy(o.geometry.boundingBox).applyMatrix4(o.matrixWorld);
-      if (!part.isEmpty() && Number.isFinite(part.min.x) && Number.isFinite(part.max.x)) box.union(part);
-    });
-    return box;
-  }
+  shownBox() { return this.viewport.visibleBox(); }
 
   /** Sets the joint vector (SI) and redraws. `source` names who changed it (views ignore their own). */
   setQ(q, source = null) {

@@ -11,6 +11,17 @@
 
 namespace achain {
 
+std::vector<int> Model::toolCoordinates() const {
+  std::vector<char> moves(nq, 0);
+  for (int i = njoints() > 0 ? toolLink() : -1; i >= 0; i = joints[i].parent)
+    if (idx_q[i] >= 0) moves[idx_q[i]] = 1;
+  std::vector<int> out;
+  for (int c = 0; c < nq; ++c)
+    if (moves[c]) out.push_back(c);
+  return out;
+}
+
+
 const char* toString(JointKind k) {
   switch (k) {
     case JointKind::R: return "R";

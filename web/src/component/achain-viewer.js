@@ -25,7 +25,7 @@ import { loadAchain } from '../../../wasm/achain.mjs';
 import { looksLikeXml } from '../../../wasm/js/xml.mjs';
 import { Viewport } from '../three/Viewport.js';
 import { ChainView } from '../three/ChainView.js';
-import { DragIk } from '../three/DragIk.js';
+import { DragIk, canHoldPose } from '../three/DragIk.js';
 import { JointSliders } from '../ui/JointSliders.js';
 import { PoseReadout } from '../ui/PoseReadout.js';
 import { homeConfiguration, makeUnits, DEG, jointRange } from '../lib/units.js';
@@ -189,16 +189,15 @@ export class AchainViewer extends HTMLElement {
       this._loop = loop ? loopCoordinates(model) : null;
       this._q = loop?.assembly.length === model.dof ? Float64Array.from(loop.assembly) : homeConfiguration(model.coordinates);
       if (takeQ) this._qFromAttr();
-      const b = model.forwardKinematics(this._q).base;
       const L = robotSize(model, this._q, 0.15);
       this.size = L;
       this.chain.build(model, L);
       this.viewport.setGrid(L * 1.1);
-      this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.45 * L), 0.72 * L);
       this.sliders.prefix = this._loop ? 'y' : 'q';
       this.sliders.build(this._loop ?? model.coordinates, this._sliderValues(), this.units);
       this._applyFlags();
       this._render();
+      this._frame();
       this.dispatchEvent(new CustomEvent('achain-load', { detail: { model }, bubbles: true, composed: true }));
     } catch (e) {
       if (token === this._loadToken) {
@@ -223,7 +222,19 @@ export class AchainViewer extends HTMLElement {
   }
 
   _applyQAttr() {
-    if (this._qFromAttr()) { this.sliders.set(this._sliderValues()); this._render(); }
+    if (this._qFromAttr()) {
+      this.sliders.set(this._sliderValues());
+      this._render();
+      if (this.viewport.clips(this.viewport.visibleBox())) this._frame();  // a new pose out of the picture
+    }
+  }
+
+  /** The camera on the arm as drawn at its pose (the reach sphere while nothing is drawn). */
+  _frame() {
+    const box = this.viewport.visibleBox();
+    if (!box.isEmpty()) { this.viewport.frameBox(box); return; }
+    const b = this.model.forwardKinematics(this._q).base;
+    this.viewport.frame(new THREE.Vector3(b[3], b[7], b[11] + 0.45 * this.size), 0.72 * this.size);
   }
 
   _flag(name, dflt = false) {
@@ -272,7 +283,7 @@ export class AchainViewer extends HTMLElement {
       q: () => this._q,
       tool: () => this._fk?.tool,
       reach: () => this.size,
-      options: () => (this.model.dof < 6 ? { positionOnly: true } : {}),
+      options: () => (canHoldPose(this.model) ? {} : { positionOnly: true }),
       onSolve: (res) => {
         this.setQ(res.q, 'gizmo');
         this._els.ik.textContent = `IK ${res.status} · |Δp| ${(res.positionError * 1000).toFixed(2)} mm`;

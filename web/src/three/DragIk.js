@@ -34,6 +34,9 @@ export function rowMajorFromMatrix(m, out = new Float64Array(16)) {
   return out;
 }
 
+/** Six or more coordinates move the tool (the core's model.info.toolCoordinates): a full pose goal is possible. */
+export function canHoldPose(model) { return model.info.toolCoordinates.length >= 6; }
+
 export class DragIk {
   /**
    * @param viewport  the Viewport (camera, canvas, scene, world, controls, requestRender)

@@ -14,6 +14,11 @@ export class Viewport {
     this.canvas.className = 'achain-canvas';
     container.appendChild(this.canvas);
 
+    // a software renderer (no GPU: SwiftShader, llvmpipe) draws each frame on the CPU: views draw less there
+    const gl = this.renderer.getContext();
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    this.software = /swiftshader|llvmpipe|softpipe|software/i.test(String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)));
+
     this.scene = new THREE.Scene();
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.005, 200);
     this.camera.up.set(0, 0, 1);
@@ -68,6 +73,46 @@ export class Viewport {
     this.camera.updateProjectionMatrix();
     this.controls.update();
     this.requestRender();
+  }
+
+  /** Points the camera at a world-frame box (the visible drawing, say), all of it in the picture. */
+  frameBox(box) {
+    this.frame(box.getCenter(new THREE.Vector3()), 0.5 * box.getSize(new THREE.Vector3()).length() * 1.05);
+  }
+
+  /** World-frame box of the visible drawn objects under `root` (default: the world group; sprites and labels excluded). */
+  visibleBox(root = this.world) {
+    const box = new THREE.Box3();
+    const part = new THREE.Box3();
+    root.updateMatrixWorld(true);
+    root.traverseVisible((o) => {
+      if (!o.geometry || o.isSprite) return;
+      if (!o.geometry.boundingBox) o.geometry.computeBoundingBox();
+      part.copy(o.geometry.boundingBox).applyMatrix4(o.matrixWorld);
+      if (!part.isEmpty() && Number.isFinite(part.min.x) && Number.isFinite(part.max.x)) box.union(part);
+    });
+    return box;
+  }
+
+  /** Where a world box's corners fall in the picture: {x0, x1, y0, y1} in normalised device coordinates (−1 … 1
+   *  across the canvas) and zMax (> 1: a corner behind the camera or past the far plane). */
+  ndcExtent(box) {
+    this.camera.updateMatrixWorld();
+    const v = new THREE.Vector3();
+    const e = { x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity, zMax: -Infinity };
+    for (let k = 0; k < 8; k++) {
+      v.set(k & 1 ? box.max.x : box.min.x, k & 2 ? box.max.y : box.min.y, k & 4 ? box.max.z : box.min.z).project(this.camera);
+      e.x0 = Math.min(e.x0, v.x); e.x1 = Math.max(e.x1, v.x); e.y0 = Math.min(e.y0, v.y); e.y1 = Math.max(e.y1, v.y);
+      e.zMax = Math.max(e.zMax, v.z);
+    }
+    return e;
+  }
+
+  /** True when a corner of `box` falls outside the picture (or behind the camera). */
+  clips(box) {
+    if (box.isEmpty()) return false;
+    const e = this.ndcExtent(box);
+    return !(e.x0 >= -1 && e.x1 <= 1 && e.y0 >= -1 && e.y1 <= 1 && e.zMax <= 1);
   }
 
   resize() {

@@ -5,7 +5,7 @@
 import * as THREE from 'three';
 import { JointSliders } from '../ui/JointSliders.js';
 import { ChainView, matrixFromRowMajor } from '../three/ChainView.js';
-import { DragIk, rowMajorFromMatrix } from '../three/DragIk.js';
+import { DragIk, canHoldPose, rowMajorFromMatrix } from '../three/DragIk.js';
 import { ANGULAR, DEG, fmt, jointToDisplay, jointUnitLabel, lengthFactor } from '../lib/units.js';
 import { BatchIk } from '../ui/BatchIk.js';
 import { LoopPanel } from '../ui/LoopPanel.js';
@@ -138,10 +138,11 @@ export class TeleopView {
       for (const sel of ['.ik-head', '.ik-ui', '.joints-ui', '.sol-head', '.sol-ui', '.batch-ui']) this.$(sel).hidden = closed;
       this.clearGhosts();
       this.$('.twin').disabled = !m.info.hasApair;
-      // offer only the goals the chain can follow: fewer than six joints cannot hold a full pose
+      // offer only the goals the chain can follow: fewer than six coordinates moving the tool cannot hold a full
+      // pose (a hand's finger has three or four, whatever the hand's dof)
       const full = this.$('.goal option[value="pose"]');
-      full.disabled = full.hidden = m.dof < 6;
-      this.$('.goal').value = m.dof < 6 ? 'position' : 'pose';
+      full.disabled = full.hidden = !canHoldPose(m);
+      this.$('.goal').value = canHoldPose(m) ? 'pose' : 'position';
       this._goalChanged();
       // the last solve belonged to the previous robot
       const st = this.$('.ik-status');
@@ -177,16 +178,16 @@ export class TeleopView {
     const m = this.studio.model;
     this.$('.weight-row').hidden = goal !== 'weighted';
     const note = this.$('.goal-note');
-    note.hidden = !(m && m.dof < 6 && goal === 'weighted');
+    note.hidden = !(m && !canHoldPose(m) && goal === 'weighted');
     if (!note.hidden) {
-      note.textContent = `${m.dof} joints cannot follow all six pose directions: position and orientation are met in the weighted least-squares sense, so the tool gives up some of both (|Δp| and |Δφ| in the status).`;
+      note.textContent = `${m.info.toolCoordinates.length} coordinates moving the tool cannot follow all six pose directions: position and orientation are met in the weighted least-squares sense, so the tool gives up some of both (|Δp| and |Δφ| in the status).`;
     }
   }
 
   setMode(mode) {
     // rotating a chain of fewer than six joints: the position-only goal ignores rotation, so rotation
     // follows in least squares (and says what it gives up)
-    if (mode === 'rotate' && this.studio.model?.dof < 6 && this.$('.goal').value === 'position') {
+    if (mode === 'rotate' && this.studio.model && !canHoldPose(this.studio.model) && this.$('.goal').value === 'position') {
       this.$('.goal').value = 'weighted';
       this._goalChanged();
     }
@@ -216,7 +217,7 @@ export class TeleopView {
     const m = new THREE.Matrix4();
     matrixFromRowMajor(m, s.lastFk.tool);
     if (what[0] === 'r') {
-      if (s.model.dof < 6 && this.$('.goal').value === 'position') { this.$('.goal').value = 'weighted'; this._goalChanged(); }
+      if (!canHoldPose(s.model) && this.$('.goal').value === 'position') { this.$('.goal').value = 'weighted'; this._goalChanged(); }
       const p = new THREE.Vector3().setFromMatrixPosition(m);
       const axis = { x: new THREE.Vector3(1, 0, 0), y: new THREE.Vector3(0, 1, 0), z: new THREE.Vector3(0, 0, 1) }[what[1]];
       m.premultiply(new THREE.Matrix4().makeRotationAxis(axis, sign * step * DEG)).setPosition(p);
@@ -339,6 +340,7 @@ export class TeleopView {
         this.tracking = true;
       } catch { /* a chain the tracker does not take (more than 6 coordinates): re-solve instead */ }
     this._drawGhosts();
+    this.studio.frameIfClipped();  // a ghost arm out of the picture brings the camera back to all of them
     return res;
   }
 

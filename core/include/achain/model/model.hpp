@@ -188,6 +188,9 @@ struct Model {
 
   int njoints() const { return static_cast<int>(joints.size()); }
   int toolLink() const { return tool_link < 0 ? njoints() - 1 : tool_link; }
+  /// The coordinates that move the tool (those of the joints on the path from the tool's link to the base, a mimic
+  /// joint's being its leader's), ascending: a finger of a hand has few, whatever the hand's dof. Allocates.
+  std::vector<int> toolCoordinates() const;
 
   /// Validates and computes the derived fields. Throws achain::Error naming the field.
   void finalize();
