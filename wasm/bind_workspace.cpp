@@ -149,6 +149,14 @@ val wsCentres(WasmWorkspace& w, bool surface_only) {
   });
 }
 
+/// The centres (surface only or all) whose voxel `other` contains (shared) or does not.
+val wsCentresAgainst(WasmWorkspace& w, const WasmWorkspace& other, bool surface_only, bool shared) {
+  return guard([&] {
+    w.floats = voxelCentres(w.job->result().voxels, surface_only, other.job->result().voxels, shared);
+    return val(typed_memory_view(w.floats.size(), w.floats.data()));
+  });
+}
+
 /// Lattice indices (i, j, k) of every voxel, as an Int32Array view (3 per voxel).
 val wsLattice(WasmWorkspace& w) {
   return guard([&] {
@@ -267,6 +275,7 @@ EMSCRIPTEN_BINDINGS(achain_workspace) {
       .function("evaluations", &wsEvaluations)
       .function("summary", &wsSummary)
       .function("voxelCentres", &wsCentres)
+      .function("voxelCentresAgainst", &wsCentresAgainst)
       .function("lattice", &wsLattice)
       .function("voxelSurfaceMesh", &wsMesh)
       .function("voxelSection", &wsSection)

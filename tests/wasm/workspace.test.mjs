@@ -92,6 +92,17 @@ describe('workspace', () => {
     assert.ok(Math.abs(ov.shared - native.overlap.shared) <= 5e-3 * native.overlap.shared, `${ov.shared} vs ${native.overlap.shared}`);
     assert.equal(ov.union, ov.a + ov.b - ov.shared);
     assert.equal(wa.voxelIntersection(wr).length, 3 * ov.shared);
+    // the overlap's coloured parts, split by the core: A's voxels that R has / lacks, R's that A lacks
+    assert.equal(wa.voxelCentres({ sharedWith: wr }).length, 3 * ov.shared);
+    assert.equal(wa.voxelCentres({ notIn: wr }).length, 3 * ov.onlyA);
+    assert.equal(wr.voxelCentres({ notIn: wa }).length, 3 * ov.onlyB);
+    const surfA = wa.voxelCentres({ surfaceOnly: true }).length;
+    const [inR, outR] = [{ sharedWith: wr }, { notIn: wr }].map((o) => wa.voxelCentres({ surfaceOnly: true, ...o }));
+    assert.equal(inR.length + outR.length, surfA);
+    assert.ok(inR.length > 0 && outR.length > 0);
+    const first = (a) => Array.from(a.slice(0, 3));  // a shared surface centre is one of A's surface centres
+    assert.ok(wa.voxelIntersection(wr).some((v, i, all) => i % 3 === 0 && all[i] === first(inR)[0] && all[i + 1] === first(inR)[1] && all[i + 2] === first(inR)[2]));
+    assert.throws(() => wa.voxelCentres({ sharedWith: wr, notIn: wr }), /give sharedWith or notIn, not both/);
     [wa, wr, a, r].forEach((x) => x.dispose());
   });
 

@@ -43,8 +43,17 @@ export class Workspace {
   get voxels() { return this.summary().voxels; }
   get volume() { return this.summary().volume; }
   get bounds() { return this.summary().bounds; }
-  /** Voxel centres (xyz per voxel) for a three.js Points cloud; surfaceOnly keeps the boundary voxels. */
-  voxelCentres({ surfaceOnly = false } = {}) { return this._raw().voxelCentres(!!surfaceOnly).slice(); }
+  /**
+   * Voxel centres (xyz per voxel) for a three.js Points cloud; surfaceOnly keeps the boundary voxels. With
+   * `sharedWith` (another workspace on the same lattice) only the voxels it also contains, with `notIn` only those
+   * it does not: an overlap's parts in their own colours.
+   */
+  voxelCentres({ surfaceOnly = false, sharedWith = null, notIn = null } = {}) {
+    if (sharedWith && notIn) throw new Error('voxelCentres: give sharedWith or notIn, not both');
+    const other = sharedWith ?? notIn;
+    if (!other) return this._raw().voxelCentres(!!surfaceOnly).slice();
+    return this._raw().voxelCentresAgainst(other._raw(), !!surfaceOnly, !!sharedWith).slice();
+  }
   /** Lattice indices (i, j, k per voxel): voxel = origin + voxel·[i, i+1) × … */
   lattice() { return this._raw().lattice().slice(); }
   /** Boundary surface as an indexed triangle mesh (outward faces): {positions, indices}. */

@@ -11,7 +11,9 @@
 // Replies (arrays transferred):
 //   {type: 'progress', id, fraction, phase: 'model' | 'twin'}
 //   {type: 'result', id, summary, centres? | positions?, indices?,
-//    twin?: {summary, centres? | positions?, indices?}, overlap?, shared? (centres of the voxels both reach)}
+//    twin?: {summary, centres? | positions?, indices?}, overlap?,
+//    parts? {onlyA, shared, onlyB}: with twin and centres, the centres (surface or all, as `output`) of a's voxels
+//    b lacks, of a's voxels b has, and of b's voxels a lacks}
 //   {type: 'section', id, area, voxels, coordinate, twin?: {area, voxels, coordinate}}
 //   {type: 'cancelled', id}   {type: 'error', id, message}
 import { loadAchain } from '../achain.mjs';
@@ -96,8 +98,16 @@ async function start(msg, state) {
   if (jb) {
     out.twin = shapes(jb, output, transfer);
     out.overlap = ja.voxelOverlap(jb);
-    out.shared = ja.voxelIntersection(jb);
-    transfer.push(out.shared.buffer);
+    if (output === 'surface' || output === 'centres') {
+      // the three coloured parts, split by the core here so that the page only draws them
+      const surfaceOnly = output === 'surface';
+      out.parts = {
+        onlyA: ja.voxelCentres({ surfaceOnly, notIn: jb }),
+        shared: ja.voxelCentres({ surfaceOnly, sharedWith: jb }),
+        onlyB: jb.voxelCentres({ surfaceOnly, notIn: ja }),
+      };
+      for (const p of Object.values(out.parts)) transfer.push(p.buffer);
+    }
   }
   state.done = true;
   return [out, transfer];

@@ -106,7 +106,8 @@ export class Workspace {
   readonly bounds: WorkspaceSummary['bounds'];
   cancel(): void;
   summary(): WorkspaceSummary;
-  voxelCentres(options?: { surfaceOnly?: boolean }): Float32Array;
+  /** Centres of the voxels (surface only or all); with sharedWith / notIn only those another workspace on the same lattice also has / lacks. */
+  voxelCentres(options?: { surfaceOnly?: boolean; sharedWith?: Workspace; notIn?: Workspace }): Float32Array;
   lattice(): Int32Array;
   voxelSurfaceMesh(): { positions: Float32Array; indices: Uint32Array };
   voxelSection(axis: 'x' | 'y' | 'z' | 0 | 1 | 2, value: number): WorkspaceSection;

@@ -244,6 +244,20 @@ std::vector<float> voxelCentres(const VoxelSet& s, bool surface_only) {
   return out;
 }
 
+std::vector<float> voxelCentres(const VoxelSet& s, bool surface_only, const VoxelSet& other, bool shared) {
+  sameLattice(s, other);
+  std::vector<float> out;
+  s.forEach([&](int64_t c) {
+    const Vec3i g = s.lattice(c);
+    if ((surface_only && !onSurface(s, g)) || other.containsLattice(g) != shared) return;
+    const Vec3 p = s.centre(c);
+    out.push_back(float(p.x()));
+    out.push_back(float(p.y()));
+    out.push_back(float(p.z()));
+  });
+  return out;
+}
+
 void writeVoxelPly(const VoxelSet& s, const std::string& path, bool as_points) {
   std::ofstream f(path);
   if (!f) throw Error(path + ": cannot open for writing");

@@ -7,6 +7,9 @@ import { INCH, fmt, lengthFactor } from '../lib/units.js';
 import { escapeHtml } from '../ui/html.js';
 
 const ESTIMATE_DELAY_MS = 250;
+/** Points drawn at most, over all clouds: past this every k-th centre is drawn (the table counts them all). A software
+ *  WebGL renderer (no GPU) takes about 0.5 s per frame for 150,000 points and 0.2 s for 50,000 (measured, 1280×800). */
+const MAX_DRAWN_POINTS = { gpu: 2000000, software: 50000 };
 const COL_A = new THREE.Color(0xa855f7);
 const COL_SHARED = new THREE.Color(0xcbd5e1);
 const COL_B = new THREE.Color(0x22d3ee);
@@ -67,6 +70,8 @@ export class WorkspaceView {
     for (const c of ['.w-axis', '.w-cut']) this.$(c).addEventListener('input', () => this._section());
     for (const c of ['.w-showA', '.w-showS', '.w-showB']) this.$(c).addEventListener('change', () => this._visibility());
 
+    const idle = window.requestIdleCallback ?? ((f) => setTimeout(f, 200));
+    idle(() => this._warmUp(), { timeout: 3000 });
     studio.onModel((m) => {
       this.abandon();
       this._clearResult();
@@ -106,6 +111,7 @@ export class WorkspaceView {
     const box = this.$('.w-estimate');
     this.estimate = null;
     this.overCaps = false;
+    this.capsWhy = '';
     const o = this._options();  // the default caps: the estimate says whether they hold
     if (!(o.voxel > 0) || !this.studio.model) { box.textContent = ''; return; }
     try {
@@ -120,7 +126,19 @@ export class WorkspaceView {
       box.textContent = `estimate: ${big(e.cells)} grid cells, ≤ ${big(e.voxels)} voxels, ${mem}, ${big(e.evaluations)} evaluations, ${secs}${twin}` +
         (this.overCaps ? ` — past the caps (${big(e.caps.cells)} cells, ${capMem}, ${big(e.caps.evaluations)} evaluations)` : '');
       box.classList.toggle('error', this.overCaps);
-      this.$('.w-raise-row').hidden = !this.overCaps || e.cells > e.caps.cells;  // the grid's cap stands (int32 lattice)
+      const gridCap = e.cells > e.caps.cells;  // the grid's cap stands (int32 lattice)
+      this.$('.w-raise-row').hidden = !this.overCaps || gridCap;
+      if (this.overCaps) {
+        // why a run is refused, in the studio's units and controls (the core's own sentence names CLI and JS options)
+        const u = this.studio.units;
+        const what = `${o.method === 'castelli' ? 'Castelli, voxel' : o.method === 'montecarlo' ? 'Monte Carlo, voxel' : 'voxel'} ${fmt(o.voxel * lengthFactor(u), 4)} ${u.length}`;
+        const raise = ', or tick “run anyway” to raise the cap';
+        const capSecs = e.seconds * (e.caps.evaluations / e.cost);
+        this.capsWhy = gridCap ? `${what}: the grid over the reach box would have ${big(e.cells)} cells, more than the cap of ${big(e.caps.cells)}; use a larger voxel`
+          : e.bytes > e.caps.bytes ? `${what}: about ${mem} of memory (estimate), more than the cap of ${capMem}; use a larger voxel${raise}`
+            : `${what}: about ${big(e.evaluations)} point evaluations, ${secs} (estimate), more than the cap of about ${fmt(capSecs / 60, 2)} min; ` +
+              `${o.method === 'castelli' ? 'Castelli\'s cost is a product over the joints: use a larger voxel or the Robinson sweep' : 'use a larger voxel'}${raise}`;
+      }
     } catch (err) {
       box.textContent = `estimate: ${err.message}`;
       box.classList.add('error');
@@ -159,10 +177,7 @@ export class WorkspaceView {
     this.$('.w-error').hidden = true;
     if (!(voxel > 0)) { this._fail('voxel: must be a positive length'); return; }
     this._estimate();
-    if (this.overCaps && !this.$('.w-raise').checked) {
-      // refused before any worker starts: the core's own message names the cap and how to raise it
-      try { s.model.workspaceJob(options).dispose(); } catch (e) { this._fail(e.message); return; }
-    }
+    if (this.overCaps && !this.$('.w-raise').checked) { this._fail(this.capsWhy); return; }  // refused before any worker starts
     this._voxelSi = voxel;
     const json = s.model.modelToJson();
     const twin = this.$('.w-twin').checked && s.model.info.hasApair;  // the worker makes the core's R twin
@@ -251,6 +266,9 @@ export class WorkspaceView {
     this._table(msg);
     this.result = { count: a.voxels, summary: a, overlap: msg.overlap ?? null };
     this._buildCloud(msg);
+    if (this.drawn.stride > 1) {
+      this.$('.w-status').textContent += ` · drawn: every ${this.drawn.stride}th of ${this.drawn.total.toLocaleString('en')} points${this.studio.viewport.software ? ' (software WebGL: no GPU)' : ''}`;
+    }
     this._section();
     this.studio.fitView(); // the camera frames the arm and the new cloud
   }
@@ -283,6 +301,28 @@ export class WorkspaceView {
     }
   }
 
+  /** The clouds' material: every cloud uses the same shader program (only the colour and size differ). */
+  _cloudMaterial(color, size) {
+    return new THREE.PointsMaterial({ color, size, sizeAttenuation: true, transparent: true, opacity: 0.55, depthWrite: false, clippingPlanes: [this.clip] });
+  }
+
+  /**
+   * Compiles the clouds' shader program while the page is idle after loading. A software WebGL renderer (no GPU)
+   * took about 1 s to compile it, blocking the page at the first result (measured beside a stream); three.js keeps
+   * the program while a material uses it, so this one is kept.
+   */
+  _warmUp() {
+    const s = this.studio;
+    if (this._warm || !s.viewport) return;
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3), 3));
+    this._warm = new THREE.Points(g, this._cloudMaterial(COL_A, 0.01));
+    this._warm.frustumCulled = false;
+    this.group.add(this._warm);
+    s.viewport.renderer.compile(s.viewport.scene, s.viewport.camera);
+    this.group.remove(this._warm);
+  }
+
   /** No result shown: the cloud, the table, the section and the legend cleared. */
   _clearResult() {
     this._clearCloud();
@@ -302,33 +342,30 @@ export class WorkspaceView {
   _buildCloud(msg) {
     this._clearCloud();
     const voxel = msg.summary.voxel;
-    const key = (x, y, z) => `${Math.round(x / voxel * 2)},${Math.round(y / voxel * 2)},${Math.round(z / voxel * 2)}`;
-    const shared = new Set();
-    if (msg.shared) for (let i = 0; i < msg.shared.length; i += 3) shared.add(key(msg.shared[i], msg.shared[i + 1], msg.shared[i + 2]));
-    const split = (pts, inShared) => {
-      const yes = []; const no = [];
-      for (let i = 0; i < pts.length; i += 3) {
-        const k = shared.size && shared.has(key(pts[i], pts[i + 1], pts[i + 2]));
-        (k === inShared ? yes : no).push(pts[i], pts[i + 1], pts[i + 2]);
+    const parts = msg.parts ? [msg.parts.onlyA, msg.parts.shared, msg.parts.onlyB] : [msg.centres];
+    const total = parts.reduce((n, a) => n + a.length / 3, 0);
+    const stride = Math.max(1, Math.ceil(total / MAX_DRAWN_POINTS[this.studio.viewport.software ? 'software' : 'gpu']));
+    this.drawn = { total, stride };
+    const mk = (all, color, name) => {
+      let arr = all;  // the worker's Float32Array, drawn as it is unless it is thinned
+      if (stride > 1) {
+        arr = new Float32Array(3 * Math.ceil(all.length / 3 / stride));
+        for (let i = 0, o = 0; i < all.length; i += 3 * stride, o += 3) arr.set(all.subarray(i, i + 3), o);
       }
-      return [yes, no];
-    };
-    const mk = (arr, color, name) => {
       const g = new THREE.BufferGeometry();
-      g.setAttribute('position', new THREE.Float32BufferAttribute(arr, 3));
-      const m = new THREE.PointsMaterial({ color, size: voxel * 0.9, sizeAttenuation: true, transparent: true, opacity: 0.55, depthWrite: false, clippingPlanes: [this.clip] });
+      g.setAttribute('position', new THREE.BufferAttribute(arr, 3));
+      const m = this._cloudMaterial(color, voxel * 0.9);
       const p = new THREE.Points(g, m);
       p.name = name;
       p.frustumCulled = false;
       this.group.add(p);
       return p;
     };
-    if (msg.twin) {
-      const [sharedA, onlyA] = split(msg.centres, true);
-      const [, onlyB] = split(msg.twin.centres, true);
-      this.clouds = { A: mk(onlyA, COL_A, 'A-only'), S: mk(sharedA, COL_SHARED, 'shared'), B: mk(onlyB, COL_B, 'R-only') };
+    if (msg.parts) {  // the overlap's parts, split by the core in the worker
+      const p = msg.parts;
+      this.clouds = { A: mk(p.onlyA, COL_A, 'A-only'), S: mk(p.shared, COL_SHARED, 'shared'), B: mk(p.onlyB, COL_B, 'R-only') };
     } else {
-      this.clouds = { A: mk(Array.from(msg.centres), COL_A, 'A'), S: null, B: null };
+      this.clouds = { A: mk(msg.centres, COL_A, 'A'), S: null, B: null };
     }
     const b = msg.summary.bounds;
     this.bounds = b;

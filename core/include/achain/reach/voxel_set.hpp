@@ -161,6 +161,10 @@ VoxelMesh voxelSurfaceMesh(const VoxelSet& s);
 /// Voxel centres as xyz floats; surface_only keeps the voxels with an empty face neighbour.
 std::vector<float> voxelCentres(const VoxelSet& s, bool surface_only);
 
+/// The centres of voxelCentres(s, surface_only) whose voxel `other` (same lattice) contains (shared = true) or
+/// does not contain (shared = false): an overlap's shared part and s's own part, drawn in two colours.
+std::vector<float> voxelCentres(const VoxelSet& s, bool surface_only, const VoxelSet& other, bool shared);
+
 /// Number of voxels with at least one empty face neighbour.
 size_t surfaceVoxelCount(const VoxelSet& s);
 
