@@ -37,6 +37,9 @@ function plotKey(joints) {
   return key;
 }
 
+/** Playback speeds: the move's time per wall-clock second. */
+const PLAYBACK_RATES = [0.1, 0.25, 0.5, 1, 2, 4];
+
 export class MotionView {
   constructor() { this.id = 'motion'; this.title = 'Motion'; this.key = '3'; }
 
@@ -86,10 +89,15 @@ export class MotionView {
         </div>
         <div class="row"><label>breakdown of <select class="m-bj" aria-label="joint of the torque breakdown"></select></label></div>
         <div class="row"><button type="button" class="m-plan primary">Plan &amp; plot</button>
-          <button type="button" class="m-play" disabled>▶ Play</button>
           <button type="button" class="m-export" disabled>Export JSON</button></div>
         <div class="row"><button type="button" class="m-csv" disabled title="t, q, q̇ per joint in the display units">Export CSV</button>
           <button type="button" class="m-png" disabled title="the plots as one PNG image">Plots as PNG</button></div>
+        <div class="row m-playback" title="play, pause, step and scrub the planned move or the simulation's recording">
+          <button type="button" class="m-play" disabled>▶ Play</button>
+          <button type="button" class="m-step-back" disabled title="one sample back" aria-label="step back">◀❙</button>
+          <button type="button" class="m-step" disabled title="one sample forward" aria-label="step forward">❙▶</button>
+          <label>speed <select class="m-rate" aria-label="playback speed">${PLAYBACK_RATES.map((r) => `<option value="${r}"${r === 1 ? ' selected' : ''}>×${r}</option>`).join('')}</select></label>
+          <span class="m-time muted" aria-live="off"></span></div>
         <input type="range" class="m-scrub" min="0" max="1" step="any" value="0" disabled aria-label="time">
         <div class="m-error error-box" hidden></div>
         <div class="m-summary"></div>
@@ -127,6 +135,10 @@ export class MotionView {
     this.$('.m-add-via').addEventListener('click', () => { this.vias.push(Float64Array.from(studio.q)); this._renderVias(); this.$('.m-profile').value = 'spline'; });
     this.$('.m-plan').addEventListener('click', () => this.plan());
     this.$('.m-play').addEventListener('click', () => this.togglePlay());
+    this.$('.m-step').addEventListener('click', () => this.step(1));
+    this.$('.m-step-back').addEventListener('click', () => this.step(-1));
+    this.$('.m-rate').addEventListener('change', () => { this.rate = Number(this.$('.m-rate').value) || 1; });
+    this.rate = 1;
     this.$('.m-export').addEventListener('click', () => this.exportJson());
     this.$('.m-csv').addEventListener('click', () => this._download(new Blob([this.csv()], { type: 'text/csv' }), 'trajectory.csv'));
     this.$('.m-png').addEventListener('click', () => this.plotsPng().toBlob((b) => this._download(b, 'plots.png')));
@@ -277,7 +289,7 @@ export class MotionView {
   /** Rewinds to t = 0 and plays, with play and scrub enabled (export only for a planned trajectory). */
   _startPlayback(exportable) {
     this.time = 0;
-    this.$('.m-play').disabled = false;
+    for (const c of ['.m-play', '.m-step', '.m-step-back']) this.$(c).disabled = false;
     this.$('.m-export').disabled = !exportable;
     this.$('.m-csv').disabled = false;
     this.$('.m-png').disabled = false;
@@ -350,7 +362,8 @@ export class MotionView {
     this.traj = null;
     this.analysis = null;
     this.$('.m-summary').replaceChildren();
-    this.$('.m-play').disabled = true;
+    for (const c of ['.m-play', '.m-step', '.m-step-back']) this.$(c).disabled = true;
+    this.$('.m-time').textContent = '';
     this.$('.m-export').disabled = true;
     this.$('.m-csv').disabled = true;
     this.$('.m-png').disabled = true;
@@ -472,9 +485,19 @@ export class MotionView {
 
   _playLabel() { this.$('.m-play').textContent = this.playing ? '❚❚ Pause' : '▶ Play'; }
 
+  /** Pauses and moves k samples (of the plan or the simulation's recording) from the one shown. */
+  step(k) {
+    const tr = this.traj;
+    if (!tr) return;
+    this.playing = false;
+    this._playLabel();
+    this._setTime(tr.t[Math.max(0, Math.min(tr.samples - 1, (this.sample ?? 0) + k))]);
+  }
+
+  /** One animation frame of playback: dt of wall-clock time is dt × speed of the move's time. */
   _tick(dt) {
     if (!this.playing || !this.traj || !this.active) return;
-    this.time = Math.min(this.traj.duration, (this.time ?? 0) + dt);
+    this.time = Math.min(this.traj.duration, (this.time ?? 0) + dt * this.rate);
     this._setTime(this.time);
     if (this.time >= this.traj.duration) { this.playing = false; this._playLabel(); }
   }
@@ -488,8 +511,10 @@ export class MotionView {
     let k = Math.round((t / Math.max(tr.duration, 1e-9)) * (tr.samples - 1));
     while (k > 0 && tr.t[k] > t + 1e-12) k--;
     while (k < tr.samples - 1 && tr.t[k + 1] <= t) k++;
+    this.sample = k;
     this.studio.setQ(tr.q.subarray(k * n, (k + 1) * n), this);
     this.$('.m-scrub').value = String(tr.duration > 0 ? t / tr.duration : 0);
+    this.$('.m-time').textContent = `t = ${fmt(t, 3)} / ${fmt(tr.duration, 3)} s · sample ${k + 1} of ${tr.samples}`;
     this._cursorLine();
   }
 
