@@ -137,6 +137,29 @@ function missingMeshUrdf(n) {
   return `${s}</robot>\n`;
 }
 
+// Issue 32 (screenshots of every tab at five sizes): at 800×600 Teleoperate's Goal menu, the Controller's file
+// picker and the Vibration mode table ran past the side panel's right edge (cut off).
+test('800×600: nothing in any view\'s side panel runs past the panel\'s edge', async () => {
+  const { page, errors, context } = await open('#robot=prototype-4a&view=design', { width: 800, height: 600 });
+  try {
+    const over = {};
+    for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller', 'vibration']) {
+      await page.click(`#tabs button[data-view="${v}"]`);
+      await page.waitForTimeout(300);
+      const cut = await page.evaluate((v) => {
+        const p = document.querySelector(`.view-panel[data-view="${v}"]`);
+        const edge = p.getBoundingClientRect().right;
+        return [...p.querySelectorAll('*')].filter((e) => { const b = e.getBoundingClientRect(); return b.width > 0 && b.right > edge + 1; })
+          .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ')[0]}` : ''}`);
+      }, v);
+      if (cut.length) over[v] = cut.slice(0, 4);
+    }
+    await screenshot(page, 'layout-vibration-800x600');
+    assert.deepEqual(over, {});
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
 test('warnings: one collapsed list with a count in a corner of the 3D view, cleared by another robot', async () => {
   const { page, errors, context } = await open('#robot=prototype-4a&view=design', { width: 1440, height: 900 });
   try {
