@@ -130,7 +130,7 @@ describe('robot file defaults (model.info.defaults)', () => {
 });
 
 describe('workspace worker: the R twin and sections (one protocol, the studio\'s and the package\'s)', () => {
-  test('twin: true gives the twin\'s summary, the overlap and the shared centres; a section answers both', async () => {
+  test('twin: true gives the twin\'s summary, the overlap and its three parts; a section answers both', async () => {
     const { messages, send, waitFor, close } = await standInWorker(new URL('../../wasm/js/workspace.worker.mjs', import.meta.url).href);
     send({ type: 'start', id: 7, model: 'prototype-4a', options: { voxel: 0.0508 }, twin: true });
     const res = await waitFor((m) => m.id === 7 && m.type !== 'progress');
@@ -139,8 +139,13 @@ describe('workspace worker: the R twin and sections (one protocol, the studio\'s
     const direct = achain.loadModel('prototype-4a').rPairTwin().computeWorkspace({ voxel: 0.0508 }).summary();
     assert.equal(res.twin.summary.voxels, direct.voxels);
     assert.equal(res.twin.summary.robot, 'prototype-4a-r-twin');
-    assert.equal(res.overlap.shared * 3, res.shared.length);
     assert.equal(res.overlap.shared + res.overlap.onlyA, res.summary.voxels);
+    // the overlap's three coloured parts, split by the core (surface voxels, as the output): A's the twin lacks and
+    // has, and the twin's that A lacks
+    const p = res.parts;
+    assert.equal(p.onlyA.length + p.shared.length, res.centres.length);
+    assert.ok(p.onlyA.length > 0 && p.shared.length > 0 && p.onlyB.length > 0 && p.onlyB.length < res.twin.centres.length);
+    assert.equal(res.shared, undefined, 'no second copy of the intersection');
     send({ type: 'section', id: 7, axis: 'z', value: 0.3 });
     const sec = await waitFor((m) => m.id === 7 && m.type === 'section');
     assert.ok(sec.area > 0 && sec.twin.area > 0, JSON.stringify(sec));
