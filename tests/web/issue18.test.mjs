@@ -227,7 +227,7 @@ test('bug 8: Rotate (E) on the 4-joint prototype follows in least squares and sa
     await page.click('#viewport canvas', { position: { x: 5, y: 300 } });
     await page.keyboard.press('e');
     assert.equal(await page.inputValue(`${P} .goal`), 'weighted');
-    assert.match(await page.textContent(`${P} .goal-note`), /4 joints cannot follow all six pose directions.*gives up/);
+    assert.match(await page.textContent(`${P} .goal-note`), /4 coordinates moving the tool cannot follow all six pose directions.*gives up/);
     // a 10° turn of the tool about the base z axis, solved as the drag solves it
     const r = await page.evaluate(() => {
       const a = window.__achain;
