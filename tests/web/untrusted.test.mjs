@@ -158,7 +158,7 @@ test('Workspace: the core\'s estimate is shown before a job starts; past the cap
     assert.equal(await panel.locator('.w-error').isVisible(), true);
     // in the studio's units and controls (issue 32, item 11): not the core's "voxel: 0.005 m … max_evaluations (CLI …)"
     const refused = await panel.locator('.w-error').textContent();
-    assert.match(refused, /^Castelli, voxel 5 mm: about [\d.,]+ M point evaluations, ≈ [\d.,]+ min \(estimate\), more than the cap of about 16\.\d+ min; Castelli's cost is a product over the joints: use a larger voxel or the Robinson sweep, or tick “run anyway” to raise the cap$/);
+    assert.match(refused, /^Castelli, voxel 5 mm: about 3\.21e\+13 point evaluations, ≈ [\d.,]+ h \(estimate\), more than the cap of about 16\.67 min; Castelli's cost is a product over the joints: use a larger voxel or the Robinson sweep, or tick “run anyway” to raise the cap$/);
     assert.doesNotMatch(refused, /max_evaluations|--max|maxEvaluations| m /);
     assert.equal(await panel.locator('.w-cancel').isDisabled(), true, 'no job started');
     assert.doesNotMatch(await panel.locator('.w-status').textContent(), /computing/);

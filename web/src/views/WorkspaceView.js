@@ -117,9 +117,9 @@ export class WorkspaceView {
     try {
       const e = this.studio.model.estimateWorkspace(o);
       this.estimate = e;
-      const big = (x) => (x >= 1e6 ? `${fmt(x / 1e6, 3)} M` : x >= 1e3 ? `${fmt(x / 1e3, 3)} k` : fmt(x, 3));
+      const big = (x) => (x >= 1e12 ? x.toExponential(2) : x >= 1e6 ? `${fmt(x / 1e6, 3)} M` : x >= 1e3 ? `${fmt(x / 1e3, 3)} k` : fmt(x, 3));
       const mem = e.bytes >= 2 ** 30 ? `${fmt(e.bytes / 2 ** 30, 3)} GiB` : `${fmt(e.bytes / 2 ** 20, 3)} MiB`;
-      const secs = e.seconds < 1 ? '< 1 s' : e.seconds < 120 ? `≈ ${fmt(e.seconds, 2)} s` : `≈ ${fmt(e.seconds / 60, 2)} min`;
+      const secs = e.seconds < 1 ? '< 1 s' : e.seconds < 120 ? `≈ ${fmt(e.seconds, 2)} s` : e.seconds < 7200 ? `≈ ${fmt(e.seconds / 60, 2)} min` : `≈ ${Number((e.seconds / 3600).toPrecision(3))} h`;
       const twin = this.$('.w-twin').checked ? ' (×2 with the R twin)' : '';
       this.overCaps = !e.withinCaps;
       const capMem = e.caps.bytes >= 2 ** 30 ? `${fmt(e.caps.bytes / 2 ** 30, 3)} GiB` : `${fmt(e.caps.bytes / 2 ** 20, 3)} MiB`;
@@ -131,7 +131,7 @@ export class WorkspaceView {
       if (this.overCaps) {
         // why a run is refused, in the studio's units and controls (the core's own sentence names CLI and JS options)
         const u = this.studio.units;
-        const what = `${o.method === 'castelli' ? 'Castelli, voxel' : o.method === 'montecarlo' ? 'Monte Carlo, voxel' : 'voxel'} ${fmt(o.voxel * lengthFactor(u), 4)} ${u.length}`;
+        const what = `${o.method === 'castelli' ? 'Castelli, voxel' : o.method === 'montecarlo' ? 'Monte Carlo, voxel' : 'voxel'} ${Number((o.voxel * lengthFactor(u)).toPrecision(6))} ${u.length}`;
         const raise = ', or tick “run anyway” to raise the cap';
         const capSecs = e.seconds * (e.caps.evaluations / e.cost);
         this.capsWhy = gridCap ? `${what}: the grid over the reach box would have ${big(e.cells)} cells, more than the cap of ${big(e.caps.cells)}; use a larger voxel`
