@@ -391,7 +391,7 @@ TEST_CASE("plan: a given duration is honoured on a chain without speed limits", 
   none.from = VecX::Zero(6);
   none.to = VecX::Constant(6, 0.5);
   none.profile = "quintic";
-  CHECK_THROWS_WITH(planJointPath(m, none), Catch::Matchers::Contains("give a duration"));
+  CHECK_THROWS_WITH(planJointPath(m, none), Catch::Matchers::Contains("or the plan a duration"));
 }
 
 TEST_CASE("sampleDerivative: exact for quadratics on an uneven grid; a file's missing rates are derived, with a note", "[trajectory]") {
