@@ -93,4 +93,8 @@ stage "node: wasm module and bridge hosts (node --test)" node_suites
 stage "tsc: the TypeScript declarations" type_checks
 stage "vite build of the studio" npx vite build --config web/vite.config.mjs --logLevel warn
 stage "browser: studio in headless Chromium (node --test)" \
-  node --single-threaded --test --test-force-exit --test-concurrency=2 --test-reporter=spec tests/web/
+  node --single-threaded --test --test-force-exit --test-concurrency=2 --test-reporter=spec tests/web/*.test.mjs
+# Tests that load both cores by themselves (a stream beside two CPU-bound workers) run alone, after the others: run
+# beside another file's stream they starved it (tests/web/solo/*.test.mjs says why).
+stage "browser, alone: tests/web/solo (node --test)" \
+  node --single-threaded --test --test-force-exit --test-concurrency=1 --test-reporter=spec tests/web/solo/
