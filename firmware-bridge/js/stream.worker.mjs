@@ -46,6 +46,11 @@ async function call(m) {
 
 self.onmessage = async (e) => {
   const m = e.data;
+  if (m.type === 'stall') { // test hook: this worker descheduled for m.ms (a starved CPU); no reply
+    const t = performance.now();
+    while (performance.now() - t < m.ms);
+    return;
+  }
   try {
     const value = m.type === 'open' ? await open(m) : await call(m);
     post({ type: 'reply', id: m.id, ok: true, value });

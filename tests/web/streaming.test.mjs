@@ -39,3 +39,45 @@ test('a stream survives the page blocking its main thread twice for 1.5 s: no wa
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+// Issue 37: the stream does not depend on the machine's load. The virtual controller is a worker of the page; on a
+// starved CPU (two browsers on two cores in npm test) it, the streaming worker, or both are not scheduled for a
+// while. A pause of the simulated controller's own worker is not the host's silence: its clock waits (a real
+// controller is never paused). A pause of both is the same. Only a pause of the host alone is a real loss of the
+// link, and then the watchdog must still stop the arm. Each worker is paused by busy-waiting in it ('stall').
+const pauseWorkers = (page, which, ms) => page.evaluate(({ which, ms }) => {
+  const s = window.__achain.views.controller.handle.streamer;
+  if (which !== 'host') s.controller.postMessage({ type: 'stall', ms });
+  if (which !== 'controller') s.worker.postMessage({ type: 'stall', ms });
+}, { which, ms });
+
+async function streamWithPauses(which, ms) {
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=teleop`, { width: 1280, height: 800 });
+  try {
+    await waitReady(page);
+    await planAndConnect(page, { duration: 4 });
+    await page.click('[data-testid=ctl-send]');
+    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.state === 'running', null, { timeout: 15000 });
+    for (let k = 0; k < 3; k++) {
+      await pauseWorkers(page, which, ms);
+      await page.waitForTimeout(ms + 300);
+    }
+    return { msg: await waitSent(page, 60000), status: await status(page), errors };
+  } finally { await context.close(); }
+}
+
+for (const which of ['controller', 'both']) {
+  test(`a stream survives the ${which === 'both' ? 'streaming worker and the virtual controller' : 'virtual controller\'s worker'} paused three times for 400 ms (a starved CPU): no watchdog fault`, { timeout: 120000 }, async () => {
+    const { msg, status: st, errors } = await streamWithPauses(which, 400);
+    assert.match(msg, /^Streaming: done, final error/, msg);
+    assert.ok(Number(/max ([\d.]+)°/.exec(msg)[1]) < 0.1, msg);
+    assert.equal(st.faults, 0);
+    assert.deepEqual(errors, []);
+  });
+}
+
+test('the host\'s worker alone stopped for 400 ms: the controller\'s watchdog stops the arm, and the panel says so', { timeout: 120000 }, async () => {
+  const { msg, status: st } = await streamWithPauses('host', 400);
+  assert.match(msg, /watchdog: no message from the host/, msg);
+  assert.notEqual(st.faults, 0);
+});
