@@ -82,6 +82,7 @@ void HostSession::connect(uint64_t now_us, uint32_t nonce) {
   error_.clear();
   lost_ = SessionLoss::None;
   credit_base_ = 0;
+  clear_wanted_ = false;  // a new session starts from the controller's own report
   if (nonce == 0) {  // a fresh nonce per connect (splitmix64 of the time and a counter), never 0
     uint64_t z = now_us + 0x9E3779B97F4A7C15ull * (++connects_);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -134,9 +135,38 @@ void HostSession::queueSegments(const std::vector<Segment>& segs) {
 void HostSession::start() { enqueue(kStart, nullptr, 0); }
 void HostSession::pause() { enqueue(kPause, nullptr, 0); }
 void HostSession::resume() { enqueue(kResume, nullptr, 0); }
+namespace {
+bool atRest(State s) { return s != State::Running && s != State::Paused && s != State::Stopping; }
+bool faulted(const Status& s) { return s.faults != 0 || s.estop != 0; }
+}  // namespace
+
 void HostSession::clearFaults() {
   estop_pending_ = stop_pending_ = false;
-  enqueue(kClearFaults, nullptr, 0);
+  clear_wanted_ = true;
+  clear_reraised_ = false;
+  clear_acked_at_ = UINT64_MAX;
+  // the controller ignores CLEAR_FAULTS while it moves (a watchdog or limit stop still ramping down): wait for rest
+  clear_sent_ = !have_status_ || atRest(status_.state);
+  if (clear_sent_) enqueue(kClearFaults, nullptr, 0);
+}
+
+bool HostSession::clearFaultsPending() const {
+  return clear_wanted_ && !clear_reraised_ && lost_ == SessionLoss::None && have_caps_;
+}
+
+std::string HostSession::clearFaultsWhy() const {
+  if (!clear_wanted_) return "";
+  if (lost_ != SessionLoss::None) return "the session with the controller has ended (" + error_ + ")";
+  if (!have_caps_) return "not connected to a controller: connect first";
+  if (!clear_sent_)
+    return std::string("the controller is still ") + stateName(status_.state) +
+           ": it clears faults only once the arm is at rest, and the request is sent then";
+  if (clearFaultsPending()) return "waiting for the controller to confirm";
+  std::string names;
+  for (int b = 0; b < kFaultCount; ++b)
+    if (status_.faults & (1u << b)) names += std::string(names.empty() ? "" : ", ") + faultName(static_cast<uint16_t>(1u << b));
+  return "the controller raised " + (names.empty() ? std::string("its e-stop") : names) +
+         " again right after clearing: the cause is still there (see its fault list)";
 }
 void HostSession::heartbeat() { enqueue(kHeartbeat, nullptr, 0); }
 void HostSession::home(uint8_t joint, double q) {
@@ -305,6 +335,7 @@ bool HostSession::onAck(uint8_t next_seq, uint16_t credits) {
     const uint8_t d = static_cast<uint8_t>(next_seq - inflight_.front().seq);
     if (d < 1 || d > 128) break;
     if (inflight_.front().is_segment) ++counters_.segments_acked;
+    if (inflight_.front().type == kClearFaults && clear_wanted_) clear_acked_at_ = counters_.statuses;
     inflight_.pop_front();
   }
   credit_base_ = credits;
@@ -400,6 +431,18 @@ void HostSession::handle(uint8_t type, const uint8_t* body, int n) {
       credit_base_ = s.credits;
       if (estop_pending_ && s.estop) estop_pending_ = false;
       if (stop_pending_ && s.state != State::Running && s.state != State::Paused) stop_pending_ = false;
+      if (clear_wanted_ && !clear_reraised_) {
+        if (!clear_sent_) {
+          if (atRest(s.state)) {
+            enqueue(kClearFaults, nullptr, 0);  // the arm has stopped: send the request that waited
+            clear_sent_ = true;
+          }
+        } else if (clear_acked_at_ != UINT64_MAX && counters_.statuses > clear_acked_at_) {
+          // the controller handles a frame before it reports, so every status after the ACK shows the clear's effect
+          if (faulted(s)) clear_reraised_ = true;
+          else if (counters_.statuses >= clear_acked_at_ + 2) clear_wanted_ = false;  // done, and it stays so
+        }
+      }
       break;
     }
     case kEvent: {

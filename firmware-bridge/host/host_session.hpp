@@ -69,7 +69,14 @@ class HostSession {
   void start();
   void pause();
   void resume();
+  /// Clears latched faults and the e-stop. The controller clears them only at rest: while its status shows it
+  /// still stopping the arm, the request waits here and is sent when a status shows the arm stopped.
   void clearFaults();
+  /// True while a clearFaults() request waits: for the arm to stop, to be sent, or for a status that shows it done.
+  bool clearFaultsPending() const;
+  /// Why the last clearFaults() request has not taken effect, in words: while it is pending, what it waits for;
+  /// after, what stands in the way (a lost session, faults raised again). Empty once the faults are cleared.
+  std::string clearFaultsWhy() const;
   void home(uint8_t joint, double q);
   void heartbeat();  // (also sent automatically: every heartbeat_us without other traffic)
   /// Teleoperation: blend from the current command to q (SI) over `duration` s, ending with the
@@ -144,6 +151,11 @@ class HostSession {
   uint32_t status_period_us_ = 0;
   SessionLoss lost_ = SessionLoss::None;
   bool estop_pending_ = false, stop_pending_ = false;
+  // a clearFaults() request: wanted until a status shows no fault and no e-stop; sent (now or once the arm stopped);
+  // acknowledged at this status count (a later status shows its effect); UINT64_MAX: not acknowledged yet
+  // (done: two statuses after the acknowledgement without a fault; a fault in one of them: raised again)
+  bool clear_wanted_ = false, clear_sent_ = false, clear_reraised_ = false;
+  uint64_t clear_acked_at_ = UINT64_MAX;
   uint64_t urgent_us_ = 0;
   int urgent_repeats_ = 0;
   bool have_target_ = false;

@@ -76,7 +76,13 @@ export interface HostEngine {
   beginSend(text: string, options: SendOptions, nowMs: number): QueuedPlan;
   /** Advances the send begun by beginSend (call after each pump). */
   sendStep(nowMs: number): SendStep;
-  start(): void; pause(): void; resume(): void; clearFaults(): void;
+  start(): void; pause(): void; resume(): void;
+  /** Clears latched faults and the e-stop; a request made while the controller still stops the arm waits for rest. */
+  clearFaults(): void;
+  /** True while the last clearFaults() waits: for the arm to stop, to be sent, or for a status showing it done. */
+  readonly clearFaultsPending: boolean;
+  /** Why the last clearFaults() has not taken effect, in words ('' once cleared). */
+  readonly clearFaultsWhy: string;
   stop(nowMs: number): void; estop(nowMs: number): void;
   streamTarget(q: ArrayLike<number>, lookAhead: number): void;
   inject(drop: number, corrupt: number, seed: number): void;

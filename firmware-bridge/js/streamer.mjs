@@ -158,10 +158,16 @@ export class Streamer extends EventTarget {
     const t0 = this.now();
     const plan = this.engine.beginSend(this.bridge.trajectoryText(traj), { segmentDt, blendFirst, approach, checkLimits, settleMs, angular }, t0);
     this.pump();
+    let lastProgress = -Infinity;
     const end = await this.waitFor(() => {
-      const r = this.engine.sendStep(this.now());
+      const now = this.now();
+      const r = this.engine.sendStep(now);
       if (r.sendId !== plan.sendId) throw new Error('replaced by a newer trajectory (sent while this one was running)');
-      if (onProgress && r.phase === 'streaming') onProgress({ ...this.engine.status, ...r.progress });
+      // progress at most every 20 ms (the status rate), not on every 2 ms check: each report is a message to the page
+      if (onProgress && r.phase === 'streaming' && now - lastProgress >= 20) {
+        lastProgress = now;
+        onProgress({ ...this.engine.status, ...r.progress });
+      }
       return r.phase === 'done' || r.phase === 'failed' ? r : null;
     }, timeoutMs, 'the trajectory to finish');
     const s = this.engine.status;
@@ -176,7 +182,19 @@ export class Streamer extends EventTarget {
   start() { this.engine.start(); this.pump(); }
   pause() { this.engine.pause(); this.pump(); }
   resume() { this.engine.resume(); this.pump(); }
-  clearFaults() { this.engine.clearFaults(); this.pump(); }
+  /**
+   * Clears the controller's latched faults and e-stop; resolves with {cleared, why}. The controller clears only at
+   * rest, so a request made while it still stops the arm waits for that (in the C++ HostSession). `why` says, in
+   * words, what stood in the way when the faults did not clear (an ended session, a fault raised again at once).
+   */
+  async clearFaults(timeoutMs = 5000) {
+    this.engine.clearFaults();
+    this.pump();
+    await this.waitFor(() => this.closed || !this.engine.clearFaultsPending, timeoutMs, 'the controller to clear its faults').catch(() => {});
+    if (this.closed) return { cleared: false, why: 'the link was closed' };
+    const why = this.engine.clearFaultsWhy;
+    return { cleared: why === '', why };
+  }
   stop() { this.engine.stop(this.now()); this.pump(); }
   estop() { this.engine.estop(this.now()); this.pump(); }
   /** Teleoperation: blend to q (SI) with a short look-ahead; a newer target replaces an unsent one. */

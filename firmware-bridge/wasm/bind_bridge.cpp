@@ -232,6 +232,8 @@ class HostEngine {
   void pause() { s_.pause(); }
   void resume() { s_.resume(); }
   void clearFaults() { s_.clearFaults(); }
+  bool clearFaultsPending() const { return s_.clearFaultsPending(); }
+  std::string clearFaultsWhy() const { return s_.clearFaultsWhy(); }
   void stop(double now_ms) { guard([&] { s_.stop(micros(now_ms)); }); }
   void estop(double now_ms) { guard([&] { s_.estop(micros(now_ms)); }); }
   void streamTarget(const val& q, double duration) {
@@ -604,6 +606,8 @@ EMSCRIPTEN_BINDINGS(achain_bridge) {
       .property("credits", &HostEngine::credits)
       .property("error", &HostEngine::error)
       .property("sessionLost", &HostEngine::sessionLost)
+      .property("clearFaultsPending", &HostEngine::clearFaultsPending)
+      .property("clearFaultsWhy", &HostEngine::clearFaultsWhy)
       .property("caps", &HostEngine::caps)
       .property("status", &HostEngine::status)
       .property("counters", &HostEngine::counters)

@@ -420,3 +420,51 @@ TEST_CASE("controller-sim --log streams JSON Lines to disk and keeps them throug
   CHECK(samples > 1000);
   std::remove(log.c_str());
 }
+
+TEST_CASE("host: Clear faults pressed while the controller still stops the arm waits for rest, then clears; "
+          "otherwise it says why",
+          "[bridge][host][clear]") {
+  // Issue 32: a watchdog fault, then clicks on Clear faults that did nothing. The controller ignores CLEAR_FAULTS
+  // while it ramps the arm down; the request used to be spent then, and the faults stayed latched.
+  Rig rig;
+  SendOptions o;
+  const auto job_ptr = beginTrapezoid(rig, o, 1200);  // mid-plan, moving fast
+  rig.host_alive = false;                              // the host stops: the watchdog fires after 200 ms
+  REQUIRE(rig.runUntil([&] { return rig.vc.controller().state() == State::Stopping; }, 400));
+  rig.host_alive = true;
+  REQUIRE(rig.runUntil([&] { return rig.host.status().state == State::Stopping; }, 50));
+  REQUIRE((rig.host.status().faults & kFaultWatchdog));
+  rig.host.clearFaults();
+  CHECK(rig.host.clearFaultsPending());
+  CHECK_THAT(rig.host.clearFaultsWhy(), Catch::Matchers::Contains("still stopping"));
+  CHECK_THAT(rig.host.clearFaultsWhy(), Catch::Matchers::Contains("only once the arm is at rest"));
+  REQUIRE(rig.runUntil([&] { return !rig.host.clearFaultsPending(); }, 3000));
+  CHECK(rig.host.clearFaultsWhy() == "");
+  CHECK(rig.host.status().faults == 0);
+  CHECK(rig.host.status().state == State::Idle);
+
+  SECTION("a fault that is raised again at once is named") {
+    rig.vc.encoderGlitch(0, 50000000, 100000);  // an encoder that reads far outside the limits: a position-limit fault
+    REQUIRE(rig.runUntil([&] { return rig.host.status().faults != 0; }, 500));
+    rig.step(300);
+    rig.host.clearFaults();
+    REQUIRE(rig.runUntil([&] { return !rig.host.clearFaultsPending(); }, 1000));
+    CHECK_THAT(rig.host.clearFaultsWhy(), Catch::Matchers::Contains("again right after clearing"));
+  }
+  SECTION("a session that has ended: nothing is sent, and the reason is the session's") {
+    uint8_t buf[4096];
+    for (int ms = 0; ms < 400; ++ms) {  // the controller goes silent
+      rig.host.update(rig.now());
+      while (rig.host.takeOutput(buf, sizeof buf) > 0) {
+      }
+      rig.vc.step(1);
+      while (rig.vc.read(buf, sizeof buf) > 0) {
+      }
+    }
+    REQUIRE(rig.host.lost() == SessionLoss::Silent);
+    rig.host.clearFaults();
+    CHECK_FALSE(rig.host.clearFaultsPending());
+    CHECK_THAT(rig.host.clearFaultsWhy(), Catch::Matchers::Contains("the session with the controller has ended"));
+    CHECK_THAT(rig.host.clearFaultsWhy(), Catch::Matchers::Contains("controller is silent"));
+  }
+}

@@ -93,7 +93,7 @@ export function mountControllerPanel(container, ctx) {
   ui.connect = el('button', { class: 'primary', 'data-testid': 'ctl-connect', onclick: () => (streamer ? disconnect() : connect()) }, 'Connect');
   ui.state = el('div', { class: 'ctl-state', 'data-testid': 'ctl-state' }, 'not connected');
   ui.faults = el('div', { class: 'ctl-faults', 'data-testid': 'ctl-faults' });
-  ui.clear = el('button', { 'data-testid': 'ctl-clear', onclick: () => streamer?.clearFaults(), disabled: '' }, 'Clear faults');
+  ui.clear = el('button', { 'data-testid': 'ctl-clear', onclick: () => clearFaults(), disabled: '' }, 'Clear faults');
   ui.buffer = el('div', { class: 'ctl-meter', title: 'controller queue fill' }, el('div'));
   ui.progress = el('div', { class: 'ctl-meter ctl-progress', title: 'segments executed' }, el('div'));
   ui.file = el('input', { type: 'file', accept: '.json,application/json', onchange: loadFile });
@@ -142,6 +142,19 @@ export function mountControllerPanel(container, ctx) {
 
   // ---------------- behaviour ----------------
   const say = (msg) => { ui.message.textContent = msg; };
+  // Clear faults waits for the engine's answer: cleared, or why not (the controller still stopping the arm is waited
+  // for; an ended session or a fault raised again is said). Before, a click the controller ignored said nothing.
+  async function clearFaults() {
+    if (!streamer) return;
+    const s = streamer;
+    say('Clearing faults…');
+    try {
+      const r = await s.clearFaults();
+      if (s === streamer) say(r.cleared ? 'Faults cleared.' : `Faults not cleared: ${r.why}.`);
+    } catch (e) {
+      if (s === streamer) say(`Faults not cleared: ${e.message}`);
+    }
+  }
   const setEnabled = (on) => {
     for (const b of [ui.send, ui.pause, ui.resume, ui.clear, ui.applyCfg]) b.disabled = !on;
     ui.connect.textContent = on ? 'Disconnect' : 'Connect';

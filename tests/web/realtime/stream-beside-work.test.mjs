@@ -1,4 +1,4 @@
-// Run alone, after the other browser tests (scripts/test.sh: the "browser, alone" stage): two CPU-bound workers
+// Run one file at a time, after the other browser tests (scripts/test.sh: the "browser, real time" stage): two CPU-bound workers
 // (the workspace and batch IK) beside a stream saturate the 2-core machine, and a stream of another test file running
 // at the same time (the suite runs two files at once) then missed its controller's 200 ms watchdog (seen in a fresh
 // clone's npm test: issue18's "bug 3" faulted beside this test).

@@ -4,7 +4,7 @@
 // after an e-stop; Space e-stops while a number field has the focus. Screenshots: test-results/web/i18-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, waitReady, screenshot, zArrow, planAndConnect, sendMsg, waitSent } from './helpers.mjs';
+import { serveDist, launch, openPage, waitReady, screenshot, zArrow, planAndConnect, sendMsg, waitSent } from '../helpers.mjs';
 
 let srv;
 let browser;

@@ -5,7 +5,7 @@
 // from the host…"). Screenshot: test-results/web/streaming-after-stalls.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, waitReady, screenshot, planAndConnect, waitSent } from './helpers.mjs';
+import { serveDist, launch, openPage, waitReady, screenshot, planAndConnect, waitSent } from '../helpers.mjs';
 
 let srv;
 let browser;
@@ -80,4 +80,43 @@ test('the host\'s worker alone stopped for 400 ms: the controller\'s watchdog st
   const { msg, status: st } = await streamWithPauses('host', 400);
   assert.match(msg, /watchdog: no message from the host/, msg);
   assert.notEqual(st.faults, 0);
+});
+
+// Issue 32: after a watchdog fault (and an e-stop on top), Clear faults clicks that did nothing. The controller ignores
+// CLEAR_FAULTS while it still ramps the arm down; the engine now keeps the request until the arm is at rest, and
+// the panel says the outcome: cleared, or why not.
+test('Clear faults, clicked as soon as a watchdog fault shows (the arm still stopping) and after an e-stop on top, clears and says so', { timeout: 120000 }, async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=teleop`, { width: 1280, height: 800 });
+  try {
+    await waitReady(page);
+    await planAndConnect(page, { duration: 4 });
+    await page.click('[data-testid=ctl-send]');
+    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.state === 'running', null, { timeout: 15000 });
+    await page.waitForTimeout(1500); // mid-plan, moving
+    await pauseWorkers(page, 'host', 400);
+    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.faults !== 0, null, { timeout: 5000 });
+    const seen = (await status(page)).state;
+    await page.click('[data-testid=ctl-clear]');
+    await page.waitForFunction(() => /^Faults (not )?cleared/.test(document.querySelector('[data-testid=ctl-message]').textContent), null, { timeout: 10000 });
+    assert.equal(await page.textContent('[data-testid=ctl-message]'), 'Faults cleared.', `clicked in state ${seen}`);
+    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.state === 'idle', null, { timeout: 5000 });
+    assert.equal((await status(page)).faults, 0);
+    // the issue's sequence: a watchdog fault, then E-STOP, then Clear faults
+    await page.click('[data-testid=ctl-send]');
+    await page.waitForFunction(() => /move to the start first/.test(document.querySelector('[data-testid=ctl-send-message]').textContent));
+    await page.click('[data-testid=ctl-to-start]');
+    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.state === 'running', null, { timeout: 15000 });
+    await pauseWorkers(page, 'host', 400);
+    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.faults !== 0, null, { timeout: 5000 });
+    await page.click('[data-testid=ctl-estop]');
+    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.estop, null, { timeout: 5000 });
+    await page.click('[data-testid=ctl-clear]');
+    await page.waitForFunction(() => /^Faults (not )?cleared/.test(document.querySelector('[data-testid=ctl-message]').textContent), null, { timeout: 10000 });
+    assert.equal(await page.textContent('[data-testid=ctl-message]'), 'Faults cleared.');
+    const st = await status(page);
+    assert.equal(st.faults, 0);
+    assert.ok(!st.estop, 'e-stop released');
+    await screenshot(page, 'streaming-clear-faults');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
 });
