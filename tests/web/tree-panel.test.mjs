@@ -55,6 +55,16 @@ for (const [width, height] of [[1280, 800], [800, 600]]) {
       const status = await page.textContent('#status');
       assert.doesNotMatch(`${ask} ${status}`, /--tool-link|leaf links/);
       assert.equal(await page.evaluate(() => window.__achain.robot), first, 'nothing loaded yet');
+      // the robot shown before is hidden while the choice is pending, not passed off as the new one; the view says why
+      const shown = () => page.evaluate(() => {
+        const st = window.__achain.studio;
+        const note = document.querySelector('.pending-robot');
+        return { world: st.viewport.world.visible, note: note && !note.hidden ? note.textContent : null, readout: !st.readout.el.hidden };
+      });
+      const pending = await shown();
+      assert.equal(pending.world, false, 'the previous robot is not drawn');
+      assert.equal(pending.readout, false, 'nor its tool pose shown');
+      assert.match(pending.note ?? '', /is drawn once its tool link is chosen: pick one of its 2 end links/);
       let rows = await rowsOf(page);
       assert.deepEqual(rows.map((r) => r.link), ['torso', 'chest', 'left_upper', 'left_tool', 'right_upper', 'right_tool']);
       assert.deepEqual(rows.filter((r) => r.leaf).map((r) => r.link), ['left_tool', 'right_tool']);
@@ -74,6 +84,7 @@ for (const [width, height] of [[1280, 800], [800, 600]]) {
       rows = await rowsOf(page);
       assert.deepEqual(rows.filter((r) => r.tool).map((r) => r.link), ['right_tool']);
       assert.equal(await page.$('.d-tree .t-ask'), null);
+      assert.deepEqual(await shown(), { world: true, note: null, readout: true }, 'the picked robot is drawn');
       await screenshot(page, `tree-panel-right-${width}x${height}`);
 
       await pick(page, 'left_tool');

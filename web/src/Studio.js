@@ -61,7 +61,7 @@ export class Studio extends EventTarget {
       d.textContent = w.text;
       return d;
     }));
-    box.hidden = !all.length;
+    box.hidden = !all.length || !!this._pending;
     const notes = all.every((w) => w.level === 'info');
     const n = all.length;
     box.querySelector('summary').textContent = notes ? `ⓘ ${n} note${n === 1 ? '' : 's'}` : `⚠ ${n} warning${n === 1 ? '' : 's'}`;
@@ -101,10 +101,39 @@ export class Studio extends EventTarget {
     return model;
   }
 
+  /**
+   * A robot file that waits for a choice before it can be read (a URDF tree without its tool link, ui/fileDrop.js):
+   * the robot drawn until now is hidden, so it is not taken for the new one, and the 3D view says what to do.
+   * Adopting a model (the choice made, or another robot opened) ends it.
+   */
+  showPendingRobot(text) {
+    if (!this._pendingNote) {
+      this._pendingNote = document.createElement('div');
+      this._pendingNote.className = 'pending-robot';
+      this._pendingNote.setAttribute('role', 'status');
+      this.els.viewport.appendChild(this._pendingNote);
+    }
+    this._pendingNote.textContent = text;
+    this._pendingNote.hidden = false;
+    this.viewport.world.visible = false;
+    this.readout.el.hidden = true; // the old robot's tool pose
+    this._pending = true;
+    this._renderWarnings(); // its warnings are hidden too
+    this.viewport.requestRender();
+  }
+
+  _endPendingRobot() {
+    if (this._pendingNote) this._pendingNote.hidden = true;
+    this.viewport.world.visible = true;
+    this.readout.el.hidden = false;
+    if (this._pending) { this._pending = false; this._renderWarnings(); }
+  }
+
   _adoptModel(model, q, { keepCamera = false } = {}) {
     const old = this.model;
     this.model = model;
     this.urdf = null; // a URDF load sets it again once its model is adopted (openUrdfText)
+    this._endPendingRobot();
     // the warnings belong to the model shown: its sources (limits, singularities, meshes, …) set them again
     this._warnSources.clear();
     if (!this.editing) this.els.warnings.open = false;

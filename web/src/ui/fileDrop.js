@@ -100,6 +100,7 @@ export async function openUrdfText(studio, visuals, src, toolLink = '') {
     studio.dispatchEvent(new CustomEvent('urdf', { detail: studio.urdf }));
     studio.showView('design');
     studio.status(`${path}: ${tree.name} is a tree with ${tree.leaves.length} end links: choose the tool link in the Design view`);
+    studio.showPendingRobot(`${tree.name} (${path}) is drawn once its tool link is chosen: pick one of its ${tree.leaves.length} end links in the Design view's tree.`);
     return;
   }
   const previous = visuals.files;

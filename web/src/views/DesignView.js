@@ -34,8 +34,8 @@ export class DesignView {
         <button type="button" class="d-fit" title="frame the camera on what is shown: the arm at its pose, ghosts, the workspace cloud (key V)">Fit view</button>
       </div>
       <div class="d-error error-box" hidden></div>
-      <h3>Links and tool</h3>
-      <div class="d-tree" data-testid="tree-panel"></div>
+      <h3 class="d-keep">Links and tool</h3>
+      <div class="d-tree d-keep" data-testid="tree-panel"></div>
       <div class="d-joints"></div>
       <h3>Loop</h3>
       <div class="d-loop"></div>
@@ -55,6 +55,7 @@ export class DesignView {
         <div class="row"><button type="button" class="d-apply primary">Load this JSON</button></div>
       </div>`;
     this.$ = (s) => panel.querySelector(s);
+    this.panel = panel;
     this.$('.d-name').addEventListener('change', (e) => this.edit((d) => { d.name = e.target.value || 'my-chain'; }));
     this.$('.d-conv').addEventListener('change', (e) => this.convertTo(e.target.value));
     this.$('.d-new').addEventListener('click', () => this.newChain());
@@ -112,6 +113,8 @@ export class DesignView {
     const box = this.$('.d-tree');
     const u = studio.urdf;
     const pickUrdf = (link) => u.reload(link).catch((e) => studio.status(e.message, true));
+    // while a URDF waits for its tool link, only its tree is shown: the chain fields still hold the robot before it
+    this.panel.classList.toggle('urdf-pending', !!u?.pending);
     if (u?.pending) {
       renderTree(box, u.tree, {
         units: studio.units, tool: '', onPick: pickUrdf,
