@@ -174,6 +174,8 @@ export class Model {
   rPairTwin(): Model;
   /** Upper bound of the distance from the base origin to every link origin and the tool over the joint limits (core reachBound). */
   reachBound(): ReachBound;
+  /** The link tree in urdfTree's shape, named as Export URDF writes it (links[i + 1] is joint i's link '<joint name>_link'). */
+  modelTree(): UrdfTree;
   /** The model as a JSON robot description (SI units). */
   modelToJson(): any;
   /** The model as URDF text (A-pairs as the achain:apair extension) and what URDF cannot carry. */
@@ -190,10 +192,12 @@ export interface ApairStudyRow {
 }
 export interface ApairStudyResult { duration: number; profile: string; rhoIn: number; inchPound: number; rows: ApairStudyRow[]; }
 
-/** A URDF joint as the file gives it (Achain.urdfTree); limits in rad or m (SI), null when absent. */
+/** A URDF joint as the file gives it (Achain.urdfTree), or a model's joint (Model.modelTree); limits in rad or m (SI), null when absent. */
 export interface UrdfTreeJoint {
   name: string;
-  type: 'revolute' | 'continuous' | 'prismatic' | 'fixed' | 'floating' | 'planar' | string;
+  type: 'revolute' | 'continuous' | 'prismatic' | 'fixed' | 'floating' | 'planar' | 'helical' | 'A-pair' | 'law' | string;
+  /** The coordinate is an angle (limits in rad), else a length (m). */
+  angular: boolean;
   limits: { lower: number | null; upper: number | null; velocity: number | null; effort: number | null };
   /** The joint this one mimics, as written (not composed). */
   mimic: { joint: string; multiplier: number; offset: number } | null;

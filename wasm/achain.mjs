@@ -136,6 +136,12 @@ export class Model {
    * reachBound), m: {radius, tool, links}; radius (and an entry) null when a joint translates without bound.
    */
   reachBound() { return JSON.parse(this._raw().reachBound()); }
+  /**
+   * The model's link tree in urdfTree's shape (core modelTree), named as Export URDF writes it: 'base_link', then
+   * links[i + 1] is joint i's link '<joint name>_link'; toolLink is the model's tool link. Joint types add
+   * 'helical', 'A-pair' and 'law' to URDF's.
+   */
+  modelTree() { return JSON.parse(this._raw().modelTree()); }
   /** The model as a JSON robot description (SI units). */
   modelToJson() { return JSON.parse(this._raw().modelToJson()); }
   /** The model as URDF text (A-pairs as the achain:apair extension): {urdf, warnings: what URDF cannot carry}. */
@@ -210,7 +216,7 @@ export class Achain {
   }
   /**
    * A URDF's link/joint tree without building a model (text or its element tree, as modelFromUrdf): {name, root,
-   * links: [{name, parent (index, −1 for the root), depth, joint: null for the root | {name, type, limits: {lower,
+   * links: [{name, parent (index, −1 for the root), depth, joint: null for the root | {name, type, angular, limits: {lower,
    * upper, velocity, effort} (SI, null: none), mimic: null | {joint, multiplier, offset}}}] depth-first, leaves
    * (the tool candidates), toolLink (the file's achain:tool, or ''), notes}. Throws as modelFromUrdf on a bad tree.
    */

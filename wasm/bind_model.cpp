@@ -46,27 +46,30 @@ WasmModel* loadUrdf(const std::string& tree_json, const std::string& tool_link, 
     return new WasmModel(modelFromUrdf(urdfElements(tree_json), o));
   });
 }
-/// A URDF's link/joint tree (urdfTree) as JSON; limits that are absent (±inf) are null.
-std::string urdfTreeJSON(const std::string& tree_json) {
-  return guard([&] {
-    const UrdfTree t = urdfTree(urdfElements(tree_json));
-    auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-    nlohmann::json links = nlohmann::json::array();
-    for (const UrdfTreeLink& l : t.links) {
-      nlohmann::json joint = nullptr;
-      if (l.parent >= 0) {
-        const UrdfTreeJoint& j = l.joint;
-        joint = {{"name", j.name}, {"type", j.type},
-                 {"limits", {{"lower", finite(j.limits.lower)}, {"upper", finite(j.limits.upper)},
-                             {"velocity", finite(j.limits.velocity)}, {"effort", finite(j.limits.effort)}}},
-                 {"mimic", j.mimic.empty() ? nlohmann::json(nullptr)
-                                           : nlohmann::json{{"joint", j.mimic}, {"multiplier", j.mimic_multiplier}, {"offset", j.mimic_offset}}}};
-      }
-      links.push_back({{"name", l.name}, {"parent", l.parent}, {"depth", l.depth}, {"joint", joint}});
+/// A link/joint tree (urdfTree, modelTree) as JSON; limits that are absent (±inf) are null.
+std::string treeJSON(const UrdfTree& t) {
+  auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  nlohmann::json links = nlohmann::json::array();
+  for (const UrdfTreeLink& l : t.links) {
+    nlohmann::json joint = nullptr;
+    if (l.parent >= 0) {
+      const UrdfTreeJoint& j = l.joint;
+      joint = {{"name", j.name}, {"type", j.type}, {"angular", j.angular},
+               {"limits", {{"lower", finite(j.limits.lower)}, {"upper", finite(j.limits.upper)},
+                           {"velocity", finite(j.limits.velocity)}, {"effort", finite(j.limits.effort)}}},
+               {"mimic", j.mimic.empty() ? nlohmann::json(nullptr)
+                                         : nlohmann::json{{"joint", j.mimic}, {"multiplier", j.mimic_multiplier}, {"offset", j.mimic_offset}}}};
     }
-    return nlohmann::json{{"name", t.name}, {"root", t.root}, {"links", links}, {"leaves", t.leaves},
-                          {"toolLink", t.tool_link}, {"notes", t.notes}}.dump();
-  });
+    links.push_back({{"name", l.name}, {"parent", l.parent}, {"depth", l.depth}, {"joint", joint}});
+  }
+  return nlohmann::json{{"name", t.name}, {"root", t.root}, {"links", links}, {"leaves", t.leaves},
+                        {"toolLink", t.tool_link}, {"notes", t.notes}}.dump();
+}
+std::string urdfTreeJSON(const std::string& tree_json) {
+  return guard([&] { return treeJSON(urdfTree(urdfElements(tree_json))); });
+}
+std::string modelTreeJS(const WasmModel& h) {
+  return guard([&] { return treeJSON(modelTree(h.model)); });
 }
 WasmModel* loadBuiltin(const std::string& name) {
   return guard([&] {
@@ -333,7 +336,8 @@ EMSCRIPTEN_BINDINGS(achain_model) {
       .function("withinLimits", &withinLimitsJS)
       .function("convertConvention", &convertConventionJS, allow_raw_pointers())
       .function("rPairTwin", &rPairTwinJS, allow_raw_pointers())
-      .function("reachBound", &reachBoundJS);
+      .function("reachBound", &reachBoundJS)
+      .function("modelTree", &modelTreeJS);
   function("modelFromJsonString", &loadModelJSON, allow_raw_pointers());
   function("builtinModel", &loadBuiltin, allow_raw_pointers());
   function("modelFromUrdf", &loadUrdf, allow_raw_pointers());

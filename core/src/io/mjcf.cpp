@@ -93,7 +93,7 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
     const Joint& j = m.joints[i];
     const std::string p = jointLabel(m, i);
     if (j.name.empty()) throw Error(p + ": MJCF needs a joint name");
-    if (!bodies.insert(j.name + "_link").second) throw Error(p + ": the body name " + quoteInput(j.name + "_link") + " would be used twice");
+    if (!bodies.insert(linkName(m, i)).second) throw Error(p + ": the body name " + quoteInput(linkName(m, i)) + " would be used twice");
     if (!joints.insert(j.name).second) throw Error(p + ": MJCF needs unique joint names");
     if (j.kind == JointKind::Fixed) continue;
     if (!m.jmodels[i].law.isZero() && m.jmodels[i].rot != 0 && !joints.insert(j.name + "_slide").second)
@@ -207,7 +207,7 @@ std::string modelToMjcf(const Model& m, std::vector<std::string>* warnings) {
     const Joint& j = m.joints[i];
     const JointModel& jm = m.jmodels[i];
     const std::string ind(2 * depth + 4, ' ');
-    body << ind << "<body name=\"" << xmlEscape(j.name + "_link") << "\"" << pose(fr.origin[i]) << ">\n";
+    body << ind << "<body name=\"" << xmlEscape(linkName(m, i)) << "\"" << pose(fr.origin[i]) << ">\n";
     if (j.kind != JointKind::Fixed) {
       // MuJoCo needs range[0] < range[1]: a single-value range (a joint locked by its limits) is exported unlimited
       const bool limited = std::isfinite(j.limits.lower) && j.limits.lower < j.limits.upper;

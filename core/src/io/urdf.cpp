@@ -673,6 +673,7 @@ UrdfTree urdfTree(const XmlElement& robot) {
     const std::string* type = J.attribute("type");
     if (!type) fail(J, "missing attribute type");
     L.joint.type = *type;
+    L.joint.angular = *type == "revolute" || *type == "continuous";
     const bool moving = *type == "revolute" || *type == "continuous" || *type == "prismatic";
     if (moving) {
       for (const XmlElement& c : J.children) {
@@ -691,6 +692,46 @@ UrdfTree urdfTree(const XmlElement& robot) {
 }
 
 UrdfTree urdfTreeString(const std::string& text) { return urdfTree(parseXml(text)); }
+
+std::string urdfLinkName(const Model& m, int joint) { return m.joints[joint].name + "_link"; }
+
+UrdfTree modelTree(const Model& m) {
+  const int n = m.njoints();
+  UrdfTree t;
+  t.name = m.name;
+  t.root = "base_link";
+  t.links.push_back({t.root, -1, 0, {}});
+  std::vector<bool> has_child(n, false);
+  for (int i = 0; i < n; ++i)
+    if (m.joints[i].parent >= 0) has_child[m.joints[i].parent] = true;
+  for (int i = 0; i < n; ++i) {
+    const Joint& j = m.joints[i];
+    UrdfTreeLink L;
+    L.name = linkName(m, i);
+    L.parent = j.parent + 1;
+    L.depth = t.links[L.parent].depth + 1;
+    L.joint.name = j.name;
+    L.joint.angular = m.jmodels[i].angular();
+    L.joint.limits = j.limits;
+    switch (j.kind) {
+      case JointKind::R: L.joint.type = std::isfinite(j.limits.lower) || std::isfinite(j.limits.upper) ? "revolute" : "continuous"; break;
+      case JointKind::P: L.joint.type = "prismatic"; break;
+      case JointKind::H: L.joint.type = "helical"; break;
+      case JointKind::A: L.joint.type = "A-pair"; break;
+      case JointKind::Law: L.joint.type = "law"; break;
+      case JointKind::Fixed: L.joint.type = "fixed"; break;
+    }
+    if (j.mimic >= 0) {
+      L.joint.mimic = m.joints[j.mimic].name;
+      L.joint.mimic_multiplier = j.mimic_multiplier;
+      L.joint.mimic_offset = j.mimic_offset;
+    }
+    t.links.push_back(L);
+    if (!has_child[i]) t.leaves.push_back(L.name);
+  }
+  if (n > 0) t.tool_link = linkName(m, m.toolLink());
+  return t;
+}
 
 Model modelFromUrdfString(const std::string& text, const UrdfOptions& options) {
   return modelFromUrdf(parseXml(text), options);
@@ -751,7 +792,7 @@ std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
     const Joint& j = m.joints[i];
     const std::string p = jointLabel(m, i);
     if (j.name.empty()) throw Error(p + ": URDF needs a joint name");
-    link[i] = j.name + "_link";
+    link[i] = linkName(m, i);
     if (!names.insert(link[i]).second) throw Error(p + ": the link name " + quoteInput(link[i]) + " would be used twice");
     for (int k = 0; k < i; ++k)
       if (m.joints[k].name == j.name) throw Error(p + ": URDF needs unique joint names");

@@ -15,4 +15,6 @@ std::string coordinateLabel(const Model& model, int i) {
   return label;
 }
 
+std::string linkName(const Model& model, int i) { return model.joints[i].name + "_link"; }
+
 }  // namespace achain

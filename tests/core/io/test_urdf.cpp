@@ -3,6 +3,7 @@
 // unsupported element or malformed input with the message it must give (element and line).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -578,4 +579,65 @@ TEST_CASE("URDF numbers are decimal, attributes single and the root element one,
   CHECK_THAT(errorOf(head + joint + R"(<limit lower="-1" upper="1"/></joint></robot>)" + "\n<robot name=\"other\"/>"),
              Catch::Matchers::Contains("a second root element <robot> at line 2"));
   CHECK(errorOf(head + joint + R"(<limit lower="-1" upper="1"/></joint></robot>)") == "(loaded)");
+}
+
+TEST_CASE("modelTree names a model's links as its URDF export does: the exported file's own tree agrees", "[io][urdf][tree]") {
+  // Before, the studio's tree panel named a model's links in JavaScript, beside modelToUrdf's own naming.
+  std::vector<Model> models;
+  for (const char* name : {"puma560", "prototype-4a", "stanford", "planar-2r"}) models.push_back(builtinModel(name));
+  UrdfOptions tip;
+  tip.tool_link = "tip_link";
+  models.push_back(loadFixture("gripper_mimic.urdf", tip));
+  UrdfOptions left;
+  left.tool_link = "left_tool";
+  models.push_back(loadFixture("tree_two_tools.urdf", left));
+  Model puma_link3 = builtinModel("puma560");
+  puma_link3.tool_link = 2;
+  models.push_back(puma_link3);
+  for (const Model& m : models) {
+    INFO(m.name);
+    const UrdfTree t = modelTree(m);
+    const UrdfTree x = urdfTreeString(modelToUrdf(m));
+    REQUIRE(t.links.size() == m.joints.size() + 1);
+    CHECK(t.root == x.root);
+    // the export's tool is the model's tool link, or "tool0", a fixed frame hung under it (a tool transform)
+    if (x.tool_link == "tool0") {
+      auto tool0 = std::find_if(x.links.begin(), x.links.end(), [](const UrdfTreeLink& e) { return e.name == "tool0"; });
+      REQUIRE(tool0 != x.links.end());
+      CHECK(x.links[static_cast<size_t>(tool0->parent)].name == t.tool_link);
+    } else {
+      CHECK(x.tool_link == t.tool_link);
+    }
+    CHECK(t.tool_link == t.links[static_cast<size_t>(m.toolLink()) + 1].name);
+    for (size_t k = 1; k < t.links.size(); ++k) {
+      const UrdfTreeLink& l = t.links[k];
+      INFO(l.name);
+      const Joint& j = m.joints[k - 1];
+      CHECK(l.name == j.name + "_link");
+      CHECK(l.depth == t.links[static_cast<size_t>(l.parent)].depth + 1);
+      auto same = std::find_if(x.links.begin(), x.links.end(), [&](const UrdfTreeLink& e) { return e.name == l.name; });
+      REQUIRE(same != x.links.end());
+      CHECK(same->joint.name == l.joint.name);
+      CHECK(x.links[static_cast<size_t>(same->parent)].name == t.links[static_cast<size_t>(l.parent)].name);
+      CHECK(same->joint.mimic == l.joint.mimic);
+      if (j.kind == JointKind::R || j.kind == JointKind::P) {
+        CHECK(same->joint.type == l.joint.type);
+        CHECK(same->joint.angular == l.joint.angular);
+        CHECK(same->joint.limits.lower == l.joint.limits.lower);
+        CHECK(same->joint.limits.upper == l.joint.limits.upper);
+      }
+      if (j.kind == JointKind::A) {
+        CHECK(l.joint.type == "A-pair");
+        CHECK(l.joint.angular);
+      }
+    }
+    // every link without a child joint is a tool candidate (the export hangs tool0 under the tool link)
+    for (const std::string& leaf : t.leaves) {
+      const bool exported_leaf = std::find(x.leaves.begin(), x.leaves.end(), leaf) != x.leaves.end();
+      CHECK((exported_leaf || leaf == t.tool_link));
+    }
+  }
+  const UrdfTree two = modelTree(models[5]);
+  CHECK(two.leaves == std::vector<std::string>{"left_elbow_link", "right_slide_link"});
+  CHECK(two.tool_link == "left_elbow_link");
 }

@@ -15,6 +15,9 @@ export async function usage(): Promise<number> {
   patient.delete();
   host.configureGlobal(bridge.defaultGlobalConfig());
   joints.forEach((c) => host.configureJoint(c));
+  host.clearFaults();
+  const clearing: boolean = host.clearFaultsPending;
+  const clearWhy: string = host.clearFaultsWhy;
   const traj = bridge.thesisTrapezoid(0.001);
   const v = bridge.validateTrajectory(traj);
   const plan: QueuedPlan = host.queueTrajectory(bridge.trajectoryText(traj), { segmentDt: 0.01, blendFirst: false });

@@ -4,7 +4,7 @@
 // Type-checked only, never run.
 import loadAchain, { Achain, Model, Workspace } from '../../../wasm/achain';
 import type {
-  FkResult, ApairLegs, ModelInfo, BuiltinRobot, GeometryInfo, ReachBound, RobotDefaults, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
+  FkResult, ApairLegs, ModelInfo, BuiltinRobot, GeometryInfo, ReachBound, UrdfTree, RobotDefaults, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
 } from '../../../wasm/achain';
 import type { IkResult, IkAllResult, IkStatus, IkBranch, BranchEvent } from '../../../wasm/types/ik';
 import type {
@@ -34,6 +34,8 @@ export async function usage(): Promise<number> {
   const tree = achain.urdfTree('<robot name="r"/>');
   const treeLeaf: string = tree.leaves[0] + tree.root + tree.toolLink + tree.links[0].name;
   const treeLimit: number | null = tree.links[1].joint?.limits.upper ?? null;
+  const modelTree: UrdfTree = urdfLoaded.modelTree();
+  const treeAngular: boolean = modelTree.links[1].joint?.angular ?? false;
   const treeMimic: string | undefined = tree.links[1].joint?.mimic?.joint;
   const treeDepth: number = tree.links[1].depth + tree.links[1].parent;
   const shapes: GeometryInfo[] = urdf.info.geometry;

@@ -1,42 +1,18 @@
 // The tree panel (Design view): the robot's links as an indented tree — each link with the joint that carries
 // it (type, limits in the display units, mimic and fixed joints marked) — where the user picks the tool link.
-// A URDF's tree comes from the core (achain.urdfTree: the file's own link names, fixed joints included); a
-// built-in or JSON robot's from its model (the link of joint i is named "<joint name>_link", as URDF export
-// names it). Picking is the caller's: a URDF reloads with {toolLink}, a description gets tool.link.
+// Both trees come from the core: a URDF's from achain.urdfTree (the file's own link names, fixed joints included),
+// a built-in or JSON robot's from model.modelTree() (links[i + 1] is joint i's link, named as Export URDF names it).
+// Picking is the caller's: a URDF reloads with {toolLink}, a description gets tool.link.
 import { lengthFactor, angleFactor } from '../lib/units.js';
 
 /** A display number without trailing zeros (2 decimals at most: 171.89°, 200 mm). */
 const num = (x) => String(Number(x.toFixed(2)) || 0);
 
-const KIND_TYPE = { R: 'revolute', P: 'prismatic', H: 'helical', A: 'A-pair', law: 'law', fixed: 'fixed' };
-
-/** A model's tree in urdfTree's shape ({root, links, leaves, toolLink (name)}); links[i + 1] is joint i's link. */
-export function treeOfModel(model) {
-  const joints = model.joints;
-  const links = [{ name: 'base_link', parent: -1, depth: 0, joint: null }];
-  const hasChild = new Set(joints.map((j) => j.parent));
-  joints.forEach((j, i) => {
-    const parent = j.parent + 1;
-    const continuous = j.kind === 'R' && j.lower === null && j.upper === null;
-    links.push({
-      name: `${j.name}_link`, parent, depth: links[parent].depth + 1,
-      joint: {
-        name: j.name, type: continuous ? 'continuous' : KIND_TYPE[j.kind] ?? j.kind, angular: j.angular,
-        limits: { lower: j.lower, upper: j.upper, velocity: j.velocity, effort: j.effort },
-        mimic: j.mimic >= 0 ? { joint: joints[j.mimic].name, multiplier: j.mimicMultiplier, offset: j.mimicOffset } : null,
-      },
-      index: i,
-    });
-  });
-  const leaves = links.filter((l, k) => k > 0 && !hasChild.has(k - 1)).map((l) => l.name);
-  return { name: model.name, root: 'base_link', links, leaves, toolLink: links[model.info.toolLink + 1]?.name ?? '' };
-}
-
 /** "−170° … 170°", "0 … 200 mm" or "no position limit" for a joint of a tree in the display units. */
 export function limitsText(joint, units) {
   const { lower, upper } = joint.limits;
   if (joint.type === 'fixed' || joint.type === 'floating' || joint.type === 'planar') return '';
-  const angular = joint.angular ?? (joint.type === 'revolute' || joint.type === 'continuous');
+  const angular = joint.angular;
   if (lower === null && upper === null) return 'no position limit';
   const f = angular ? angleFactor(units) : lengthFactor(units);
   const unit = angular ? (units.angle === 'deg' ? '°' : ' rad') : ` ${units.length}`;

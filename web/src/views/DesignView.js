@@ -4,7 +4,7 @@
 // JSON import/export, start from a built-in or from scratch.
 import { DEG, INCH, fmt } from '../lib/units.js';
 import { downloadText, exportModel } from '../ui/exportModel.js';
-import { renderTree, treeOfModel } from '../ui/TreePanel.js';
+import { renderTree } from '../ui/TreePanel.js';
 
 const KINDS = ['R', 'P', 'H', 'A'];
 const DEFAULT_LEG = 6 * INCH; // the prototype's leg length
@@ -123,10 +123,11 @@ export class DesignView {
     } else if (u && u.model === studio.model) {
       renderTree(box, u.tree, { units: studio.units, tool: u.toolLink, onPick: pickUrdf });
     } else if (studio.model) {
-      const t = treeOfModel(studio.model);
+      const t = studio.model.modelTree();
       renderTree(box, t, {
         units: studio.units, tool: t.toolLink,
-        onPick: (name) => this.edit((d) => { d.tool = { ...d.tool, link: t.links.find((l) => l.name === name).index }; }),
+        // links[i + 1] is joint i's link
+        onPick: (name) => this.edit((d) => { d.tool = { ...d.tool, link: t.links.findIndex((l) => l.name === name) - 1 }; }),
       });
     }
   }

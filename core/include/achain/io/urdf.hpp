@@ -38,7 +38,8 @@ Model modelFromUrdfString(const std::string& text, const UrdfOptions& options = 
 /// A joint of a URDF as the file gives it (urdfTree).
 struct UrdfTreeJoint {
   std::string name;
-  std::string type;    ///< revolute, continuous, prismatic, fixed, floating or planar
+  std::string type;    ///< revolute, continuous, prismatic, fixed, floating or planar (modelTree: also helical, A-pair, law)
+  bool angular = false;  ///< its coordinate is an angle (limits in rad), else a length (m)
   JointLimits limits;  ///< of a moving joint: lower/upper in rad or m, velocity, effort (±inf: none); acceleration unused
   std::string mimic;   ///< the joint this one mimics (as written, not composed), or empty
   double mimic_multiplier = 1, mimic_offset = 0;
@@ -68,6 +69,11 @@ UrdfTree urdfTree(const XmlElement& robot);
 
 /// parseXml + urdfTree (native builds).
 UrdfTree urdfTreeString(const std::string& text);
+
+/// A model's link tree in urdfTree's shape, named as modelToUrdf writes it: "base_link", then links[i + 1] is
+/// joint i's link (linkName in model/labels.hpp). tool_link is the model's tool link. The tree panel of a built-in or designed
+/// robot shows it: picking links[i + 1] makes joint i's link the tool.
+UrdfTree modelTree(const Model& m);
 
 /// Writes any achain model as URDF: one <link> per joint's link ("<joint name>_link", the base "base_link"),
 /// joints placed by origin/axis (DH constants, the base transform and θ_f, d folded into the origins and
