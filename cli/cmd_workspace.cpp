@@ -119,7 +119,7 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
         print({{"robot", m.name}, {"method", toString(o.method)}, {"voxel", o.voxel},
                {"estimate", {{"cells", e.cells}, {"voxels", e.voxels}, {"bytes", e.bytes}, {"evaluations", e.evaluations}, {"seconds", e.seconds},
                              {"cost", e.cost}}},
-               {"caps", {{"max_bytes", o.max_bytes}, {"max_evaluations", o.max_evaluations}, {"max_cells", o.max_cells}}},
+               {"caps", {{"max_bytes", o.max_bytes}, {"max_evaluations", o.max_evaluations}, {"max_seconds", e.cap_seconds}, {"max_cells", o.max_cells}}},
                {"within_caps", workspaceCapsProblem(e, o).empty()}});
         return;
       }

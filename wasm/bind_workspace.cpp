@@ -77,7 +77,7 @@ WorkspaceOptions parseOptions(const std::string& text) {
   return o;
 }
 
-/// {cells, voxels, bytes, evaluations, seconds, cost, caps: {cells, bytes, evaluations}, withinCaps} of a job with these
+/// {cells, voxels, bytes, evaluations, seconds, cost, caps: {cells, bytes, evaluations, seconds}, withinCaps} of a job with these
 /// options, before (and without) running it.
 std::string workspaceEstimateJSON(WasmModel& h, const std::string& options) {
   return guard([&] {
@@ -85,7 +85,7 @@ std::string workspaceEstimateJSON(WasmModel& h, const std::string& options) {
     const WorkspaceEstimate e = estimateWorkspace(h.model, o);
     return json{{"cells", e.cells}, {"voxels", e.voxels}, {"bytes", e.bytes}, {"evaluations", e.evaluations}, {"seconds", e.seconds},
                 {"cost", e.cost},
-                {"caps", {{"cells", o.max_cells}, {"bytes", o.max_bytes}, {"evaluations", o.max_evaluations}}},
+                {"caps", {{"cells", o.max_cells}, {"bytes", o.max_bytes}, {"evaluations", o.max_evaluations}, {"seconds", e.cap_seconds}}},
                 {"withinCaps", workspaceCapsProblem(e, o).empty()}}
         .dump();
   });

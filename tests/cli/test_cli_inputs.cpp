@@ -172,6 +172,7 @@ TEST_CASE("achain workspace estimates a job before it starts and refuses past a 
   REQUIRE(e.status == 0);
   const auto j = e.json();
   CHECK(j["within_caps"] == true);
+  CHECK(j["caps"]["max_seconds"].get<double>() == 1000);  // 2e10 Robinson point moves at 2e7 per second
   CHECK(j["estimate"]["cells"].get<double>() > 1e5);
   CHECK(j["estimate"]["bytes"].get<double>() > 0);
   CHECK(j["estimate"]["seconds"].get<double>() > 0);

@@ -131,6 +131,7 @@ test('Workspace: the core\'s estimate is shown before a job starts; past the cap
     // the thesis's 0.5 in voxel: the estimate is the core's (model.estimateWorkspace), within the caps
     const core = await page.evaluate(() => window.__achain.studio.model.estimateWorkspace({ voxel: 0.0127, method: 'robinson' }));
     assert.equal(core.withinCaps, true);
+    assert.equal(core.caps.seconds, core.caps.evaluations / 2e7, 'the time the evaluations cap stands for, from the core');
     const shown = await estimate.textContent();
     assert.match(shown, /^estimate: [\d.]+ M grid cells, ≤ [\d.]+ k voxels, [\d.]+ MiB, [\d.]+ M evaluations, (< 1 s|≈ [\d.]+ s)$/);
     const [cellsM, voxelsK, mib, evalsM] = shown.match(/[\d.]+/g).map(Number);

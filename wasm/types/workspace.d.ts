@@ -51,8 +51,11 @@ export interface WorkspaceEstimate {
   seconds: number;
   /** What maxEvaluations is checked against: the time as Robinson point moves (seconds × 2e7). */
   cost: number;
-  /** The caps the job is checked against (the options' maxCells, maxBytes, maxEvaluations or their defaults). */
-  caps: { cells: number; bytes: number; evaluations: number };
+  /**
+   * The caps the job is checked against (the options' maxCells, maxBytes, maxEvaluations or their defaults); seconds:
+   * the time the evaluations cap stands for (maxEvaluations Robinson point moves at the nominal rate).
+   */
+  caps: { cells: number; bytes: number; evaluations: number; seconds: number };
   /** Whether the job would start (false: computeWorkspace / workspaceJob refuse it naming the cap). */
   withinCaps: boolean;
 }

@@ -265,6 +265,7 @@ Setup setUp(const Model& model, const WorkspaceOptions& opt, Data& data, bool ch
     E.seconds = E.evaluations / kWorkspaceFkRate;
   }
   E.cost = E.seconds * kWorkspaceRobinsonRate;
+  E.cap_seconds = opt.max_evaluations / kWorkspaceRobinsonRate;
   if (!check_caps) return S;
   if (const std::string why = workspaceCapsProblem(E, opt); !why.empty()) throw Error(why);
   return S;
@@ -287,7 +288,7 @@ std::string workspaceCapsProblem(const WorkspaceEstimate& E, const WorkspaceOpti
     const bool mc = opt.method == WorkspaceMethod::MonteCarlo, castelli = opt.method == WorkspaceMethod::Castelli;
     return std::string(mc ? "samples" : castelli ? "step" : "voxel") + ": about " + shortNumber(E.evaluations) + " point evaluations, " +
            shortNumber(E.seconds) + " s at the nominal rate (estimate; cap max_evaluations = " + shortNumber(opt.max_evaluations) +
-           " Robinson point moves, " + shortNumber(opt.max_evaluations / kWorkspaceRobinsonRate) + " s)" +
+           " Robinson point moves, " + shortNumber(E.cap_seconds) + " s)" +
            (castelli ? "; Castelli's cost is a product over the joints: use a larger step, or the robinson method"
             : mc     ? "; use fewer samples"
                      : "; use a larger voxel") +

@@ -133,10 +133,9 @@ export class WorkspaceView {
         const u = this.studio.units;
         const what = `${o.method === 'castelli' ? 'Castelli, voxel' : o.method === 'montecarlo' ? 'Monte Carlo, voxel' : 'voxel'} ${Number((o.voxel * lengthFactor(u)).toPrecision(6))} ${u.length}`;
         const raise = ', or tick “run anyway” to raise the cap';
-        const capSecs = e.seconds * (e.caps.evaluations / e.cost);
         this.capsWhy = gridCap ? `${what}: the grid over the reach box would have ${big(e.cells)} cells, more than the cap of ${big(e.caps.cells)}; use a larger voxel`
           : e.bytes > e.caps.bytes ? `${what}: about ${mem} of memory (estimate), more than the cap of ${capMem}; use a larger voxel${raise}`
-            : `${what}: about ${big(e.evaluations)} point evaluations, ${secs} (estimate), more than the cap of about ${fmt(capSecs / 60, 2)} min; ` +
+            : `${what}: about ${big(e.evaluations)} point evaluations, ${secs} (estimate), more than the cap of about ${fmt(e.caps.seconds / 60, 2)} min; ` +
               `${o.method === 'castelli' ? 'Castelli\'s cost is a product over the joints: use a larger voxel or the Robinson sweep' : 'use a larger voxel'}${raise}`;
       }
     } catch (err) {

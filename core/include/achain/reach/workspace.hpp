@@ -70,6 +70,9 @@ struct WorkspaceEstimate {
   /// What max_evaluations is checked against: the time as Robinson point moves (seconds × kWorkspaceRobinsonRate).
   /// Equal to evaluations for Robinson; Castelli's and Monte-Carlo's FK evaluations count 40 times.
   double cost = 0;
+  /// The time the options' max_evaluations stands for, s (max_evaluations Robinson point moves at the nominal rate):
+  /// what a refusal past that cap quotes.
+  double cap_seconds = 0;
 };
 
 /// Estimates a job without running it; validates the options as WorkspaceJob does (errors name the option).
