@@ -12,8 +12,9 @@
 //   {type: 'progress', id, fraction, phase: 'model' | 'twin'}
 //   {type: 'result', id, summary, centres? | positions?, indices?,
 //    twin?: {summary, centres? | positions?, indices?}, overlap?,
-//    parts? {onlyA, shared, onlyB}: with twin and centres, the centres (surface or all, as `output`) of a's voxels
-//    b lacks, of a's voxels b has, and of b's voxels a lacks}
+//    parts? {onlyA, shared, onlyB}: with twin and centres, instead of the two `centres`, the centres (surface or all,
+//    as `output`) of a's voxels b lacks, of a's voxels b has, and of b's voxels a lacks: a's centres are onlyA and
+//    shared (b's, with output 'centres', shared and onlyB), and each centre crosses once}
 //   {type: 'section', id, area, voxels, coordinate, twin?: {area, voxels, coordinate}}
 //   {type: 'cancelled', id}   {type: 'error', id, message}
 import { loadAchain } from '../achain.mjs';
@@ -94,11 +95,12 @@ async function start(msg, state) {
   }
   const transfer = [];
   const output = msg.output ?? 'surface';
-  const out = { type: 'result', id, ...shapes(ja, output, transfer) };
+  const split = jb && (output === 'surface' || output === 'centres');  // the overlap's parts replace the centres
+  const out = { type: 'result', id, ...shapes(ja, split ? 'none' : output, transfer) };
   if (jb) {
-    out.twin = shapes(jb, output, transfer);
+    out.twin = shapes(jb, split ? 'none' : output, transfer);
     out.overlap = ja.voxelOverlap(jb);
-    if (output === 'surface' || output === 'centres') {
+    if (split) {
       // the three coloured parts, split by the core here so that the page only draws them
       const surfaceOnly = output === 'surface';
       out.parts = {
