@@ -457,6 +457,7 @@ void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Ei
   VecX q1, y1, yd1, q2, y2, yd2;
   double t = 0, h = dt;
   const double h_min = dt * 1e-6;
+  std::string last_failure;  // why the last rejected trial step failed, when it threw (said if the step gets too short)
   while (t < dt) {
     h = std::min(h, dt - t);
     double err = std::numeric_limits<double>::infinity();
@@ -470,10 +471,12 @@ void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Ei
       const double vs = std::max(1.0, ydc.cwiseAbs().maxCoeff());
       err = std::max((y1 - y2).cwiseAbs().maxCoeff() / 1e-10, (yd1 - yd2).cwiseAbs().maxCoeff() / (1e-8 * vs));
       if (!std::isfinite(err)) err = std::numeric_limits<double>::infinity();
-    } catch (const Error&) {
+    } catch (const Error& e) {
       // a trial step whose loop does not close is too long: shorter
+      last_failure = e.what();
     }
     if (err <= 1) {
+      last_failure.clear();
       qc = q2, yc = y2, ydc = yd2;
       t += h;
       h *= err > 0 ? std::min(2.0, 0.9 * std::pow(err, -0.2)) : 2.0;
@@ -481,7 +484,8 @@ void closedChainStep(const Model& model, Data& data, const LoopClosure& loop, Ei
       h *= std::isfinite(err) ? std::max(0.1, 0.9 * std::pow(err, -0.2)) : 0.25;
       if (h < h_min)
         throw Error("loop: the motion is too fast to integrate at t + " + std::to_string(t) + " s of this step (step below " +
-                    std::to_string(h_min) + " s): a link with almost no mass may be whipping round");
+                    std::to_string(h_min) + " s): a link with almost no mass may be whipping round" +
+                    (last_failure.empty() ? std::string() : " (the last trial step failed: " + last_failure + ")"));
     }
   }
   q = qc, y = yc, yd = ydc;

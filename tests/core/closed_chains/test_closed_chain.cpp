@@ -500,6 +500,17 @@ TEST_CASE("closed chain: forward dynamics inverts the loads, and the free five-b
   ball.kind = ClosureKind::Point;
   CHECK_THROWS_WITH(closedChainStep(fb.model, fb.data, ball, q, y, yd, VecX::Zero(2), 1e-3, o, cm),
                     Catch::Contains("quasi-coordinates"));
+  // a motion too fast to follow: the step shrinks to its floor, and the message says why the last trial failed
+  VecX fast = VecX::Constant(2, 1e12);
+  try {
+    closedChainStep(fb.model, fb.data, fb.loop, q, y, fast, VecX::Zero(2), 1e-3, o, cm);
+    FAIL("no error at 1e12 rad/s");
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.find("too fast to integrate") != std::string::npos);
+    CHECK(what.find("(the last trial step failed: loop") != std::string::npos);
+  }
 }
 
 // Issue 32, item 9: the free five-bar's simulation stopped ("loop cannot close … kept coordinates α = [0]"). Two causes,
