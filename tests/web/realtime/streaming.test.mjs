@@ -113,6 +113,7 @@ test('Clear faults, clicked as soon as a watchdog fault shows (the arm still sto
     await page.click('[data-testid=ctl-clear]');
     await page.waitForFunction(() => /^Faults (not )?cleared/.test(document.querySelector('[data-testid=ctl-message]').textContent), null, { timeout: 10000 });
     assert.equal(await page.textContent('[data-testid=ctl-message]'), 'Faults cleared.');
+    assert.doesNotMatch(await page.textContent('[data-testid=ctl-send-message]'), /clear faults/, 'no stale "then clear faults"');
     const st = await status(page);
     assert.equal(st.faults, 0);
     assert.ok(!st.estop, 'e-stop released');

@@ -150,7 +150,10 @@ export function mountControllerPanel(container, ctx) {
     say('Clearing faults…');
     try {
       const r = await s.clearFaults();
-      if (s === streamer) say(r.cleared ? 'Faults cleared.' : `Faults not cleared: ${r.why}.`);
+      if (s !== streamer) return;
+      say(r.cleared ? 'Faults cleared.' : `Faults not cleared: ${r.why}.`);
+      // the last send's fault text ends "… then clear faults": done, so it goes
+      if (r.cleared && /fault|emergency/.test(ui.sendMsg.textContent)) ui.sendMsg.textContent = '';
     } catch (e) {
       if (s === streamer) say(`Faults not cleared: ${e.message}`);
     }
