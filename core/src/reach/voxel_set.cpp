@@ -231,11 +231,15 @@ size_t surfaceVoxelCount(const VoxelSet& s) {
   return n;
 }
 
-std::vector<float> voxelCentres(const VoxelSet& s, bool surface_only) {
+namespace {
+/// The centres of s's voxels (its surface ones if surface_only) for which keep(lattice point) holds, as x, y, z floats.
+template <class Keep>
+std::vector<float> centresWhere(const VoxelSet& s, bool surface_only, size_t expected, Keep keep) {
   std::vector<float> out;
-  out.reserve(3 * (surface_only ? s.count() / 4 : s.count()));
+  out.reserve(3 * expected);
   s.forEach([&](int64_t c) {
-    if (surface_only && !onSurface(s, s.lattice(c))) return;
+    const Vec3i g = s.lattice(c);
+    if ((surface_only && !onSurface(s, g)) || !keep(g)) return;
     const Vec3 p = s.centre(c);
     out.push_back(float(p.x()));
     out.push_back(float(p.y()));
@@ -243,19 +247,15 @@ std::vector<float> voxelCentres(const VoxelSet& s, bool surface_only) {
   });
   return out;
 }
+}  // namespace
+
+std::vector<float> voxelCentres(const VoxelSet& s, bool surface_only) {
+  return centresWhere(s, surface_only, surface_only ? s.count() / 4 : s.count(), [](const Vec3i&) { return true; });
+}
 
 std::vector<float> voxelCentres(const VoxelSet& s, bool surface_only, const VoxelSet& other, bool shared) {
   sameLattice(s, other);
-  std::vector<float> out;
-  s.forEach([&](int64_t c) {
-    const Vec3i g = s.lattice(c);
-    if ((surface_only && !onSurface(s, g)) || other.containsLattice(g) != shared) return;
-    const Vec3 p = s.centre(c);
-    out.push_back(float(p.x()));
-    out.push_back(float(p.y()));
-    out.push_back(float(p.z()));
-  });
-  return out;
+  return centresWhere(s, surface_only, 0, [&](const Vec3i& g) { return other.containsLattice(g) == shared; });
 }
 
 void writeVoxelPly(const VoxelSet& s, const std::string& path, bool as_points) {

@@ -428,9 +428,16 @@ double worstDifference(const Model& a, const Model& b, int samples, std::mt19937
   }
   return worst;
 }
-}  // namespace
+/// tree_two_tools.urdf with its left tool.
+Model twoToolTree() {
+  UrdfOptions left;
+  left.tool_link = "left_tool";
+  return loadFixture("tree_two_tools.urdf", left);
+}
 
-TEST_CASE("URDF export round-trips: import(export(m)) has m's joints, kinematics and dynamics", "[io][urdf][export]") {
+/// The models the export tests write: builtins (one in the modified convention), URDF fixtures (a mimic gripper and
+/// a two-tool tree with their tool links, an A-pair).
+std::vector<Model> exportedModels() {
   std::vector<Model> models;
   for (const char* name : {"puma560", "prototype-4a", "prototype-4r", "stanford", "planar-2r"}) models.push_back(builtinModel(name));
   models.push_back(convertConvention(builtinModel("prototype-4a"), DHConvention::Modified));
@@ -438,10 +445,14 @@ TEST_CASE("URDF export round-trips: import(export(m)) has m's joints, kinematics
   UrdfOptions tip;
   tip.tool_link = "tip_link";
   models.push_back(loadFixture("gripper_mimic.urdf", tip));
-  UrdfOptions left;
-  left.tool_link = "left_tool";
-  models.push_back(loadFixture("tree_two_tools.urdf", left));
+  models.push_back(twoToolTree());
   models.push_back(loadFixture("apair.urdf"));
+  return models;
+}
+}  // namespace
+
+TEST_CASE("URDF export round-trips: import(export(m)) has m's joints, kinematics and dynamics", "[io][urdf][export]") {
+  const std::vector<Model> models = exportedModels();
   std::mt19937 rng(3);
   for (const Model& m : models) {
     INFO(m.name);
@@ -583,14 +594,7 @@ TEST_CASE("URDF numbers are decimal, attributes single and the root element one,
 
 TEST_CASE("modelTree names a model's links as its URDF export does: the exported file's own tree agrees", "[io][urdf][tree]") {
   // Before, the studio's tree panel named a model's links in JavaScript, beside modelToUrdf's own naming.
-  std::vector<Model> models;
-  for (const char* name : {"puma560", "prototype-4a", "stanford", "planar-2r"}) models.push_back(builtinModel(name));
-  UrdfOptions tip;
-  tip.tool_link = "tip_link";
-  models.push_back(loadFixture("gripper_mimic.urdf", tip));
-  UrdfOptions left;
-  left.tool_link = "left_tool";
-  models.push_back(loadFixture("tree_two_tools.urdf", left));
+  std::vector<Model> models = exportedModels();
   Model puma_link3 = builtinModel("puma560");
   puma_link3.tool_link = 2;
   models.push_back(puma_link3);
@@ -637,7 +641,7 @@ TEST_CASE("modelTree names a model's links as its URDF export does: the exported
       CHECK((exported_leaf || leaf == t.tool_link));
     }
   }
-  const UrdfTree two = modelTree(models[5]);
+  const UrdfTree two = modelTree(twoToolTree());
   CHECK(two.leaves == std::vector<std::string>{"left_elbow_link", "right_slide_link"});
   CHECK(two.tool_link == "left_elbow_link");
 }

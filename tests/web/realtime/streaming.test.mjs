@@ -51,13 +51,19 @@ const pauseWorkers = (page, which, ms) => page.evaluate(({ which, ms }) => {
   if (which !== 'controller') s.worker.postMessage({ type: 'stall', ms });
 }, { which, ms });
 
+/** A studio page streaming the Motion view's 4 s plan to the virtual controller, once the controller runs it. */
+async function streaming() {
+  const o = await openPage(browser, `${srv.url}#robot=prototype-4a&view=teleop`, { width: 1280, height: 800 });
+  await waitReady(o.page);
+  await planAndConnect(o.page, { duration: 4 });
+  await o.page.click('[data-testid=ctl-send]');
+  await o.page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.state === 'running', null, { timeout: 15000 });
+  return o;
+}
+
 async function streamWithPauses(which, ms) {
-  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=teleop`, { width: 1280, height: 800 });
+  const { page, errors, context } = await streaming();
   try {
-    await waitReady(page);
-    await planAndConnect(page, { duration: 4 });
-    await page.click('[data-testid=ctl-send]');
-    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.state === 'running', null, { timeout: 15000 });
     for (let k = 0; k < 3; k++) {
       await pauseWorkers(page, which, ms);
       await page.waitForTimeout(ms + 300);
@@ -86,12 +92,8 @@ test('the host\'s worker alone stopped for 400 ms: the controller\'s watchdog st
 // CLEAR_FAULTS while it still ramps the arm down; the engine now keeps the request until the arm is at rest, and
 // the panel says the outcome: cleared, or why not.
 test('Clear faults, clicked as soon as a watchdog fault shows (the arm still stopping) and after an e-stop on top, clears and says so', { timeout: 120000 }, async () => {
-  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=teleop`, { width: 1280, height: 800 });
+  const { page, errors, context } = await streaming();
   try {
-    await waitReady(page);
-    await planAndConnect(page, { duration: 4 });
-    await page.click('[data-testid=ctl-send]');
-    await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.state === 'running', null, { timeout: 15000 });
     await page.waitForTimeout(1500); // mid-plan, moving
     await pauseWorkers(page, 'host', 400);
     await page.waitForFunction(() => window.__achain.views.controller.handle.streamer.status?.faults !== 0, null, { timeout: 5000 });
