@@ -118,11 +118,12 @@ export class WorkspaceView {
       const e = this.studio.model.estimateWorkspace(o);
       this.estimate = e;
       const big = (x) => (x >= 1e12 ? x.toExponential(2) : x >= 1e6 ? `${fmt(x / 1e6, 3)} M` : x >= 1e3 ? `${fmt(x / 1e3, 3)} k` : fmt(x, 3));
-      const mem = e.bytes >= 2 ** 30 ? `${fmt(e.bytes / 2 ** 30, 3)} GiB` : `${fmt(e.bytes / 2 ** 20, 3)} MiB`;
+      const bytes = (b) => (b >= 2 ** 30 ? `${fmt(b / 2 ** 30, 3)} GiB` : `${fmt(b / 2 ** 20, 3)} MiB`);
+      const mem = bytes(e.bytes);
       const secs = e.seconds < 1 ? '< 1 s' : e.seconds < 120 ? `≈ ${fmt(e.seconds, 2)} s` : e.seconds < 7200 ? `≈ ${fmt(e.seconds / 60, 2)} min` : `≈ ${Number((e.seconds / 3600).toPrecision(3))} h`;
       const twin = this.$('.w-twin').checked ? ' (×2 with the R twin)' : '';
       this.overCaps = !e.withinCaps;
-      const capMem = e.caps.bytes >= 2 ** 30 ? `${fmt(e.caps.bytes / 2 ** 30, 3)} GiB` : `${fmt(e.caps.bytes / 2 ** 20, 3)} MiB`;
+      const capMem = bytes(e.caps.bytes);
       box.textContent = `estimate: ${big(e.cells)} grid cells, ≤ ${big(e.voxels)} voxels, ${mem}, ${big(e.evaluations)} evaluations, ${secs}${twin}` +
         (this.overCaps ? ` — past the caps (${big(e.caps.cells)} cells, ${capMem}, ${big(e.caps.evaluations)} evaluations)` : '');
       box.classList.toggle('error', this.overCaps);
