@@ -4,7 +4,7 @@ ACHAIN_APT_PACKAGES=(
   libeigen3-dev nlohmann-json3-dev libpugixml-dev libcli11-dev catch2 libbenchmark-dev
   emscripten
   chromium
-  liborocos-kdl-dev libmujoco-dev
+  liborocos-kdl-dev libmujoco-dev liburdfdom-dev
   socat clang ccache doxygen
 )
 # Node.js and npm: only when absent (an installed Node ≥ 20, e.g. NodeSource's nodejs, which

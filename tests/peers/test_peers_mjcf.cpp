@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -30,20 +29,14 @@
 #include "helpers.hpp"
 #include "mjcf_load.hpp"
 #include "test_paths.hpp"
+#include "urdf_test_support.hpp"
 
 using namespace achain;
 
 namespace {
 
 /// A URDF fixture (tests/fixtures/urdf) with the tool on `tool_link`.
-Model urdfFixture(const std::string& name, const std::string& tool_link) {
-  std::ifstream f(achain::test::sourceDir() + "/tests/fixtures/urdf/" + name);
-  std::stringstream s;
-  s << f.rdbuf();
-  UrdfOptions o;
-  o.tool_link = tool_link;
-  return modelFromUrdfString(s.str(), o);
-}
+Model urdfFixture(const std::string& name, const std::string& tool_link) { return test::loadUrdfFixture(name, tool_link); }
 
 double relErr(const MatX& a, const MatX& b) { return (a - b).cwiseAbs().maxCoeff() / std::max(1e-300, b.cwiseAbs().maxCoeff()); }
 
@@ -359,30 +352,10 @@ TEST_CASE("MuJoCo loads the MJCF export of every built-in robot and every loadab
   // Every export must load in MuJoCo: one the exporter refuses fails the case, named with the exporter's reason
   // (a model MuJoCo refuses stops it in loadMjcf, named by INFO). What loaded is printed for the record.
   std::vector<std::pair<std::string, Model>> models;
-  for (const auto& r : builtinRobots()) models.emplace_back(r.name, builtinModel(r.name));
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(achain::test::sourceDir() + "/tests/fixtures/urdf")) files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  for (const std::string& f : files) {
-    std::ifstream in(f);
-    std::stringstream text;
-    text << in.rdbuf();
-    try {
-      models.emplace_back(fs::path(f).filename().string(), modelFromUrdfString(text.str()));
-    } catch (const Error&) {
-      try {  // a tree: its first leaf carries the tool
-        UrdfOptions o;
-        o.tool_link = "right_tool";
-        models.emplace_back(fs::path(f).filename().string(), modelFromUrdfString(text.str(), o));
-      } catch (const Error&) {
-        // a malformed-input fixture (tests/core/io/test_urdf.cpp checks its message)
-      }
-    }
-  }
-  REQUIRE(models.size() >= 16);
+  for (Model& m : test::everyExportableModel()) models.emplace_back(m.name, std::move(m));
+  REQUIRE(models.size() >= 25);
   int loaded = 0;
-  std::string refused;
+  std::string refused, names;
   for (const auto& [name, m] : models) {
     INFO(name);
     std::string xml;
@@ -395,8 +368,9 @@ TEST_CASE("MuJoCo loads the MJCF export of every built-in robot and every loadab
     mjModel* mm = loadMjcf(xml);  // REQUIREs that MuJoCo accepts it
     mj_deleteModel(mm);
     ++loaded;
+    names += (names.empty() ? "" : ", ") + name;
   }
-  std::cout << "MJCF exports MuJoCo loaded: " << loaded << " of " << models.size() << "; refused by the exporter:" << refused << std::endl;
+  std::cout << "MJCF exports MuJoCo loaded: " << loaded << " of " << models.size() << " (" << names << "); refused by the exporter:" << refused << std::endl;
   INFO("refused by the exporter:" << refused);
   CHECK(loaded == static_cast<int>(models.size()));
 }

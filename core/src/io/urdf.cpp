@@ -221,7 +221,8 @@ struct Reader {
     for (const char* key : {"velocity", "effort"}) {
       const double v = number(c, key, 0);
       if (v < 0) fail(c, std::string("attribute ") + key + " must be ≥ 0 (got " + numberText(v) + ")");
-      if (v == 0 && c.attribute(key)) warn(c, std::string(key) + "=\"0\" read as no " + key + " limit");
+      // 0 is how achain's own export writes "none" (URDF requires both attributes): said only of other files
+      if (v == 0 && c.attribute(key) && achain_prefixes.empty()) warn(c, std::string(key) + "=\"0\" read as no " + key + " limit");
       if (v > 0) (std::string(key) == "velocity" ? L.velocity : L.effort) = v;
     }
   }
@@ -874,12 +875,19 @@ std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
     if (origin[i] != SE3::Identity()) x << "    " << originXml(origin[i]) << "\n";
     if (!fixed) {
       x << "    <axis xyz=\"" << triple(axis[i]) << "\"/>\n";
+      // <limit>: revolute and prismatic joints must have one, a continuous joint may; URDF requires effort and
+      // velocity in it (ROS's urdfdom refuses the file without them), so "none" is written as 0, which every
+      // achain reader reads back as no limit.
       const JointLimits& L = j.limits;
-      std::string lim;
-      if (!unlimited) lim += " lower=\"" + g17(L.lower) + "\" upper=\"" + g17(L.upper) + "\"";
-      if (std::isfinite(L.velocity)) lim += " velocity=\"" + g17(L.velocity) + "\"";
-      if (std::isfinite(L.effort)) lim += " effort=\"" + g17(L.effort) + "\"";
-      if (!lim.empty() && !(unlimited && j.kind == JointKind::P)) x << "    <limit" << lim << "/>\n";
+      const bool speed = std::isfinite(L.velocity), force = std::isfinite(L.effort);
+      if (!unlimited || j.kind == JointKind::P || speed || force) {
+        x << "    <limit";
+        if (!unlimited) x << " lower=\"" << g17(L.lower) << "\" upper=\"" << g17(L.upper) << "\"";
+        x << " velocity=\"" << (speed ? g17(L.velocity) : "0") << "\" effort=\"" << (force ? g17(L.effort) : "0") << "\"/>\n";
+      }
+      if (unlimited && j.kind == JointKind::P)
+        warn(jointLabel(m, i) + ": URDF has no unlimited prismatic joint: its <limit> has no lower/upper, which achain "
+             "reads as no limit and other URDF readers as the range [0, 0]");
       if (j.mimic >= 0)
         x << "    <mimic joint=\"" << xmlEscape(m.joints[j.mimic].name) << "\" multiplier=\"" << g17(j.mimic_multiplier)
           << "\" offset=\"" << g17(j.mimic_offset) << "\"/>\n";

@@ -15,6 +15,6 @@ std::string coordinateLabel(const Model& model, int i) {
   return label;
 }
 
-std::string linkName(const Model& model, int i) { return model.joints[i].name + "_link"; }
+std::string linkName(const Model& model, int i) { return i < 0 ? "base_link" : model.joints[i].name + "_link"; }
 
 }  // namespace achain

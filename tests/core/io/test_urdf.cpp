@@ -18,21 +18,16 @@
 
 #include "helpers.hpp"
 #include "test_paths.hpp"
+#include "urdf_test_support.hpp"
 
 using namespace achain;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  const std::string path = achain::test::sourceDir() + "/tests/fixtures/urdf/" + name;
-  std::ifstream f(path);
-  REQUIRE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-Model loadFixture(const std::string& name, const UrdfOptions& o = {}) { return modelFromUrdfString(fixture(name), o); }
+using test::exportedModels;
+using test::twoToolTree;
+std::string fixture(const std::string& name) { return test::urdfFixtureText(name); }
+Model loadFixture(const std::string& name, const UrdfOptions& o = {}) { return test::loadUrdfFixture(name, o); }
 
 std::string urdfErrorOf(const std::string& name, const UrdfOptions& o = {}) {
   try {
@@ -428,31 +423,12 @@ double worstDifference(const Model& a, const Model& b, int samples, std::mt19937
   }
   return worst;
 }
-/// tree_two_tools.urdf with its left tool.
-Model twoToolTree() {
-  UrdfOptions left;
-  left.tool_link = "left_tool";
-  return loadFixture("tree_two_tools.urdf", left);
-}
-
-/// The models the export tests write: builtins (one in the modified convention), URDF fixtures (a mimic gripper and
-/// a two-tool tree with their tool links, an A-pair).
-std::vector<Model> exportedModels() {
-  std::vector<Model> models;
-  for (const char* name : {"puma560", "prototype-4a", "prototype-4r", "stanford", "planar-2r"}) models.push_back(builtinModel(name));
-  models.push_back(convertConvention(builtinModel("prototype-4a"), DHConvention::Modified));
-  models.push_back(loadFixture("puma560.urdf"));
-  UrdfOptions tip;
-  tip.tool_link = "tip_link";
-  models.push_back(loadFixture("gripper_mimic.urdf", tip));
-  models.push_back(twoToolTree());
-  models.push_back(loadFixture("apair.urdf"));
-  return models;
-}
 }  // namespace
 
 TEST_CASE("URDF export round-trips: import(export(m)) has m's joints, kinematics and dynamics", "[io][urdf][export]") {
-  const std::vector<Model> models = exportedModels();
+  // every built-in, every loadable fixture and the third-party trees (tests/peers/test_peers_urdf.cpp has urdfdom
+  // read the same exports)
+  const std::vector<Model> models = test::everyExportableModel();
   std::mt19937 rng(3);
   for (const Model& m : models) {
     INFO(m.name);
@@ -484,6 +460,7 @@ TEST_CASE("URDF export round-trips: import(export(m)) has m's joints, kinematics
     const std::string bw = warningsOf(back);  // only PUMA link 1's inertia (as in the original) may warn
     CHECK(bw.find("ignored") == std::string::npos);
     CHECK(bw.find("unknown") == std::string::npos);
+    CHECK(bw.find("=\"0\" read as no") == std::string::npos);  // the export's velocity/effort "0" (none) is read silently
   }
   // what URDF cannot carry is listed
   std::vector<std::string> w;

@@ -14,7 +14,7 @@ std::string jointLabel(const Model& model, int i);
 std::string coordinateLabel(const Model& model, int i);
 
 /// The name of joint i's link wherever links are named (URDF and MJCF export, the tree panel's modelTree):
-/// "<joint name>_link". The base is "base_link".
+/// "<joint name>_link". The base (i = −1, a root joint's parent) is "base_link".
 std::string linkName(const Model& model, int i);
 
 }  // namespace achain
