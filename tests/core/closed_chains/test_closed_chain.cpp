@@ -210,6 +210,30 @@ TEST_CASE("five-bar: Table C-3 I*_ww, P*_www and T_w = (0.0504 in·lbf, 0.0688 l
   CHECK(Tw[3] == Approx(Ty[1]).epsilon(1e-12));
 }
 
+TEST_CASE("five-bar: Table C-1's pin force at A, (F_Ax, F_Ay) = (−0.091, −0.238) lbf", "[dynamics][closed]") {
+  // The dyad analysis's pin force at A: what crank 1 exerts on the coupler. Newton for the links past A (coupler,
+  // CB, crank 2) gives F_A = Σ m_k a_k − F_H, with F_H the pin's force on the free end (T_c) and the links' CoM
+  // accelerations from FK along φ(t) = φ + φ̇t + ½φ̈t² (central second differences). Printed: (−0.009, −0.24);
+  // the digest's erratum reads the OCR's "−0.009" as −0.09 (derived −0.091), consistent with F_A + F_B = m₂a₂.
+  FiveBar fb;
+  VecX qd(4), qdd(4), Ty(2), Tc(2);
+  closedChainRates(fb.cm, fb.yd, fb.ydd, qd, qdd);
+  closedChainLoads(fb.cm, fb.yd, fb.ydd, Ty, Tc);
+  auto massMoment = [&](const VecX& q) {  // Σ m_k c_k over links 2…4 (joints A, C, B)
+    forwardKinematics(fb.model, fb.data, q);
+    Vec3 s = Vec3::Zero();
+    for (int k = 1; k < 4; ++k) s += fb.model.joints[k].link.mass * fb.data.oMi[k].act(fb.model.joints[k].link.com);
+    return s;
+  };
+  const double t = 1e-4;
+  const Vec3 ma = (massMoment(fb.q + qd * t + 0.5 * qdd * t * t) - 2 * massMoment(fb.q) +
+                   massMoment(fb.q - qd * t + 0.5 * qdd * t * t)) / (t * t);
+  const double FAx = (ma[0] - Tc[0]) / kLbf, FAy = (ma[1] - Tc[1]) / kLbf;
+  std::printf("five-bar F_A = (%.4f, %.4f) lbf\n", FAx, FAy);
+  CHECK(near(FAx, -0.091, 0.005, 0));
+  CHECK(near(FAy, -0.24, 0.005, 0));
+}
+
 TEST_CASE("closed chain: [G], [H] of the closure equal finite differences of the Newton loop closure",
           "[dynamics][closed]") {
   FiveBar fb;

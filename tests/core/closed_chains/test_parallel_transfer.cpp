@@ -90,6 +90,30 @@ TEST_CASE("App. E parallel robot: leg 1 transferred to the platform (Table E-1 t
   CHECK_THROWS_WITH(parallelActuate(pm, {{0, 0}, {1, 0}}, Gq, Hq, mq), Catch::Contains("3 freedoms"));
 }
 
+TEST_CASE("App. E parallel robot: Table E-2's printed entries (to 5e-3)", "[dynamics][closed]") {
+  // The printed complete hand-referenced model, with the digest's errata (freeman-influence.md §6.3): the OCR
+  // interleaved its two columns; [H^q]_1(1,2) = −0.105 (printed −0.159), [H^q]_2(2,3) = −0.063 (printed −0.633),
+  // [H^q]_3(1,1) = −0.225 (printed 0.225). Every other entry is as printed, except P*_2(3,3) below.
+  AppE e;
+  const ParallelModel& pm = e.pm;
+  const double t = 0.005;
+  MatX Gq;
+  Tensor3 Hq;
+  FreemanModel mq;
+  parallelActuate(pm, {{0, 0}, {1, 0}, {2, 0}}, Gq, Hq, mq);
+  CHECK(within(Gq, {{-0.637, 0.225, -0.513}, {0.124, -0.665, -0.514}, {0.513, 0.439, -0.513}}, t));
+  CHECK(within(pm.w.Istar, {{1.225, 0.367, -0.589}, {0.367, 1.513, -0.106}, {-0.589, -0.106, 1.582}}, t));
+  CHECK(within(Hq.plane(0), {{0.050, -0.105, 0.116}, {-0.105, -0.439, 0.326}, {0.116, 0.326, -0.665}}, t));
+  CHECK(within(Hq.plane(1), {{-0.408, -0.159, -0.342}, {-0.159, 0.018, -0.063}, {-0.342, -0.063, -0.665}}, t));
+  CHECK(within(Hq.plane(2), {{-0.225, 0.263, 0.225}, {0.263, -0.165, -0.263}, {0.225, -0.263, -0.664}}, t));
+  CHECK(within(symPlane(pm.w.Pstar, 0), {{-0.479, 0.432, 0.188}, {0.432, 0.031, -0.629}, {0.188, -0.629, -0.762}}, t));
+  // (3,3): printed −0.137; this rebuild and the digest's both give −0.142 (5.05e-3 away, one last-digit slip of
+  // the print or the OCR): compared at 5.1e-3, every other entry at 5e-3.
+  CHECK(within(symPlane(pm.w.Pstar, 1), {{0.259, 0.534, 0.777}, {0.534, -0.340, -0.188}, {0.777, -0.188, -0.142}}, t));
+  CHECK(std::abs(symPlane(pm.w.Pstar, 1)(2, 2) - -0.137) < 5.1e-3);
+  CHECK(within(symPlane(pm.w.Pstar, 2), {{0.741, -0.188, -0.054}, {-0.188, 0.459, 0.302}, {-0.054, 0.302, 2.045}}, t));
+}
+
 TEST_CASE("parallel: the platform's own terms give ω × IIω (4-50…4-54)", "[dynamics][closed]") {
   // Two spatial 6R legs are not needed for the platform terms: one PUMA-like 6-joint leg suffices to build w.
   const Model leg = modelFromJsonString(R"({"schema_version": 1, "joints": [
