@@ -112,6 +112,7 @@ class StatusDecoder : public StreamDecoder<StatusDecoder, kMaxRaw> {
   int rawLength() const { return last_len_; }
 
   Event step(uint8_t b);  // the protocol's state machine (StreamDecoder calls it)
+  static constexpr int kHeaderBytes = 5;  // FF FF FD 00 ID: less is a fragment that a timeout drops silently
 
  private:
   static constexpr int kBodyId = 0, kBodyErr = 1, kBodyParams = 2;

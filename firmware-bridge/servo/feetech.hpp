@@ -91,6 +91,7 @@ class StatusDecoder : public StreamDecoder<StatusDecoder, kMaxRaw> {
   int rawLength() const { return 4 + raw_[3]; }
 
   Event step(uint8_t b);  // the protocol's state machine (StreamDecoder calls it)
+  static constexpr int kHeaderBytes = 3;  // FF FF ID: less is a fragment that a timeout drops silently
 };
 
 }  // namespace feetech

@@ -79,8 +79,8 @@ inline int32_t fromSignMagnitude(uint16_t raw, int sign_bit) {
   return (raw >> sign_bit) & 1 ? -m : m;
 }
 
-/// The byte queue and packet buffer of a streaming decoder. Derived (CRTP) implements
-/// `Event step(uint8_t b)`: it appends b to raw_ and calls resync() on a header mismatch (silently),
+/// The byte queue and packet buffer of a streaming decoder. Derived (CRTP) names kHeaderBytes (header and ID)
+/// and implements `Event step(uint8_t b)`: it appends b to raw_ and calls resync() on a header mismatch (silently),
 /// fail(e) on a damaged packet (reported, bytes after the first replayed) or reject(e) on a well-formed
 /// packet that is not wanted (reported, nothing replayed).
 template <class Derived, int kRaw>
@@ -101,10 +101,15 @@ class StreamDecoder {
     qpos_ = qlen_ = 0;
     return Event::None;
   }
-  /// The line went quiet (the caller's read timeout): a packet begun and not finished is reported as
-  /// Truncated and its bytes after the first searched again; None when no packet was in progress.
+  /// The line went quiet (the caller's read timeout): a packet whose header and ID were read but not its end
+  /// is reported as Truncated, and its bytes after the first are searched again (a reply hidden behind a false
+  /// header); a mere header fragment is dropped silently (None). Call until midPacket() is false.
   Event timeout() {
-    if (raw_len_ == 0) return Event::None;
+    if (raw_len_ == 0) return next();
+    if (raw_len_ < Derived::kHeaderBytes) {
+      raw_len_ = 0;
+      return next();
+    }
     return fail(Error::Truncated);
   }
   /// After an Error event: what was wrong.

@@ -185,6 +185,9 @@ TEST_CASE("servo feetech: damaged and short packets are reported as such", "[ser
     REQUIRE(r.size() == 1);
     CHECK((r[0].event == sv::Event::Error && r[0].error == sv::Error::Truncated));
     CHECK_FALSE(d.midPacket());
+    // a header fragment at the timeout (no ID yet) is dropped without a report
+    CHECK(decodeAll(d, bytes("FF FF"), true).empty());
+    CHECK_FALSE(d.midPacket());
     feetech::StatusDecoder d2;
     r = decodeAll(d2, concat({cut, ok, ok}));
     // the cut packet's LEN (10) swallows the first reply: a checksum error; the second comes through whole
