@@ -117,9 +117,75 @@ export interface Codec {
   checkPiece(q0: number, v0: number, q1: number, v1: number, T: number,
     limits: Pick<JointConfig, 'qMin' | 'qMax' | 'vMax' | 'aMax'>, margin?: number): PieceCheck;
 }
+/** Bytes for the servo codecs: a Uint8Array or an array of whole numbers 0-255 (checked, never wrapped). */
+export type ServoBytes = Uint8Array | ArrayLike<number>;
+/** A Dynamixel Protocol 2.0 status packet: error is the ERR byte (bit 7 alert, bits 0-6 the error number). */
+export interface DynamixelPacket {
+  kind: 'packet'; id: number; error: number; alert: boolean; errorNumber: number;
+  /** What the error number and the alert mean and what to do (empty when error is 0). */
+  errorTexts: string[];
+  params: Uint8Array;
+}
+/** A Feetech reply: error is the status byte (voltage 0x01, angle sensor 0x02, overheat 0x04, overcurrent 0x08, overload 0x20). */
+export interface FeetechPacket {
+  kind: 'packet'; id: number; error: number; errorNames: string[]; errorTexts: string[]; params: Uint8Array;
+}
+/** What a status decoder could not read, with a message naming the likely cause. */
+export interface ServoDecodeError {
+  kind: 'error'; code: 'badLength' | 'checksum' | 'badStuffing' | 'notStatus' | 'truncated'; message: string;
+}
+/** A streaming status decoder (Embind object: free it with delete()). */
+export interface ServoStatusDecoder<P> {
+  /** Feeds received bytes; returns the packets and errors they completed, in order. */
+  feed(bytes: ServoBytes): (P | ServoDecodeError)[];
+  /** The line went quiet: a half-read packet (header and ID read) is reported as 'truncated' and its bytes searched
+   *  again; a bare header fragment is dropped silently. */
+  timeout(): (P | ServoDecodeError)[];
+  reset(): void;
+  readonly midPacket: boolean;
+  delete(): void;
+}
+export type DynamixelStatusDecoder = ServoStatusDecoder<DynamixelPacket>;
+export type FeetechStatusDecoder = ServoStatusDecoder<FeetechPacket>;
+/** The servo-bus codecs (C++ firmware-bridge/servo/): every builder returns the packet's bytes or throws naming the bad argument. */
+export interface ServoCodec {
+  dynamixelPing(id: number): Uint8Array;
+  dynamixelRead(id: number, address: number, length: number): Uint8Array;
+  dynamixelWrite(id: number, address: number, data: ServoBytes): Uint8Array;
+  dynamixelRegWrite(id: number, address: number, data: ServoBytes): Uint8Array;
+  dynamixelAction(id: number): Uint8Array;
+  dynamixelReboot(id: number): Uint8Array;
+  dynamixelSyncRead(address: number, length: number, ids: ServoBytes): Uint8Array;
+  /** data: ids.length × length bytes, servo by servo. */
+  dynamixelSyncWrite(address: number, length: number, ids: ServoBytes, data: ServoBytes): Uint8Array;
+  dynamixelBulkRead(ids: ServoBytes, addresses: ArrayLike<number>, lengths: ArrayLike<number>): Uint8Array;
+  /** data: each servo's lengths[i] bytes, concatenated in servo order. */
+  dynamixelBulkWrite(ids: ServoBytes, addresses: ArrayLike<number>, lengths: ArrayLike<number>, data: ServoBytes): Uint8Array;
+  /** A status packet as a servo sends it (simulated buses, tests). */
+  dynamixelStatus(id: number, error: number, params: ServoBytes): Uint8Array;
+  dynamixelCrc16(bytes: ServoBytes): number;
+  feetechPing(id: number): Uint8Array;
+  feetechRead(id: number, address: number, length: number): Uint8Array;
+  feetechWrite(id: number, address: number, data: ServoBytes): Uint8Array;
+  feetechRegWrite(id: number, address: number, data: ServoBytes): Uint8Array;
+  feetechAction(id: number): Uint8Array;
+  /** data: ids.length × length bytes, servo by servo. */
+  feetechSyncWrite(address: number, length: number, ids: ServoBytes, data: ServoBytes): Uint8Array;
+  /** STS/SMS series only. */
+  feetechSyncRead(address: number, length: number, ids: ServoBytes): Uint8Array;
+  feetechStatus(id: number, error: number, params: ServoBytes): Uint8Array;
+  feetechChecksum(bytes: ServoBytes): number;
+  readonly dynamixelErrors: readonly { number: number; name: string; text: string }[];
+  readonly dynamixelAlertText: string;
+  readonly feetechStatusBits: readonly { bit: number; name: string; text: string }[];
+  DynamixelStatusDecoder: new () => DynamixelStatusDecoder;
+  FeetechStatusDecoder: new () => FeetechStatusDecoder;
+}
 export interface Bridge {
   readonly module: unknown;
   readonly codec: Codec;
+  /** The servo-bus codecs: Dynamixel Protocol 2.0 and Feetech SCS/STS. */
+  readonly servo: ServoCodec;
   readonly faults: readonly Fault[];
   describeFaults(bits: number): Fault[];
   readonly stateNames: readonly string[];

@@ -5,6 +5,8 @@
 //   HostEngine          the host streaming engine (sequencing, resend, credit, heartbeats, stop/e-stop)
 //   VirtualController   the unchanged firmware on a simulated robot (the virtual controller)
 //   codec               CRC, COBS, frames and the firmware's limit check
+//   servo               the servo-bus codecs: Dynamixel Protocol 2.0 and Feetech SCS/STS packet builders and
+//                       status decoders (firmware-bridge/servo/)
 // Used by the studio (web/src/controller/panel.js), Node (send.mjs) and the tests.
 import { loadAchain } from '../../wasm/achain.mjs';
 
@@ -40,12 +42,28 @@ function makeApi(M) {
     },
   });
 
+  /** The servo-bus codecs in C++ (firmware-bridge/servo/): packet builders returning Uint8Array (they throw
+   *  naming a bad argument), the streaming status decoders (Embind classes: free them with delete()) and the
+   *  status-error texts. */
+  const servo = Object.freeze({
+    ...Object.fromEntries(servoBuilders.map((name) => [name, M[name]])),
+    /** [{number, name, text}] of the Dynamixel status error numbers 1-7. */
+    dynamixelErrors: Object.freeze(Array.from(M.dynamixelErrors())),
+    /** What the Dynamixel alert bit (0x80) means and what to do. */
+    dynamixelAlertText: M.dynamixelAlertText(),
+    /** [{bit, name, text}] of the Feetech status bits. */
+    feetechStatusBits: Object.freeze(Array.from(M.feetechStatusBits())),
+    DynamixelStatusDecoder: M.DynamixelStatusDecoder,
+    FeetechStatusDecoder: M.FeetechStatusDecoder,
+  });
+
   /** An achain-trajectory as the JSON text the C++ side reads (objects are stringified once). */
   const trajectoryText = (traj) => (typeof traj === 'string' ? traj : JSON.stringify(traj));
 
   return Object.freeze({
     module: M,
     codec,
+    servo,
     faults,
     describeFaults,
     stateNames: Object.freeze(Array.from(M.stateNames())),
@@ -64,6 +82,14 @@ function makeApi(M) {
     validateTrajectory: (traj) => M.validateTrajectory(trajectoryText(traj)),
   });
 }
+
+/** The servo packet builders and checksums bound by firmware-bridge/wasm/bind_bridge.cpp, under their C++-side names. */
+const servoBuilders = Object.freeze([
+  'dynamixelPing', 'dynamixelRead', 'dynamixelWrite', 'dynamixelRegWrite', 'dynamixelAction', 'dynamixelReboot',
+  'dynamixelSyncRead', 'dynamixelSyncWrite', 'dynamixelBulkRead', 'dynamixelBulkWrite', 'dynamixelStatus',
+  'dynamixelCrc16', 'feetechPing', 'feetechRead', 'feetechWrite', 'feetechRegWrite', 'feetechAction',
+  'feetechSyncWrite', 'feetechSyncRead', 'feetechStatus', 'feetechChecksum',
+]);
 
 /** A JointConfig with every field, for checkPiece callers that pass only the four limits. */
 const blankJoint = Object.freeze({

@@ -3,6 +3,9 @@
 //   HostEngine          the host streaming engine (HostSession) plus the C++ segment builder and limit check
 //   VirtualController   the unchanged firmware on a simulated robot (simProfileFromModel)
 //   codec functions     CRC, COBS, frames, the firmware's limit check, fault and state names
+//   servo-bus codecs    Dynamixel Protocol 2.0 and Feetech SCS/STS packet builders (dynamixelPing …,
+//                       feetechSyncWrite …) and the streaming status decoders DynamixelStatusDecoder and
+//                       FeetechStatusDecoder (servo/dynamixel.hpp, servo/feetech.hpp)
 //   jointConfigsFromModel, defaultGlobalConfig, thesisTrapezoid, validateTrajectory
 // Structs cross the boundary by name: JointConfig and GlobalConfig are value_objects with camelCase
 // fields, and the engine's status, caps, counters and events are named JS objects. Positions are SI
@@ -26,6 +29,8 @@
 #include "host/joint_config.hpp"
 #include "host/segments.hpp"
 #include "host/send_job.hpp"
+#include "servo/dynamixel.hpp"
+#include "servo/feetech.hpp"
 #include "sim/virtual_controller.hpp"
 
 using emscripten::val;
@@ -553,6 +558,338 @@ val validateTrajectoryJs(const std::string& text) {
   });
 }
 
+
+// ---- servo-bus codecs (Dynamixel Protocol 2.0, Feetech SCS/STS) ----
+// Arguments are range-checked here, before narrowing: Embind would wrap an ID of 300 to 44 without a word.
+namespace sv = achain::bridge::servo;
+
+double integerIn(double x, double lo, double hi, const char* what) {
+  if (!(x >= lo && x <= hi) || x != std::floor(x))
+    throw Error(std::string(what) + ": must be a whole number from " + std::to_string(static_cast<long>(lo)) + " to " +
+                std::to_string(static_cast<long>(hi)));
+  return x;
+}
+uint8_t byteArg(double x, const char* what) { return static_cast<uint8_t>(integerIn(x, 0, 255, what)); }
+uint16_t wordArg(double x, const char* what) { return static_cast<uint16_t>(integerIn(x, 0, 65535, what)); }
+
+/// A Uint8Array, or an array of whole numbers 0-255 (each checked), as bytes.
+std::vector<uint8_t> byteList(const val& a, const char* what) {
+  if (a.isNull() || a.isUndefined() || a.typeOf().as<std::string>() != "object" || !a["length"].isNumber())
+    throw Error(std::string(what) + ": must be a Uint8Array or an array of bytes");
+  if (a.instanceof(val::global("Uint8Array"))) return bytesOf(a, what);
+  std::vector<uint8_t> v;
+  const unsigned n = a["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    const val x = a[i];
+    const std::string at = std::string(what) + "[" + std::to_string(i) + "]";
+    if (!x.isNumber()) throw Error(at + ": must be a number");
+    v.push_back(byteArg(x.as<double>(), at.c_str()));
+  }
+  return v;
+}
+/// An array of whole numbers 0-65535 (addresses, lengths).
+std::vector<uint16_t> wordList(const val& a, const char* what) {
+  if (a.isNull() || a.isUndefined() || a.typeOf().as<std::string>() != "object" || !a["length"].isNumber())
+    throw Error(std::string(what) + ": must be an array of numbers");
+  std::vector<uint16_t> v;
+  const unsigned n = a["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    const val x = a[i];
+    const std::string at = std::string(what) + "[" + std::to_string(i) + "]";
+    if (!x.isNumber()) throw Error(at + ": must be a number");
+    v.push_back(wordArg(x.as<double>(), at.c_str()));
+  }
+  return v;
+}
+
+/// Runs a builder into a buffer of `cap` bytes: the packet as a Uint8Array, or an Error naming what is wrong.
+template <class Build>
+val packet(const char* what, size_t cap, Build build) {
+  std::vector<uint8_t> out(cap);
+  sv::Error e = sv::Error::None;
+  const size_t n = build(out.data(), out.size(), &e);
+  if (n == 0) throw Error(std::string(what) + ": " + sv::text(e));
+  return uint8Array(out.data(), n);
+}
+/// Room for a Dynamixel packet of n parameter bytes (stuffing adds at most one byte per three).
+size_t dxlCap(size_t n) { return 12 + n + n / 3; }
+size_t ftCap(size_t n) { return 8 + n; }
+
+void sameLength(size_t a, size_t b, const char* what) {
+  if (a != b) throw Error(std::string(what) + ": ids, addresses and lengths must have one entry per servo");
+}
+
+val dynamixelPing(double id) {
+  return guard([&] { return packet("dynamixelPing", dxlCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::dxl::ping(byteArg(id, "id"), o, c, e); }); });
+}
+val dynamixelRead(double id, double address, double length) {
+  return guard([&] {
+    return packet("dynamixelRead", dxlCap(4), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::dxl::read(byteArg(id, "id"), wordArg(address, "address"), wordArg(length, "length"), o, c, e);
+    });
+  });
+}
+val dynamixelWrite(double id, double address, const val& data) {
+  return guard([&] {
+    const auto d = byteList(data, "data");
+    return packet("dynamixelWrite", dxlCap(2 + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::dxl::write(byteArg(id, "id"), wordArg(address, "address"), d.data(), d.size(), o, c, e);
+    });
+  });
+}
+val dynamixelRegWrite(double id, double address, const val& data) {
+  return guard([&] {
+    const auto d = byteList(data, "data");
+    return packet("dynamixelRegWrite", dxlCap(2 + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::dxl::regWrite(byteArg(id, "id"), wordArg(address, "address"), d.data(), d.size(), o, c, e);
+    });
+  });
+}
+val dynamixelAction(double id) {
+  return guard([&] { return packet("dynamixelAction", dxlCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::dxl::action(byteArg(id, "id"), o, c, e); }); });
+}
+val dynamixelReboot(double id) {
+  return guard([&] { return packet("dynamixelReboot", dxlCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::dxl::reboot(byteArg(id, "id"), o, c, e); }); });
+}
+val dynamixelSyncRead(double address, double length, const val& ids) {
+  return guard([&] {
+    const auto i = byteList(ids, "ids");
+    return packet("dynamixelSyncRead", dxlCap(4 + i.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::dxl::syncRead(wordArg(address, "address"), wordArg(length, "length"), i.data(), i.size(), o, c, e);
+    });
+  });
+}
+/// data: ids.length × length bytes, servo by servo.
+val dynamixelSyncWrite(double address, double length, const val& ids, const val& data) {
+  return guard([&] {
+    const auto i = byteList(ids, "ids");
+    const auto d = byteList(data, "data");
+    const uint16_t len = wordArg(length, "length");
+    if (d.size() != i.size() * len)
+      throw Error("dynamixelSyncWrite: data must hold ids.length × length = " + std::to_string(i.size() * len) +
+                  " bytes, got " + std::to_string(d.size()));
+    return packet("dynamixelSyncWrite", dxlCap(4 + i.size() + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::dxl::syncWrite(wordArg(address, "address"), len, i.data(), d.data(), i.size(), o, c, e);
+    });
+  });
+}
+val dynamixelBulkRead(const val& ids, const val& addresses, const val& lengths) {
+  return guard([&] {
+    const auto i = byteList(ids, "ids");
+    const auto a = wordList(addresses, "addresses"), l = wordList(lengths, "lengths");
+    sameLength(i.size(), a.size(), "dynamixelBulkRead");
+    sameLength(i.size(), l.size(), "dynamixelBulkRead");
+    return packet("dynamixelBulkRead", dxlCap(5 * i.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::dxl::bulkRead(i.data(), a.data(), l.data(), i.size(), o, c, e);
+    });
+  });
+}
+/// data: each servo's lengths[i] bytes, concatenated in servo order.
+val dynamixelBulkWrite(const val& ids, const val& addresses, const val& lengths, const val& data) {
+  return guard([&] {
+    const auto i = byteList(ids, "ids");
+    const auto a = wordList(addresses, "addresses"), l = wordList(lengths, "lengths");
+    const auto d = byteList(data, "data");
+    sameLength(i.size(), a.size(), "dynamixelBulkWrite");
+    sameLength(i.size(), l.size(), "dynamixelBulkWrite");
+    size_t total = 0;
+    for (uint16_t x : l) total += x;
+    if (d.size() != total)
+      throw Error("dynamixelBulkWrite: data must hold the sum of lengths = " + std::to_string(total) + " bytes, got " +
+                  std::to_string(d.size()));
+    return packet("dynamixelBulkWrite", dxlCap(5 * i.size() + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::dxl::bulkWrite(i.data(), a.data(), l.data(), d.data(), i.size(), o, c, e);
+    });
+  });
+}
+/// A status packet as a servo sends it (simulated buses, tests).
+val dynamixelStatus(double id, double error, const val& params) {
+  return guard([&] {
+    const auto p = byteList(params, "params");
+    return packet("dynamixelStatus", dxlCap(1 + p.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::dxl::status(byteArg(id, "id"), byteArg(error, "error"), p.data(), p.size(), o, c, e);
+    });
+  });
+}
+int dynamixelCrc16(const val& b) {
+  return guard([&] {
+    const auto v = byteList(b, "dynamixelCrc16");
+    return static_cast<int>(sv::dxl::crc16(v.data(), v.size()));
+  });
+}
+
+val feetechPing(double id) {
+  return guard([&] { return packet("feetechPing", ftCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::feetech::ping(byteArg(id, "id"), o, c, e); }); });
+}
+val feetechRead(double id, double address, double length) {
+  return guard([&] {
+    return packet("feetechRead", ftCap(2), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::feetech::read(byteArg(id, "id"), byteArg(address, "address"), byteArg(length, "length"), o, c, e);
+    });
+  });
+}
+val feetechWrite(double id, double address, const val& data) {
+  return guard([&] {
+    const auto d = byteList(data, "data");
+    return packet("feetechWrite", ftCap(1 + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::feetech::write(byteArg(id, "id"), byteArg(address, "address"), d.data(), d.size(), o, c, e);
+    });
+  });
+}
+val feetechRegWrite(double id, double address, const val& data) {
+  return guard([&] {
+    const auto d = byteList(data, "data");
+    return packet("feetechRegWrite", ftCap(1 + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::feetech::regWrite(byteArg(id, "id"), byteArg(address, "address"), d.data(), d.size(), o, c, e);
+    });
+  });
+}
+val feetechAction(double id) {
+  return guard([&] { return packet("feetechAction", ftCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::feetech::action(byteArg(id, "id"), o, c, e); }); });
+}
+/// data: ids.length × length bytes, servo by servo.
+val feetechSyncWrite(double address, double length, const val& ids, const val& data) {
+  return guard([&] {
+    const auto i = byteList(ids, "ids");
+    const auto d = byteList(data, "data");
+    const uint8_t len = byteArg(length, "length");
+    if (d.size() != i.size() * len)
+      throw Error("feetechSyncWrite: data must hold ids.length × length = " + std::to_string(i.size() * len) +
+                  " bytes, got " + std::to_string(d.size()));
+    return packet("feetechSyncWrite", ftCap(2 + i.size() + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::feetech::syncWrite(byteArg(address, "address"), len, i.data(), d.data(), i.size(), o, c, e);
+    });
+  });
+}
+val feetechSyncRead(double address, double length, const val& ids) {
+  return guard([&] {
+    const auto i = byteList(ids, "ids");
+    return packet("feetechSyncRead", ftCap(2 + i.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::feetech::syncRead(byteArg(address, "address"), byteArg(length, "length"), i.data(), i.size(), o, c, e);
+    });
+  });
+}
+val feetechStatus(double id, double error, const val& params) {
+  return guard([&] {
+    const auto p = byteList(params, "params");
+    return packet("feetechStatus", ftCap(1 + p.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+      return sv::feetech::status(byteArg(id, "id"), byteArg(error, "error"), p.data(), p.size(), o, c, e);
+    });
+  });
+}
+int feetechChecksum(const val& b) {
+  return guard([&] {
+    const auto v = byteList(b, "feetechChecksum");
+    return static_cast<int>(sv::feetech::checksum(v.data(), v.size()));
+  });
+}
+
+/// The decoders' error codes as JS names.
+const char* servoErrorCode(sv::Error e) {
+  static constexpr const char* kCodes[] = {"none", "bufferTooSmall", "badArgument", "tooManyParams", "badId",
+                                           "badLength", "checksum", "badStuffing", "notStatus", "truncated"};
+  const int k = static_cast<int>(e);
+  return k >= 0 && k < sv::kErrorCount ? kCodes[k] : "unknown";
+}
+
+/// [{number, name, text}] of the Dynamixel error numbers 1-7, and the alert bit's text.
+val dynamixelErrors() {
+  val a = val::array();
+  for (uint8_t k = 1; k <= 7; ++k) {
+    val o = val::object();
+    o.set("number", k);
+    o.set("name", std::string(sv::dxl::errorName(k)));
+    o.set("text", std::string(sv::dxl::errorText(k)));
+    a.call<void>("push", o);
+  }
+  return a;
+}
+std::string dynamixelAlertText() { return sv::dxl::alertText(); }
+/// [{bit, name, text}] of the Feetech status bits.
+val feetechStatusBits() {
+  val a = val::array();
+  for (int b = 0; b < 8; ++b) {
+    const uint8_t bit = static_cast<uint8_t>(1u << b);
+    if (!(bit & sv::feetech::kKnownStatusBits)) continue;
+    val o = val::object();
+    o.set("bit", bit);
+    o.set("name", std::string(sv::feetech::statusBitName(bit)));
+    o.set("text", std::string(sv::feetech::statusBitText(bit)));
+    a.call<void>("push", o);
+  }
+  return a;
+}
+
+/// A streaming status decoder for JS: feed(bytes) returns what completed, in order: packets
+/// {kind: 'packet', id, error, params, …} and errors {kind: 'error', code, message}.
+template <class Decoder>
+class ServoDecoderJs {
+ public:
+  val feed(const val& b) {
+    return guard([&] {
+      const auto v = byteList(b, "feed");
+      val out = val::array();
+      for (uint8_t x : v) drain(d_.feed(x), out);
+      return out;
+    });
+  }
+  /// The line went quiet (the caller's read timeout): a half-read packet (header and ID read) is reported as
+  /// 'truncated' and its bytes searched again, until nothing is half-read; a header fragment is dropped silently.
+  val timeout() {
+    val out = val::array();
+    while (d_.midPacket()) drain(d_.timeout(), out);
+    return out;
+  }
+  bool midPacket() const { return d_.midPacket(); }
+  void reset() { d_.reset(); }
+
+ private:
+  void drain(sv::Event e, val& out) {
+    for (; e != sv::Event::None; e = d_.next()) {
+      val o = val::object();
+      if (e == sv::Event::Packet) {
+        o.set("kind", std::string("packet"));
+        o.set("id", d_.id());
+        o.set("error", d_.errorByte());
+        o.set("params", uint8Array(d_.params(), static_cast<size_t>(d_.paramCount())));
+        describe(o);
+      } else {
+        o.set("kind", std::string("error"));
+        o.set("code", std::string(servoErrorCode(d_.error())));
+        o.set("message", std::string(sv::text(d_.error())));
+      }
+      out.call<void>("push", o);
+    }
+  }
+  /// The status byte in words: Dynamixel alert + error number, Feetech status bits.
+  void describe(val& o) const;
+  Decoder d_;
+};
+
+template <>
+void ServoDecoderJs<sv::dxl::StatusDecoder>::describe(val& o) const {
+  o.set("alert", d_.alert());
+  o.set("errorNumber", d_.errorNumber());
+  val texts = val::array();
+  if (d_.errorNumber() != 0) texts.call<void>("push", std::string(sv::dxl::errorText(d_.errorNumber())));
+  if (d_.alert()) texts.call<void>("push", std::string(sv::dxl::alertText()));
+  o.set("errorTexts", texts);
+}
+template <>
+void ServoDecoderJs<sv::feetech::StatusDecoder>::describe(val& o) const {
+  val names = val::array(), texts = val::array();
+  for (int b = 0; b < 8; ++b) {
+    const uint8_t bit = static_cast<uint8_t>(1u << b);
+    if (!(d_.errorByte() & bit)) continue;
+    names.call<void>("push", std::string(sv::feetech::statusBitName(bit)));
+    texts.call<void>("push", std::string(sv::feetech::statusBitText(bit)));
+  }
+  o.set("errorNames", names);
+  o.set("errorTexts", texts);
+}
+using DynamixelStatusDecoderJs = ServoDecoderJs<sv::dxl::StatusDecoder>;
+using FeetechStatusDecoderJs = ServoDecoderJs<sv::feetech::StatusDecoder>;
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(achain_bridge) {
@@ -642,4 +979,41 @@ EMSCRIPTEN_BINDINGS(achain_bridge) {
   function("defaultGlobalConfig", &defaultGlobalConfig);
   function("thesisTrapezoid", &thesisTrapezoidJs);
   function("validateTrajectory", &validateTrajectoryJs);
+
+  function("dynamixelPing", &dynamixelPing);
+  function("dynamixelRead", &dynamixelRead);
+  function("dynamixelWrite", &dynamixelWrite);
+  function("dynamixelRegWrite", &dynamixelRegWrite);
+  function("dynamixelAction", &dynamixelAction);
+  function("dynamixelReboot", &dynamixelReboot);
+  function("dynamixelSyncRead", &dynamixelSyncRead);
+  function("dynamixelSyncWrite", &dynamixelSyncWrite);
+  function("dynamixelBulkRead", &dynamixelBulkRead);
+  function("dynamixelBulkWrite", &dynamixelBulkWrite);
+  function("dynamixelStatus", &dynamixelStatus);
+  function("dynamixelCrc16", &dynamixelCrc16);
+  function("dynamixelErrors", &dynamixelErrors);
+  function("dynamixelAlertText", &dynamixelAlertText);
+  function("feetechPing", &feetechPing);
+  function("feetechRead", &feetechRead);
+  function("feetechWrite", &feetechWrite);
+  function("feetechRegWrite", &feetechRegWrite);
+  function("feetechAction", &feetechAction);
+  function("feetechSyncWrite", &feetechSyncWrite);
+  function("feetechSyncRead", &feetechSyncRead);
+  function("feetechStatus", &feetechStatus);
+  function("feetechChecksum", &feetechChecksum);
+  function("feetechStatusBits", &feetechStatusBits);
+  class_<DynamixelStatusDecoderJs>("DynamixelStatusDecoder")
+      .constructor<>()
+      .function("feed", &DynamixelStatusDecoderJs::feed)
+      .function("timeout", &DynamixelStatusDecoderJs::timeout)
+      .function("reset", &DynamixelStatusDecoderJs::reset)
+      .property("midPacket", &DynamixelStatusDecoderJs::midPacket);
+  class_<FeetechStatusDecoderJs>("FeetechStatusDecoder")
+      .constructor<>()
+      .function("feed", &FeetechStatusDecoderJs::feed)
+      .function("timeout", &FeetechStatusDecoderJs::timeout)
+      .function("reset", &FeetechStatusDecoderJs::reset)
+      .property("midPacket", &FeetechStatusDecoderJs::midPacket);
 }

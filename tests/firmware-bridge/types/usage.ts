@@ -2,7 +2,7 @@
 // by `npx tsc --noEmit -p tests/firmware-bridge/types/tsconfig.json`, never run.
 import loadAchain from '../../../wasm/achain';
 import { loadBridge, SegmentFlags } from '../../../firmware-bridge/js/bridge.mjs';
-import type { JointConfig, QueuedPlan, ControllerStatus, PieceCheck, SendStep } from '../../../firmware-bridge/js/bridge.mjs';
+import type { JointConfig, QueuedPlan, ControllerStatus, PieceCheck, SendStep, DynamixelPacket, FeetechPacket, ServoDecodeError } from '../../../firmware-bridge/js/bridge.mjs';
 
 export async function usage(): Promise<number> {
   const bridge = await loadBridge();
@@ -42,6 +42,25 @@ export async function usage(): Promise<number> {
   const names = bridge.describeFaults(host.status?.faults ?? 0).map((f) => f.name);
   host.delete();
   vc.delete();
-  return plan.segments + v.samples + (st ? st.q.length : 0) + ('error' in d ? 0 : d.body.length) + names.length
+  // servo-bus codecs: builders and the streaming status decoders
+  const { servo } = bridge;
+  const goals = new Uint8Array([0x96, 0, 0, 0, 0xaa, 0, 0, 0]);
+  const dxlOut: Uint8Array[] = [servo.dynamixelPing(1), servo.dynamixelRead(1, 132, 4), servo.dynamixelSyncRead(132, 4, [1, 2]),
+    servo.dynamixelSyncWrite(116, 4, [1, 2], goals), servo.dynamixelBulkRead([1, 2], [144, 146], [2, 1]),
+    servo.dynamixelBulkWrite([1, 2], [32, 31], [2, 1], [0xa0, 0, 0x50]), servo.dynamixelWrite(1, 116, [0, 2, 0, 0])];
+  const ftOut: Uint8Array[] = [servo.feetechPing(1), servo.feetechRead(1, 0x38, 2), servo.feetechSyncRead(0x38, 8, [1, 2]),
+    servo.feetechSyncWrite(0x2a, 2, [1, 2], [0, 8, 0, 8]), servo.feetechWrite(1, 0x2a, [0, 8])];
+  const dxl = new servo.DynamixelStatusDecoder();
+  const dxlEvents: (DynamixelPacket | ServoDecodeError)[] = [...dxl.feed(servo.dynamixelStatus(1, 0x84, [1])), ...dxl.timeout()];
+  const alerts = dxlEvents.filter((e): e is DynamixelPacket => e.kind === 'packet' && e.alert).length;
+  dxl.delete();
+  const ft = new servo.FeetechStatusDecoder();
+  const ftEvents: (FeetechPacket | ServoDecodeError)[] = ft.feed(servo.feetechStatus(1, 0x20, []));
+  const overloads = ftEvents.flatMap((e) => (e.kind === 'packet' ? e.errorNames : [e.code])).length;
+  const pending: boolean = ft.midPacket;
+  ft.delete();
+  const texts = servo.dynamixelErrors.length + servo.feetechStatusBits.length + servo.dynamixelAlertText.length;
+  const sums = servo.dynamixelCrc16([1, 2]) + servo.feetechChecksum(new Uint8Array([1, 2, 1]));
+  return plan.segments + dxlOut.length + ftOut.length + alerts + overloads + (pending ? 1 : 0) + texts + sums + v.samples + (st ? st.q.length : 0) + ('error' in d ? 0 : d.body.length) + names.length
     + (check.violation === 'none' ? 1 : 0) + SegmentFlags.last + host.counters.framesSent + phase;
 }
