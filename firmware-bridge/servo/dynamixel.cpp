@@ -30,6 +30,10 @@ class PacketWriter {
     put(static_cast<uint8_t>(v & 0xFF));
     put(static_cast<uint8_t>(v >> 8));
   }
+  void putAll(const uint8_t* data, size_t n) {
+    if (n > 0 && !data) return fail(Error::BadArgument);
+    for (size_t i = 0; i < n; ++i) put(data[i]);
+  }
   void fail(Error e) {
     if (err_ == Error::None) err_ = e;
   }
@@ -67,9 +71,7 @@ size_t addressed(uint8_t id, uint8_t instruction, uint16_t address, const uint8_
   w.begin(id, false);
   w.put(instruction);
   w.put16(address);
-  if (n > 0 && !data) w.fail(Error::BadArgument);
-  else
-    for (size_t i = 0; i < n; ++i) w.put(data[i]);
+  w.putAll(data, n);
   return w.finish(err);
 }
 
@@ -164,9 +166,7 @@ size_t buildInstruction(uint8_t id, uint8_t instruction, const uint8_t* params, 
   PacketWriter w(out, cap);
   w.begin(id, false);
   w.put(instruction);
-  if (n > 0 && !params) w.fail(Error::BadArgument);
-  else
-    for (size_t i = 0; i < n; ++i) w.put(params[i]);
+  w.putAll(params, n);
   return w.finish(err);
 }
 
@@ -211,7 +211,7 @@ size_t syncWrite(uint16_t address, uint16_t length, const uint8_t* ids, const ui
     for (size_t i = 0; i < count; ++i) {
       if (ids[i] > kMaxId) w.fail(Error::BadId);
       w.put(ids[i]);
-      for (size_t k = 0; k < length; ++k) w.put(data[i * length + k]);
+      w.putAll(data + i * length, length);
     }
   }
   return w.finish(err);
@@ -258,9 +258,7 @@ size_t status(uint8_t id, uint8_t error, const uint8_t* params, size_t n, uint8_
   w.begin(id, true);
   w.put(kStatus);
   w.put(error);
-  if (n > 0 && !params) w.fail(Error::BadArgument);
-  else
-    for (size_t i = 0; i < n; ++i) w.put(params[i]);
+  w.putAll(params, n);
   return w.finish(err);
 }
 

@@ -569,117 +569,125 @@ double integerIn(double x, double lo, double hi, const char* what) {
                 std::to_string(static_cast<long>(hi)));
   return x;
 }
-uint8_t byteArg(double x, const char* what) { return static_cast<uint8_t>(integerIn(x, 0, 255, what)); }
-uint16_t wordArg(double x, const char* what) { return static_cast<uint16_t>(integerIn(x, 0, 65535, what)); }
+/// An address or length of the protocol's width (16 bits for Dynamixel, 8 for Feetech), an ID or a byte.
+template <class Word>
+Word wordOf(double x, const char* what) {
+  return static_cast<Word>(integerIn(x, 0, static_cast<double>(static_cast<Word>(~Word(0))), what));
+}
+uint8_t byteArg(double x, const char* what) { return wordOf<uint8_t>(x, what); }
 
-/// A Uint8Array, or an array of whole numbers 0-255 (each checked), as bytes.
+/// An array of whole numbers that fit Word (each checked, never wrapped).
+template <class Word>
+std::vector<Word> wholeNumbers(const val& a, const char* what) {
+  if (a.isNull() || a.isUndefined() || a.typeOf().as<std::string>() != "object" || !a["length"].isNumber())
+    throw Error(std::string(what) + ": must be a Uint8Array or an array of numbers");
+  std::vector<Word> v;
+  const unsigned n = a["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    const val x = a[i];
+    const std::string at = std::string(what) + "[" + std::to_string(i) + "]";
+    if (!x.isNumber()) throw Error(at + ": must be a number");
+    v.push_back(wordOf<Word>(x.as<double>(), at.c_str()));
+  }
+  return v;
+}
+/// A Uint8Array (one bulk copy), or an array of whole numbers 0-255.
 std::vector<uint8_t> byteList(const val& a, const char* what) {
-  if (a.isNull() || a.isUndefined() || a.typeOf().as<std::string>() != "object" || !a["length"].isNumber())
-    throw Error(std::string(what) + ": must be a Uint8Array or an array of bytes");
-  if (a.instanceof(val::global("Uint8Array"))) return bytesOf(a, what);
-  std::vector<uint8_t> v;
-  const unsigned n = a["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) {
-    const val x = a[i];
-    const std::string at = std::string(what) + "[" + std::to_string(i) + "]";
-    if (!x.isNumber()) throw Error(at + ": must be a number");
-    v.push_back(byteArg(x.as<double>(), at.c_str()));
-  }
-  return v;
-}
-/// An array of whole numbers 0-65535 (addresses, lengths).
-std::vector<uint16_t> wordList(const val& a, const char* what) {
-  if (a.isNull() || a.isUndefined() || a.typeOf().as<std::string>() != "object" || !a["length"].isNumber())
-    throw Error(std::string(what) + ": must be an array of numbers");
-  std::vector<uint16_t> v;
-  const unsigned n = a["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) {
-    const val x = a[i];
-    const std::string at = std::string(what) + "[" + std::to_string(i) + "]";
-    if (!x.isNumber()) throw Error(at + ": must be a number");
-    v.push_back(wordArg(x.as<double>(), at.c_str()));
-  }
-  return v;
+  if (!a.isNull() && !a.isUndefined() && a.instanceof(val::global("Uint8Array"))) return bytesOf(a, what);
+  return wholeNumbers<uint8_t>(a, what);
 }
 
-/// Runs a builder into a buffer of `cap` bytes: the packet as a Uint8Array, or an Error naming what is wrong.
+/// Runs a builder for a packet of about n parameter bytes: the packet as a Uint8Array, or an Error naming what
+/// is wrong. The buffer has room for any header, checksum and Dynamixel stuffing (at most one byte per three).
 template <class Build>
-val packet(const char* what, size_t cap, Build build) {
-  std::vector<uint8_t> out(cap);
+val packet(const char* what, size_t n, Build build) {
+  std::vector<uint8_t> out(16 + n + n / 2);
   sv::Error e = sv::Error::None;
-  const size_t n = build(out.data(), out.size(), &e);
-  if (n == 0) throw Error(std::string(what) + ": " + sv::text(e));
-  return uint8Array(out.data(), n);
+  const size_t k = build(out.data(), out.size(), &e);
+  if (k == 0) throw Error(std::string(what) + ": " + sv::text(e));
+  return uint8Array(out.data(), k);
 }
-/// Room for a Dynamixel packet of n parameter bytes (stuffing adds at most one byte per three).
-size_t dxlCap(size_t n) { return 12 + n + n / 3; }
-size_t ftCap(size_t n) { return 8 + n; }
-
 void sameLength(size_t a, size_t b, const char* what) {
   if (a != b) throw Error(std::string(what) + ": ids, addresses and lengths must have one entry per servo");
 }
+void dataFits(size_t got, size_t want, const char* what, const char* rule) {
+  if (got != want)
+    throw Error(std::string(what) + ": data must hold " + rule + " = " + std::to_string(want) + " bytes, got " +
+                std::to_string(got));
+}
 
-val dynamixelPing(double id) {
-  return guard([&] { return packet("dynamixelPing", dxlCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::dxl::ping(byteArg(id, "id"), o, c, e); }); });
-}
-val dynamixelRead(double id, double address, double length) {
+// The builders of both protocols through one wrapper per shape (Word: the address/length width).
+using IdBuild = size_t (*)(uint8_t, uint8_t*, size_t, sv::Error*);
+template <class Word>
+using ReadBuild = size_t (*)(uint8_t, Word, Word, uint8_t*, size_t, sv::Error*);
+template <class Word>
+using WriteBuild = size_t (*)(uint8_t, Word, const uint8_t*, size_t, uint8_t*, size_t, sv::Error*);
+template <class Word>
+using SyncReadBuild = size_t (*)(Word, Word, const uint8_t*, size_t, uint8_t*, size_t, sv::Error*);
+template <class Word>
+using SyncWriteBuild = size_t (*)(Word, Word, const uint8_t*, const uint8_t*, size_t, uint8_t*, size_t, sv::Error*);
+using StatusBuild = size_t (*)(uint8_t, uint8_t, const uint8_t*, size_t, uint8_t*, size_t, sv::Error*);
+
+val idPacket(const char* what, IdBuild build, double id) {
   return guard([&] {
-    return packet("dynamixelRead", dxlCap(4), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::dxl::read(byteArg(id, "id"), wordArg(address, "address"), wordArg(length, "length"), o, c, e);
-    });
+    const uint8_t i = byteArg(id, "id");
+    return packet(what, 0, [&](uint8_t* o, size_t c, sv::Error* e) { return build(i, o, c, e); });
   });
 }
-val dynamixelWrite(double id, double address, const val& data) {
+template <class Word>
+val readPacket(const char* what, ReadBuild<Word> build, double id, double address, double length) {
   return guard([&] {
+    const uint8_t i = byteArg(id, "id");
+    const Word a = wordOf<Word>(address, "address"), l = wordOf<Word>(length, "length");
+    return packet(what, 4, [&](uint8_t* o, size_t c, sv::Error* e) { return build(i, a, l, o, c, e); });
+  });
+}
+template <class Word>
+val writePacket(const char* what, WriteBuild<Word> build, double id, double address, const val& data) {
+  return guard([&] {
+    const uint8_t i = byteArg(id, "id");
+    const Word a = wordOf<Word>(address, "address");
     const auto d = byteList(data, "data");
-    return packet("dynamixelWrite", dxlCap(2 + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::dxl::write(byteArg(id, "id"), wordArg(address, "address"), d.data(), d.size(), o, c, e);
-    });
+    return packet(what, 2 + d.size(), [&](uint8_t* o, size_t c, sv::Error* e) { return build(i, a, d.data(), d.size(), o, c, e); });
   });
 }
-val dynamixelRegWrite(double id, double address, const val& data) {
+template <class Word>
+val syncReadPacket(const char* what, SyncReadBuild<Word> build, double address, double length, const val& ids) {
   return guard([&] {
-    const auto d = byteList(data, "data");
-    return packet("dynamixelRegWrite", dxlCap(2 + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::dxl::regWrite(byteArg(id, "id"), wordArg(address, "address"), d.data(), d.size(), o, c, e);
-    });
-  });
-}
-val dynamixelAction(double id) {
-  return guard([&] { return packet("dynamixelAction", dxlCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::dxl::action(byteArg(id, "id"), o, c, e); }); });
-}
-val dynamixelReboot(double id) {
-  return guard([&] { return packet("dynamixelReboot", dxlCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::dxl::reboot(byteArg(id, "id"), o, c, e); }); });
-}
-val dynamixelSyncRead(double address, double length, const val& ids) {
-  return guard([&] {
+    const Word a = wordOf<Word>(address, "address"), l = wordOf<Word>(length, "length");
     const auto i = byteList(ids, "ids");
-    return packet("dynamixelSyncRead", dxlCap(4 + i.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::dxl::syncRead(wordArg(address, "address"), wordArg(length, "length"), i.data(), i.size(), o, c, e);
-    });
+    return packet(what, 4 + i.size(), [&](uint8_t* o, size_t c, sv::Error* e) { return build(a, l, i.data(), i.size(), o, c, e); });
   });
 }
 /// data: ids.length × length bytes, servo by servo.
-val dynamixelSyncWrite(double address, double length, const val& ids, const val& data) {
+template <class Word>
+val syncWritePacket(const char* what, SyncWriteBuild<Word> build, double address, double length, const val& ids,
+                    const val& data) {
   return guard([&] {
+    const Word a = wordOf<Word>(address, "address"), l = wordOf<Word>(length, "length");
     const auto i = byteList(ids, "ids");
     const auto d = byteList(data, "data");
-    const uint16_t len = wordArg(length, "length");
-    if (d.size() != i.size() * len)
-      throw Error("dynamixelSyncWrite: data must hold ids.length × length = " + std::to_string(i.size() * len) +
-                  " bytes, got " + std::to_string(d.size()));
-    return packet("dynamixelSyncWrite", dxlCap(4 + i.size() + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::dxl::syncWrite(wordArg(address, "address"), len, i.data(), d.data(), i.size(), o, c, e);
-    });
+    dataFits(d.size(), i.size() * l, what, "ids.length × length");
+    return packet(what, 4 + i.size() + d.size(),
+                  [&](uint8_t* o, size_t c, sv::Error* e) { return build(a, l, i.data(), d.data(), i.size(), o, c, e); });
   });
 }
+/// A status packet as a servo sends it (simulated buses, tests).
+val statusPacket(const char* what, StatusBuild build, double id, double error, const val& params) {
+  return guard([&] {
+    const uint8_t i = byteArg(id, "id"), err = byteArg(error, "error");
+    const auto p = byteList(params, "params");
+    return packet(what, 1 + p.size(), [&](uint8_t* o, size_t c, sv::Error* e) { return build(i, err, p.data(), p.size(), o, c, e); });
+  });
+}
+
 val dynamixelBulkRead(const val& ids, const val& addresses, const val& lengths) {
   return guard([&] {
     const auto i = byteList(ids, "ids");
-    const auto a = wordList(addresses, "addresses"), l = wordList(lengths, "lengths");
+    const auto a = wholeNumbers<uint16_t>(addresses, "addresses"), l = wholeNumbers<uint16_t>(lengths, "lengths");
     sameLength(i.size(), a.size(), "dynamixelBulkRead");
     sameLength(i.size(), l.size(), "dynamixelBulkRead");
-    return packet("dynamixelBulkRead", dxlCap(5 * i.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+    return packet("dynamixelBulkRead", 5 * i.size(), [&](uint8_t* o, size_t c, sv::Error* e) {
       return sv::dxl::bulkRead(i.data(), a.data(), l.data(), i.size(), o, c, e);
     });
   });
@@ -688,26 +696,15 @@ val dynamixelBulkRead(const val& ids, const val& addresses, const val& lengths) 
 val dynamixelBulkWrite(const val& ids, const val& addresses, const val& lengths, const val& data) {
   return guard([&] {
     const auto i = byteList(ids, "ids");
-    const auto a = wordList(addresses, "addresses"), l = wordList(lengths, "lengths");
+    const auto a = wholeNumbers<uint16_t>(addresses, "addresses"), l = wholeNumbers<uint16_t>(lengths, "lengths");
     const auto d = byteList(data, "data");
     sameLength(i.size(), a.size(), "dynamixelBulkWrite");
     sameLength(i.size(), l.size(), "dynamixelBulkWrite");
     size_t total = 0;
     for (uint16_t x : l) total += x;
-    if (d.size() != total)
-      throw Error("dynamixelBulkWrite: data must hold the sum of lengths = " + std::to_string(total) + " bytes, got " +
-                  std::to_string(d.size()));
-    return packet("dynamixelBulkWrite", dxlCap(5 * i.size() + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
+    dataFits(d.size(), total, "dynamixelBulkWrite", "the sum of lengths");
+    return packet("dynamixelBulkWrite", 5 * i.size() + d.size(), [&](uint8_t* o, size_t c, sv::Error* e) {
       return sv::dxl::bulkWrite(i.data(), a.data(), l.data(), d.data(), i.size(), o, c, e);
-    });
-  });
-}
-/// A status packet as a servo sends it (simulated buses, tests).
-val dynamixelStatus(double id, double error, const val& params) {
-  return guard([&] {
-    const auto p = byteList(params, "params");
-    return packet("dynamixelStatus", dxlCap(1 + p.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::dxl::status(byteArg(id, "id"), byteArg(error, "error"), p.data(), p.size(), o, c, e);
     });
   });
 }
@@ -715,66 +712,6 @@ int dynamixelCrc16(const val& b) {
   return guard([&] {
     const auto v = byteList(b, "dynamixelCrc16");
     return static_cast<int>(sv::dxl::crc16(v.data(), v.size()));
-  });
-}
-
-val feetechPing(double id) {
-  return guard([&] { return packet("feetechPing", ftCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::feetech::ping(byteArg(id, "id"), o, c, e); }); });
-}
-val feetechRead(double id, double address, double length) {
-  return guard([&] {
-    return packet("feetechRead", ftCap(2), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::feetech::read(byteArg(id, "id"), byteArg(address, "address"), byteArg(length, "length"), o, c, e);
-    });
-  });
-}
-val feetechWrite(double id, double address, const val& data) {
-  return guard([&] {
-    const auto d = byteList(data, "data");
-    return packet("feetechWrite", ftCap(1 + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::feetech::write(byteArg(id, "id"), byteArg(address, "address"), d.data(), d.size(), o, c, e);
-    });
-  });
-}
-val feetechRegWrite(double id, double address, const val& data) {
-  return guard([&] {
-    const auto d = byteList(data, "data");
-    return packet("feetechRegWrite", ftCap(1 + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::feetech::regWrite(byteArg(id, "id"), byteArg(address, "address"), d.data(), d.size(), o, c, e);
-    });
-  });
-}
-val feetechAction(double id) {
-  return guard([&] { return packet("feetechAction", ftCap(0), [&](uint8_t* o, size_t c, sv::Error* e) { return sv::feetech::action(byteArg(id, "id"), o, c, e); }); });
-}
-/// data: ids.length × length bytes, servo by servo.
-val feetechSyncWrite(double address, double length, const val& ids, const val& data) {
-  return guard([&] {
-    const auto i = byteList(ids, "ids");
-    const auto d = byteList(data, "data");
-    const uint8_t len = byteArg(length, "length");
-    if (d.size() != i.size() * len)
-      throw Error("feetechSyncWrite: data must hold ids.length × length = " + std::to_string(i.size() * len) +
-                  " bytes, got " + std::to_string(d.size()));
-    return packet("feetechSyncWrite", ftCap(2 + i.size() + d.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::feetech::syncWrite(byteArg(address, "address"), len, i.data(), d.data(), i.size(), o, c, e);
-    });
-  });
-}
-val feetechSyncRead(double address, double length, const val& ids) {
-  return guard([&] {
-    const auto i = byteList(ids, "ids");
-    return packet("feetechSyncRead", ftCap(2 + i.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::feetech::syncRead(byteArg(address, "address"), byteArg(length, "length"), i.data(), i.size(), o, c, e);
-    });
-  });
-}
-val feetechStatus(double id, double error, const val& params) {
-  return guard([&] {
-    const auto p = byteList(params, "params");
-    return packet("feetechStatus", ftCap(1 + p.size()), [&](uint8_t* o, size_t c, sv::Error* e) {
-      return sv::feetech::status(byteArg(id, "id"), byteArg(error, "error"), p.data(), p.size(), o, c, e);
-    });
   });
 }
 int feetechChecksum(const val& b) {
@@ -980,29 +917,53 @@ EMSCRIPTEN_BINDINGS(achain_bridge) {
   function("thesisTrapezoid", &thesisTrapezoidJs);
   function("validateTrajectory", &validateTrajectoryJs);
 
-  function("dynamixelPing", &dynamixelPing);
-  function("dynamixelRead", &dynamixelRead);
-  function("dynamixelWrite", &dynamixelWrite);
-  function("dynamixelRegWrite", &dynamixelRegWrite);
-  function("dynamixelAction", &dynamixelAction);
-  function("dynamixelReboot", &dynamixelReboot);
-  function("dynamixelSyncRead", &dynamixelSyncRead);
-  function("dynamixelSyncWrite", &dynamixelSyncWrite);
+  function("dynamixelPing", +[](double id) { return idPacket("dynamixelPing", sv::dxl::ping, id); });
+  function("dynamixelRead", +[](double id, double address, double length) {
+    return readPacket<uint16_t>("dynamixelRead", sv::dxl::read, id, address, length);
+  });
+  function("dynamixelWrite", +[](double id, double address, const val& data) {
+    return writePacket<uint16_t>("dynamixelWrite", sv::dxl::write, id, address, data);
+  });
+  function("dynamixelRegWrite", +[](double id, double address, const val& data) {
+    return writePacket<uint16_t>("dynamixelRegWrite", sv::dxl::regWrite, id, address, data);
+  });
+  function("dynamixelAction", +[](double id) { return idPacket("dynamixelAction", sv::dxl::action, id); });
+  function("dynamixelReboot", +[](double id) { return idPacket("dynamixelReboot", sv::dxl::reboot, id); });
+  function("dynamixelSyncRead", +[](double address, double length, const val& ids) {
+    return syncReadPacket<uint16_t>("dynamixelSyncRead", sv::dxl::syncRead, address, length, ids);
+  });
+  function("dynamixelSyncWrite", +[](double address, double length, const val& ids, const val& data) {
+    return syncWritePacket<uint16_t>("dynamixelSyncWrite", sv::dxl::syncWrite, address, length, ids, data);
+  });
   function("dynamixelBulkRead", &dynamixelBulkRead);
   function("dynamixelBulkWrite", &dynamixelBulkWrite);
-  function("dynamixelStatus", &dynamixelStatus);
+  function("dynamixelStatus", +[](double id, double error, const val& params) {
+    return statusPacket("dynamixelStatus", sv::dxl::status, id, error, params);
+  });
   function("dynamixelCrc16", &dynamixelCrc16);
+  function("feetechPing", +[](double id) { return idPacket("feetechPing", sv::feetech::ping, id); });
+  function("feetechRead", +[](double id, double address, double length) {
+    return readPacket<uint8_t>("feetechRead", sv::feetech::read, id, address, length);
+  });
+  function("feetechWrite", +[](double id, double address, const val& data) {
+    return writePacket<uint8_t>("feetechWrite", sv::feetech::write, id, address, data);
+  });
+  function("feetechRegWrite", +[](double id, double address, const val& data) {
+    return writePacket<uint8_t>("feetechRegWrite", sv::feetech::regWrite, id, address, data);
+  });
+  function("feetechAction", +[](double id) { return idPacket("feetechAction", sv::feetech::action, id); });
+  function("feetechSyncWrite", +[](double address, double length, const val& ids, const val& data) {
+    return syncWritePacket<uint8_t>("feetechSyncWrite", sv::feetech::syncWrite, address, length, ids, data);
+  });
+  function("feetechSyncRead", +[](double address, double length, const val& ids) {
+    return syncReadPacket<uint8_t>("feetechSyncRead", sv::feetech::syncRead, address, length, ids);
+  });
+  function("feetechStatus", +[](double id, double error, const val& params) {
+    return statusPacket("feetechStatus", sv::feetech::status, id, error, params);
+  });
+  function("feetechChecksum", &feetechChecksum);
   function("dynamixelErrors", &dynamixelErrors);
   function("dynamixelAlertText", &dynamixelAlertText);
-  function("feetechPing", &feetechPing);
-  function("feetechRead", &feetechRead);
-  function("feetechWrite", &feetechWrite);
-  function("feetechRegWrite", &feetechRegWrite);
-  function("feetechAction", &feetechAction);
-  function("feetechSyncWrite", &feetechSyncWrite);
-  function("feetechSyncRead", &feetechSyncRead);
-  function("feetechStatus", &feetechStatus);
-  function("feetechChecksum", &feetechChecksum);
   function("feetechStatusBits", &feetechStatusBits);
   class_<DynamixelStatusDecoderJs>("DynamixelStatusDecoder")
       .constructor<>()

@@ -1,6 +1,7 @@
 // Helpers of the servo-bus codec tests (test_bridge_servo_dynamixel.cpp, test_bridge_servo_feetech.cpp):
 // packets written as the vendors print them ("FF FF FD 00 …"), and a decoder driven over a byte stream.
 #pragma once
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -68,6 +69,42 @@ std::vector<Decoded> decodeAll(Decoder& d, const std::vector<uint8_t>& in, bool 
   if (quiet_at_end)
     while (d.midPacket()) record(d.timeout());
   return out;
+}
+
+/// Runs a builder (out, cap, err) into a roomy buffer: the packet as "FF FF …", or "error: <text>".
+template <class F>
+std::string built(F&& build) {
+  uint8_t out[512];
+  Error err = Error::None;
+  const size_t n = build(out, sizeof out, &err);
+  if (n == 0) return std::string("error: ") + achain::bridge::servo::text(err);
+  return hex(out, n);
+}
+
+/// A status packet as a vendor prints it, with where it is printed.
+struct VendorStatus {
+  const char* source;
+  const char* packet;
+  int id;
+  const char* params;
+};
+/// Each printed status packet through a fresh Decoder gives exactly one packet (the ID, error byte 0, the
+/// printed parameters), and the codec's status builder re-encodes it to the printed bytes.
+template <class Decoder, class StatusBuild>
+void checkVendorStatus(const std::vector<VendorStatus>& cases, StatusBuild status) {
+  for (const VendorStatus& c : cases) {
+    INFO(c.source);
+    Decoder d;
+    const auto r = decodeAll(d, bytes(c.packet));
+    REQUIRE(r.size() == 1);
+    REQUIRE(r[0].event == Event::Packet);
+    CHECK(r[0].id == c.id);
+    CHECK(r[0].error_byte == 0);
+    CHECK(r[0].params == c.params);
+    const auto p = bytes(c.params);
+    CHECK(built([&](uint8_t* o, size_t n, Error* e) { return status(static_cast<uint8_t>(c.id), 0, p.data(), p.size(), o, n, e); }) ==
+          c.packet);
+  }
 }
 
 inline std::vector<uint8_t> concat(std::initializer_list<std::vector<uint8_t>> parts) {

@@ -12,30 +12,11 @@
 
 namespace sv = achain::bridge::servo;
 namespace dxl = sv::dxl;
+using servo_test::built;
 using servo_test::bytes;
 using servo_test::concat;
 using servo_test::decodeAll;
 using servo_test::hex;
-
-namespace {
-/// Runs a builder into a roomy buffer: the packet as "FF FF …" text ("" on failure).
-template <class F>
-std::string dxlBuilt(F&& build) {
-  uint8_t out[512];
-  sv::Error err = sv::Error::None;
-  const size_t n = build(out, sizeof out, &err);
-  if (n == 0) return std::string("error: ") + sv::text(err);
-  return hex(out, n);
-}
-/// One status packet through a fresh decoder: it must give exactly one packet.
-servo_test::Decoded dxlStatus(const std::string& packet) {
-  dxl::StatusDecoder d;
-  const auto r = decodeAll(d, bytes(packet));
-  REQUIRE(r.size() == 1);
-  REQUIRE(r[0].event == sv::Event::Packet);
-  return r[0];
-}
-}  // namespace
 
 TEST_CASE("servo dynamixel: CRC-16 is the e-Manual's update_crc (poly 0x8005, init 0)", "[servo][dynamixel]") {
   // CRC-16/UMTS (= BUYPASS) in the reveng CRC catalogue: width 16, poly 0x8005, init 0, no reflection, check 0xFEE8
@@ -49,31 +30,31 @@ TEST_CASE("servo dynamixel: CRC-16 is the e-Manual's update_crc (poly 0x8005, in
 TEST_CASE("servo dynamixel: instruction packets match the e-Manual byte for byte", "[servo][dynamixel]") {
   using namespace sv::dxl;
   // e-Manual Protocol 2.0 > Instruction Details > Ping > Example 1 (ID 1)
-  CHECK(dxlBuilt([](uint8_t* o, size_t c, sv::Error* e) { return ping(1, o, c, e); }) == "FF FF FD 00 01 03 00 01 19 4E");
+  CHECK(built([](uint8_t* o, size_t c, sv::Error* e) { return ping(1, o, c, e); }) == "FF FF FD 00 01 03 00 01 19 4E");
   // … > Ping > Example 2 (broadcast ID 254)
-  CHECK(dxlBuilt([](uint8_t* o, size_t c, sv::Error* e) { return ping(kBroadcastId, o, c, e); }) == "FF FF FD 00 FE 03 00 01 31 42");
+  CHECK(built([](uint8_t* o, size_t c, sv::Error* e) { return ping(kBroadcastId, o, c, e); }) == "FF FF FD 00 FE 03 00 01 31 42");
   // … > Read > Example: ID 1, Present Position (132, 4 bytes)
-  CHECK(dxlBuilt([](uint8_t* o, size_t c, sv::Error* e) { return read(1, 132, 4, o, c, e); }) ==
+  CHECK(built([](uint8_t* o, size_t c, sv::Error* e) { return read(1, 132, 4, o, c, e); }) ==
         "FF FF FD 00 01 07 00 02 84 00 04 00 1D 15");
   // … > Write > Example: ID 1, 512 to Goal Position (116, 4 bytes)
   const uint8_t goal512[] = {0x00, 0x02, 0x00, 0x00};
-  CHECK(dxlBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return write(1, 116, goal512, 4, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return write(1, 116, goal512, 4, o, c, e); }) ==
         "FF FF FD 00 01 09 00 03 74 00 00 02 00 00 CA 89");
   // … > Reg Write > Example: ID 1, 200 to Goal Velocity (104, 4 bytes)
   const uint8_t vel200[] = {0xC8, 0x00, 0x00, 0x00};
-  CHECK(dxlBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return regWrite(1, 104, vel200, 4, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return regWrite(1, 104, vel200, 4, o, c, e); }) ==
         "FF FF FD 00 01 09 00 04 68 00 C8 00 00 00 AE 8E");
   // … > Action > Example
-  CHECK(dxlBuilt([](uint8_t* o, size_t c, sv::Error* e) { return action(1, o, c, e); }) == "FF FF FD 00 01 03 00 05 02 CE");
+  CHECK(built([](uint8_t* o, size_t c, sv::Error* e) { return action(1, o, c, e); }) == "FF FF FD 00 01 03 00 05 02 CE");
   // … > Reboot > Example
-  CHECK(dxlBuilt([](uint8_t* o, size_t c, sv::Error* e) { return reboot(1, o, c, e); }) == "FF FF FD 00 01 03 00 08 2F 4E");
+  CHECK(built([](uint8_t* o, size_t c, sv::Error* e) { return reboot(1, o, c, e); }) == "FF FF FD 00 01 03 00 08 2F 4E");
   // … > Factory Reset > Example (option 0x01, reset all except ID) and > Clear > Example (multi-turn clear),
   // through the generic builder
   const uint8_t reset_opt[] = {0x01};
-  CHECK(dxlBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return buildInstruction(1, kFactoryReset, reset_opt, 1, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return buildInstruction(1, kFactoryReset, reset_opt, 1, o, c, e); }) ==
         "FF FF FD 00 01 04 00 06 01 A1 E6");
   const uint8_t clear[] = {0x01, 0x44, 0x58, 0x4C, 0x22};
-  CHECK(dxlBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return buildInstruction(1, kClear, clear, 5, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return buildInstruction(1, kClear, clear, 5, o, c, e); }) ==
         "FF FF FD 00 01 08 00 10 01 44 58 4C 22 B1 DC");
 }
 
@@ -81,31 +62,25 @@ TEST_CASE("servo dynamixel: multi-servo packets match the e-Manual byte for byte
   using namespace sv::dxl;
   const uint8_t ids[] = {1, 2};
   // e-Manual Protocol 2.0 > Sync Read > Example: Present Position (132, 4 bytes) of ID 1 and ID 2
-  CHECK(dxlBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return syncRead(132, 4, ids, 2, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return syncRead(132, 4, ids, 2, o, c, e); }) ==
         "FF FF FD 00 FE 09 00 82 84 00 04 00 01 02 CE FA");
   // … > Sync Write > Example: Goal Position (116, 4 bytes) 150 to ID 1, 170 to ID 2
   const uint8_t goals[] = {0x96, 0x00, 0x00, 0x00, 0xAA, 0x00, 0x00, 0x00};
-  CHECK(dxlBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return syncWrite(116, 4, ids, goals, 2, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return syncWrite(116, 4, ids, goals, 2, o, c, e); }) ==
         "FF FF FD 00 FE 11 00 83 74 00 04 00 01 96 00 00 00 02 AA 00 00 00 82 87");
   // … > Bulk Read > Example: ID 1 Present Voltage (144, 2 bytes), ID 2 Present Temperature (146, 1 byte)
   const uint16_t raddr[] = {144, 146}, rlen[] = {2, 1};
-  CHECK(dxlBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return bulkRead(ids, raddr, rlen, 2, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return bulkRead(ids, raddr, rlen, 2, o, c, e); }) ==
         "FF FF FD 00 FE 0D 00 92 01 90 00 02 00 02 92 00 01 00 1A 05");
   // … > Bulk Write > Example: ID 1 Max Voltage Limit (32, 2 bytes) = 160, ID 2 Temperature Limit (31, 1 byte) = 80
   const uint16_t waddr[] = {32, 31}, wlen[] = {2, 1};
   const uint8_t wdata[] = {0xA0, 0x00, 0x50};
-  CHECK(dxlBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return bulkWrite(ids, waddr, wlen, wdata, 2, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return bulkWrite(ids, waddr, wlen, wdata, 2, o, c, e); }) ==
         "FF FF FD 00 FE 10 00 93 01 20 00 02 00 A0 00 02 1F 00 01 00 50 B7 68");
 }
 
 TEST_CASE("servo dynamixel: the e-Manual's status packets decode, and re-encode to the same bytes", "[servo][dynamixel]") {
-  struct Case {
-    const char* section;
-    const char* packet;
-    int id;
-    const char* params;
-  };
-  const Case cases[] = {
+  servo_test::checkVendorStatus<dxl::StatusDecoder>({
       // Ping > Example 1/2: model number 1030 (0x0406, XM430-W210), firmware 38 (0x26)
       {"Ping, ID 1", "FF FF FD 00 01 07 00 55 00 06 04 26 65 5D", 1, "06 04 26"},
       {"Ping, ID 2", "FF FF FD 00 02 07 00 55 00 06 04 26 6F 6D", 2, "06 04 26"},
@@ -117,17 +92,7 @@ TEST_CASE("servo dynamixel: the e-Manual's status packets decode, and re-encode 
       // Bulk Read > Example: Present Voltage 119 (ID 1), Present Temperature 36 (ID 2)
       {"Bulk Read, ID 1", "FF FF FD 00 01 06 00 55 00 77 00 C3 69", 1, "77 00"},
       {"Bulk Read, ID 2", "FF FF FD 00 02 05 00 55 00 24 8B A9", 2, "24"},
-  };
-  for (const Case& c : cases) {
-    INFO(c.section);
-    const auto r = dxlStatus(c.packet);
-    CHECK(r.id == c.id);
-    CHECK(r.error_byte == 0);
-    CHECK(r.params == c.params);
-    const auto p = bytes(c.params);
-    CHECK(dxlBuilt([&](uint8_t* o, size_t n, sv::Error* e) { return dxl::status(static_cast<uint8_t>(c.id), 0, p.data(), p.size(), o, n, e); }) ==
-          c.packet);
-  }
+  }, dxl::status);
   // the present position of the Sync Read example as numbers (little-endian)
   CHECK(sv::get16(bytes("1F 08").data(), sv::Endian::Little) == 2079);
 }

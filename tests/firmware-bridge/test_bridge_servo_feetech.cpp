@@ -12,28 +12,11 @@
 
 namespace sv = achain::bridge::servo;
 namespace feetech = sv::feetech;
+using servo_test::built;
 using servo_test::bytes;
 using servo_test::concat;
 using servo_test::decodeAll;
 using servo_test::hex;
-
-namespace {
-template <class F>
-std::string ftBuilt(F&& build) {
-  uint8_t out[300];
-  sv::Error err = sv::Error::None;
-  const size_t n = build(out, sizeof out, &err);
-  if (n == 0) return std::string("error: ") + sv::text(err);
-  return hex(out, n);
-}
-servo_test::Decoded ftStatus(const std::string& packet) {
-  feetech::StatusDecoder d;
-  const auto r = decodeAll(d, bytes(packet));
-  REQUIRE(r.size() == 1);
-  REQUIRE(r[0].event == sv::Event::Packet);
-  return r[0];
-}
-}  // namespace
 
 TEST_CASE("servo feetech: checksum = ~(ID + LEN + INST + params) & 0xFF", "[servo][feetech]") {
   // manual section 2 (Instruction Frame) and Example 1: FF FF 01 02 01 FB
@@ -47,12 +30,12 @@ TEST_CASE("servo feetech: checksum = ~(ID + LEN + INST + params) & 0xFF", "[serv
 TEST_CASE("servo feetech: instruction packets match the manual byte for byte", "[servo][feetech]") {
   using namespace sv::feetech;
   // 4.1 PING, Example 1: ID 1
-  CHECK(ftBuilt([](uint8_t* o, size_t c, sv::Error* e) { return ping(1, o, c, e); }) == "FF FF 01 02 01 FB");
+  CHECK(built([](uint8_t* o, size_t c, sv::Error* e) { return ping(1, o, c, e); }) == "FF FF 01 02 01 FB");
   // 4.2 READ DATA, Example 2: present position of ID 1 (address 0x38, 2 bytes)
-  CHECK(ftBuilt([](uint8_t* o, size_t c, sv::Error* e) { return read(1, 0x38, 2, o, c, e); }) == "FF FF 01 04 02 38 02 BE");
+  CHECK(built([](uint8_t* o, size_t c, sv::Error* e) { return read(1, 0x38, 2, o, c, e); }) == "FF FF 01 04 02 38 02 BE");
   // 4.3 WRITE DATA, Example 3: broadcast, ID (address 5) := 1
   const uint8_t new_id[] = {0x01};
-  CHECK(ftBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return write(kBroadcastId, 0x05, new_id, 1, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return write(kBroadcastId, 0x05, new_id, 1, o, c, e); }) ==
         "FF FF FE 04 03 05 01 F4");
   // 4.3 WRITE DATA, Example 4: ID 1 to position 2048 at speed 1000 (address 0x2A: position, reserved, speed; STS
   // little-endian)
@@ -61,50 +44,34 @@ TEST_CASE("servo feetech: instruction packets match the manual byte for byte", "
   sv::put16(goal + 2, 0, sv::Endian::Little);
   sv::put16(goal + 4, 1000, sv::Endian::Little);
   CHECK(hex(goal, 6) == "00 08 00 00 E8 03");
-  CHECK(ftBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return write(1, 0x2A, goal, 6, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return write(1, 0x2A, goal, 6, o, c, e); }) ==
         "FF FF 01 09 03 2A 00 08 00 00 E8 03 D5");
   // 4.4 REG WRITE, Example 5: the same goal to ID 1 and ID 10, executed later by ACTION
-  CHECK(ftBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return regWrite(1, 0x2A, goal, 6, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return regWrite(1, 0x2A, goal, 6, o, c, e); }) ==
         "FF FF 01 09 04 2A 00 08 00 00 E8 03 D4");
-  CHECK(ftBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return regWrite(10, 0x2A, goal, 6, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return regWrite(10, 0x2A, goal, 6, o, c, e); }) ==
         "FF FF 0A 09 04 2A 00 08 00 00 E8 03 CB");
   // 4.5 ACTION, Example 6: broadcast
-  CHECK(ftBuilt([](uint8_t* o, size_t c, sv::Error* e) { return action(kBroadcastId, o, c, e); }) == "FF FF FE 02 05 FA");
+  CHECK(built([](uint8_t* o, size_t c, sv::Error* e) { return action(kBroadcastId, o, c, e); }) == "FF FF FE 02 05 FA");
   // 4.6 SYNC WRITE, Example 7: position 0x0800, time 0, speed 0x03E8 at 0x2A to ID 1…4
   const uint8_t ids[] = {1, 2, 3, 4};
   uint8_t goals[24];
   for (int i = 0; i < 4; ++i) std::copy(goal, goal + 6, goals + 6 * i);
-  CHECK(ftBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return syncWrite(0x2A, 6, ids, goals, 4, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return syncWrite(0x2A, 6, ids, goals, 4, o, c, e); }) ==
         "FF FF FE 20 83 2A 06 01 00 08 00 00 E8 03 02 00 08 00 00 E8 03 03 00 08 00 00 E8 03 04 00 08 00 00 E8 03 58");
   // 4.7 SYNC READ, Example 8: 8 bytes at 0x38 (position, speed, load, voltage, temperature) of ID 1 and ID 2
-  CHECK(ftBuilt([&](uint8_t* o, size_t c, sv::Error* e) { return syncRead(0x38, 8, ids, 2, o, c, e); }) ==
+  CHECK(built([&](uint8_t* o, size_t c, sv::Error* e) { return syncRead(0x38, 8, ids, 2, o, c, e); }) ==
         "FF FF FE 06 82 38 08 01 02 36");
 }
 
 TEST_CASE("servo feetech: the manual's reply packets decode, and re-encode to the same bytes", "[servo][feetech]") {
-  struct Case {
-    const char* example;
-    const char* packet;
-    int id;
-    const char* params;
-  };
-  const Case cases[] = {
+  servo_test::checkVendorStatus<feetech::StatusDecoder>({
       {"4.1 PING, Example 1 (also 4.3 Example 4)", "FF FF 01 02 00 FC", 1, ""},
       {"4.2 READ DATA, Example 2: position 0x0518", "FF FF 01 04 00 18 05 DD", 1, "18 05"},
       {"4.4 REG WRITE, Example 5, ID 10", "FF FF 0A 02 00 F3", 10, ""},
       {"4.7 SYNC READ, Example 8, ID 1", "FF FF 01 0A 00 00 08 00 00 00 00 79 1E 55", 1, "00 08 00 00 00 00 79 1E"},
       {"4.7 SYNC READ, Example 8, ID 2", "FF FF 02 0A 00 FF 07 00 00 00 00 77 23 53", 2, "FF 07 00 00 00 00 77 23"},
-  };
-  for (const Case& c : cases) {
-    INFO(c.example);
-    const auto r = ftStatus(c.packet);
-    CHECK(r.id == c.id);
-    CHECK(r.error_byte == 0);
-    CHECK(r.params == c.params);
-    const auto p = bytes(c.params);
-    CHECK(ftBuilt([&](uint8_t* o, size_t n, sv::Error* e) { return feetech::status(static_cast<uint8_t>(c.id), 0, p.data(), p.size(), o, n, e); }) ==
-          c.packet);
-  }
+  }, feetech::status);
   // Example 2 reads position 1304 (0x0518, little-endian on STS); Example 8: ID 1 at 2048, 12.1 V, 30 °C
   CHECK(sv::get16(bytes("18 05").data(), sv::Endian::Little) == 1304);
   const auto id1 = bytes("00 08 00 00 00 00 79 1E");
