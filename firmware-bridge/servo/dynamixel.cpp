@@ -285,7 +285,7 @@ Event StatusDecoder::step(uint8_t b) {
   // body_ = id, err, params: the unstuffed region was written from body_[1] (INST, ERR, params); shift out INST
   body_[kBodyId] = raw_[4];
   body_[kBodyErr] = body_[2];
-  memmove(body_ + kBodyParams, body_ + 3, static_cast<size_t>(m - 2));
+  moveBytes(body_ + kBodyParams, body_ + 3, static_cast<size_t>(m - 2));
   params_len_ = m - 2;
   last_len_ = n;
   return accept();

@@ -53,6 +53,14 @@ inline const char* text(Error e) {
   return "unknown error";
 }
 
+/// memmove for the overlapping copies of the decoders (the MCU shims, mcu/board_m4/include, have memcpy only).
+inline void moveBytes(uint8_t* dst, const uint8_t* src, size_t n) {
+  if (dst < src)
+    for (size_t i = 0; i < n; ++i) dst[i] = src[i];
+  else
+    for (size_t i = n; i > 0; --i) dst[i - 1] = src[i - 1];
+}
+
 /// What one step of a status decoder produced.
 enum class Event : uint8_t { None = 0, Packet = 1, Error = 2 };
 
@@ -155,7 +163,7 @@ class StreamDecoder {
     const int keep = raw_len_ > 1 ? raw_len_ - 1 : 0;
     const int rest = qlen_ - qpos_;
     const int n = keep + rest <= kQueue ? keep : kQueue - rest;  // never false in practice
-    memmove(q_ + n, q_ + qpos_, static_cast<size_t>(rest));
+    moveBytes(q_ + n, q_ + qpos_, static_cast<size_t>(rest));
     if (n > 0) memcpy(q_, raw_ + 1, static_cast<size_t>(n));
     qpos_ = 0;
     qlen_ = n + rest;
