@@ -161,6 +161,66 @@ TEST_CASE("prototype-4a joint-1 gravity terms: Eq. 3.134 (links) and Eq. 3.137 (
   }
 }
 
+TEST_CASE("prototype-4a gravity terms g2-g4: Eq. 3.134 (links) and Eqs. 3.138-3.144 (legs), with the digest's errata", "[dynamics][thesis]") {
+  // Robinson's closed forms, with h_i = sin(θ_vi/2), k_i = cos(θ_vi/2), s_i, c_i of θ_vi and s₂₋₃, c₂₋₃ of
+  // θ_v2 − θ_v3; link CGs (px, py, pz)_i in Σ_i. Errata (robinson-apairs.md §5.4): g₂'s link-3 term needs
+  // −s₂₋₃pz₃ (missing in print), and Eqs. 3.141/3.143's legs-4 terms have no ½. Checked on the prototype's own
+  // links and on links with random CGs (every px, py, pz nonzero), at random configurations in the limits.
+  const Model proto = builtinModel("prototype-4a");
+  Model shifted = proto;
+  std::mt19937 rng(3134);
+  std::uniform_real_distribution<double> cg(-0.1, 0.1);
+  for (auto& j : shifted.joints) j.link.com = Vec3(cg(rng), cg(rng), cg(rng));
+  shifted.finalize();
+  const double rho = 4 * std::sqrt(2.0) * test::kInch, a2 = 12 * test::kInch, d4 = 8 * test::kInch, mLegs = 6 * 0.115 * kLb;
+  double worst_links = 0, worst_legs = 0, missed_g2 = 0, placement = 0;
+  for (const Model* M : {&proto, static_cast<const Model*>(&shifted)}) {
+    Data data(*M);
+    VecX g(4), gl(4);
+    const auto& J = M->joints;
+    for (int k = 0; k < 20; ++k) {
+      const VecX q = test::randomConfiguration(*M, rng);
+      const double s2 = std::sin(q[1]), c2 = std::cos(q[1]), s4 = std::sin(q[3]), c4 = std::cos(q[3]);
+      const double s23 = std::sin(q[1] - q[2]), c23 = std::cos(q[1] - q[2]), h4 = std::sin(q[3] / 2), k4 = std::cos(q[3] / 2);
+      const Vec3 &p2 = J[1].link.com, &p3 = J[2].link.com, &p4 = J[3].link.com;
+      const double m2 = J[1].link.mass, m3 = J[2].link.mass, m4 = J[3].link.mass;
+      // links (legs massless): Eq. 3.134 with the −s₂₋₃pz₃ fix
+      DynamicsOptions o;
+      o.legs = LegModel::Massless;
+      gravityTorques(*M, data, q, o, g);
+      const double link3_g2 = (a2 * s2 - c23 * p3.x() - s23 * p3.z()) * m3 * kG;
+      Eigen::Vector3d ref(
+          (a2 * s2 + s2 * p2.x() - c2 * p2.y()) * m2 * kG + link3_g2 +
+              (a2 * s2 - rho * s23 * h4 - d4 * s23 - p4.x() * c23 * c4 + p4.y() * c23 * s4 - s23 * p4.z()) * m4 * kG,
+          (c23 * p3.x() + s23 * p3.z()) * m3 * kG + (rho * s23 * h4 + d4 * s23 + p4.x() * c23 * c4 - p4.y() * c23 * s4 + s23 * p4.z()) * m4 * kG,
+          (s23 * p4.x() * s4 + s23 * p4.y() * c4 + 0.5 * rho * k4 * c23) * m4 * kG);
+      worst_links = std::max(worst_links, (g.tail(3) - ref).cwiseAbs().maxCoeff() / (kG * a2 * (m2 + m3 + m4)));
+      missed_g2 = std::max(missed_g2, std::abs(s23 * p3.z() * m3 * kG));  // the printed g₂'s missing term (N·m)
+      // legs (PotentialOnly: each joint's six legs a point mass m_Legs halfway between its plates): the legs' share.
+      // Legs 2 sit on joint 2's axis (no g₂), legs 3 on joint 3's (g₂ = m g a₂s₂, Eq. 3.138). Legs 4 sit on axis 4 at
+      // z along z₃ from frame 3: the thesis puts them at z = d₄ + (ρ/2)h₄ (Eq. 3.139: its wrist A-pair's base plate
+      // at the end of the 8-in forearm); achain's A-pair has its base plate at the joint's axis frame and d after
+      // the platform (docs/dynamics.md), so z = (ρ/2)h₄ here. The forms below take z; the thesis's z changes g₂ and
+      // g₃ by ∓m g s₂₋₃ d₄, which is printed.
+      o.legs = LegModel::PotentialOnly;
+      gravityTorques(*M, data, q, o, gl);
+      auto legsAt = [&](double z) {  // Eqs. 3.138-3.144 without the ½ of 3.141/3.143, legs 4 at z
+        return Eigen::Vector3d(mLegs * kG * a2 * s2 + mLegs * kG * (s2 * a2 - s23 * z), mLegs * kG * s23 * z,
+                               mLegs * kG * rho / 4 * c23 * k4);
+      };
+      const Eigen::Vector3d legs = legsAt(rho / 2 * h4), thesis = legsAt(d4 + rho / 2 * h4);
+      worst_legs = std::max(worst_legs, (gl.tail(3) - g.tail(3) - legs).cwiseAbs().maxCoeff() / (mLegs * kG * a2));
+      placement = std::max(placement, (thesis - legs).cwiseAbs().maxCoeff());
+    }
+  }
+  std::printf("prototype-4a g2-g4: links %.2e, legs %.2e (relative); the printed g2 misses up to %.3f N·m; the thesis's legs-4 "
+              "placement changes g2, g3 by up to %.3f N·m (m_Legs g d4 = %.3f N·m)\n", worst_links, worst_legs, missed_g2, placement,
+              mLegs * kG * d4);
+  CHECK(worst_links < 1e-12);
+  CHECK(worst_legs < 1e-12);
+  CHECK(missed_g2 > 0.01);  // the erratum matters: the prototype's own link 3 (pz₃ = 3.562 in) gives more than 0.01 N·m
+}
+
 TEST_CASE("puma560 oracles (Corke mdl_puma560, g = 9.81): gravity, M with and without armature, Coriolis", "[dynamics][puma]") {
   const Model M = builtinModel("puma560");
   Data data(M);
