@@ -1,6 +1,7 @@
 // Subcommands of the dynamics area: id (inverse dynamics, single state or a trajectory file),
 // mass (mass matrix), fd (forward dynamics), sim (free motion, constant torque, or computed-torque
-// tracking of a trajectory file), cartesian-inertia (operational-space inertia), dynamic-manipulability.
+// tracking of a trajectory file), cartesian-inertia (operational-space inertia), dynamic-manipulability, linearize
+// (Freeman's linearised state space and the toolbox's jointdynamics).
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/forward.hpp>
 #include <achain/dynamics/integrate.hpp>
+#include <achain/dynamics/linearize.hpp>
 #include <achain/dynamics/operational.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/kinematics/fk.hpp>
@@ -240,6 +242,69 @@ RegisterCommand fd_cmd("fd", [](CLI::App& app) {
       VecX a(m.nv);
       forwardDynamics(m, data, q, v, t, o, a);
       print({{"qdd", toJson(a)}, {"options", dyn.describe(m, o)}});
+    });
+  });
+});
+
+RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "linearize",
+      "Linearised dynamics about (q, qd, qdd) (Freeman 2-200..2-252): dT/dq, dT/dqd and I*, the state space A, B, C, D "
+      "(x = (q, qd), u = tau; with --dc-motor x = (q, qd, i), u = armature voltages) and its poles; with --jointdynamics "
+      "also each joint's motor-torque-to-motor-angle transfer function 1/(J s^2 + B s) as the Robotics Toolbox gives it");
+  static RobotArgs args;
+  static DynArgs dyn;
+  static std::string qd, qdd, output = "joints";
+  static std::vector<std::string> dc;
+  static bool jointdyn = false;
+  args.add(sub);
+  sub->add_option("--qd", qd, "Joint velocities of the operating point (default zero)");
+  sub->add_option("--qdd", qdd, "Joint accelerations of the operating point (default zero)");
+  sub->add_option("--output", output, "Outputs y: joints (y = dq, default) or tool (y = J dq: the tool's v, w)");
+  sub->add_option("--dc-motor", dc,
+                  "A DC motor in series, motor side: KT,KE,R,L (N*m/A, V*s/rad, ohm, H); once for every joint, or repeated "
+                  "once per joint in order. The gear ratio, rotor inertia and viscous friction come from the model's motor data");
+  sub->add_flag("--jointdynamics", jointdyn, "Also print each joint's 1/(J s^2 + B s) (J = J_m + M_jj/G^2, B = B_m)");
+  dyn.add(sub);
+  sub->callback([] {
+    run("linearize", [] {
+      const Model m = args.model();
+      const VecX q = args.joints(m, args.q, "--q");
+      const VecX v = qd.empty() ? VecX::Zero(m.nv) : args.joints(m, qd, "--qd");
+      const VecX a = qdd.empty() ? VecX::Zero(m.nv) : args.joints(m, qdd, "--qdd");
+      const DynamicsOptions o = dyn.options();
+      LinearizeOptions lo;
+      lo.output = output;
+      for (const std::string& text : dc) {
+        const auto x = parseList(text, "--dc-motor");
+        if (x.size() != 4) throw Error("--dc-motor: expected KT,KE,R,L (4 values), got " + std::to_string(x.size()));
+        lo.dc_motors.push_back(DcMotor{x[0], x[1], x[2], x[3]});
+      }
+      Data data(m);
+      Linearization lin;
+      linearizeDynamics(m, data, q, v, a, o, lo, lin);
+      json poles = json::array();
+      for (int k = 0; k < lin.poles.size(); ++k) poles.push_back({lin.poles[k].real(), lin.poles[k].imag()});
+      json states = json::array(), inputs = json::array(), outputs = json::array();
+      for (const char* part : {"q", "qd", "i"}) {
+        if (std::string(part) == "i" && lo.dc_motors.empty()) break;
+        for (int k = 0; k < m.nv; ++k) states.push_back(std::string(part) + std::to_string(k + 1));
+      }
+      for (int k = 0; k < m.nv; ++k) inputs.push_back((lo.dc_motors.empty() ? "tau" : "v") + std::to_string(k + 1));
+      if (output == "tool")
+        outputs = {"vx", "vy", "vz", "wx", "wy", "wz"};
+      else
+        for (int k = 0; k < m.nv; ++k) outputs.push_back("q" + std::to_string(k + 1));
+      json out = {{"states", states}, {"inputs", inputs}, {"outputs", outputs}, {"A", toJson(lin.A)}, {"B", toJson(lin.B)},
+                  {"C", toJson(lin.C)}, {"D", toJson(lin.D)}, {"poles", poles}, {"dT_dq", toJson(lin.dT_dq)},
+                  {"dT_dqd", toJson(lin.dT_dqd)}, {"Istar", toJson(lin.Istar)}, {"options", dyn.describe(m, o)}};
+      if (jointdyn) {
+        json jd = json::array();
+        for (const auto& t : jointTransferFunctions(m, data, q, v, o))
+          jd.push_back({{"J", t.J}, {"B", t.B}, {"num", t.numerator}, {"den", t.denominator}});
+        out["jointdynamics"] = jd;
+      }
+      print(out);
     });
   });
 });

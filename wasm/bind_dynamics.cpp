@@ -15,6 +15,7 @@
 #include <achain/dynamics/freeman.hpp>
 #include <achain/dynamics/integrate.hpp>
 #include <achain/dynamics/lee.hpp>
+#include <achain/dynamics/linearize.hpp>
 #include <achain/dynamics/operational.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/kinematics/fk.hpp>
@@ -266,6 +267,52 @@ uintptr_t dynLee(WasmModel& h, int legs, int flags) {
   });
 }
 
+/// in: q, qd, qdd, [gravity, wrench], then motors × (K_t, K_e, R, L) → A (S², row-major; S = 2nv, or 3nv with DC
+/// motors), B (S·nv), C (r·S; r = nv, or 6 with tool outputs), D (r·nv), poles (S × re, im), ∂T/∂q, ∂T/∂q̇, I* (nv² each)
+uintptr_t dynLinearize(WasmModel& h, int legs, int flags, int tool, int motors) {
+  return guard([&] {
+    const int n = h.model.nv;
+    const Call c = begin(h, legs, flags, "qd", "qdd");
+    LinearizeOptions lo;
+    lo.output = tool ? "tool" : "joints";
+    if (motors < 0 || (motors != 0 && motors != 1 && motors != n))
+      throw Error("dcMotors: give one motor for every coordinate or one for all (" + std::to_string(n) + " coordinates)");
+    const size_t at = static_cast<size_t>(3 * n + 9);
+    if (h.in.size() < at + 4 * static_cast<size_t>(motors)) throw Error("dcMotors: the motor data is missing");
+    for (int k = 0; k < motors; ++k) {
+      const double* x = h.in.data() + at + 4 * k;
+      lo.dc_motors.push_back(DcMotor{x[0], x[1], x[2], x[3]});
+    }
+    Linearization lin;
+    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, lo, lin);
+    const int S = static_cast<int>(lin.A.rows()), r = static_cast<int>(lin.C.rows());
+    const size_t total = static_cast<size_t>(S) * S + S * n + r * S + r * n + 2 * S + 3 * n * n;
+    double* out = h.output(total);
+    for (const MatX* M : {&lin.A, &lin.B, &lin.C, &lin.D}) {
+      putMatrix(out, *M);
+      out += M->size();
+    }
+    for (int k = 0; k < S; ++k) *out++ = lin.poles[k].real(), *out++ = lin.poles[k].imag();
+    for (const MatX* M : {&lin.dT_dq, &lin.dT_dqd, &lin.Istar}) {
+      putMatrix(out, *M);
+      out += M->size();
+    }
+    return h.finiteOut(total, "linearize");
+  });
+}
+
+/// in: q, qd, [gravity, wrench] → per coordinate (J, B) of 1/(J s² + B s) (the toolbox's jointdynamics)
+uintptr_t dynJointTransfer(WasmModel& h, int legs, int flags) {
+  return guard([&] {
+    const int n = h.model.nv;
+    const Call c = begin(h, legs, flags, "qd");
+    const auto tf = jointTransferFunctions(h.model, c.s.data, c.q, c.s.a, c.o);
+    double* out = h.output(2 * n);
+    for (int k = 0; k < n; ++k) out[2 * k] = tf[k].J, out[2 * k + 1] = tf[k].B;
+    return h.finiteOut(2 * n, "jointTransferFunctions");
+  });
+}
+
 /// in: q, qd, [gravity, wrench] → I* (nv², row-major), P* (nv³: P[(k·nv + m)·nv + n]), T^L (nv)
 uintptr_t dynFreeman(WasmModel& h, int legs, int flags) {
   return guard([&] {
@@ -448,6 +495,8 @@ EMSCRIPTEN_BINDINGS(achain_dynamics) {
   function("dynamicsSeries", &dynSeries);
   function("leeTerms", &dynLee);
   function("freemanModel", &dynFreeman);
+  function("linearizeDynamics", &dynLinearize);
+  function("jointTransferFunctions", &dynJointTransfer);
   function("cartesianInertia", &dynCartesianInertia);
   function("dynamicManipulability", &dynDynamicManipulability);
   function("simulate", &dynSimulate);

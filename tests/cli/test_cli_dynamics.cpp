@@ -209,3 +209,52 @@ TEST_CASE("achain cartesian-inertia and dynamic-manipulability: planar 2R in clo
   CHECK(bad.err.find("rows: 'xyz' is not one of all, linear, angular") != std::string::npos);
   CHECK(runCli("dynamic-manipulability --robot puma560 --q 0,0,0,0,0,0 --rank-tol -1").err.find("--rank-tol") != std::string::npos);
 }
+
+TEST_CASE("achain linearize: PUMA 560 with --motors prints A, B, C, D and poles; A equals differences of `achain fd`",
+          "[cli][dynamics][linearize]") {
+  const std::string q = "0.1,0.7,-1.2,0.3,0.5,-0.4", qd = "0.2,-0.3,0.4,0.1,-0.2,0.3";
+  const auto j = runCli("linearize --robot puma560 --q " + q + " --qd " + qd + " --motors --jointdynamics").json();
+  REQUIRE(j["A"].size() == 12);
+  REQUIRE(j["B"].size() == 12);
+  REQUIRE(j["C"].size() == 6);
+  REQUIRE(j["D"].size() == 6);
+  REQUIRE(j["poles"].size() == 12);
+  CHECK(j["states"][6] == "qd1");
+  CHECK(j["inputs"][0] == "tau1");
+  // q̈ = fd(q, q̇, τ) with τ the torque of the operating point (q̈ = 0): the rows 6..11 of A are ∂q̈/∂(q, q̇),
+  // by central differences of the CLI's own fd (h = 1e-5; fd prints full precision)
+  const auto tau = runCli("id --robot puma560 --q " + q + " --qd " + qd + " --qdd 0,0,0,0,0,0 --motors").json()["tau"];
+  auto csv = [](std::vector<double> v) {
+    std::string s;
+    for (double x : v) {
+      char b[40];
+      std::snprintf(b, sizeof b, "%.17g", x);
+      s += (s.empty() ? "" : ",") + std::string(b);
+    }
+    return s;
+  };
+  std::vector<double> x0, v0, t0;
+  for (const char* p = q.c_str(); *p;) x0.push_back(std::strtod(p, const_cast<char**>(&p))), p += *p == ',';
+  for (const char* p = qd.c_str(); *p;) v0.push_back(std::strtod(p, const_cast<char**>(&p))), p += *p == ',';
+  for (const auto& t : tau) t0.push_back(t.get<double>());
+  const double h = 1e-5;
+  double worst = 0, scale = 1;
+  for (int k = 0; k < 12; ++k) {
+    auto x = x0, v = v0;
+    (k < 6 ? x[k] : v[k - 6]) += h;
+    const auto ap = runCli("fd --robot puma560 --q " + csv(x) + " --qd " + csv(v) + " --tau " + csv(t0) + " --motors").json()["qdd"];
+    (k < 6 ? x[k] : v[k - 6]) -= 2 * h;
+    const auto am = runCli("fd --robot puma560 --q " + csv(x) + " --qd " + csv(v) + " --tau " + csv(t0) + " --motors").json()["qdd"];
+    for (int r = 0; r < 6; ++r) {
+      const double fdv = (ap[r].get<double>() - am[r].get<double>()) / (2 * h), a = j["A"][6 + r][k].get<double>();
+      worst = std::max(worst, std::abs(a - fdv));
+      scale = std::max(scale, std::abs(fdv));
+    }
+  }
+  CHECK(worst / scale < 1e-6);
+  // jointdynamics: J = J_m + M_jj/G² (M without the rotor), B = B_m: joint 1 of the PUMA (J_m = 200e-6, G = −62.6111)
+  const auto M = runCli("mass --robot puma560 --q " + q).json()["M"];
+  const double G = -62.6111;
+  CHECK(j["jointdynamics"][0]["J"].get<double>() == Approx(200e-6 + M[0][0].get<double>() / (G * G)).epsilon(1e-12));
+  CHECK(j["jointdynamics"][0]["den"][2].get<double>() == 0);
+}

@@ -186,6 +186,48 @@ export function install(Model) {
     };
   };
 
+  /**
+   * Linearised dynamics about (q, q̇, q̈) (Freeman 2-200…2-252): {A, B, C, D (row-major), states, outputs, poles
+   * [{re, im}], dTdq, dTdqd, Istar (row-major dof×dof)}. opts: the dynamics options, plus output 'joints' (default)
+   * or 'tool', and dcMotors [{torqueConstant, backEmfConstant, resistance, inductance}] (one for all or one per
+   * coordinate) for voltage inputs with the currents in the state.
+   */
+  Model.prototype.linearizeDynamics = function linearizeDynamics(q, qd, qdd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const output = opts.output ?? 'joints';
+    if (output !== 'joints' && output !== 'tool') throw new Error(`output: must be 'joints' or 'tool' (got '${output}')`);
+    const motors = opts.dcMotors ?? [];
+    if (!Array.isArray(motors)) throw new Error('dcMotors: must be an array of {torqueConstant, backEmfConstant, resistance, inductance}');
+    const md = new Float64Array(4 * motors.length);
+    motors.forEach((mo, k) => {
+      ['torqueConstant', 'backEmfConstant', 'resistance', 'inductance'].forEach((key, i) => {
+        if (typeof mo?.[key] !== 'number') throw new Error(`dcMotors[${k}].${key}: must be a number`);
+        md[4 * k + i] = mo[key];
+      });
+    });
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9], [md, 'dcMotors', md.length]);
+    const S = motors.length ? 3 * n : 2 * n, r = output === 'tool' ? 6 : n;
+    const sizes = [S * S, S * n, r * S, r * n, 2 * S, n * n, n * n, n * n];
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const a = this._output(this.achain.module.linearizeDynamics(raw, legs, flags, output === 'tool' ? 1 : 0, motors.length), total).slice();
+    const parts = [];
+    let at = 0;
+    for (const k of sizes) parts.push(a.subarray(at, at += k));
+    const poles = [];
+    for (let k = 0; k < S; k++) poles.push({ re: parts[4][2 * k], im: parts[4][2 * k + 1] });
+    return { A: parts[0], B: parts[1], C: parts[2], D: parts[3], states: S, outputs: r, poles, dTdq: parts[5], dTdqd: parts[6], Istar: parts[7] };
+  };
+
+  /** Each joint's motor-torque → motor-angle 1/(J s² + B s) as the Robotics Toolbox's jointdynamics: [{J, B, numerator, denominator}]. */
+  Model.prototype.jointTransferFunctions = function jointTransferFunctions(q, qd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [extra, 'options', 9]);
+    const a = this._output(this.achain.module.jointTransferFunctions(raw, legs, flags), 2 * n);
+    return Array.from({ length: n }, (_, k) => ({ J: a[2 * k], B: a[2 * k + 1], numerator: [1], denominator: [a[2 * k], a[2 * k + 1], 0] }));
+  };
+
   /** Freeman's model: {Istar (row-major), Pstar (P[(k*dof + m)*dof + n]), TL}: τ = I*q̈ + q̇ᵀP*q̇ − T^L. */
   Model.prototype.freemanModel = function freemanModel(q, qd, opts = {}) {
     const n = this.dof;

@@ -71,6 +71,54 @@ export interface SimulationResult {
   energy: Float64Array;
 }
 
+/** A separately excited DC motor, motor side (the gear ratio, rotor inertia and viscous friction come from the model). */
+export interface DcMotor {
+  /** K_t, N·m/A */
+  torqueConstant: number;
+  /** K_e, V·s/rad */
+  backEmfConstant: number;
+  /** R, Ω (> 0) */
+  resistance: number;
+  /** L, H (> 0) */
+  inductance: number;
+}
+
+export interface LinearizeOptions extends DynamicsOptions {
+  /** 'joints' (y = δq, default) or 'tool' (y = J δq: the tool's v, ω) */
+  output?: 'joints' | 'tool';
+  /** one for every coordinate or one for all: voltage inputs, the armature currents in the state */
+  dcMotors?: DcMotor[];
+}
+
+/** Linearised dynamics and state space (Freeman 2-200…2-252); matrices row-major. */
+export interface Linearization {
+  /** states × states; x = (δq, δq̇) or (δq, δq̇, δi) */
+  A: Float64Array;
+  /** states × dof; u = δτ or δv */
+  B: Float64Array;
+  /** outputs × states */
+  C: Float64Array;
+  /** outputs × dof */
+  D: Float64Array;
+  states: number;
+  outputs: number;
+  /** eigenvalues of A */
+  poles: { re: number; im: number }[];
+  /** ∂T/∂q, ∂T/∂q̇, I* (dof × dof) */
+  dTdq: Float64Array;
+  dTdqd: Float64Array;
+  Istar: Float64Array;
+}
+
+/** One joint's motor-torque → motor-angle 1/(J s² + B s), as the Robotics Toolbox's jointdynamics. */
+export interface JointTransferFunction {
+  J: number;
+  B: number;
+  numerator: number[];
+  /** [J, B, 0] */
+  denominator: number[];
+}
+
 export interface LeeTerms {
   Dtran: Float64Array;
   Drot: Float64Array;
@@ -190,5 +238,7 @@ export interface DynamicsMethods {
   potentialEnergy(q: Vector, opts?: DynamicsOptions): number;
   leeTerms(q: Vector, qd: Vector, opts?: DynamicsOptions): LeeTerms;
   freemanModel(q: Vector, qd: Vector, opts?: DynamicsOptions): FreemanModel;
+  linearizeDynamics(q: Vector, qd: Vector, qdd: Vector, opts?: LinearizeOptions): Linearization;
+  jointTransferFunctions(q: Vector, qd: Vector, opts?: DynamicsOptions): JointTransferFunction[];
   simulate(sim: SimulationSpec, opts?: DynamicsOptions): SimulationResult;
 }

@@ -1,0 +1,69 @@
+// Linearised dynamics and state space about an operating point (Freeman 1985 §II.E–G, 2-200…2-252; reference
+// digest freeman-influence.md §3.5–3.7):
+//
+//   δT = [I*] δq̈ + (∂T/∂q̇) δq̇ + (∂T/∂q) δq                                     (2-201…2-204, 2-225)
+//
+// ∂T/∂q̈ = I* (= M), ∂T/∂q̇ = q̇ᵀ(P* + P*ᵀ) (+ viscous friction), and ∂T/∂q analytically from the bodies'
+// Newton–Euler loads and their influence coefficients G, H, D (the product-rule form of 2-205…2-225): for a
+// body's centre of mass ∂ṗ/∂q = M(q̈ᵀH + q̇ᵀDq̇), for its rotation ∂II/∂q_n = [g_n×]II − II[g_n×] and the
+// derivatives of ω and α along its path. Every leg model is covered (the leg-midpoint particles of `full` and
+// `potential_only` as points on two bodies, as freemanModel has them). The tool wrench is not: a model
+// linearised with use_wrench is refused.
+//
+// State space with torque inputs: x = (δq, δq̇), u = δτ,
+//   A = [0 I; −M⁻¹∂T/∂q  −M⁻¹∂T/∂q̇],  B = [0; M⁻¹].
+// With DC motors in series (2-228…2-252): x = (δq, δq̇, δi), u = δv (armature voltages),
+//   A = [0 I 0; −I*⁻¹∂T/∂q  −I*⁻¹(∂T/∂q̇ + B_φ)  I*⁻¹C_M; 0 −L⁻¹C_E −L⁻¹R],  B = [0; 0; L⁻¹],
+// with I* including the rotor inertias J_m G², B_φ = G²B_m (the model's motor viscous friction), C_M = G·K_t and
+// C_E = G·K_e (joint-referenced torque and back-EMF constants). Outputs: the joint positions (C = [I 0 (0)]) or the
+// tool's motion (C = [J 0 (0)], Jacobian rows v, ω: Freeman's transfer to hand coordinates, 3-52/3-53); D = 0.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <achain/dynamics/options.hpp>
+#include <achain/math/types.hpp>
+#include <achain/model/data.hpp>
+#include <achain/model/model.hpp>
+
+namespace achain {
+
+/// A separately excited DC motor's electrical data (motor side; the gear ratio and rotor inertia come from the
+/// joint's motor in the model, 1 and 0 when it has none).
+struct DcMotor {
+  double torque_constant = 0;   ///< K_t, N·m/A
+  double back_emf_constant = 0; ///< K_e, V·s/rad
+  double resistance = 0;        ///< R, Ω (> 0)
+  double inductance = 0;        ///< L, H (> 0)
+};
+
+struct LinearizeOptions {
+  /// Empty: torque inputs. Else one DcMotor per coordinate (or one for all): voltage inputs, currents in the state.
+  std::vector<DcMotor> dc_motors;
+  /// "joints" (default: y = δq) or "tool" (y = δ(tool motion) = J δq, rows v, ω in the world frame).
+  std::string output = "joints";
+};
+
+struct Linearization {
+  MatX dT_dq, dT_dqd, Istar;  ///< the partials of the inverse dynamics at the operating point
+  MatX A, B, C, D;            ///< state space
+  Eigen::VectorXcd poles;     ///< eigenvalues of A
+};
+
+/// Linearises the dynamics about (q, q̇, q̈) (q̈ the operating acceleration; zero for an equilibrium). Throws
+/// achain::Error naming the bad input (sizes, non-finite values, motor data, a tool wrench, a singular I*).
+void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+                       const Eigen::Ref<const VecX>& qdd, const DynamicsOptions& options, const LinearizeOptions& lin,
+                       Linearization& out);
+
+/// One joint's actuator dynamics as the Robotics Toolbox's `jointdynamics` gives it: motor torque → motor angle,
+/// 1/(J s² + B s), with J = J_m + M_jj/G² (M without rotor inertias; the toolbox's rne adds J_m G² to M_jj, so its
+/// J counts J_m twice) and B = B_m, plus T_c/q̇ of the motor's Coulomb friction (linearised) when q̇ ≠ 0.
+struct JointTransferFunction {
+  double J = 0, B = 0;
+  std::vector<double> numerator{1.0}, denominator;  ///< highest power first: [J, B, 0]
+};
+std::vector<JointTransferFunction> jointTransferFunctions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                                                          const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options);
+
+}  // namespace achain

@@ -1,0 +1,278 @@
+#include <achain/dynamics/linearize.hpp>
+
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/freeman.hpp>
+#include <achain/dynamics/rnea.hpp>
+#include <achain/kinematics/fk.hpp>
+#include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/jacobian.hpp>
+#include <achain/model/caps.hpp>
+#include <achain/model/labels.hpp>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <cmath>
+
+#include "detail.hpp"
+
+namespace achain {
+
+namespace {
+
+/// A point's share of ∂T/∂q: T_i += G(:,i)·f with f = mass(a − g) (inertia) or −mass·g (weight only);
+/// a = G q̈ + q̇ᵀHq̇, so ∂T_i/∂q_n = H(:,i,n)·f + G(:,i)·mass(Σ_m H(:,m,n) q̈_m + Σ_{k,m} D(:,k,m,n) q̇_k q̇_m).
+/// H and D are the point's true second and third derivatives (symmetric in their joint indices).
+void addPointPartials(double mass, const MatX& G, const Tensor3& H, const Tensor4& D, const VecX& qd, const VecX& qdd,
+                      const Vec3& grav, bool inertia, MatX& dT) {
+  if (mass == 0) return;
+  const int n = static_cast<int>(G.cols());
+  Vec3 a = Vec3::Zero();
+  if (inertia)
+    for (int p = 0; p < 3; ++p) a[p] = G.row(p).dot(qdd) + qd.dot(H.plane(p) * qd);
+  const Vec3 f = mass * ((inertia ? a : Vec3::Zero()) - grav);
+  for (int nn = 0; nn < n; ++nn) {
+    Vec3 da = Vec3::Zero();  // ∂a/∂q_n
+    if (inertia)
+      for (int p = 0; p < 3; ++p) {
+        double s = 0;
+        for (int m = 0; m < n; ++m) s += H(p, m, nn) * qdd[m];
+        for (int k = 0; k < n; ++k) {
+          if (qd[k] == 0) continue;
+          for (int m = 0; m < n; ++m) s += D(p, k, m, nn) * qd[k] * qd[m];
+        }
+        da[p] = s;
+      }
+    for (int i = 0; i < n; ++i) {
+      const Vec3 dG(H(0, i, nn), H(1, i, nn), H(2, i, nn));
+      dT(i, nn) += dG.dot(f) + mass * G.col(i).dot(da);
+    }
+  }
+}
+
+/// A body's rotation share of ∂T/∂q: T_i += g^ω_i · (II α + ω × II ω). Along the body's path (joints j, base
+/// first) each joint turns with r_j = (∂θ_j/∂q) z_j (world), and r_j moves with every joint k before it:
+/// ∂r_j/∂q_n = Σ_{k before j, coordinate n} r_k × r_j. Then ω = Σ r_j q̇_j, α = Σ r_j q̈_j + Σ (Ω_j × r_j) q̇_j with
+/// Ω_j the angular velocity of joint j's parent link, and ∂II/∂q_n = [g_n×]II − II[g_n×], g_n = Σ_{coordinate n} r_j.
+void addRotationPartials(const Model& model, const Data& data, int link, const Mat3& Ic, const VecX& qd, const VecX& qdd,
+                         MatX& dT) {
+  const int n = model.nv;
+  std::vector<int> path;
+  for (int j = link; j >= 0; j = model.joints[j].parent) path.push_back(j);
+  std::reverse(path.begin(), path.end());
+  const int P = static_cast<int>(path.size());
+  std::vector<Vec3> r(P), Om(P);  // per path joint: its rate axis, its parent link's angular velocity
+  std::vector<int> c(P);
+  MatX Gw = MatX::Zero(3, n);
+  Vec3 w = Vec3::Zero(), alpha = Vec3::Zero();
+  for (int k = 0; k < P; ++k) {
+    const int j = path[k];
+    const JointModel& jm = model.jmodels[j];
+    c[k] = jm.coord;
+    r[k] = jm.coord < 0 ? Vec3::Zero() : Vec3(jm.scale * jm.rot * data.oMj[j].R.col(2));
+    Om[k] = w;
+    if (c[k] < 0) continue;
+    Gw.col(c[k]) += r[k];
+    alpha += r[k] * qdd[c[k]] + Om[k].cross(r[k]) * qd[c[k]];
+    w += r[k] * qd[c[k]];
+  }
+  if (Ic.isZero(0)) return;
+  const Mat3& R = data.oMi[link].R;
+  const Mat3 II = R * Ic * R.transpose();
+  const Vec3 IIw = II * w, nrot = II * alpha + w.cross(IIw);
+  auto cross = [](const Vec3& v) {
+    Mat3 X;
+    X << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
+    return X;
+  };
+  std::vector<Vec3> dr(P);
+  MatX dGw(3, n);
+  for (int nn = 0; nn < n; ++nn) {
+    // ∂r_k/∂q_n, ∂Ω_k/∂q_n, ∂ω, ∂α along the path
+    Vec3 before = Vec3::Zero(), dOm = Vec3::Zero(), dw = Vec3::Zero(), dalpha = Vec3::Zero();
+    dGw.setZero();
+    for (int k = 0; k < P; ++k) {
+      dr[k] = before.cross(r[k]);
+      if (c[k] >= 0) {
+        dGw.col(c[k]) += dr[k];
+        dalpha += dr[k] * qdd[c[k]] + (dOm.cross(r[k]) + Om[k].cross(dr[k])) * qd[c[k]];
+        dw += dr[k] * qd[c[k]];
+        dOm += dr[k] * qd[c[k]];
+      }
+      if (c[k] == nn) before += r[k];
+    }
+    const Vec3 gn = Gw.col(nn);
+    if (gn.isZero(0) && dw.isZero(0) && dalpha.isZero(0)) continue;
+    const Mat3 dII = cross(gn) * II - II * cross(gn);
+    const Vec3 dn = dII * alpha + II * dalpha + dw.cross(IIw) + w.cross(dII * w + II * dw);
+    for (int i = 0; i < n; ++i) dT(i, nn) += dGw.col(i).dot(nrot) + Gw.col(i).dot(dn);
+  }
+}
+
+void requireFinite(const MatX& M, const char* what) {
+  if (!M.allFinite()) throw Error(std::string("linearize: ") + what + " is not finite at this operating point");
+}
+
+}  // namespace
+
+void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
+                       const Eigen::Ref<const VecX>& qdd, const DynamicsOptions& options, const LinearizeOptions& lin,
+                       Linearization& out) {
+  const int n = model.nv, nj = model.njoints();
+  checkConfiguration(model, q);
+  checkDynamicsInput(model, qd, "qd");
+  checkDynamicsInput(model, qdd, "qdd");
+  if (n > kMaxJointsCubic)
+    throw Error("linearize: the partials need dof³ influence terms; at most " + std::to_string(kMaxJointsCubic) +
+                " joints (this model has " + std::to_string(n) + ")");
+  if (options.use_wrench) throw Error("linearize: a tool wrench is not linearised; set it to zero (use_wrench off)");
+  if (lin.output != "joints" && lin.output != "tool")
+    throw Error("linearize: output must be \"joints\" or \"tool\" (got \"" + lin.output + "\")");
+  const bool dc = !lin.dc_motors.empty();
+  if (dc && lin.dc_motors.size() != 1 && static_cast<int>(lin.dc_motors.size()) != n)
+    throw Error("linearize: dc_motors: give one motor for every coordinate or one for all (" + std::to_string(n) +
+                " coordinates, got " + std::to_string(lin.dc_motors.size()) + ")");
+  for (size_t k = 0; k < lin.dc_motors.size(); ++k) {
+    const DcMotor& mo = lin.dc_motors[k];
+    const std::string who = "linearize: dc_motors[" + std::to_string(k) + "]";
+    for (double v : {mo.torque_constant, mo.back_emf_constant, mo.resistance, mo.inductance})
+      if (!std::isfinite(v)) throw Error(who + ": every value must be a finite number");
+    if (!(mo.resistance > 0)) throw Error(who + ": resistance must be > 0 ohm");
+    if (!(mo.inductance > 0)) throw Error(who + ": inductance must be > 0 H");
+    if (mo.torque_constant == 0) throw Error(who + ": a torque constant of 0 gives the joint no input");
+  }
+
+  // ∂T/∂q̈ = I* (rotor inertias included with DC motors or options.motors), ∂T/∂q̇ = q̇ᵀ(P* + P*ᵀ) (+ friction)
+  DynamicsOptions o = options;
+  if (dc) o.motors = true, o.friction = false;  // the motor's viscous friction enters as B_φ below
+  FreemanModel fm;
+  freemanModel(model, data, q, qd, o, fm);
+  out.Istar.resize(n, n);
+  massMatrix(model, data, q, o, out.Istar);
+  out.dT_dqd.resize(n, n);
+  for (int k = 0; k < n; ++k) out.dT_dqd.row(k) = qd.transpose() * (fm.Pstar.plane(k) + fm.Pstar.plane(k).transpose());
+  if (o.friction)
+    for (int j = 0; j < nj; ++j) {
+      const Motor& mo = model.joints[j].motor;
+      if (mo.present && model.jmodels[j].independent) out.dT_dqd(model.idx_q[j], model.idx_q[j]) += mo.gear_ratio * mo.gear_ratio * mo.viscous;
+    }
+
+  // ∂T/∂q from the bodies (rotor inertias are constant, friction does not depend on q)
+  forwardKinematics(model, data, q);
+  out.dT_dq.setZero(n, n);
+  const VecX qdv = qd, qddv = qdd;
+  const auto& bodies = model.bodies[static_cast<int>(o.legs)];
+  const Vec3 grav = o.gravityOf(model.gravity);
+  MatX G(3, n);
+  Tensor3 H;
+  Tensor4 D;
+  for (int s = 0; s < nj; ++s) {
+    const DynBody& b = bodies[s];
+    pointInfluence(model, data, s, b.com, G, &H, &D);
+    addPointPartials(b.mass, G, H, D, qdv, qddv, grav, true, out.dT_dq);
+    addRotationPartials(model, data, s, b.inertia, qdv, qddv, out.dT_dq);
+  }
+  if (o.legs == LegModel::Full || o.legs == LegModel::PotentialOnly) {
+    MatX Gb(3, n), Gp(3, n);
+    Tensor3 Hb, Hp;
+    Tensor4 Db, Dp;
+    for (const DynLeg& leg : model.legs) {  // the midpoint: ½(B + P), B on the parent, P on the joint's link
+      pointInfluence(model, data, leg.joint, leg.P, Gp, &Hp, &Dp);
+      if (leg.parent >= 0) {
+        pointInfluence(model, data, leg.parent, leg.B, Gb, &Hb, &Db);
+      } else {
+        Gb.setZero();
+        Hb.resize(3, n, n);
+        Hb.setZero();
+        Db.resize(3, n, n, n);
+        Db.setZero();
+      }
+      G = 0.5 * (Gb + Gp);
+      H.resize(3, n, n);
+      D.resize(3, n, n, n);
+      for (int p = 0; p < 3; ++p) {
+        H.plane(p) = 0.5 * (Hb.plane(p) + Hp.plane(p));
+        for (int l = 0; l < n; ++l) D.slice(p, l) = 0.5 * (Db.slice(p, l) + Dp.slice(p, l));
+      }
+      if (o.legs == LegModel::Full)
+        addPointPartials(2.0 * leg.mass / 3.0, G, H, D, qdv, qddv, grav, true, out.dT_dq);
+      else
+        addPointPartials(leg.mass, G, H, D, qdv, qddv, grav, false, out.dT_dq);
+    }
+  }
+  requireFinite(out.dT_dq, "dT/dq");
+  requireFinite(out.dT_dqd, "dT/dqd");
+
+  Eigen::FullPivLU<MatX> lu(out.Istar);
+  if (!lu.isInvertible())
+    throw Error("linearize: the inertia matrix is singular at this configuration (a coordinate moves no mass; give the "
+                "links mass or the motors rotor inertia)");
+  const MatX Mi = lu.inverse();
+  const int S = dc ? 3 * n : 2 * n;
+  out.A.setZero(S, S);
+  out.B.setZero(S, n);
+  out.A.block(0, n, n, n).setIdentity();
+  out.A.block(n, 0, n, n) = -Mi * out.dT_dq;
+  out.A.block(n, n, n, n) = -Mi * out.dT_dqd;
+  if (!dc) {
+    out.B.block(n, 0, n, n) = Mi;
+  } else {
+    VecX Bphi = VecX::Zero(n), gear = VecX::Ones(n);
+    for (int j = 0; j < nj; ++j) {
+      const Motor& mo = model.joints[j].motor;
+      if (!mo.present || !model.jmodels[j].independent) continue;
+      gear[model.idx_q[j]] = mo.gear_ratio;
+      Bphi[model.idx_q[j]] = mo.gear_ratio * mo.gear_ratio * mo.viscous;
+    }
+    for (int k = 0; k < n; ++k) {
+      const DcMotor& mo = lin.dc_motors[lin.dc_motors.size() == 1 ? 0 : k];
+      const double CM = gear[k] * mo.torque_constant, CE = gear[k] * mo.back_emf_constant;
+      out.A.block(n, n, n, n).col(k) -= Mi.col(k) * Bphi[k];  // −I*⁻¹ B_φ
+      out.A.block(n, 2 * n, n, n).col(k) = Mi.col(k) * CM;      // I*⁻¹ C_M
+      out.A(2 * n + k, n + k) = -CE / mo.inductance;            // −L⁻¹ C_E
+      out.A(2 * n + k, 2 * n + k) = -mo.resistance / mo.inductance;
+      out.B(2 * n + k, k) = 1 / mo.inductance;
+    }
+  }
+  if (lin.output == "joints") {
+    out.C.setZero(n, S);
+    out.C.block(0, 0, n, n).setIdentity();
+    out.D.setZero(n, n);
+  } else {
+    MatX J(6, n);
+    toolJacobian(model, data, J);
+    out.C.setZero(6, S);
+    out.C.block(0, 0, 6, n) = J;
+    out.D.setZero(6, n);
+  }
+  requireFinite(out.A, "A");
+  out.poles = Eigen::EigenSolver<MatX>(out.A, false).eigenvalues();
+}
+
+std::vector<JointTransferFunction> jointTransferFunctions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
+                                                          const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options) {
+  checkConfiguration(model, q);
+  checkDynamicsInput(model, qd, "qd");
+  DynamicsOptions o = options;
+  o.motors = false;
+  MatX M(model.nv, model.nv);
+  massMatrix(model, data, q, o, M);
+  std::vector<JointTransferFunction> out(model.nv);
+  for (int k = 0; k < model.nv; ++k) out[k].J = M(k, k), out[k].B = 0;  // no motor: G = 1, J_m = 0
+  for (int j = 0; j < model.njoints(); ++j) {
+    const Motor& mo = model.joints[j].motor;
+    if (!mo.present || !model.jmodels[j].independent) continue;
+    const int k = model.idx_q[j];
+    const double G = mo.gear_ratio;
+    if (G == 0) throw Error("jointdynamics: " + jointLabel(model, j) + " has a gear ratio of 0");
+    JointTransferFunction& t = out[k];
+    t.J = mo.rotor_inertia + M(k, k) / (G * G);
+    t.B = mo.viscous;
+    const double v = qd[k] * G;  // motor speed
+    if (v > 0) t.B += mo.coulomb_pos / v;
+    else if (v < 0) t.B += mo.coulomb_neg / -v;
+  }
+  for (auto& t : out) t.denominator = {t.J, t.B, 0.0};
+  return out;
+}
+
+}  // namespace achain

@@ -1,0 +1,255 @@
+// Linearised dynamics and state space (Freeman 2-200…2-252): the analytic partials ∂T/∂q, ∂T/∂q̇ and I* against
+// Richardson central differences of the nonlinear inverse dynamics (RNEA) on the built-ins, trees, mimic joints,
+// every leg model, motors and friction, and random R/P/H/A chains; A and B against differences of the forward
+// dynamics; a pendulum's poles ±i√(g/l) hanging and ±√(g/l) upright; the DC motor in series against the
+// motor-and-inertia transfer function K/(s[(Js + b)(Ls + R) + K²]); the tool output C = [J 0]; the Robotics
+// Toolbox's jointdynamics convention; the refusals.
+#include <catch2/catch.hpp>
+
+#include <complex>
+#include <cstdio>
+#include <random>
+
+#include <achain/dynamics/crba.hpp>
+#include <achain/dynamics/forward.hpp>
+#include <achain/dynamics/linearize.hpp>
+#include <achain/dynamics/rnea.hpp>
+#include <achain/io/model_json.hpp>
+#include <achain/kinematics/jacobian.hpp>
+
+#include "dynamics_helpers.hpp"
+#include "helpers.hpp"
+#include "urdf_test_support.hpp"
+
+using namespace achain;
+
+namespace linearize_test {  // named: the unity build puts this file beside others
+
+/// d f/dx_k by Richardson-extrapolated central differences (error O(h⁴)).
+template <class F>
+MatX jacobianFd(const F& f, const VecX& x, double h) {
+  const VecX f0 = f(x);
+  MatX J(f0.size(), x.size());
+  for (int k = 0; k < x.size(); ++k) {
+    auto d = [&](double s) {
+      VecX xp = x, xm = x;
+      xp[k] += s, xm[k] -= s;
+      return VecX((f(xp) - f(xm)) / (2 * s));
+    };
+    J.col(k) = (4 * d(h / 2) - d(h)) / 3;
+  }
+  return J;
+}
+
+/// A pendulum: one R joint about y at the origin, a point mass m at distance l along x (DH a = l), gravity −z.
+Model pendulum(double m, double l) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, R"({"schema_version": 1, "name": "pendulum", "gravity": [0, 0, -9.81],
+    "base": {"rpy": [1.5707963267948966, 0, 0]},
+    "joints": [{"kind": "R", "a": %.17g, "alpha": 0, "link": {"mass": %.17g, "com": [0, 0, 0], "inertia": [0, 0, 0, 0, 0, 0]}}]})",
+                l, m);
+  return modelFromJsonString(buf);
+}
+
+}  // namespace linearize_test
+
+using namespace linearize_test;
+
+TEST_CASE("linearize: ∂T/∂q, ∂T/∂q̇ and I* equal central differences of RNEA (every leg model, motors, trees, mimic)",
+          "[dynamics][linearize]") {
+  std::mt19937 rng(2200);
+  std::vector<Model> models;
+  for (const char* name : {"puma560", "prototype-4a", "planar-2r", "general-4a"}) models.push_back(builtinModel(name));
+  models.push_back(test::twoToolTree());
+  models.push_back(test::loadUrdfFixture("gripper_mimic.urdf", "tip_link"));
+  for (int k = 0; k < 3; ++k) models.push_back(test::randomDynamicModel(rng, 3 + k, k == 2));
+  double worst_q = 0, worst_qd = 0, worst_M = 0;
+  int cases = 0;
+  for (const Model& m : models) {
+    INFO(m.name);
+    Data data(m), fd(m);
+    for (LegModel legs : {LegModel::Massless, LegModel::Lumped, LegModel::Full, LegModel::PotentialOnly}) {
+      DynamicsOptions o;
+      o.legs = legs;
+      o.motors = o.friction = m.name == "puma560";
+      for (int trial = 0; trial < 2; ++trial) {
+        const VecX q = test::randomConfiguration(m, rng);
+        VecX qd(m.nv), qdd(m.nv);
+        for (int i = 0; i < m.nv; ++i) qd[i] = std::uniform_real_distribution<double>(-2, 2)(rng), qdd[i] = std::uniform_real_distribution<double>(-3, 3)(rng);
+        Linearization lin;
+        linearizeDynamics(m, data, q, qd, qdd, o, {}, lin);
+        auto tau = [&](const VecX& qq, const VecX& vv, const VecX& aa) {
+          VecX t(m.nv);
+          inverseDynamics(m, fd, qq, vv, aa, o, t);
+          return t;
+        };
+        const MatX Jq = jacobianFd([&](const VecX& x) { return tau(x, qd, qdd); }, q, 1e-4);
+        const MatX Jv = jacobianFd([&](const VecX& x) { return tau(q, x, qdd); }, qd, 1e-4);
+        const MatX Ja = jacobianFd([&](const VecX& x) { return tau(q, qd, x); }, qdd, 1e-2);
+        worst_q = std::max(worst_q, test::relErr(lin.dT_dq, Jq));
+        worst_qd = std::max(worst_qd, test::relErr(lin.dT_dqd, Jv));
+        worst_M = std::max(worst_M, test::relErr(lin.Istar, Ja));
+        CHECK(test::relErr(lin.dT_dq, Jq) < 1e-6);
+        CHECK(test::relErr(lin.dT_dqd, Jv) < 1e-6);
+        CHECK(test::relErr(lin.Istar, Ja) < 1e-8);
+        ++cases;
+      }
+    }
+  }
+  std::printf("linearize vs central differences of RNEA (%d states): dT/dq %.2e, dT/dqd %.2e, I* %.2e (relative)\n", cases, worst_q,
+              worst_qd, worst_M);
+}
+
+TEST_CASE("linearize: A and B equal differences of the forward dynamics; C = [J 0] for the tool", "[dynamics][linearize]") {
+  for (const char* name : {"puma560", "prototype-4a"}) {
+    const Model m = builtinModel(name);
+    INFO(name);
+    Data data(m), fd(m);
+    std::mt19937 rng(2241);
+    const VecX q = test::randomConfiguration(m, rng);
+    VecX qd(m.nv), qdd(m.nv), tau(m.nv);
+    for (int i = 0; i < m.nv; ++i) qd[i] = 0.3 * (i + 1), qdd[i] = -0.2 * i;
+    DynamicsOptions o;
+    inverseDynamics(m, data, q, qd, qdd, o, tau);
+    LinearizeOptions lo;
+    lo.output = "tool";
+    Linearization lin;
+    linearizeDynamics(m, data, q, qd, qdd, o, lo, lin);
+    const int n = m.nv;
+    auto f = [&](const VecX& x) {  // ẋ = (q̇, FD(q, q̇, τ)) over x = (q, q̇, τ)
+      VecX a(n);
+      forwardDynamics(m, fd, x.head(n), x.segment(n, n), x.tail(n), o, a);
+      VecX out(2 * n);
+      out << x.segment(n, n), a;
+      return out;
+    };
+    VecX x(3 * n);
+    x << q, qd, tau;
+    const MatX J = jacobianFd(f, x, 1e-4);
+    CHECK(test::relErr(lin.A, J.leftCols(2 * n)) < 1e-6);
+    CHECK(test::relErr(lin.B, J.rightCols(n)) < 1e-6);
+    MatX Jt(6, n);
+    toolJacobian(m, data, Jt);
+    CHECK((lin.C.leftCols(n) - Jt).cwiseAbs().maxCoeff() < 1e-14);
+    CHECK(lin.C.rightCols(n).isZero(0));
+    CHECK(lin.D.isZero(0));
+  }
+}
+
+TEST_CASE("linearize: a pendulum's poles are ±i√(g/l) hanging and ±√(g/l) upright", "[dynamics][linearize]") {
+  const double l = 0.7, g = 9.81;
+  const Model m = pendulum(2.0, l);
+  Data data(m);
+  const VecX z = VecX::Zero(1);
+  Linearization lin;
+  // the link points along x at q = 0 (horizontal); hanging at q = −π/2 or +π/2 depending on the axis sense: find it
+  for (double q0 : {-kPi / 2, kPi / 2}) {
+    linearizeDynamics(m, data, VecX::Constant(1, q0), z, z, {}, {}, lin);
+    const std::complex<double> p0 = lin.poles[0], p1 = lin.poles[1];
+    const double w = std::sqrt(g / l);
+    // one of the two is hanging (imaginary pair), the other upright (real pair)
+    if (std::abs(p0.real()) < 1e-9) {
+      CHECK(std::abs(std::abs(p0.imag()) - w) < 1e-9);
+      CHECK(std::abs(p0.imag() + p1.imag()) < 1e-9);
+    } else {
+      CHECK(std::abs(std::abs(p0.real()) - w) < 1e-9);
+      CHECK(std::abs(p0.real() + p1.real()) < 1e-9);
+      CHECK(std::abs(p0.imag()) < 1e-12);
+    }
+  }
+  // and they differ: one hanging, one upright
+  linearizeDynamics(m, data, VecX::Constant(1, -kPi / 2), z, z, {}, {}, lin);
+  const bool first_hangs = std::abs(lin.poles[0].real()) < 1e-9;
+  linearizeDynamics(m, data, VecX::Constant(1, kPi / 2), z, z, {}, {}, lin);
+  CHECK(first_hangs != (std::abs(lin.poles[0].real()) < 1e-9));
+}
+
+TEST_CASE("linearize: a DC motor in series gives the poles of K/(s[(Js + b)(Ls + R) + K²])", "[dynamics][linearize]") {
+  // One horizontal joint (no gravity torque) with a motor: J = I_zz + J_m G², b = G² B_m, K = G K_t (= G K_e).
+  const Model m = modelFromJsonString(R"({"schema_version": 1, "name": "motor-arm", "gravity": [0, 0, -9.81],
+    "joints": [{"kind": "R", "a": 0.5, "alpha": 0, "link": {"mass": 1.5, "com": [-0.2, 0, 0], "inertia": [0.01, 0.02, 0.03, 0, 0, 0]},
+                "motor": {"rotor_inertia": 2e-5, "gear_ratio": 50, "viscous": 1e-5}}]})");
+  Data data(m);
+  DcMotor mo;
+  mo.torque_constant = mo.back_emf_constant = 0.05;
+  mo.resistance = 1.2;
+  mo.inductance = 2e-3;
+  LinearizeOptions lo;
+  lo.dc_motors = {mo};
+  Linearization lin;
+  const VecX z = VecX::Zero(1);
+  linearizeDynamics(m, data, VecX::Constant(1, 0.4), z, z, {}, lo, lin);
+  REQUIRE(lin.A.rows() == 3);
+  const double G = 50, J = 0.03 + 1.5 * 0.3 * 0.3 + 2e-5 * G * G, b = G * G * 1e-5, K = G * 0.05;
+  // (Js + b)(Ls + R) + K² = JL s² + (JR + bL) s + (bR + K²); poles 0 and its two roots
+  const double a2 = J * mo.inductance, a1 = J * mo.resistance + b * mo.inductance, a0 = b * mo.resistance + K * K;
+  const std::complex<double> disc = std::sqrt(std::complex<double>(a1 * a1 - 4 * a2 * a0));
+  std::vector<std::complex<double>> expect = {0.0, (-a1 + disc) / (2 * a2), (-a1 - disc) / (2 * a2)};
+  for (const auto& e : expect) {
+    double best = 1e300;
+    for (int k = 0; k < 3; ++k) best = std::min(best, std::abs(lin.poles[k] - e));
+    CHECK(best < 1e-9 * std::max(1.0, std::abs(e)));
+  }
+  // the printed relations (2-248…2-252): F23 = I*⁻¹C_M, F32 = −L⁻¹C_E, F33 = −L⁻¹R, G31 = L⁻¹
+  CHECK(lin.A(1, 2) == Approx(K / J).epsilon(1e-12));
+  CHECK(lin.A(2, 1) == Approx(-K / mo.inductance).epsilon(1e-12));
+  CHECK(lin.A(2, 2) == Approx(-mo.resistance / mo.inductance).epsilon(1e-12));
+  CHECK(lin.B(2, 0) == Approx(1 / mo.inductance).epsilon(1e-12));
+  CHECK(lin.A(1, 1) == Approx(-b / J).epsilon(1e-12));
+}
+
+TEST_CASE("jointdynamics: J = J_m + M_jj/G², B = B_m (+ T_c/q̇ linearised), as the Robotics Toolbox", "[dynamics][linearize]") {
+  const Model m = builtinModel("puma560");
+  Data data(m);
+  VecX q(6), qd = VecX::Zero(6);
+  q << 0, kPi / 4, kPi, 0, kPi / 4, 0;
+  DynamicsOptions o;
+  const auto tf = jointTransferFunctions(m, data, q, qd, o);
+  MatX M(6, 6), Mm(6, 6);
+  massMatrix(m, data, q, o, M);
+  o.motors = true;
+  massMatrix(m, data, q, o, Mm);
+  for (int j = 0; j < 6; ++j) {
+    const Motor& mo = m.joints[j].motor;
+    const double G = mo.gear_ratio;
+    CHECK(tf[j].J == Approx(mo.rotor_inertia + M(j, j) / (G * G)).epsilon(1e-12));
+    CHECK(tf[j].B == Approx(mo.viscous).epsilon(1e-12));
+    REQUIRE(tf[j].denominator.size() == 3);
+    CHECK(tf[j].denominator[0] == tf[j].J);
+    CHECK(tf[j].denominator[2] == 0);
+    // the toolbox's rne includes J_m G² in M_jj, so its J counts the rotor twice: J_m + Mm_jj/G² − tf.J = J_m
+    CHECK(mo.rotor_inertia + Mm(j, j) / (G * G) - tf[j].J == Approx(mo.rotor_inertia).epsilon(1e-9));
+  }
+  // Coulomb friction linearised about a moving joint: B + T_c/(G q̇)
+  qd[1] = 0.5;
+  const auto moving = jointTransferFunctions(m, data, q, qd, o);
+  const Motor& m2 = m.joints[1].motor;
+  CHECK(moving[1].B == Approx(m2.viscous + (m2.gear_ratio * 0.5 > 0 ? m2.coulomb_pos : m2.coulomb_neg) / std::abs(m2.gear_ratio * 0.5))
+                           .epsilon(1e-12));
+}
+
+TEST_CASE("linearize: the refusals name what is wrong", "[dynamics][linearize]") {
+  const Model m = builtinModel("puma560");
+  Data data(m);
+  const VecX z = VecX::Zero(6);
+  Linearization lin;
+  DynamicsOptions w;
+  w.use_wrench = true;
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, w, {}, lin), Catch::Contains("tool wrench"));
+  LinearizeOptions bad;
+  bad.dc_motors = {DcMotor{0.05, 0.05, 0, 1e-3}};
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, {}, bad, lin), Catch::Contains("resistance must be > 0"));
+  bad.dc_motors = {DcMotor{}, DcMotor{}};
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, {}, bad, lin), Catch::Contains("one motor for every coordinate"));
+  LinearizeOptions out;
+  out.output = "hand";
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, {}, out, lin), Catch::Contains("\"joints\" or \"tool\""));
+  VecX nan = z;
+  nan[2] = std::nan("");
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, nan, z, {}, {}, lin), Catch::Contains("qd[2]"));
+  // a link without mass and a joint without rotor: I* singular (PUMA link 1 has only I_yy; here nothing at all)
+  const Model bare = modelFromJsonString(R"({"schema_version": 1, "name": "bare", "joints": [{"kind": "R", "a": 1, "alpha": 0}]})");
+  Data bd(bare);
+  const VecX z1 = VecX::Zero(1);
+  CHECK_THROWS_WITH(linearizeDynamics(bare, bd, z1, z1, z1, {}, {}, lin), Catch::Contains("inertia matrix is singular"));
+}

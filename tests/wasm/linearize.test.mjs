@@ -1,0 +1,94 @@
+// Linearised dynamics in the wasm module: model.linearizeDynamics() and model.jointTransferFunctions() give the
+// native CLI's numbers (`achain linearize`, the same C++ core) on the PUMA 560 with rotor inertia and friction, with
+// DC motors in series and tool outputs, and on the prototype 4A; bad options are refused by name.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { cliPath, loadAchain } from './helpers.mjs';
+
+const achain = await loadAchain();
+
+const cli = (args) => JSON.parse(execFileSync(cliPath, ['linearize', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+const flat = (rows) => rows.flat();
+const worst = (a, b) => {
+  assert.equal(a.length, b.length);
+  let w = 0;
+  const scale = Math.max(1, ...Array.from(b, (x) => Math.abs(x)));
+  for (let i = 0; i < a.length; i++) w = Math.max(w, Math.abs(a[i] - b[i]) / scale);
+  return w;
+};
+
+describe('linearize', () => {
+  const q = [0.1, 0.7, -1.2, 0.3, 0.5, -0.4], qd = [0.2, -0.3, 0.4, 0.1, -0.2, 0.3], qdd = [0.5, 0.1, -0.2, 0.3, 0.2, -0.1];
+  const list = (v) => v.join(',');
+
+  test('PUMA 560, rotor inertia and friction: A, B, C, D, poles and the partials equal the CLI', () => {
+    const m = achain.loadModel('puma560');
+    const w = m.linearizeDynamics(q, qd, qdd, { motors: true, friction: true });
+    const n = cli(['--robot', 'puma560', '--q', list(q), '--qd', list(qd), '--qdd', list(qdd), '--motors', '--friction']);
+    assert.equal(w.states, 12);
+    assert.equal(w.outputs, 6);
+    for (const key of ['A', 'B', 'C', 'D']) assert.ok(worst(w[key], flat(n[key])) < 1e-12, key);
+    assert.ok(worst(w.dTdq, flat(n.dT_dq)) < 1e-12);
+    assert.ok(worst(w.dTdqd, flat(n.dT_dqd)) < 1e-12);
+    assert.ok(worst(w.Istar, flat(n.Istar)) < 1e-12);
+    // poles: the same set (the eigen-solver may order rounding-close poles differently)
+    assert.equal(w.poles.length, 12);
+    w.poles.forEach((p, k) => {
+      const near = Math.min(...n.poles.map(([re, im]) => Math.hypot(p.re - re, p.im - im)));
+      assert.ok(near < 1e-8 * Math.max(1, Math.hypot(p.re, p.im)), `pole ${k}: ${p.re} ${p.im}`);
+    });
+    m.dispose();
+  });
+
+  test('DC motors in series and tool outputs: 18 states, voltage inputs, C = [J 0 0]', () => {
+    const m = achain.loadModel('puma560');
+    const motor = { torqueConstant: 0.2, backEmfConstant: 0.2, resistance: 1.6, inductance: 4e-3 };
+    const w = m.linearizeDynamics(q, qd, qdd, { dcMotors: [motor], output: 'tool' });
+    const n = cli(['--robot', 'puma560', '--q', list(q), '--qd', list(qd), '--qdd', list(qdd), '--dc-motor', '0.2,0.2,1.6,4e-3', '--output', 'tool']);
+    assert.equal(w.states, 18);
+    assert.equal(w.outputs, 6);
+    assert.deepEqual(n.inputs, ['v1', 'v2', 'v3', 'v4', 'v5', 'v6']);
+    for (const key of ['A', 'B', 'C']) assert.ok(worst(w[key], flat(n[key])) < 1e-12, key);
+    // G31 = L⁻¹ on the current rows, F33 = −L⁻¹R
+    assert.equal(w.B[12 * 6 + 0], 1 / 4e-3);
+    assert.ok(Math.abs(w.A[12 * 18 + 12] + 1.6 / 4e-3) < 1e-9);
+    const J = m.pointJacobian(q);
+    for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) assert.ok(Math.abs(w.C[r * 18 + c] - J[r * 6 + c]) < 1e-14);
+    m.dispose();
+  });
+
+  test('jointTransferFunctions: the toolbox convention, as the CLI', () => {
+    const m = achain.loadModel('puma560');
+    const w = m.jointTransferFunctions(q, qd, {});
+    const n = cli(['--robot', 'puma560', '--q', list(q), '--qd', list(qd), '--jointdynamics']).jointdynamics;
+    assert.equal(w.length, 6);
+    w.forEach((t, k) => {
+      assert.ok(Math.abs(t.J - n[k].J) < 1e-15 * Math.max(1, n[k].J), `J ${k}`);
+      assert.ok(Math.abs(t.B - n[k].B) < 1e-15 * Math.max(1, n[k].B), `B ${k}`);
+      assert.deepEqual(t.denominator, [t.J, t.B, 0]);
+    });
+    m.dispose();
+  });
+
+  test('prototype 4A, full leg model: the same numbers as the CLI', () => {
+    const m = achain.loadModel('prototype-4a');
+    const qa = [1.5, 2.5, 3.5, 4.5];
+    const w = m.linearizeDynamics(qa, [0.3, -0.2, 0.1, 0.4], [0, 0, 0, 0], { legs: 'full' });
+    const n = cli(['--robot', 'prototype-4a', '--q', list(qa), '--qd', '0.3,-0.2,0.1,0.4', '--legs', 'full']);
+    for (const key of ['A', 'B']) assert.ok(worst(w[key], flat(n[key])) < 1e-12, key);
+    m.dispose();
+  });
+
+  test('bad options are refused by name', () => {
+    const m = achain.loadModel('puma560');
+    const z = [0, 0, 0, 0, 0, 0];
+    assert.throws(() => m.linearizeDynamics(z, z, z, { output: 'hand' }), /output: must be 'joints' or 'tool'/);
+    assert.throws(() => m.linearizeDynamics(z, z, z, { dcMotors: [{ torqueConstant: 1 }] }), /dcMotors\[0\]\.backEmfConstant/);
+    assert.throws(() => m.linearizeDynamics(z, z, z, { dcMotors: [{ torqueConstant: 1, backEmfConstant: 1, resistance: 0, inductance: 1 }] }),
+      /resistance must be > 0/);
+    assert.throws(() => m.linearizeDynamics(z, z, z, { wrench: [1, 0, 0, 0, 0, 0] }), /tool wrench/);
+    assert.throws(() => m.linearizeDynamics(z, [0, NaN, 0, 0, 0, 0], z), /qd/);
+    m.dispose();
+  });
+});
