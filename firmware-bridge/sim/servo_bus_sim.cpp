@@ -166,6 +166,12 @@ void VirtualServoBus::feed(uint8_t b, double t) {
   if (done) execute(t);
 }
 
+bool VirtualServoBus::drop() {
+  pkt_len_ = 0;
+  ++bad_instructions_;
+  return false;
+}
+
 bool VirtualServoBus::parseDxl(uint8_t b) {
   static constexpr uint8_t kHeader[4] = {0xFF, 0xFF, 0xFD, 0x00};
   if (pkt_len_ < 4 && b != kHeader[pkt_len_]) {
@@ -177,11 +183,7 @@ bool VirtualServoBus::parseDxl(uint8_t b) {
   pkt_[pkt_len_++] = b;
   if (pkt_len_ < 7) return false;
   const int len = pkt_[5] | (pkt_[6] << 8);
-  if (len < 3 || 7 + len > static_cast<int>(sizeof pkt_)) {
-    pkt_len_ = 0;
-    ++bad_instructions_;
-    return false;
-  }
+  if (len < 3 || 7 + len > static_cast<int>(sizeof pkt_)) return drop();
   if (pkt_len_ < 7 + len) return false;
   const int n = pkt_len_;
   pkt_len_ = 0;
@@ -189,10 +191,7 @@ bool VirtualServoBus::parseDxl(uint8_t b) {
   const int m = sv::dxl::crc16(pkt_, static_cast<size_t>(n - 2)) == crc
                     ? sv::dxl::unstuff(pkt_ + 7, static_cast<size_t>(len - 2), params_, sizeof params_)
                     : -1;
-  if (m < 1) {
-    ++bad_instructions_;
-    return false;
-  }
+  if (m < 1) return drop();
   id_ = pkt_[4];
   inst_ = params_[0];
   nparams_ = m - 1;
@@ -210,18 +209,11 @@ bool VirtualServoBus::parseFeetech(uint8_t b) {
   pkt_[pkt_len_++] = b;
   if (pkt_len_ < 4) return false;
   const int len = pkt_[3];
-  if (len < 2) {
-    pkt_len_ = 0;
-    ++bad_instructions_;
-    return false;
-  }
+  if (len < 2) return drop();
   if (pkt_len_ < 4 + len) return false;
   const int n = pkt_len_;
   pkt_len_ = 0;
-  if (sv::feetech::checksum(pkt_ + 2, static_cast<size_t>(n - 3)) != pkt_[n - 1]) {
-    ++bad_instructions_;
-    return false;
-  }
+  if (sv::feetech::checksum(pkt_ + 2, static_cast<size_t>(n - 3)) != pkt_[n - 1]) return drop();
   id_ = pkt_[2];
   inst_ = pkt_[4];
   nparams_ = len - 2;

@@ -92,7 +92,7 @@ class VirtualServoBus {
  public:
   static constexpr int kMaxServos = 16;
   static constexpr int kTableSize = 160;
-  static constexpr int kQueue = 4096;
+  static constexpr int kQueue = 1024;  // bytes on the wire each way (a 6-servo period is < 300): 16 KB each
 
   explicit VirtualServoBus(ServoProtocol p);
   /// Adds a servo; false when the bus is full or the ID is taken.
@@ -152,6 +152,7 @@ class VirtualServoBus {
   bool listening(const Servo& s) const;
   int match(uint8_t id) const;  // a listening servo with this ID, -1 if none
   void feed(uint8_t b, double t);
+  bool drop();  // a damaged or impossible instruction: counted, parsing starts again
   bool parseDxl(uint8_t b);
   bool parseFeetech(uint8_t b);
   void execute(double t);

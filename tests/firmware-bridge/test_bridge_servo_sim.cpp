@@ -151,6 +151,10 @@ TEST_CASE("servo sim: injected faults: a damaged reply, a missing reply, hardwar
   auto r = decodeAll(d, transact(bus, ping).reply);
   REQUIRE(r.size() == 1);
   CHECK(r[0].error == sv::Error::ChecksumMismatch);
+  auto damaged = ping;
+  damaged.back() ^= 0x01;  // our own instruction damaged on the wire: the servo drops it and stays silent
+  CHECK(transact(bus, damaged).reply.empty());
+  CHECK(bus.badInstructions() == 1);
   bus.injectSilence(1, 2);
   CHECK(transact(bus, ping).reply.empty());
   CHECK(transact(bus, ping).reply.empty());
