@@ -194,11 +194,18 @@ void ServoHost::enableTorque(bool on) {
   enqueue(t);
 }
 
-void ServoHost::startStreaming(uint64_t now_us) {
-  if (!ready()) return;
+std::string ServoHost::startStreaming(uint64_t now_us) {
+  if (!ready())
+    return error_.empty() ? "not connected: connect() to the bus first" : "a bus error stands (" + error_ + "): connect() again";
+  for (size_t j = 0; j < fb_.size(); ++j)
+    if (!fb_[j].valid) return "joint '" + cal_.joints[j].name + "' (" + idText(cal_.joints[j].id) +
+                              "): its present position was never read: enableTorque(true) first";
+  // the stream starts where the servos are (their last reported positions), never from a stale command
+  for (size_t j = 0; j < fb_.size(); ++j) commanded_[j] = fb_[j].position;
   streaming_ = true;
   estopped_ = false;
   next_period_us_ = now_us;
+  return "";
 }
 
 std::string ServoHost::refusal(const std::vector<double>& q) const {

@@ -117,8 +117,9 @@ class ServoHost {
   bool ready() const { return connected_ && error_.empty(); }
   /// Torque on: reads present positions, writes them as goals, then turns torque on (no jump). Off: torque off.
   void enableTorque(bool on);
-  /// Starts streaming at the fixed rate from the last present positions (call after enableTorque(true)).
-  void startStreaming(uint64_t now_us);
+  /// Starts streaming at the fixed rate from the servos' last present positions (after enableTorque(true)).
+  /// Returns "" when started, else why not (not connected, a bus error stands, a position never read).
+  std::string startStreaming(uint64_t now_us);
   bool streaming() const { return streaming_; }
   /// The goal (rad, one per joint) the stream moves to under the rate limit. Returns "" when accepted; else
   /// the refusal (the joint, the goal, the limit) and nothing is changed or written.

@@ -103,7 +103,7 @@ void startStream(BusRig& r, ServoProtocol p) {
   REQUIRE(r.settle());
   REQUIRE(r.host.error() == "");
   for (int i = 0; i < 6; ++i) REQUIRE(r.bus.torqueOn(i));
-  r.host.startStreaming(r.t);
+  REQUIRE(r.host.startStreaming(r.t) == "");
 }
 
 const char* protocolName(ServoProtocol p) { return p == ServoProtocol::Dynamixel ? "dynamixel" : "feetech"; }
@@ -350,6 +350,9 @@ TEST_CASE("servo host: a goal outside the joint's or the servo's limits is refus
   r.bus.read(sink, sizeof sink);
   r.host.connect(sixJoints(ServoProtocol::Dynamixel));
   REQUIRE(r.settle());
+  // no stream before the present positions are known (it would start from a stale command)
+  CHECK(r.host.startStreaming(r.t) ==
+        "joint 'base' (servo ID 1): its present position was never read: enableTorque(true) first");
   r.host.enableTorque(true);
   REQUIRE(r.settle());
   const size_t before = r.bytes_written;
@@ -371,7 +374,7 @@ TEST_CASE("servo host: a goal outside the joint's or the servo's limits is refus
   CHECK(r.bytes_written == before);  // not streaming and nothing refused reached the port
   CHECK(r.bus.instructions() == instr);
   // while streaming, a refused goal leaves the stream on its last accepted target
-  r.host.startStreaming(r.t);
+  REQUIRE(r.host.startStreaming(r.t) == "");
   q[1] = 0.2;
   REQUIRE(r.host.setTarget(q) == "");
   r.run(0.3);
