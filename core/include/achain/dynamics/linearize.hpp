@@ -16,7 +16,8 @@
 //   A = [0 I 0; −I*⁻¹∂T/∂q  −I*⁻¹(∂T/∂q̇ + B_φ)  I*⁻¹C_M; 0 −L⁻¹C_E −L⁻¹R],  B = [0; 0; L⁻¹],
 // with I* including the rotor inertias J_m G², B_φ = G²B_m (the model's motor viscous friction), C_M = G·K_t and
 // C_E = G·K_e (joint-referenced torque and back-EMF constants). Outputs: the joint positions (C = [I 0 (0)]) or the
-// tool's motion (C = [J 0 (0)], Jacobian rows v, ω: Freeman's transfer to hand coordinates, 3-52/3-53); D = 0.
+// tool's motion (C = [J 0 (0)], Jacobian rows v, ω); D = 0. The state stays in joint coordinates: Freeman's transfer
+// of the whole state model to hand coordinates (3-47…3-53) is not done here.
 #pragma once
 #include <string>
 #include <vector>
