@@ -172,6 +172,14 @@ bool VirtualServoBus::drop() {
   return false;
 }
 
+bool VirtualServoBus::take(uint8_t id, const uint8_t* body, int n) {
+  id_ = id;
+  inst_ = body[0];
+  nparams_ = n - 1;
+  memmove(params_, body + 1, static_cast<size_t>(nparams_));  // (Dynamixel: body is params_ itself)
+  return true;
+}
+
 bool VirtualServoBus::parseDxl(uint8_t b) {
   static constexpr uint8_t kHeader[4] = {0xFF, 0xFF, 0xFD, 0x00};
   if (pkt_len_ < 4 && b != kHeader[pkt_len_]) {
@@ -192,11 +200,7 @@ bool VirtualServoBus::parseDxl(uint8_t b) {
                     ? sv::dxl::unstuff(pkt_ + 7, static_cast<size_t>(len - 2), params_, sizeof params_)
                     : -1;
   if (m < 1) return drop();
-  id_ = pkt_[4];
-  inst_ = params_[0];
-  nparams_ = m - 1;
-  memmove(params_, params_ + 1, static_cast<size_t>(nparams_));
-  return true;
+  return take(pkt_[4], params_, m);
 }
 
 bool VirtualServoBus::parseFeetech(uint8_t b) {
@@ -214,11 +218,7 @@ bool VirtualServoBus::parseFeetech(uint8_t b) {
   const int n = pkt_len_;
   pkt_len_ = 0;
   if (sv::feetech::checksum(pkt_ + 2, static_cast<size_t>(n - 3)) != pkt_[n - 1]) return drop();
-  id_ = pkt_[2];
-  inst_ = pkt_[4];
-  nparams_ = len - 2;
-  memcpy(params_, pkt_ + 5, static_cast<size_t>(nparams_));
-  return true;
+  return take(pkt_[2], pkt_ + 4, len - 1);
 }
 
 // ---- carrying out an instruction ----

@@ -153,6 +153,7 @@ class VirtualServoBus {
   int match(uint8_t id) const;  // a listening servo with this ID, -1 if none
   void feed(uint8_t b, double t);
   bool drop();  // a damaged or impossible instruction: counted, parsing starts again
+  bool take(uint8_t id, const uint8_t* body, int n);  // an intact instruction: body = INST, PARAM…
   bool parseDxl(uint8_t b);
   bool parseFeetech(uint8_t b);
   void execute(double t);
