@@ -88,6 +88,37 @@ test('Vibration: the prototype\'s modes, a mode animation, and the thesis trapez
   }
 });
 
+test('Vibration: the rigid arm\'s poles at the current pose are the core\'s linearisation (PUMA 560 at qn)', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=puma560&q=0,45,180,0,45,0&view=vibration`);
+  try {
+    await waitReady(page);
+    await page.waitForSelector(`${P} .v-pole-table`);
+    const read = async () => {
+      const re = (await page.locator(`${P} .v-pole-re`).allInnerTexts()).map(Number);
+      const im = (await page.locator(`${P} .v-pole-im`).allInnerTexts()).map(Number);
+      return re.map((r, k) => [r, im[k]]);
+    };
+    const poles = await read();
+    assert.equal(poles.length, 12);
+    // docs/dynamics.md (achain linearize --robot puma560 --q 0,45,180,0,45,0 --deg --motors): ±2.476, ±0.2709, ±2.664i
+    // and six at 0
+    const has = (re, im) => poles.some(([a, b]) => Math.abs(a - re) < 6e-4 && Math.abs(b - im) < 6e-4);
+    for (const [re, im] of [[2.476, 0], [-2.476, 0], [0.2709, 0], [-0.2709, 0], [0, 2.664], [0, -2.664]]) assert.ok(has(re, im), `pole ${re} ${im}i in ${poles}`);
+    assert.equal(poles.filter(([a, b]) => a === 0 && b === 0).length, 6);
+    await screenshot(page, 'vibration-poles', { locator: page.locator(`${P} .v-lin`) });
+    // without the rotor inertia the arm is lighter at the motors: the unstable pair moves
+    await page.locator(`${P} .v-lin-motors`).uncheck();
+    const light = await read();
+    assert.ok(!light.some(([a, b]) => Math.abs(a - 2.476) < 6e-4 && b === 0), 'the poles change without rotor inertia');
+    // a new pose, new poles
+    await page.evaluate(() => window.__achain.studio.setQ(Float64Array.from([0, 0, 0, 0, 0, 0])));
+    assert.notDeepEqual(await read(), light);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('Vibration: a robot without drives asks for a stiffness; free motors list the flexible modes', { timeout: 60000 }, async () => {
   const { page, errors, context } = await openPage(browser, `${srv.url}#robot=puma560&view=vibration`);
   try {

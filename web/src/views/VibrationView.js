@@ -70,6 +70,11 @@ export class VibrationView {
       <p class="hint">▶ animates the chain as q₀ + a·φ·sin ωt (a: the largest joint swing; slowed to ${ANIMATION_HZ} Hz to be seen).</p>
       <div class="row"><label>frequency across <select class="v-sweep" aria-label="swept joint"></select></label></div>
       <div class="v-sweep-plot"></div>
+      <h3>Rigid arm, linearised at the current pose</h3>
+      <p class="hint">Poles of the rigid arm about the current pose at rest (torque inputs; <code>model.linearizeDynamics</code>,
+      Freeman's linearised model). Positive real parts grow without control; a pair ±i·ω swings at ω.</p>
+      <div class="row"><label title="rotor inertia J_m·G² from the motor data"><input type="checkbox" class="v-lin-motors" checked> rotor inertia</label></div>
+      <div class="v-lin" data-testid="vibration-poles"></div>
       <h3>Trajectory check</h3>
       <p class="hint v-move-hint"></p>
       <div class="row">
@@ -94,6 +99,7 @@ export class VibrationView {
       this.$(sel).addEventListener('change', () => { this._stale(); this._changed(); });
     }
     this.$('.v-free').addEventListener('change', () => this._changed());
+    this.$('.v-lin-motors').addEventListener('change', () => this._poles());
     this.$('.v-reset').addEventListener('click', () => { this._driveFromFile(); this._stale(); this._changed(); });
     this.$('.v-amp').addEventListener('input', () => this._ampText());
     this.$('.v-sweep').addEventListener('change', () => this._plot());
@@ -101,7 +107,7 @@ export class VibrationView {
     this.$('.v-cancel').addEventListener('click', () => this.cancel());
     studio.viewport.onFrame((dt) => this._tick(dt));
     studio.onQ((q, source) => {
-      if (source !== this && this.active) { this.stopAnimation(false); this._modes(); this._plot(); this.flexibleLinks.update(); }
+      if (source !== this && this.active) { this.stopAnimation(false); this._modes(); this._poles(); this._plot(); this.flexibleLinks.update(); }
     });
     studio.onModel((m) => {
       this.stopAnimation(false);
@@ -191,6 +197,7 @@ export class VibrationView {
     if (!this.active) return;
     this.stopAnimation(true);
     this._modes();
+    this._poles();
     this._plot();
     this.flexibleLinks.update();
   }
@@ -230,6 +237,26 @@ export class VibrationView {
     html += `<p class="muted">${r.motor === 'free' ? `Motors free (${n} rigid-body modes at 0 Hz not listed)` : 'Motors locked (servo-stiff)'}; no gravity stiffness, no damping.</p>`;
     box.innerHTML = html;
     for (const b of box.querySelectorAll('.v-anim')) b.addEventListener('click', () => this.toggleAnimation(Number(b.dataset.mode)));
+  }
+
+  // ---------------------------------------------------------------- rigid-arm poles
+  /** The rigid arm's poles at the current pose, at rest (the core's linearisation; the page only lists them). */
+  _poles() {
+    const s = this.studio;
+    const m = s.model;
+    const box = this.$('.v-lin');
+    const zero = new Float64Array(m.dof);
+    let lin;
+    try {
+      lin = m.linearizeDynamics(s.q, zero, zero, { motors: this.$('.v-lin-motors').checked });
+    } catch (e) {
+      box.innerHTML = `<p class="error-box">${escapeHtml(e.message)}</p>`;
+      return;
+    }
+    this.poles = lin.poles;
+    const rows = lin.poles.map((p, k) => `<tr data-pole="${k}"><td>${k + 1}</td><td class="v-pole-re">${fmt(p.re, 4)}</td>`
+      + `<td class="v-pole-im">${fmt(p.im, 4)}</td></tr>`).join('');
+    box.innerHTML = `<table class="grid m-table v-pole-table"><tr><th>pole</th><th>real (1/s)</th><th>imaginary (rad/s)</th></tr>${rows}</table>`;
   }
 
   // ---------------------------------------------------------------- animation
