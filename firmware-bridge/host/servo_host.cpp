@@ -133,6 +133,21 @@ ServoCalibration servoCalibrationFromJson(const std::string& text) {
   return c;
 }
 
+void narrowToModel(ServoCalibration& c, const Model& model) {
+  if (static_cast<int>(c.joints.size()) != model.nq)
+    throw Error("servo calibration: " + std::to_string(c.joints.size()) + " joints, but robot '" + model.name + "' has " +
+                std::to_string(model.nq) + " coordinates");
+  for (size_t i = 0; i < c.joints.size(); ++i) {
+    ServoJoint& s = c.joints[i];
+    const JointLimits& L = model.joints[static_cast<size_t>(model.coord_joint[i])].limits;
+    if (std::isfinite(L.lower)) s.min = std::max(s.min, L.lower);
+    if (std::isfinite(L.upper)) s.max = std::min(s.max, L.upper);
+    if (std::isfinite(L.velocity)) s.max_velocity = std::min(s.max_velocity, L.velocity);
+    if (!(s.min < s.max))
+      throw Error("servo calibration: joint '" + s.name + "': its range and the model's limits do not overlap");
+  }
+}
+
 // ---- the engine ----
 ServoHost::ServoHost(ServoProtocol p, ServoHostOptions o) : protocol_(p), reg_(servoRegisters(p)), opt_(o) {}
 

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include <achain/model/model.hpp>
+
 #include "../sim/servo_bus_sim.hpp"
 #include "../servo/dynamixel.hpp"
 #include "../servo/feetech.hpp"
@@ -55,6 +57,11 @@ struct ServoCalibration {
 std::string servoCalibrationToJson(const ServoCalibration& c);
 /// Throws achain::Error naming the key (and joint) that is missing or wrong.
 ServoCalibration servoCalibrationFromJson(const std::string& text);
+
+/// Narrows each joint's min/max and max_velocity to the robot model's limits of the same coordinate (joint i of
+/// the calibration drives coordinate i of the model): the limits a stream obeys are the tighter of the model's
+/// and the calibration's. Throws achain::Error when the counts differ or a joint's range becomes empty.
+void narrowToModel(ServoCalibration& c, const Model& model);
 
 /// Joint angle (rad) ↔ servo counts under a joint's map.
 int32_t jointToCounts(const ServoJoint& j, double q);

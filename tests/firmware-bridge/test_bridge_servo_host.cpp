@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include <achain/io/model_json.hpp>
 #include <achain/math/types.hpp>
 
 #include "host/servo_host.hpp"
@@ -135,7 +136,7 @@ TEST_CASE("servo host: a scan finds the servos at their baud rate with their mod
   }
 }
 
-TEST_CASE("servo host: the calibration file round-trips through JSON; a wrong entry names the joint", "[servo][host]") {
+TEST_CASE("servo host: the calibration file round-trips through JSON; a wrong entry names the joint; the model narrows the limits", "[servo][host]") {
   ServoCalibration c = sixJoints(ServoProtocol::Feetech);
   c.joints[2].zero_offset = 1234;
   c.joints[3].min = -0.25;
@@ -161,6 +162,20 @@ TEST_CASE("servo host: the calibration file round-trips through JSON; a wrong en
   std::string baud = text;
   baud.replace(baud.find("1000000"), 7, "1000001");
   CHECK_THROWS_WITH(servoCalibrationFromJson(baud), Catch::Contains("baud 1000001"));
+  // the model's limits narrow the calibration's (joint i drives coordinate i)
+  const achain::Model m = achain::modelFromJsonString(R"({"schema_version": 1, "name": "two", "joints": [
+    {"kind": "R", "a": 0, "d": 0, "alpha": 0, "limits": {"lower": -2, "upper": 1, "velocity": 5}},
+    {"kind": "R", "a": 0.1, "d": 0, "alpha": 0, "limits": {"velocity": 1.25}}]})");
+  ServoCalibration two = c;
+  two.joints.resize(2);
+  narrowToModel(two, m);
+  CHECK(two.joints[0].min == -1.5);  // the calibration's, tighter
+  CHECK(two.joints[0].max == 1.0);   // the model's, tighter
+  CHECK(two.joints[0].max_velocity == 3.0);
+  CHECK(two.joints[1].min == -1.5);
+  CHECK(two.joints[1].max == 1.5);
+  CHECK(two.joints[1].max_velocity == 1.25);
+  CHECK_THROWS_WITH(narrowToModel(c, m), Catch::Contains("6 joints, but robot 'two' has 2 coordinates"));
   // joint angle ↔ counts: 2048 + 10·2 at zero, a quarter turn = 1024 counts, direction -1 reverses
   CHECK(jointToCounts(c.joints[1], 0.0) == 2058);
   CHECK(jointToCounts(c.joints[1], M_PI / 2) == 2058 - 1024);
