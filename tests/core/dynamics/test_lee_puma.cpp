@@ -14,6 +14,8 @@
 
 #include <achain/dynamics/lee.hpp>
 #include <achain/dynamics/rnea.hpp>
+#include <achain/io/robot.hpp>
+#include <achain/kinematics/fk.hpp>
 #include <achain/io/model_json.hpp>
 
 using namespace achain;
@@ -142,4 +144,51 @@ TEST_CASE("Lee's printed 3-link PUMA closed forms (D, H^rot, H^tran, G) = leeTer
   CHECK(worst_h < 1e-12);
   CHECK(worst_G < 1e-12);
   CHECK(worst_tau < 1e-12);
+}
+
+TEST_CASE("Lee's PUMA table (6 rows; row 6 after Fu, Gonzalez & Lee): FK, and the conversion to Corke's puma560", "[dynamics][lee]") {
+  // Lee's "PUMA Robot Link Coordinate Parameters": α = (−90, 0, 90, −90, 90, 0)°, a2 = 431.8, a3 = −20.32,
+  // d2 = 149.09, d4 = 433.07 mm; row 6 (lost in the OCR) d6 = 56.25 mm (Fu, Gonzalez & Lee 1987, Fig. 2.11).
+  const Model lee = modelFromJsonString(R"({"schema_version": 1, "name": "puma560-lee", "convention": "standard",
+    "units": {"length": "mm", "angle": "deg"},
+    "joints": [{"kind": "R", "a": 0, "d": 0, "alpha": -90}, {"kind": "R", "a": 431.8, "d": 149.09, "alpha": 0},
+               {"kind": "R", "a": -20.32, "d": 0, "alpha": 90}, {"kind": "R", "a": 0, "d": 433.07, "alpha": -90},
+               {"kind": "R", "a": 0, "d": 0, "alpha": 90}, {"kind": "R", "a": 0, "d": 56.25, "alpha": 0}]})");
+  Data dl(lee);
+  // the digest's FK of the table by Eq. H-3 (an independent derivation; not printed in the paper), mm
+  const struct {
+    double q[6];
+    double p[3];
+  } poses[] = {{{0, 0, 0, 0, 0, 0}, {411.48, 149.09, 489.32}},
+               {{90, 0, 90, 0, 0, 0}, {-149.09, 921.12, 20.32}},
+               {{0, 0, 90, 0, 0, 0}, {921.12, 149.09, 20.32}}};
+  for (const auto& pose : poses) {
+    VecX q(6);
+    for (int i = 0; i < 6; ++i) q[i] = pose.q[i] * kPi / 180;
+    forwardKinematics(lee, dl, q);
+    for (int i = 0; i < 3; ++i) CHECK(dl.oMtool.p[i] * 1000 == Approx(pose.p[i]).margin(5e-3));
+  }
+  // Corke's puma560 (Paul's signs: α negated, d3 = 150.05 mm on the other side, a3 = +20.3, d4 = 431.8) is the same
+  // arm with q_Corke = q_Lee + (180°, 180°, 180°, 0, 0, 0): the tool frames differ by a constant half turn about z6
+  // and the wrist centres by the two tables' different lengths (|Δd2| = 0.96 mm, |Δd4| = 1.27 mm)
+  const Model corke = builtinModel("puma560");
+  Data dc(corke);
+  std::mt19937 rng(560);
+  std::uniform_real_distribution<double> U(-kPi, kPi);
+  double worst_R = 0, worst_wrist = 0;
+  for (int k = 0; k < 20; ++k) {
+    VecX ql(6);
+    for (int i = 0; i < 6; ++i) ql[i] = U(rng);
+    VecX qc = ql;
+    for (int i = 0; i < 3; ++i) qc[i] += kPi;
+    forwardKinematics(lee, dl, ql);
+    forwardKinematics(corke, dc, qc);
+    const Mat3 Rz180 = Vec3(-1, -1, 1).asDiagonal();
+    worst_R = std::max(worst_R, (dl.oMi[5].R - dc.oMi[5].R * Rz180).cwiseAbs().maxCoeff());
+    worst_wrist = std::max(worst_wrist, (dl.oMi[3].p - dc.oMi[3].p).norm());
+  }
+  std::printf("Lee's PUMA vs Corke's at q + (180, 180, 180, 0, 0, 0)°: rotation %.1e, wrist centre %.3f mm\n", worst_R, worst_wrist * 1000);
+  CHECK(worst_R < 1e-12);
+  CHECK(worst_wrist < 1.7e-3);  // √(0.96² + 1.27²) = 1.59 mm at most
+  CHECK(worst_wrist > 0.3e-3);  // and the tables do differ
 }
