@@ -9,6 +9,8 @@
 #include <achain/model/caps.hpp>
 #include <achain/model/labels.hpp>
 
+#include <algorithm>
+
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <cmath>
