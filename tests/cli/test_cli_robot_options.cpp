@@ -64,6 +64,7 @@ TEST_CASE("every subcommand taking --robot takes a branched URDF with --tool-lin
       {"statics", {"--q " + q + " --wrench 1,0,0,0,0,0", ""}},
       {"cartesian-inertia", {"--q " + q, ""}},
       {"dynamic-manipulability", {"--q " + q, ""}},
+      {"linearize", {"--q " + q, ""}},
       {"sim", {"--q " + q + " --duration 0.01", ""}},
       {"traj", {"--from " + q + " --to " + q2 + " --amax 2,2,2,2,2", ""}},
       {"analyze", {"--traj " + traj, ""}},
