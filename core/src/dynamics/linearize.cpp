@@ -24,7 +24,8 @@ namespace {
 /// A point's share of ∂T/∂q: T_i += G(:,i)·f with f = mass(a − g) (inertia) or −mass·g (weight only);
 /// a = G q̈ + q̇ᵀHq̇, so ∂T_i/∂q_n = H(:,i,n)·f + G(:,i)·mass(Σ_m H(:,m,n) q̈_m + Σ_{k,m} D(:,k,m,n) q̇_k q̇_m).
 /// H and D are the point's true second and third derivatives (symmetric in their joint indices).
-void addPointPartials(double mass, const MatX& G, const Tensor3& H, const Tensor4& D, const VecX& qd, const VecX& qdd,
+void addPointPartials(double mass, const MatX& G, const Tensor3& H, const Tensor4& D, const Eigen::Ref<const VecX>& qd,
+                      const Eigen::Ref<const VecX>& qdd,
                       const Vec3& grav, bool inertia, MatX& dT) {
   if (mass == 0) return;
   const int n = static_cast<int>(G.cols());
@@ -55,7 +56,8 @@ void addPointPartials(double mass, const MatX& G, const Tensor3& H, const Tensor
 /// first) each joint turns with r_j = (∂θ_j/∂q) z_j (world), and r_j moves with every joint k before it:
 /// ∂r_j/∂q_n = Σ_{k before j, coordinate n} r_k × r_j. Then ω = Σ r_j q̇_j, α = Σ r_j q̈_j + Σ (Ω_j × r_j) q̇_j with
 /// Ω_j the angular velocity of joint j's parent link, and ∂II/∂q_n = [g_n×]II − II[g_n×], g_n = Σ_{coordinate n} r_j.
-void addRotationPartials(const Model& model, const Data& data, int link, const Mat3& Ic, const VecX& qd, const VecX& qdd,
+void addRotationPartials(const Model& model, const Data& data, int link, const Mat3& Ic, const Eigen::Ref<const VecX>& qd,
+                         const Eigen::Ref<const VecX>& qdd,
                          MatX& dT) {
   const int n = model.nv;
   std::vector<int> path;
@@ -148,8 +150,7 @@ void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const Ve
   if (dc) o.motors = true, o.friction = false;  // the motor's viscous friction enters as B_φ below
   FreemanModel fm;
   freemanModel(model, data, q, qd, o, fm);
-  out.Istar.resize(n, n);
-  massMatrix(model, data, q, o, out.Istar);
+  out.Istar = fm.Istar;  // = M (CRBA), rotor inertias included with o.motors
   out.dT_dqd.resize(n, n);
   for (int k = 0; k < n; ++k) out.dT_dqd.row(k) = qd.transpose() * (fm.Pstar.plane(k) + fm.Pstar.plane(k).transpose());
   if (o.friction)
@@ -161,7 +162,6 @@ void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const Ve
   // ∂T/∂q from the bodies (rotor inertias are constant, friction does not depend on q)
   forwardKinematics(model, data, q);
   out.dT_dq.setZero(n, n);
-  const VecX qdv = qd, qddv = qdd;
   const auto& bodies = model.bodies[static_cast<int>(o.legs)];
   const Vec3 grav = o.gravityOf(model.gravity);
   MatX G(3, n);
@@ -170,8 +170,8 @@ void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const Ve
   for (int s = 0; s < nj; ++s) {
     const DynBody& b = bodies[s];
     pointInfluence(model, data, s, b.com, G, &H, &D);
-    addPointPartials(b.mass, G, H, D, qdv, qddv, grav, true, out.dT_dq);
-    addRotationPartials(model, data, s, b.inertia, qdv, qddv, out.dT_dq);
+    addPointPartials(b.mass, G, H, D, qd, qdd, grav, true, out.dT_dq);
+    addRotationPartials(model, data, s, b.inertia, qd, qdd, out.dT_dq);
   }
   if (o.legs == LegModel::Full || o.legs == LegModel::PotentialOnly) {
     MatX Gb(3, n), Gp(3, n);
@@ -196,18 +196,25 @@ void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const Ve
         for (int l = 0; l < n; ++l) D.slice(p, l) = 0.5 * (Db.slice(p, l) + Dp.slice(p, l));
       }
       if (o.legs == LegModel::Full)
-        addPointPartials(2.0 * leg.mass / 3.0, G, H, D, qdv, qddv, grav, true, out.dT_dq);
+        addPointPartials(2.0 * leg.mass / 3.0, G, H, D, qd, qdd, grav, true, out.dT_dq);
       else
-        addPointPartials(leg.mass, G, H, D, qdv, qddv, grav, false, out.dT_dq);
+        addPointPartials(leg.mass, G, H, D, qd, qdd, grav, false, out.dT_dq);
     }
   }
   requireFinite(out.dT_dq, "dT/dq");
   requireFinite(out.dT_dqd, "dT/dqd");
 
   Eigen::FullPivLU<MatX> lu(out.Istar);
-  if (!lu.isInvertible())
-    throw Error("linearize: the inertia matrix is singular at this configuration (a coordinate moves no mass; give the "
-                "links mass or the motors rotor inertia)");
+  if (!lu.isInvertible()) {
+    std::string which;  // the coordinates that move no mass at all (a zero diagonal), when that is the reason
+    int count = 0;
+    for (int k = 0; k < n; ++k)
+      if (!(out.Istar(k, k) > 0)) which += (count++ ? ", " : "") + coordinateLabel(model, k);
+    throw Error("linearize: the inertia matrix is singular at this configuration" +
+                (count == 0 ? std::string(" (coordinates whose motions move the same mass)")
+                 : count == 1 ? ": " + which + " moves no mass; give its links mass or its motor a rotor inertia"
+                              : ": " + which + " move no mass; give their links mass or their motors a rotor inertia"));
+  }
   const MatX Mi = lu.inverse();
   const int S = dc ? 3 * n : 2 * n;
   out.A.setZero(S, S);

@@ -252,4 +252,6 @@ TEST_CASE("linearize: the refusals name what is wrong", "[dynamics][linearize]")
   Data bd(bare);
   const VecX z1 = VecX::Zero(1);
   CHECK_THROWS_WITH(linearizeDynamics(bare, bd, z1, z1, z1, {}, {}, lin), Catch::Contains("inertia matrix is singular"));
+  // and names the coordinate that moves no mass
+  CHECK_THROWS_WITH(linearizeDynamics(bare, bd, z1, z1, z1, {}, {}, lin), Catch::Contains("q1 (joint") && Catch::Contains("moves no mass"));
 }
