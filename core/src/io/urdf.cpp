@@ -700,7 +700,7 @@ UrdfTree modelTree(const Model& m) {
   const int n = m.njoints();
   UrdfTree t;
   t.name = m.name;
-  t.root = "base_link";
+  t.root = linkName(m, -1);
   t.links.push_back({t.root, -1, 0, {}});
   std::vector<bool> has_child(n, false);
   for (int i = 0; i < n; ++i)
@@ -788,7 +788,7 @@ std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
   const int n = m.njoints();
   auto warn = [&](const std::string& w) { if (warnings) warnings->push_back(w); };
   std::vector<std::string> link(n);
-  std::set<std::string> names{"base_link", "tool0"};
+  std::set<std::string> names{linkName(m, -1), "tool0"};
   for (int i = 0; i < n; ++i) {
     const Joint& j = m.joints[i];
     const std::string p = jointLabel(m, i);
@@ -863,14 +863,14 @@ std::string modelToUrdf(const Model& m, std::vector<std::string>* warnings) {
       if (g.link == k) x << geometryXml(g, Ck);
     x << "  </link>\n";
   };
-  writeLink(-1, "base_link");
+  writeLink(-1, linkName(m, -1));
   for (int i = 0; i < n; ++i) {
     const Joint& j = m.joints[i];
     const bool fixed = j.kind == JointKind::Fixed;
     const bool unlimited = !std::isfinite(j.limits.lower);
     const char* type = fixed ? "fixed" : j.kind == JointKind::P ? "prismatic" : unlimited ? "continuous" : "revolute";
     x << "  <joint name=\"" << xmlEscape(j.name) << "\" type=\"" << type << "\">\n";
-    x << "    <parent link=\"" << xmlEscape(j.parent < 0 ? std::string("base_link") : link[j.parent]) << "\"/><child link=\""
+    x << "    <parent link=\"" << xmlEscape(j.parent < 0 ? linkName(m, -1) : link[j.parent]) << "\"/><child link=\""
       << xmlEscape(link[i]) << "\"/>\n";
     if (origin[i] != SE3::Identity()) x << "    " << originXml(origin[i]) << "\n";
     if (!fixed) {
