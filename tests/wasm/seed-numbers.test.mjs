@@ -1,6 +1,6 @@
 // docs/seed-numbers.md is kept honest here: every test its tables name must exist in the named file (a Catch2
 // TEST_CASE or SECTION, or a node test('…')), every row must have all its cells filled, and each seed's count line
-// must agree with its table (rows marked strict / loose / erratum) and its open list. Needs no build: fs and path only.
+// must agree with its table (rows marked strict / loose / erratum / explained) and its open list. Needs no build: fs and path only.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const docPath = path.join(root, 'docs/seed-numbers.md');
 const COLUMNS = ['example', 'printed value', 'ours', 'tolerance', 'test', 'match'];
-const MATCHES = ['strict', 'loose', 'erratum'];
+const MATCHES = ['strict', 'loose', 'erratum', 'explained'];
 
 const cells = (line) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
 
@@ -39,8 +39,9 @@ export function parseSeeds(md) {
       continue;
     }
     if (inOpen && line.startsWith('- ')) seed.open.push(line.slice(2));
-    const m = line.match(/^\*\*Count:\*\*\s*(\d+) strict, (\d+) loose, (\d+) erratum; (\d+) open \((\d+) examples\)\.\s*$/);
-    if (m) seed.counts.push(m.slice(1).map(Number));
+    // "N explained" is optional (a seed without such rows may leave it out)
+    const m = line.match(/^\*\*Count:\*\*\s*(\d+) strict, (\d+) loose, (\d+) erratum(?:, (\d+) explained)?; (\d+) open \((\d+) examples\)\.\s*$/);
+    if (m) seed.counts.push(m.slice(1).map((x) => Number(x ?? 0)));
     else if (/^\*\*Count/.test(line)) seed.problems.push(`unreadable count line: ${line}`);
   }
   return seeds.filter((s) => s.header);
@@ -85,7 +86,7 @@ export function checkSeed(seed) {
   const problems = [...seed.problems];
   if (JSON.stringify(seed.header.map((h) => h.toLowerCase())) !== JSON.stringify(COLUMNS))
     problems.push(`header is ${JSON.stringify(seed.header)}, expected ${JSON.stringify(COLUMNS)}`);
-  const tally = { strict: 0, loose: 0, erratum: 0 };
+  const tally = { strict: 0, loose: 0, erratum: 0, explained: 0 };
   seed.rows.forEach((row, i) => {
     const where = `row ${i + 1} (${(row[0] ?? '').slice(0, 40)})`;
     if (row.length !== COLUMNS.length) {
@@ -108,11 +109,11 @@ export function checkSeed(seed) {
   if (seed.rows.length === 0) problems.push('the table has no rows');
   if (seed.counts.length !== 1) problems.push(`${seed.counts.length} count lines, expected 1`);
   else {
-    const [strict, loose, erratum, open, total] = seed.counts[0];
-    const want = [tally.strict, tally.loose, tally.erratum, seed.open.length, seed.rows.length + seed.open.length];
-    if (JSON.stringify([strict, loose, erratum, open, total]) !== JSON.stringify(want))
-      problems.push(`count line says ${strict} strict, ${loose} loose, ${erratum} erratum; ${open} open (${total}); ` +
-        `the table and list give ${want[0]}, ${want[1]}, ${want[2]}; ${want[3]} (${want[4]})`);
+    const [strict, loose, erratum, explained, open, total] = seed.counts[0];
+    const want = [tally.strict, tally.loose, tally.erratum, tally.explained, seed.open.length, seed.rows.length + seed.open.length];
+    if (JSON.stringify([strict, loose, erratum, explained, open, total]) !== JSON.stringify(want))
+      problems.push(`count line says ${strict} strict, ${loose} loose, ${erratum} erratum, ${explained} explained; ${open} open (${total}); ` +
+        `the table and list give ${want[0]}, ${want[1]}, ${want[2]}, ${want[3]}; ${want[4]} (${want[5]})`);
   }
   return problems;
 }
@@ -144,6 +145,12 @@ describe('docs/seed-numbers.md', () => {
     assert.ok(checkSeed(emptied).some((p) => p.includes('empty "example"')));
     const recounted = { ...first, rows: [[...row.slice(0, 5), 'loose'], ...first.rows.slice(1)] };
     assert.ok(checkSeed(recounted).some((p) => p.startsWith('count line says')));
+    const explained = { ...first, rows: [[...row.slice(0, 5), 'explained'], ...first.rows.slice(1)] };
+    assert.ok(checkSeed(explained).some((p) => p.startsWith('count line says')));
+    const [c] = parseSeeds('## S\n| a |\n|---|\n| b |\n**Count:** 1 strict, 2 loose, 3 erratum, 4 explained; 5 open (15 examples).\n')[0].counts;
+    assert.deepEqual(c, [1, 2, 3, 4, 5, 15]);
+    const [d] = parseSeeds('## S\n| a |\n|---|\n| b |\n**Count:** 1 strict, 2 loose, 3 erratum; 5 open (11 examples).\n')[0].counts;
+    assert.deepEqual(d, [1, 2, 3, 0, 5, 11]);
     assert.equal(testExists('no such test', 'tests/core/kinematics/test_fk.cpp'), false);
     assert.equal(testExists(refs[0].name, 'tests/core/no_such_file.cpp'), false);
   });
