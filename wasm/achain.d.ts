@@ -253,12 +253,18 @@ export class Achain {
   jointFlexibilityFromJsonString(text: string): JointFlexibility;
   /** The flexible blocks (joints[i].flexible) of a robot file's JSON text, in SI. */
   flexibleLinksFromJsonString(text: string): FlexibleLinkDescription[];
+  /** Design k's robot description: the base robot of a design space (a merged sweep's design_space, or its JSON text) with design k's values written in. */
+  designRobotJson(space: DesignSpaceDocument | string, index: number): Record<string, unknown>;
+  /** Design k's parameter values by name, in the robot file's units. */
+  designParametersJson(space: DesignSpaceDocument | string, index: number): Record<string, number>;
 }
 
 import type { ApairRangeResult, LegPairCurves } from './types/workspace';
 import type { InterpolationOptions, CartesianInterpolation } from './types/trajectory';
 import type { IkStatus } from './types/ik';
 import type { ShaperKind, InputShaper, JointFlexibility } from './types/flexibility';
+import type { DesignSpaceDocument } from './types/design';
+export type { DesignSpaceDocument, MergedSweep, DesignRecordJson } from './types/design';
 export { Workspace } from './types/workspace';
 export type { WorkspaceOptions, WorkspaceSummary, ApairRangeResult, LegPairCurves } from './types/workspace';
 export function loadAchain(): Promise<Achain>;

@@ -9,6 +9,7 @@ import { install as installClosedChain } from './js/closed_chain.mjs';
 import { install as installWorkspace } from './js/workspace.mjs';
 import { install as installTrajectory, interpolateCartesian } from './js/trajectory.mjs';
 import { install as installFlexibility, makeShaper, jointFlexibilityFromJsonString } from './js/flexibility.mjs';
+import { designRobotJson, designParametersJson } from './js/design.mjs';
 import { install as installFlexibleChain, flexibleLinksFromJsonString } from './js/flexible_chain.mjs';
 import { looksLikeXml, prepareXmlParser, xmlTree } from './js/xml.mjs';
 import { finiteNumber, integer, putVector } from './js/args.mjs';
@@ -253,6 +254,10 @@ export class Achain {
   jointFlexibilityFromJsonString(text) { return jointFlexibilityFromJsonString(this.module, text); }
   /** The flexible blocks (joints[i].flexible) of a robot file's JSON text, in SI; see wasm/types/flexible_chain.d.ts. */
   flexibleLinksFromJsonString(text) { return flexibleLinksFromJsonString(this.module, text); }
+  /** Design k's robot description from a design space (a merged sweep's design_space); see wasm/types/design.d.ts. */
+  designRobotJson(space, index) { return designRobotJson(this.module, space, index); }
+  /** Design k's parameter values by name, in the robot file's units. */
+  designParametersJson(space, index) { return designParametersJson(this.module, space, index); }
 }
 
 let shared = null;

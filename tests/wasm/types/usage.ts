@@ -7,6 +7,7 @@ import type {
   FkResult, ApairLegs, ModelInfo, BuiltinRobot, GeometryInfo, ReachBound, UrdfTree, RobotDefaults, ApairStudyResult, ApairRangeResult, LegPairCurves, WorkspaceSummary,
 } from '../../../wasm/achain';
 import type { IkResult, IkAllResult, IkStatus, IkBranch, BranchEvent } from '../../../wasm/types/ik';
+import type { DesignSpaceDocument, MergedSweep } from '../../../wasm/types/design';
 import type {
   TorqueBreakdown, SimulationResult, LeeTerms, FreemanModel, ComputedTorqueResult, CartesianInertia, DynamicManipulability, TaskRows,
   Linearization, JointTransferFunction, DcMotor,
@@ -191,11 +192,18 @@ export async function usage(): Promise<number> {
     + achain.flexibleLinksFromJsonString(file).length;
   arm.dispose();
   [m, b, j, conv].forEach((x) => x.dispose());
+  // design sweeps: a merged sweep's design space gives design k's robot and parameters
+  const space: DesignSpaceDocument = { format: 'achain-design-space', version: 1, robot: 'prototype-4a',
+    parameters: [{ name: 'leg_length', pointers: ['/joints/0/leg_length'], range: [5, 7], count: 3 }] };
+  const designed = achain.loadModel(achain.designRobotJson(space, 1));
+  const merged = {} as MergedSweep;
+  const designNumbers = designed.dof + achain.designParametersJson(JSON.stringify(space), 2).leg_length + (merged.pareto?.length ?? 0);
+  designed.dispose();
 
   return [version.length, names.length, rpy[0], range.range, curves.theta[0], study.rows.length, info.dof, legs.length, Number(ok), coordinateOwner, Number(angularFirst), loopAssembly,
     Object.keys(desc).length, tool[0], toolOut[0], tools[0], J[0], Js[0], Jd.Jdot[0], Ja.rpy[0], inf.G[0], acc[0], jerk[0], mm.rank,
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
     ke, pe, lee.D[0], fm.TL[0], lin.poles[0].re, lin.A[0], jd[0].denominator[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
     summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers, estNumbers,
-    jt.samples, loopNumbers, flexNumbers, flexChainNumbers, factNumbers].reduce((a, x) => a + x, 0);
+    jt.samples, loopNumbers, flexNumbers, flexChainNumbers, factNumbers, designNumbers].reduce((a, x) => a + x, 0);
 }
