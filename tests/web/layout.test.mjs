@@ -68,7 +68,7 @@ for (const [width, height] of [[1440, 900], [800, 600]]) {
     try {
       const narrow = [];
       const unnamed = [];
-      for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller', 'vibration']) {
+      for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller', 'vibration', 'sweep']) {
         await page.click(`#tabs button[data-view="${v}"]`);
         await page.waitForTimeout(200);
         // every <details> of the view open, so the fields inside are measured too
@@ -107,7 +107,7 @@ for (const [width, height] of [[800, 600], [1366, 768], [1440, 900], [1536, 864]
           hit: hit === b || b.contains(hit),
         };
       }));
-      assert.equal(tabs.length, 6);
+      assert.equal(tabs.length, 7);
       await screenshot(page, `layout-tabs-${width}`);
       for (const t of tabs) {
         assert.ok(t.left >= 0 && t.right <= width && t.top >= 0 && t.bottom <= height, `${t.label} inside the ${width}×${height} window: ${JSON.stringify(t)}`);
@@ -116,7 +116,7 @@ for (const [width, height] of [[800, 600], [1366, 768], [1440, 900], [1536, 864]
         assert.ok(t.hit, `${t.label}: its middle is the tab itself (not covered)`);
       }
       // each tab is clickable where it is
-      for (const id of ['vibration', 'controller', 'design']) {
+      for (const id of ['sweep', 'vibration', 'controller', 'design']) {
         await page.click(`#tabs button[data-view="${id}"]`, { timeout: 3000 });
         assert.equal(await page.getAttribute(`#tabs button[data-view="${id}"]`, 'aria-selected'), 'true');
       }
@@ -143,7 +143,7 @@ test('800×600: nothing in any view\'s side panel runs past the panel\'s edge', 
   const { page, errors, context } = await open('#robot=prototype-4a&view=design', { width: 800, height: 600 });
   try {
     const over = {};
-    for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller', 'vibration']) {
+    for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller', 'vibration', 'sweep']) {
       await page.click(`#tabs button[data-view="${v}"]`);
       await page.waitForTimeout(300);
       const cut = await page.evaluate((v) => {

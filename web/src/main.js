@@ -8,6 +8,7 @@ import { MotionView } from './views/MotionView.js';
 import { WorkspaceView } from './views/WorkspaceView.js';
 import { ControllerView } from './views/ControllerView.js';
 import { VibrationView } from './views/VibrationView.js';
+import { SweepView } from './views/SweepView.js';
 import { makeUnits } from './lib/units.js';
 import { captureSession, applySession } from './ui/session.js';
 import { UrdfGeometry } from './three/UrdfGeometry.js';
@@ -50,7 +51,7 @@ async function main() {
   els.select.appendChild(customOpt);
 
   const visuals = new UrdfGeometry(studio); // URDF visuals (meshes from dropped files), before the first model
-  const views = [new DesignView(), new TeleopView(), new MotionView(), new WorkspaceView(), new ControllerView(), new VibrationView()];
+  const views = [new DesignView(), new TeleopView(), new MotionView(), new WorkspaceView(), new ControllerView(), new VibrationView(), new SweepView()];
   for (const v of views) studio.addView(v);
 
   // units switch
@@ -198,7 +199,7 @@ async function main() {
   // keyboard shortcuts
   const teleop = views.find((v) => v.id === 'teleop');
   const shortcuts = [
-    ['1 … 6', 'switch view (Design, Teleoperate, Motion, Workspace, Controller, Vibration)'],
+    ['1 … 7', 'switch view (Design, Teleoperate, Motion, Workspace, Controller, Vibration, Sweep)'],
     ['W / E', 'gizmo: move / rotate'],
     ['T', 'R-twin overlay on/off'],
     ['F', 'link frames on/off'],
@@ -224,7 +225,7 @@ async function main() {
     }
     if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
     const k = e.key;
-    if (k >= '1' && k <= '6') studio.showView(views[Number(k) - 1].id);
+    if (k >= '1' && k <= String(views.length)) studio.showView(views[Number(k) - 1].id);
     else if (k === 'w' || k === 'W') teleop.setMode('translate');
     else if (k === 'e' || k === 'E') teleop.setMode('rotate');
     else if (k === 't' || k === 'T') studio.setTwin(!studio.twin);

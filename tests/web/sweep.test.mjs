@@ -1,0 +1,101 @@
+// The Sweep view (issue 36, item 4): a merged design sweep (`achain sweep-merge`, here the bundled
+// docs/examples/sweep-prototype.merged.json) is plotted one point per design with its Pareto front; clicking a
+// front point loads that design's robot, built by the core from the merged file's design space, into the studio,
+// and the Design, Teleoperate and Workspace views show it. A file that is not a merged sweep is refused with a
+// message naming what is wrong, and the sweep shown stays. Screenshots: test-results/web/sweep-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serveDist, launch, openPage, waitReady, screenshot, repo } from './helpers.mjs';
+
+const MERGED = path.join(repo, 'docs', 'examples', 'sweep-prototype.merged.json');
+const merged = JSON.parse(fs.readFileSync(MERGED, 'utf8'));
+const INCH = 0.0254;
+
+let srv;
+let browser;
+before(async () => { srv = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.close(); });
+
+const P = '.view-panel[data-view="sweep"]';
+
+/** Page coordinates of design k's point in the view's plot. */
+function pointOf(page, k) {
+  return page.evaluate((k) => {
+    const v = window.__achain.views.sweep;
+    const p = v.points.find((q) => q.d.design === k);
+    const r = v.plot.over.getBoundingClientRect();
+    return { x: r.left + v.plot.valToPos(p.x, 'x'), y: r.top + v.plot.valToPos(p.y, 'y') };
+  }, k);
+}
+
+test('Sweep: the example sweep is plotted with its front; a clicked front design is loaded as the core builds it', { timeout: 120000 }, async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=sweep`);
+  try {
+    await waitReady(page);
+    await page.click(`${P} .sw-example`);
+    await page.waitForSelector('[data-testid="sweep-plot"] canvas');
+    const summary = await page.locator('[data-testid="sweep-summary"]').innerText();
+    assert.match(summary, new RegExp(`${merged.designs.length} designs`));
+    assert.match(summary, new RegExp(`${merged.pareto.length} on the Pareto front`));
+    assert.ok(merged.pareto.length >= 2, 'the example has a front of several designs');
+    // the axes default to the two objectives; every design with both metrics is a point
+    const axes = await page.evaluate(() => { const v = window.__achain.views.sweep; return { x: v.$('.sw-x').value, y: v.$('.sw-y').value, n: v.points.length }; });
+    assert.deepEqual([axes.x, axes.y], merged.objectives.slice(0, 2).map((o) => o.metric));
+    assert.equal(axes.n, merged.designs.filter((d) => !d.error && typeof d.metrics[axes.x] === 'number' && typeof d.metrics[axes.y] === 'number').length);
+    await screenshot(page, 'sweep-front');
+
+    // click the front point with the largest first objective: it is selected and loaded
+    const front = merged.designs.filter((d) => merged.pareto.includes(d.design));
+    const k = front.reduce((a, b) => (b.metrics[axes.x] > a.metrics[axes.x] ? b : a)).design;
+    const at = await pointOf(page, k);
+    await page.mouse.click(at.x, at.y);
+    const sel = await page.evaluate(() => window.__achain.views.sweep.selected);
+    const chosen = merged.designs.find((d) => d.design === sel);
+    // another design drawn on the same pixel may win the click; it must have the same plotted values
+    assert.ok(merged.pareto.includes(sel), `the selected design ${sel} is on the front (a front design wins a shared spot)`);
+    assert.ok(sel === k || (chosen.metrics[axes.x] === merged.designs[k].metrics[axes.x] && chosen.metrics[axes.y] === merged.designs[k].metrics[axes.y]), `clicked ${k}, selected ${sel}`);
+    assert.match(await page.locator('[data-testid="sweep-design"] h3').textContent(), new RegExp(`Design ${sel}\\b`));
+    // the studio's robot is the design's: rho = (2√2/3)·leg length (the file's inches), the upper arm as given
+    const params = chosen.parameters;
+    const joints = await page.evaluate(() => window.__achain.studio.model.joints.map((j) => ({ rho: j.rho, a: j.a, legRadius: j.legRadius })));
+    for (const j of joints) assert.ok(Math.abs(j.rho - (2 * Math.SQRT2 / 3) * params.leg_length * INCH) < 1e-12, `rho ${j.rho} for leg_length ${params.leg_length} in`);
+    assert.ok(Math.abs(joints[1].a - params.upper_arm * INCH) < 1e-12, `a2 ${joints[1].a} for upper_arm ${params.upper_arm} in`);
+    await screenshot(page, 'sweep-selected');
+
+    // the design goes with the user to Workspace and Teleoperate
+    await page.click(`${P} .sw-go[data-view="workspace"]`);
+    assert.equal(await page.getAttribute('#tabs button[data-view="workspace"]', 'aria-selected'), 'true');
+    assert.equal(await page.locator('[data-testid="sweep-plot"]').isHidden(), true, 'the plot dock belongs to the Sweep view');
+    const rhoShown = await page.evaluate(() => window.__achain.studio.model.joints[0].rho);
+    assert.equal(rhoShown, joints[0].rho);
+    await page.click('#tabs button[data-view="sweep"]');
+    await page.click(`${P} .sw-go[data-view="teleop"]`);
+    assert.equal(await page.getAttribute('#tabs button[data-view="teleop"]', 'aria-selected'), 'true');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('Sweep: a file that is not a merged sweep is refused by name; the sweep shown stays', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=sweep`);
+  try {
+    await waitReady(page);
+    await page.click(`${P} .sw-example`);
+    await page.waitForSelector('[data-testid="sweep-plot"] canvas');
+    const before = await page.locator('[data-testid="sweep-summary"]').innerText();
+    await page.setInputFiles(`${P} .sw-open`, { name: 'robot.json', mimeType: 'application/json', buffer: Buffer.from('{"name": "not a sweep", "joints": []}') });
+    await page.waitForSelector(`${P} .sw-error:not([hidden])`);
+    assert.match(await page.locator(`${P} .sw-error`).innerText(), /robot\.json: not a merged sweep: "format" is undefined, expected "achain-sweep"/);
+    await page.setInputFiles(`${P} .sw-open`, { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "achain-sweep",') });
+    await page.waitForFunction(() => /broken\.json/.test(document.querySelector('.view-panel[data-view="sweep"] .sw-error').textContent));
+    assert.equal(await page.locator('[data-testid="sweep-summary"]').innerText(), before);
+    // a merged sweep opened from a file replaces the example
+    const small = { ...merged, designs: merged.designs.slice(0, 5), pareto: merged.pareto.filter((k) => k < 5) };
+    small.summary = { ...merged.summary, designs: 5 };
+    await page.setInputFiles(`${P} .sw-open`, { name: 'five.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(small)) });
+    await page.waitForFunction(() => /five\.json: 5 designs/.test(document.querySelector('[data-testid="sweep-summary"]').textContent));
+    assert.equal(await page.locator(`${P} .sw-error`).isHidden(), true);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
