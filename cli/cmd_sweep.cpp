@@ -1,0 +1,346 @@
+// Subcommands `sweep` (one shard of a design space: design k belongs to shard k mod N; JSON lines, restartable,
+// designs on many threads) and `sweep-merge` (every shard joined, each design present once, the Pareto front and a
+// summary). docs/sweeps.md.
+#include "common.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <achain/design/sweep.hpp>
+#include <achain/io/design_json.hpp>
+#include <achain/io/json_text.hpp>
+#include <achain/math/text.hpp>
+
+namespace achain::cli {
+namespace sweep_cli {
+
+struct Shard {
+  uint64_t index = 0, count = 1;
+};
+
+/// A non-negative integer from text (decimal digits only), naming `what` on error.
+uint64_t parseCount(const std::string& text, const std::string& what) {
+  if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos)
+    throw Error(what + ": " + quoteInput(text) + " is not a non-negative integer");
+  return std::stoull(text);
+}
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+/// --shard i/N, or auto: Slurm's job array (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT), or a
+/// Kubernetes Indexed Job (JOB_COMPLETION_INDEX of --shards N).
+Shard parseShard(const std::string& text, int shards) {
+  Shard s;
+  if (text == "auto") {
+    if (const char* id = env("SLURM_ARRAY_TASK_ID")) {
+      const char* count = env("SLURM_ARRAY_TASK_COUNT");
+      if (!count) throw Error("--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not");
+      const uint64_t task = parseCount(id, "SLURM_ARRAY_TASK_ID");
+      const uint64_t min = env("SLURM_ARRAY_TASK_MIN") ? parseCount(env("SLURM_ARRAY_TASK_MIN"), "SLURM_ARRAY_TASK_MIN") : 0;
+      s.count = parseCount(count, "SLURM_ARRAY_TASK_COUNT");
+      if (task < min) throw Error("--shard auto: SLURM_ARRAY_TASK_ID " + std::to_string(task) + " is below SLURM_ARRAY_TASK_MIN " + std::to_string(min));
+      s.index = task - min;
+      if (shards > 0 && uint64_t(shards) != s.count)
+        throw Error("--shards " + std::to_string(shards) + " disagrees with SLURM_ARRAY_TASK_COUNT " + std::to_string(s.count));
+      if (s.count == 0 || s.index >= s.count)
+        throw Error("--shard auto: task " + std::to_string(s.index) + " (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) is not below SLURM_ARRAY_TASK_COUNT " +
+                    std::to_string(s.count) + " (the array must be contiguous, e.g. --array=0-" + std::to_string(s.count ? s.count - 1 : 0) + ")");
+      return s;
+    }
+    if (const char* idx = env("JOB_COMPLETION_INDEX")) {
+      if (shards <= 0) throw Error("--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job): give --shards N, the Job's completions");
+      s.index = parseCount(idx, "JOB_COMPLETION_INDEX");
+      s.count = uint64_t(shards);
+      if (s.index >= s.count)
+        throw Error("--shard auto: JOB_COMPLETION_INDEX " + std::to_string(s.index) + " is not below --shards " + std::to_string(s.count));
+      return s;
+    }
+    throw Error("--shard auto: the environment names no shard: neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor "
+                "JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) is set; give --shard i/N");
+  }
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos) throw Error("--shard: expected i/N (e.g. 0/4) or auto, got " + quoteInput(text));
+  s.index = parseCount(text.substr(0, slash), "--shard");
+  s.count = parseCount(text.substr(slash + 1), "--shard");
+  if (s.count == 0) throw Error("--shard: N must be ≥ 1 (got " + quoteInput(text) + ")");
+  if (s.index >= s.count) throw Error("--shard: i must be below N (0 … N−1; got " + quoteInput(text) + ")");
+  if (shards > 0 && uint64_t(shards) != s.count)
+    throw Error("--shards " + std::to_string(shards) + " disagrees with --shard " + quoteInput(text));
+  return s;
+}
+
+std::string stem(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t dot = base.rfind('.');
+  if (dot != std::string::npos && dot > 0) base = base.substr(0, dot);
+  return base;
+}
+
+/// One shard file's complete lines as records (with their line numbers). A last line without a newline is dropped
+/// (with `partial_ok`: reported through `partial`, its byte offset in `complete_bytes`) or is an error.
+struct ShardLine {
+  DesignRecord record;
+  size_t line = 0;
+};
+std::vector<ShardLine> readShard(const DesignSpace& space, const std::string& path, bool partial_ok, bool& partial,
+                                 uint64_t& complete_bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(nameInput(path) + ": cannot open the shard file");
+  std::vector<ShardLine> out;
+  std::string line;
+  size_t n = 0;
+  partial = false;
+  complete_bytes = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    const std::string where = nameInput(path) + ":" + std::to_string(n) + ": ";
+    if (in.eof()) {  // no newline after it: the write a kill interrupted
+      if (!partial_ok)
+        throw Error(where + "the last line is incomplete (no newline: the shard was interrupted; run its sweep again to finish it)");
+      partial = true;
+      break;
+    }
+    if (line.size() > (size_t(1) << 24)) throw Error(where + "a line longer than 16 MiB");
+    try {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) throw Error("an empty line (expected one design's JSON record)");
+      out.push_back({designRecordFromJson(space, parseJsonText(line)), n});
+    } catch (const Error& e) {
+      throw Error(where + e.what());
+    }
+    complete_bytes += line.size() + 1;
+  }
+  return out;
+}
+
+std::string seconds(double s) {
+  char b[32];
+  if (s < 120) std::snprintf(b, sizeof b, "%.0f s", s);
+  else if (s < 7200) std::snprintf(b, sizeof b, "%.1f min", s / 60);
+  else std::snprintf(b, sizeof b, "%.1f h", s / 3600);
+  return b;
+}
+
+struct SweepArgs {
+  std::string design, shard = "0/1", out;
+  int shards = 0, threads = 0;
+  bool progress = false;
+};
+
+void runSweep(const SweepArgs& a) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const DesignSpace space = readDesignSpace(a.design);
+  const Shard sh = parseShard(a.shard, a.shards);
+  if (a.threads < 0) throw Error("--threads: must be ≥ 0 (0 = every hardware thread)");
+  const std::string out = a.out.empty() ? stem(a.design) + ".shard-" + std::to_string(sh.index) + "-of-" + std::to_string(sh.count) + ".jsonl" : a.out;
+  const uint64_t mine = space.count > sh.index ? (space.count - sh.index + sh.count - 1) / sh.count : 0;
+
+  // What an earlier run of this shard wrote.
+  std::vector<char> done(size_t(mine), 0);
+  uint64_t skipped = 0, errors = 0;
+  if (std::ifstream(out).good()) {
+    bool partial = false;
+    uint64_t bytes = 0;
+    std::map<uint64_t, size_t> seen;
+    for (const ShardLine& l : readShard(space, out, true, partial, bytes)) {
+      const std::string where = nameInput(out) + ":" + std::to_string(l.line) + ": ";
+      const uint64_t k = l.record.design;
+      if (k % sh.count != sh.index)
+        throw Error(where + "design " + std::to_string(k) + " is not in shard " + std::to_string(sh.index) + "/" + std::to_string(sh.count) +
+                    " (design k belongs to shard k mod N): another shard's file?");
+      if (seen.count(k)) throw Error(where + "design " + std::to_string(k) + " again (first on line " + std::to_string(seen[k]) + ")");
+      seen[k] = l.line;
+      done[size_t(k / sh.count)] = 1;
+      ++skipped;
+      errors += !l.record.error.empty();
+    }
+    if (partial) {
+      std::cerr << "achain sweep: warning: " << safeMessage(nameInput(out)) << ":" << seen.size() + 1
+                << ": dropped an incomplete last line (a write the previous run did not finish); its design runs again" << std::endl;
+      if (::truncate(out.c_str(), off_t(bytes)) != 0) throw Error(nameInput(out) + ": cannot drop the incomplete last line (truncate failed)");
+    }
+  }
+  std::vector<uint64_t> todo;
+  for (uint64_t j = 0; j < mine; ++j)
+    if (!done[size_t(j)]) todo.push_back(sh.index + j * sh.count);
+
+  std::FILE* f = std::fopen(out.c_str(), "ab");
+  if (!f) throw Error("--out: cannot open " + quoteInput(out, 200) + " for appending");
+  const int threads = std::max(1, int(std::min<uint64_t>(todo.size() ? todo.size() : 1,
+                                                         uint64_t(a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency())))));
+  std::atomic<size_t> next{0};
+  std::atomic<uint64_t> computed{0}, computed_errors{0};
+  std::atomic<bool> failed{false};
+  std::mutex write_mutex;
+  std::string write_error;
+  auto worker = [&] {
+    for (;;) {
+      if (failed) return;
+      const size_t i = next++;
+      if (i >= todo.size()) return;
+      std::string line;
+      bool err = false;
+      try {
+        const DesignRecord r = evaluateDesign(space, todo[i]);
+        err = !r.error.empty();
+        line = designRecordToJson(space, r, true).dump() + "\n";
+      } catch (const std::exception& e) {  // not a design's error (those are records): stop the shard
+        std::lock_guard<std::mutex> g(write_mutex);
+        if (!failed.exchange(true)) write_error = std::string("design ") + std::to_string(todo[i]) + ": " + e.what();
+        return;
+      }
+      std::lock_guard<std::mutex> g(write_mutex);
+      if (std::fwrite(line.data(), 1, line.size(), f) != line.size() || std::fflush(f) != 0) {
+        if (!failed.exchange(true)) write_error = "--out: writing " + quoteInput(out, 200) + " failed (disk full?)";
+        return;
+      }
+      computed_errors += err;
+      ++computed;
+    }
+  };
+
+  // Progress about once a second on stderr: a terminal, or asked for.
+  const bool tty = ::isatty(2);
+  const bool show = a.progress || tty;
+  std::mutex pm;
+  std::condition_variable pcv;
+  bool finished = false;
+  std::thread reporter;
+  const auto start = std::chrono::steady_clock::now();
+  if (show && !todo.empty())
+    reporter = std::thread([&] {
+      std::unique_lock<std::mutex> lk(pm);
+      while (!pcv.wait_for(lk, std::chrono::seconds(1), [&] { return finished; })) {
+        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const uint64_t c = computed;
+        const double rate = el > 0 ? c / el : 0;
+        char b[256];
+        std::snprintf(b, sizeof b, "achain sweep: shard %llu/%llu: %llu/%llu designs (%.1f %%), %.2f designs/s, ETA %s",
+                      (unsigned long long)sh.index, (unsigned long long)sh.count, (unsigned long long)(skipped + c),
+                      (unsigned long long)mine, mine ? 100.0 * double(skipped + c) / double(mine) : 100.0, rate,
+                      rate > 0 ? seconds(double(todo.size() - c) / rate).c_str() : "?");
+        std::cerr << b << (tty ? "\x1b[K\r" : "\n") << std::flush;
+      }
+      if (tty) std::cerr << "\x1b[K" << std::flush;
+    });
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  if (reporter.joinable()) {
+    {
+      std::lock_guard<std::mutex> g(pm);
+      finished = true;
+    }
+    pcv.notify_all();
+    reporter.join();
+  }
+  const bool closed = std::fclose(f) == 0;
+  if (failed) throw Error(write_error);
+  if (!closed) throw Error("--out: writing " + quoteInput(out, 200) + " failed (disk full?)");
+  print({{"shard", sh.index},
+         {"shards", sh.count},
+         {"designs", mine},
+         {"skipped", skipped},
+         {"computed", computed.load()},
+         {"errors", errors + computed_errors.load()},
+         {"threads", threads},
+         {"out", out},
+         {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}});
+}
+
+RegisterCommand sweep_cmd("sweep", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "sweep",
+      "Evaluate one shard of a design space (docs/sweeps.md): design k belongs to shard k mod N. Writes one JSON line per "
+      "design to --out, flushed as each design finishes; an existing --out is read first and its designs are skipped "
+      "(restart a killed shard with the same command). Prints a summary: shard, shards, designs, skipped, computed, "
+      "errors, threads, out, seconds");
+  static SweepArgs a;
+  sub->add_option("design", a.design, "Design-space file (JSON, \"format\": \"achain-design-space\")")->required();
+  sub->add_option("--shard", a.shard,
+                  "i/N: this shard of N (default 0/1, every design); auto: i and N from a Slurm job array "
+                  "(SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT) or from a Kubernetes Indexed Job "
+                  "(JOB_COMPLETION_INDEX, with --shards N)");
+  sub->add_option("--shards", a.shards, "N, the number of shards, for --shard auto under a Kubernetes Indexed Job");
+  sub->add_option("--out", a.out, "JSON-lines file (default <design stem>.shard-<i>-of-<N>.jsonl in the current directory)");
+  sub->add_option("--threads", a.threads, "Designs run at once, each on one thread (default 0: every hardware thread); results do not depend on it");
+  sub->add_flag("--progress", a.progress, "Progress on stderr about once a second (done/total, designs/s, ETA) even when stderr is not a terminal");
+  sub->callback([] { run("sweep", [] { runSweep(a); }); });
+});
+
+struct MergeArgs {
+  std::string design, out;
+  std::vector<std::string> shards;
+};
+
+void runMerge(const MergeArgs& a) {
+  const DesignSpace space = readDesignSpace(a.design);
+  std::vector<DesignRecord> records(size_t(space.count));
+  std::vector<std::pair<size_t, size_t>> where(size_t(space.count), {0, 0});  // (file + 1, line)
+  double total_seconds = 0;
+  for (size_t fi = 0; fi < a.shards.size(); ++fi) {
+    bool partial = false;
+    uint64_t bytes = 0;
+    for (ShardLine& l : readShard(space, a.shards[fi], false, partial, bytes)) {
+      const uint64_t k = l.record.design;
+      if (where[size_t(k)].first)
+        throw Error(nameInput(a.shards[fi]) + ":" + std::to_string(l.line) + ": design " + std::to_string(k) + " again (first in " +
+                    nameInput(a.shards[where[size_t(k)].first - 1]) + ":" + std::to_string(where[size_t(k)].second) + ")");
+      where[size_t(k)] = {fi + 1, l.line};
+      total_seconds += l.record.seconds;
+      records[size_t(k)] = std::move(l.record);
+    }
+  }
+  std::vector<uint64_t> missing;
+  uint64_t n_missing = 0;
+  for (uint64_t k = 0; k < space.count; ++k)
+    if (!where[size_t(k)].first) {
+      ++n_missing;
+      if (missing.size() < 10) missing.push_back(k);
+    }
+  if (n_missing) {
+    std::string list;
+    for (uint64_t k : missing) list += (list.empty() ? "" : ", ") + std::to_string(k);
+    throw Error("missing " + std::to_string(n_missing) + " of " + std::to_string(space.count) + " designs: " + list +
+                (n_missing > missing.size() ? ", …" : "") + " (a shard file not given, or a shard not finished)");
+  }
+  const std::string text = sweepMergedJson(space, records).dump() + "\n";
+  char b[200];
+  std::snprintf(b, sizeof b, "%llu designs from %zu files; the designs took %.1f s of computing in all, %.4f s per design",
+                (unsigned long long)space.count, a.shards.size(), total_seconds, space.count ? total_seconds / double(space.count) : 0.0);
+  std::cerr << "achain sweep-merge: " << b << std::endl;
+  if (a.out.empty())
+    writeStdout(text);
+  else
+    writeFile(a.out, [&](std::ostream& o) { o << text; });
+}
+
+RegisterCommand merge_cmd("sweep-merge", [](CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "sweep-merge",
+      "Join the shard files of a design space's sweep (docs/sweeps.md): every design 0..count-1 exactly once, else an error "
+      "naming the missing or repeated ones (file:line). Writes one JSON object: format achain-sweep, the design space "
+      "with its robot inline, the records sorted by design (without seconds), the Pareto front of the objectives and a "
+      "summary; no wall-clock figure, so the same designs give the same bytes. The computing time goes to stderr");
+  static MergeArgs a;
+  sub->add_option("design", a.design, "Design-space file the shards were computed from")->required();
+  sub->add_option("shards", a.shards, "Shard files (JSON lines from achain sweep)")->required();
+  sub->add_option("--out", a.out, "Merged JSON file (default: stdout)");
+  sub->callback([] { run("sweep-merge", [] { runMerge(a); }); });
+});
+
+}  // namespace sweep_cli
+}  // namespace achain::cli
