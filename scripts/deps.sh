@@ -6,6 +6,7 @@ ACHAIN_APT_PACKAGES=(
   chromium
   liborocos-kdl-dev libmujoco-dev liburdfdom-dev
   socat clang ccache doxygen
+  slurm-wlm munge
 )
 # Node.js and npm: only when absent (an installed Node ≥ 20, e.g. NodeSource's nodejs, which
 # bundles npm and conflicts with Debian's npm package, is used as it is).

@@ -78,6 +78,10 @@ stage "setup (Debian and npm packages)" bash scripts/setup.sh
 stage "build native: Release library, CLI, bridge, full-size tests" env ACHAIN_BUILD=native ACHAIN_BUILD_TESTS=ON bash scripts/build.sh
 stage "build wasm" env ACHAIN_BUILD=wasm bash scripts/build.sh
 stage "C++ Release: full-size cases, examples, consumers (ctest)" ctest_in build/native
+# A design sweep (docs/examples/sweep-prototype.json) as a Slurm job array of 3 shards on a one-node cluster the
+# script starts in a temporary directory and always stops (munged, slurmctld, slurmd); one task killed and
+# requeued, one cancelled and resubmitted; the merge must equal the one-process sweep byte for byte.
+stage "slurm: sharded sweep as a job array on a one-node cluster" bash tests/slurm/sweep-array.sh
 stage "build asan: whole suite, clang, ASan+UBSan, fuzz targets" build_asan
 # The heavy cases run at reduced sizes here (ACHAIN_TEST_SCALE=reduced, set by CMake for sanitizer builds), never
 # skipped; build/native ran them at full size above.
