@@ -159,10 +159,12 @@ size_t ServoHost::takeOutput(uint8_t* out, size_t cap) {
 }
 
 void ServoHost::enqueue(const Txn& t, bool front) {
-  if (front)
-    queue_.push_front(t);
-  else
+  if (!front)
     queue_.push_back(t);
+  else if (queue_head_ > 0)
+    queue_[--queue_head_] = t;
+  else
+    queue_.insert(queue_.begin(), t);
 }
 
 void ServoHost::scan(const std::vector<int>& ids, const std::vector<uint32_t>& bauds) {
@@ -187,6 +189,11 @@ void ServoHost::connect(const ServoCalibration& c) {
   target_.assign(n, 0);
   commanded_.assign(n, 0);
   last_goals_.clear();
+  ids_.clear();
+  for (const ServoJoint& j : c.joints) ids_.push_back(static_cast<uint8_t>(j.id));
+  sync_data_.reserve(4 * n);
+  raw_.reserve(n);
+  last_goals_.reserve(n);
   connected_ = streaming_ = estopped_ = false;
   error_.clear();
   for (size_t j = 0; j < n; ++j) {
@@ -229,13 +236,14 @@ std::string ServoHost::refusal(const std::vector<double>& q) const {
            "; refused, nothing was sent";
   for (size_t j = 0; j < q.size(); ++j) {
     const ServoJoint& s = cal_.joints[j];
-    const std::string who = "joint '" + s.name + "' (" + idText(s.id) + "): goal " + fmt("%.4f", q[j]) + " rad ";
-    if (!std::isfinite(q[j])) return who + "is not a number; refused, nothing was sent";
-    if (q[j] < s.min) return who + "is below its minimum " + fmt("%.4f", s.min) + " rad (calibration); refused, nothing was sent";
-    if (q[j] > s.max) return who + "is above its maximum " + fmt("%.4f", s.max) + " rad (calibration); refused, nothing was sent";
+    // the message is built only for a refused goal (a goal accepted every streaming period allocates nothing)
+    auto who = [&] { return "joint '" + s.name + "' (" + idText(s.id) + "): goal " + fmt("%.4f", q[j]) + " rad "; };
+    if (!std::isfinite(q[j])) return who() + "is not a number; refused, nothing was sent";
+    if (q[j] < s.min) return who() + "is below its minimum " + fmt("%.4f", s.min) + " rad (calibration); refused, nothing was sent";
+    if (q[j] > s.max) return who() + "is above its maximum " + fmt("%.4f", s.max) + " rad (calibration); refused, nothing was sent";
     const int32_t c = jointToCounts(s, q[j]);
     if (c < servo_min_[j] || c > servo_max_[j])
-      return who + "= " + std::to_string(c) + " counts is outside the servo's own position limits " +
+      return who() + "= " + std::to_string(c) + " counts is outside the servo's own position limits " +
              std::to_string(servo_min_[j]) + " .. " + std::to_string(servo_max_[j]) +
              " counts (read from the servo); refused, nothing was sent";
   }
@@ -255,7 +263,7 @@ std::string ServoHost::safeText() const {
 }
 
 void ServoHost::safeState() {
-  queue_.clear();
+  clearQueue();
   if (opt_.estop_action == EstopAction::TorqueOff) {
     Txn t{Kind::SyncWriteTorque};
     t.value = 0;
@@ -276,37 +284,35 @@ void ServoHost::estop(uint64_t now_us) {
 uint16_t ServoHost::feedbackAddress() const { return std::min({reg_.load, reg_.velocity, reg_.position}); }
 uint16_t ServoHost::feedbackLength() const { return static_cast<uint16_t>(reg_.temperature + 1 - feedbackAddress()); }
 
-std::vector<uint8_t> ServoHost::build(const Txn& t) {
-  uint8_t buf[512];
+size_t ServoHost::build(const Txn& t, uint8_t* buf, size_t cap) {
   size_t n = 0;
   const bool dxl = protocol_ == ServoProtocol::Dynamixel;
-  std::vector<uint8_t> ids;
-  for (const ServoJoint& j : cal_.joints) ids.push_back(static_cast<uint8_t>(j.id));
+  const std::vector<uint8_t>& ids = ids_;
   const uint8_t id = static_cast<uint8_t>(t.id);
   // single reads: (address, length)
   auto readItem = [&](uint16_t a, uint16_t len) {
-    return dxl ? sv::dxl::read(id, a, len, buf, sizeof buf) : sv::feetech::read(id, static_cast<uint8_t>(a), static_cast<uint8_t>(len), buf, sizeof buf);
+    return dxl ? sv::dxl::read(id, a, len, buf, cap) : sv::feetech::read(id, static_cast<uint8_t>(a), static_cast<uint8_t>(len), buf, cap);
   };
-  // a sync write of one item to every joint's servo, `size` bytes each
-  auto syncWrite = [&](uint16_t a, int size, const std::vector<uint32_t>& values) {
-    std::vector<uint8_t> data;
-    for (uint32_t v : values)
-      for (int k = 0; k < size; ++k) data.push_back(static_cast<uint8_t>(v >> (8 * k)));
-    return dxl ? sv::dxl::syncWrite(a, static_cast<uint16_t>(size), ids.data(), data.data(), ids.size(), buf, sizeof buf)
-               : sv::feetech::syncWrite(static_cast<uint8_t>(a), static_cast<uint8_t>(size), ids.data(), data.data(), ids.size(), buf, sizeof buf);
+  // a sync write of one item to every joint's servo, `size` bytes each (the values in raw_)
+  auto syncWrite = [&](uint16_t a, int size) {
+    sync_data_.clear();
+    for (uint32_t v : raw_)
+      for (int k = 0; k < size; ++k) sync_data_.push_back(static_cast<uint8_t>(v >> (8 * k)));
+    return dxl ? sv::dxl::syncWrite(a, static_cast<uint16_t>(size), ids.data(), sync_data_.data(), ids.size(), buf, cap)
+               : sv::feetech::syncWrite(static_cast<uint8_t>(a), static_cast<uint8_t>(size), ids.data(), sync_data_.data(), ids.size(), buf, cap);
   };
-  auto goalsRaw = [&](const std::vector<int32_t>& counts) {
-    std::vector<uint32_t> v;
-    for (int32_t c : counts) v.push_back(dxl ? static_cast<uint32_t>(c) : sv::toSignMagnitude(c, 15));
-    return v;
+  // the goals of last_goals_ as the protocol's raw register values
+  auto goalsRaw = [&] {
+    raw_.clear();
+    for (int32_t c : last_goals_) raw_.push_back(dxl ? static_cast<uint32_t>(c) : sv::toSignMagnitude(c, 15));
   };
   switch (t.kind) {
     case Kind::ScanPing:
-      n = dxl ? sv::dxl::ping(id, buf, sizeof buf) : sv::feetech::ping(id, buf, sizeof buf);
+      n = dxl ? sv::dxl::ping(id, buf, cap) : sv::feetech::ping(id, buf, cap);
       break;
     case Kind::ScanModel:
     case Kind::ReadModel:
-      n = dxl ? sv::dxl::ping(id, buf, sizeof buf) : readItem(reg_.model, 2);
+      n = dxl ? sv::dxl::ping(id, buf, cap) : readItem(reg_.model, 2);
       break;
     case Kind::ReadLimits: {
       const uint16_t a = std::min(reg_.min_limit, reg_.max_limit);
@@ -318,32 +324,34 @@ std::vector<uint8_t> ServoHost::build(const Txn& t) {
       break;
     case Kind::SyncReadInit:
     case Kind::SyncReadFeedback:
-      n = dxl ? sv::dxl::syncRead(feedbackAddress(), feedbackLength(), ids.data(), ids.size(), buf, sizeof buf)
+      n = dxl ? sv::dxl::syncRead(feedbackAddress(), feedbackLength(), ids.data(), ids.size(), buf, cap)
               : sv::feetech::syncRead(static_cast<uint8_t>(feedbackAddress()), static_cast<uint8_t>(feedbackLength()), ids.data(),
-                                      ids.size(), buf, sizeof buf);
+                                      ids.size(), buf, cap);
       break;
     case Kind::SyncWriteTorque:
-      n = syncWrite(reg_.torque, 1, std::vector<uint32_t>(ids.size(), t.value));
+      raw_.assign(ids.size(), t.value);
+      n = syncWrite(reg_.torque, 1);
       break;
     case Kind::SyncWriteHoldInit:
     case Kind::SyncWriteHold: {
       // every servo's goal = its last present position (or the last goal sent when it was never read)
-      std::vector<int32_t> c;
+      const bool sent = last_goals_.size() == ids.size();
+      last_goals_.resize(ids.size());
       for (size_t j = 0; j < ids.size(); ++j)
-        c.push_back(fb_[j].valid ? fb_[j].counts : (j < last_goals_.size() ? last_goals_[j] : cal_.joints[j].zero_offset));
-      last_goals_ = c;
-      n = syncWrite(reg_.goal, reg_.goal_size, goalsRaw(c));
+        last_goals_[j] = fb_[j].valid ? fb_[j].counts : (sent ? last_goals_[j] : cal_.joints[j].zero_offset);
+      goalsRaw();
+      n = syncWrite(reg_.goal, reg_.goal_size);
       break;
     }
     case Kind::SyncWriteGoals: {
-      std::vector<int32_t> c;
-      for (size_t j = 0; j < ids.size(); ++j) c.push_back(jointToCounts(cal_.joints[j], commanded_[j]));
-      last_goals_ = c;
-      n = syncWrite(reg_.goal, reg_.goal_size, goalsRaw(c));
+      last_goals_.resize(ids.size());
+      for (size_t j = 0; j < ids.size(); ++j) last_goals_[j] = jointToCounts(cal_.joints[j], commanded_[j]);
+      goalsRaw();
+      n = syncWrite(reg_.goal, reg_.goal_size);
       break;
     }
   }
-  return std::vector<uint8_t>(buf, buf + n);
+  return n;
 }
 
 void ServoHost::expectReplies(const Txn& t) {
@@ -377,11 +385,12 @@ void ServoHost::expectReplies(const Txn& t) {
 }
 
 void ServoHost::startNext(uint64_t now_us) {
-  cur_ = queue_.front();
-  queue_.pop_front();
+  cur_ = queue_[queue_head_++];
+  if (queueEmpty()) clearQueue();
   if (cur_.kind == Kind::ScanPing || cur_.kind == Kind::ScanModel) baud_ = cur_.baud;
-  const std::vector<uint8_t> pkt = build(cur_);
-  out_.insert(out_.end(), pkt.begin(), pkt.end());
+  uint8_t pkt[512];
+  const size_t pkt_size = build(cur_, pkt, sizeof pkt);
+  out_.insert(out_.end(), pkt, pkt + pkt_size);
   expectReplies(cur_);
   dxl_dec_.reset();
   ft_dec_.reset();
@@ -393,14 +402,14 @@ void ServoHost::startNext(uint64_t now_us) {
   // the packet leaves after the bytes still on the wire (a sync write handed over just before), then the replies
   const double byte_us = 10e6 / baud_;
   const uint64_t leaves = std::max(now_us, line_free_us_);
-  line_free_us_ = leaves + static_cast<uint64_t>(std::ceil(pkt.size() * byte_us));
+  line_free_us_ = leaves + static_cast<uint64_t>(std::ceil(pkt_size * byte_us));
   deadline_ = line_free_us_ + static_cast<uint64_t>(std::ceil(reply_bytes * byte_us)) +
               expect_ids_.size() * opt_.return_delay_us + (expect_ids_.empty() ? 0 : opt_.timeout_margin_us);
   if (cur_.kind == Kind::SyncWriteGoals) {
     cur_period_ = ServoPeriodStats();
     cur_period_.started_us = now_us;
   }
-  if (cur_.kind == Kind::SyncWriteGoals || cur_.kind == Kind::SyncReadFeedback) cur_period_.bytes_out += pkt.size();
+  if (cur_.kind == Kind::SyncWriteGoals || cur_.kind == Kind::SyncReadFeedback) cur_period_.bytes_out += pkt_size;
   if (expect_ids_.empty()) finish();  // a sync write is done once handed to the port (the line serialises it)
 }
 
@@ -578,13 +587,13 @@ void ServoHost::update(uint64_t now_us) {
     next_period_us_ += opt_.period_us;
     if (next_period_us_ <= now_us) next_period_us_ = now_us + opt_.period_us;  // fell behind: do not burst
   }
-  while (!inflight_ && !queue_.empty()) startNext(now_us);
+  while (!inflight_ && !queueEmpty()) startNext(now_us);
 }
 
 void ServoHost::streamPeriod(uint64_t now_us) {
   (void)now_us;
-  for (const Txn& t : queue_)
-    if (t.kind == Kind::SyncWriteGoals) {  // the last period's packets are still waiting: never pile up
+  for (size_t k = queue_head_; k < queue_.size(); ++k)
+    if (queue_[k].kind == Kind::SyncWriteGoals) {  // the last period's packets are still waiting: never pile up
       ++overruns_;
       return;
     }

@@ -20,7 +20,6 @@
 //     ID, what happened and what to do.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -137,7 +136,7 @@ class ServoHost {
   void setEstopAction(EstopAction a) { opt_.estop_action = a; }
 
   // ---- state ----
-  bool busy() const { return inflight_ || !queue_.empty(); }
+  bool busy() const { return inflight_ || !queueEmpty(); }
   /// The standing bus error (empty when none): names the servo ID, what happened, what to do, the safe state.
   const std::string& error() const { return error_; }
   bool estopped() const { return estopped_; }
@@ -163,8 +162,11 @@ class ServoHost {
     uint32_t baud = 0;       // scan
   };
   void enqueue(const Txn& t, bool front = false);
+  bool queueEmpty() const { return queue_head_ == queue_.size(); }
+  void clearQueue() { queue_.clear(); queue_head_ = 0; }
   void startNext(uint64_t now_us);
-  std::vector<uint8_t> build(const Txn& t);
+  /// The transaction's packet into buf (at most cap bytes); its length.
+  size_t build(const Txn& t, uint8_t* buf, size_t cap);
   /// Which IDs answer, in order, and how many parameter bytes each reply holds.
   void expectReplies(const Txn& t);
   void onPacket(uint8_t id, uint8_t err, const uint8_t* params, int n);
@@ -184,8 +186,14 @@ class ServoHost {
   ServoHostOptions opt_;
   uint32_t baud_ = 1000000;
   uint64_t now_ = 0;
+  // No allocation per streaming period: the queue, the packet scratch and the goal buffers keep their capacity
+  // (sized by connect() and the first period); tests/firmware-bridge/test_bridge_servo_host.cpp counts.
   std::vector<uint8_t> out_;
-  std::deque<Txn> queue_;
+  std::vector<Txn> queue_;   // FIFO from queue_head_; emptied (capacity kept) when the head reaches the end
+  size_t queue_head_ = 0;
+  std::vector<uint8_t> ids_;       // every joint's servo ID, in joint order (connect)
+  std::vector<uint8_t> sync_data_; // a sync write's data bytes
+  std::vector<uint32_t> raw_;      // a sync write's per-servo values
   bool inflight_ = false, aborted_ = false;  // aborted: a bus error ended it; its remaining replies are ignored
   uint64_t started_us_ = 0;
   uint64_t line_free_us_ = 0;  // when the bytes handed to the port so far have left it

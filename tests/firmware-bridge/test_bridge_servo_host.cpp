@@ -2,7 +2,7 @@
 // (firmware-bridge/sim/servo_bus_sim.hpp), in-process: scan, calibration file, a trapezoid streamed at 100 Hz,
 // the rate limit, e-stop latency, bus errors (CRC/checksum, missing reply, overload, input voltage) with their
 // messages and safe state, goals outside the limits refused before a byte is written, and the bytes and wire
-// time of one streaming period for 6 servos at 1 Mbit/s.
+// time of one streaming period for 6 servos at 1 Mbit/s, and no heap allocation by the host while it streams.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +15,8 @@
 #include "host/servo_host.hpp"
 #include "servo/feetech.hpp"
 #include "sim/servo_bus_sim.hpp"
+// the one source of achain_tests_bridge that counts heap allocations (it interposes malloc)
+#include "../core/alloc_counter.hpp"
 
 namespace servo_host_test {
 
@@ -434,6 +436,42 @@ TEST_CASE("servo host: one streaming period (one sync write + one sync read, 6 s
     CHECK(measured_us <= wire_us + 2 * r.dt);
     CHECK(measured_us < 10000);  // ≥ 100 Hz fits
     CHECK(r.host.overruns() == 0);
+  }
+}
+
+TEST_CASE("servo host: streaming allocates nothing (sync write + sync read every period, new targets each period)", "[servo][host]") {
+  for (ServoProtocol p : {ServoProtocol::Dynamixel, ServoProtocol::Feetech}) {
+    INFO(protocolName(p));
+    BusRig r(p);
+    addSix(r.bus);
+    startStream(r, p);
+    r.run(0.1);  // the first periods size the goal and packet buffers
+    std::vector<double> q(6);
+    for (size_t j = 0; j < 6; ++j) q[j] = r.host.feedback()[j].position;
+    const uint64_t periods0 = r.host.periods();
+    long allocations = 0;
+    uint8_t buf[4096];
+    for (int step = 0; step < 50000; ++step) {  // 1 s of 20 µs ticks, the host's calls counted, the simulated bus's not
+      r.t += r.dt;
+      r.bus.advance(static_cast<double>(r.t));
+      const size_t n_in = r.bus.read(buf, sizeof buf);
+      size_t n_out = 0;
+      bool accepted = true;
+      if (step % 500 == 0)
+        for (size_t j = 0; j < 6; ++j) q[j] += (j % 2 ? 1e-3 : -1e-3);
+      allocations += achain::test::allocationsOf([&] {
+        if (step % 500 == 0) accepted = r.host.setTarget(q).empty();
+        if (n_in) r.host.receive(buf, n_in, r.t);
+        r.host.update(r.t);
+        n_out = r.host.takeOutput(buf, sizeof buf);
+      });
+      REQUIRE(accepted);
+      if (n_out) r.bus.write(buf, n_out);
+    }
+    CHECK(r.host.error() == "");
+    CHECK(r.host.periods() - periods0 == Approx(100).margin(2));
+    CHECK(r.host.overruns() == 0);
+    CHECK(allocations == 0);
   }
 }
 
