@@ -3,6 +3,8 @@
 // summary). docs/sweeps.md.
 #include "common.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -148,10 +150,17 @@ void runSweep(const SweepArgs& a) {
   const std::string out = a.out.empty() ? stem(a.design) + ".shard-" + std::to_string(sh.index) + "-of-" + std::to_string(sh.count) + ".jsonl" : a.out;
   const uint64_t mine = space.count > sh.index ? (space.count - sh.index + sh.count - 1) / sh.count : 0;
 
+  // One process per shard file: a second run on the same file (a task started twice) would write designs twice.
+  const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error("--out: cannot open " + quoteInput(out, 200) + " for appending");
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    throw Error("--out: " + quoteInput(out, 200) + " is being written by another achain sweep (one process per shard file)");
+  }
   // What an earlier run of this shard wrote.
   std::vector<char> done(size_t(mine), 0);
   uint64_t skipped = 0, errors = 0;
-  if (std::ifstream(out).good()) {
+  {
     bool partial = false;
     uint64_t bytes = 0;
     std::map<uint64_t, size_t> seen;
@@ -170,15 +179,21 @@ void runSweep(const SweepArgs& a) {
     if (partial) {
       std::cerr << "achain sweep: warning: " << safeMessage(nameInput(out)) << ":" << seen.size() + 1
                 << ": dropped an incomplete last line (a write the previous run did not finish); its design runs again" << std::endl;
-      if (::truncate(out.c_str(), off_t(bytes)) != 0) throw Error(nameInput(out) + ": cannot drop the incomplete last line (truncate failed)");
+      if (::ftruncate(fd, off_t(bytes)) != 0) {
+        ::close(fd);
+        throw Error(nameInput(out) + ": cannot drop the incomplete last line (truncate failed)");
+      }
     }
   }
   std::vector<uint64_t> todo;
   for (uint64_t j = 0; j < mine; ++j)
     if (!done[size_t(j)]) todo.push_back(sh.index + j * sh.count);
 
-  std::FILE* f = std::fopen(out.c_str(), "ab");
-  if (!f) throw Error("--out: cannot open " + quoteInput(out, 200) + " for appending");
+  std::FILE* f = ::fdopen(fd, "ab");
+  if (!f) {
+    ::close(fd);
+    throw Error("--out: cannot open " + quoteInput(out, 200) + " for appending");
+  }
   const int threads = std::max(1, int(std::min<uint64_t>(todo.size() ? todo.size() : 1,
                                                          uint64_t(a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency())))));
   std::atomic<size_t> next{0};

@@ -2,6 +2,9 @@
 // process, the thread count changes nothing, a killed shard restarts without recomputing, bad shard lines are named
 // FILE:LINE, a missing design is named, and --shard auto reads Slurm's and Kubernetes' environment.
 #include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -140,6 +143,16 @@ TEST_CASE("achain sweep: a killed shard restarts without recomputing; bad lines 
   REQUIRE(r.status == 0);
   CHECK(r.json()["skipped"] == 12);
   CHECK(r.json()["computed"] == 0);
+  // one process per shard file: a second sweep on a file another one holds stops
+  {
+    const int fd = ::open(part.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+    r = runCli("sweep " + design + " --out " + part);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("is being written by another achain sweep") != std::string::npos);
+    ::close(fd);
+  }
 
   // a corrupt middle line: sweep and merge both stop naming it
   {
