@@ -65,8 +65,8 @@ RegisterCommand ik_cmd("ik", [](CLI::App& app) {
   sub->add_option("--pose", a.pose, "Target tool pose: x,y,z,qw,qx,qy,qz (m, unit quaternion)");
   sub->add_option("--q-target", a.q_target, "Make the target by FK of these joint values (--deg applies)");
   sub->add_option("--seed", a.seed, "Current / preferred joint values (--deg applies); solutions nearest first");
-  sub->add_option("--method", a.method, "auto | closed | algebraic | general6r | sweep | numeric (default auto; with --all, auto takes general6r for a 6R (5R1P, 4R2P) chain and sweep for a four-joint R/A/H chain without a closed form)");
-  sub->add_flag("--all", a.all, "Every solution (closed form / algebraic / general 6R eigenvalue method / orientation sweep / numeric multi-start)");
+  sub->add_option("--method", a.method, "auto | closed | algebraic | general6r | 3r3p | sweep | numeric (default auto; with --all, auto takes 3r3p for three revolute and three prismatic joints, general6r for another 6R (5R1P, 4R2P) chain and sweep for a four-joint R/A/H chain without a closed form)");
+  sub->add_flag("--all", a.all, "Every solution (closed form / algebraic / general 6R eigenvalue method / exact 3R3P / orientation sweep / numeric multi-start)");
   sub->add_flag("--position-only", a.position_only, "Numeric: reach the tool position only");
   sub->add_flag("--no-limits", a.no_limits, "Numeric: ignore the joint limits");
   sub->add_flag("--escape-singularity", a.escape, "Numeric: if the start from the seed fails, retry from the seed nudged 3 deg (3 mm) per joint (for dragging out of stretched/folded poses)");

@@ -65,7 +65,7 @@ export interface IkResult {
   iterations: number;
 }
 
-export type IkMethod = 'closed' | 'algebraic' | 'general6r' | 'sweep' | 'numeric' | 'auto';
+export type IkMethod = 'closed' | 'algebraic' | 'general6r' | '3r3p' | 'sweep' | 'numeric' | 'auto';
 
 export interface IkSolution {
   q: Float64Array;
@@ -81,8 +81,9 @@ export interface IkAllResult {
   status: IkStatus;
   /** Method actually used ('closed' for 4A prototype class and PUMA class when method is 'auto', 'general6r' for
    * another 6R, 5R1P or 4R2P chain ('numeric' when its geometry is degenerate for the eigenvalue method — see
-   * note), 'sweep' for another four-joint chain of R, A or H joints). */
-  method: 'closed' | 'algebraic' | 'general6r' | 'sweep' | 'numeric';
+   * note), '3r3p' for three revolute and three prismatic joints ('numeric' when the arm or target gives a continuum
+   * — see note), 'sweep' for another four-joint chain of R, A or H joints). */
+  method: 'closed' | 'algebraic' | 'general6r' | '3r3p' | 'sweep' | 'numeric';
   /** Solutions inside the limits (sorted by distance to the seed if one was given). */
   solutions: IkSolution[];
   /** Solutions of the kinematic equations outside the limits (kept for display). */
@@ -149,7 +150,8 @@ export interface IkMethods {
   solveNumeric(targetT: Vector, seedQ: Vector, options?: IkOptions): IkResult;
   /**
    * All solutions: closed form / algebraic where the chain allows (4A prototype class, PUMA class), every
-   * solution of any other 6R chain by the eigenvalue method ('general6r', up to 16), of any other four-joint
+   * solution of a 3R3P chain exactly ('3r3p', at most 2), of any other 6R chain by the eigenvalue method
+   * ('general6r', up to 16), of any other four-joint
    * R/A/H chain by the orientation sweep ('sweep'), numeric multi-start otherwise. seedQ (optional) sorts
    * solutions nearest first.
    */

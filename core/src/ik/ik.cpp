@@ -11,6 +11,7 @@
 #include <achain/ik/numeric.hpp>
 #include <achain/ik/solution_set.hpp>
 #include <achain/ik/sweep.hpp>
+#include <achain/ik/three_r_three_p.hpp>
 
 namespace achain {
 
@@ -32,6 +33,7 @@ const char* toString(IkMethod m) {
     case IkMethod::General6R: return "general6r";
     case IkMethod::Sweep: return "sweep";
     case IkMethod::Numeric: return "numeric";
+    case IkMethod::ThreeRThreeP: return "3r3p";
   }
   return "?";
 }
@@ -41,9 +43,10 @@ IkMethod ikMethodFromString(const std::string& s) {
   if (s == "closed") return IkMethod::Closed;
   if (s == "algebraic") return IkMethod::Algebraic;
   if (s == "general6r") return IkMethod::General6R;
+  if (s == "3r3p") return IkMethod::ThreeRThreeP;
   if (s == "sweep") return IkMethod::Sweep;
   if (s == "numeric") return IkMethod::Numeric;
-  throw Error("method: expected auto, closed, algebraic, general6r, sweep or numeric, got '" + s + "'");
+  throw Error("method: expected auto, closed, algebraic, general6r, 3r3p, sweep or numeric, got '" + s + "'");
 }
 
 SE3 checkTarget(const Mat4& T, const std::string& what) {
@@ -194,13 +197,33 @@ IkAllResult general6rAll(const Model& model, Data& data, const SE3& target, cons
   ikGeneral6R(model, data, target, g, seed ? seed->data() : nullptr);
   if (g.general6r.degenerate) {
     IkAllResult res = numericAll(model, data, target, options, seed);
-    res.note = "general6r: no regular elimination for this geometry (intersecting or parallel axes; prismatic joints the elimination cannot place, e.g. 3R3P), solved by " + res.note;
+    res.note = "general6r: no regular elimination for this geometry (intersecting or parallel axes; prismatic joints the elimination cannot place, e.g. 3R3P, which method 3r3p solves exactly), solved by " + res.note;
     return res;
   }
   return ik_detail::toIkAllResult(model, data, target, seed, g, IkMethod::General6R,
                                   "general 6R eigenvalue method (Raghavan-Roth elimination, 24x24 eigenproblem, formulation " +
                                       std::to_string(g.general6r.formulation) + "): " + std::to_string(g.general6r.real_roots) +
                                       " real root(s), " + std::to_string(g.count) + " solution(s)");
+}
+
+/// Every solution of a 3R3P chain (at most 2) by Euler angles and a 3×3 linear system, limits applied by the
+/// collector; when the arm or target is degenerate for it (a continuum), the numeric multi-start (method
+/// numeric, with a note).
+IkAllResult threeRThreePAll(const Model& model, Data& data, const SE3& target, const IkOptions& options, const VecX* seed) {
+  if (options.position_only) throw Error("method 3r3p: solves the full pose; position-only needs method numeric");
+  IkSolutionSet g;
+  ikThreeRThreeP(model, data, target, g, seed ? seed->data() : nullptr);
+  const auto& d = g.three_r_three_p;
+  if (d.degenerate) {
+    IkAllResult res = numericAll(model, data, target, options, seed);
+    res.note = std::string("3r3p: ") + d.why + "; solved by " + res.note;
+    return res;
+  }
+  return ik_detail::toIkAllResult(model, data, target, seed, g, IkMethod::ThreeRThreeP,
+                                  "3R3P: Euler angles about the three revolute axes (A cos + B sin = C: " +
+                                      std::to_string(d.orientation_roots) +
+                                      " real root(s)), the prismatic joints from a 3x3 linear system: " +
+                                      std::to_string(g.count) + " solution(s)");
 }
 
 /// Every solution of a four-joint rotating chain by the orientation sweep, limits applied by the collector.
@@ -230,6 +253,7 @@ IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod me
   if (method == IkMethod::Auto)
     method = options.position_only        ? IkMethod::Numeric
              : hasClosedForm(model)       ? IkMethod::Closed
+             : isThreeRThreeP(model)      ? IkMethod::ThreeRThreeP
              : isGeneral6R(model)         ? IkMethod::General6R
              : isSweepChain(model)        ? IkMethod::Sweep
                                           : IkMethod::Numeric;
@@ -238,6 +262,7 @@ IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod me
     case IkMethod::Algebraic: return ikAlgebraic4A(model, target, seed);
     case IkMethod::General6R: return general6rAll(model, data, target, options, seed);
     case IkMethod::Sweep: return sweepAll(model, data, target, options, seed);
+    case IkMethod::ThreeRThreeP: return threeRThreePAll(model, data, target, options, seed);
     default: return numericAll(model, data, target, options, seed);
   }
 }

@@ -7,6 +7,7 @@
 
 #include <achain/ik/closed_form.hpp>
 #include <achain/ik/numeric.hpp>
+#include <achain/ik/three_r_three_p.hpp>
 #include <achain/ik/track.hpp>
 #include <achain/io/robot.hpp>
 #include "alloc_counter.hpp"
@@ -119,4 +120,33 @@ TEST_CASE("ik alloc: trackBranches allocates nothing per frame", "[ik]") {
   });
   CHECK(n == 0);
   CHECK(alive == 8);
+}
+
+TEST_CASE("ik alloc: ikThreeRThreeP allocates nothing after the first solve", "[ik][3r3p]") {
+  Model m = builtinModel("puma560");  // made an RPRPRP arm of generic DH constants
+  const double a[6] = {0.31, -0.45, 0.22, 0.6, -0.17, 0.08}, alpha[6] = {1.1, -0.7, 2.0, 0.4, -1.3, 0.9};
+  for (int i = 0; i < 6; ++i) {
+    Joint& j = m.joints[i];
+    j.kind = i % 2 ? JointKind::P : JointKind::R;
+    j.a = a[i];
+    j.alpha = alpha[i];
+    j.d = 0.1 * i;
+    j.limits.lower = -kInf;
+    j.limits.upper = kInf;
+  }
+  m.finalize();
+  std::vector<VecX> seeds;
+  const std::vector<SE3> T = targets(m, 500, seeds);
+  Data d(m);
+  IkSolutionSet out;
+  ikThreeRThreeP(m, d, T[0], out);
+  int two = 0;
+  const long n = allocationsOf([&] {
+    for (size_t k = 0; k < T.size(); ++k) {
+      ikThreeRThreeP(m, d, T[k], out, k % 2 ? seeds[k].data() : nullptr);
+      two += out.count == 2;
+    }
+  });
+  CHECK(n == 0);
+  CHECK(two == 500);
 }

@@ -94,7 +94,7 @@ export async function usage(): Promise<number> {
   const status: IkStatus = ik.status;
   const all: IkAllResult = m.ikAll(T, { method: 'auto', seedQ: q, restarts: 4, positionOnly: true, minSeparation: 0.5 });
   const every6r: IkAllResult = m.ikAll(T, { method: 'general6r', seedQ: q });
-  const used: 'closed' | 'algebraic' | 'general6r' | 'sweep' | 'numeric' = every6r.method;
+  const used: 'closed' | 'algebraic' | 'general6r' | '3r3p' | 'sweep' | 'numeric' = every6r.method;
   m.startBranches(T, every6r.solutions.map((s) => s.q));
   const added: number = m.addBranch(q);
   const tracked = m.trackBranches(T, { maxJointStep: 0.2, maxHalvings: 10, tolerance: 1e-10, meetDistance: 1e-6 });

@@ -5,6 +5,8 @@
 //                     axes 2 ∥ 3) and wrist-partitioned 6R chains (PUMA class, 8 solutions + flags)
 //   algebraic_4a.hpp  Study-parameter (kinematic mapping) IK of 4A-chains (Robinson/Pfurner)
 //   general6r.hpp     every solution of a general 6R chain (Raghavan–Roth / Manocha–Canny eigenvalue form)
+//   three_r_three_p.hpp  every solution of a 3R3P chain (at most 2): Euler angles about the revolute axes, then
+//                     a 3×3 linear system for the prismatic joints
 //   sweep.hpp         every solution of a four-joint rotating chain (any 4A/4R/H chain): the orientation sweep
 //   numeric.hpp       Levenberg–Marquardt with joint limits inside the solver, any R/P/H/A chain
 #pragma once
@@ -22,11 +24,11 @@ namespace achain {
 /// nearest reachable one, residual says how far). singular: degenerate target family (q is one member).
 /// limits: reachable only outside the joint limits.
 enum class IkStatus { Ok, Unreachable, Singular, Limits };
-enum class IkMethod { Auto, Closed, Algebraic, General6R, Sweep, Numeric };
+enum class IkMethod { Auto, Closed, Algebraic, General6R, Sweep, Numeric, ThreeRThreeP };
 
 const char* toString(IkStatus s);
 const char* toString(IkMethod m);
-IkMethod ikMethodFromString(const std::string& s);  ///< "auto|closed|algebraic|general6r|sweep|numeric", throws Error
+IkMethod ikMethodFromString(const std::string& s);  ///< "auto|closed|algebraic|general6r|3r3p|sweep|numeric", throws Error
 
 struct IkOptions {
   double position_weight = 1.0;     ///< 1/m
@@ -105,8 +107,9 @@ Vec3 rotationLog(const Mat3& R);
 void poseErrorAt(const Model& model, Data& data, const VecX& q, const SE3& target, double& pe, double& oe);
 
 /// All solutions by the best method for the chain (method Auto: closed form when the chain has one, else
-/// the general 6R eigenvalue method for a 6R chain (numeric multi-start when its geometry is degenerate for
-/// it), the orientation sweep for a four-joint rotating chain (R, A, H, law), otherwise numeric multi-start). seed (optional) orders the solutions nearest-first. The closed and
+/// the exact 3R3P solver for three revolute and three prismatic joints (at most 2 solutions; numeric
+/// multi-start when the arm or target is degenerate for it), the general 6R eigenvalue method for a 6R chain
+/// (numeric multi-start when its geometry is degenerate for it), the orientation sweep for a four-joint rotating chain (R, A, H, law), otherwise numeric multi-start). seed (optional) orders the solutions nearest-first. The closed and
 /// numeric methods use data's scratch (Data::ik).
 IkAllResult ikAll(const Model& model, Data& data, const SE3& target, IkMethod method, const IkOptions& options,
                   const VecX* seed = nullptr);

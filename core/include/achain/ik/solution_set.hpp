@@ -100,6 +100,12 @@ class IkSolutionSet {
     int branches = 0;      ///< orientation branches followed (2 × the period branches of the other joints)
     int candidates = 0;    ///< local minima polished
   } sweep;
+  /// 3R3P (ikThreeRThreeP).
+  struct ThreeRThreeP {
+    bool degenerate = false;  ///< no isolated solutions for this arm or target: nothing was solved (route elsewhere)
+    const char* why = "";     ///< the degenerate case (a static string)
+    int orientation_roots = 0;  ///< real roots of A cos φ₂ + B sin φ₂ = C (0, 1 or 2)
+  } three_r_three_p;
 
   /// Room for `capacity` solutions of nq coordinates (and the rejected ones); allocates only when growing.
   /// A change of nq empties the set.
@@ -224,6 +230,7 @@ class IkCollector {
     s.closed = {};
     s.general6r = {};
     s.sweep = {};
+    s.three_r_three_p = {};
   }
 
   const JointLimits& limitsOf(int i) const { return model_ ? model_->joints[model_->coord_joint[i]].limits : limits_[i]; }
