@@ -26,6 +26,11 @@
 namespace achain::cli {
 namespace sweep_cli {
 
+/// The most designs one shard may hold (its bookkeeping is a byte per design) and one merge may join (it holds every
+/// record in memory, about 9 KB each with the example's metrics).
+constexpr uint64_t kMaxShardDesigns = uint64_t(1) << 32;
+constexpr uint64_t kMaxMergeDesigns = 10000000;
+
 struct Shard {
   uint64_t index = 0, count = 1;
 };
@@ -149,6 +154,9 @@ void runSweep(const SweepArgs& a) {
   if (a.threads < 0) throw Error("--threads: must be ≥ 0 (0 = every hardware thread)");
   const std::string out = a.out.empty() ? stem(a.design) + ".shard-" + std::to_string(sh.index) + "-of-" + std::to_string(sh.count) + ".jsonl" : a.out;
   const uint64_t mine = space.count > sh.index ? (space.count - sh.index + sh.count - 1) / sh.count : 0;
+  if (mine > kMaxShardDesigns)
+    throw Error("--shard: shard " + std::to_string(sh.index) + "/" + std::to_string(sh.count) + " holds " + std::to_string(mine) +
+                " designs, more than one process takes (" + std::to_string(kMaxShardDesigns) + "): use more shards");
 
   // One process per shard file: a second run on the same file (a task started twice) would write designs twice.
   const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -303,6 +311,9 @@ struct MergeArgs {
 
 void runMerge(const MergeArgs& a) {
   const DesignSpace space = readDesignSpace(a.design);
+  if (space.count > kMaxMergeDesigns)
+    throw Error(nameInput(a.design) + ": " + std::to_string(space.count) + " designs: a merge holds every record in memory, at most " +
+                std::to_string(kMaxMergeDesigns) + " designs");
   std::vector<DesignRecord> records(size_t(space.count));
   std::vector<std::pair<size_t, size_t>> where(size_t(space.count), {0, 0});  // (file + 1, line)
   double total_seconds = 0;

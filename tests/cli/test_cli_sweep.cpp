@@ -205,6 +205,18 @@ TEST_CASE("achain sweep-merge names missing designs", "[cli][sweep]") {
   const CliResult r = runCli("sweep-merge " + design + " " + s0 + " " + s1);
   CHECK(r.status == 1);
   CHECK(r.err.find("missing 4 of 12 designs: 2, 5, 8, 11 (a shard file not given, or a shard not finished)") != std::string::npos);
+  // a space too large for one shard process or one merge is refused before anything is allocated
+  const std::string huge = tempPath(".json");
+  std::ofstream(huge) << R"({"format": "achain-design-space", "version": 1, "robot": "prototype-4a",
+    "parameters": [{"name": "leg", "pointers": ["/joints/0/leg_length"], "range": [5, 7]}],
+    "sample": {"kind": "random", "count": 1e12}, "metrics": {"collision": {}}})";
+  CliResult h = runCli("sweep " + huge + " --out " + s1);
+  CHECK(h.status == 1);
+  CHECK(h.err.find("--shard: shard 0/1 holds 1000000000000 designs, more than one process takes (4294967296): use more shards") != std::string::npos);
+  h = runCli("sweep-merge " + huge + " " + s1);
+  CHECK(h.status == 1);
+  CHECK(h.err.find("1000000000000 designs: a merge holds every record in memory, at most 10000000 designs") != std::string::npos);
+  std::remove(huge.c_str());
   for (const std::string& f : {design, s0, s1}) std::remove(f.c_str());
 }
 
