@@ -5,7 +5,7 @@ ACHAIN_APT_PACKAGES=(
   emscripten
   chromium
   liborocos-kdl-dev libmujoco-dev liburdfdom-dev
-  socat clang ccache doxygen
+  socat clang ccache doxygen valgrind
   slurm-wlm munge
 )
 # Node.js and npm: only when absent (an installed Node ≥ 20, e.g. NodeSource's nodejs, which
