@@ -62,6 +62,7 @@ test('Sweep: the example sweep is plotted with its front; a clicked front design
     const joints = await page.evaluate(() => window.__achain.studio.model.joints.map((j) => ({ rho: j.rho, a: j.a, legRadius: j.legRadius })));
     for (const j of joints) assert.ok(Math.abs(j.rho - (2 * Math.SQRT2 / 3) * params.leg_length * INCH) < 1e-12, `rho ${j.rho} for leg_length ${params.leg_length} in`);
     assert.ok(Math.abs(joints[1].a - params.upper_arm * INCH) < 1e-12, `a2 ${joints[1].a} for upper_arm ${params.upper_arm} in`);
+    assert.equal(await page.evaluate(() => window.__achain.robot), `prototype-4a (design ${sel})`);
     await screenshot(page, 'sweep-selected');
 
     // the design goes with the user to Workspace and Teleoperate

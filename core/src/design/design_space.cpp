@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include <achain/math/text.hpp>
+
 namespace achain {
 
 const char* toString(DesignSampleKind k) {
@@ -159,6 +161,19 @@ std::vector<std::string> designMetricNames(const DesignSpace& space) {
   }
   if (m.ik.enabled) out.push_back("ik_success");
   return out;
+}
+
+std::string designMetricUnit(const std::string& name) {
+  const std::string base = name.substr(0, name.find('['));
+  static constexpr const char* kUnits[][2] = {
+      {"workspace_volume", "m^3"},  {"workspace_voxels", ""},         {"target_coverage", ""},
+      {"peak_torque", "N*m"},       {"peak_torque_joints", "N*m"},    {"rms_torque", "N*m"},
+      {"rms_torque_joints", "N*m"}, {"energy", "J"},                  {"move_duration", "s"},
+      {"collision_free_range", "rad"}, {"collision_free_range_joints", "rad"},
+      {"manipulability_mean", ""},  {"manipulability_min", ""},       {"ik_success", ""}};
+  for (const auto& u : kUnits)
+    if (base == u[0]) return u[1];
+  throw Error("metric " + quoteInput(name) + ": no such metric (docs/sweeps.md lists them)");
 }
 
 }  // namespace achain

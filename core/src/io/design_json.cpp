@@ -477,6 +477,8 @@ DesignSpace readDesignSpace(const std::string& path) {
 json designRobotJson(const DesignSpace& space, uint64_t k) {
   const std::vector<double> v = designParameters(space, k);
   json robot = json::parse(space.robot_json);
+  // named after its design, so a front end (the studio's Sweep view) and an export say which design it is
+  robot["name"] = robot.value("name", std::string("robot")) + " (design " + std::to_string(k) + ")";
   for (size_t i = 0; i < space.parameters.size(); ++i)
     for (const DesignPointer& p : space.parameters[i].pointers)
       robot[json::json_pointer(p.pointer)] = p.scale * v[i] + p.offset;
@@ -606,7 +608,8 @@ json sweepMergedJson(const DesignSpace& space, const std::vector<DesignRecord>& 
   for (const DesignObjective& o : space.objectives) objectives.push_back({{"metric", o.metric.text()}, {"goal", o.maximize ? "max" : "min"}});
   const std::vector<uint64_t> front = paretoFront(space, records);
   json metrics = json::object();
-  for (const auto& [name, s] : stats) metrics[name] = {{"min", s.min}, {"max", s.max}, {"mean", s.sum / double(s.n)}};
+  for (const auto& [name, s] : stats)
+    metrics[name] = {{"min", s.min}, {"max", s.max}, {"mean", s.sum / double(s.n)}, {"unit", designMetricUnit(name)}};
   return {{"format", "achain-sweep"},
           {"version", 1},
           {"design_space", json::parse(space.document)},

@@ -119,6 +119,7 @@ TEST_CASE("designRobotJson writes the values at the pointers; the robot reader c
   CHECK(j["joints"][0]["d"].get<double>() == Approx(13 - 0.9428090415820634 * 7));
   CHECK(j["joints"][0]["legs"]["radius"] == 0.25);  // a missing key of an existing object is added
   CHECK(j["joints"][1]["leg_length"] == 6.0);       // untouched
+  CHECK(j["name"] == "prototype-4a (design 1)");     // named after its design
   const Robot r0 = designRobot(s, 0), r1 = designRobot(s, 1);
   const double in = 0.0254;
   CHECK(r0.model.joints[0].rho == Approx(2 * std::sqrt(2.0) / 3 * 5 * in).epsilon(1e-12));
@@ -301,4 +302,23 @@ TEST_CASE("bad design files name the field", "[design]") {
   line = designRecordToJson(s, evaluateDesign(s, 0), true);
   line["design"] = 1;
   CHECK_THROWS_WITH(designRecordFromJson(s, line), Catch::StartsWith("design: 1 is not a design of this space (it has 1)"));
+}
+
+TEST_CASE("every metric a design space can name has its unit; the merged summary carries it", "[design]") {
+  const DesignSpace s = designSpaceFromJson(space(
+      R"([{"name": "leg", "pointers": )" + std::string(kLegs) + R"(, "values": [5, 7]}])",
+      R"({"workspace": {"voxel": 0.0508, "target": {"min": [0.2, -0.2, 0.1], "max": [0.5, 0.2, 0.5]}},
+          "move": {}, "collision": {}, "manipulability": {"samples": 5}, "ik": {"targets": 2}})"));
+  for (const std::string& n : designMetricNames(s)) CHECK_NOTHROW(designMetricUnit(n));
+  CHECK(designMetricUnit("workspace_volume") == "m^3");
+  CHECK(designMetricUnit("peak_torque_joints[3]") == "N*m");
+  CHECK(designMetricUnit("energy") == "J");
+  CHECK(designMetricUnit("collision_free_range") == "rad");
+  CHECK(designMetricUnit("ik_success") == "");
+  CHECK_THROWS_WITH(designMetricUnit("peak_power"), Catch::Contains("'peak_power': no such metric"));
+  std::vector<DesignRecord> records{evaluateDesign(s, 0), evaluateDesign(s, 1)};
+  const json merged = sweepMergedJson(s, records);
+  CHECK(merged["summary"]["metrics"]["workspace_volume"]["unit"] == "m^3");
+  CHECK(merged["summary"]["metrics"]["move_duration"]["unit"] == "s");
+  CHECK(merged["summary"]["metrics"]["rms_torque_joints[0]"]["unit"] == "N*m");
 }

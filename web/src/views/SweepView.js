@@ -61,7 +61,7 @@ export class SweepView {
       <h3>Design sweep</h3>
       <p class="hint">The result of <code>achain sweep</code> run over a design space (on one machine or as a Slurm job
       array) and joined by <code>achain sweep-merge</code>: one point per design, the Pareto front of its objectives
-      in orange. Click a point to load that design.</p>
+      ringed in orange. Click a point to load that design.</p>
       <div class="row">
         <label class="filebtn" title="A merged sweep (achain sweep-merge --out merged.json)"><input type="file" class="sw-open" accept=".json,application/json" hidden><span class="btnlike">Open merged sweep…</span></label>
         <button type="button" class="sw-example"${EXAMPLE ? '' : ' hidden'}>Example: prototype sweep</button>
@@ -170,8 +170,11 @@ export class SweepView {
     const pad = ([lo, hi]) => { const d = (hi - lo) || Math.abs(hi) || 1; return [lo - 0.04 * d, hi + 0.04 * d]; };
     const [cLo, cHi] = span(cs);
     this.points = this.merged.designs.map((d, i) => ({ d, x: xs[i], y: ys[i], c: cs[i] })).filter((p) => p.x != null && p.y != null);
-    // the front in x order, drawn as a line over the points when the axes are the objectives
+    // the front's designs are ringed; joined in x order only when the space has exactly two objectives and they are the
+    // axes (with three or more, the front seen in two of them is a scatter, not a curve)
     const frontPts = this.points.filter((p) => this.front.has(p.d.design)).sort((a, b) => a.x - b.x);
+    const objectives = (this.merged.objectives || []).map((o) => o.metric);
+    const frontIsCurve = objectives.length === 2 && objectives.includes(xm) && objectives.includes(ym) && xm !== ym;
     const unit = (m) => this.merged.summary?.metrics?.[m]?.unit;
     const label = (m) => (unit(m) ? `${m} (${unit(m)})` : m);
 
@@ -180,7 +183,7 @@ export class SweepView {
     this.dock.appendChild(wrap);
     const key = document.createElement('div');
     key.className = 'plot-key';
-    key.innerHTML = `<span><i style="background:${FRONT}"></i>Pareto front (${frontPts.length})</span>`
+    key.innerHTML = `<span><i style="background:${FRONT}"></i>Pareto front of ${objectives.length} objective${objectives.length === 1 ? '' : 's'} (${frontPts.length} designs)</span>`
       + `<span><i style="background:${GREY}"></i>infeasible</span>`
       + `<span>colour: ${escapeHtml(label(cm))} <i style="background:${ramp(0)}"></i>${escapeHtml(num(cLo))} … <i style="background:${ramp(1)}"></i>${escapeHtml(num(cHi))}</span>`;
     this.dock.appendChild(key);
@@ -207,9 +210,11 @@ export class SweepView {
       if (frontPts.length) {
         ctx.strokeStyle = FRONT;
         ctx.lineWidth = 1.5 * devicePixelRatio;
-        ctx.beginPath();
-        frontPts.forEach((p, i) => { const [X, Y] = px(p); if (i) ctx.lineTo(X, Y); else ctx.moveTo(X, Y); });
-        ctx.stroke();
+        if (frontIsCurve) {
+          ctx.beginPath();
+          frontPts.forEach((p, i) => { const [X, Y] = px(p); if (i) ctx.lineTo(X, Y); else ctx.moveTo(X, Y); });
+          ctx.stroke();
+        }
         for (const p of frontPts) {
           const [X, Y] = px(p);
           ctx.beginPath();

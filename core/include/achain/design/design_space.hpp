@@ -137,4 +137,9 @@ std::vector<double> designParameters(const DesignSpace& space, std::uint64_t k);
 /// (one value per coordinate or per A-pair) end in "_joints".
 std::vector<std::string> designMetricNames(const DesignSpace& space);
 
+/// The SI unit of a metric ("m^3", "N*m", "J", "s", "rad"; "" for a count, a fraction or Yoshikawa's measure, whose
+/// unit depends on the chain); an element "peak_torque_joints[1]" has its array's unit. Throws achain::Error for a
+/// name no metric has.
+std::string designMetricUnit(const std::string& name);
+
 }  // namespace achain
