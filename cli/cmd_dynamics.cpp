@@ -251,12 +251,15 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
       "linearize",
       "Linearised dynamics about (q, qd, qdd) (Freeman 2-200..2-252): dT/dq, dT/dqd and I*, the state space A, B, C, D "
       "(x = (q, qd), u = tau; with --dc-motor x = (q, qd, i), u = armature voltages) and its poles; with --jointdynamics "
-      "also each joint's motor-torque-to-motor-angle transfer function 1/(J s^2 + B s) as the Robotics Toolbox gives it");
+      "also each joint's motor-torque-to-motor-angle transfer function 1/(J s^2 + B s) as the Robotics Toolbox gives it; "
+      "with --bode IN,OUT the frequency response (Bode plot data) of one input to one output");
   static RobotArgs args;
   static DynArgs dyn;
   static std::string qd, qdd, output = "joints";
   static std::vector<std::string> dc;
   static bool jointdyn = false;
+  static std::string bode, bode_range;
+  static int bode_points = 200;
   args.add(sub);
   sub->add_option("--qd", qd, "Joint velocities of the operating point (default zero)");
   sub->add_option("--qdd", qdd, "Joint accelerations of the operating point (default zero)");
@@ -265,6 +268,12 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
                   "A DC motor in series, motor side: KT,KE,R,L (N*m/A, V*s/rad, ohm, H); once for every joint, or repeated "
                   "once per joint in order. The gear ratio, rotor inertia and viscous friction come from the model's motor data");
   sub->add_flag("--jointdynamics", jointdyn, "Also print each joint's 1/(J s^2 + B s) (J = J_m + M_jj/G^2, B = B_m)");
+  sub->add_option("--bode", bode,
+                  "Also print the frequency response G(jw) = C (jwI - A)^-1 B + D of input IN to output OUT (1-based, e.g. "
+                  "2,2: tau2 -> q2): omega (rad/s), hz, magnitude, magnitude_db and the phase in degrees (unwrapped along w)");
+  sub->add_option("--bode-points", bode_points, "With --bode: the number of log-spaced frequencies (default 200)");
+  sub->add_option("--bode-range", bode_range,
+                  "With --bode: lo,hi in rad/s (default: 0.1x the smallest to 10x the largest nonzero |pole|)");
   dyn.add(sub);
   sub->callback([] {
     run("linearize", [] {
@@ -303,6 +312,31 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
         for (const auto& t : jointTransferFunctions(m, data, q, v, o))
           jd.push_back({{"J", t.J}, {"B", t.B}, {"num", t.numerator}, {"den", t.denominator}});
         out["jointdynamics"] = jd;
+      }
+      if (bode.empty() && (!bode_range.empty() || bode_points != 200))
+        throw Error("--bode-points and --bode-range need --bode IN,OUT");
+      if (!bode.empty()) {
+        const auto io = parseList(bode, "--bode");
+        if (io.size() != 2 || io[0] != std::floor(io[0]) || io[1] != std::floor(io[1]))
+          throw Error("--bode: expected IN,OUT (two 1-based indices, e.g. 1,1), got '" + bode + "'");
+        double lo = 0, hi = 0;
+        if (!bode_range.empty()) {
+          const auto r = parseList(bode_range, "--bode-range");
+          if (r.size() != 2) throw Error("--bode-range: expected lo,hi in rad/s, got " + std::to_string(r.size()) + " values");
+          lo = r[0], hi = r[1];
+          if (!(lo > 0)) throw Error("--bode-range: lo must be > 0 rad/s");
+        }
+        const int in = static_cast<int>(io[0]) - 1, op = static_cast<int>(io[1]) - 1;
+        if (in < 0 || in >= static_cast<int>(inputs.size()))
+          throw Error("--bode: input " + bode.substr(0, bode.find(',')) + " is not one of 1.." + std::to_string(inputs.size()));
+        if (op < 0 || op >= static_cast<int>(outputs.size()))
+          throw Error("--bode: output " + bode.substr(bode.find(',') + 1) + " is not one of 1.." + std::to_string(outputs.size()));
+        FrequencyResponse fr;
+        frequencyResponse(lin, frequencyGrid(lin.poles, bode_points, lo, hi), in, op, fr);
+        out["bode"] = {{"input", inputs[in]}, {"output", outputs[op]}, {"omega", toJson(fr.omega)},
+                       {"hz", toJson(VecX(fr.omega / (2 * kPi)))}, {"magnitude", toJson(fr.magnitude)},
+                       {"magnitude_db", toJson(fr.magnitude_db)}, {"phase_deg", toJson(fr.phase_deg)},
+                       {"pole_frequencies", poleFrequencies(lin.poles)}};
       }
       print(out);
     });

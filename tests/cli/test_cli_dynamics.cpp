@@ -4,6 +4,8 @@
 #include <fstream>
 #include <string>
 
+#include <Eigen/Dense>
+
 #include "cli_runner.hpp"
 
 using achain::test::runCli;
@@ -257,4 +259,43 @@ TEST_CASE("achain linearize: PUMA 560 with --motors prints A, B, C, D and poles;
   const double G = -62.6111;
   CHECK(j["jointdynamics"][0]["J"].get<double>() == Approx(200e-6 + M[0][0].get<double>() / (G * G)).epsilon(1e-12));
   CHECK(j["jointdynamics"][0]["den"][2].get<double>() == 0);
+}
+
+TEST_CASE("achain linearize --bode: the frequency response of one input to one output, on a log grid around the poles",
+          "[cli][dynamics][linearize]") {
+  // PUMA 560 at qn at rest, no friction: A = [0 I; −M⁻¹K 0], so G(jω) = (K − ω²M)⁻¹ with K = dT_dq, M = Istar
+  const auto j = runCli("linearize --robot puma560 --q 0,45,180,0,45,0 --deg --bode 2,2 --bode-points 60").json();
+  const auto& b = j["bode"];
+  CHECK(b["input"] == "tau2");
+  CHECK(b["output"] == "q2");
+  REQUIRE(b["omega"].size() == 60);
+  REQUIRE(b["phase_deg"].size() == 60);
+  // the grid: 0.1× the smallest to 10× the largest nonzero |pole| (0.2709 and 2.664 s⁻¹ at qn, docs/dynamics.md)
+  const auto& pf = b["pole_frequencies"];
+  REQUIRE(pf.size() >= 2);
+  CHECK(b["omega"][0].get<double>() == Approx(0.1 * pf[0].get<double>()).epsilon(1e-12));
+  CHECK(b["omega"][59].get<double>() == Approx(10 * pf[pf.size() - 1].get<double>()).epsilon(1e-12));
+  const int n = 6;
+  Eigen::MatrixXd K(n, n), M(n, n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) K(r, c) = j["dT_dq"][r][c].get<double>(), M(r, c) = j["Istar"][r][c].get<double>();
+  double worst = 0;
+  for (int k = 0; k < 60; ++k) {
+    const double w = b["omega"][k].get<double>();
+    const Eigen::MatrixXd G = (K - w * w * M).inverse();
+    worst = std::max(worst, std::abs(b["magnitude"][k].get<double>() - std::abs(G(1, 1))) / std::abs(G(1, 1)));
+    CHECK(b["magnitude_db"][k].get<double>() == Approx(20 * std::log10(b["magnitude"][k].get<double>())).epsilon(1e-12));
+    CHECK(b["hz"][k].get<double>() == Approx(w / (2 * 3.14159265358979323846)).epsilon(1e-15));
+    if (k > 0) CHECK(std::abs(b["phase_deg"][k].get<double>() - b["phase_deg"][k - 1].get<double>()) <= 180);
+  }
+  CHECK(worst < 1e-9);
+  // a range, the tool outputs, and the refusals
+  const auto t = runCli("linearize --robot puma560 --q 0,45,180,0,45,0 --deg --output tool --bode 1,3 --bode-range 1,100 --bode-points 3").json();
+  CHECK(t["bode"]["output"] == "vz");
+  CHECK(t["bode"]["omega"][1].get<double>() == Approx(10).epsilon(1e-14));
+  CHECK(runCli("linearize --robot puma560 --q 0,0,0,0,0,0 --bode 7,1").err.find("--bode: input 7 is not one of 1..6") != std::string::npos);
+  CHECK(runCli("linearize --robot puma560 --q 0,0,0,0,0,0 --bode 1").err.find("--bode: expected IN,OUT") != std::string::npos);
+  CHECK(runCli("linearize --robot puma560 --q 0,0,0,0,0,0 --bode 1,1 --bode-range 5,1").err.find("0 < lo < hi") != std::string::npos);
+  CHECK(runCli("linearize --robot puma560 --q 0,0,0,0,0,0 --bode-points 10").err.find("need --bode") != std::string::npos);
+  CHECK(runCli("linearize --help").out.find("--bode-range") != std::string::npos);
 }

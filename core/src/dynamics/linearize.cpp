@@ -257,6 +257,87 @@ void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const Ve
   out.poles = Eigen::EigenSolver<MatX>(out.A, false).eigenvalues();
 }
 
+void frequencyResponse(const Linearization& lin, const Eigen::Ref<const VecX>& omega, int input, int output,
+                       FrequencyResponse& out) {
+  const int S = static_cast<int>(lin.A.rows()), m = static_cast<int>(lin.B.cols()), r = static_cast<int>(lin.C.rows());
+  if (lin.A.cols() != S || lin.B.rows() != S || lin.C.cols() != S || lin.D.rows() != r || lin.D.cols() != m || S == 0)
+    throw Error("frequencyResponse: the state space has inconsistent sizes (A " + std::to_string(lin.A.rows()) + "x" +
+                std::to_string(lin.A.cols()) + ", B " + std::to_string(lin.B.rows()) + "x" + std::to_string(m) + ", C " +
+                std::to_string(r) + "x" + std::to_string(lin.C.cols()) + ")");
+  if (input < 0 || input >= m)
+    throw Error("frequencyResponse: input " + std::to_string(input) + " is out of range (" + std::to_string(m) +
+                " inputs, 0-based)");
+  if (output < 0 || output >= r)
+    throw Error("frequencyResponse: output " + std::to_string(output) + " is out of range (" + std::to_string(r) +
+                " outputs, 0-based)");
+  const int N = static_cast<int>(omega.size());
+  if (N == 0) throw Error("frequencyResponse: no frequencies given");
+  for (int k = 0; k < N; ++k)
+    if (!std::isfinite(omega[k]) || !(omega[k] > 0))
+      throw Error("frequencyResponse: omega[" + std::to_string(k) + "] = " + std::to_string(omega[k]) +
+                  " must be a finite frequency > 0 rad/s");
+  out.input = input;
+  out.output = output;
+  out.omega = omega;
+  out.response.resize(N);
+  out.magnitude.resize(N);
+  out.magnitude_db.resize(N);
+  out.phase_deg.resize(N);
+  // workspaces, allocated once: the complex matrix jωI − A, its LU, B's column and the solution
+  Eigen::MatrixXcd M = -lin.A.cast<std::complex<double>>();
+  Eigen::PartialPivLU<Eigen::MatrixXcd> lu(S);
+  const Eigen::VectorXcd b = lin.B.col(input).cast<std::complex<double>>();
+  const Eigen::RowVectorXcd c = lin.C.row(output).cast<std::complex<double>>();
+  Eigen::VectorXcd x(S);
+  const std::complex<double> d = lin.D(output, input);
+  double previous = 0;
+  for (int k = 0; k < N; ++k) {
+    for (int i = 0; i < S; ++i) M(i, i) = std::complex<double>(-lin.A(i, i), omega[k]);
+    lu.compute(M);
+    x.noalias() = lu.solve(b);
+    std::complex<double> g = d;
+    for (int i = 0; i < S; ++i) g += c[i] * x[i];
+    out.response[k] = g;
+    out.magnitude[k] = std::abs(g);
+    out.magnitude_db[k] = 20 * std::log10(out.magnitude[k]);
+    double phase = std::arg(g) / kDeg;  // (−180°, 180°]
+    if (k > 0) phase += 360.0 * std::round((previous - phase) / 360.0);  // the branch nearest the previous point
+    out.phase_deg[k] = previous = phase;
+  }
+}
+
+std::vector<double> poleFrequencies(const Eigen::VectorXcd& poles) {
+  double big = 1;
+  for (int k = 0; k < poles.size(); ++k) big = std::max(big, std::abs(poles[k]));
+  std::vector<double> w;
+  for (int k = 0; k < poles.size(); ++k) {
+    const double a = std::abs(poles[k]);
+    if (std::isfinite(a) && a > 1e-6 * big) w.push_back(a);  // a double pole at 0 comes out as ±√ε·|A|
+  }
+  std::sort(w.begin(), w.end());
+  std::vector<double> out;
+  for (double a : w)
+    if (out.empty() || a - out.back() > 1e-9 * a) out.push_back(a);
+  return out;
+}
+
+VecX frequencyGrid(const Eigen::VectorXcd& poles, int points, double lo, double hi) {
+  if (points < 2) throw Error("frequencyGrid: points must be at least 2 (got " + std::to_string(points) + ")");
+  if (lo == 0 && hi == 0) {
+    const std::vector<double> w = poleFrequencies(poles);
+    lo = w.empty() ? 0.1 : 0.1 * w.front();
+    hi = w.empty() ? 100 : 10 * w.back();
+  } else if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo > 0) || !(hi > lo)) {
+    throw Error("frequencyGrid: the range must be 0 < lo < hi rad/s (got " + std::to_string(lo) + ", " +
+                std::to_string(hi) + ")");
+  }
+  VecX omega(points);
+  const double a = std::log10(lo), step = (std::log10(hi) - a) / (points - 1);
+  for (int k = 0; k < points; ++k) omega[k] = std::pow(10.0, a + step * k);
+  omega[0] = lo, omega[points - 1] = hi;
+  return omega;
+}
+
 std::vector<JointTransferFunction> jointTransferFunctions(const Model& model, Data& data, const Eigen::Ref<const VecX>& q,
                                                           const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options) {
   checkConfiguration(model, q);

@@ -255,3 +255,156 @@ TEST_CASE("linearize: the refusals name what is wrong", "[dynamics][linearize]")
   // and names the coordinate that moves no mass
   CHECK_THROWS_WITH(linearizeDynamics(bare, bd, z1, z1, z1, {}, {}, lin), Catch::Contains("q1 (joint") && Catch::Contains("moves no mass"));
 }
+
+namespace linearize_test {
+
+/// A one-joint arm turning about a vertical axis (no gravity torque) with a motor: J = I_zz + m d² + J_m G²,
+/// b = G² B_m with motors and friction on.
+Model motorArm() {
+  return modelFromJsonString(R"({"schema_version": 1, "name": "motor-arm", "gravity": [0, 0, -9.81],
+    "joints": [{"kind": "R", "a": 0.5, "alpha": 0, "link": {"mass": 1.5, "com": [-0.2, 0, 0], "inertia": [0.01, 0.02, 0.03, 0, 0, 0]},
+                "motor": {"rotor_inertia": 2e-5, "gear_ratio": 50, "viscous": 1e-5}}]})");
+}
+
+/// The largest step of an unwrapped phase between neighbouring points (degrees).
+double largestPhaseStep(const VecX& phase) {
+  double w = 0;
+  for (int k = 1; k < phase.size(); ++k) w = std::max(w, std::abs(phase[k] - phase[k - 1]));
+  return w;
+}
+
+}  // namespace linearize_test
+
+TEST_CASE("frequencyResponse: one joint with a motor is 1/(J(jω)² + B jω) (magnitude, dB, unwrapped phase)",
+          "[dynamics][linearize]") {
+  const Model m = motorArm();
+  Data data(m);
+  DynamicsOptions o;
+  o.motors = o.friction = true;
+  const VecX z = VecX::Zero(1);
+  Linearization lin;
+  linearizeDynamics(m, data, VecX::Constant(1, 0.4), z, z, o, {}, lin);
+  const double G = 50, J = 0.03 + 1.5 * 0.3 * 0.3 + 2e-5 * G * G, B = G * G * 1e-5;
+  const VecX omega = frequencyGrid(lin.poles, 400);
+  // poles 0 and −B/J: the grid runs from 0.1·B/J to 10·B/J
+  REQUIRE(poleFrequencies(lin.poles).size() == 1);
+  CHECK(poleFrequencies(lin.poles)[0] == Approx(B / J).epsilon(1e-12));
+  CHECK(omega[0] == Approx(0.1 * B / J).epsilon(1e-12));
+  CHECK(omega[399] == Approx(10 * B / J).epsilon(1e-12));
+  FrequencyResponse fr;
+  frequencyResponse(lin, omega, 0, 0, fr);
+  double worst = 0, worst_phase = 0;
+  for (int k = 0; k < omega.size(); ++k) {
+    const std::complex<double> s(0, omega[k]), g = 1.0 / (J * s * s + B * s);
+    worst = std::max(worst, std::abs(fr.response[k] - g) / std::abs(g));
+    CHECK(fr.magnitude[k] == Approx(std::abs(g)).epsilon(1e-12));
+    CHECK(fr.magnitude_db[k] == Approx(20 * std::log10(std::abs(g))).epsilon(1e-12));
+    // arg 1/(jω(B + jJω)) = −90° − atan(Jω/B), in (−180°, −90°): no unwrapping needed
+    const double phase = -90 - std::atan2(J * omega[k], B) / kDeg;
+    worst_phase = std::max(worst_phase, std::abs(fr.phase_deg[k] - phase));
+  }
+  std::printf("frequencyResponse vs 1/(J s^2 + B s) at %d frequencies: %.2e relative, phase %.2e deg\n", static_cast<int>(omega.size()),
+              worst, worst_phase);
+  CHECK(worst < 1e-12);
+  CHECK(worst_phase < 1e-10);
+  CHECK(fr.phase_deg[0] > -96);  // near the −90° of the integrator at 0.1 B/J
+  CHECK(fr.phase_deg[399] < -174);  // near −180° at 10 B/J
+}
+
+TEST_CASE("frequencyResponse: PUMA 560 equals a dense complex solve, (jωI − A)X = B by residual, (K − ω²M)⁻¹ at rest",
+          "[dynamics][linearize]") {
+  const Model m = builtinModel("puma560");
+  Data data(m);
+  VecX q(6), qd(6), qdd(6);
+  q << 0.1, 0.7, -1.2, 0.3, 0.5, -0.4;
+  qd << 0.2, -0.3, 0.4, 0.1, -0.2, 0.3;
+  qdd << 0.5, 0.1, -0.2, 0.3, 0.2, -0.1;
+  DynamicsOptions o;
+  o.motors = o.friction = true;
+  Linearization lin;
+  linearizeDynamics(m, data, q, qd, qdd, o, {}, lin);
+  const VecX omega = frequencyGrid(lin.poles, 300);
+  const int S = 12;
+  double worst_dense = 0, worst_residual = 0, worst_phase_step = 0;
+  for (int in = 0; in < 6; ++in) {
+    FrequencyResponse fr;
+    frequencyResponse(lin, omega, in, in, fr);
+    worst_phase_step = std::max(worst_phase_step, largestPhaseStep(fr.phase_deg));
+    for (int k = 0; k < omega.size(); k += 7) {
+      const Eigen::MatrixXcd Ms = std::complex<double>(0, omega[k]) * Eigen::MatrixXcd::Identity(S, S) - lin.A.cast<std::complex<double>>();
+      const Eigen::MatrixXcd X = Ms.fullPivLu().solve(lin.B.cast<std::complex<double>>());
+      const Eigen::MatrixXcd Gm = lin.C.cast<std::complex<double>>() * X + lin.D.cast<std::complex<double>>();
+      worst_dense = std::max(worst_dense, std::abs(fr.response[k] - Gm(in, in)) / std::abs(Gm(in, in)));
+      worst_residual = std::max(worst_residual, (Ms * X - lin.B.cast<std::complex<double>>()).norm() / lin.B.norm());
+      // the pair (in, in) of the dense matrix and every other output of the same input
+      const int other = (in + 1) % 6;
+      FrequencyResponse cross;
+      frequencyResponse(lin, omega.segment(k, 1), in, other, cross);
+      CHECK(std::abs(cross.response[0] - Gm(other, in)) <= 1e-10 * std::max(std::abs(Gm(other, in)), Gm.col(in).norm()));
+    }
+  }
+  std::printf("frequencyResponse PUMA 560 (moving, motors, friction): vs dense solve %.2e, residual %.2e, largest phase step %.1f deg\n",
+              worst_dense, worst_residual, worst_phase_step);
+  CHECK(worst_dense < 1e-10);
+  CHECK(worst_residual < 1e-12);
+  CHECK(worst_phase_step < 180);  // no 360° jumps
+
+  // at rest without friction: A = [0 I; −M⁻¹K 0], B = [0; M⁻¹] → G(jω) = (K − ω²M)⁻¹ with K = ∂T/∂q
+  const VecX z = VecX::Zero(6);
+  Linearization rest;
+  linearizeDynamics(m, data, q, z, z, {}, {}, rest);
+  const VecX w = frequencyGrid(rest.poles, 50);
+  double worst_km = 0;
+  for (int in = 0; in < 6; ++in) {
+    FrequencyResponse fr;
+    frequencyResponse(rest, w, in, in, fr);
+    for (int k = 0; k < w.size(); ++k) {
+      const MatX Gk = (rest.dT_dq - w[k] * w[k] * rest.Istar).inverse();
+      worst_km = std::max(worst_km, std::abs(fr.response[k] - Gk(in, in)) / std::abs(Gk(in, in)));
+    }
+  }
+  CHECK(worst_km < 1e-9);
+  // without gravity K = 0: G = −M⁻¹/ω², the double integrator: |G_ii| ω² = (M⁻¹)_ii at every ω, phase −180°
+  DynamicsOptions zero_g;
+  zero_g.override_gravity = true;
+  zero_g.gravity = Vec3::Zero();
+  Linearization nograv;
+  linearizeDynamics(m, data, q, z, z, zero_g, {}, nograv);
+  CHECK(poleFrequencies(nograv.poles).empty());
+  const VecX wf = frequencyGrid(nograv.poles, 20);
+  CHECK(wf[0] == Approx(0.1).epsilon(1e-14));
+  CHECK(wf[19] == Approx(100).epsilon(1e-14));
+  const MatX Mi = nograv.Istar.inverse();
+  for (int in = 0; in < 6; ++in) {
+    FrequencyResponse fr;
+    frequencyResponse(nograv, wf, in, in, fr);
+    for (int k = 0; k < wf.size(); ++k) {
+      CHECK(fr.magnitude[k] * wf[k] * wf[k] == Approx(Mi(in, in)).epsilon(1e-9));
+      CHECK(std::abs(std::abs(fr.phase_deg[k]) - 180) < 1e-6);
+    }
+    CHECK(largestPhaseStep(fr.phase_deg) < 1e-6);
+  }
+}
+
+TEST_CASE("frequencyResponse and frequencyGrid: the refusals name what is wrong", "[dynamics][linearize]") {
+  const Model m = builtinModel("puma560");
+  Data data(m);
+  const VecX z = VecX::Zero(6);
+  Linearization lin;
+  linearizeDynamics(m, data, z, z, z, {}, {}, lin);
+  FrequencyResponse fr;
+  VecX w(3);
+  w << 1, 2, 3;
+  CHECK_THROWS_WITH(frequencyResponse(lin, w, 6, 0, fr), Catch::Contains("input 6 is out of range (6 inputs"));
+  CHECK_THROWS_WITH(frequencyResponse(lin, w, 0, -1, fr), Catch::Contains("output -1 is out of range (6 outputs"));
+  w[1] = 0;
+  CHECK_THROWS_WITH(frequencyResponse(lin, w, 0, 0, fr), Catch::Contains("omega[1]") && Catch::Contains("> 0"));
+  w[1] = std::nan("");
+  CHECK_THROWS_WITH(frequencyResponse(lin, w, 0, 0, fr), Catch::Contains("omega[1]") && Catch::Contains("finite"));
+  CHECK_THROWS_WITH(frequencyResponse(lin, VecX(), 0, 0, fr), Catch::Contains("no frequencies"));
+  CHECK_THROWS_WITH(frequencyGrid(lin.poles, 1), Catch::Contains("points must be at least 2"));
+  CHECK_THROWS_WITH(frequencyGrid(lin.poles, 10, 5, 1), Catch::Contains("0 < lo < hi"));
+  CHECK_THROWS_WITH(frequencyGrid(lin.poles, 10, -1, 1), Catch::Contains("0 < lo < hi"));
+  const VecX g = frequencyGrid(lin.poles, 5, 1, 1e4);
+  CHECK(g[2] == Approx(100).epsilon(1e-14));
+}

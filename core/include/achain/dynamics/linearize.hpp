@@ -16,7 +16,8 @@
 //   A = [0 I 0; −I*⁻¹∂T/∂q  −I*⁻¹(∂T/∂q̇ + B_φ)  I*⁻¹C_M; 0 −L⁻¹C_E −L⁻¹R],  B = [0; 0; L⁻¹],
 // with I* including the rotor inertias J_m G², B_φ = G²B_m (the model's motor viscous friction), C_M = G·K_t and
 // C_E = G·K_e (joint-referenced torque and back-EMF constants). Outputs: the joint positions (C = [I 0 (0)]) or the
-// tool's motion (C = [J 0 (0)], Jacobian rows v, ω); D = 0. The state stays in joint coordinates: Freeman's transfer
+// tool's motion (C = [J 0 (0)], Jacobian rows v, ω); D = 0. The frequency response of one input → output pair,
+// G(jω) = C (jωI − A)⁻¹ B + D (magnitude, dB, unwrapped phase), on a log grid around the poles: frequencyResponse. The state stays in joint coordinates: Freeman's transfer
 // of the whole state model to hand coordinates (3-47…3-53) is not done here.
 #pragma once
 #include <string>
@@ -56,6 +57,33 @@ struct Linearization {
 void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
                        const Eigen::Ref<const VecX>& qdd, const DynamicsOptions& options, const LinearizeOptions& lin,
                        Linearization& out);
+
+/// The frequency response of one input → output pair of a linearisation, G(jω) = C (jωI − A)⁻¹ B + D, at each ω
+/// (rad/s): one complex LU solve (jωI − A) x = B(:, input) per ω in preallocated workspaces.
+struct FrequencyResponse {
+  int input = 0, output = 0;
+  VecX omega;                    ///< rad/s, as given
+  Eigen::VectorXcd response;     ///< G(jω)
+  VecX magnitude, magnitude_db;  ///< |G|, 20 log₁₀ |G|
+  VecX phase_deg;                ///< arg G in degrees, unwrapped along ω (no step of more than 180° between points)
+};
+
+/// G(jω) of input `input` (a column of B: the coordinate's torque or voltage) to output `output` (a row of C: the
+/// coordinate's angle, or a tool motion row) at each omega (> 0, finite; any order, though the phase is unwrapped in
+/// the order given). A pole at 0 (a free joint at rest) gives |G| → ∞ as ω → 0, finite for ω > 0; an ω exactly on an
+/// undamped pole ±iω gives a non-finite value. Throws achain::Error naming a bad ω or index.
+void frequencyResponse(const Linearization& lin, const Eigen::Ref<const VecX>& omega, int input, int output,
+                       FrequencyResponse& out);
+
+/// The distinct natural frequencies |p| (rad/s) of the nonzero poles, ascending: |p| > 1e-6·max(1, max|p|) (the
+/// eigen-solver gives a double pole at 0, a free joint at rest, as about ±√ε·|A|); a conjugate pair or repeated poles
+/// give one value (equal to 1e-9 relative).
+std::vector<double> poleFrequencies(const Eigen::VectorXcd& poles);
+
+/// `points` (≥ 2) log-spaced frequencies (rad/s) from lo to hi; lo = hi = 0 (the default): from 0.1× the smallest
+/// to 10× the largest of poleFrequencies(poles) (0.1…100 rad/s when every pole is 0). Throws achain::Error for
+/// points < 2 or a range that is not 0 < lo < hi (finite).
+VecX frequencyGrid(const Eigen::VectorXcd& poles, int points, double lo = 0, double hi = 0);
 
 /// One joint's actuator dynamics as the Robotics Toolbox's `jointdynamics` gives it: motor torque → motor angle,
 /// 1/(J s² + B s), with J = J_m + M_jj/G² (M without rotor inertias; the toolbox's rne adds J_m G² to M_jj, so its
