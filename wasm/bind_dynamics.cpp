@@ -301,6 +301,41 @@ uintptr_t dynLinearize(WasmModel& h, int legs, int flags, int tool, int motors) 
   });
 }
 
+/// in: q, qd, qdd, [gravity, wrench], then motors × (K_t, K_e, R, L) (as dynLinearize) → the frequency response of
+/// input → output (0-based) on frequencyGrid(poles, points, lo, hi) (lo = hi = 0: around the poles): the count P of
+/// pole frequencies, then omega, |G|, dB, phase (degrees, unwrapped) (points each), then poleFrequencies (S values,
+/// the first P used, the rest 0)
+uintptr_t dynFrequencyResponse(WasmModel& h, int legs, int flags, int tool, int motors, int input, int output, int points,
+                               double lo, double hi) {
+  return guard([&] {
+    const int n = h.model.nv;
+    const Call c = begin(h, legs, flags, "qd", "qdd");
+    LinearizeOptions lo_;
+    lo_.output = tool ? "tool" : "joints";
+    if (motors < 0 || (motors != 0 && motors != 1 && motors != n))
+      throw Error("dcMotors: give one motor for every coordinate or one for all (" + std::to_string(n) + " coordinates)");
+    const size_t at = static_cast<size_t>(3 * n + 9);
+    if (h.in.size() < at + 4 * static_cast<size_t>(motors)) throw Error("dcMotors: the motor data is missing");
+    for (int k = 0; k < motors; ++k) {
+      const double* x = h.in.data() + at + 4 * k;
+      lo_.dc_motors.push_back(DcMotor{x[0], x[1], x[2], x[3]});
+    }
+    Linearization lin;
+    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, lo_, lin);
+    FrequencyResponse fr;
+    frequencyResponse(lin, frequencyGrid(lin.poles, points, lo, hi), input, output, fr);
+    const std::vector<double> pf = poleFrequencies(lin.poles);
+    const int S = static_cast<int>(lin.A.rows());
+    const size_t total = 1 + 4 * static_cast<size_t>(points) + S;
+    double* out = h.output(total);
+    *out++ = static_cast<double>(pf.size());
+    for (const VecX* v : {&fr.omega, &fr.magnitude, &fr.magnitude_db, &fr.phase_deg})
+      for (int k = 0; k < points; ++k) *out++ = (*v)[k];
+    for (int k = 0; k < S; ++k) *out++ = k < static_cast<int>(pf.size()) ? pf[k] : 0.0;
+    return h.finiteOut(total, "frequencyResponse");
+  });
+}
+
 /// in: q, qd, [gravity, wrench] → per coordinate (J, B) of 1/(J s² + B s) (the toolbox's jointdynamics)
 uintptr_t dynJointTransfer(WasmModel& h, int legs, int flags) {
   return guard([&] {
@@ -497,6 +532,7 @@ EMSCRIPTEN_BINDINGS(achain_dynamics) {
   function("freemanModel", &dynFreeman);
   function("linearizeDynamics", &dynLinearize);
   function("jointTransferFunctions", &dynJointTransfer);
+  function("frequencyResponse", &dynFrequencyResponse);
   function("cartesianInertia", &dynCartesianInertia);
   function("dynamicManipulability", &dynDynamicManipulability);
   function("simulate", &dynSimulate);

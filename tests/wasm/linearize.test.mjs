@@ -1,4 +1,5 @@
-// Linearised dynamics in the wasm module: model.linearizeDynamics() and model.jointTransferFunctions() give the
+// Linearised dynamics in the wasm module: model.linearizeDynamics(), model.jointTransferFunctions() and
+// model.frequencyResponse() (the Bode data of `achain linearize --bode`) give the
 // native CLI's numbers (`achain linearize`, the same C++ core) on the PUMA 560 with rotor inertia and friction, with
 // DC motors in series and tool outputs, and on the prototype 4A; bad options are refused by name.
 import assert from 'node:assert/strict';
@@ -77,6 +78,46 @@ describe('linearize', () => {
     const w = m.linearizeDynamics(qa, [0.3, -0.2, 0.1, 0.4], [0, 0, 0, 0], { legs: 'full' });
     const n = cli(['--robot', 'prototype-4a', '--q', list(qa), '--qd', '0.3,-0.2,0.1,0.4', '--legs', 'full']);
     for (const key of ['A', 'B']) assert.ok(worst(w[key], flat(n[key])) < 1e-12, key);
+    m.dispose();
+  });
+
+  test('frequencyResponse: the Bode data equal `achain linearize --bode` (default grid, a range, DC motors and tool outputs)', () => {
+    const m = achain.loadModel('puma560');
+    const motor = { torqueConstant: 0.2, backEmfConstant: 0.2, resistance: 1.6, inductance: 4e-3 };
+    const cases = [
+      [{ input: 1, motors: true, friction: true }, ['--bode', '2,2', '--motors', '--friction']],
+      [{ input: 0, output: 2, points: 37, range: [0.5, 500] }, ['--bode', '1,3', '--bode-points', '37', '--bode-range', '0.5,500']],
+      [{ input: 3, output: 5, outputs: 'tool', points: 25, range: [1, 1000], dcMotors: [motor] },
+        ['--bode', '4,6', '--output', 'tool', '--bode-points', '25', '--bode-range', '1,1000', '--dc-motor', '0.2,0.2,1.6,4e-3']],
+    ];
+    for (const [opts, args] of cases) {
+      const w = m.frequencyResponse(q, qd, qdd, opts);
+      const n = cli(['--robot', 'puma560', '--q', list(q), '--qd', list(qd), '--qdd', list(qdd), ...args]).bode;
+      const what = args.join(' ');
+      assert.equal(w.omega.length, opts.points ?? 200);
+      assert.equal(w.output, opts.output ?? opts.input);
+      // the pole frequencies as the poles (the eigen-solver's rounding may differ between the builds: 1e-8)
+      assert.equal(w.poleFrequencies.length, n.pole_frequencies.length, what);
+      w.poleFrequencies.forEach((p, k) => assert.ok(Math.abs(p - n.pole_frequencies[k]) < 1e-8 * Math.max(1, p), `${what}: |pole| ${k}`));
+      // the response on the same grid: to 1e-12 (|G| relative at every point)
+      for (const [key, nk] of [['omega', 'omega'], ['magnitudeDb', 'magnitude_db'], ['phaseDeg', 'phase_deg']])
+        assert.ok(worst(w[key], n[nk]) < 1e-12, `${what}: ${key} ${worst(w[key], n[nk])}`);
+      w.magnitude.forEach((g, k) => assert.ok(Math.abs(g - n.magnitude[k]) < 1e-12 * n.magnitude[k], `${what}: |G| at ${k}`));
+      // dB from the magnitude, the phase continuous along ω
+      w.magnitude.forEach((g, k) => assert.ok(Math.abs(w.magnitudeDb[k] - 20 * Math.log10(g)) < 1e-9));
+      for (let k = 1; k < w.phaseDeg.length; k++) assert.ok(Math.abs(w.phaseDeg[k] - w.phaseDeg[k - 1]) <= 180);
+    }
+    // the default grid around the poles of a DC-motor model with tool outputs: 0.1× the smallest to 10× the largest
+    const dc = m.frequencyResponse(q, qd, qdd, { outputs: 'tool', output: 5, input: 3, points: 25, dcMotors: [motor] });
+    const pf = dc.poleFrequencies;
+    assert.ok(Math.abs(dc.omega[0] - 0.1 * pf[0]) < 1e-14 * pf[0]);
+    assert.ok(Math.abs(dc.omega[24] - 10 * pf[pf.length - 1]) < 1e-12 * pf[pf.length - 1]);
+    const z = [0, 0, 0, 0, 0, 0];
+    assert.throws(() => m.frequencyResponse(z, z, z, { input: 6 }), /input 6 is out of range/);
+    assert.throws(() => m.frequencyResponse(z, z, z, { range: [5, 1] }), /0 < lo < hi/);
+    assert.throws(() => m.frequencyResponse(z, z, z, { range: [0, 1] }), /range: lo must be > 0/);
+    assert.throws(() => m.frequencyResponse(z, z, z, { points: 1 }), /points must be at least 2/);
+    assert.throws(() => m.frequencyResponse(z, z, z, { outputs: 'hand' }), /outputs: must be 'joints' or 'tool'/);
     m.dispose();
   });
 

@@ -219,6 +219,51 @@ export function install(Model) {
     return { A: parts[0], B: parts[1], C: parts[2], D: parts[3], states: S, outputs: r, poles, dTdq: parts[5], dTdqd: parts[6], Istar: parts[7] };
   };
 
+  /**
+   * The frequency response G(jω) = C (jωI − A)⁻¹ B + D of the linearisation about (q, q̇, q̈), one input → one output
+   * (0-based; default input 0, output = input: the coordinate's torque to its angle), on `points` (default 200)
+   * log-spaced ω: opts.range [lo, hi] rad/s, or by default 0.1× the smallest to 10× the largest nonzero |pole|.
+   * {input, output, omega (rad/s), magnitude, magnitudeDb, phaseDeg (unwrapped along ω), poleFrequencies (the distinct
+   * nonzero |pole|, rad/s)}. opts: the dynamics options, dcMotors as linearizeDynamics, outputs 'joints' | 'tool'
+   * (linearizeDynamics' output).
+   */
+  Model.prototype.frequencyResponse = function frequencyResponse(q, qd, qdd, opts = {}) {
+    const n = this.dof;
+    const { legs, flags, extra } = encode(opts);
+    const outputs = opts.outputs ?? 'joints';
+    if (outputs !== 'joints' && outputs !== 'tool') throw new Error(`outputs: must be 'joints' or 'tool' (got '${outputs}')`);
+    const motors = opts.dcMotors ?? [];
+    if (!Array.isArray(motors)) throw new Error('dcMotors: must be an array of {torqueConstant, backEmfConstant, resistance, inductance}');
+    const md = new Float64Array(4 * motors.length);
+    motors.forEach((mo, k) => {
+      ['torqueConstant', 'backEmfConstant', 'resistance', 'inductance'].forEach((key, i) => {
+        if (typeof mo?.[key] !== 'number') throw new Error(`dcMotors[${k}].${key}: must be a number`);
+        md[4 * k + i] = mo[key];
+      });
+    });
+    const input = integer(opts.input ?? 0, 'input');
+    const output = integer(opts.output ?? input, 'output');
+    const points = integer(opts.points ?? 200, 'points');
+    let lo = 0, hi = 0;
+    if (opts.range != null) {
+      if (!Array.isArray(opts.range) || opts.range.length !== 2) throw new Error('range: must be [lo, hi] in rad/s');
+      lo = finiteNumber(opts.range[0], 'range[0]');
+      hi = finiteNumber(opts.range[1], 'range[1]');
+      if (!(lo > 0)) throw new Error('range: lo must be > 0 rad/s');
+    }
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9], [md, 'dcMotors', md.length]);
+    const S = motors.length ? 3 * n : 2 * n;
+    const total = 1 + 4 * Math.max(points, 0) + S;
+    const a = this._output(this.achain.module.frequencyResponse(raw, legs, flags, outputs === 'tool' ? 1 : 0, motors.length,
+      input, output, points, lo, hi), total).slice();
+    const P = a[0];
+    const part = (k) => a.subarray(1 + k * points, 1 + (k + 1) * points);
+    return {
+      input, output, omega: part(0), magnitude: part(1), magnitudeDb: part(2), phaseDeg: part(3),
+      poleFrequencies: a.subarray(1 + 4 * points, 1 + 4 * points + P),
+    };
+  };
+
   /** Each joint's motor-torque → motor-angle 1/(J s² + B s) as the Robotics Toolbox's jointdynamics: [{J, B, numerator, denominator}]. */
   Model.prototype.jointTransferFunctions = function jointTransferFunctions(q, qd, opts = {}) {
     const n = this.dof;

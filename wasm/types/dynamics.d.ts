@@ -110,6 +110,35 @@ export interface Linearization {
   Istar: Float64Array;
 }
 
+export interface FrequencyResponseOptions extends Omit<LinearizeOptions, 'output'> {
+  /** the input (a column of B: a coordinate's torque, or voltage with dcMotors), 0-based; default 0 */
+  input?: number;
+  /** the output (a row of C: a coordinate's angle, or a tool motion row with outputs 'tool'), 0-based; default = input */
+  output?: number;
+  /** linearizeDynamics' output: 'joints' (default) or 'tool' */
+  outputs?: 'joints' | 'tool';
+  /** log-spaced frequencies (≥ 2; default 200) */
+  points?: number;
+  /** [lo, hi] rad/s; default 0.1× the smallest to 10× the largest nonzero |pole| */
+  range?: [number, number];
+}
+
+/** G(jω) = C (jωI − A)⁻¹ B + D of one input → output pair of the linearisation. */
+export interface FrequencyResponse {
+  input: number;
+  output: number;
+  /** rad/s, log-spaced */
+  omega: Float64Array;
+  /** |G| */
+  magnitude: Float64Array;
+  /** 20 log₁₀ |G| */
+  magnitudeDb: Float64Array;
+  /** arg G in degrees, unwrapped along ω */
+  phaseDeg: Float64Array;
+  /** the distinct nonzero |pole| (rad/s), ascending */
+  poleFrequencies: Float64Array;
+}
+
 /** One joint's motor-torque → motor-angle 1/(J s² + B s), as the Robotics Toolbox's jointdynamics. */
 export interface JointTransferFunction {
   J: number;
@@ -240,5 +269,7 @@ export interface DynamicsMethods {
   freemanModel(q: Vector, qd: Vector, opts?: DynamicsOptions): FreemanModel;
   linearizeDynamics(q: Vector, qd: Vector, qdd: Vector, opts?: LinearizeOptions): Linearization;
   jointTransferFunctions(q: Vector, qd: Vector, opts?: DynamicsOptions): JointTransferFunction[];
+  /** The Bode data of one input → output pair at the operating point (q, q̇, q̈). */
+  frequencyResponse(q: Vector, qd: Vector, qdd: Vector, opts?: FrequencyResponseOptions): FrequencyResponse;
   simulate(sim: SimulationSpec, opts?: DynamicsOptions): SimulationResult;
 }

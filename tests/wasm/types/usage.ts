@@ -10,7 +10,7 @@ import type { IkResult, IkAllResult, IkStatus, IkBranch, BranchEvent } from '../
 import type { DesignSpaceDocument, MergedSweep } from '../../../wasm/types/design';
 import type {
   TorqueBreakdown, SimulationResult, LeeTerms, FreemanModel, ComputedTorqueResult, CartesianInertia, DynamicManipulability, TaskRows,
-  Linearization, JointTransferFunction, DcMotor,
+  Linearization, JointTransferFunction, DcMotor, FrequencyResponse,
 } from '../../../wasm/types/dynamics';
 import type { Influence, ManipulabilityMeasures, ManipulabilityReport, Singularity } from '../../../wasm/types/kinematics';
 import type {
@@ -118,6 +118,9 @@ export async function usage(): Promise<number> {
   const motor: DcMotor = { torqueConstant: 0.05, backEmfConstant: 0.05, resistance: 1.2, inductance: 2e-3 };
   const lin: Linearization = m.linearizeDynamics(q, q, q, { output: 'tool', dcMotors: [motor], motors: true });
   const jd: JointTransferFunction[] = m.jointTransferFunctions(q, q, { legs: 'lumped' });
+  const fr: FrequencyResponse = m.frequencyResponse(q, q, q, { input: 1, output: 1, points: 50, range: [0.1, 100], motors: true });
+  const frTool: FrequencyResponse = m.frequencyResponse(q, q, q, { outputs: 'tool', output: 2, dcMotors: [motor] });
+  const bodeDb: number = fr.magnitudeDb[0] + fr.phaseDeg[0] + fr.omega[0] + frTool.poleFrequencies.length;
   const sim: SimulationResult = m.simulate({ q, duration: 0.01, dt: 1e-3, integrator: 'euler', onProgress: (f: number) => f }, { limitStops: true });
   const ct: ComputedTorqueResult = m.simulateComputedTorque({ traj: { t: [0, 1], q: [q, q] }, kp: 100, kv: [1, 2, 3, 4] });
   const rows: TaskRows = 'linear';
@@ -203,7 +206,7 @@ export async function usage(): Promise<number> {
   return [version.length, names.length, rpy[0], range.range, curves.theta[0], study.rows.length, info.dof, legs.length, Number(ok), coordinateOwner, Number(angularFirst), loopAssembly,
     Object.keys(desc).length, tool[0], toolOut[0], tools[0], J[0], Js[0], Jd.Jdot[0], Ja.rpy[0], inf.G[0], acc[0], jerk[0], mm.rank,
     sigmaMin, sing.length, tau[0], status.length, all.solutions.length, id[0], bd.total[0], ids.length, M[0], g[0], C[0], fd[0],
-    ke, pe, lee.D[0], fm.TL[0], lin.poles[0].re, lin.A[0], jd[0].denominator[0], sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
+    ke, pe, lee.D[0], fm.TL[0], lin.poles[0].re, lin.A[0], jd[0].denominator[0], bodeDb, sim.t[0], ct.maxAbsError[0], cart.samples, an.totalWork, tj.t.length, clear[0], progress,
     summary.voxels, centres[0], mesh.indices[0], section.area, overlap.jaccard, shared[0], lattice[0], dmNumbers, ipNumbers, estNumbers,
     jt.samples, loopNumbers, flexNumbers, flexChainNumbers, factNumbers, designNumbers].reduce((a, x) => a + x, 0);
 }
