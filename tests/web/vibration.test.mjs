@@ -2,7 +2,8 @@
 // core/robots/variants/prototype-4a-drive.json), the modes table shows the core's first locked-motor frequencies at
 // the current pose, a mode animates on the arm, and the thesis trapezoid is checked unshaped, with ZV and with ZVD
 // in a Web Worker: the residual tip vibration falls ZVD < ZV < unshaped, as docs/flexible.md's table says
-// (2.58, 0.272, 0.152 mm). Bad stiffness input is refused with a clear message. Screenshots: test-results/web/vibration-*.png.
+// (2.58, 0.272, 0.152 mm). The rigid PUMA's poles and Bode plot at the pose are the core's linearisation. Bad
+// stiffness input is refused with a clear message. Screenshots: test-results/web/vibration-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist, launch, openPage, waitReady, screenshot } from './helpers.mjs';
@@ -106,13 +107,54 @@ test('Vibration: the rigid arm\'s poles at the current pose are the core\'s line
     for (const [re, im] of [[2.476, 0], [-2.476, 0], [0.2709, 0], [-0.2709, 0], [0, 2.664], [0, -2.664]]) assert.ok(has(re, im), `pole ${re} ${im}i in ${poles}`);
     assert.equal(poles.filter(([a, b]) => a === 0 && b === 0).length, 6);
     await screenshot(page, 'vibration-poles', { locator: page.locator(`${P} .v-lin`) });
+    // the Bode plot of the first joint (τ1 → q1): its data are the core's frequency response at the pose, ω in Hz
+    await page.waitForSelector('[data-testid="vibration-bode"] canvas');
+    assert.equal(await page.locator(`${P} .v-bode-joint`).inputValue(), '0');
+    const bode = () => page.evaluate(() => {
+      const a = window.__achain;
+      const v = a.views.vibration;
+      const m = a.studio.model;
+      const zero = new Float64Array(m.dof);
+      const core = m.frequencyResponse(a.studio.q, zero, zero, { input: v.bode.joint, motors: v.$('.v-lin-motors').checked });
+      return {
+        joint: v.bode.joint, plot: v.bodePlot.data.map((s) => Array.from(s)), omega: Array.from(core.omega),
+        db: Array.from(core.magnitudeDb), phase: Array.from(core.phaseDeg), poles: Array.from(core.poleFrequencies),
+        log: v.bodePlot.scales.x.distr,
+      };
+    });
+    const checkBode = (b, joint) => {
+      assert.equal(b.joint, joint);
+      assert.equal(b.log, 3, 'log frequency axis');
+      assert.equal(b.plot[0].length, 200);
+      assert.deepEqual(b.plot[0], b.omega.map((w) => w / (2 * Math.PI)));
+      assert.deepEqual(b.plot[1], b.db);
+      assert.deepEqual(b.plot[2], b.phase);
+      // the grid spans 0.1× the smallest to 10× the largest nonzero |pole| (0.2709 … at qn with the rotor inertia)
+      assert.ok(Math.abs(b.omega[0] - 0.1 * b.poles[0]) < 1e-12 * b.poles[0]);
+      assert.ok(Math.abs(b.omega[199] - 10 * b.poles[b.poles.length - 1]) < 1e-9 * b.poles[b.poles.length - 1]);
+      for (let k = 1; k < b.phase.length; k++) assert.ok(Math.abs(b.phase[k] - b.phase[k - 1]) <= 180);
+    };
+    const b1 = await bode();
+    checkBode(b1, 0);
+    assert.ok(b1.poles.some((w) => Math.abs(w - 0.2709) < 6e-4), `|pole| 0.2709 in ${b1.poles}`);
+    await screenshot(page, 'vibration-bode', { locator: page.locator(`${P} .v-bode-plot`) });
+    // another joint
+    await page.locator(`${P} .v-bode-joint`).selectOption('2');
+    const b3 = await bode();
+    checkBode(b3, 2);
+    assert.notDeepEqual(b3.plot[1], b1.plot[1]);
+    await screenshot(page, 'vibration-bode-q3', { locator: page.locator(`${P} .v-bode-plot`) });
     // without the rotor inertia the arm is lighter at the motors: the unstable pair moves
     await page.locator(`${P} .v-lin-motors`).uncheck();
     const light = await read();
     assert.ok(!light.some(([a, b]) => Math.abs(a - 2.476) < 6e-4 && b === 0), 'the poles change without rotor inertia');
-    // a new pose, new poles
+    // a new pose, new poles, a new Bode plot (still the chosen joint)
+    const before = await bode();
     await page.evaluate(() => window.__achain.studio.setQ(Float64Array.from([0, 0, 0, 0, 0, 0])));
     assert.notDeepEqual(await read(), light);
+    const after = await bode();
+    checkBode(after, 2);
+    assert.notDeepEqual(after.plot[1], before.plot[1]);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -75,6 +75,9 @@ export class VibrationView {
       Freeman's linearised model). Positive real parts grow without control; a pair ±i·ω swings at ω.</p>
       <div class="row"><label title="rotor inertia J_m·G² from the motor data"><input type="checkbox" class="v-lin-motors" checked> rotor inertia</label></div>
       <div class="v-lin" data-testid="vibration-poles"></div>
+      <div class="row"><label title="the frequency response of the joint's torque to its angle, G(jω) = C (jωI − A)⁻¹ B (model.frequencyResponse)">Bode plot of
+        <select class="v-bode-joint" aria-label="Bode plot joint"></select></label></div>
+      <div class="v-bode-plot" data-testid="vibration-bode"></div>
       <h3>Trajectory check</h3>
       <p class="hint v-move-hint"></p>
       <div class="row">
@@ -100,6 +103,7 @@ export class VibrationView {
     }
     this.$('.v-free').addEventListener('change', () => this._changed());
     this.$('.v-lin-motors').addEventListener('change', () => this._poles());
+    this.$('.v-bode-joint').addEventListener('change', () => this._bode());
     this.$('.v-reset').addEventListener('click', () => { this._driveFromFile(); this._stale(); this._changed(); });
     this.$('.v-amp').addEventListener('input', () => this._ampText());
     this.$('.v-sweep').addEventListener('change', () => this._plot());
@@ -118,6 +122,9 @@ export class VibrationView {
       const sel = this.$('.v-sweep');
       sel.replaceChildren(...m.coordinates.map((j, i) => new Option(`q${i + 1} ${j.name}`, String(i))));
       sel.value = String(Math.min(1, m.dof - 1));
+      const bode = this.$('.v-bode-joint');
+      bode.replaceChildren(...m.coordinates.map((j, i) => new Option(`τ${i + 1} → q${i + 1} ${j.name}`, String(i))));
+      bode.value = '0';
       this.$('.v-k-unit').textContent = m.coordinates.every((j) => j.angular) ? 'N·m/rad' : 'N·m/rad (N/m prismatic)';
       this._driveFromFile();
       this.move = defaultMove(m);
@@ -251,12 +258,83 @@ export class VibrationView {
       lin = m.linearizeDynamics(s.q, zero, zero, { motors: this.$('.v-lin-motors').checked });
     } catch (e) {
       box.innerHTML = `<p class="error-box">${escapeHtml(e.message)}</p>`;
+      this._bode();
       return;
     }
     this.poles = lin.poles;
     const rows = lin.poles.map((p, k) => `<tr data-pole="${k}"><td>${k + 1}</td><td class="v-pole-re">${fmt(p.re, 4)}</td>`
       + `<td class="v-pole-im">${fmt(p.im, 4)}</td></tr>`).join('');
     box.innerHTML = `<table class="grid m-table v-pole-table"><tr><th>pole</th><th>real (1/s)</th><th>imaginary (rad/s)</th></tr>${rows}</table>`;
+    this._bode();
+  }
+
+  /** The chosen joint's torque → angle frequency response at the pose (the core's; the page converts ω to Hz and draws). */
+  _bode() {
+    const s = this.studio;
+    const m = s.model;
+    const box = this.$('.v-bode-plot');
+    this.bodePlot?.destroy();
+    this.bodePlot = null;
+    this.bode = null;
+    box.replaceChildren();
+    if (!this.active || !m) return;
+    const j = Math.min(Number(this.$('.v-bode-joint').value) || 0, m.dof - 1);
+    const zero = new Float64Array(m.dof);
+    let fr;
+    try {
+      fr = m.frequencyResponse(s.q, zero, zero, { input: j, motors: this.$('.v-lin-motors').checked });
+    } catch (e) {
+      box.innerHTML = `<p class="error-box">${escapeHtml(e.message)}</p>`;
+      return;
+    }
+    this.bode = { joint: j, response: fr };
+    const hz = Array.from(fr.omega, (w) => w / (2 * Math.PI));
+    const marks = Array.from(fr.poleFrequencies, (w) => w / (2 * Math.PI));
+    const unit = m.coordinates[j].angular ? 'rad/(N·m)' : 'm/N';  // the core's SI
+    const el = document.createElement('div');
+    el.className = 'chart';
+    box.appendChild(el);
+    const grid = { stroke: '#1e293b' };
+    // the poles' natural frequencies |p|/2π as dashed vertical lines
+    const poleLines = {
+      hooks: {
+        draw: [(u) => {
+          const { ctx, bbox } = u;
+          ctx.save();
+          ctx.strokeStyle = '#94a3b8';
+          ctx.setLineDash([4, 4]);
+          ctx.lineWidth = 1;
+          for (const f of marks) {
+            const x = Math.round(u.valToPos(f, 'x', true)) + 0.5;
+            if (x < bbox.left || x > bbox.left + bbox.width) continue;
+            ctx.beginPath();
+            ctx.moveTo(x, bbox.top);
+            ctx.lineTo(x, bbox.top + bbox.height);
+            ctx.stroke();
+          }
+          ctx.restore();
+        }],
+      },
+    };
+    const width = Math.max(220, (box.clientWidth || 300) - 4);
+    this.bodePlot = new uPlot({
+      title: `Bode τ${j + 1} → q${j + 1} (dashed: poles)`,
+      width, height: 220, legend: { show: true, live: false }, plugins: [poleLines],
+      scales: {
+        x: { time: false, distr: 3, log: 10, range: (u, lo, hi) => [lo, hi] },  // the core's grid, not whole decades
+        db: { auto: true },
+        // the phase on whole quarter turns (a little margin: a line at 0° or −180° stays off the frame), at least half
+        // a turn tall (a constant phase is a line in the middle)
+        deg: { range: (u, lo, hi) => { const a = 90 * Math.floor(lo / 90), b = 90 * Math.ceil(hi / 90); return b - a < 180 ? [a - 90, b + 90] : [a - 20, b + 20]; } },
+      },
+      axes: [
+        { stroke: '#94a3b8', grid, ticks: { stroke: '#1e293b' }, label: 'f (Hz)', labelSize: 14, size: 32, space: 40 },
+        { scale: 'db', stroke: '#60a5fa', grid, size: 44, space: 22 },
+        { scale: 'deg', side: 1, stroke: '#f472b6', grid: { show: false }, size: 44, space: 22, incrs: [45, 90, 180, 360, 720] },
+      ],
+      series: [{}, { label: `|G| dB re 1 ${unit}`, scale: 'db', stroke: '#60a5fa', width: 1.5 },
+        { label: 'phase °', scale: 'deg', stroke: '#f472b6', width: 1.5 }],
+    }, [hz, Array.from(fr.magnitudeDb), Array.from(fr.phaseDeg)], el);
   }
 
   // ---------------------------------------------------------------- animation
