@@ -60,20 +60,9 @@ bool isThreeRThreeP(const Model& m, std::string* why) {
     if (why) *why = s;
     return false;
   };
-  if (m.njoints() != 6 || m.nq != 6) return fail("needs exactly 6 joints with a coordinate each");
-  int n_revolute = 0;
-  for (int i = 0; i < 6; ++i) {
-    if (m.joints[i].parent != i - 1) return fail("joints[" + std::to_string(i) + "].parent: not a serial chain");
-    const JointModel& jm = m.jmodels[i];
-    if (!jm.independent || jm.coord != i) return fail("joints[" + std::to_string(i) + "]: must own its coordinate (no mimic)");
-    const bool revolute = jm.revolute() && std::abs(std::abs(jm.rot * jm.scale) - 1) < 1e-12;
-    const bool prismatic = !jm.angular() && jm.law.c2 == 0 && jm.law.c3 == 0 && jm.law.nsine == 0 && jm.law.c1 != 0;
-    if (!revolute && !prismatic)
-      return fail("joints[" + std::to_string(i) + "].kind: only revolute joints (one turn per turn of the coordinate) and prismatic joints");
-    n_revolute += revolute;
-  }
+  const int n_revolute = ik_detail::sixJointRevoluteCount(m, why);
+  if (n_revolute < 0) return false;
   if (n_revolute != 3) return fail("needs three revolute and three prismatic joints (3R3P), got " + std::to_string(n_revolute) + " revolute");
-  if (m.toolLink() != 5) return fail("tool_link: the tool must sit on the last link");
   return true;
 }
 

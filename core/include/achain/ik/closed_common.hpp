@@ -1,6 +1,6 @@
-// Helpers shared by the closed-form and algebraic solvers (closed_form.cpp, algebraic_4a.cpp): the three-axis Euler
-// decomposition M = Rz(t1)·Rx(α)·Rz(t2)·Rx(β)·Rz(t3), standard-DH link transforms, and the choice
-// of a joint value among its periodic representatives.
+// Helpers shared by the closed-form and algebraic solvers (closed_form.cpp, algebraic_4a.cpp, general6r.cpp,
+// three_r_three_p.cpp): the three-axis Euler decomposition M = Rz(t1)·Rx(α)·Rz(t2)·Rx(β)·Rz(t3), standard-DH link
+// transforms, the choice of a joint value among its periodic representatives, and the six-joint R/P chain check.
 #pragma once
 #include <array>
 #include <cmath>
@@ -133,6 +133,30 @@ inline double pickRepresentative(const JointLimits& L, double q, double period, 
     return std::min(std::max(best, L.lower), L.upper);
   }
   return canon;
+}
+
+/// For the six-joint solvers (general 6R and its prismatic variants, 3R3P): the number of revolute joints of a serial
+/// chain of six revolute or prismatic joints, each owning its coordinate, with the tool on the last link; −1 (and
+/// why) otherwise.
+inline int sixJointRevoluteCount(const Model& m, std::string* why) {
+  auto fail = [&](const std::string& s) {
+    if (why) *why = s;
+    return -1;
+  };
+  if (m.njoints() != 6 || m.nq != 6) return fail("needs exactly 6 joints with a coordinate each");
+  int n_revolute = 0;
+  for (int i = 0; i < 6; ++i) {
+    if (m.joints[i].parent != i - 1) return fail("joints[" + std::to_string(i) + "].parent: not a serial chain");
+    const JointModel& jm = m.jmodels[i];
+    if (!jm.independent || jm.coord != i) return fail("joints[" + std::to_string(i) + "]: must own its coordinate (no mimic)");
+    const bool revolute = jm.revolute() && std::abs(std::abs(jm.rot * jm.scale) - 1) < 1e-12;
+    const bool prismatic = !jm.angular() && jm.law.c2 == 0 && jm.law.c3 == 0 && jm.law.nsine == 0 && jm.law.c1 != 0;
+    if (!revolute && !prismatic)
+      return fail("joints[" + std::to_string(i) + "].kind: only revolute joints (one turn per turn of the coordinate) and prismatic joints");
+    n_revolute += revolute;
+  }
+  if (m.toolLink() != 5) return fail("tool_link: the tool must sit on the last link");
+  return n_revolute;
 }
 
 }  // namespace achain::ik_detail
