@@ -270,7 +270,8 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
   sub->add_flag("--jointdynamics", jointdyn, "Also print each joint's 1/(J s^2 + B s) (J = J_m + M_jj/G^2, B = B_m)");
   sub->add_option("--bode", bode,
                   "Also print the frequency response G(jw) = C (jwI - A)^-1 B + D of input IN to output OUT (1-based, e.g. "
-                  "2,2: tau2 -> q2): omega (rad/s), hz, magnitude, magnitude_db and the phase in degrees (unwrapped along w)");
+                  "2,2: tau2 -> q2): omega (rad/s), hz, magnitude, magnitude_db, phase_deg (unwrapped along w) and pole_frequencies "
+                  "(the distinct nonzero |pole|, rad/s)");
   sub->add_option("--bode-points", bode_points, "With --bode: the number of log-spaced frequencies (default 200)");
   sub->add_option("--bode-range", bode_range,
                   "With --bode: lo,hi in rad/s (default: 0.1x the smallest to 10x the largest nonzero |pole|)");

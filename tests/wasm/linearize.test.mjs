@@ -116,7 +116,7 @@ describe('linearize', () => {
     assert.throws(() => m.frequencyResponse(z, z, z, { input: 6 }), /input 6 is out of range/);
     assert.throws(() => m.frequencyResponse(z, z, z, { range: [5, 1] }), /0 < lo < hi/);
     assert.throws(() => m.frequencyResponse(z, z, z, { range: [0, 1] }), /range: lo must be > 0/);
-    assert.throws(() => m.frequencyResponse(z, z, z, { points: 1 }), /points must be at least 2/);
+    assert.throws(() => m.frequencyResponse(z, z, z, { points: 1 }), /points must be from 2 to 1000000/);
     assert.throws(() => m.frequencyResponse(z, z, z, { outputs: 'hand' }), /outputs: must be 'joints' or 'tool'/);
     m.dispose();
   });

@@ -322,7 +322,8 @@ std::vector<double> poleFrequencies(const Eigen::VectorXcd& poles) {
 }
 
 VecX frequencyGrid(const Eigen::VectorXcd& poles, int points, double lo, double hi) {
-  if (points < 2) throw Error("frequencyGrid: points must be at least 2 (got " + std::to_string(points) + ")");
+  if (points < 2 || points > 1000000)
+    throw Error("frequencyGrid: points must be from 2 to 1000000 (got " + std::to_string(points) + ")");
   if (lo == 0 && hi == 0) {
     const std::vector<double> w = poleFrequencies(poles);
     lo = w.empty() ? 0.1 : 0.1 * w.front();

@@ -80,9 +80,9 @@ void frequencyResponse(const Linearization& lin, const Eigen::Ref<const VecX>& o
 /// give one value (equal to 1e-9 relative).
 std::vector<double> poleFrequencies(const Eigen::VectorXcd& poles);
 
-/// `points` (≥ 2) log-spaced frequencies (rad/s) from lo to hi; lo = hi = 0 (the default): from 0.1× the smallest
+/// `points` (2…10⁶) log-spaced frequencies (rad/s) from lo to hi; lo = hi = 0 (the default): from 0.1× the smallest
 /// to 10× the largest of poleFrequencies(poles) (0.1…100 rad/s when every pole is 0). Throws achain::Error for
-/// points < 2 or a range that is not 0 < lo < hi (finite).
+/// points outside 2…10⁶ or a range that is not 0 < lo < hi (finite).
 VecX frequencyGrid(const Eigen::VectorXcd& poles, int points, double lo = 0, double hi = 0);
 
 /// One joint's actuator dynamics as the Robotics Toolbox's `jointdynamics` gives it: motor torque → motor angle,
