@@ -267,24 +267,31 @@ uintptr_t dynLee(WasmModel& h, int legs, int flags) {
   });
 }
 
+/// The linearisation's options from a call's arguments: tool or joint outputs, and `motors` DC motors (0, 1 for every
+/// coordinate, or one per coordinate) read from the input buffer after q, qd, qdd and the 9 option numbers.
+LinearizeOptions linearizeOptionsOf(const WasmModel& h, int tool, int motors) {
+  const int n = h.model.nv;
+  LinearizeOptions lo;
+  lo.output = tool ? "tool" : "joints";
+  if (motors < 0 || (motors != 0 && motors != 1 && motors != n))
+    throw Error("dcMotors: give one motor for every coordinate or one for all (" + std::to_string(n) + " coordinates)");
+  const size_t at = static_cast<size_t>(3 * n + 9);
+  if (h.in.size() < at + 4 * static_cast<size_t>(motors)) throw Error("dcMotors: the motor data is missing");
+  for (int k = 0; k < motors; ++k) {
+    const double* x = h.in.data() + at + 4 * k;
+    lo.dc_motors.push_back(DcMotor{x[0], x[1], x[2], x[3]});
+  }
+  return lo;
+}
+
 /// in: q, qd, qdd, [gravity, wrench], then motors × (K_t, K_e, R, L) → A (S², row-major; S = 2nv, or 3nv with DC
 /// motors), B (S·nv), C (r·S; r = nv, or 6 with tool outputs), D (r·nv), poles (S × re, im), ∂T/∂q, ∂T/∂q̇, I* (nv² each)
 uintptr_t dynLinearize(WasmModel& h, int legs, int flags, int tool, int motors) {
   return guard([&] {
     const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd", "qdd");
-    LinearizeOptions lo;
-    lo.output = tool ? "tool" : "joints";
-    if (motors < 0 || (motors != 0 && motors != 1 && motors != n))
-      throw Error("dcMotors: give one motor for every coordinate or one for all (" + std::to_string(n) + " coordinates)");
-    const size_t at = static_cast<size_t>(3 * n + 9);
-    if (h.in.size() < at + 4 * static_cast<size_t>(motors)) throw Error("dcMotors: the motor data is missing");
-    for (int k = 0; k < motors; ++k) {
-      const double* x = h.in.data() + at + 4 * k;
-      lo.dc_motors.push_back(DcMotor{x[0], x[1], x[2], x[3]});
-    }
     Linearization lin;
-    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, lo, lin);
+    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, linearizeOptionsOf(h, tool, motors), lin);
     const int S = static_cast<int>(lin.A.rows()), r = static_cast<int>(lin.C.rows());
     const size_t total = static_cast<size_t>(S) * S + S * n + r * S + r * n + 2 * S + 3 * n * n;
     double* out = h.output(total);
@@ -308,20 +315,9 @@ uintptr_t dynLinearize(WasmModel& h, int legs, int flags, int tool, int motors) 
 uintptr_t dynFrequencyResponse(WasmModel& h, int legs, int flags, int tool, int motors, int input, int output, int points,
                                double lo, double hi) {
   return guard([&] {
-    const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd", "qdd");
-    LinearizeOptions lo_;
-    lo_.output = tool ? "tool" : "joints";
-    if (motors < 0 || (motors != 0 && motors != 1 && motors != n))
-      throw Error("dcMotors: give one motor for every coordinate or one for all (" + std::to_string(n) + " coordinates)");
-    const size_t at = static_cast<size_t>(3 * n + 9);
-    if (h.in.size() < at + 4 * static_cast<size_t>(motors)) throw Error("dcMotors: the motor data is missing");
-    for (int k = 0; k < motors; ++k) {
-      const double* x = h.in.data() + at + 4 * k;
-      lo_.dc_motors.push_back(DcMotor{x[0], x[1], x[2], x[3]});
-    }
     Linearization lin;
-    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, lo_, lin);
+    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, linearizeOptionsOf(h, tool, motors), lin);
     FrequencyResponse fr;
     frequencyResponse(lin, frequencyGrid(lin.poles, points, lo, hi), input, output, fr);
     const std::vector<double> pf = poleFrequencies(lin.poles);

@@ -21,6 +21,19 @@ const EXTRA = new Float64Array(9);  // reused: copied into wasm memory at once
 const ENCODED = { legs: 2, flags: 0, extra: EXTRA };  // reused: encode() allocates nothing
 const NO_OPTIONS = {};
 
+/** opts.dcMotors [{torqueConstant, backEmfConstant, resistance, inductance}] as the flat numbers the module reads. */
+function dcMotorData(motors) {
+  if (!Array.isArray(motors)) throw new Error('dcMotors: must be an array of {torqueConstant, backEmfConstant, resistance, inductance}');
+  const md = new Float64Array(4 * motors.length);
+  motors.forEach((mo, k) => {
+    ['torqueConstant', 'backEmfConstant', 'resistance', 'inductance'].forEach((key, i) => {
+      if (typeof mo?.[key] !== 'number') throw new Error(`dcMotors[${k}].${key}: must be a number`);
+      md[4 * k + i] = mo[key];
+    });
+  });
+  return md;
+}
+
 /** Options → (legs code, flags, gravity/wrench block). The result object is shared: use it at once. */
 export function encode(opts = NO_OPTIONS) {
   const legs = LEGS[opts.legs ?? 'full'];
@@ -198,14 +211,7 @@ export function install(Model) {
     const output = opts.output ?? 'joints';
     if (output !== 'joints' && output !== 'tool') throw new Error(`output: must be 'joints' or 'tool' (got '${output}')`);
     const motors = opts.dcMotors ?? [];
-    if (!Array.isArray(motors)) throw new Error('dcMotors: must be an array of {torqueConstant, backEmfConstant, resistance, inductance}');
-    const md = new Float64Array(4 * motors.length);
-    motors.forEach((mo, k) => {
-      ['torqueConstant', 'backEmfConstant', 'resistance', 'inductance'].forEach((key, i) => {
-        if (typeof mo?.[key] !== 'number') throw new Error(`dcMotors[${k}].${key}: must be a number`);
-        md[4 * k + i] = mo[key];
-      });
-    });
+    const md = dcMotorData(motors);
     const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9], [md, 'dcMotors', md.length]);
     const S = motors.length ? 3 * n : 2 * n, r = output === 'tool' ? 6 : n;
     const sizes = [S * S, S * n, r * S, r * n, 2 * S, n * n, n * n, n * n];
@@ -233,14 +239,7 @@ export function install(Model) {
     const outputs = opts.outputs ?? 'joints';
     if (outputs !== 'joints' && outputs !== 'tool') throw new Error(`outputs: must be 'joints' or 'tool' (got '${outputs}')`);
     const motors = opts.dcMotors ?? [];
-    if (!Array.isArray(motors)) throw new Error('dcMotors: must be an array of {torqueConstant, backEmfConstant, resistance, inductance}');
-    const md = new Float64Array(4 * motors.length);
-    motors.forEach((mo, k) => {
-      ['torqueConstant', 'backEmfConstant', 'resistance', 'inductance'].forEach((key, i) => {
-        if (typeof mo?.[key] !== 'number') throw new Error(`dcMotors[${k}].${key}: must be a number`);
-        md[4 * k + i] = mo[key];
-      });
-    });
+    const md = dcMotorData(motors);
     const input = integer(opts.input ?? 0, 'input');
     const output = integer(opts.output ?? input, 'output');
     const points = integer(opts.points ?? 200, 'points');
