@@ -100,3 +100,35 @@ test('Sweep: a file that is not a merged sweep is refused by name; the sweep sho
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+// A sweep of 200,000 designs (a merged file the native merge writes in well under a minute): the plot's axis ranges
+// were taken with Math.min(...values), which throws "Maximum call stack size exceeded" past about 120,000 values, so
+// such a file opened to an empty dock and a page error.
+test('Sweep: a merged sweep of 200,000 designs is plotted (every point, the axis ranges from all of them)', { timeout: 120000 }, async () => {
+  const n = 200000;
+  const designs = new Array(n);
+  for (let k = 0; k < n; k++) {
+    designs[k] = { design: k, error: null, feasible: k % 3 !== 0, metrics: { peak_torque: 40 + (k % 997) / 50, workspace_volume: 0.5 + k / n },
+      parameters: { leg_length: 5 + (k % 7) / 3 }, violations: [] };
+  }
+  const big = { format: 'achain-sweep', version: 1, design_space: merged.design_space, count: n,
+    objectives: [{ goal: 'max', metric: 'workspace_volume' }, { goal: 'min', metric: 'peak_torque' }],
+    designs, pareto: [0, n - 1], summary: { designs: n, errors: 0, feasible: designs.filter((d) => d.feasible).length, pareto: 2, metrics: {
+      peak_torque: { min: 40, max: 40 + 996 / 50, mean: 0, unit: 'N*m' }, workspace_volume: { min: 0.5, max: 0.5 + (n - 1) / n, mean: 0, unit: 'm^3' } } } };
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=sweep`);
+  try {
+    await waitReady(page);
+    await page.setInputFiles(`${P} .sw-open`, { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
+    await page.waitForFunction(() => /big\.json: 200000 designs/.test(document.querySelector('[data-testid="sweep-summary"]').textContent));
+    await page.waitForSelector('[data-testid="sweep-plot"] canvas', { timeout: 30000 });
+    const shown = await page.evaluate(() => {
+      const v = window.__achain.views.sweep;
+      return { points: v.points.length, x: [v.plot.scales.x.min, v.plot.scales.x.max], y: [v.plot.scales.y.min, v.plot.scales.y.max] };
+    });
+    assert.equal(shown.points, n);
+    // the ranges hold every value (4 % padding either side): 0.5 … 1.5 in x, 40 … 59.92 in y
+    assert.ok(shown.x[0] < 0.5 && shown.x[1] > 0.5 + (n - 1) / n, `x range ${shown.x}`);
+    assert.ok(shown.y[0] < 40 && shown.y[1] > 59.9, `y range ${shown.y}`);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});

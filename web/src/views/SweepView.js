@@ -165,8 +165,12 @@ export class SweepView {
     const xs = this._values(xm);
     const ys = this._values(ym);
     const cs = this._values(cm);
-    const finite = (a) => a.filter((v) => v != null);
-    const span = (a) => { const f = finite(a); return f.length ? [Math.min(...f), Math.max(...f)] : [0, 1]; };
+    // a loop, not Math.min(...values): spreading more than about 120,000 values overflows the call stack
+    const span = (a) => {
+      let lo = Infinity, hi = -Infinity;
+      for (const v of a) if (v != null) { if (v < lo) lo = v; if (v > hi) hi = v; }
+      return lo <= hi ? [lo, hi] : [0, 1];
+    };
     const pad = ([lo, hi]) => { const d = (hi - lo) || Math.abs(hi) || 1; return [lo - 0.04 * d, hi + 0.04 * d]; };
     const [cLo, cHi] = span(cs);
     this.points = this.merged.designs.map((d, i) => ({ d, x: xs[i], y: ys[i], c: cs[i] })).filter((p) => p.x != null && p.y != null);
