@@ -136,18 +136,14 @@ void manipulabilityMetric(const ManipulabilityMetricSpec& s, const Model& m, Des
   Data d(m);
   VecX q(m.nq);
   MatX J(6, m.nv);
+  // the Jacobian's rows the measure uses: all six, the linear three or the angular three (chosen once)
+  const int row0 = s.rows == "angular" ? 3 : 0, nrows = s.rows == "all" ? 6 : 3;
   double sum = 0, mn = std::numeric_limits<double>::infinity();
   for (int k = 0; k < s.samples; ++k) {
     boxSample(s.seed, uint64_t(k), lo, hi, q);
     forwardKinematics(m, d, q);
     toolJacobian(m, d, J);
-    double w;
-    if (s.rows == "linear")
-      w = manipulability(J.topRows(3)).yoshikawa;
-    else if (s.rows == "angular")
-      w = manipulability(J.bottomRows(3)).yoshikawa;
-    else
-      w = manipulability(J).yoshikawa;
+    const double w = manipulability(J.middleRows(row0, nrows)).yoshikawa;
     sum += w;
     mn = std::min(mn, w);
   }
