@@ -250,12 +250,13 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
   auto* sub = app.add_subcommand(
       "linearize",
       "Linearised dynamics about (q, qd, qdd) (Freeman 2-200..2-252): dT/dq, dT/dqd and I*, the state space A, B, C, D "
-      "(x = (q, qd), u = tau; with --dc-motor x = (q, qd, i), u = armature voltages) and its poles; with --jointdynamics "
+      "(x = (q, qd), u = tau; with --dc-motor x = (q, qd, i), u = armature voltages; with --coordinates tool in the tool's "
+      "coordinates) and its poles; with --jointdynamics "
       "also each joint's motor-torque-to-motor-angle transfer function 1/(J s^2 + B s) as the Robotics Toolbox gives it; "
       "with --bode IN,OUT the frequency response (Bode plot data) of one input to one output");
   static RobotArgs args;
   static DynArgs dyn;
-  static std::string qd, qdd, output = "joints";
+  static std::string qd, qdd, output = "joints", coordinates = "joints", tool_rows;
   static std::vector<std::string> dc;
   static bool jointdyn = false;
   static std::string bode, bode_range;
@@ -264,6 +265,12 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
   sub->add_option("--qd", qd, "Joint velocities of the operating point (default zero)");
   sub->add_option("--qdd", qdd, "Joint accelerations of the operating point (default zero)");
   sub->add_option("--output", output, "Outputs y: joints (y = dq, default) or tool (y = J dq: the tool's v, w)");
+  sub->add_option("--coordinates", coordinates,
+                  "The state's coordinates: joints (x = (q, qd[, i]), default) or tool: x = (dy, dy/dt[, i]) with dy the "
+                  "tool's first-order displacement in --tool-rows (Freeman 3-47..3-53; the actuators stay at the joints)");
+  sub->add_option("--tool-rows", tool_rows,
+                  "With --coordinates tool: one row of the tool's motion per joint, from x, y, z (the tool point) and wx, wy, "
+                  "wz (a small rotation, world frame), e.g. x,y for a planar 2R; default all six");
   sub->add_option("--dc-motor", dc,
                   "A DC motor in series, motor side: KT,KE,R,L (N*m/A, V*s/rad, ohm, H); once for every joint, or repeated "
                   "once per joint in order. The gear ratio, rotor inertia and viscous friction come from the model's motor data");
@@ -278,13 +285,19 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
   dyn.add(sub);
   sub->callback([] {
     run("linearize", [] {
-      const Model m = args.model();
+      const Robot robot = args.read();
+      if (robot.loop)
+        throw Error("'" + robot.model.name + "' is a closed chain (its robot file has a loop): linearize its loop in its own "
+                    "coordinates with `achain closure --robot " + args.robot + " --linearize`");
+      const Model& m = robot.model;
       const VecX q = args.joints(m, args.q, "--q");
       const VecX v = qd.empty() ? VecX::Zero(m.nv) : args.joints(m, qd, "--qd");
       const VecX a = qdd.empty() ? VecX::Zero(m.nv) : args.joints(m, qdd, "--qdd");
       const DynamicsOptions o = dyn.options();
       LinearizeOptions lo;
       lo.output = output;
+      lo.coordinates = coordinates;
+      if (!tool_rows.empty()) lo.tool_rows = parseInfluenceRows(tool_rows, "--tool-rows");
       for (const std::string& text : dc) {
         const auto x = parseList(text, "--dc-motor");
         if (x.size() != 4) throw Error("--dc-motor: expected KT,KE,R,L (4 values), got " + std::to_string(x.size()));
@@ -296,10 +309,16 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
       json poles = json::array();
       for (int k = 0; k < lin.poles.size(); ++k) poles.push_back({lin.poles[k].real(), lin.poles[k].imag()});
       json states = json::array(), inputs = json::array(), outputs = json::array();
-      for (const char* part : {"q", "qd", "i"}) {
-        if (std::string(part) == "i" && lo.dc_motors.empty()) break;
-        for (int k = 0; k < m.nv; ++k) states.push_back(std::string(part) + std::to_string(k + 1));
+      if (coordinates == "tool") {  // the tool rows, then their rates
+        std::vector<int> rows = lo.tool_rows;
+        if (rows.empty()) rows = {0, 1, 2, 3, 4, 5};
+        for (const char* suffix : {"", "_rate"})
+          for (int r : rows) states.push_back(std::string(kInfluenceRowNames[r]) + suffix);
+      } else {
+        for (const char* part : {"q", "qd"})
+          for (int k = 0; k < m.nv; ++k) states.push_back(std::string(part) + std::to_string(k + 1));
       }
+      for (int k = 0; k < m.nv && !lo.dc_motors.empty(); ++k) states.push_back("i" + std::to_string(k + 1));
       for (int k = 0; k < m.nv; ++k) inputs.push_back((lo.dc_motors.empty() ? "tau" : "v") + std::to_string(k + 1));
       if (output == "tool")
         outputs = {"vx", "vy", "vz", "wx", "wy", "wz"};
@@ -307,7 +326,9 @@ RegisterCommand linearize_cmd("linearize", [](CLI::App& app) {
         for (int k = 0; k < m.nv; ++k) outputs.push_back("q" + std::to_string(k + 1));
       json out = {{"states", states}, {"inputs", inputs}, {"outputs", outputs}, {"A", toJson(lin.A)}, {"B", toJson(lin.B)},
                   {"C", toJson(lin.C)}, {"D", toJson(lin.D)}, {"poles", poles}, {"dT_dq", toJson(lin.dT_dq)},
-                  {"dT_dqd", toJson(lin.dT_dqd)}, {"Istar", toJson(lin.Istar)}, {"options", dyn.describe(m, o)}};
+                  {"dT_dqd", toJson(lin.dT_dqd)}, {"Istar", toJson(lin.Istar)}, {"coordinates", coordinates},
+                  {"options", dyn.describe(m, o)}};
+      if (coordinates == "tool") out["T"] = toJson(lin.T);
       if (jointdyn) {
         json jd = json::array();
         for (const auto& t : jointTransferFunctions(m, data, q, v, o))

@@ -299,3 +299,34 @@ TEST_CASE("achain linearize --bode: the frequency response of one input to one o
   CHECK(runCli("linearize --robot puma560 --q 0,0,0,0,0,0 --bode-points 10").err.find("need --bode") != std::string::npos);
   CHECK(runCli("linearize --help").out.find("--bode-range") != std::string::npos);
 }
+
+TEST_CASE("achain linearize --coordinates tool: the state model in the tool's coordinates (Freeman 3-47..3-53)",
+          "[cli][dynamics][linearize]") {
+  // planar 2R at rest: T = [J 0; 0 J] with J the x, y rows of `achain jacobian`, and A_tool = T A_joints T⁻¹
+  const std::string q = "--robot planar-2r --q 0.3,1.1";
+  const auto t = runCli("linearize " + q + " --coordinates tool --tool-rows x,y").json();
+  const auto j = runCli("linearize " + q).json();
+  const auto jac = runCli("jacobian " + q).json()["J"];
+  CHECK(t["coordinates"] == "tool");
+  CHECK(t["states"] == nlohmann::json({"x", "y", "x_rate", "y_rate"}));
+  Eigen::MatrixXd T(4, 4), At(4, 4), Aj(4, 4), J(2, 2);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c)
+      T(r, c) = t["T"][r][c].get<double>(), At(r, c) = t["A"][r][c].get<double>(), Aj(r, c) = j["A"][r][c].get<double>();
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) J(r, c) = jac[r][c].get<double>();
+  CHECK((T.topLeftCorner(2, 2) - J).norm() < 1e-14);
+  CHECK((T.bottomRightCorner(2, 2) - J).norm() < 1e-14);
+  CHECK(T.bottomLeftCorner(2, 2).norm() == 0);  // J̇ = 0 at rest
+  CHECK((At - T * Aj * T.inverse()).norm() < 1e-9 * At.norm());
+  CHECK(!j.contains("T"));
+  // all six rows by default (a six-coordinate chain), then their rates
+  const auto p6 = runCli("linearize --robot puma560 --q 0.1,0.7,-1.2,0.3,0.5,-0.4 --coordinates tool").json();
+  CHECK(p6["states"] == nlohmann::json({"x", "y", "z", "wx", "wy", "wz", "x_rate", "y_rate", "z_rate", "wx_rate", "wy_rate", "wz_rate"}));
+  CHECK(p6["T"].size() == 12);
+  // the refusals name the option or the rows
+  CHECK(runCli("linearize " + q + " --coordinates tool --tool-rows x,q").err.find("--tool-rows: q is not an influence row") != std::string::npos);
+  CHECK(runCli("linearize " + q + " --coordinates tool").err.find("choose 2 of x, y, z") != std::string::npos);
+  CHECK(runCli("linearize --robot planar-2r --q 0.3,0 --coordinates tool --tool-rows x,y").err.find("rank 1 of 2") != std::string::npos);
+  CHECK(runCli("linearize --help").out.find("--tool-rows") != std::string::npos);
+}

@@ -116,6 +116,72 @@ void requireFinite(const MatX& M, const char* what) {
   if (!M.allFinite()) throw Error(std::string("linearize: ") + what + " is not finite at this operating point");
 }
 
+constexpr const char* kToolRowNames[6] = {"x", "y", "z", "wx", "wy", "wz"};
+
+/// The tool rows of a "tool" state (checked), all six when none are given; empty for joint coordinates.
+std::vector<int> toolRowsOf(const LinearizeOptions& lin, int n) {
+  if (lin.coordinates == "joints") {
+    if (!lin.tool_rows.empty()) throw Error("linearize: tool_rows are given but the coordinates are \"joints\"");
+    return {};
+  }
+  if (lin.coordinates != "tool")
+    throw Error("linearize: coordinates must be \"joints\" or \"tool\" (got \"" + lin.coordinates + "\")");
+  std::vector<int> rows = lin.tool_rows;
+  if (rows.empty())
+    for (int r = 0; r < 6; ++r) rows.push_back(r);
+  for (size_t k = 0; k < rows.size(); ++k) {
+    if (rows[k] < 0 || rows[k] > 5)
+      throw Error("linearize: tool_rows[" + std::to_string(k) + "] = " + std::to_string(rows[k]) +
+                  " is not a row of (v, w) (0..5: x, y, z, wx, wy, wz)");
+    for (size_t i = 0; i < k; ++i)
+      if (rows[i] == rows[k]) throw Error(std::string("linearize: tool row ") + kToolRowNames[rows[k]] + " is listed twice");
+  }
+  if (static_cast<int>(rows.size()) != n)
+    throw Error("linearize: tool coordinates need one tool row per joint coordinate (" + std::to_string(n) + "), got " +
+                std::to_string(rows.size()) + (lin.tool_rows.empty() ? " (all six rows; choose " + std::to_string(n) + " of x, y, z, wx, wy, wz)" : ""));
+  return rows;
+}
+
+/// Freeman's transfer of the state model to hand coordinates (3-47…3-53): x̂ = T x, Â = (Ṫ + T A) T⁻¹, B̂ = T B,
+/// Ĉ = C T⁻¹ (linearize.hpp). Needs forwardKinematics at q in data.
+void transferToTool(const Model& model, const Data& data, const Eigen::Ref<const VecX>& qd,
+                    const Eigen::Ref<const VecX>& qdd, const std::vector<int>& rows, Linearization& out) {
+  const int n = model.nv, S = static_cast<int>(out.A.rows());
+  Influence inf;
+  toolInfluence(model, data, inf, 3);
+  MatX J(n, n), Jd = MatX::Zero(n, n), Jdd = MatX::Zero(n, n);
+  for (int i = 0; i < n; ++i) {
+    const int p = rows[i];
+    J.row(i) = inf.G.row(p);
+    for (int c = 0; c < n; ++c) {
+      double d = 0, dd = 0;
+      for (int m = 0; m < n; ++m) {
+        d += inf.H(p, m, c) * qd[m];
+        dd += inf.H(p, m, c) * qdd[m];
+        if (qd[m] == 0) continue;
+        for (int l = 0; l < n; ++l) dd += inf.D(p, l, m, c) * qd[l] * qd[m];
+      }
+      Jd(i, c) = d, Jdd(i, c) = dd;
+    }
+  }
+  Eigen::FullPivLU<MatX> lu(J);
+  if (!lu.isInvertible()) {
+    std::string names;
+    for (int i = 0; i < n; ++i) names += std::string(i ? ", " : "") + kToolRowNames[rows[i]];
+    throw Error("linearize: the tool rows " + names + " are not coordinates at this configuration: their Jacobian has rank " +
+                std::to_string(lu.rank()) + " of " + std::to_string(n) + " (choose other rows or a pose off the singularity)");
+  }
+  const MatX Ji = lu.inverse();
+  MatX T = MatX::Identity(S, S), Ti = MatX::Identity(S, S), Td = MatX::Zero(S, S);
+  T.block(0, 0, n, n) = J, T.block(n, 0, n, n) = Jd, T.block(n, n, n, n) = J;
+  Ti.block(0, 0, n, n) = Ji, Ti.block(n, 0, n, n) = -Ji * Jd * Ji, Ti.block(n, n, n, n) = Ji;
+  Td.block(0, 0, n, n) = Jd, Td.block(n, 0, n, n) = Jdd, Td.block(n, n, n, n) = Jd;
+  out.A = (Td + T * out.A) * Ti;
+  out.B = T * out.B;
+  out.C = out.C * Ti;
+  out.T = std::move(T);
+}
+
 }  // namespace
 
 void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
@@ -131,6 +197,7 @@ void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const Ve
   if (options.use_wrench) throw Error("linearize: a tool wrench is not linearised; set it to zero (use_wrench off)");
   if (lin.output != "joints" && lin.output != "tool")
     throw Error("linearize: output must be \"joints\" or \"tool\" (got \"" + lin.output + "\")");
+  const std::vector<int> rows = toolRowsOf(lin, n);
   const bool dc = !lin.dc_motors.empty();
   if (dc && lin.dc_motors.size() != 1 && static_cast<int>(lin.dc_motors.size()) != n)
     throw Error("linearize: dc_motors: give one motor for every coordinate or one for all (" + std::to_string(n) +
@@ -252,6 +319,11 @@ void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const Ve
     out.C.setZero(6, S);
     out.C.block(0, 0, 6, n) = J;
     out.D.setZero(6, n);
+  }
+  if (lin.coordinates == "tool") {
+    transferToTool(model, data, qd, qdd, rows, out);
+  } else {
+    out.T.setIdentity(S, S);
   }
   requireFinite(out.A, "A");
   out.poles = Eigen::EigenSolver<MatX>(out.A, false).eigenvalues();

@@ -15,6 +15,8 @@
 #include <achain/dynamics/linearize.hpp>
 #include <achain/dynamics/rnea.hpp>
 #include <achain/io/model_json.hpp>
+#include <achain/ik/ik.hpp>
+#include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/jacobian.hpp>
 
 #include "dynamics_helpers.hpp"
@@ -254,6 +256,29 @@ TEST_CASE("linearize: the refusals name what is wrong", "[dynamics][linearize]")
   CHECK_THROWS_WITH(linearizeDynamics(bare, bd, z1, z1, z1, {}, {}, lin), Catch::Contains("inertia matrix is singular"));
   // and names the coordinate that moves no mass
   CHECK_THROWS_WITH(linearizeDynamics(bare, bd, z1, z1, z1, {}, {}, lin), Catch::Contains("q1 (joint") && Catch::Contains("moves no mass"));
+  // tool coordinates: rows that are not coordinates
+  LinearizeOptions lo;
+  lo.coordinates = "hand";
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, {}, lo, lin), Catch::Contains("coordinates must be \"joints\" or \"tool\""));
+  lo.coordinates = "tool";
+  lo.tool_rows = {0, 1, 2};
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, {}, lo, lin), Catch::Contains("one tool row per joint coordinate (6), got 3"));
+  lo.tool_rows = {0, 1, 2, 3, 4, 4};
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, {}, lo, lin), Catch::Contains("wy is listed twice"));
+  lo.tool_rows = {0, 1, 2, 3, 4, 7};
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, {}, lo, lin), Catch::Contains("tool_rows[5] = 7"));
+  // the PUMA at q = 0 is at its wrist singularity (joints 4 and 6 aligned)
+  lo.tool_rows.clear();
+  CHECK_THROWS_WITH(linearizeDynamics(m, data, z, z, z, {}, lo, lin), Catch::Contains("rank 5 of 6"));
+  const Model p2 = builtinModel("planar-2r");
+  Data d2(p2);
+  const VecX z2 = VecX::Zero(2);
+  LinearizeOptions all;
+  all.coordinates = "tool";
+  CHECK_THROWS_WITH(linearizeDynamics(p2, d2, z2, z2, z2, {}, all, lin), Catch::Contains("choose 2 of x, y, z"));
+  LinearizeOptions joints;
+  joints.tool_rows = {0, 1};
+  CHECK_THROWS_WITH(linearizeDynamics(p2, d2, z2, z2, z2, {}, joints, lin), Catch::Contains("coordinates are \"joints\""));
 }
 
 namespace linearize_test {
@@ -408,4 +433,178 @@ TEST_CASE("frequencyResponse and frequencyGrid: the refusals name what is wrong"
   CHECK_THROWS_WITH(frequencyGrid(lin.poles, 10, -1, 1), Catch::Contains("0 < lo < hi"));
   const VecX g = frequencyGrid(lin.poles, 5, 1, 1e4);
   CHECK(g[2] == Approx(100).epsilon(1e-14));
+}
+
+namespace linearize_test {
+
+/// The tool displacement of a perturbed motion from the nominal one in the rows `rows` of (v, ω): the point's
+/// position difference, and the world rotation vector log(R_p R_nᵀ) for ω rows.
+VecX toolDisplacement(const Model& m, Data& dp, Data& dn, const VecX& qp, const VecX& qn, const std::vector<int>& rows) {
+  forwardKinematics(m, dp, qp);
+  forwardKinematics(m, dn, qn);
+  Vec6 d;
+  d << dp.oMtool.p - dn.oMtool.p, rotationLog(dp.oMtool.R * dn.oMtool.R.transpose());
+  VecX out(rows.size());
+  for (size_t k = 0; k < rows.size(); ++k) out[k] = d[rows[k]];
+  return out;
+}
+
+}  // namespace linearize_test
+
+// Freeman 3-47…3-53: the state model transferred to hand coordinates. Checked without the code's J̇, J̈ or T: the
+// nominal and perturbed motions are integrated (RK4 of the forward dynamics, with the DC motors' electrical state
+// when present, inputs held), the tool's actual displacement δy(t) between them (position difference, rotation
+// vector of R_p R_nᵀ) is differentiated in time (5-point stencils), and (δẏ, δÿ) at t = 0 must equal Â (δy, δẏ)
+// (+ the currents' rows), central in the perturbation size so the second-order terms cancel.
+TEST_CASE("linearize: the state model in tool coordinates predicts the tool's displacement between simulated motions (Freeman 3-47…3-53)",
+          "[dynamics][linearize]") {
+  struct Case {
+    const char* robot;
+    std::vector<int> rows;
+    bool dc;
+  };
+  const std::vector<Case> cases = {{"planar-2r", {0, 1}, false},
+                                   {"puma560", {}, false},
+                                   {"puma560", {}, true},
+                                   {"prototype-4a", {0, 1, 2, 5}, false}};
+  double worst = 0, worst_eq = 0;
+  for (const Case& c : cases) {
+    const Model m = builtinModel(c.robot);
+    INFO(c.robot << (c.dc ? " with DC motors" : ""));
+    const int n = m.nv;
+    Data data(m), dp(m), dn(m);
+    std::mt19937 rng(3470 + n);
+    const VecX q = test::randomConfiguration(m, rng);
+    VecX qd(n), qdd(n);
+    for (int i = 0; i < n; ++i) qd[i] = 0.4 * std::cos(1.3 * i + 0.2), qdd[i] = 0.3 * std::sin(0.9 * i + 0.5);
+    DynamicsOptions o;
+    LinearizeOptions lo;
+    lo.coordinates = "tool";
+    lo.tool_rows = c.rows;
+    // an inductance that makes the currents settle in L/R = 91 ms, slow enough for the time stencils below at 1 ms
+    // (a real motor's 2 ms asks for steps where the positions' rounding dominates the differences)
+    DcMotor mo{0.08, 0.08, 1.1, 0.1};
+    if (c.dc) lo.dc_motors = {mo};
+    Linearization lin, joint;
+    linearizeDynamics(m, data, q, qd, qdd, o, lo, lin);
+    LinearizeOptions lj = lo;
+    lj.coordinates = "joints", lj.tool_rows.clear();
+    linearizeDynamics(m, data, q, qd, qdd, o, lj, joint);
+    const std::vector<int> rows = c.rows.empty() ? std::vector<int>{0, 1, 2, 3, 4, 5} : c.rows;
+    const int S = static_cast<int>(lin.A.rows());
+    REQUIRE(S == (c.dc ? 3 : 2) * n);
+
+    // the nominal inputs that hold (q, q̇, q̈): torques, or armature voltages and the currents they drive
+    DynamicsOptions od = o;
+    VecX gear = VecX::Ones(n), visc = VecX::Zero(n);
+    if (c.dc) {
+      od.motors = true, od.friction = false;
+      for (int j = 0; j < m.njoints(); ++j)
+        if (m.joints[j].motor.present && m.jmodels[j].independent) {
+          gear[m.idx_q[j]] = m.joints[j].motor.gear_ratio;
+          visc[m.idx_q[j]] = m.joints[j].motor.gear_ratio * m.joints[j].motor.gear_ratio * m.joints[j].motor.viscous;
+        }
+    }
+    VecX tau(n);
+    inverseDynamics(m, data, q, qd, qdd, od, tau);
+    VecX x0(S), u(n);
+    x0.head(n) = q, x0.segment(n, n) = qd;
+    if (c.dc) {
+      const VecX i0 = (tau.array() + visc.array() * qd.array()) / (gear.array() * mo.torque_constant);
+      x0.tail(n) = i0;
+      // v = L di/dt + R i + C_E q̇, with di/dt held at 0 at t = 0 (the state's own derivative is what is checked)
+      u = mo.resistance * i0.array() + gear.array() * mo.back_emf_constant * qd.array();
+    } else {
+      u = tau;
+    }
+    Data fd(m);
+    auto f = [&](const VecX& x) {
+      VecX dx(S), a(n);
+      VecX t = c.dc ? VecX(gear.array() * mo.torque_constant * x.tail(n).array() - visc.array() * x.segment(n, n).array()) : u;
+      forwardDynamics(m, fd, x.head(n), x.segment(n, n), t, od, a);
+      dx.head(n) = x.segment(n, n), dx.segment(n, n) = a;
+      if (c.dc)
+        dx.tail(n) = (u.array() - mo.resistance * x.tail(n).array() - gear.array() * mo.back_emf_constant * x.segment(n, n).array()) /
+                     mo.inductance;
+      return dx;
+    };
+    auto integrate = [&](VecX x, double t) {  // RK4 from 0 to t (either sign) in 16 steps
+      const double h = t / 16;
+      for (int k = 0; k < 16; ++k) {
+        const VecX k1 = f(x), k2 = f(x + 0.5 * h * k1), k3 = f(x + 0.5 * h * k2), k4 = f(x + h * k3);
+        x += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
+      }
+      return x;
+    };
+    // the hand state x̂ = (δy, δẏ[, δi]) of a perturbation δx (joint state), and its derivative, from simulation with
+    // time step ht in the stencils
+    std::vector<VecX> nominal;
+    double nominal_ht = 0;
+    auto handState = [&](const VecX& dx, double ht, VecX& xh, VecX& xhd) {
+      if (ht != nominal_ht) {
+        nominal.clear();
+        for (int s = -2; s <= 2; ++s) nominal.push_back(s == 0 ? x0 : integrate(x0, s * ht));
+        nominal_ht = ht;
+      }
+      std::vector<VecX> dy, perturbed;
+      for (int s = -2; s <= 2; ++s) {
+        const VecX xp = s == 0 ? VecX(x0 + dx) : integrate(x0 + dx, s * ht);
+        perturbed.push_back(xp);
+        dy.push_back(toolDisplacement(m, dp, dn, xp.head(n), nominal[s + 2].head(n), rows));
+      }
+      const VecX d1 = (-dy[4] + 8 * dy[3] - 8 * dy[1] + dy[0]) / (12 * ht);
+      const VecX d2 = (-dy[4] + 16 * dy[3] - 30 * dy[2] + 16 * dy[1] - dy[0]) / (12 * ht * ht);
+      xh.resize(S), xhd.resize(S);
+      xh.head(n) = dy[2], xh.segment(n, n) = d1;
+      xhd.head(n) = d1, xhd.segment(n, n) = d2;
+      if (c.dc) {
+        const VecX i = perturbed[2].tail(n) - nominal[2].tail(n);
+        const VecX id = (-(perturbed[4] - nominal[4]).tail(n) + 8 * (perturbed[3] - nominal[3]).tail(n) -
+                         8 * (perturbed[1] - nominal[1]).tail(n) + (perturbed[0] - nominal[0]).tail(n)) / (12 * ht);
+        xh.tail(n) = i, xhd.tail(n) = id;
+      }
+    };
+    // a perturbation of every state component, central in its size
+    for (int k = 0; k < S; ++k) {
+      VecX dx = VecX::Zero(S);
+      dx[k] = k < n ? 1e-4 : k < 2 * n ? 1e-3 : 1e-2;
+      const double ht = 2e-3;
+      VecX xh_p, xhd_p, xh_m, xhd_m;
+      handState(dx, ht, xh_p, xhd_p);
+      handState(-dx, ht, xh_m, xhd_m);
+      const VecX xh = (xh_p - xh_m) / 2, xhd = (xhd_p - xhd_m) / 2;
+      const VecX predicted = lin.A * xh;
+      const double err = (predicted - xhd).norm() / std::max(xhd.norm(), 1e-300);
+      worst = std::max(worst, err);
+      CHECK(err < 2e-5);
+      // and the state transform itself: x̂ = T δx
+      CHECK((lin.T * dx - xh).norm() <= 2e-5 * xh.norm());
+    }
+    // the inputs: B̂ = T B (the actuators stay at the joints)
+    CHECK((lin.B - lin.T * joint.B).norm() <= 1e-12 * joint.B.norm());
+    // Freeman's block form (digest §3.7) written out: F̂₂₂ = (J F₂₂ + 2J̇) J⁻¹, F̂₁₂ = I, F̂₁₁ = F̂₁₃ = 0
+    const MatX J = lin.T.block(0, 0, n, n), Jd = lin.T.block(n, 0, n, n), Ji = J.inverse();
+    CHECK((lin.A.block(0, 0, n, n)).norm() < 1e-9 * lin.A.norm());
+    CHECK((lin.A.block(0, n, n, n) - MatX::Identity(n, n)).norm() < 1e-9);
+    CHECK((lin.A.block(n, n, n, n) - (J * joint.A.block(n, n, n, n) + 2 * Jd) * Ji).norm() < 1e-9 * lin.A.block(n, n, n, n).norm());
+    if (c.dc) {
+      CHECK((lin.A.block(n, 2 * n, n, n) - J * joint.A.block(n, 2 * n, n, n)).norm() < 1e-9 * lin.A.norm());
+      CHECK((lin.A.block(2 * n, 0, n, n) + joint.A.block(2 * n, n, n, n) * Ji * Jd * Ji).norm() < 1e-9 * lin.A.norm());
+      CHECK((lin.A.block(2 * n, n, n, n) - joint.A.block(2 * n, n, n, n) * Ji).norm() < 1e-9 * lin.A.norm());
+    }
+    // at rest the transform is constant: the same poles as in joint coordinates
+    Linearization rest, rest_joint;
+    const VecX z = VecX::Zero(n);
+    linearizeDynamics(m, data, q, z, z, o, lo, rest);
+    linearizeDynamics(m, data, q, z, z, o, lj, rest_joint);
+    for (int k = 0; k < S; ++k) {
+      double best = 1e300;
+      for (int i = 0; i < S; ++i) best = std::min(best, std::abs(rest.poles[k] - rest_joint.poles[i]));
+      const double e = best / std::max(1.0, std::abs(rest.poles[k]));
+      worst_eq = std::max(worst_eq, e);
+      CHECK(e < 1e-6);
+    }
+  }
+  std::printf("linearize in tool coordinates: Â against simulated tool displacements, worst %.2g relative; poles at rest "
+              "equal to %.2g\n", worst, worst_eq);
 }

@@ -17,8 +17,17 @@
 // with I* including the rotor inertias J_m G², B_φ = G²B_m (the model's motor viscous friction), C_M = G·K_t and
 // C_E = G·K_e (joint-referenced torque and back-EMF constants). Outputs: the joint positions (C = [I 0 (0)]) or the
 // tool's motion (C = [J 0 (0)], Jacobian rows v, ω); D = 0. The frequency response of one input → output pair,
-// G(jω) = C (jωI − A)⁻¹ B + D (magnitude, dB, unwrapped phase), on a log grid around the poles: frequencyResponse. The state stays in joint coordinates: Freeman's transfer
-// of the whole state model to hand coordinates (3-47…3-53) is not done here.
+// G(jω) = C (jωI − A)⁻¹ B + D (magnitude, dB, unwrapped phase), on a log grid around the poles: frequencyResponse.
+//
+// Hand coordinates (Freeman 3-47…3-53, re-derived in the digest §3.7): with coordinates = "tool" the state becomes
+// x̂ = (δy, δẏ[, δi]), δy = J δq the tool's first-order displacement in the chosen rows of (v, ω) (world frame; a
+// small rotation vector for ω rows) and δẏ its time derivative along the operating motion. The actuators stay at
+// the joints. x̂ = T x with T = [J 0 0; J̇ J 0; 0 0 I], J̇ = Σ_m H(:,m,·) q̇_m, so
+//   Â = (Ṫ + T A) T⁻¹,  B̂ = T B,  Ĉ = C T⁻¹,  D̂ = D,   Ṫ = [J̇ 0 0; J̈ J̇ 0; 0 0 0],
+//   J̈ = Σ_m H(:,m,·) q̈_m + Σ_{l,m} D(:,l,m,·) q̇_l q̇_m   (the tool's influence coefficients G, H, D).
+// Written out this is Freeman's F̂₂₁ = [(J F₂₁ + ∂q̈/∂φ) − (J F₂₂ + ∂q̈/∂φ̇) J⁻¹ ∂q̇/∂φ] J⁻¹, F̂₂₂ = (J F₂₂ + ∂q̈/∂φ̇) J⁻¹,
+// F̂₂₃ = J F₂₃, F̂₃₁ = −F₃₂ J⁻¹ J̇ J⁻¹, F̂₃₂ = F₃₂ J⁻¹, Ĝ = G. At rest (q̇ = q̈ = 0) Ṫ = 0 and Â is similar to A (the
+// same poles); on a motion Â's eigenvalues are the frozen-time ones of the transferred model.
 #pragma once
 #include <string>
 #include <vector>
@@ -44,16 +53,24 @@ struct LinearizeOptions {
   std::vector<DcMotor> dc_motors;
   /// "joints" (default: y = δq) or "tool" (y = δ(tool motion) = J δq, rows v, ω in the world frame).
   std::string output = "joints";
+  /// The state's coordinates: "joints" (default: x = (δq, δq̇[, δi])) or "tool": x = (δy, δẏ[, δi]) in the tool rows
+  /// `tool_rows` (see above).
+  std::string coordinates = "joints";
+  /// With coordinates "tool": rows of (v, ω), 0…5 (0–2 the tool point's translation, 3–5 the rotation), one per
+  /// coordinate, no repeats; empty: all six (a six-coordinate chain). Their Jacobian must be invertible at q.
+  std::vector<int> tool_rows;
 };
 
 struct Linearization {
   MatX dT_dq, dT_dqd, Istar;  ///< the partials of the inverse dynamics at the operating point
-  MatX A, B, C, D;            ///< state space
+  MatX A, B, C, D;            ///< state space (in `coordinates`)
+  MatX T;                     ///< the state transform x = T x_joints at the operating point (identity for joints)
   Eigen::VectorXcd poles;     ///< eigenvalues of A
 };
 
 /// Linearises the dynamics about (q, q̇, q̈) (q̈ the operating acceleration; zero for an equilibrium). Throws
-/// achain::Error naming the bad input (sizes, non-finite values, motor data, a tool wrench, a singular I*).
+/// achain::Error naming the bad input (sizes, non-finite values, motor data, a tool wrench, a singular I*, tool rows
+/// that are not one per coordinate or whose Jacobian is singular at q).
 void linearizeDynamics(const Model& model, Data& data, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd,
                        const Eigen::Ref<const VecX>& qdd, const DynamicsOptions& options, const LinearizeOptions& lin,
                        Linearization& out);
