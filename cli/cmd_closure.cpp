@@ -22,7 +22,7 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
       "loads T_c (Freeman 4-30/4-31), and with --actuate the model re-actuated at other joints (4-32..4-41)");
   static RobotArgs args;
   static std::string q, qd, qdd, actuate, tau;
-  static bool deg = false;
+  static bool deg = false, linearize = false;
   static double duration = 0, dt = 1e-3;
   args.add(sub, JointInputs::None, "Built-in robot name or robot file (JSON with a \"loop\" section)");
   sub->add_option("--q", q,
@@ -32,6 +32,9 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
   sub->add_option("--qd", qd, "Rates of y (default zero)");
   sub->add_option("--qdd", qdd, "Accelerations of y (default zero)");
   sub->add_option("--actuate", actuate, "Re-actuate at these joint indices (as many as y has entries), e.g. 0,1");
+  sub->add_flag("--linearize", linearize,
+                "Also print the closed chain's linearised dynamics in y about (--q, --qd, --qdd): the state x = (y, yd), "
+                "inputs T_y, outputs y: A, B, C, D, poles, dT_dy, dT_dyd and I*_yy");
   sub->add_option("--duration", duration,
                   "Also simulate the closed chain from (--q, --qd) for this many seconds (RK4, the loop re-closed at every "
                   "stage; planar_pin or pose closures): series t, y, yd, energy (KE + PE, J)");
@@ -92,6 +95,19 @@ RegisterCommand closure_cmd("closure", [](CLI::App& app) {
                   {"y", cli::toJson(cm.y)},
                   {"T_y", cli::toJson(Ty)},
                   {"T_c", cli::toJson(Tc)}};
+      if (linearize) {
+        Linearization lin;
+        linearizeClosedChain(m, data, loop, qj, yd, ydd, DynamicsOptions{}, LinearizeOptions{}, lin);
+        json states = json::array(), inputs = json::array(), poles = json::array();
+        for (const char* part : {"y", "yd"})
+          for (int k = 0; k < Y; ++k) states.push_back(part + std::to_string(k + 1));
+        for (int k = 0; k < Y; ++k) inputs.push_back("T_y" + std::to_string(k + 1));
+        for (int k = 0; k < lin.poles.size(); ++k) poles.push_back({lin.poles[k].real(), lin.poles[k].imag()});
+        out["linearized"] = {{"states", states}, {"inputs", inputs}, {"A", cli::toJson(lin.A)}, {"B", cli::toJson(lin.B)},
+                             {"C", cli::toJson(lin.C)}, {"D", cli::toJson(lin.D)}, {"poles", poles},
+                             {"dT_dy", cli::toJson(lin.dT_dq)}, {"dT_dyd", cli::toJson(lin.dT_dqd)},
+                             {"Istar", cli::toJson(lin.Istar)}};
+      }
       if (!actuate.empty()) {
         std::vector<int> act;
         for (double v : parseList(actuate, "--actuate")) {

@@ -67,3 +67,23 @@ TEST_CASE("achain closure --duration: the free five-bar keeps its energy, a cons
   CHECK(j["sim"]["energy"][50].get<double>() > j["sim"]["energy"][0].get<double>() + 1e-8);
   CHECK(runCli("closure --robot five-bar --duration 0.1 --tau 1").err.find("--tau: expected 2 values") != std::string::npos);
 }
+
+TEST_CASE("achain closure --linearize: the closed chain's state model in y; linearize refuses a closed chain by name",
+          "[cli][dynamics][closed][linearize]") {
+  // Freeman's configuration and motion (q1 = 70°, θz = 90°; ẏ = (2, 3), ÿ = (1, 0.5)): x = (y, ẏ), inputs T_y
+  const auto j = runCli("closure --robot five-bar --q 70,90 --deg --qd 2,3 --qdd 1,0.5 --linearize").json();
+  const auto& l = j["linearized"];
+  REQUIRE(l["A"].size() == 4);
+  CHECK(l["states"] == nlohmann::json({"y1", "y2", "yd1", "yd2"}));
+  CHECK(l["inputs"] == nlohmann::json({"T_y1", "T_y2"}));
+  // I*_yy is the closure's own y model, B's lower block its inverse
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) CHECK(l["Istar"][r][c].get<double>() == Approx(j["y"]["Istar"][r][c].get<double>()).epsilon(1e-12));
+  const double det = l["Istar"][0][0].get<double>() * l["Istar"][1][1].get<double>() - l["Istar"][0][1].get<double>() * l["Istar"][1][0].get<double>();
+  CHECK(l["B"][2][0].get<double>() == Approx(l["Istar"][1][1].get<double>() / det).epsilon(1e-9));
+  CHECK(l["poles"].size() == 4);
+  const auto e = runCli("linearize --robot five-bar --q 0,0,0,0");
+  CHECK(e.status != 0);
+  CHECK(e.err.find("closed chain") != std::string::npos);
+  CHECK(e.err.find("achain closure --robot five-bar --linearize") != std::string::npos);
+}

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <achain/dynamics/freeman.hpp>
+#include <achain/dynamics/linearize.hpp>
 
 namespace achain {
 
@@ -100,6 +101,22 @@ void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, Mat
 /// Forward dynamics of the closed chain (2-146): ÿ = I*_yy⁻¹ (T_y + T^L_y − ẏᵀP*_yyy ẏ).
 void closedChainForwardDynamics(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd,
                                 const Eigen::Ref<const VecX>& Ty, Eigen::Ref<VecX> ydd);
+
+/// Linearised dynamics of the closed chain in its own coordinates y = (α; f) about a closed configuration q moving
+/// with (ẏ, ÿ) (Freeman 2-200…2-252 applied after the model transfer, so the state model is in the kept coordinates;
+/// his 3-47 notes the third-order transfer that needs). With T_y = [G^φ_y]ᵀ T_φ(φ, φ̇, φ̈), φ̇ = G^φ_y ẏ and
+/// φ̈ = G^φ_y ÿ + ẏᵀ H^φ_yy ẏ:
+///   ∂T_y/∂y_k = (∂G^φ_y/∂y_k)ᵀ T_φ + [G^φ_y]ᵀ (∂T_φ/∂φ ∂φ/∂y_k + ∂T_φ/∂φ̇ ∂φ̇/∂y_k + I*_φφ ∂φ̈/∂y_k),
+///   ∂T_y/∂ẏ = [G^φ_y]ᵀ (∂T_φ/∂φ̇ G^φ_y + 2 I*_φφ H^φ_yy ẏ),   ∂T_y/∂ÿ = I*_yy,
+/// with the open chain's partials from linearizeDynamics and the closure's third order D^φ_yyy from the free end's
+/// G, H, D by the inverse-function rule (exact; Freeman evaluates it numerically). out: dT_dq = ∂T_y/∂y,
+/// dT_dqd = ∂T_y/∂ẏ, Istar = I*_yy, the state space x = (δy, δẏ), u = δT_y, C = [I 0] (y), D = 0, T = I, and the
+/// poles. Throws achain::Error naming: DC motors, tool coordinates or outputs (not done for closed chains), an open
+/// loop (q not closed), a loop whose free-end rotation rows are quasi-coordinates (their H is not symmetric:
+/// rotations about non-parallel axes; a planar pin on a planar chain is fine), and what closedChainModel refuses.
+void linearizeClosedChain(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
+                          const Eigen::Ref<const VecX>& yd, const Eigen::Ref<const VecX>& ydd,
+                          const DynamicsOptions& options, const LinearizeOptions& lin, Linearization& out);
 
 /// Advances the closed chain by dt under constant loads T_y: classical Runge–Kutta steps with step control by step
 /// doubling (a step is kept when one step and two half steps agree to 1e-10 in y and 1e-8 of the speed in ẏ; else
