@@ -129,6 +129,21 @@ uintptr_t loadsJS(WasmModel& h, int legs, int flags) {
   });
 }
 
+/// in = [q (nq, closed) | ẏ (ny) | ÿ (ny)] → the linearisation in y (outputLinearization's layout; S = 2ny).
+uintptr_t linearizeJS(WasmModel& h, int legs, int flags) {
+  return guard([&] {
+    const LoopClosure& L = requireLoop(h, "linearizeClosedChain");
+    const int nq = h.model.nq, ny = coordinateCount(h);
+    LoopState& s = loopState(h);
+    s.q = h.readQ();
+    readInput(h, nq, ny, s.yd, "yd");
+    readInput(h, nq + ny, ny, s.ydd, "ydd");
+    Linearization lin;
+    linearizeClosedChain(h.model, s.data, L, s.q, s.yd, s.ydd, loopOptions(legs, flags), LinearizeOptions{}, lin);
+    return outputLinearization(h, lin);
+  });
+}
+
 /// in = [q (nq, closed) | ẏ (ny) | T_y (ny)] → ÿ (ny).
 uintptr_t forwardJS(WasmModel& h, int legs, int flags) {
   return guard([&] {
@@ -231,6 +246,7 @@ EMSCRIPTEN_BINDINGS(achain_closed_chain) {
   function("closedChainLoads", &loadsJS);
   function("closedChainForwardDynamics", &forwardJS);
   function("closedChainStep", &stepJS);
+  function("linearizeClosedChain", &linearizeJS);
   function("closedChainModel", &modelJS);
   function("closureSpaceSize", &spaceSizeJS);
   function("closureConstraintCount", &constraintCountJS);

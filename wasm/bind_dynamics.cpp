@@ -269,55 +269,48 @@ uintptr_t dynLee(WasmModel& h, int legs, int flags) {
 
 /// The linearisation's options from a call's arguments: tool or joint outputs, and `motors` DC motors (0, 1 for every
 /// coordinate, or one per coordinate) read from the input buffer after q, qd, qdd and the 9 option numbers.
-LinearizeOptions linearizeOptionsOf(const WasmModel& h, int tool, int motors) {
+/// coords: −1 joint coordinates; 0 tool coordinates in all six rows; k > 0 tool coordinates in the k rows (0…5) that
+/// follow the motor data in the input.
+LinearizeOptions linearizeOptionsOf(const WasmModel& h, int tool, int motors, int coords) {
   const int n = h.model.nv;
   LinearizeOptions lo;
   lo.output = tool ? "tool" : "joints";
   if (motors < 0 || (motors != 0 && motors != 1 && motors != n))
     throw Error("dcMotors: give one motor for every coordinate or one for all (" + std::to_string(n) + " coordinates)");
   const size_t at = static_cast<size_t>(3 * n + 9);
-  if (h.in.size() < at + 4 * static_cast<size_t>(motors)) throw Error("dcMotors: the motor data is missing");
+  if (coords < -1 || coords > 6) throw Error("toolRows: at most six rows");
+  if (h.in.size() < at + 4 * static_cast<size_t>(motors) + std::max(coords, 0)) throw Error("dcMotors or toolRows: the data is missing");
   for (int k = 0; k < motors; ++k) {
     const double* x = h.in.data() + at + 4 * k;
     lo.dc_motors.push_back(DcMotor{x[0], x[1], x[2], x[3]});
   }
+  if (coords >= 0) lo.coordinates = "tool";
+  for (int k = 0; k < coords; ++k) lo.tool_rows.push_back(static_cast<int>(h.in[at + 4 * motors + k]));
   return lo;
 }
 
-/// in: q, qd, qdd, [gravity, wrench], then motors × (K_t, K_e, R, L) → A (S², row-major; S = 2nv, or 3nv with DC
-/// motors), B (S·nv), C (r·S; r = nv, or 6 with tool outputs), D (r·nv), poles (S × re, im), ∂T/∂q, ∂T/∂q̇, I* (nv² each)
-uintptr_t dynLinearize(WasmModel& h, int legs, int flags, int tool, int motors) {
+/// in: q, qd, qdd, [gravity, wrench], then motors × (K_t, K_e, R, L), then the tool rows (coords > 0) → A (S²,
+/// row-major; S = 2nv, or 3nv with DC motors), B (S·nv), C (r·S; r = nv, or 6 with tool outputs), D (r·nv), poles
+/// (S × re, im), ∂T/∂q, ∂T/∂q̇, I* (nv² each), the state transform T (S²)
+uintptr_t dynLinearize(WasmModel& h, int legs, int flags, int tool, int motors, int coords) {
   return guard([&] {
-    const int n = h.model.nv;
     const Call c = begin(h, legs, flags, "qd", "qdd");
     Linearization lin;
-    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, linearizeOptionsOf(h, tool, motors), lin);
-    const int S = static_cast<int>(lin.A.rows()), r = static_cast<int>(lin.C.rows());
-    const size_t total = static_cast<size_t>(S) * S + S * n + r * S + r * n + 2 * S + 3 * n * n;
-    double* out = h.output(total);
-    for (const MatX* M : {&lin.A, &lin.B, &lin.C, &lin.D}) {
-      putMatrix(out, *M);
-      out += M->size();
-    }
-    for (int k = 0; k < S; ++k) *out++ = lin.poles[k].real(), *out++ = lin.poles[k].imag();
-    for (const MatX* M : {&lin.dT_dq, &lin.dT_dqd, &lin.Istar}) {
-      putMatrix(out, *M);
-      out += M->size();
-    }
-    return h.finiteOut(total, "linearize");
+    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, linearizeOptionsOf(h, tool, motors, coords), lin);
+    return outputLinearization(h, lin);
   });
 }
 
-/// in: q, qd, qdd, [gravity, wrench], then motors × (K_t, K_e, R, L) (as dynLinearize) → the frequency response of
+/// in: q, qd, qdd, [gravity, wrench], then motors × (K_t, K_e, R, L) and tool rows (as dynLinearize) → the frequency response of
 /// input → output (0-based) on frequencyGrid(poles, points, lo, hi) (lo = hi = 0: around the poles): the count P of
 /// pole frequencies, then omega, |G|, dB, phase (degrees, unwrapped) (points each), then poleFrequencies (S values,
 /// the first P used, the rest 0)
-uintptr_t dynFrequencyResponse(WasmModel& h, int legs, int flags, int tool, int motors, int input, int output, int points,
-                               double lo, double hi) {
+uintptr_t dynFrequencyResponse(WasmModel& h, int legs, int flags, int tool, int motors, int coords, int input, int output,
+                               int points, double lo, double hi) {
   return guard([&] {
     const Call c = begin(h, legs, flags, "qd", "qdd");
     Linearization lin;
-    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, linearizeOptionsOf(h, tool, motors), lin);
+    linearizeDynamics(h.model, c.s.data, c.q, c.s.a, c.s.b, c.o, linearizeOptionsOf(h, tool, motors, coords), lin);
     FrequencyResponse fr;
     frequencyResponse(lin, frequencyGrid(lin.poles, points, lo, hi), input, output, fr);
     const std::vector<double> pf = poleFrequencies(lin.poles);
@@ -510,6 +503,23 @@ val dynControl(WasmModel& h, int legs, int flags, int ctrlLegs, double dt, doubl
 }
 
 }  // namespace
+
+uintptr_t outputLinearization(WasmModel& h, const Linearization& lin) {
+  const size_t S = lin.A.rows(), u = lin.B.cols(), r = lin.C.rows(), n = lin.Istar.rows();
+  const size_t total = 2 * S * S + S * u + r * S + r * u + 2 * S + 3 * n * n;
+  double* out = h.output(total);
+  for (const MatX* M : {&lin.A, &lin.B, &lin.C, &lin.D}) {
+    putMatrix(out, *M);
+    out += M->size();
+  }
+  for (size_t k = 0; k < S; ++k) *out++ = lin.poles[k].real(), *out++ = lin.poles[k].imag();
+  for (const MatX* M : {&lin.dT_dq, &lin.dT_dqd, &lin.Istar, &lin.T}) {
+    putMatrix(out, *M);
+    out += M->size();
+  }
+  return h.finiteOut(total, "linearize");
+}
+
 }  // namespace achain::wasm
 
 EMSCRIPTEN_BINDINGS(achain_dynamics) {

@@ -131,6 +131,10 @@ struct WasmModel {
   }
 };
 
+/// A linearisation as the module returns it (linearizeDynamics, linearizeClosedChain): A, B, C, D (row-major), the
+/// poles (re, im), ∂T/∂q, ∂T/∂q̇, I* and the state transform T; returns the output's address (bind_dynamics.cpp).
+uintptr_t outputLinearization(WasmModel& h, const Linearization& lin);
+
 [[noreturn]] inline void throwJs(const std::string& msg) {
   val::global("Error").new_(msg).throw_();
   __builtin_unreachable();

@@ -42,6 +42,32 @@ describe('linearize', () => {
     m.dispose();
   });
 
+  test("the state in the tool's coordinates (Freeman 3-47…3-53): A, B, C, T and the Bode data equal the CLI's", () => {
+    const m = achain.loadModel('puma560');
+    const motor = { torqueConstant: 0.2, backEmfConstant: 0.2, resistance: 1.6, inductance: 4e-3 };
+    const w = m.linearizeDynamics(q, qd, qdd, { dcMotors: [motor], coordinates: 'tool' });
+    const n = cli(['--robot', 'puma560', '--q', list(q), '--qd', list(qd), '--qdd', list(qdd), '--dc-motor', '0.2,0.2,1.6,4e-3', '--coordinates', 'tool']);
+    assert.equal(n.coordinates, 'tool');
+    assert.deepEqual(n.states.slice(0, 7), ['x', 'y', 'z', 'wx', 'wy', 'wz', 'x_rate']);
+    for (const key of ['A', 'B', 'C', 'T']) assert.ok(worst(w[key], flat(n[key])) < 1e-12, key);
+    // T's corner is the tool Jacobian; in joint coordinates T is the identity
+    const J = m.pointJacobian(q);
+    for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) assert.ok(Math.abs(w.T[r * 18 + c] - J[r * 6 + c]) < 1e-14);
+    const joint = m.linearizeDynamics(q, qd, qdd, { dcMotors: [motor] });
+    joint.T.forEach((v, k) => assert.equal(v, Math.floor(k / 18) === k % 18 ? 1 : 0));
+    // a planar 2R with two rows; the frequency response of τ1 → y (the tool's y, state 1 with outputs in tool rows)
+    const p = achain.loadModel('planar-2r');
+    const fr = p.frequencyResponse([0.3, 1.1], [0, 0], [0, 0], { coordinates: 'tool', toolRows: ['x', 'y'], input: 0, output: 1, points: 5 });
+    const nb = JSON.parse(execFileSync(cliPath, ['linearize', '--robot', 'planar-2r', '--q', '0.3,1.1', '--coordinates', 'tool', '--tool-rows', 'x,y', '--bode', '1,2', '--bode-points', '5'], { encoding: 'utf8' }));
+    assert.ok(worst(fr.magnitude, nb.bode.magnitude) < 1e-12);
+    assert.throws(() => p.linearizeDynamics([0.3, 1.1], [0, 0], [0, 0], { coordinates: 'hand' }), /coordinates: must be 'joints' or 'tool'/);
+    assert.throws(() => p.linearizeDynamics([0.3, 1.1], [0, 0], [0, 0], { coordinates: 'tool', toolRows: ['x', 'q'] }), /toolRows\[1\]: "q" is not a tool row/);
+    assert.throws(() => p.linearizeDynamics([0.3, 1.1], [0, 0], [0, 0], { coordinates: 'tool' }), /choose 2 of x, y, z/);
+    assert.throws(() => p.linearizeDynamics([0.3, 0], [0, 0], [0, 0], { coordinates: 'tool', toolRows: ['x', 'y'] }), /rank 1 of 2/);
+    p.dispose();
+    m.dispose();
+  });
+
   test('DC motors in series and tool outputs: 18 states, voltage inputs, C = [J 0 0]', () => {
     const m = achain.loadModel('puma560');
     const motor = { torqueConstant: 0.2, backEmfConstant: 0.2, resistance: 1.6, inductance: 4e-3 };
@@ -118,6 +144,26 @@ describe('linearize', () => {
     assert.throws(() => m.frequencyResponse(z, z, z, { range: [0, 1] }), /range: lo must be > 0/);
     assert.throws(() => m.frequencyResponse(z, z, z, { points: 1 }), /points must be from 2 to 1000000/);
     assert.throws(() => m.frequencyResponse(z, z, z, { outputs: 'hand' }), /outputs: must be 'joints' or 'tool'/);
+    m.dispose();
+  });
+
+  test("a closed chain linearised in its coordinates y (five-bar): the CLI's `closure --linearize`", () => {
+    const m = achain.loadModel('five-bar');
+    const deg = Math.PI / 180;
+    const start = Float64Array.from(m.info.loop.assembly);
+    start[m.info.loop.coordinates[0]] = 70 * deg;
+    const { q } = m.closeLoop(start, { fTarget: [90 * deg] });
+    const w = m.linearizeClosedChain(q, [2 * deg, 3 * deg], [1 * deg, 0.5 * deg]);  // the CLI's --deg rates
+    const n = JSON.parse(execFileSync(cliPath, ['closure', '--robot', 'five-bar', '--q', '70,90', '--deg', '--qd', '2,3', '--qdd', '1,0.5', '--linearize'], { encoding: 'utf8' })).linearized;
+    assert.equal(w.states, 4);
+    for (const key of ['A', 'B', 'C', 'D']) assert.ok(worst(w[key], flat(n[key])) < 1e-12, key);
+    assert.ok(worst(w.dTdq, flat(n.dT_dy)) < 1e-12);
+    assert.ok(worst(w.dTdqd, flat(n.dT_dyd)) < 1e-12);
+    assert.ok(worst(w.Istar, flat(n.Istar)) < 1e-12);
+    assert.throws(() => m.linearizeClosedChain(q, [2, 3, 4], [1, 0.5]), /yd/);
+    const open = achain.loadModel('puma560');
+    assert.throws(() => open.linearizeClosedChain([0, 0, 0, 0, 0, 0], [0], [0]), /not a closed chain/);
+    open.dispose();
     m.dispose();
   });
 

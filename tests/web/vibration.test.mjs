@@ -161,6 +161,31 @@ test('Vibration: the rigid arm\'s poles at the current pose are the core\'s line
   }
 });
 
+test('Vibration: a closed chain (five-bar) lists its own poles in its coordinates y, the core\'s linearizeClosedChain', { timeout: 60000 }, async () => {
+  const { page, errors, context } = await openPage(browser, `${srv.url}#robot=five-bar&view=vibration`);
+  try {
+    await waitReady(page);
+    await page.waitForSelector(`${P} .v-pole-table`);
+    // y = (q1, θz): four poles (not the open chain's eight)
+    const shown = (await page.locator(`${P} .v-pole-re`).allInnerTexts()).length;
+    assert.equal(shown, 4);
+    assert.match(await page.locator(`${P} .v-lin-which`).innerText(), /Closed chain: poles in its own coordinates y/);
+    const core = await page.evaluate(() => {
+      const a = window.__achain;
+      const m = a.studio.model;
+      const ny = m.closedChainCoordinates(a.studio.q).length;
+      return m.linearizeClosedChain(a.studio.q, new Float64Array(ny), new Float64Array(ny), { motors: true }).poles;
+    });
+    const re = (await page.locator(`${P} .v-pole-re`).allInnerTexts()).map(Number);
+    core.forEach((p, k) => assert.ok(Math.abs(re[k] - p.re) <= 5e-4 * Math.max(1, Math.abs(p.re)), `pole ${k}: ${re[k]} vs ${p.re}`));
+    assert.match(await page.locator(`${P} .v-bode-plot`).innerText(), /No Bode plot for a closed chain/);
+    await screenshot(page, 'vibration-five-bar-poles', { locator: page.locator(`${P} .v-lin`) });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('Vibration: a robot without drives asks for a stiffness; free motors list the flexible modes', { timeout: 60000 }, async () => {
   const { page, errors, context } = await openPage(browser, `${srv.url}#robot=puma560&view=vibration`);
   try {

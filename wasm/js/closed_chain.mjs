@@ -6,7 +6,7 @@
 // then the free components of the closure (the tool angle θz of a planar pin; none for a pose closure).
 // SI throughout; T_y are the loads the actuators at y apply, T_c the loads the ground applies to the tool
 // along the constrained directions (the pin's bearing forces in the world frame).
-import { encode } from './dynamics.mjs';
+import { encode, readLinearization } from './dynamics.mjs';
 import { finiteNumber, integer } from './args.mjs';
 
 /** The loop's sizes: {ny: coordinates y, nf: free closure components, R: constraint loads}. */
@@ -51,6 +51,19 @@ export function install(Model) {
     const raw = this._input([q, 'q', n], [yd, 'yd', ny], [ydd, 'ydd', ny]);
     const a = this._output(this.achain.module.closedChainLoads(raw, legs, flags & 3), ny + R + 2 * n);
     return { Ty: a.subarray(0, ny), Tc: a.subarray(ny, ny + R), qd: a.subarray(ny + R, ny + R + n), qdd: a.subarray(ny + R + n) };
+  };
+
+  /**
+   * The closed chain's linearised dynamics in its own coordinates y = (α; f) about the closed configuration q moving
+   * with yd, ydd: the state x = (δy, δẏ), inputs δT_y, outputs y; the same object as linearizeDynamics (dTdq and
+   * dTdqd are ∂T_y/∂y and ∂T_y/∂ẏ, Istar is I*_yy). opts: legs, motors, friction as the dynamics calls.
+   */
+  Model.prototype.linearizeClosedChain = function linearizeClosedChain(q, yd, ydd, opts = {}) {
+    const n = this.dof;
+    const { ny } = shape(this);
+    const { legs, flags } = encode(opts);
+    const raw = this._input([q, 'q', n], [yd, 'yd', ny], [ydd, 'ydd', ny]);
+    return readLinearization(this, this.achain.module.linearizeClosedChain(raw, legs, flags & 3), 2 * ny, ny, ny, ny);
   };
 
   /** ÿ of the closed chain under actuator loads Ty at the closed configuration q with rates yd. */

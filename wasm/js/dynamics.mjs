@@ -34,6 +34,46 @@ function dcMotorData(motors) {
   return md;
 }
 
+/**
+ * A linearisation the module wrote at `address` (its outputLinearization layout): S states, u inputs, r outputs,
+ * n coordinates of the partials. {A, B, C, D (row-major), states, outputs, poles [{re, im}], dTdq, dTdqd, Istar, T}.
+ */
+export function readLinearization(model, address, S, u, r, n) {
+  const sizes = [S * S, S * u, r * S, r * u, 2 * S, n * n, n * n, n * n, S * S];
+  const a = model._output(address, sizes.reduce((x, y) => x + y, 0)).slice();
+  const parts = [];
+  let at = 0;
+  for (const k of sizes) parts.push(a.subarray(at, at += k));
+  const poles = [];
+  for (let k = 0; k < S; k++) poles.push({ re: parts[4][2 * k], im: parts[4][2 * k + 1] });
+  return { A: parts[0], B: parts[1], C: parts[2], D: parts[3], states: S, outputs: r, poles, dTdq: parts[5], dTdqd: parts[6], Istar: parts[7], T: parts[8] };
+}
+
+const TOOL_ROWS = ['x', 'y', 'z', 'wx', 'wy', 'wz'];
+
+/**
+ * The linearisation's extra inputs: the DC motors' data, then the tool rows of opts.coordinates 'tool' (names as
+ * the CLI's --tool-rows; the core checks them against the model). {data, motors, coords} with coords −1 for joint
+ * coordinates, 0 for all six tool rows, else the count of rows given.
+ */
+function linearizeInputs(opts) {
+  const motors = opts.dcMotors ?? [];
+  const md = dcMotorData(motors);
+  const coordinates = opts.coordinates ?? 'joints';
+  if (coordinates !== 'joints' && coordinates !== 'tool') throw new Error(`coordinates: must be 'joints' or 'tool' (got '${coordinates}')`);
+  const rows = opts.toolRows ?? [];
+  if (!Array.isArray(rows) || rows.length > 6) throw new Error(`toolRows: must be an array of up to six of ${TOOL_ROWS.join(', ')}`);
+  if (coordinates === 'joints' && rows.length) throw new Error("toolRows: given, but coordinates is 'joints'");
+  const data = new Float64Array(md.length + rows.length);
+  data.set(md);
+  rows.forEach((r, k) => {
+    const i = TOOL_ROWS.indexOf(r);
+    if (i < 0) throw new Error(`toolRows[${k}]: ${JSON.stringify(r)} is not a tool row (${TOOL_ROWS.join(', ')})`);
+    data[md.length + k] = i;
+  });
+  return { data, motors: motors.length, coords: coordinates === 'tool' ? rows.length : -1 };
+}
+
 /** Options → (legs code, flags, gravity/wrench block). The result object is shared: use it at once. */
 export function encode(opts = NO_OPTIONS) {
   const legs = LEGS[opts.legs ?? 'full'];
@@ -201,28 +241,22 @@ export function install(Model) {
 
   /**
    * Linearised dynamics about (q, q̇, q̈) (Freeman 2-200…2-252): {A, B, C, D (row-major), states, outputs, poles
-   * [{re, im}], dTdq, dTdqd, Istar (row-major dof×dof)}. opts: the dynamics options, plus output 'joints' (default)
-   * or 'tool', and dcMotors [{torqueConstant, backEmfConstant, resistance, inductance}] (one for all or one per
-   * coordinate) for voltage inputs with the currents in the state.
+   * [{re, im}], dTdq, dTdqd, Istar (row-major dof×dof), T (the state transform, states × states)}. opts: the dynamics
+   * options, plus output 'joints' (default) or 'tool', dcMotors [{torqueConstant, backEmfConstant, resistance,
+   * inductance}] (one for all or one per coordinate) for voltage inputs with the currents in the state, and
+   * coordinates 'joints' (default) or 'tool' with toolRows (one per coordinate of 'x', 'y', 'z', 'wx', 'wy', 'wz';
+   * default all six): the state in the tool's coordinates (Freeman 3-47…3-53).
    */
   Model.prototype.linearizeDynamics = function linearizeDynamics(q, qd, qdd, opts = {}) {
     const n = this.dof;
     const { legs, flags, extra } = encode(opts);
     const output = opts.output ?? 'joints';
     if (output !== 'joints' && output !== 'tool') throw new Error(`output: must be 'joints' or 'tool' (got '${output}')`);
-    const motors = opts.dcMotors ?? [];
-    const md = dcMotorData(motors);
-    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9], [md, 'dcMotors', md.length]);
-    const S = motors.length ? 3 * n : 2 * n, r = output === 'tool' ? 6 : n;
-    const sizes = [S * S, S * n, r * S, r * n, 2 * S, n * n, n * n, n * n];
-    const total = sizes.reduce((a, b) => a + b, 0);
-    const a = this._output(this.achain.module.linearizeDynamics(raw, legs, flags, output === 'tool' ? 1 : 0, motors.length), total).slice();
-    const parts = [];
-    let at = 0;
-    for (const k of sizes) parts.push(a.subarray(at, at += k));
-    const poles = [];
-    for (let k = 0; k < S; k++) poles.push({ re: parts[4][2 * k], im: parts[4][2 * k + 1] });
-    return { A: parts[0], B: parts[1], C: parts[2], D: parts[3], states: S, outputs: r, poles, dTdq: parts[5], dTdqd: parts[6], Istar: parts[7] };
+    const li = linearizeInputs(opts);
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9], [li.data, 'dcMotors', li.data.length]);
+    const S = li.motors ? 3 * n : 2 * n, r = output === 'tool' ? 6 : n;
+    const address = this.achain.module.linearizeDynamics(raw, legs, flags, output === 'tool' ? 1 : 0, li.motors, li.coords);
+    return readLinearization(this, address, S, n, r, n);
   };
 
   /**
@@ -238,8 +272,7 @@ export function install(Model) {
     const { legs, flags, extra } = encode(opts);
     const outputs = opts.outputs ?? 'joints';
     if (outputs !== 'joints' && outputs !== 'tool') throw new Error(`outputs: must be 'joints' or 'tool' (got '${outputs}')`);
-    const motors = opts.dcMotors ?? [];
-    const md = dcMotorData(motors);
+    const li = linearizeInputs(opts);
     const input = integer(opts.input ?? 0, 'input');
     const output = integer(opts.output ?? input, 'output');
     const points = integer(opts.points ?? 200, 'points');
@@ -250,11 +283,11 @@ export function install(Model) {
       hi = finiteNumber(opts.range[1], 'range[1]');
       if (!(lo > 0)) throw new Error('range: lo must be > 0 rad/s');
     }
-    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9], [md, 'dcMotors', md.length]);
-    const S = motors.length ? 3 * n : 2 * n;
+    const raw = this._input([q, 'q', n], [qd, 'qd', n], [qdd, 'qdd', n], [extra, 'options', 9], [li.data, 'dcMotors', li.data.length]);
+    const S = li.motors ? 3 * n : 2 * n;
     const total = 1 + 4 * Math.max(points, 0) + S;
-    const a = this._output(this.achain.module.frequencyResponse(raw, legs, flags, outputs === 'tool' ? 1 : 0, motors.length,
-      input, output, points, lo, hi), total).slice();
+    const a = this._output(this.achain.module.frequencyResponse(raw, legs, flags, outputs === 'tool' ? 1 : 0, li.motors,
+      li.coords, input, output, points, lo, hi), total).slice();
     const P = a[0];
     const part = (k) => a.subarray(1 + k * points, 1 + (k + 1) * points);
     return {

@@ -5,7 +5,7 @@
 // y = (α; f): the joints kept as coordinates (loop.coordinates), then the free closure components (the tool
 // angle of a planar pin; none for a pose closure). Units SI.
 import type { Vector } from '../achain';
-import type { DynamicsOptions } from './dynamics';
+import type { DynamicsOptions, Linearization } from './dynamics';
 
 /** Options of the closed-chain dynamics: the leg model, rotor inertia and friction (gravity is the model's). */
 export type ClosedChainOptions = Pick<DynamicsOptions, 'legs' | 'motors' | 'friction'>;
@@ -55,6 +55,8 @@ export interface ClosedChainMethods {
   closeLoop(q: Vector, opts?: { fTarget?: Vector }): CloseLoopResult;
   closedChainLoads(q: Vector, yd: Vector, ydd: Vector, opts?: ClosedChainOptions): ClosedChainLoads;
   closedChainForwardDynamics(q: Vector, yd: Vector, Ty: Vector, opts?: ClosedChainOptions): Float64Array;
+  /** the linearised dynamics in y = (α; f): x = (δy, δẏ), u = δT_y, outputs y (dTdq = ∂T_y/∂y, Istar = I*_yy) */
+  linearizeClosedChain(q: Vector, yd: Vector, ydd: Vector, opts?: ClosedChainOptions): Linearization;
   closedChainStep(q: Vector, yd: Vector, Ty: Vector, opts: ClosedChainStepOptions): { q: Float64Array; y: Float64Array; yd: Float64Array };
   closedChainModel(q: Vector, opts?: ClosedChainOptions): ClosedChainModelResult;
 }

@@ -88,7 +88,14 @@ export interface LinearizeOptions extends DynamicsOptions {
   output?: 'joints' | 'tool';
   /** one for every coordinate or one for all: voltage inputs, the armature currents in the state */
   dcMotors?: DcMotor[];
+  /** the state's coordinates: 'joints' (x = (δq, δq̇[, δi]), default) or 'tool' (x = (δy, δẏ[, δi]) in toolRows) */
+  coordinates?: 'joints' | 'tool';
+  /** with coordinates 'tool': one row of the tool's motion per coordinate; default all six */
+  toolRows?: ToolRow[];
 }
+
+/** A row of the tool's motion: the tool point's translation, or a small rotation (world frame). */
+export type ToolRow = 'x' | 'y' | 'z' | 'wx' | 'wy' | 'wz';
 
 /** Linearised dynamics and state space (Freeman 2-200…2-252); matrices row-major. */
 export interface Linearization {
@@ -108,6 +115,8 @@ export interface Linearization {
   dTdq: Float64Array;
   dTdqd: Float64Array;
   Istar: Float64Array;
+  /** the state transform x = T x_joints (states × states; the identity for joint coordinates) */
+  T: Float64Array;
 }
 
 export interface FrequencyResponseOptions extends Omit<LinearizeOptions, 'output'> {

@@ -10,7 +10,7 @@ import type { IkResult, IkAllResult, IkStatus, IkBranch, BranchEvent } from '../
 import type { DesignSpaceDocument, MergedSweep } from '../../../wasm/types/design';
 import type {
   TorqueBreakdown, SimulationResult, LeeTerms, FreemanModel, ComputedTorqueResult, CartesianInertia, DynamicManipulability, TaskRows,
-  Linearization, JointTransferFunction, DcMotor, FrequencyResponse,
+  Linearization, ToolRow, JointTransferFunction, DcMotor, FrequencyResponse,
 } from '../../../wasm/types/dynamics';
 import type { Influence, ManipulabilityMeasures, ManipulabilityReport, Singularity } from '../../../wasm/types/kinematics';
 import type {
@@ -117,6 +117,9 @@ export async function usage(): Promise<number> {
   const fm: FreemanModel = m.freemanModel(q, q);
   const motor: DcMotor = { torqueConstant: 0.05, backEmfConstant: 0.05, resistance: 1.2, inductance: 2e-3 };
   const lin: Linearization = m.linearizeDynamics(q, q, q, { output: 'tool', dcMotors: [motor], motors: true });
+  const rowsOfTool: ToolRow[] = ['x', 'y', 'z', 'wx', 'wy', 'wz'];
+  const linTool: Linearization = m.linearizeDynamics(q, q, q, { coordinates: 'tool', toolRows: rowsOfTool });
+  const transform: Float64Array = linTool.T;
   const jd: JointTransferFunction[] = m.jointTransferFunctions(q, q, { legs: 'lumped' });
   const fr: FrequencyResponse = m.frequencyResponse(q, q, q, { input: 1, output: 1, points: 50, range: [0.1, 100], motors: true });
   const frTool: FrequencyResponse = m.frequencyResponse(q, q, q, { outputs: 'tool', output: 2, dcMotors: [motor] });
@@ -163,6 +166,7 @@ export async function usage(): Promise<number> {
   const yc: Float64Array = fb.closedChainCoordinates(closed.q);
   const loads: ClosedChainLoads = fb.closedChainLoads(closed.q, [0, 0], [0, 0], { legs: 'full' });
   const yddc: Float64Array = fb.closedChainForwardDynamics(closed.q, [0, 0], loads.Ty);
+  const linClosed: Linearization = fb.linearizeClosedChain(closed.q, [0, 0], [0, 0], { legs: 'massless' });
   const stepped = fb.closedChainStep(closed.q, [0, 0], [0, 0], { dt: 1e-3, steps: 10 });
   const ccm: ClosedChainModelResult = fb.closedChainModel(closed.q);
   const loopNumbers = achain.closureSpaceSize('planar_pin') + achain.closureConstraintCount('pose') + closed.iterations + yc[0] + loads.Tc[0] + yddc[0] + stepped.y[0] + ccm.y.Istar[0][0] + ccm.M;

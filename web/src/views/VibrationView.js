@@ -74,6 +74,7 @@ export class VibrationView {
       <p class="hint">Poles of the rigid arm about the current pose at rest (torque inputs; <code>model.linearizeDynamics</code>,
       Freeman's linearised model). Positive real parts grow without control; a pair ±i·ω swings at ω.</p>
       <div class="row"><label title="rotor inertia J_m·G² from the motor data"><input type="checkbox" class="v-lin-motors" checked> rotor inertia</label></div>
+      <p class="hint v-lin-which"></p>
       <div class="v-lin" data-testid="vibration-poles"></div>
       <div class="row"><label title="the frequency response of the joint's torque to its angle, G(jω) = C (jωI − A)⁻¹ B (model.frequencyResponse)">Bode plot of
         <select class="v-bode-joint" aria-label="Bode plot joint"></select></label></div>
@@ -253,15 +254,24 @@ export class VibrationView {
     const m = s.model;
     const box = this.$('.v-lin');
     const zero = new Float64Array(m.dof);
+    const motors = this.$('.v-lin-motors').checked;
     let lin;
     try {
-      lin = m.linearizeDynamics(s.q, zero, zero, { motors: this.$('.v-lin-motors').checked });
+      if (m.info.loop) {  // a closed chain: its own state model in its coordinates y (the open chain's is not the mechanism's)
+        const zy = new Float64Array(m.closedChainCoordinates(s.q).length);
+        lin = m.linearizeClosedChain(s.q, zy, zy, { motors });
+      } else {
+        lin = m.linearizeDynamics(s.q, zero, zero, { motors });
+      }
     } catch (e) {
       box.innerHTML = `<p class="error-box">${escapeHtml(e.message)}</p>`;
       this._bode();
       return;
     }
     this.poles = lin.poles;
+    this.$('.v-lin-which').textContent = m.info.loop
+      ? 'Closed chain: poles in its own coordinates y (the kept joints, then the pin angle; model.linearizeClosedChain).'
+      : '';
     const rows = lin.poles.map((p, k) => `<tr data-pole="${k}"><td>${k + 1}</td><td class="v-pole-re">${fmt(p.re, 4)}</td>`
       + `<td class="v-pole-im">${fmt(p.im, 4)}</td></tr>`).join('');
     box.innerHTML = `<table class="grid m-table v-pole-table"><tr><th>pole</th><th>real (1/s)</th><th>imaginary (rad/s)</th></tr>${rows}</table>`;
@@ -278,6 +288,10 @@ export class VibrationView {
     this.bode = null;
     box.replaceChildren();
     if (!this.active || !m) return;
+    if (m.info.loop) {  // the Bode plot is of one joint of an open chain
+      box.innerHTML = '<p class="muted">No Bode plot for a closed chain: its joints do not move alone. Its poles are listed above.</p>';
+      return;
+    }
     const j = Math.min(Number(this.$('.v-bode-joint').value) || 0, m.dof - 1);
     const zero = new Float64Array(m.dof);
     let fr;
