@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "progress.hpp"
 #include "host/joint_config.hpp"
 #include "host/posix_io.hpp"
 #include "host/sender.hpp"
@@ -69,11 +70,6 @@ std::vector<br::JointConfig> jointConfigs(const Model& m, const json& overrides)
     }
   }
   return out;
-}
-
-std::string bar(double frac) {
-  const int w = 30, k = static_cast<int>(std::round(std::min(1.0, std::max(0.0, frac)) * w));
-  return "[" + std::string(k, '#') + std::string(w - k, '-') + "]";
 }
 
 RegisterCommand send_cmd("send", [](CLI::App& app) {
@@ -153,14 +149,13 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
       opt.inject_corrupt = corrupt;
       opt.inject_seed = seed;
       opt.abandon_after = abandon;
-      const bool tty = isatty(2);
+      ProgressLine line("achain send", !quiet);
       if (!quiet)
-        opt.progress = [tty](const br::SendProgress& p) {
-          const double frac = p.segments_total ? double(p.segments_done) / p.segments_total : 0;
-          std::fprintf(stderr, "%s%s %3.0f%%  segment %u/%zu  sent %zu  buffer %d/%d  %s  t=%.2fs%s", tty ? "\r" : "",
-                       bar(frac).c_str(), 100 * frac, p.segments_done, p.segments_total, p.segments_acked, p.queue_fill,
-                       p.queue_capacity, br::stateName(p.state), p.traj_time, tty ? "   " : "\n");
-          std::fflush(stderr);
+        opt.progress = [&line](const br::SendProgress& p) {
+          char b[200];
+          std::snprintf(b, sizeof b, "segment %u/%zu  sent %zu  buffer %d/%d  %s  t=%.2fs", p.segments_done, p.segments_total,
+                        p.segments_acked, p.queue_fill, p.queue_capacity, br::stateName(p.state), p.traj_time);
+          line.report(p.segments_total ? double(p.segments_done) / p.segments_total : 0, b);
         };
       br::SendReport rep;
       std::unique_ptr<br::VirtualController> vc;
@@ -181,7 +176,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
         rep = br::sendTrajectory(link, opt);
         ::close(fd);
       }
-      if (!quiet && tty) std::fprintf(stderr, "\n");
+      line.finish();
       if (!rep.ok && !rep.controller_fault) throw Error(rep.error);
       const double deg = 180.0 / kPi;
       json err = json::array(), fq = json::array(), errdeg = json::array();

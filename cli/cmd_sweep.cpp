@@ -2,6 +2,7 @@
 // designs on many threads) and `sweep-merge` (every shard joined, each design present once, the Pareto front and a
 // summary). docs/sweeps.md.
 #include "common.hpp"
+#include "progress.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -133,14 +134,6 @@ std::vector<ShardLine> readShard(const DesignSpace& space, const std::string& pa
   return out;
 }
 
-std::string seconds(double s) {
-  char b[32];
-  if (s < 120) std::snprintf(b, sizeof b, "%.0f s", s);
-  else if (s < 7200) std::snprintf(b, sizeof b, "%.1f min", s / 60);
-  else std::snprintf(b, sizeof b, "%.1f h", s / 3600);
-  return b;
-}
-
 struct SweepArgs {
   std::string design, shard = "0/1", out;
   int shards = 0, threads = 0;
@@ -236,28 +229,24 @@ void runSweep(const SweepArgs& a) {
   };
 
   // Progress about once a second on stderr: a terminal, or asked for.
-  const bool tty = ::isatty(2);
-  const bool show = a.progress || tty;
+  ProgressLine line("achain sweep", (a.progress || ::isatty(2)) && !todo.empty());
   std::mutex pm;
   std::condition_variable pcv;
   bool finished = false;
   std::thread reporter;
   const auto start = std::chrono::steady_clock::now();
-  if (show && !todo.empty())
+  if (line.enabled())
     reporter = std::thread([&] {
       std::unique_lock<std::mutex> lk(pm);
       while (!pcv.wait_for(lk, std::chrono::seconds(1), [&] { return finished; })) {
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const uint64_t c = computed;
         const double rate = el > 0 ? c / el : 0;
-        char b[256];
-        std::snprintf(b, sizeof b, "achain sweep: shard %llu/%llu: %llu/%llu designs (%.1f %%), %.2f designs/s, ETA %s",
-                      (unsigned long long)sh.index, (unsigned long long)sh.count, (unsigned long long)(skipped + c),
-                      (unsigned long long)mine, mine ? 100.0 * double(skipped + c) / double(mine) : 100.0, rate,
-                      rate > 0 ? seconds(double(todo.size() - c) / rate).c_str() : "?");
-        std::cerr << b << (tty ? "\x1b[K\r" : "\n") << std::flush;
+        char b[200];
+        std::snprintf(b, sizeof b, "shard %llu/%llu: %llu/%llu designs, %.2f designs/s", (unsigned long long)sh.index,
+                      (unsigned long long)sh.count, (unsigned long long)(skipped + c), (unsigned long long)mine, rate);
+        line.report(mine ? double(skipped + c) / double(mine) : 1.0, b, rate > 0 ? double(todo.size() - c) / rate : -1);
       }
-      if (tty) std::cerr << "\x1b[K" << std::flush;
     });
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
@@ -269,7 +258,12 @@ void runSweep(const SweepArgs& a) {
     }
     pcv.notify_all();
     reporter.join();
+    char b[200];
+    std::snprintf(b, sizeof b, "shard %llu/%llu: %llu/%llu designs", (unsigned long long)sh.index,
+                  (unsigned long long)sh.count, (unsigned long long)(skipped + computed.load()), (unsigned long long)mine);
+    line.report(mine ? double(skipped + computed.load()) / double(mine) : 1.0, b);
   }
+  line.finish();
   const bool closed = std::fclose(f) == 0;
   if (failed) throw Error(write_error);
   if (!closed) throw Error("--out: writing " + quoteInput(out, 200) + " failed (disk full?)");

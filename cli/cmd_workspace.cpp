@@ -4,6 +4,7 @@
 
 #include <achain/model/apair_collision.hpp>
 #include "common.hpp"
+#include "progress.hpp"
 #include <achain/io/robot.hpp>
 #include <achain/reach/workspace.hpp>
 
@@ -123,14 +124,14 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
                {"within_caps", workspaceCapsProblem(e, o).empty()}});
         return;
       }
-      int shown = -1;
+      ProgressLine line("achain workspace", show_progress);
       const WorkspaceProgress progress = [&](double f) {
-        const int pct = int(f * 100);
-        if (pct != shown) std::cerr << "workspace: " << pct << " %\n";
-        shown = pct;
+        line.report(f);
         return true;
       };
       const WorkspaceResult r = computeWorkspace(m, o, show_progress ? progress : WorkspaceProgress());
+      line.report(1.0);
+      line.finish();
       json j = summary(m.name, r);
       if (!section.empty()) {
         const auto eq = section.find('=');

@@ -79,3 +79,22 @@ TEST_CASE("achain apair-range: r/a = 0.05 gives 181.9 deg", "[cli][apair_collisi
   CHECK(r.status != 0);
   CHECK(r.err.find("achain apair-range: error: leg radius:") == 0);
 }
+
+TEST_CASE("achain workspace --progress: the CLI's one progress line (bar, percentage, the final 100 % once)", "[cli][workspace]") {
+  // stderr is a pipe here: one line per report at most once a second, and the final one
+  const CliResult r = runCli("workspace --robot prototype-4a --voxel 0.0254 --progress");
+  REQUIRE(r.status == 0);
+  size_t lines = 0, finals = 0, from = 0;
+  while (from < r.err.size()) {
+    const size_t end = r.err.find('\n', from);
+    const std::string line = r.err.substr(from, end - from);
+    from = end == std::string::npos ? r.err.size() : end + 1;
+    if (line.empty()) continue;
+    ++lines;
+    CHECK(line.rfind("achain workspace: [", 0) == 0);
+    if (line.find("100 %") != std::string::npos) ++finals;
+  }
+  CHECK(lines >= 1);
+  CHECK(finals == 1);
+  CHECK(r.err.find("\r") == std::string::npos);  // not a terminal: no carriage returns
+}
