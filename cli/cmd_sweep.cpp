@@ -235,6 +235,12 @@ void runSweep(const SweepArgs& a) {
   bool finished = false;
   std::thread reporter;
   const auto start = std::chrono::steady_clock::now();
+  auto shardDetail = [&](uint64_t done) {
+    char b[160];
+    std::snprintf(b, sizeof b, "shard %llu/%llu: %llu/%llu designs", (unsigned long long)sh.index, (unsigned long long)sh.count,
+                  (unsigned long long)done, (unsigned long long)mine);
+    return std::string(b);
+  };
   if (line.enabled())
     reporter = std::thread([&] {
       std::unique_lock<std::mutex> lk(pm);
@@ -242,10 +248,10 @@ void runSweep(const SweepArgs& a) {
         const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const uint64_t c = computed;
         const double rate = el > 0 ? c / el : 0;
-        char b[200];
-        std::snprintf(b, sizeof b, "shard %llu/%llu: %llu/%llu designs, %.2f designs/s", (unsigned long long)sh.index,
-                      (unsigned long long)sh.count, (unsigned long long)(skipped + c), (unsigned long long)mine, rate);
-        line.report(mine ? double(skipped + c) / double(mine) : 1.0, b, rate > 0 ? double(todo.size() - c) / rate : -1);
+        char r[48];
+        std::snprintf(r, sizeof r, ", %.2f designs/s", rate);
+        line.report(mine ? double(skipped + c) / double(mine) : 1.0, shardDetail(skipped + c) + r,
+                    rate > 0 ? double(todo.size() - c) / rate : -1);
       }
     });
   std::vector<std::thread> pool;
@@ -258,10 +264,8 @@ void runSweep(const SweepArgs& a) {
     }
     pcv.notify_all();
     reporter.join();
-    char b[200];
-    std::snprintf(b, sizeof b, "shard %llu/%llu: %llu/%llu designs", (unsigned long long)sh.index,
-                  (unsigned long long)sh.count, (unsigned long long)(skipped + computed.load()), (unsigned long long)mine);
-    line.report(mine ? double(skipped + computed.load()) / double(mine) : 1.0, b);
+    const uint64_t done = skipped + computed.load();
+    line.report(mine ? double(done) / double(mine) : 1.0, shardDetail(done));
   }
   line.finish();
   const bool closed = std::fclose(f) == 0;

@@ -20,8 +20,6 @@
 
 namespace achain::cli {
 
-const char* const kInfluenceRowNames[6] = {"x", "y", "z", "wx", "wy", "wz"};
-
 std::vector<std::string> splitList(const std::string& text) {
   std::vector<std::string> out;
   size_t start = 0;

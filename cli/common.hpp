@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <achain/dynamics/freeman.hpp>
+#include <achain/kinematics/influence.hpp>  // kInfluenceRowNames
 #include <achain/model/caps.hpp>
 #include <achain/io/robot.hpp>
 #include <achain/model/model.hpp>
@@ -86,8 +87,6 @@ std::vector<double> parseList(const std::string& text, const std::string& what);
 /// The comma-separated tokens of `text` as they are ("a,,b" gives an empty middle token).
 std::vector<std::string> splitList(const std::string& text);
 
-/// The names of a frame's six influence rows (translation x, y, z; rotation wx, wy, wz; world frame).
-extern const char* const kInfluenceRowNames[6];
 /// A comma list of influence row names ("x,y,wz") as row indices 0…5; throws naming `what`.
 std::vector<int> parseInfluenceRows(const std::string& text, const std::string& what);
 

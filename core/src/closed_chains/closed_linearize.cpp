@@ -8,6 +8,7 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/math/tensor3.hpp>
 
+#include "closure_rows.hpp"
 #include "dynamics/influence_rows.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -51,8 +52,7 @@ void linearizeClosedChain(const Model& model, Data& data, const LoopClosure& loo
   // the free end's third order; its rows must be true coordinates (symmetric H) for the inverse-function rule
   Influence inf;
   toolInfluence(model, data, inf, 3);
-  constexpr int planar[3] = {0, 1, 5};
-  auto eRow = [&](int i) { return loop.kind == ClosureKind::PlanarPin ? planar[i] : i; };
+  auto eRow = [&](int i) { return detail::closureEndRow(loop.kind, i); };
   double hmax = 1;
   for (int i = 0; i < cm.N; ++i) hmax = std::max(hmax, cm.He.plane(i).cwiseAbs().maxCoeff());
   for (int i = 0; i < cm.N; ++i)
@@ -79,7 +79,6 @@ void linearizeClosedChain(const Model& model, Data& data, const LoopClosure& loo
   linearizeDynamics(model, data, q, phid, phidd, options, LinearizeOptions{}, open);
   VecX Tphi(M);
   inverseDynamics(model, data, q, phid, phidd, options, Tphi);
-  forwardKinematics(model, data, q);  // the influence below was taken at q; keep data there
 
   // F2 = H^w_φφ, F3 = D^w_φφφ (α rows zero, e rows the free end's)
   auto F3 = [&](const VecX& u, const VecX& v, const VecX& w) {

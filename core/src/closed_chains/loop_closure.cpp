@@ -6,6 +6,7 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/transfer.hpp>
 
+#include "closure_rows.hpp"
 #include "dynamics/influence_rows.hpp"
 
 #include <Eigen/SVD>
@@ -18,13 +19,6 @@
 namespace achain {
 
 namespace {
-
-// Rows of e in the influence order (0–2 translation, 3–5 rotation), constrained ones first within e's
-// own order: e = (X, Y, θz) for the pin, (x, y, z, ωx, ωy, ωz) in space.
-int eRow(ClosureKind k, int i) {
-  constexpr int planar[3] = {0, 1, 5};
-  return k == ClosureKind::PlanarPin ? planar[i] : i;
-}
 
 std::string listIndices(const std::vector<int>& v) {
   std::string s = "[";
@@ -118,7 +112,7 @@ void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, c
   freemanModel(model, data, q, qd, options, out.open);  // runs forward kinematics
   Influence inf;
   toolInfluence(model, data, inf, 2);
-  detail::influenceRows(inf, N, [&](int i) { return eRow(loop.kind, i); }, out.Ge, out.He);
+  detail::influenceRows(inf, N, [&](int i) { return detail::closureEndRow(loop.kind, i); }, out.Ge, out.He);
 
   // Mobility: Grübler/Kutzbach count M − R against the rank count M − rank[G^c_φ].
   const int grubler = M - R;
@@ -295,7 +289,7 @@ int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Re
     if (it == max_iter) break;
     toolInfluence(model, data, inf, 1);
     for (int e = 0; e < E; ++e)
-      for (int b = 0; b < B; ++b) Jb(e, b) = inf.G(eRow(loop.kind, e), beta[b]);
+      for (int b = 0; b < B; ++b) Jb(e, b) = inf.G(detail::closureEndRow(loop.kind, e), beta[b]);
     Eigen::CompleteOrthogonalDecomposition<MatX> cod(Jb);
     cod.setThreshold(1e-10);
     if (cod.rank() < E)
@@ -417,7 +411,7 @@ void switchingStep(const Model& model, Data& data, const LoopClosure& loop, VecX
   toolInfluence(model, data, inf, 1);
   const int N = closureSpaceSize(loop.kind);
   MatX Ge(N, model.nv);
-  for (int e = 0; e < N; ++e) Ge.row(e) = inf.G.row(eRow(loop.kind, e));
+  for (int e = 0; e < N; ++e) Ge.row(e) = inf.G.row(detail::closureEndRow(loop.kind, e));
   LoopClosure work = loop;
   work.alpha = keptJointsForStep(Ge, loop.alpha);
   if (work.alpha == loop.alpha) return rk4Step(model, data, loop, q, y, yd, Ty, dt, options, cm);

@@ -7,6 +7,7 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/transfer.hpp>
 
+#include "closure_rows.hpp"
 #include "dynamics/influence_rows.hpp"
 
 #include <algorithm>
@@ -63,7 +64,7 @@ void parallelModel(const std::vector<const Model*>& legs, std::vector<Data>& dat
                   " platform needs " + std::to_string(N) + " per leg");
     freemanModel(m, datas[r], q[r], VecX::Zero(N), options, open);
     toolInfluence(m, datas[r], inf, 2);
-    detail::influenceRows(inf, N, [&](int i) { return eRow(space, i); }, Gw, Hw);
+    detail::influenceRows(inf, N, [&](int i) { return detail::closureEndRow(space, i); }, Gw, Hw);
     const int rank = numericRank(Gw);
     if (rank < N)
       throw Error(leg + "[G^w_φ] is singular at this configuration (rank " + std::to_string(rank) + " of " +

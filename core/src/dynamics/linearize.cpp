@@ -116,8 +116,6 @@ void requireFinite(const MatX& M, const char* what) {
   if (!M.allFinite()) throw Error(std::string("linearize: ") + what + " is not finite at this operating point");
 }
 
-constexpr const char* kToolRowNames[6] = {"x", "y", "z", "wx", "wy", "wz"};
-
 /// The tool rows of a "tool" state (checked), all six when none are given; empty for joint coordinates.
 std::vector<int> toolRowsOf(const LinearizeOptions& lin, int n) {
   if (lin.coordinates == "joints") {
@@ -134,7 +132,7 @@ std::vector<int> toolRowsOf(const LinearizeOptions& lin, int n) {
       throw Error("linearize: tool_rows[" + std::to_string(k) + "] = " + std::to_string(rows[k]) +
                   " is not a row of (v, w) (0..5: x, y, z, wx, wy, wz)");
     for (size_t i = 0; i < k; ++i)
-      if (rows[i] == rows[k]) throw Error(std::string("linearize: tool row ") + kToolRowNames[rows[k]] + " is listed twice");
+      if (rows[i] == rows[k]) throw Error(std::string("linearize: tool row ") + kInfluenceRowNames[rows[k]] + " is listed twice");
   }
   if (static_cast<int>(rows.size()) != n)
     throw Error("linearize: tool coordinates need one tool row per joint coordinate (" + std::to_string(n) + "), got " +
@@ -167,7 +165,7 @@ void transferToTool(const Model& model, const Data& data, const Eigen::Ref<const
   Eigen::FullPivLU<MatX> lu(J);
   if (!lu.isInvertible()) {
     std::string names;
-    for (int i = 0; i < n; ++i) names += std::string(i ? ", " : "") + kToolRowNames[rows[i]];
+    for (int i = 0; i < n; ++i) names += std::string(i ? ", " : "") + kInfluenceRowNames[rows[i]];
     throw Error("linearize: the tool rows " + names + " are not coordinates at this configuration: their Jacobian has rank " +
                 std::to_string(lu.rank()) + " of " + std::to_string(n) + " (choose other rows or a pose off the singularity)");
   }

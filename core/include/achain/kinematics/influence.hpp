@@ -21,6 +21,10 @@
 
 namespace achain {
 
+/// The names of a frame's six influence rows (translation x, y, z; rotation wx, wy, wz; world frame), as the CLI,
+/// JS and the core's messages spell them.
+inline constexpr const char* kInfluenceRowNames[6] = {"x", "y", "z", "wx", "wy", "wz"};
+
 /// Influence coefficients of the 6-vector u = (ṗ of a point; ω of its link):
 /// rows 0–2 translation of the point, rows 3–5 rotation of the link (the Jacobian's row order),
 /// all in the base (world) frame. G is the geometric Jacobian.
