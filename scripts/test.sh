@@ -5,25 +5,17 @@
 #   build/native  Release (gcc): library, CLI, bridge, wasm's peers; the cases that need optimised code (the
 #                 heavy ones at full size), the examples and the two consumer builds
 #   build/wasm    the WebAssembly module (node and browser suites)
-#   build/asan    clang, ASan + UBSan, the core at -O2, the test files at -O0, the rest at -O1: the whole ctest suite (heavy
+#   build/asan    clang, ASan + UBSan, the core at -O2 and everything else at -O1: the whole ctest suite (heavy
 #                 cases at reduced sizes), the CLI it spawns, the libFuzzer targets (readers and frame decoder)
 #   build/tsan    clang, ThreadSanitizer, the same flags: the core and the concurrency test only
-# The two sanitizer builds run in the background at idle priority (SCHED_IDLE) once the native and wasm builds are
-# done: they take only the CPU that the native, node and browser suites leave idle (a suite waiting on wall-clock
-# streams, a single-threaded step), so they never delay a suite (the real-time browser tests keep their wall-clock
-# watchdogs). They start after the foreground builds so that no starved background compile can hold a compiler-
-# cache lock a foreground compile waits on. Their output is printed when they are waited for, just before the two
-# suites that need them, which run last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 stages=()
 total_start=$(date +%s)
-bg_pid=
 timing_table() {
   local rc=$?
-  [ -n "$bg_pid" ] && kill -- -"$bg_pid" 2>/dev/null || true
   {
     echo
     echo "=== npm test: time per stage (s) ==="
@@ -69,38 +61,6 @@ build_tsan() {
     -DACHAIN_BUILD_CLI=OFF -DACHAIN_BUILD_BENCH=OFF -DACHAIN_BUILD_BRIDGE=OFF -DACHAIN_BUILD_WASM=OFF -DACHAIN_BUILD_FUZZ=OFF
   achain_build build/tsan achain_tests_concurrency
 }
-# Background stages: bg_stage NAME COMMAND… runs in the background job and appends its timing line to
-# build/bg-stages.txt; stage_wait_bg collects them into the table.
-bg_stage() {
-  local name=$1 t0 rc=0
-  shift
-  t0=$(date +%s)
-  echo "=== $name (background, idle priority) ===" >> build/bg-build.log
-  "$@" >> build/bg-build.log 2>&1 || rc=$?
-  echo "$name (background)|$(( $(date +%s) - t0 ))|$([ $rc = 0 ] && echo ok || echo "FAILED (exit $rc)")" >> build/bg-stages.txt
-  return $rc
-}
-start_bg_builds() {
-  : > build/bg-build.log
-  : > build/bg-stages.txt
-  set -m   # its own process group, so that a failing run can stop all of it
-  (
-    # SCHED_IDLE: runs only on CPU nobody else wants (an unprivileged process may choose it); else nice 19
-    chrt --idle -p 0 "$BASHPID" >/dev/null 2>&1 || renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
-    bg_stage "build asan: whole suite, clang, ASan+UBSan, fuzz targets" build_asan
-    bg_stage "build tsan: core and the concurrency test" build_tsan
-  ) &
-  bg_pid=$!
-  set +m
-}
-wait_bg_builds() {
-  local rc=0
-  wait "$bg_pid" || rc=$?
-  bg_pid=
-  cat build/bg-build.log
-  while IFS= read -r line; do stages+=("$line"); done < build/bg-stages.txt
-  return $rc
-}
 node_suites() {
   local suites=(tests/wasm/)
   ls tests/firmware-bridge/*.test.mjs >/dev/null 2>&1 && suites+=(tests/firmware-bridge/)
@@ -117,12 +77,22 @@ type_checks() {
 stage "setup (Debian and npm packages)" bash scripts/setup.sh
 stage "build native: Release library, CLI, bridge, full-size tests" env ACHAIN_BUILD=native ACHAIN_BUILD_TESTS=ON bash scripts/build.sh
 stage "build wasm" env ACHAIN_BUILD=wasm bash scripts/build.sh
-start_bg_builds
 stage "C++ Release: full-size cases, examples, consumers (ctest)" ctest_in build/native
 # A design sweep (docs/examples/sweep-prototype.json) as a Slurm job array of 3 shards on a one-node cluster the
 # script starts in a temporary directory and always stops (munged, slurmctld, slurmd); one task killed and
 # requeued, one cancelled and resubmitted; the merge must equal the one-process sweep byte for byte.
 stage "slurm: sharded sweep as a job array on a one-node cluster" bash tests/slurm/sweep-array.sh
+stage "build asan: whole suite, clang, ASan+UBSan, fuzz targets" build_asan
+# The heavy cases run at reduced sizes here (ACHAIN_TEST_SCALE=reduced, set by CMake for sanitizer builds), never
+# skipped; build/native ran them at full size above.
+asan_ctest() {
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1" ctest_in build/asan
+}
+stage "C++ under ASan+UBSan: the whole suite (ctest)" asan_ctest
+stage "build tsan: core and the concurrency test" build_tsan
+# Threads sharing one Model, each with its own Data; TSan fails it on any race.
+stage "C++ under ThreadSanitizer: concurrency test" env TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  build/tsan/tests/achain_tests_concurrency
 stage "node: wasm module and bridge hosts (node --test)" node_suites
 stage "tsc: the TypeScript declarations" type_checks
 stage "vite build of the studio" npx vite build --config web/vite.config.mjs --logLevel warn
@@ -133,13 +103,3 @@ stage "browser: studio in headless Chromium (node --test)" \
 # streams faulted beside another file). tests/web/realtime/*.test.mjs say more.
 stage "browser, real time: tests/web/realtime, one file at a time (node --test)" \
   node --single-threaded --test --test-force-exit --test-concurrency=1 --test-reporter=spec tests/web/realtime/
-stage "waiting for the sanitizer builds (their output follows)" wait_bg_builds
-# The heavy cases run at reduced sizes here (ACHAIN_TEST_SCALE=reduced, set by CMake for sanitizer builds), never
-# skipped; build/native ran them at full size above.
-asan_ctest() {
-  ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1" ctest_in build/asan
-}
-stage "C++ under ASan+UBSan: the whole suite (ctest)" asan_ctest
-# Threads sharing one Model, each with its own Data; TSan fails it on any race.
-stage "C++ under ThreadSanitizer: concurrency test" env TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-  build/tsan/tests/achain_tests_concurrency
