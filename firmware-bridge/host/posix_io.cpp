@@ -105,6 +105,63 @@ void FdLink::wait(uint32_t us) {
   ::ppoll(&p, 1, &ts, nullptr);
 }
 
+namespace {
+/// A simulator's output to its PTY: what `read` gives is appended to `pending`, then as much as the PTY takes is
+/// written; above 64 KB nobody is reading, and it is dropped, as a UART or bus with no listener would.
+template <class Read>
+void forwardOutput(int fd, std::vector<uint8_t>& pending, uint8_t* buf, size_t cap, Read read) {
+  size_t n;
+  while ((n = read(buf, cap)) > 0) pending.insert(pending.end(), buf, buf + n);
+  while (!pending.empty()) {
+    const ssize_t w = ::write(fd, pending.data(), pending.size());
+    if (w <= 0) break;
+    pending.erase(pending.begin(), pending.begin() + w);
+  }
+  if (pending.size() > 65536) pending.clear();
+}
+constexpr uint32_t kBauds[] = {9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000};
+}  // namespace
+
+void FdServoLink::setBaud(uint32_t baud) {
+  termios tio;
+  if (tcgetattr(fd_, &tio) != 0) return;  // not a tty (a pipe in tests)
+  const speed_t sp = baudConstant(static_cast<int>(baud));
+  cfsetispeed(&tio, sp);
+  cfsetospeed(&tio, sp);
+  tcsetattr(fd_, TCSANOW, &tio);
+}
+
+void runServoBusSim(int fd, VirtualServoBus& bus, const BusSimRunOptions& opt) {
+  const uint64_t t_begin = monoUs();
+  uint8_t buf[1024];
+  std::vector<uint8_t> pending;
+  while (!(opt.stop && *opt.stop)) {
+    const uint64_t now = monoUs();
+    if (opt.duration > 0 && (now - t_begin) * 1e-6 > opt.duration) break;
+    termios tio;  // the rate the host set on its end of the PTY (shared by both ends)
+    if (tcgetattr(fd, &tio) == 0) {
+      const speed_t sp = cfgetospeed(&tio);
+      for (uint32_t b : kBauds)
+        if (baudConstant(static_cast<int>(b)) == sp) bus.setPortBaud(b);
+    }
+    if (opt.each) opt.each(bus, static_cast<double>(now - t_begin) * 1e-6);
+    bus.advance(static_cast<double>(now - t_begin));
+    for (int k = 0; k < 16; ++k) {
+      const ssize_t r = ::read(fd, buf, sizeof buf);
+      if (r <= 0) break;
+      bus.write(buf, static_cast<size_t>(r));
+    }
+    forwardOutput(fd, pending, buf, sizeof buf, [&](uint8_t* b, size_t cap) { return bus.read(b, cap); });
+    pollfd p{fd, POLLIN, 0};
+    timespec ts{0, 100000};  // 100 µs: ten bytes at 1 Mbit/s
+    const int r = ::ppoll(&p, 1, &ts, nullptr);
+    if (r > 0 && (p.revents & (POLLHUP | POLLERR)) && !(p.revents & POLLIN)) {
+      timespec s{0, 1000000};  // no host on the other end yet: do not spin
+      nanosleep(&s, nullptr);
+    }
+  }
+}
+
 void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
   using nlohmann::json;
   const int nj = vc.joints();
@@ -163,14 +220,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
     }
   };
   auto flushOutput = [&] {
-    size_t n;
-    while ((n = vc.read(buf, sizeof buf)) > 0) pending.insert(pending.end(), buf, buf + n);
-    while (!pending.empty()) {
-      const ssize_t w = ::write(fd, pending.data(), pending.size());
-      if (w <= 0) break;
-      pending.erase(pending.begin(), pending.begin() + w);
-    }
-    if (pending.size() > 65536) pending.clear();  // nobody is reading: drop, like a UART with no listener
+    forwardOutput(fd, pending, buf, sizeof buf, [&](uint8_t* b, size_t cap) { return vc.read(b, cap); });
   };
   while (!(opt.stop && *opt.stop)) {
     const uint64_t now = monoUs();

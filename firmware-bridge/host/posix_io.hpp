@@ -2,9 +2,11 @@
 // file descriptor, and the real-time loop that runs the simulated controller on a PTY.
 #pragma once
 #include <csignal>
+#include <functional>
 #include <string>
 
 #include "sender.hpp"
+#include "servo_jobs.hpp"
 
 namespace achain {
 namespace bridge {
@@ -31,6 +33,33 @@ class FdLink : public Link {
  private:
   int fd_;
 };
+
+/// A serial port or PTY for a servo bus: setBaud changes the port's rate (a PTY records it for the simulated
+/// bus on its other side, runServoBusSim).
+class FdServoLink : public ServoLink {
+ public:
+  explicit FdServoLink(int fd) : fd_(fd), io_(fd) {}
+  void write(const uint8_t* data, size_t n) override { io_.write(data, n); }
+  size_t read(uint8_t* out, size_t cap) override { return io_.read(out, cap); }
+  uint64_t nowUs() override { return io_.nowUs(); }
+  void wait(uint32_t us) override { io_.wait(us); }
+  void setBaud(uint32_t baud) override;
+
+ private:
+  int fd_;
+  FdLink io_;
+};
+
+struct BusSimRunOptions {
+  double duration = 0;                          // s of wall time; 0 = until *stop is set
+  volatile std::sig_atomic_t* stop = nullptr;   // set by a signal handler
+  /// Called every loop with the bus and the seconds since the start (fault injection).
+  std::function<void(VirtualServoBus&, double)> each;
+};
+/// Runs a simulated servo bus in real time on `fd` (a PTY's master): the host's bytes go onto the bus at the
+/// rate the host set on its end of the PTY (a servo at another rate does not hear them), the bus clock follows
+/// CLOCK_MONOTONIC, and the servos' replies come back as they finish crossing the simulated wire.
+void runServoBusSim(int fd, VirtualServoBus& bus, const BusSimRunOptions& opt);
 
 struct SimRunOptions {
   double duration = 0;                          // s of wall time; 0 = until *stop is set

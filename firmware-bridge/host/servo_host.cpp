@@ -194,7 +194,7 @@ void ServoHost::connect(const ServoCalibration& c) {
   sync_data_.reserve(4 * n);
   raw_.reserve(n);
   last_goals_.reserve(n);
-  connected_ = streaming_ = estopped_ = false;
+  connected_ = streaming_ = estopped_ = monitoring_ = false;
   error_.clear();
   for (size_t j = 0; j < n; ++j) {
     Txn t{Kind::ReadModel};
@@ -216,16 +216,27 @@ void ServoHost::enableTorque(bool on) {
   enqueue(t);
 }
 
+std::string ServoHost::notReadyText() const {
+  return error_.empty() ? "not connected: connect() to the bus first" : "a bus error stands (" + error_ + "): connect() again";
+}
+
 std::string ServoHost::startStreaming(uint64_t now_us) {
-  if (!ready())
-    return error_.empty() ? "not connected: connect() to the bus first" : "a bus error stands (" + error_ + "): connect() again";
+  if (!ready()) return notReadyText();
   for (size_t j = 0; j < fb_.size(); ++j)
     if (!fb_[j].valid) return "joint '" + cal_.joints[j].name + "' (" + idText(cal_.joints[j].id) +
                               "): its present position was never read: enableTorque(true) first";
   // the stream starts where the servos are (their last reported positions), never from a stale command
   for (size_t j = 0; j < fb_.size(); ++j) commanded_[j] = fb_[j].position;
   streaming_ = true;
-  estopped_ = false;
+  monitoring_ = estopped_ = false;
+  next_period_us_ = now_us;
+  return "";
+}
+
+std::string ServoHost::startMonitoring(uint64_t now_us) {
+  if (!ready()) return notReadyText();
+  if (streaming_) return "streaming: a stream already reads the present state every period";
+  monitoring_ = true;
   next_period_us_ = now_us;
   return "";
 }
@@ -274,7 +285,7 @@ void ServoHost::safeState() {
 }
 
 void ServoHost::estop(uint64_t now_us) {
-  streaming_ = false;
+  streaming_ = monitoring_ = false;
   estopped_ = true;
   safeState();
   update(now_us);
@@ -437,7 +448,7 @@ void ServoHost::onBusError(const std::string& what) {
   aborted_ = true;  // the rest of this transaction's replies (if any) are ignored until its deadline
   if (scanning || !error_.empty()) return;  // a scan just finds nothing there; a first error stands
   error_ = what + "; " + safeText();
-  streaming_ = false;
+  streaming_ = monitoring_ = false;
   safeState();
 }
 
@@ -582,12 +593,21 @@ void ServoHost::update(uint64_t now_us) {
     inflight_ = false;
     if (!aborted_) finish();
   }
-  if (streaming_ && now_us >= next_period_us_) {
-    streamPeriod(now_us);
+  if ((streaming_ || monitoring_) && now_us >= next_period_us_) {
+    if (streaming_)
+      streamPeriod(now_us);
+    else if (!feedbackQueued())
+      enqueue(Txn{Kind::SyncReadFeedback});
     next_period_us_ += opt_.period_us;
     if (next_period_us_ <= now_us) next_period_us_ = now_us + opt_.period_us;  // fell behind: do not burst
   }
   while (!inflight_ && !queueEmpty()) startNext(now_us);
+}
+
+bool ServoHost::feedbackQueued() const {
+  for (size_t k = queue_head_; k < queue_.size(); ++k)
+    if (queue_[k].kind == Kind::SyncReadFeedback) return true;
+  return inflight_ && cur_.kind == Kind::SyncReadFeedback;
 }
 
 void ServoHost::streamPeriod(uint64_t now_us) {

@@ -130,6 +130,15 @@ class ServoHost {
   /// The goal (rad, one per joint) the stream moves to under the rate limit. Returns "" when accepted; else
   /// the refusal (the joint, the goal, the limit) and nothing is changed or written.
   std::string setTarget(const std::vector<double>& q);
+  /// What setTarget(q) would answer, changing nothing: a whole trajectory is checked before its first goal.
+  std::string checkTarget(const std::vector<double>& q) const { return refusal(q); }
+  /// Reads the present state of every joint once per period (one sync read), writing nothing: a monitor of an
+  /// arm moved by hand with torque off. Returns "" when started, else why not (as startStreaming).
+  std::string startMonitoring(uint64_t now_us);
+  bool monitoring() const { return monitoring_; }
+  void stopMonitoring() { monitoring_ = false; }
+  /// Ends a stream where it stands: no more goals are written (torque stays as it is).
+  void stopStreaming() { streaming_ = false; }
   /// Stops streaming and sends the e-stop action (options().estop_action) at once, or right after the
   /// transaction on the wire.
   void estop(uint64_t now_us);
@@ -139,6 +148,8 @@ class ServoHost {
   bool busy() const { return inflight_ || !queueEmpty(); }
   /// The standing bus error (empty when none): names the servo ID, what happened, what to do, the safe state.
   const std::string& error() const { return error_; }
+  /// What the safe state (the e-stop action) does, in words: "streaming stopped and torque turned off on every servo …".
+  std::string safeText() const;
   bool estopped() const { return estopped_; }
   const std::vector<ServoFeedback>& feedback() const { return fb_; }
   /// The goals (counts) sent in the last sync write.
@@ -174,8 +185,9 @@ class ServoHost {
   void finish();
   void safeState();
   void streamPeriod(uint64_t now_us);
+  bool feedbackQueued() const;
+  std::string notReadyText() const;  // a feedback read waits in the queue or is on the wire
   std::string refusal(const std::vector<double>& q) const;
-  std::string safeText() const;
   std::string missingText(int id) const;
   uint16_t feedbackAddress() const;
   uint16_t feedbackLength() const;
@@ -213,7 +225,7 @@ class ServoHost {
   std::vector<ServoFeedback> fb_;
   std::vector<double> target_, commanded_;      // rad
   std::vector<int32_t> last_goals_;
-  bool streaming_ = false, estopped_ = false;
+  bool streaming_ = false, estopped_ = false, monitoring_ = false;
   uint64_t next_period_us_ = 0;
   uint64_t periods_ = 0, overruns_ = 0;
   ServoPeriodStats period_stats_, cur_period_;

@@ -1,0 +1,94 @@
+// Jobs on a servo bus (issue 33, items 2 and 5): the loops that move a ServoHost's bytes over a link and drive
+// it through a scan, a connection, a calibration at the zero pose, a monitor and a streamed trajectory. The
+// same jobs run on a serial port or PTY (FdServoLink, posix_io.hpp: wall time) and on the in-process
+// simulated bus (VirtualServoLink: the bus's own clock, so tests are exact and fast). The CLI's `achain bus …`
+// and `achain send --bus` are thin layers over them.
+#pragma once
+#include <csignal>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "segments.hpp"
+#include "sender.hpp"
+#include "servo_host.hpp"
+
+namespace achain {
+namespace bridge {
+
+/// A Link whose port baud rate the host sets (a scan walks baud rates; a PTY records the rate for the
+/// simulated bus behind it).
+class ServoLink : public Link {
+ public:
+  virtual void setBaud(uint32_t baud) = 0;
+};
+
+/// The in-process simulated bus in its own time: wait(us) runs the bus clock us forward.
+class VirtualServoLink : public ServoLink {
+ public:
+  explicit VirtualServoLink(VirtualServoBus& bus) : bus_(bus) {}
+  void write(const uint8_t* d, size_t n) override { bus_.write(d, n); }
+  size_t read(uint8_t* out, size_t cap) override { return bus_.read(out, cap); }
+  uint64_t nowUs() override { return static_cast<uint64_t>(bus_.now()); }
+  void wait(uint32_t us) override { bus_.step(us); }
+  void setBaud(uint32_t baud) override { bus_.setPortBaud(baud); }
+  VirtualServoBus& bus() { return bus_; }
+
+ private:
+  VirtualServoBus& bus_;
+};
+
+/// Moves bytes between host and link (receive, update, baud, output) until done() holds: true, or until
+/// timeout_s of the link's clock pass: false. `stop` (a signal flag) ends it early: false.
+bool pumpServo(ServoHost& host, ServoLink& link, const std::function<bool()>& done, double timeout_s,
+               const volatile std::sig_atomic_t* stop = nullptr);
+
+/// Pings every ID at every baud rate and reads the model numbers of those that answer.
+std::vector<FoundServo> scanServos(ServoHost& host, ServoLink& link, const std::vector<int>& ids,
+                                   const std::vector<uint32_t>& bauds);
+
+/// Connects with a joint map (reads each servo's model and position limits) and reads the present positions;
+/// throws achain::Error with the host's message (the servo ID, what happened) when the bus does not answer.
+void connectServos(ServoHost& host, ServoLink& link, const ServoCalibration& cal);
+
+/// Model name of a servo model number ("XM430-W350", "STS3215", …; "model N" when unknown).
+std::string servoModelName(ServoProtocol p, int model);
+
+/// A calibration taken with the arm held at the robot's zero pose: joint i of the model is driven by the
+/// servo ids[i]; each zero offset is that servo's present position now; directions as given (+1/-1, default
+/// +1); counts per turn 4096 (both protocols' servos); limits and speed from the model (narrowToModel).
+/// Throws achain::Error naming what is missing (a servo that does not answer, a count mismatch).
+ServoCalibration calibrateAtZero(ServoHost& host, ServoLink& link, ServoProtocol p, uint32_t baud, const Model& model,
+                                 const std::vector<int>& ids, const std::vector<int>& directions);
+
+struct ServoSendOptions {
+  double settle = 0.5;    // s held at the last sample before the final error is read
+  double timeout = 120;   // s for the whole job
+  /// After the trajectory: keep torque on (the arm holds the last pose; default) or turn it off.
+  bool torque_off_at_end = false;
+  /// Called about every 0.1 s with the trajectory time reached and the total.
+  std::function<void(double t, double duration)> progress;
+  const volatile std::sig_atomic_t* stop = nullptr;  // set by SIGINT/SIGTERM: e-stop now
+};
+
+struct ServoSendReport {
+  bool ok = false;
+  std::string error;                  // why not ok (a refusal; a bus error or a stop, with the safe state sent)
+  double approach = 0;                // s spent moving from the present pose to the first sample
+  double elapsed = 0;                 // s from the first sample to the end of the settle time
+  uint64_t periods = 0, overruns = 0;
+  std::vector<double> final_q;        // rad (joint side), read back from the servos (where the arm stopped, when not ok)
+  std::vector<double> final_error;    // goal − present, rad
+  std::vector<int32_t> final_error_counts;
+  ServoPeriodStats last_period;
+};
+
+/// Streams a sampled trajectory to a connected bus: every sample is checked against the limits before
+/// anything moves (a refusal names the sample and the joint); torque on without a jump; a rate-limited move to
+/// the first sample; then the goal follows the trajectory's time at the host's period; then it settles and
+/// reads the final error back. A bus error, a stop or the timeout ends it in the chosen safe state.
+ServoSendReport sendToServos(ServoHost& host, ServoLink& link, const SampledTrajectory& tr, const ServoSendOptions& o);
+
+}  // namespace bridge
+}  // namespace achain

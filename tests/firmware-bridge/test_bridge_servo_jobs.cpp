@@ -1,0 +1,204 @@
+// The servo-bus jobs (firmware-bridge/host/servo_jobs.hpp) on the simulated buses in virtual time: a scan,
+// a calibration at the zero pose, a trapezoid and a teleoperation-like drag streamed to six servos (final
+// error within one encoder count), refusals before anything moves, and the safe states after a bus error and
+// after a stop. The same jobs run on a PTY in test_bridge_cli.cpp (`achain bus …`, `send --bus`).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <csignal>
+#include <vector>
+
+#include <achain/io/robot.hpp>
+
+#include "host/servo_jobs.hpp"
+#include "servo/feetech.hpp"
+
+namespace servo_jobs_test {
+
+using namespace achain::bridge;
+
+const char* name(ServoProtocol p) { return p == ServoProtocol::Dynamixel ? "dynamixel" : "feetech"; }
+
+/// Six servos, IDs 1-6, at 1 Mbit/s, standing at different positions.
+void addSix(VirtualServoBus& bus) {
+  for (int i = 0; i < 6; ++i) {
+    SimServoParams s;
+    s.id = static_cast<uint8_t>(i + 1);
+    s.model = bus.protocol() == ServoProtocol::Dynamixel ? kModelXM430W350 : kModelSTS3215;
+    s.start_position = 1500 + 200 * i;
+    REQUIRE(bus.addServo(s));
+  }
+}
+
+/// A joint map for addSix's servos: j1…j6 on IDs 1-6, each zero where its servo stands, ±1 rad.
+ServoCalibration sixJoints(ServoProtocol p) {
+  ServoCalibration cal;
+  cal.protocol = p;
+  for (int i = 0; i < 6; ++i) {
+    ServoJoint j;
+    j.name = "j" + std::to_string(i + 1);
+    j.id = i + 1;
+    j.zero_offset = 1500 + 200 * i;
+    j.min = -1;
+    j.max = 1;
+    cal.joints.push_back(j);
+  }
+  return cal;
+}
+
+/// A rest-to-rest trapezoid per joint from q0 to q1 (the same timing for all), sampled every dt.
+SampledTrajectory trapezoid(const std::vector<double>& q0, const std::vector<double>& q1, double vmax, double amax, double dt) {
+  double dmax = 0;
+  for (size_t j = 0; j < q0.size(); ++j) dmax = std::max(dmax, std::abs(q1[j] - q0[j]));
+  const double ta = vmax / amax, T = dmax / vmax + ta;  // (assumes dmax ≥ vmax·ta)
+  SampledTrajectory tr;
+  for (size_t j = 0; j < q0.size(); ++j) tr.joints.push_back("j" + std::to_string(j + 1));
+  for (int k = 0;; ++k) {
+    const double t = std::min(k * dt, T);
+    double s;  // distance along the longest joint's profile, 0 … dmax
+    if (t < ta)
+      s = 0.5 * amax * t * t;
+    else if (t < T - ta)
+      s = 0.5 * amax * ta * ta + vmax * (t - ta);
+    else
+      s = dmax - 0.5 * amax * (T - t) * (T - t);
+    std::vector<double> q(q0.size());
+    for (size_t j = 0; j < q0.size(); ++j) q[j] = q0[j] + (q1[j] - q0[j]) * s / dmax;
+    tr.t.push_back(t);
+    tr.q.push_back(q);
+    tr.qd.push_back(std::vector<double>(q0.size(), 0.0));
+    if (t >= T) break;
+  }
+  return tr;
+}
+
+TEST_CASE("servo jobs: scan, calibrate at zero and stream a trapezoid to six servos within one count", "[servo][jobs]") {
+  const achain::Model puma = achain::builtinModel("puma560");
+  for (ServoProtocol p : {ServoProtocol::Dynamixel, ServoProtocol::Feetech}) {
+    INFO(name(p));
+    VirtualServoBus bus(p);
+    addSix(bus);
+    VirtualServoLink link(bus);
+    ServoHost host(p);
+    const auto found = scanServos(host, link, {1, 2, 3, 4, 5, 6, 7}, {57600, 1000000});
+    REQUIRE(found.size() == 6);
+    for (int i = 0; i < 6; ++i) {
+      CHECK(found[i].id == i + 1);
+      CHECK(found[i].baud == 1000000u);
+      CHECK(servoModelName(p, found[i].model) == (p == ServoProtocol::Dynamixel ? "XM430-W350" : "STS3215"));
+    }
+    // the arm stands at its zero pose: each servo's present position becomes its joint's zero
+    ServoHost h2(p);
+    const ServoCalibration cal = calibrateAtZero(h2, link, p, 1000000, puma, {1, 2, 3, 4, 5, 6}, {1, -1, 1, -1, 1, -1});
+    REQUIRE(cal.joints.size() == 6);
+    for (int i = 0; i < 6; ++i) {
+      CHECK(cal.joints[i].zero_offset == 1500 + 200 * i);
+      CHECK(cal.joints[i].name == puma.joints[static_cast<size_t>(puma.coord_joint[i])].name);
+    }
+    CHECK(cal.joints[1].min == Approx(-45 * achain::kPi / 180));  // the model's limits (degrees in the file)
+    CHECK(cal.joints[1].direction == -1);
+    // streamed: the rate limit (2 rad/s) is above the plan's 1.2 rad/s, so the servos follow it
+    ServoHost h3(p);
+    connectServos(h3, link, cal);
+    const SampledTrajectory tr = trapezoid({0, 0, 0, 0, 0, 0}, {0.6, -0.4, 0.3, 0.8, -0.5, 0.7}, 1.2, 4.0, 0.01);
+    ServoSendOptions o;
+    int progress_calls = 0;
+    o.progress = [&](double, double) { ++progress_calls; };
+    const ServoSendReport rep = sendToServos(h3, link, tr, o);
+    INFO(rep.error);
+    REQUIRE(rep.ok);
+    CHECK(progress_calls > 5);
+    CHECK(rep.overruns == 0);
+    CHECK(rep.elapsed == Approx(tr.t.back() + o.settle).margin(0.02));
+    CHECK(rep.periods > static_cast<uint64_t>(0.9 * (tr.t.back() + o.settle) / 0.01));  // 100 Hz throughout
+    for (int j = 0; j < 6; ++j) {
+      CHECK(std::abs(rep.final_error_counts[j]) <= 1);
+      CHECK(std::abs(rep.final_q[j] - tr.q.back()[j]) < 2 * achain::kPi / 4096 * 1.5);
+      // the servo stands where the calibration puts the goal
+      CHECK(std::abs(bus.position(bus.find(static_cast<uint8_t>(j + 1))) - jointToCounts(cal.joints[j], tr.q.back()[j])) <= 1.0);
+      CHECK(bus.torqueOn(j));  // holds the last pose
+    }
+  }
+}
+
+TEST_CASE("servo jobs: a drag (a goal that moves every period, as IK teleoperation sends) ends within one count", "[servo][jobs]") {
+  VirtualServoBus bus(ServoProtocol::Dynamixel);
+  addSix(bus);
+  VirtualServoLink link(bus);
+  const ServoCalibration cal = sixJoints(ServoProtocol::Dynamixel);
+  ServoHost host(ServoProtocol::Dynamixel);
+  connectServos(host, link, cal);
+  // a smooth wandering path sampled at 60 Hz (a pointer drag), 3 s
+  SampledTrajectory tr;
+  for (int k = 0; k <= 180; ++k) {
+    const double t = k / 60.0;
+    std::vector<double> q(6);
+    for (int j = 0; j < 6; ++j) q[j] = 0.4 * std::sin(1.3 * t + j) * std::min(1.0, t);
+    tr.t.push_back(t);
+    tr.q.push_back(q);
+  }
+  const ServoSendReport rep = sendToServos(host, link, tr, ServoSendOptions());
+  INFO(rep.error);
+  REQUIRE(rep.ok);
+  for (int j = 0; j < 6; ++j) CHECK(std::abs(rep.final_error_counts[j]) <= 1);
+}
+
+TEST_CASE("servo jobs: a sample outside the limits is refused before a byte moves a servo", "[servo][jobs]") {
+  VirtualServoBus bus(ServoProtocol::Feetech);
+  addSix(bus);
+  VirtualServoLink link(bus);
+  const ServoCalibration cal = sixJoints(ServoProtocol::Feetech);
+  ServoHost host(ServoProtocol::Feetech);
+  connectServos(host, link, cal);
+  SampledTrajectory tr = trapezoid({0, 0, 0, 0, 0, 0}, {0.5, 0.5, 0.5, 0.5, 1.2, 0.5}, 1.0, 4.0, 0.01);
+  const uint32_t writes_before = bus.syncWrites();
+  const ServoSendReport rep = sendToServos(host, link, tr, ServoSendOptions());
+  CHECK_FALSE(rep.ok);
+  CHECK(rep.error.find("joint 'j5'") != std::string::npos);
+  CHECK(rep.error.find("above its maximum 1.0000 rad") != std::string::npos);
+  CHECK(rep.error.rfind("sample ", 0) == 0);
+  CHECK(bus.syncWrites() == writes_before);
+  for (int i = 0; i < 6; ++i) CHECK_FALSE(bus.torqueOn(i));
+}
+
+TEST_CASE("servo jobs: a silent servo mid-stream and a stop each end in the chosen safe state", "[servo][jobs]") {
+  for (EstopAction action : {EstopAction::TorqueOff, EstopAction::Hold}) {
+    for (bool by_stop : {false, true}) {
+      INFO((action == EstopAction::TorqueOff ? "torque off" : "hold") << (by_stop ? ", stopped" : ", silent servo 3"));
+      VirtualServoBus bus(ServoProtocol::Dynamixel);
+      addSix(bus);
+      VirtualServoLink link(bus);
+      const ServoCalibration cal = sixJoints(ServoProtocol::Dynamixel);
+      ServoHostOptions ho;
+      ho.estop_action = action;
+      ServoHost host(ServoProtocol::Dynamixel, ho);
+      connectServos(host, link, cal);
+      const SampledTrajectory tr = trapezoid({0, 0, 0, 0, 0, 0}, {0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, 0.5, 2.0, 0.01);
+      volatile std::sig_atomic_t stop = 0;
+      ServoSendOptions o;
+      o.stop = &stop;
+      o.progress = [&](double t, double) {
+        if (t < 0.4) return;
+        if (by_stop)
+          stop = 1;
+        else
+          bus.injectSilence(3, -1);
+      };
+      const ServoSendReport rep = sendToServos(host, link, tr, o);
+      CHECK_FALSE(rep.ok);
+      if (by_stop) {
+        CHECK(rep.error.find("stopped by a signal during the trajectory") != std::string::npos);
+      } else {
+        CHECK(rep.error.find("servo ID 3") != std::string::npos);
+        CHECK(rep.error.find(action == EstopAction::TorqueOff ? "torque turned off" : "holds its last present position") !=
+              std::string::npos);
+      }
+      CHECK_FALSE(host.streaming());
+      for (int i = 0; i < 6; ++i) {
+        if (!by_stop && i == 2) continue;  // the silent one hears nothing
+        CHECK(bus.torqueOn(i) == (action == EstopAction::Hold));
+      }
+    }
+  }
+}
+
+}  // namespace servo_jobs_test
