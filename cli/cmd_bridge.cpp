@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bus.hpp"
 #include "common.hpp"
 #include "progress.hpp"
 #include "host/joint_config.hpp"
@@ -82,6 +83,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   static double segment_ms = 10, timeout = 60, settle = 0.5, drop = 0, corrupt = 0, abandon = -1;
   static unsigned seed = 1;
   static bool virt = false, clear = false, approach = false, quiet = false;
+  static BusSendArgs bus;
   sub->add_option("TRAJECTORY", file, "Trajectory JSON {schema: achain-trajectory, version: 1, t, q, qd[, qdd]}");
   sub->add_option("--port", port, "Serial device or PTY of the controller (see `achain controller-sim`)");
   sub->add_option("--baud", baud, "Baud rate (ignored by PTYs)")->capture_default_str();
@@ -100,11 +102,19 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   sub->add_option("--timeout", timeout, "Give up after this many seconds")->capture_default_str();
   sub->add_option("--settle", settle, "Wait this long after the last segment before measuring the final error, s")->capture_default_str();
   sub->add_flag("--quiet", quiet, "No progress bar on stderr");
+  sub->add_option("--bus", bus.bus, "Stream to a servo-bus arm instead of our controller: dynamixel or feetech (docs/servo-buses.md)");
+  sub->add_option("--calibration", bus.calibration, "With --bus: the calibration file (`achain bus calibrate`)");
+  sub->add_option("--estop-action", bus.estop_action, "With --bus: on Ctrl-C or a bus error, torque-off (the arm goes limp) or hold (each servo holds where it is)")
+      ->capture_default_str();
+  sub->add_option("--reply-timeout-ms", bus.reply_timeout_ms, "With --bus: wait this long past a reply's expected end before a servo is called silent")
+      ->check(CLI::Range(1.0, 1000.0))
+      ->capture_default_str();
+  sub->add_flag("--torque-off-at-end", bus.torque_off_at_end, "With --bus: turn torque off after the trajectory (default: hold the last pose)");
   sub->add_option("--inject-drop", drop, "Testing: drop this fraction of outgoing frames");
   sub->add_option("--inject-corrupt", corrupt, "Testing: corrupt one byte in this fraction of outgoing frames");
   sub->add_option("--seed", seed, "Testing: seed of the injected faults");
   sub->add_option("--abandon-after", abandon, "Testing: go silent this many seconds into the stream (host death)");
-  sub->callback([] {
+  sub->callback([sub] {
     int exit_code = 0;
     run("send", [&] {
       if (virt == !port.empty()) throw Error("give exactly one of --port PATH or --virtual");
@@ -123,6 +133,18 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
       const Model m = send_robot.model();
       if (tr.dof() != m.nq)
         throw Error("TRAJECTORY has " + std::to_string(tr.dof()) + " joints, robot " + m.name + " has " + std::to_string(m.nq));
+      if (!bus.bus.empty()) {  // a servo-bus arm: the controller's options do not apply
+        for (const char* o : {"--config", "--clear-faults", "--approach", "--abandon-after", "--inject-drop", "--inject-corrupt"})
+          if (sub->count(o)) throw Error(std::string(o) + ": not with --bus (it configures our controller)");
+        bus.port = port;
+        bus.virt = virt;
+        bus.settle = settle;
+        bus.timeout = timeout;
+        bus.quiet = quiet;
+        sendToBus(bus, tr, m);
+        return;
+      }
+      if (!bus.calibration.empty()) throw Error("--calibration: only with --bus dynamixel|feetech");
       if (!(segment_ms >= 1)) throw Error("--segment-ms: must be at least 1");
       const json overrides = config.empty() ? json::object() : readJsonFile(config, "--config");
       br::SendOptions opt;

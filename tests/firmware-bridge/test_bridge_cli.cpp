@@ -1,9 +1,13 @@
 // `achain send --virtual` and its error contract (the PTY/real-time variants run in pty-e2e.test.mjs).
 #include <sys/stat.h>
 
+#include <signal.h>
+
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "../cli/cli_runner.hpp"
@@ -94,4 +98,108 @@ TEST_CASE("achain send: an underrun on a damaged link says what the host's count
   CHECK(r.err.find("a slow host or a lossy link") != std::string::npos);
   CHECK(r.err.find("during this stream the host resent") != std::string::npos);
   CHECK(r.err.find("the serial link is losing or corrupting frames") != std::string::npos);
+}
+
+namespace bus_cli_test {
+
+/// `achain bus-sim` in the background behind a PTY reached through a symlink; stopped (SIGTERM) at the end.
+struct BusSim {
+  std::string link, out;
+  int pid = -1;
+  explicit BusSim(const std::string& args) {
+    link = tempPath(".pty");
+    std::remove(link.c_str());
+    out = tempPath(".json");
+    const std::string cmd = achain::test::cliPath() + " bus-sim --duration 60 --link " + link + " " + args + " > " + out + " 2>&1 &";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    for (int i = 0; i < 500 && pid < 0; ++i) {  // its first line names its pid, once the PTY and link exist
+      std::ifstream f(out);
+      std::string line;
+      if (std::getline(f, line) && !line.empty() && line.back() == '}') pid = nlohmann::json::parse(line)["pid"].get<int>();
+      if (pid < 0) ::usleep(10000);
+    }
+    REQUIRE(pid > 0);
+  }
+  ~BusSim() {
+    if (pid > 0) ::kill(pid, SIGTERM);
+    std::remove(out.c_str());
+  }
+};
+
+}  // namespace bus_cli_test
+
+TEST_CASE("achain bus scan / calibrate / monitor and send --bus on a simulated bus behind a PTY", "[bridge][cli][servo]") {
+  for (const std::string protocol : {"dynamixel", "feetech"}) {
+    INFO(protocol);
+    bus_cli_test::BusSim sim("--protocol " + protocol + " --ids 1-6 --start 1500,1700,1900,2100,2300,2500");
+    const std::string port = " --port " + sim.link + " --protocol " + protocol;
+    CliResult r = runCli("bus scan" + port + " --ids 1-8 --bauds 57600,1000000");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    auto j = r.json();
+    REQUIRE(j["found"].size() == 6);
+    CHECK(j["found"][5]["id"] == 6);
+    CHECK(j["found"][5]["baud"] == 1000000);
+    CHECK(j["found"][0]["model_name"] == (protocol == "dynamixel" ? "XM430-W350" : "STS3215"));
+    // the arm stands at the PUMA's zero pose: each servo's position becomes its joint's zero
+    const std::string cal = tempPath(".json");
+    r = runCli("bus calibrate" + port + " --robot puma560 --ids 1-6 --directions 1,-1,1,1,-1,1 --out " + cal);
+    REQUIRE(r.status == 0);
+    std::ifstream cf(cal);
+    const auto c = nlohmann::json::parse(cf);
+    CHECK(c["protocol"] == protocol);
+    CHECK(c["joints"][1]["zero_offset"] == 1700);
+    CHECK(c["joints"][1]["direction"] == -1);
+    // a planned move streamed at 100 Hz over the PTY, in real time
+    const std::string traj = tempPath(".json");
+    REQUIRE(runCli("traj --robot puma560 --deg --from 0,0,0,0,0,0 --to 20,-15,10,30,-20,25 --profile quintic --duration 1.5 --rate 100 > " + traj).status == 0);
+    r = runCli("send --quiet --robot puma560 --bus " + protocol + " --calibration " + cal + " --port " + sim.link + " " + traj);
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    j = r.json();
+    CHECK(j["ok"] == true);
+    CHECK(j["max_final_error_counts"].get<int>() <= 1);
+    CHECK(j["bus"] == protocol);
+    // the monitor reads the pose the send left: joint 4 at 30°
+    r = runCli("bus monitor --port " + sim.link + " --calibration " + cal + " --duration 0.3 --rate 20");
+    REQUIRE(r.status == 0);
+    std::istringstream lines(r.out);
+    std::string line, last;
+    int n = 0;
+    while (std::getline(lines, line)) {
+      last = line;
+      ++n;
+    }
+    CHECK(n >= 3);
+    CHECK(nlohmann::json::parse(last)["q"][3].get<double>() == Approx(30 * 3.14159265358979 / 180).margin(3.1e-3));  // 2 counts
+    // refused before anything moves: a goal outside the model's limits (joint 2 of the PUMA: -45° … 225°)
+    std::ofstream(traj) << R"({"schema":"achain-trajectory","version":1,"robot":"puma560","t":[0,1],)"
+                           R"("q":[[0,0,0,0,0,0],[0,-1.2,0,0,0,0]],"qd":[[0,0,0,0,0,0],[0,0,0,0,0,0]]})";
+    r = runCli("send --quiet --robot puma560 --bus " + protocol + " --calibration " + cal + " --port " + sim.link + " " + traj);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("sample 1 (t = 1.000 s): joint 'j2' (servo ID 2): goal -1.2000 rad is below its minimum") != std::string::npos);
+    std::remove(cal.c_str());
+    std::remove(traj.c_str());
+  }
+}
+
+TEST_CASE("achain send --bus: a silent servo, a corrupt reply and an overload each stop the stream with a message and a safe state", "[bridge][cli][servo]") {
+  for (const std::string fault : {"silence", "crc", "overload"}) {
+    INFO(fault);
+    bus_cli_test::BusSim sim("--ids 1-6 --fault " + fault + " --fault-id 4 --fault-after-writes 60");
+    const std::string cal = tempPath(".json");
+    REQUIRE(runCli("bus calibrate --port " + sim.link + " --robot puma560 --ids 1-6 --out " + cal).status == 0);
+    const std::string traj = tempPath(".json");
+    REQUIRE(runCli("traj --robot puma560 --deg --from 0,0,0,0,0,0 --to 40,-30,20,60,-40,50 --profile quintic --duration 3 --rate 100 > " + traj).status == 0);
+    const CliResult r = runCli("send --quiet --robot puma560 --bus dynamixel --estop-action hold --calibration " + cal +
+                               " --port " + sim.link + " " + traj);
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("servo ID 4") != std::string::npos);
+    CHECK(r.err.find("holds its last present position") != std::string::npos);
+    const auto j = r.json();
+    CHECK(j["ok"] == false);
+    std::remove(cal.c_str());
+    std::remove(traj.c_str());
+  }
 }
