@@ -179,7 +179,14 @@ test('Vibration: a closed chain (five-bar) lists its own poles in its coordinate
     const re = (await page.locator(`${P} .v-pole-re`).allInnerTexts()).map(Number);
     core.forEach((p, k) => assert.ok(Math.abs(re[k] - p.re) <= 5e-4 * Math.max(1, Math.abs(p.re)), `pole ${k}: ${re[k]} vs ${p.re}`));
     assert.match(await page.locator(`${P} .v-bode-plot`).innerText(), /No Bode plot for a closed chain/);
+    // no joint selector for a plot that is not there (it was shown above the message before)
+    assert.equal(await page.locator(`${P} .v-bode-row`).isHidden(), true);
     await screenshot(page, 'vibration-five-bar-poles', { locator: page.locator(`${P} .v-lin`) });
+    // another robot in the same view: the selector and the plot come back
+    await page.evaluate(() => window.__achain.setRobot('puma560'));
+    await page.waitForSelector(`${P} .v-bode-row:not([hidden])`);
+    await page.waitForSelector('[data-testid="vibration-bode"] canvas');
+    assert.equal(await page.locator(`${P} .v-lin-which`).innerText(), '');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

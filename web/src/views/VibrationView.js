@@ -76,7 +76,7 @@ export class VibrationView {
       <div class="row"><label title="rotor inertia J_m·G² from the motor data"><input type="checkbox" class="v-lin-motors" checked> rotor inertia</label></div>
       <p class="hint v-lin-which"></p>
       <div class="v-lin" data-testid="vibration-poles"></div>
-      <div class="row"><label title="the frequency response of the joint's torque to its angle, G(jω) = C (jωI − A)⁻¹ B (model.frequencyResponse)">Bode plot of
+      <div class="row v-bode-row"><label title="the frequency response of the joint's torque to its angle, G(jω) = C (jωI − A)⁻¹ B (model.frequencyResponse)">Bode plot of
         <select class="v-bode-joint" aria-label="Bode plot joint"></select></label></div>
       <div class="v-bode-plot" data-testid="vibration-bode"></div>
       <h3>Trajectory check</h3>
@@ -288,6 +288,7 @@ export class VibrationView {
     this.bode = null;
     box.replaceChildren();
     if (!this.active || !m) return;
+    this.$('.v-bode-row').hidden = !!m.info.loop;  // no joint to choose where there is no plot
     if (m.info.loop) {  // the Bode plot is of one joint of an open chain
       box.innerHTML = '<p class="muted">No Bode plot for a closed chain: its joints do not move alone. Its poles are listed above.</p>';
       return;
