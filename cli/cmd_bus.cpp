@@ -177,6 +177,7 @@ RegisterCommand bus_cmd("bus", [](CLI::App& app) {
       BusPort port(cal_port, cal_baud);
       br::ServoHost host(p, portOptions(cal_timeout));
       const br::ServoCalibration c = br::calibrateAtZero(host, *port.link, p, cal_baud, m, ids, dirs);
+      reportNotes("bus calibrate", br::rangeNotes(c, m));
       const std::string text = br::servoCalibrationToJson(c);
       if (cal_out.empty())
         writeStdout(text);

@@ -148,6 +148,25 @@ void narrowToModel(ServoCalibration& c, const Model& model) {
   }
 }
 
+std::vector<std::string> rangeNotes(const ServoCalibration& c, const Model& model) {
+  std::vector<std::string> notes;
+  for (size_t i = 0; i < c.joints.size() && static_cast<int>(i) < model.nq; ++i) {
+    const ServoJoint& s = c.joints[i];
+    const JointLimits& L = model.joints[static_cast<size_t>(model.coord_joint[i])].limits;
+    auto range = [](double a, double b) { return fmt("%.4f", a) + " .. " + fmt("%.4f", b) + " rad (" + fmt("%.1f", a * 180 / kPi) + "° .. " + fmt("%.1f", b * 180 / kPi) + "°)"; };
+    const std::string who = "joint '" + s.name + "' (" + idText(s.id) + "): ";
+    if ((std::isfinite(L.lower) && L.lower > 0) || (std::isfinite(L.upper) && L.upper < 0))
+      notes.push_back(who + "its zero pose is outside the model's limits " + range(L.lower, L.upper) +
+                      "; the calibration takes the servo's position as the joint's zero, so the arm must really stand there");
+    const bool cut_low = std::isfinite(L.lower) ? s.min > L.lower + 1e-9 : true;
+    const bool cut_high = std::isfinite(L.upper) ? s.max < L.upper - 1e-9 : true;
+    if (cut_low || cut_high)
+      notes.push_back(who + "streams are limited to " + range(s.min, s.max) + " (one servo turn around its zero), less than the model's " +
+                      range(std::isfinite(L.lower) ? L.lower : -INFINITY, std::isfinite(L.upper) ? L.upper : INFINITY));
+  }
+  return notes;
+}
+
 // ---- the engine ----
 ServoHost::ServoHost(ServoProtocol p, ServoHostOptions o) : protocol_(p), reg_(servoRegisters(p)), opt_(o) {}
 

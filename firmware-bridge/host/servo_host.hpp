@@ -61,6 +61,9 @@ ServoCalibration servoCalibrationFromJson(const std::string& text);
 /// the calibration drives coordinate i of the model): the limits a stream obeys are the tighter of the model's
 /// and the calibration's. Throws achain::Error when the counts differ or a joint's range becomes empty.
 void narrowToModel(ServoCalibration& c, const Model& model);
+/// Where a calibration (after narrowToModel) covers less than the model's limits, one note per joint: the zero pose
+/// outside the joint's limits, or a range cut to one servo turn around the zero. Empty when it covers them all.
+std::vector<std::string> rangeNotes(const ServoCalibration& c, const Model& model);
 
 /// Joint angle (rad) ↔ servo counts under a joint's map.
 int32_t jointToCounts(const ServoJoint& j, double q);

@@ -145,6 +145,7 @@ TEST_CASE("achain bus scan / calibrate / monitor and send --bus on a simulated b
     const std::string cal = tempPath(".json");
     r = runCli("bus calibrate" + port + " --robot puma560 --ids 1-6 --directions 1,-1,1,1,-1,1 --out " + cal);
     REQUIRE(r.status == 0);
+    CHECK(r.err.find("achain bus calibrate: warning: joint 'j2' (servo ID 2): streams are limited to") != std::string::npos);
     std::ifstream cf(cal);
     const auto c = nlohmann::json::parse(cf);
     CHECK(c["protocol"] == protocol);

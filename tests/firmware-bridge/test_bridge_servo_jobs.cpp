@@ -96,6 +96,21 @@ TEST_CASE("servo jobs: scan, calibrate at zero and stream a trapezoid to six ser
     }
     CHECK(cal.joints[1].min == Approx(-45 * achain::kPi / 180));  // the model's limits (degrees in the file)
     CHECK(cal.joints[1].direction == -1);
+    // one servo turn around the zero covers less than the PUMA's j2 (-45° … 225°), j3 (-225° … 45°) and j6 (±266°)
+    const std::vector<std::string> notes = rangeNotes(cal, puma);
+    REQUIRE(notes.size() == 3);
+    CHECK(notes[0].rfind("joint 'j2' (servo ID 2): streams are limited to -0.7854 .. 3.1416 rad (-45.0° .. 180.0°)", 0) == 0);
+    CHECK(notes[1].rfind("joint 'j3' (servo ID 3): ", 0) == 0);
+    CHECK(notes[2].rfind("joint 'j6' (servo ID 6): ", 0) == 0);
+    // a robot whose zero pose is outside its limits (the 4R twin: 60° … 300°) is said so
+    const achain::Model twin = achain::builtinModel("prototype-4r");
+    ServoCalibration c4 = cal;
+    c4.joints.resize(4);
+    for (auto& j : c4.joints) j.min = -3.14159, j.max = 3.14159;
+    narrowToModel(c4, twin);
+    const std::vector<std::string> n4 = rangeNotes(c4, twin);
+    REQUIRE(n4.size() == 8);
+    CHECK(n4[0].find("its zero pose is outside the model's limits 1.0472 .. 5.2360 rad (60.0° .. 300.0°)") != std::string::npos);
     // streamed: the rate limit (2 rad/s) is above the plan's 1.2 rad/s, so the servos follow it
     ServoHost h3(p);
     connectServos(h3, link, cal);
