@@ -10,9 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "bus.hpp"
 #include "common.hpp"
@@ -20,6 +18,7 @@
 #include "host/posix_io.hpp"
 #include "host/servo_jobs.hpp"
 #include "servo/feetech.hpp"
+#include <achain/io/json_text.hpp>
 
 namespace achain::cli {
 
@@ -59,21 +58,25 @@ std::vector<int> parseIds(const std::string& text, const std::string& what) {
 std::vector<uint32_t> parseBauds(const std::string& text, const std::string& what) {
   std::vector<uint32_t> out;
   for (double b : parseList(text, what)) {
-    if (b != 9600 && b != 19200 && b != 38400 && b != 57600 && b != 115200 && b != 230400 && b != 460800 && b != 921600 &&
-        b != 1000000 && b != 2000000)
-      throw Error(what + ": " + std::to_string(static_cast<long long>(b)) +
-                  " is not a supported rate (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)");
+    const std::string why = br::serialBaudProblem(b, what);
+    if (!why.empty()) throw Error(why);
     out.push_back(static_cast<uint32_t>(b));
   }
   return out;
 }
 
-std::string readText(const std::string& path, const std::string& what) {
-  std::ifstream f(path);
-  if (!f) throw Error(what + " " + path + ": cannot open file");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+/// A calibration file's text (the library's bounded reader).
+std::string calibrationText(const std::string& path) { return readTextFile(path, kMaxRobotFileBytes, "--calibration " + path); }
+
+/// One simulated servo of a protocol's usual model (XM430-W350 at 12 V, STS3215 at 7.4 V).
+br::SimServoParams simServo(br::ServoProtocol p, int id, uint32_t baud, int32_t start) {
+  br::SimServoParams s;
+  s.id = static_cast<uint8_t>(id);
+  s.model = p == br::ServoProtocol::Dynamixel ? br::kModelXM430W350 : br::kModelSTS3215;
+  s.baud = baud;
+  s.start_position = start;
+  s.voltage = p == br::ServoProtocol::Dynamixel ? 12.0 : 7.4;
+  return s;
 }
 
 /// A port for a bus job: the serial device or PTY, opened raw at the bus's rate.
@@ -200,7 +203,7 @@ RegisterCommand bus_cmd("bus", [](CLI::App& app) {
     run("bus monitor", [] {
       if (!(mon_duration >= 0) || mon_duration > 86400) throw Error("--duration: 0 .. 86400 s");
       if (!(mon_rate > 0) || mon_rate > 100) throw Error("--rate: more than 0 and at most 100 lines per second");
-      const br::ServoCalibration c = br::servoCalibrationFromJson(readText(mon_cal, "--calibration"));
+      const br::ServoCalibration c = br::servoCalibrationFromJson(calibrationText(mon_cal));
       BusPort port(mon_port, c.baud);
       br::ServoHost host(c.protocol, portOptions(mon_timeout));
       br::connectServos(host, *port.link, c);
@@ -269,12 +272,7 @@ RegisterCommand bus_sim_cmd("bus-sim", [](CLI::App& app) {
       auto bus = std::make_unique<br::VirtualServoBus>(p);
       json servos = json::array();
       for (size_t i = 0; i < id_list.size(); ++i) {
-        br::SimServoParams s;
-        s.id = static_cast<uint8_t>(id_list[i]);
-        s.model = p == br::ServoProtocol::Dynamixel ? br::kModelXM430W350 : br::kModelSTS3215;
-        s.baud = baud;
-        s.start_position = static_cast<int32_t>(st[i]);
-        s.voltage = p == br::ServoProtocol::Dynamixel ? 12.0 : 7.4;
+        const br::SimServoParams s = simServo(p, id_list[i], baud, static_cast<int32_t>(st[i]));
         if (!bus->addServo(s)) throw Error("--ids: servo ID " + std::to_string(id_list[i]) + " cannot be added");
         servos.push_back({{"id", id_list[i]}, {"model", s.model}, {"model_name", br::servoModelName(p, s.model)}});
       }
@@ -315,7 +313,7 @@ RegisterCommand bus_sim_cmd("bus-sim", [](CLI::App& app) {
 void sendToBus(const BusSendArgs& a, const br::SampledTrajectory& tr, const Model& m) {
   const br::ServoProtocol p = protocolOf(a.bus, "--bus");
   if (a.calibration.empty()) throw Error("--bus: needs --calibration FILE (`achain bus calibrate` writes one)");
-  br::ServoCalibration c = br::servoCalibrationFromJson(readText(a.calibration, "--calibration"));
+  br::ServoCalibration c = br::servoCalibrationFromJson(calibrationText(a.calibration));
   if (c.protocol != p)
     throw Error("--bus " + a.bus + ": the calibration file " + a.calibration + " is for a " + protocolName(c.protocol) + " bus");
   br::narrowToModel(c, m);
@@ -336,12 +334,7 @@ void sendToBus(const BusSendArgs& a, const br::SampledTrajectory& tr, const Mode
   if (a.virt) {  // the calibration's servos on an in-process bus, each standing at its joint's zero
     vbus = std::make_unique<br::VirtualServoBus>(p);
     for (const br::ServoJoint& j : c.joints) {
-      br::SimServoParams s;
-      s.id = static_cast<uint8_t>(j.id);
-      s.model = p == br::ServoProtocol::Dynamixel ? br::kModelXM430W350 : br::kModelSTS3215;
-      s.baud = c.baud;
-      s.start_position = j.zero_offset;
-      if (!vbus->addServo(s)) throw Error("--calibration: servo ID " + std::to_string(j.id) + " cannot be simulated");
+      if (!vbus->addServo(simServo(p, j.id, c.baud, j.zero_offset))) throw Error("--calibration: servo ID " + std::to_string(j.id) + " cannot be simulated");
     }
     vlink = std::make_unique<br::VirtualServoLink>(*vbus);
     link = vlink.get();

@@ -19,6 +19,15 @@
 namespace achain {
 namespace bridge {
 
+std::string serialBaudProblem(double baud, const std::string& what) {
+  std::string list;
+  for (uint32_t b : kSerialBauds) {
+    if (baud == b) return "";
+    list += (list.empty() ? "" : ", ") + std::to_string(b);
+  }
+  return what + ": " + std::to_string(static_cast<long long>(baud)) + " is not a supported rate (" + list + ")";
+}
+
 namespace {
 speed_t baudConstant(int baud) {
   switch (baud) {
@@ -33,8 +42,7 @@ speed_t baudConstant(int baud) {
     case 1000000: return B1000000;
     case 2000000: return B2000000;
   }
-  throw Error("--baud: " + std::to_string(baud) +
-              " is not a supported rate (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000)");
+  throw Error(serialBaudProblem(baud, "--baud"));
 }
 uint64_t monoUs() {
   timespec ts;
@@ -119,7 +127,6 @@ void forwardOutput(int fd, std::vector<uint8_t>& pending, uint8_t* buf, size_t c
   }
   if (pending.size() > 65536) pending.clear();
 }
-constexpr uint32_t kBauds[] = {9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000};
 }  // namespace
 
 void FdServoLink::setBaud(uint32_t baud) {
@@ -141,7 +148,7 @@ void runServoBusSim(int fd, VirtualServoBus& bus, const BusSimRunOptions& opt) {
     termios tio;  // the rate the host set on its end of the PTY (shared by both ends)
     if (tcgetattr(fd, &tio) == 0) {
       const speed_t sp = cfgetospeed(&tio);
-      for (uint32_t b : kBauds)
+      for (uint32_t b : kSerialBauds)
         if (baudConstant(static_cast<int>(b)) == sp) bus.setPortBaud(b);
     }
     if (opt.each) opt.each(bus, static_cast<double>(now - t_begin) * 1e-6);

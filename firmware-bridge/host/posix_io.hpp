@@ -2,6 +2,7 @@
 // file descriptor, and the real-time loop that runs the simulated controller on a PTY.
 #pragma once
 #include <csignal>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -10,6 +11,11 @@
 
 namespace achain {
 namespace bridge {
+
+/// The baud rates a port can be opened at (openSerial, FdServoLink::setBaud).
+constexpr uint32_t kSerialBauds[] = {9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000, 2000000};
+/// "`what`: N is not a supported rate (9600, …)" when `baud` is not one of kSerialBauds, else "".
+std::string serialBaudProblem(double baud, const std::string& what);
 
 /// Opens a serial device (or PTY slave) raw, 8N1, non-blocking, at `baud`; throws achain::Error.
 int openSerial(const std::string& path, int baud);
