@@ -142,14 +142,15 @@ void runServoBusSim(int fd, VirtualServoBus& bus, const BusSimRunOptions& opt) {
   const uint64_t t_begin = monoUs();
   uint8_t buf[1024];
   std::vector<uint8_t> pending;
+  speed_t speed_seen = B0;
   while (!(opt.stop && *opt.stop)) {
     const uint64_t now = monoUs();
     if (opt.duration > 0 && (now - t_begin) * 1e-6 > opt.duration) break;
-    termios tio;  // the rate the host set on its end of the PTY (shared by both ends)
-    if (tcgetattr(fd, &tio) == 0) {
-      const speed_t sp = cfgetospeed(&tio);
+    termios tio;  // the rate the host set on its end of the PTY (shared by both ends), mapped when it changes
+    if (tcgetattr(fd, &tio) == 0 && cfgetospeed(&tio) != speed_seen) {
+      speed_seen = cfgetospeed(&tio);
       for (uint32_t b : kSerialBauds)
-        if (baudConstant(static_cast<int>(b)) == sp) bus.setPortBaud(b);
+        if (baudConstant(static_cast<int>(b)) == speed_seen) bus.setPortBaud(b);
     }
     if (opt.each) opt.each(bus, static_cast<double>(now - t_begin) * 1e-6);
     bus.advance(static_cast<double>(now - t_begin));
