@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "progress.hpp"
 #include <achain/math/text.hpp>
 #include <achain/trajectory/trajectory.hpp>
 #include <achain/io/trajectory_json.hpp>
@@ -384,7 +385,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   static std::string qd, tau, integrator = "rk4", traj, kp, kv, ctrl_legs, mR, mL, mKt, mKe;
   static double dt = 1e-3, duration = -1;
   static int every = 10;
-  static bool csv = false;
+  static bool csv = false, show_progress = false;
   args.add(sub, JointInputs::None, "Built-in robot name, robot JSON file or URDF file (default: the trajectory's robot)", false);
   sub->add_option("--q", args.q, "Initial joint values (default with --traj: the trajectory's start)");
   sub->add_flag("--deg", args.deg, "Angular values of --q/--qd are in degrees (deg/s)");
@@ -403,10 +404,19 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   sub->add_option("--every", every, "Output every k-th step (default 10)")->check(CLI::Range(1, 1000000));
   sub->add_option("--integrator", integrator, "rk4 (default) or euler (semi-implicit)");
   sub->add_flag("--csv", csv, "CSV output instead of JSON");
+  sub->add_flag("--progress", show_progress,
+                "Progress on stderr (on a terminal redrawn in place; in a file or pipe about once a second). Ctrl-C or "
+                "SIGTERM stops the run at its next 1 % or 1000 steps, saying where, exit status 130 or 143");
   dyn.add(sub);
   sub->callback([] {
     run("sim", [] {
       const Integrator method = integratorFromString(integrator);
+      const StopOnSignal stop;
+      ProgressLine line("achain sim", show_progress);
+      const Progress progress([&line](double f) {
+        line.report(f);
+        return true;
+      }, stop.flag());
       const DynamicsOptions o = dyn.options();
       std::ostringstream os;
       os.precision(12);
@@ -444,7 +454,8 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
         const VecX v0 = qd.empty() ? T.qd.front() : args.joints(m, qd, "--qd");
         const double D = duration >= 0 ? duration : T.t.back() - T.t.front();
         simulationSteps(D, dt, "--duration", "--dt");  // checked here to name the options; the run checks again
-        const ControlRun r = simulateComputedTorque(m, desired, q0, v0, D, co);
+        const ControlRun r = simulateComputedTorque(m, desired, q0, v0, D, co, progress);
+        line.finish();
         if (csv) {
           os << "t";
           for (const char* pre : {"q_", "qdes_", "e_", "tau_"})
@@ -503,6 +514,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
         os << ",energy\n";
       }
       SimulationSample io;
+      io.progress = progress;
       io.every = std::max(1, every);
       io.sample = [&](int, double time, const VecX& a, const VecX& b, const VecX&) {
         const double E = kineticEnergy(m, ews, a, b, o) + potentialEnergy(m, ews, a, o);
@@ -521,6 +533,7 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
       simulate(m, data, q, v, dt, steps,
                [&](double, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) { out = t; }, o,
                method, io);
+      line.finish();
       if (csv) {
         writeStdout(os.str());
         return;

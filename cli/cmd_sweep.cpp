@@ -11,12 +11,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <thread>
 
 #include <achain/design/sweep.hpp>
@@ -195,88 +193,61 @@ void runSweep(const SweepArgs& a) {
     ::close(fd);
     throw Error("--out: cannot open " + quoteInput(out, 200) + " for appending");
   }
-  const int threads = std::max(1, int(std::min<uint64_t>(todo.size() ? todo.size() : 1,
-                                                         uint64_t(a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency())))));
-  std::atomic<size_t> next{0};
-  std::atomic<uint64_t> computed{0}, computed_errors{0};
-  std::atomic<bool> failed{false};
-  std::mutex write_mutex;
-  std::string write_error;
-  auto worker = [&] {
-    for (;;) {
-      if (failed) return;
-      const size_t i = next++;
-      if (i >= todo.size()) return;
-      std::string line;
-      bool err = false;
-      try {
-        const DesignRecord r = evaluateDesign(space, todo[i]);
-        err = !r.error.empty();
-        line = designRecordToJson(space, r, true).dump() + "\n";
-      } catch (const std::exception& e) {  // not a design's error (those are records): stop the shard
-        std::lock_guard<std::mutex> g(write_mutex);
-        if (!failed.exchange(true)) write_error = std::string("design ") + std::to_string(todo[i]) + ": " + e.what();
-        return;
-      }
-      std::lock_guard<std::mutex> g(write_mutex);
-      if (std::fwrite(line.data(), 1, line.size(), f) != line.size() || std::fflush(f) != 0) {
-        if (!failed.exchange(true)) write_error = "--out: writing " + quoteInput(out, 200) + " failed (disk full?)";
-        return;
-      }
-      computed_errors += err;
-      ++computed;
-    }
-  };
-
-  // Progress about once a second on stderr: a terminal, or asked for.
+  // Progress about once a second on stderr: a terminal, or asked for. SIGINT/SIGTERM (Slurm's scancel and time
+  // limit) stop the shard between designs: the records written stay, and running the command again continues.
   ProgressLine line("achain sweep", (a.progress || ::isatty(2)) && !todo.empty());
-  std::mutex pm;
-  std::condition_variable pcv;
-  bool finished = false;
-  std::thread reporter;
+  const StopOnSignal stop;
   const auto start = std::chrono::steady_clock::now();
+  uint64_t computed = 0;  // written by the record callback (runDesigns calls it one at a time), read by the report
+  std::atomic<uint64_t> computed_now{0};
   auto shardDetail = [&](uint64_t done) {
     char b[160];
     std::snprintf(b, sizeof b, "shard %llu/%llu: %llu/%llu designs", (unsigned long long)sh.index, (unsigned long long)sh.count,
                   (unsigned long long)done, (unsigned long long)mine);
     return std::string(b);
   };
-  if (line.enabled())
-    reporter = std::thread([&] {
-      std::unique_lock<std::mutex> lk(pm);
-      while (!pcv.wait_for(lk, std::chrono::seconds(1), [&] { return finished; })) {
-        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const uint64_t c = computed;
-        const double rate = el > 0 ? c / el : 0;
-        char r[48];
-        std::snprintf(r, sizeof r, ", %.2f designs/s", rate);
-        line.report(mine ? double(skipped + c) / double(mine) : 1.0, shardDetail(skipped + c) + r,
-                    rate > 0 ? double(todo.size() - c) / rate : -1);
-      }
-    });
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
-  if (reporter.joinable()) {
-    {
-      std::lock_guard<std::mutex> g(pm);
-      finished = true;
+  const Progress progress([&](double) {
+    if (line.enabled()) {
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const uint64_t c = computed_now;
+      const double rate = el > 0 ? c / el : 0;
+      char r[48];
+      std::snprintf(r, sizeof r, ", %.2f designs/s", rate);
+      line.report(mine ? double(skipped + c) / double(mine) : 1.0, shardDetail(skipped + c) + r,
+                  rate > 0 ? double(todo.size() - c) / rate : -1);
     }
-    pcv.notify_all();
-    reporter.join();
-    const uint64_t done = skipped + computed.load();
-    line.report(mine ? double(done) / double(mine) : 1.0, shardDetail(done));
+    return true;
+  }, stop.flag());
+  DesignRunSummary run;
+  try {
+    run = runDesigns(space, todo, a.threads, [&](const DesignRecord& r) {
+      const std::string text = designRecordToJson(space, r, true).dump() + "\n";
+      if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0)
+        throw Error("--out: writing " + quoteInput(out, 200) + " failed (disk full?)");
+      computed_now = ++computed;
+    }, progress);
+  } catch (...) {
+    line.finish();
+    std::fclose(f);
+    throw;
   }
+  const uint64_t computed_errors = run.errors;
+  const int threads = run.threads;
+  if (line.enabled()) line.report(mine ? double(skipped + computed) / double(mine) : 1.0, shardDetail(skipped + computed));
   line.finish();
   const bool closed = std::fclose(f) == 0;
-  if (failed) throw Error(write_error);
   if (!closed) throw Error("--out: writing " + quoteInput(out, 200) + " failed (disk full?)");
+  if (run.cancelled)
+    throw Cancelled("shard " + std::to_string(sh.index) + "/" + std::to_string(sh.count) + " stopped after " +
+                    std::to_string(skipped + computed) + " of " + std::to_string(mine) + " designs; the " +
+                    std::to_string(skipped + computed) + " records in " + quoteInput(out, 200) +
+                    " are kept: run the same command again to continue");
   print({{"shard", sh.index},
          {"shards", sh.count},
          {"designs", mine},
          {"skipped", skipped},
-         {"computed", computed.load()},
-         {"errors", errors + computed_errors.load()},
+         {"computed", computed},
+         {"errors", errors + computed_errors},
          {"threads", threads},
          {"out", out},
          {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}});
@@ -287,8 +258,9 @@ RegisterCommand sweep_cmd("sweep", [](CLI::App& app) {
       "sweep",
       "Evaluate one shard of a design space (docs/sweeps.md): design k belongs to shard k mod N. Writes one JSON line per "
       "design to --out, flushed as each design finishes; an existing --out is read first and its designs are skipped "
-      "(restart a killed shard with the same command). Prints a summary: shard, shards, designs, skipped, computed, "
-      "errors, threads, out, seconds");
+      "(restart a killed shard with the same command). Ctrl-C or SIGTERM (Slurm's scancel or time limit) stops the shard "
+      "between designs, keeping every record written, exit status 130 or 143. Prints a summary: shard, shards, designs, "
+      "skipped, computed, errors, threads, out, seconds");
   static SweepArgs a;
   sub->add_option("design", a.design, "Design-space file (JSON, \"format\": \"achain-design-space\")")->required();
   sub->add_option("--shard", a.shard,

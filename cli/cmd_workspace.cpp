@@ -5,6 +5,8 @@
 #include <achain/model/apair_collision.hpp>
 #include "common.hpp"
 #include "progress.hpp"
+
+#include <achain/math/text.hpp>
 #include <achain/io/robot.hpp>
 #include <achain/reach/workspace.hpp>
 
@@ -89,7 +91,9 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
   sub->add_option("--section", section, "Also report an axis-aligned cross-section, e.g. z=0.3 (metres)");
   sub->add_option("--compare", compare, "Overlap with the workspace of another robot on the same lattice (e.g. prototype-4r)");
   sub->add_option("--out", out, "Write the voxels: .ply (surface mesh; --points for voxel centres) or .json (lattice indices)");
-  sub->add_flag("--progress", show_progress, "Report progress on stderr while computing");
+  sub->add_flag("--progress", show_progress,
+                "Report progress on stderr while computing. Ctrl-C or SIGTERM stops the computation within a round "
+                "(about 2 million evaluations per thread), exit status 130 or 143");
   sub->add_flag("--estimate", estimate_only, "Print the job's estimate (grid cells, voxels, bytes, evaluations, seconds) and stop");
   sub->add_option("--max-bytes", max_bytes, "Refuse a job whose estimated memory is larger (bytes; default 1073741824 = 1 GiB)");
   sub->add_option("--max-evaluations", max_evaluations, "Refuse a job whose estimated time is more than this many point moves at Robinson's rate (default 2e10, about 17 min; Castelli's and Monte-Carlo's evaluations count 40 times)");
@@ -125,13 +129,15 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
         return;
       }
       ProgressLine line("achain workspace", show_progress);
-      const WorkspaceProgress progress = [&](double f) {
+      const StopOnSignal stop;
+      const WorkspaceResult r = computeWorkspace(m, o, Progress([&line](double f) {
         line.report(f);
         return true;
-      };
-      const WorkspaceResult r = computeWorkspace(m, o, show_progress ? progress : WorkspaceProgress());
-      line.report(1.0);
+      }, stop.flag()));
       line.finish();
+      if (r.cancelled)
+        throw Cancelled("workspace: cancelled after " + std::to_string(r.evaluations) + " evaluations in " +
+                        shortNumber(r.seconds) + " s; no result (a partial grid is not the workspace)");
       json j = summary(m.name, r);
       if (!section.empty()) {
         const auto eq = section.find('=');

@@ -1,4 +1,5 @@
 #include "common.hpp"
+#include "progress.hpp"
 
 #include <achain/math/decimal.hpp>
 
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +17,7 @@
 #include <sstream>
 
 #include <achain/io/urdf.hpp>
+#include <achain/math/progress.hpp>
 #include <achain/math/text.hpp>
 #include <achain/io/robot.hpp>
 
@@ -340,6 +343,11 @@ RegisterCommand::RegisterCommand(const char* name, std::function<void(CLI::App&)
 void run(const std::string& sub, const std::function<void()>& body) {
   try {
     body();
+  } catch (const Cancelled& e) {  // stopped through a Progress: by SIGINT/SIGTERM (StopOnSignal)
+    const int sig = stopSignal();
+    std::cerr << "achain " << sub << ": stopped" << (sig == SIGINT ? " by SIGINT" : sig == SIGTERM ? " by SIGTERM" : "")
+              << ": " << safeMessage(e.what()) << std::endl;
+    std::exit(sig ? 128 + sig : 1);
   } catch (const std::exception& e) {
     // every message once through safeMessage: whatever input it quotes cannot drive the terminal or flood it
     std::cerr << "achain " << sub << ": error: " << safeMessage(e.what()) << std::endl;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 
 namespace achain::cli {
@@ -64,5 +65,30 @@ void ProgressLine::finish() {
     std::fflush(stderr);
   }
 }
+
+namespace {
+// A signal handler can only reach process-wide state: one flag and the signal's number (lock-free atomics).
+std::atomic<bool> g_stop_requested{false};
+std::atomic<int> g_stop_signal{0};
+struct sigaction g_old_int, g_old_term;
+void onStopSignal(int sig) {
+  g_stop_signal.store(sig);
+  g_stop_requested.store(true);
+}
+}  // namespace
+
+StopOnSignal::StopOnSignal() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &g_old_int);
+  ::sigaction(SIGTERM, &sa, &g_old_term);
+}
+StopOnSignal::~StopOnSignal() {
+  ::sigaction(SIGINT, &g_old_int, nullptr);
+  ::sigaction(SIGTERM, &g_old_term, nullptr);
+}
+const std::atomic<bool>* StopOnSignal::flag() const { return &g_stop_requested; }
+int stopSignal() { return g_stop_signal.load(); }
 
 }  // namespace achain::cli

@@ -1,7 +1,9 @@
-// One progress line on stderr for the CLI's long commands (sweep, workspace, send): the same look and the same
-// rate everywhere. On a terminal the line is redrawn in place (at most 10 times a second); otherwise, or when
-// stderr is a file or a pipe (a Slurm log), one line per report at most once a second, plus the last one.
+// One progress line on stderr for the CLI's long commands (sweep, workspace, sim, control, send): the same look and
+// the same rate everywhere. On a terminal the line is redrawn in place (at most 10 times a second); otherwise, or
+// when stderr is a file or a pipe (a Slurm log), one line per report at most once a second, plus the last one.
+// And one way to stop them: SIGINT/SIGTERM reach the core's Progress (StopOnSignal).
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -37,5 +39,21 @@ class ProgressLine {
   bool any_ = false;
   std::mutex m_;
 };
+
+/// While alive, SIGINT and SIGTERM (Ctrl-C; Slurm's scancel and time limit) ask the running computation to stop
+/// through its Progress (flag()) instead of killing the process, so a sweep keeps every record it wrote and a
+/// simulation or workspace says where it stopped; the previous handlers come back after. run() turns the core's
+/// Cancelled into one line and exit status 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
+class StopOnSignal {
+ public:
+  StopOnSignal();
+  ~StopOnSignal();
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+  const std::atomic<bool>* flag() const;
+};
+
+/// The signal a StopOnSignal received (0: none).
+int stopSignal();
 
 }  // namespace achain::cli

@@ -406,7 +406,7 @@ uintptr_t dynDynamicManipulability(WasmModel& h, int legs, int flags, int rows, 
 
 /// Simulation from in: q0, qd0, tau (constant), [gravity, wrench]. Returns a Float64Array view of
 /// rows (t, q…, qd…, kinetic + potential energy), copied by the JS wrapper; calls onProgress(f)
-/// about every 1 % when a function is given.
+/// about every 1 % when a function is given, and stops (Cancelled) when it returns false.
 val dynSimulate(WasmModel& h, int legs, int flags, double dt, int steps, int every, int integrator, val onProgress) {
   return guard([&] {
     const int n = h.model.nv;
@@ -428,8 +428,7 @@ val dynSimulate(WasmModel& h, int legs, int flags, double dt, int steps, int eve
       for (int i = 0; i < n; ++i) rows.push_back(b[i]);
       rows.push_back(kineticEnergy(h.model, energy_ws, a, b, o) + potentialEnergy(h.model, energy_ws, a, o));
     };
-    const bool progress = onProgress.typeOf().as<std::string>() == "function";
-    if (progress) io.progress = [&](double f) { onProgress(f); };
+    io.progress = jsProgress(onProgress);
     simulate(h.model, s.data, q, qd, dt, steps,
              [&](double, const Eigen::Ref<const VecX>&, const Eigen::Ref<const VecX>&, Eigen::Ref<VecX> out) { out = tau; },
              o, integrator == 1 ? Integrator::SemiImplicitEuler : Integrator::RK4, io);
@@ -482,10 +481,8 @@ val dynControl(WasmModel& h, int legs, int flags, int ctrlLegs, double dt, doubl
     co.dt = dt;
     co.every = every;
     co.integrator = integrator == 1 ? Integrator::SemiImplicitEuler : Integrator::RK4;
-    const bool progress = onProgress.typeOf().as<std::string>() == "function";
     const ControlRun r = simulateComputedTorque(h.model, sampledMotion(t, q, qd, qdd), q0, qd0, duration, co,
-                                                progress ? std::function<void(double)>([&](double f) { onProgress(f); })
-                                                         : std::function<void(double)>());
+                                                jsProgress(onProgress));
     std::vector<double>& rows = state(h).rows;
     rows.clear();
     for (size_t k = 0; k < r.t.size(); ++k) {

@@ -14,6 +14,7 @@
 #include <achain/closed_chains/loop_closure.hpp>
 #include <achain/flexibility/joint_flexibility.hpp>
 #include <achain/io/robot.hpp>
+#include <achain/math/progress.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/data.hpp>
 #include <achain/model/model.hpp>
@@ -148,6 +149,13 @@ auto guard(F&& f) -> decltype(f()) {
   } catch (const std::exception& e) {
     throwJs(safeMessage(e.what()));
   }
+}
+
+/// A JS onProgress(fraction) as the core's Progress: called with the fraction done; a return of exactly false
+/// stops the computation (undefined or anything else goes on). Not a function: no progress.
+inline Progress jsProgress(const val& onProgress) {
+  if (onProgress.typeOf().as<std::string>() != "function") return {};
+  return Progress([onProgress](double f) { return !onProgress(f).strictlyEquals(val(false)); });
 }
 
 /// Copies a JS array / typed array of exactly n numbers into dst (one bulk copy).

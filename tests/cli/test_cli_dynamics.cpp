@@ -330,3 +330,24 @@ TEST_CASE("achain linearize --coordinates tool: the state model in the tool's co
   CHECK(runCli("linearize --robot planar-2r --q 0.3,0 --coordinates tool --tool-rows x,y").err.find("rank 1 of 2") != std::string::npos);
   CHECK(runCli("linearize --help").out.find("--tool-rows") != std::string::npos);
 }
+
+TEST_CASE("achain sim --progress: progress lines on stderr, and SIGTERM stops the run saying where, exit 143, nothing on stdout", "[cli][dynamics][progress]") {
+  const std::string err = achain::test::tempPath(".err");
+  // 1e8 steps (the cap) run for minutes; SIGTERM once the first progress line is out (polled: load only waits longer)
+  auto r = runCli("sim --robot puma560 --q 0.1,0.2,0.3,0,0.5,0 --dt 1e-5 --duration 1000 --every 100000 --progress 2>" + err +
+                  " & p=$!; for i in $(seq 1200); do [ -s " + err + " ] && break; sleep 0.05; done; kill -TERM $p; wait $p; exit $?");
+  std::ifstream ef(err);
+  const std::string text((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
+  std::remove(err.c_str());
+  INFO(text);
+  CHECK(r.status == 143);
+  CHECK(r.out.empty());
+  CHECK(text.rfind("achain sim: [", 0) == 0);  // the progress line (a pipe: whole lines, no carriage return)
+  CHECK(text.find('\r') == std::string::npos);
+  const std::string stop = "achain sim: stopped by SIGTERM: simulate: cancelled at step ";
+  const size_t at = text.find(stop);
+  REQUIRE(at != std::string::npos);
+  const long step = std::stol(text.substr(at + stop.size()));
+  CHECK(step % 1000 == 0);  // polled every 1000 steps
+  CHECK(text.find(" of 100000000 (t = ", at) != std::string::npos);
+}

@@ -348,7 +348,8 @@ export function install(Model) {
   /**
    * Simulates from (q, qd) under a constant torque (default zero) for `duration` s with step dt.
    * Returns {t, q: Float64Array[], qd: Float64Array[], energy} sampled every `every` steps.
-   * onProgress(fraction) is called about every 1 %.
+   * onProgress(fraction) is called about every 1 % (or 1000 steps); returning false stops the run, which then
+   * throws an Error 'simulate: cancelled at step k of N (t = … s)'.
    */
   Model.prototype.simulate = function simulate(sim, opts = {}) {
     const n = this.dof;
@@ -380,7 +381,7 @@ export function install(Model) {
    * Computed-torque tracking (τ = M̂(q̈_d + Kv ė + Kp e) + ĉ + ĝ) of a sampled trajectory
    * {t, q, qd, qdd} on the simulated chain. spec: {traj, kp, kv (numbers or per joint; default
    * (2π·5)², 2·2π·5), controllerLegs (default: the plant's opts.legs), q0, qd0 (default: the first
-   * sample), dt, duration (default: the trajectory's), every, integrator, onProgress, motor: {R, L, Kt, Ke}
+   * sample), dt, duration (default: the trajectory's), every, integrator, onProgress (false stops: "control: cancelled …"), motor: {R, L, Kt, Ke}
    * (optional DC motors with Freeman's voltage feed-forward)}.
    * Returns {t, q, qDes, error, tau (arrays of Float64Array), maxAbsError, rmsError [, current, voltage]}.
    */

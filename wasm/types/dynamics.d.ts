@@ -60,7 +60,9 @@ export interface SimulationSpec {
   /** Keep every k-th step (default 10). */
   every?: number;
   integrator?: 'rk4' | 'euler';
-  onProgress?: (fraction: number) => void;
+  /** Told the fraction done about every 1 % (or 1000 steps); return false to stop: the call then throws
+   *  an Error "simulate: cancelled at step k of N (t = … s)" ("control: …" for simulateComputedTorque). */
+  onProgress?: (fraction: number) => unknown;
 }
 
 export interface SimulationResult {
@@ -195,7 +197,9 @@ export interface ComputedTorqueSpec {
   duration?: number;
   every?: number;
   integrator?: 'rk4' | 'euler';
-  onProgress?: (fraction: number) => void;
+  /** Told the fraction done about every 1 % (or 1000 steps); return false to stop: the call then throws
+   *  an Error "simulate: cancelled at step k of N (t = … s)" ("control: …" for simulateComputedTorque). */
+  onProgress?: (fraction: number) => unknown;
   /** Drive through armature-controlled DC motors (motor side; joint torque = Kt·G·i, G from the
    *  model's motor data or 1) with Freeman's voltage feed-forward. Ω, H, N·m/A, V·s/rad. */
   motor?: { R: number | Vector; L: number | Vector; Kt: number | Vector; Ke: number | Vector };

@@ -4,9 +4,14 @@
 #include <achain/design/sweep.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include <achain/ik/numeric.hpp>
 #include <achain/io/design_json.hpp>
@@ -288,6 +293,70 @@ std::vector<uint64_t> paretoFront(const DesignSpace& space, const std::vector<De
   for (const Point* p : kept) front.push_back(p->design);
   std::sort(front.begin(), front.end());
   return front;
+}
+
+DesignRunSummary runDesigns(const DesignSpace& space, const std::vector<std::uint64_t>& designs, int threads,
+                            const std::function<void(const DesignRecord&)>& record, const Progress& progress) {
+  if (threads < 0) throw Error("threads: must be ≥ 0 (0 = every hardware thread)");
+  DesignRunSummary out;
+  const std::uint64_t total = designs.size();
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  out.threads = int(std::max<std::uint64_t>(1, std::min<std::uint64_t>(total ? total : 1, threads > 0 ? unsigned(threads) : hw)));
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex m;  // record calls, the counters, the first exception, `running`
+  std::condition_variable wake;
+  std::exception_ptr failure;
+  int running = out.threads;
+  auto worker = [&] {
+    for (;;) {
+      if (stop.load(std::memory_order_relaxed) || progress.stopRequested()) break;
+      const size_t i = next++;
+      if (i >= designs.size()) break;
+      try {
+        DesignRecord r;
+        try {
+          r = evaluateDesign(space, designs[i]);
+        } catch (const std::exception& e) {  // not a design's own error (those are records): name the design
+          throw Error("design " + std::to_string(designs[i]) + ": " + e.what());
+        }
+        std::lock_guard<std::mutex> g(m);
+        record(r);
+        out.errors += !r.error.empty();
+        ++out.evaluated;
+      } catch (...) {
+        std::lock_guard<std::mutex> g(m);
+        if (!failure) failure = std::current_exception();
+        stop = true;
+        break;
+      }
+    }
+    std::lock_guard<std::mutex> g(m);
+    --running;
+    wake.notify_all();
+  };
+  if (!progress.empty() && total > 0 && !progress(0.0)) {  // asked once before any design starts
+    out.cancelled = true;
+    return out;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(size_t(out.threads));
+  for (int t = 0; t < out.threads; ++t) pool.emplace_back(worker);
+  if (!progress.empty()) {  // the calling thread reports, so the Progress is only ever called from here
+    std::unique_lock<std::mutex> lk(m);
+    while (!wake.wait_for(lk, std::chrono::milliseconds(200), [&] { return running == 0; })) {
+      const double f = total ? double(out.evaluated) / double(total) : 1.0;
+      lk.unlock();
+      const bool go_on = progress(f);
+      lk.lock();
+      if (!go_on) stop = true;
+    }
+  }
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  out.cancelled = out.evaluated < total;
+  if (!out.cancelled && !progress.empty()) progress(1.0);
+  return out;
 }
 
 }  // namespace achain

@@ -7,6 +7,8 @@
 
 #include <achain/dynamics/rnea.hpp>
 
+#include "detail.hpp"
+
 namespace achain {
 
 DesiredMotion sampledMotion(std::vector<double> t, std::vector<VecX> q, std::vector<VecX> qd, std::vector<VecX> qdd) {
@@ -36,7 +38,7 @@ DesiredMotion sampledMotion(std::vector<double> t, std::vector<VecX> q, std::vec
 
 ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desired, const VecX& q0, const VecX& qd0,
                                   double duration, const ComputedTorqueOptions& o,
-                                  const std::function<void(double)>& progress) {
+                                  const Progress& progress) {
   const int n = model.nv;
   if (q0.size() != n || qd0.size() != n) throw Error("control: q0 and qd0 must have " + std::to_string(n) + " values");
   const int steps = simulationSteps(duration, o.dt);
@@ -66,7 +68,7 @@ ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desir
   if ((double(steps) / every + 1) * n > kMaxTrajectoryValues)
     throw Error("every: " + std::to_string(steps / every + 1) + " recorded samples × " + std::to_string(n) +
                 " coordinates; at most 2e7 values (record every more steps)");
-  const int tick = std::max(1, steps / 100);
+  const int tick = dyn_detail::progressTick(steps);
   for (int k = 0; k <= steps; ++k) {
     const double t = k * o.dt;
     desired(t, qdes, vdes, ades);
@@ -111,7 +113,8 @@ ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desir
     }
     if (!q.allFinite() || !qd.allFinite())
       throw Error("control: the state became non-finite at t = " + std::to_string(t + o.dt) + " s; reduce dt or the gains");
-    if (progress && (k + 1) % tick == 0) progress(double(k + 1) / steps);
+    if (!progress.empty() && (k + 1) % tick == 0 && !progress(double(k + 1) / steps))
+      throw dyn_detail::cancelledAt("control", k + 1, steps, t + o.dt);
   }
   run.rms_error = (sq / double(steps + 1)).cwiseSqrt();
   return run;

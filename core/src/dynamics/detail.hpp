@@ -1,12 +1,26 @@
 // Internal pieces shared by the dynamics algorithms (not part of the public API).
 #pragma once
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <achain/kinematics/fk.hpp>
+#include <achain/math/progress.hpp>
+#include <achain/math/text.hpp>
 #include <achain/dynamics/options.hpp>
 #include <achain/model/data.hpp>
 
 namespace achain::dyn_detail {
+
+/// How often a stepping loop of `steps` steps asks its Progress: every 1 % of the run or every 1000 steps,
+/// whichever comes first (a 1e8-step run is stopped within 1000 steps, not within a million).
+inline int progressTick(int steps) { return std::max(1, std::min(steps / 100, 1000)); }
+
+/// The Cancelled error of a stepping loop stopped after `step` of `steps` steps, at time t.
+inline Cancelled cancelledAt(const char* what, int step, int steps, double t) {
+  return Cancelled(std::string(what) + ": cancelled at step " + std::to_string(step) + " of " + std::to_string(steps) +
+                   " (t = " + shortNumber(t) + " s)");
+}
 
 /// Entry k of a joint-space vector, 0 for a joint without a coordinate (k = −1: fixed).
 inline double at(const Eigen::Ref<const VecX>& x, int k) { return k < 0 ? 0.0 : x[k]; }

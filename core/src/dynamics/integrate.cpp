@@ -7,6 +7,8 @@
 
 #include <achain/dynamics/forward.hpp>
 
+#include "detail.hpp"
+
 namespace achain {
 
 Integrator integratorFromString(const std::string& s) {
@@ -70,7 +72,7 @@ void simulate(const Model& model, Data& data, VecX& q, VecX& qd, double dt, int 
   if (io.sample && (double(steps) / every + 1) * model.nv > kMaxTrajectoryValues)
     throw Error("every: " + std::to_string(steps / every + 1) + " recorded samples × " + std::to_string(model.nv) +
                 " coordinates; at most 2e7 values (record every more steps)");
-  const int tick = std::max(1, steps / 100);
+  const int tick = dyn_detail::progressTick(steps);
   for (int k = 0; k <= steps; ++k) {
     const double t = k * dt;
     if (torque) torque(t, q, qd, tau);
@@ -81,7 +83,8 @@ void simulate(const Model& model, Data& data, VecX& q, VecX& qd, double dt, int 
     if (!q.allFinite() || !qd.allFinite())
       throw Error("simulate: the state became non-finite at step " + std::to_string(k + 1) + " (t = " +
                   std::to_string(t + dt) + " s); reduce dt");
-    if (io.progress && (k + 1) % tick == 0) io.progress(double(k + 1) / steps);
+    if (!io.progress.empty() && (k + 1) % tick == 0 && !io.progress(double(k + 1) / steps))
+      throw dyn_detail::cancelledAt("simulate", k + 1, steps, t + dt);
   }
 }
 

@@ -95,24 +95,24 @@ bool WorkspaceJob::run(double budget) {
   return I.finished;
 }
 
-bool WorkspaceJob::runAll(const WorkspaceProgress& progress, const std::atomic<bool>* cancel) {
+bool WorkspaceJob::runAll(const Progress& progress) {
   Impl& I = *impl_;
   const int T = jobThreads(I.opt);
   I.res.threads = T;
   const double round = 2e6 * T;
   while (!I.finished && !I.cancel_requested) {
-    if (cancel && cancel->load(std::memory_order_relaxed)) {
+    if (progress.stopRequested()) {
       I.cancel_requested = true;
       break;
     }
     const auto t0 = Clock::now();
     I.step(T, round);
     I.res.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    if (progress && !I.finished && !progress(I.progress())) I.cancel_requested = true;
+    if (!progress.empty() && !I.finished && !progress(I.progress())) I.cancel_requested = true;
   }
   I.res.outside = I.outside;
   if (I.cancel_requested) I.res.cancelled = true;
-  else if (progress) progress(1.0);
+  else if (!progress.empty()) progress(1.0);
   return !I.res.cancelled;
 }
 
@@ -126,7 +126,7 @@ double WorkspaceJob::progress() const { return impl_->progress(); }
 double WorkspaceJob::evaluations() const { return impl_->done_work; }
 const WorkspaceResult& WorkspaceJob::result() const { return impl_->res; }
 
-WorkspaceResult computeWorkspace(const Model& model, const WorkspaceOptions& options, const WorkspaceProgress& progress) {
+WorkspaceResult computeWorkspace(const Model& model, const WorkspaceOptions& options, const Progress& progress) {
   WorkspaceJob job(model, options);
   job.runAll(progress);
   return job.result();

@@ -4,7 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <algorithm>
+#include <atomic>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -321,4 +324,66 @@ TEST_CASE("every metric a design space can name has its unit; the merged summary
   CHECK(merged["summary"]["metrics"]["workspace_volume"]["unit"] == "m^3");
   CHECK(merged["summary"]["metrics"]["move_duration"]["unit"] == "s");
   CHECK(merged["summary"]["metrics"]["rms_torque_joints[0]"]["unit"] == "N*m");
+}
+
+TEST_CASE("runDesigns: every design recorded once whatever the thread count, a stop keeps what finished, errors name the design", "[design][progress]") {
+  const DesignSpace s = designSpaceFromJson(space(R"([{"name": "mass", "pointers": ["/joints/2/link/mass"], "range": [5, 9]}])",
+                                                  R"({"move": {}})", R"({"kind": "random", "count": 24, "seed": 3})"));
+  std::vector<std::uint64_t> all(24);
+  for (std::uint64_t k = 0; k < all.size(); ++k) all[size_t(k)] = k;
+  std::map<std::uint64_t, std::string> one, three;
+  const DesignRunSummary s1 = runDesigns(s, all, 1, [&](const DesignRecord& r) { one[r.design] = designRecordToJson(s, r, false).dump(); });
+  CHECK(s1.evaluated == 24);
+  CHECK(s1.errors == 0);
+  CHECK_FALSE(s1.cancelled);
+  CHECK(s1.threads == 1);
+  REQUIRE(one.size() == 24);
+
+  // three threads and a report: the same records (each once), the fractions non-decreasing, the last one 1
+  std::vector<double> fractions;
+  int twice = 0;
+  const DesignRunSummary s3 = runDesigns(s, all, 3, [&](const DesignRecord& r) {
+    twice += three.count(r.design) != 0;
+    three[r.design] = designRecordToJson(s, r, false).dump();
+  }, Progress([&](double f) {
+    fractions.push_back(f);
+    return true;
+  }));
+  CHECK(s3.threads == 3);
+  CHECK(twice == 0);
+  CHECK(three == one);
+  REQUIRE(fractions.size() >= 2);
+  CHECK(fractions.front() == 0.0);
+  CHECK(fractions.back() == 1.0);
+  CHECK(std::is_sorted(fractions.begin(), fractions.end()));
+
+  // a stop flag set after the 5th record: no design starts after it; the other thread's design in flight finishes
+  std::atomic<bool> stop{false};
+  int recorded = 0;
+  const DesignRunSummary sc = runDesigns(s, all, 2, [&](const DesignRecord&) {
+    if (++recorded == 5) stop = true;
+  }, Progress(&stop));
+  CHECK(sc.cancelled);
+  CHECK(sc.evaluated == std::uint64_t(recorded));
+  CHECK(recorded >= 5);
+  CHECK(recorded <= 6);
+
+  // a report that says stop when first asked (before any design starts): nothing runs
+  const DesignRunSummary sr = runDesigns(s, all, 2, [](const DesignRecord&) {}, Progress([](double) { return false; }));
+  CHECK(sr.cancelled);
+  CHECK(sr.evaluated == 0);
+
+  // a record hook that throws (a full disk): the run stops and the error comes back after the threads joined
+  int after = 0;
+  CHECK_THROWS_WITH(runDesigns(s, all, 2, [&](const DesignRecord&) {
+    ++after;
+    throw Error("--out: writing failed (disk full?)");
+  }), "--out: writing failed (disk full?)");
+  CHECK(after <= 2);
+  // an index outside the space is not a design's error: it stops the run, naming the design
+  CHECK_THROWS_WITH(runDesigns(s, {3, 99}, 1, [](const DesignRecord&) {}), Catch::StartsWith("design 99: "));
+  CHECK_THROWS_WITH(runDesigns(s, all, -1, [](const DesignRecord&) {}), "threads: must be ≥ 0 (0 = every hardware thread)");
+  const DesignRunSummary none = runDesigns(s, {}, 0, [](const DesignRecord&) {});
+  CHECK(none.evaluated == 0);
+  CHECK_FALSE(none.cancelled);
 }

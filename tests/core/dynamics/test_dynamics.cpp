@@ -2,6 +2,8 @@
 // g = ∂U/∂q, KE = ½q̇ᵀMq̇, energy conservation; on every built-in and on random R/P/H/A chains and trees.
 #include <Eigen/Eigenvalues>
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <atomic>
 #include <random>
 
 #include <achain/dynamics/coriolis.hpp>
@@ -234,7 +236,7 @@ TEST_CASE("energy is conserved in frictionless simulation (RK4 and semi-implicit
     simulate(m, data, q, qd, 1e-3, 2000, nullptr, o, Integrator::RK4,
              {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
                 drift = std::max(drift, std::abs(energy(a, b) - E0));
-              }, nullptr, 10});
+              }, {}, 10});
     INFO(m.name << " RK4 drift " << drift / scale);
     CHECK(drift / scale < 1e-6);  // RK4, dt = 1 ms, 2 s
     q = q0;
@@ -243,7 +245,7 @@ TEST_CASE("energy is conserved in frictionless simulation (RK4 and semi-implicit
     simulate(m, data, q, qd, 1e-4, 20000, nullptr, o, Integrator::SemiImplicitEuler,
              {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
                 drift = std::max(drift, std::abs(energy(a, b) - E0));
-              }, nullptr, 100});
+              }, {}, 100});
     INFO(m.name << " Euler drift " << drift / scale);
     CHECK(drift / scale < 1e-2);  // symplectic: bounded O(dt) oscillation, no secular drift
   }
@@ -413,7 +415,7 @@ TEST_CASE("joint-limit stops: a critically damped stop absorbs an impact within 
                {[&](int, double, const VecX& a, const VecX& b, const VecX&) {
                   depth = std::max(depth, a[j] - L.upper);
                   keMax = std::max(keMax, kineticEnergy(m, data, a, b, s));
-                }, nullptr, 1});
+                }, {}, 1});
       return kineticEnergy(m, data, q, qd, s);
     };
     double depth, keMax;
@@ -464,7 +466,7 @@ TEST_CASE("joint-limit stops: under gravity the arm stays within its limits up t
                 worst = std::max({worst, a[c] - L.upper, L.lower - a[c]});
               }
               rise = std::max(rise, energy(a, b) - E0);
-            }, nullptr, 1});
+            }, {}, 1});
   const double E1 = energy(q, qd);
   INFO("worst penetration " << worst << " rad, largest rise " << rise << " J, E0 " << E0 << " J, end " << E1 << " J");
   CHECK(worst > 0);            // it did reach a stop
@@ -503,4 +505,66 @@ TEST_CASE("joint-limit stops: under gravity the arm stays within its limits up t
     }
   }
   CHECK(checked >= 3);
+}
+
+TEST_CASE("a Progress stops simulate and simulateComputedTorque with Cancelled naming the step, the flag polled at least every 1000 steps", "[dynamics][sim][progress]") {
+  const Model m = builtinModel("puma560");
+  Data data(m);
+  const int n = m.nv;
+  std::vector<double> seen, times;
+  SimulationSample io;
+  io.sample = [&](int, double t, const VecX&, const VecX&, const VecX&) { times.push_back(t); };
+  io.progress = Progress([&](double f) {
+    seen.push_back(f);
+    return f < 0.25;
+  });
+  VecX q = VecX::Constant(n, 0.3), qd = VecX::Zero(n);
+  // 1000 steps: asked every 10 steps (1 %); the report says stop at 0.25, after step 250
+  CHECK_THROWS_MATCHES(simulate(m, data, q, qd, 1e-3, 1000, nullptr, {}, Integrator::RK4, io), Cancelled,
+                       Catch::Message("simulate: cancelled at step 250 of 1000 (t = 0.25 s)"));
+  REQUIRE(seen.size() == 25);
+  CHECK(seen.front() == Approx(0.01));
+  CHECK(seen.back() == Approx(0.25));
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  REQUIRE(times.size() == 250);  // the samples before the stop were delivered: steps 0…249
+  CHECK(times.back() == Approx(0.249));
+  CHECK(q.allFinite());
+
+  // a stop flag (as a signal handler or another thread sets it) in a 1e6-step run: set at step 3000 by the sample
+  // hook, seen at the next poll (every 1000 steps: 1 % would be 10,000), with no report at all
+  std::atomic<bool> stop{false};
+  SimulationSample io2;
+  io2.sample = [&](int k, double, const VecX&, const VecX&, const VecX&) {
+    if (k == 3000) stop = true;
+  };
+  io2.progress = Progress(&stop);
+  io2.every = 1000;
+  q.setConstant(0.3);
+  qd.setZero();
+  CHECK_THROWS_MATCHES(simulate(m, data, q, qd, 1e-5, 1000000, nullptr, {}, Integrator::SemiImplicitEuler, io2), Cancelled,
+                       Catch::Message("simulate: cancelled at step 4000 of 1000000 (t = 0.04 s)"));
+
+  // computed-torque tracking: the same contract ("control: …")
+  ComputedTorqueOptions o;
+  o.dt = 1e-3;
+  const VecX q0 = VecX::Constant(n, 0.2);
+  auto still = [&](double, Eigen::Ref<VecX> qq, Eigen::Ref<VecX> v, Eigen::Ref<VecX> a) {
+    qq = q0;
+    v.setZero();
+    a.setZero();
+  };
+  int calls = 0;
+  CHECK_THROWS_MATCHES(simulateComputedTorque(m, still, q0, VecX::Zero(n), 2.0, o, Progress([&](double) { return ++calls < 3; })),
+                       Cancelled, Catch::Message("control: cancelled at step 60 of 2000 (t = 0.06 s)"));
+  CHECK(calls == 3);
+  // a report that always goes on changes nothing: the same run as without one
+  const ControlRun plain = simulateComputedTorque(m, still, q0, VecX::Zero(n), 0.2, o);
+  std::vector<double> fr;
+  const ControlRun told = simulateComputedTorque(m, still, q0, VecX::Zero(n), 0.2, o, Progress([&](double f) {
+    fr.push_back(f);
+    return true;
+  }));
+  CHECK(fr.size() == 100);
+  CHECK(fr.back() == 1.0);
+  CHECK(told.q.back() == plain.q.back());
 }

@@ -266,7 +266,7 @@ TEST_CASE("Workspace: progress and cancellation", "[workspace]") {
   CHECK(job.result().evaluations < 9e6);
   std::atomic<bool> stop{true};
   WorkspaceJob job2(m, o);
-  CHECK_FALSE(job2.runAll(nullptr, &stop));
+  CHECK_FALSE(job2.runAll(Progress(&stop)));
   CHECK(job2.result().evaluations == 0);
   std::vector<double> all;
   const WorkspaceResult full = computeWorkspace(m, o, [&](double f) {

@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+
 #include <achain/design/design_space.hpp>
+#include <achain/math/progress.hpp>
 
 namespace achain {
 
@@ -44,5 +47,23 @@ void checkDesignConstraints(const DesignSpace& space, DesignRecord& record);
 /// ascending: a design is on it when no other is at least as good in every objective and better in one (equal
 /// designs are both on it). Empty when the space has no objectives.
 std::vector<std::uint64_t> paretoFront(const DesignSpace& space, const std::vector<DesignRecord>& records);
+
+/// What runDesigns did.
+struct DesignRunSummary {
+  std::uint64_t evaluated = 0;  ///< designs evaluated and recorded
+  std::uint64_t errors = 0;     ///< of those, records with an error
+  bool cancelled = false;       ///< stopped through the Progress before every design ran
+  int threads = 1;              ///< threads used
+};
+
+/// Evaluates `designs` (indices into the space) on up to `threads` threads (0: every hardware thread; never more
+/// than there are designs), each with evaluateDesign and a Data of its own. `record` is called once per evaluated
+/// design, one call at a time, in completion order (so it may append to a file without a lock of its own).
+/// `progress` is told the fraction of `designs` recorded, from the calling thread, before the first design starts,
+/// about every 0.2 s and once at the end; when it says stop, no new design starts, the designs in flight finish and are recorded, and the summary is
+/// marked cancelled. An exception from `record` or one that is not a design's own error (evaluateDesign's bad
+/// index) stops the run the same way and is rethrown after the threads have joined. threads < 0 throws Error.
+DesignRunSummary runDesigns(const DesignSpace& space, const std::vector<std::uint64_t>& designs, int threads,
+                            const std::function<void(const DesignRecord&)>& record, const Progress& progress = {});
 
 }  // namespace achain

@@ -44,9 +44,10 @@ struct ControlRun {
 };
 
 /// Simulates from (q0, qd0) for `duration` s tracking `desired`. Throws achain::Error on bad
-/// sizes, a duration and dt that simulationSteps refuses, or a state that turns non-finite.
+/// sizes, a duration and dt that simulationSteps refuses, or a state that turns non-finite; asks `progress` as
+/// simulate() does and throws Cancelled ("control: cancelled at step …") when it says stop.
 ControlRun simulateComputedTorque(const Model& model, const DesiredMotion& desired, const VecX& q0, const VecX& qd0,
                                   double duration, const ComputedTorqueOptions& options,
-                                  const std::function<void(double)>& progress = nullptr);
+                                  const Progress& progress = {});
 
 }  // namespace achain

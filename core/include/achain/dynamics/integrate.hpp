@@ -3,6 +3,7 @@
 #include <functional>
 
 #include <achain/dynamics/options.hpp>
+#include <achain/math/progress.hpp>
 
 namespace achain {
 
@@ -28,11 +29,13 @@ using TorqueFunction =
     std::function<void(double t, const Eigen::Ref<const VecX>& q, const Eigen::Ref<const VecX>& qd, Eigen::Ref<VecX> tau)>;
 
 /// Runs `steps` steps from (q, qd) at t = 0; calls `sample(k, t, q, qd, tau)` after every
-/// `every`-th step (and at k = 0) when given, and `progress(fraction)` about 100 times. A step whose
-/// state turns non-finite throws achain::Error naming the step and time.
+/// `every`-th step (and at k = 0) when given, and asks `progress` (math/progress.hpp) with the fraction of steps
+/// done every 1 % of the run or 1000 steps, whichever comes first. When it says stop, simulate throws Cancelled
+/// naming the step and time, after the samples already delivered. A step whose state turns non-finite throws
+/// achain::Error naming the step and time.
 struct SimulationSample {
   std::function<void(int k, double t, const VecX& q, const VecX& qd, const VecX& tau)> sample;
-  std::function<void(double fraction)> progress;
+  Progress progress;
   int every = 1;
 };
 void simulate(const Model& model, Data& data, VecX& q, VecX& qd, double dt, int steps,

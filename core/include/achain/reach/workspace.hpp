@@ -7,14 +7,13 @@
 // different methods, models and runs compare voxel by voxel.
 //
 // A WorkspaceJob runs in slices (run(budget)) for a browser worker, or all at once with threads,
-// progress and cancellation (runAll). The result does not depend on the slicing or the thread count.
+// progress and cancellation through a Progress (runAll). The result does not depend on the slicing or the thread count.
 #pragma once
-#include <atomic>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <achain/math/progress.hpp>
 #include <achain/model/caps.hpp>
 #include <achain/model/model.hpp>
 #include <achain/reach/voxel_set.hpp>
@@ -106,9 +105,6 @@ struct WorkspaceResult {
   double volume() const { return voxels.volume(); }
 };
 
-/// Progress report: fraction in [0, 1]; return false to cancel.
-using WorkspaceProgress = std::function<bool(double fraction)>;
-
 class WorkspaceJob {
  public:
   /// Validates the options (errors name the option: "voxel: …", "step: …") and allocates the grid. The job refers
@@ -121,9 +117,10 @@ class WorkspaceJob {
 
   /// Sequential slice: about `budget` point evaluations (at least one unit of work). True when done.
   bool run(double budget);
-  /// Everything, with threads; `progress` is called between rounds (about every 1–2 million
-  /// evaluations) and may cancel; `cancel` is polled too. Returns false if cancelled.
-  bool runAll(const WorkspaceProgress& progress = nullptr, const std::atomic<bool>* cancel = nullptr);
+  /// Everything, with threads. `progress` (math/progress.hpp) is asked between rounds (about every 1–2 million
+  /// evaluations per thread) and may stop the job: the result is then the partial grid, marked cancelled.
+  /// Returns false if cancelled.
+  bool runAll(const Progress& progress = {});
   void cancel();
 
   bool done() const;
@@ -138,9 +135,8 @@ class WorkspaceJob {
   std::unique_ptr<Impl> impl_;
 };
 
-/// One call: runs a job to the end (threads, optional progress/cancel).
-WorkspaceResult computeWorkspace(const Model& model, const WorkspaceOptions& options,
-                                 const WorkspaceProgress& progress = nullptr);
+/// One call: runs a job to the end (threads; a Progress may report and stop it, as runAll).
+WorkspaceResult computeWorkspace(const Model& model, const WorkspaceOptions& options, const Progress& progress = {});
 
 /// Conservative bounding box of the reachable set of the point (used to size the grid).
 void workspaceReachBox(const Model& model, const WorkspaceOptions& options, Vec3& lo, Vec3& hi);
