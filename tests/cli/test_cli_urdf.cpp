@@ -108,9 +108,13 @@ TEST_CASE("achain ik on a URDF arm: the closed form through the extracted DH cha
   REQUIRE(r.status == 0);
   const auto listing = nlohmann::json::parse(r.out);  // held: a range-for over a temporary's member walks freed memory
   // every built-in gives its DH constants, except spatial-slider-crank (its spherical joints are three intersecting
-  // axes) and space-arm (Tesar's 3-vector link offsets), written with origin/axis joints; their DH chain is extracted
+  // axes), space-arm (Tesar's 3-vector link offsets) and the servo arms so101 and openmanipulator-x (transcribed from
+  // their vendors' URDFs), written with origin/axis joints; their DH chain is extracted
   for (const auto& rb : listing["robots"])
-    CHECK(rb["dh"] == (rb["name"] == "spatial-slider-crank" || rb["name"] == "space-arm" ? "extracted" : "given"));
+    CHECK(rb["dh"] == (rb["name"] == "spatial-slider-crank" || rb["name"] == "space-arm" || rb["name"] == "so101" ||
+                              rb["name"] == "openmanipulator-x"
+                          ? "extracted"
+                          : "given"));
 }
 
 TEST_CASE("achain export --format urdf: the written file loads back to the same tool pose, fd takes a URDF arm", "[cli][urdf]") {
