@@ -21,6 +21,12 @@
 using namespace emscripten;
 
 namespace achain::wasm {
+
+int& liveModelCount() {
+  static int count = 0;  // the module's one counter of live model handles (LiveModelSlot, wasm_common.hpp)
+  return count;
+}
+
 namespace {
 
 WasmModel* loadModelJSON(const std::string& text) {

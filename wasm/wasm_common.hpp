@@ -2,11 +2,14 @@
 // marshalling, and C++ errors rethrown as JavaScript Errors with the same message.
 #pragma once
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include <memory>
+#include <cstdio>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,7 +52,31 @@ using StatePtr = std::unique_ptr<T, StateDeleter>;
 /// Hot-path calling convention (no per-element marshalling, no val in the loop):
 /// JS writes the inputs straight into `in` (HEAPF64 at inputPtr), calls the method, which
 /// returns the address of `out`; JS copies the known number of doubles from HEAPF64.
+/// The most model handles one module holds at once (docs/reliability.md, "wasm arguments and lifetime"). A handle
+/// whose dispose() is forgotten is freed by the FinalizationRegistry only after the garbage collector has run and the
+/// event loop has turned, so a synchronous loop that forgets it would grow the heap without bound (20,000 PUMAs took
+/// it to 899 MiB); past this count a new model is refused with a message that says so.
+constexpr int kMaxLiveModels = 1000;
+
+/// Model handles alive in this module: the module's one counter (bind_model.cpp), changed only by LiveModelSlot.
+int& liveModelCount();
+
+/// A model handle's place in the count, taken before anything else of the handle is built and given back with it.
+struct LiveModelSlot {
+  LiveModelSlot() {
+    if (liveModelCount() >= kMaxLiveModels)
+      throw Error("models: " + std::to_string(liveModelCount()) +
+                  " are alive, the most one module holds; dispose() the models you no longer need (a forgotten one "
+                  "is freed only after the garbage collector has run and the event loop has turned)");
+    ++liveModelCount();
+  }
+  ~LiveModelSlot() { --liveModelCount(); }
+  LiveModelSlot(const LiveModelSlot&) = delete;
+  LiveModelSlot& operator=(const LiveModelSlot&) = delete;
+};
+
 struct WasmModel {
+  LiveModelSlot slot;  ///< first member: counted (or refused) before the model is built
   explicit WasmModel(Model m) : model(std::move(m)), data(model), q(VecX::Zero(model.nq)), in(64), out(64) {}
   /// A robot file read once (io/robot.hpp): its Model and the sections it declares.
   /// A parallel robot file is refused by name: the handle is one chain (Robot::requireChain).
@@ -141,11 +168,25 @@ uintptr_t outputLinearization(WasmModel& h, const Linearization& lin);
   __builtin_unreachable();
 }
 
-/// Runs f; a C++ exception becomes a JS Error with the same message.
+/// What an allocation that failed says: the heap's size and its limit, and what to do.
+inline std::string outOfMemoryText() {
+  const double mib = 1024.0 * 1024.0;
+  char b[320];
+  std::snprintf(b, sizeof b,
+                "out of memory: the wasm heap could not grow past %.0f MiB (at most %.0f MiB); %d models are alive: "
+                "dispose() the models and workspace jobs you no longer need, or ask for less (a coarser voxel, fewer "
+                "samples)",
+                double(emscripten_get_heap_size()) / mib, double(emscripten_get_heap_max()) / mib, liveModelCount());
+  return b;
+}
+
+/// Runs f; a C++ exception becomes a JS Error with the same message (std::bad_alloc: outOfMemoryText()).
 template <class F>
 auto guard(F&& f) -> decltype(f()) {
   try {
     return f();
+  } catch (const std::bad_alloc&) {
+    throwJs(outOfMemoryText());
   } catch (const std::exception& e) {
     throwJs(safeMessage(e.what()));
   }

@@ -166,6 +166,37 @@ describe('wasm lifetime (issue 17, Deliver 4)', () => {
     assert.ok(grew <= 2 ** 20, `heap grew ${grew} bytes`);  // documented bound (docs/reliability.md#resource-caps): ≤ 1 MiB after the warm-up (measured: 0)
   });
 
+  test('a synchronous loop that forgets dispose() stops at 1000 live models with an Error saying so; the heap stays bounded (before: 20,000 PUMAs took it to 899 MiB)', async () => {
+    const text = achain.builtinRobotFile('puma560');
+    gc();
+    await turn();
+    const before = heapBytes();
+    let made = 0;
+    let error = null;
+    for (let k = 0; k < 20000 && !error; k++) {
+      try {
+        achain.modelFromJsonString(text).inverseDynamics([0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]);
+        made++;
+      } catch (e) {
+        error = e;
+      }
+    }
+    assert.ok(error, `${made} models made, none refused`);
+    assert.match(error.message, /^models: 1000 are alive, the most one module holds; dispose\(\) the models you no longer need \(a forgotten one is freed only after the garbage collector has run and the event loop has turned\)$/);
+    assert.ok(made <= 1000, `${made} models made`);
+    const grew = heapBytes() - before;
+    console.log(`sync loop: ${made} forgotten models, then refused; heap grew ${(grew / 2 ** 20).toFixed(1)} MiB`);
+    assert.ok(grew <= 64 * 2 ** 20, `heap grew ${grew} bytes`);  // ≈ 45 KB per PUMA handle
+    // once the collector has run and the loop has turned, the forgotten ones are freed and models can be made again
+    for (let k = 0; k < 20; k++) {
+      gc();
+      await turn();
+    }
+    const m = achain.modelFromJsonString(text);
+    assert.equal(m.dof, 6);
+    m.dispose();
+  });
+
   test('a forgotten dispose() is reclaimed by the FinalizationRegistry once the event loop turns', async () => {
     // the handle itself shows it: raw.isDeleted() turns true when the registry freed it
     let m = achain.builtinModel('puma560');
