@@ -405,8 +405,9 @@ RegisterCommand sim_cmd("sim", [](CLI::App& app) {
   sub->add_option("--integrator", integrator, "rk4 (default) or euler (semi-implicit)");
   sub->add_flag("--csv", csv, "CSV output instead of JSON");
   sub->add_flag("--progress", show_progress,
-                "Progress on stderr (on a terminal redrawn in place; in a file or pipe about once a second). Ctrl-C or "
-                "SIGTERM stops the run at its next 1 % or 1000 steps, saying where, exit status 130 or 143");
+                "Progress on stderr (on a terminal redrawn in place; in a file or pipe about once a second). With or "
+                "without it, Ctrl-C or SIGTERM stops the run within 1000 steps (or 1 % of them), saying where, exit "
+                "status 130 or 143");
   dyn.add(sub);
   sub->callback([] {
     run("sim", [] {

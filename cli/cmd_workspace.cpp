@@ -92,8 +92,8 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
   sub->add_option("--compare", compare, "Overlap with the workspace of another robot on the same lattice (e.g. prototype-4r)");
   sub->add_option("--out", out, "Write the voxels: .ply (surface mesh; --points for voxel centres) or .json (lattice indices)");
   sub->add_flag("--progress", show_progress,
-                "Report progress on stderr while computing. Ctrl-C or SIGTERM stops the computation within a round "
-                "(about 2 million evaluations per thread), exit status 130 or 143");
+                "Report progress on stderr while computing. With or without it, Ctrl-C or SIGTERM stops the "
+                "computation within a round (about 2 million evaluations per thread), exit status 130 or 143");
   sub->add_flag("--estimate", estimate_only, "Print the job's estimate (grid cells, voxels, bytes, evaluations, seconds) and stop");
   sub->add_option("--max-bytes", max_bytes, "Refuse a job whose estimated memory is larger (bytes; default 1073741824 = 1 GiB)");
   sub->add_option("--max-evaluations", max_evaluations, "Refuse a job whose estimated time is more than this many point moves at Robinson's rate (default 2e10, about 17 min; Castelli's and Monte-Carlo's evaluations count 40 times)");
