@@ -150,7 +150,10 @@ RegisterCommand workspace_cmd("workspace", [](CLI::App& app) {
       }
       if (!compare.empty()) {
         const Model m2 = loadRobot(compare);
-        const WorkspaceResult r2 = computeWorkspace(m2, o);
+        const WorkspaceResult r2 = computeWorkspace(m2, o, Progress(stop.flag()));  // Ctrl-C stops this one too
+        if (r2.cancelled)
+          throw Cancelled("workspace: --compare " + m2.name + ": cancelled after " + std::to_string(r2.evaluations) +
+                          " evaluations; no result");
         const VoxelOverlap ov = voxelOverlap(r.voxels, r2.voxels);
         j["overlap"] = {{"robot", m2.name}, {"voxels", ov.b}, {"shared", ov.both}, {"only_this", ov.onlyA()},
                         {"only_other", ov.onlyB()}, {"jaccard", ov.jaccard()}, {"shared_volume", double(ov.both) * voxel * voxel * voxel}};
