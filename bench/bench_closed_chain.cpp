@@ -3,6 +3,8 @@
 //                                    coordinates y moving 0.5° per frame back and forth over 40°
 //   ClosedChainID/five-bar/achain   closed-chain inverse dynamics: closedChainModel (transfer, I*/P* in y)
 //                                    + closedChainRates + closedChainLoads (T_y and T_c), at closed states
+//   ClosedChainID/five-bar/achain one pass   the same T_y and T_c (and rates) by closedChainInverseDynamics: one
+//                                    RNEA at the closure's rates and [G^e_φ], no I*/P* transfer (issue 34)
 //   ClosedChainID/five-bar/serial RNEA, same 4 bodies   the open chain's RNEA, for the issue's ratio target
 //                                    (closed-chain inverse dynamics within 10× the serial RNEA)
 #include <benchmark/benchmark.h>
@@ -73,6 +75,22 @@ void closedChainId(benchmark::State& st) {
   }
 }
 BENCHMARK(closedChainId)->Name("ClosedChainID/five-bar/achain");
+
+void closedChainIdOnePass(benchmark::State& st) {
+  FiveBar fb;
+  const std::vector<VecX> path = fb.closedStates();
+  const DynamicsOptions o;
+  VecX yd(2), ydd(2), qd(fb.m.nv), qdd(fb.m.nv), Ty(2), Tc(2);
+  yd << 114.59 * kDeg, 171.887 * kDeg;
+  ydd << 57.2958 * kDeg, 28.6479 * kDeg;
+  size_t k = 0;
+  for (auto _ : st) {
+    closedChainInverseDynamics(fb.m, fb.data, fb.loop, path[k++ % path.size()], yd, ydd, o, qd, qdd, Ty, Tc);
+    benchmark::DoNotOptimize(Ty.data());
+    benchmark::DoNotOptimize(Tc.data());
+  }
+}
+BENCHMARK(closedChainIdOnePass)->Name("ClosedChainID/five-bar/achain one pass");
 
 void serialRnea(benchmark::State& st) {
   FiveBar fb;

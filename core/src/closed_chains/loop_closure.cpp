@@ -1,17 +1,21 @@
 // Single closed loops by model transfer (Freeman 1985 §IV.A); see loop_closure.hpp for the equations.
 #include <achain/closed_chains/loop_closure.hpp>
 
+#include <achain/dynamics/rnea.hpp>
 #include <achain/ik/ik.hpp>
 #include <achain/kinematics/fk.hpp>
 #include <achain/kinematics/influence.hpp>
+#include <achain/kinematics/jacobian.hpp>
 #include <achain/kinematics/transfer.hpp>
 
 #include "closure_rows.hpp"
 #include "dynamics/influence_rows.hpp"
 
+#include <Eigen/LU>
 #include <Eigen/SVD>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -86,37 +90,51 @@ VecX closureEnd(const Model& model, const Data& data, ClosureKind kind) {
   return T.p;
 }
 
-void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
-                      const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, ClosedChainModel& out) {
+namespace {
+
+/// β: the coordinates not kept as α, in model order (N of them once the count is right).
+struct Beta {
+  std::array<int, 6> idx{};
+  int count = 0;
+  std::vector<int> list() const { return std::vector<int>(idx.begin(), idx.begin() + count); }
+};
+
+/// The checks both closed-chain dynamics paths make before they build [G^e_φ]: the closure's rows, the space
+/// against the chain's coordinates, the coordinate choice α (in range, none twice; the count is part of the mobility
+/// check). Allocation-free. Returns β when it has at most N entries (else count = N + 1: the mobility check names it).
+Beta checkClosure(const Model& model, const LoopClosure& loop) {
   requireKindRows(loop);
   const int M = model.nv;
   const int N = closureSpaceSize(loop.kind);
-  const int R = closureConstraintCount(loop.kind);
-  if (q.size() != M || qd.size() != M)
-    throw Error("loop: q and qd must have " + std::to_string(M) + " entries (got " + std::to_string(q.size()) + ", " +
-                std::to_string(qd.size()) + ")");
   if (M < N)
     throw Error("loop: a " + std::string(toString(loop.kind)) + " closure acts in a " + std::to_string(N) +
                 "-space; the open chain has only " + std::to_string(M) + " coordinates");
-  std::vector<char> taken(M, 0);
-  for (size_t k = 0; k < loop.alpha.size(); ++k) {
+  const size_t A = loop.alpha.size();
+  for (size_t k = 0; k < A; ++k) {
     const int a = loop.alpha[k];
     if (a < 0 || a >= M)
       throw Error("loop.coordinates[" + std::to_string(k) + "]: " + std::to_string(a) + " is not a coordinate (0…" +
                   std::to_string(M - 1) + ")");
-    if (taken[a]) throw Error("loop.coordinates[" + std::to_string(k) + "]: coordinate " + std::to_string(a) + " given twice");
-    taken[a] = 1;
+    for (size_t j = 0; j < k; ++j)
+      if (loop.alpha[j] == a) throw Error("loop.coordinates[" + std::to_string(k) + "]: coordinate " + std::to_string(a) + " given twice");
   }
+  Beta beta;
+  for (int i = 0; i < M && beta.count <= N; ++i)
+    if (std::find(loop.alpha.begin(), loop.alpha.end(), i) == loop.alpha.end()) {
+      if (beta.count < N) beta.idx[size_t(beta.count)] = i;
+      ++beta.count;
+    }
+  return beta;
+}
 
-  // Open chain at q: free-end influence coefficients (4-1), (4-2) and I*, P*, T^L (4-3)…(4-5).
-  freemanModel(model, data, q, qd, options, out.open);  // runs forward kinematics
-  Influence inf;
-  toolInfluence(model, data, inf, 2);
-  detail::influenceRows(inf, N, [&](int i) { return detail::closureEndRow(loop.kind, i); }, out.Ge, out.He);
-
-  // Mobility: Grübler/Kutzbach count M − R against the rank count M − rank[G^c_φ].
+/// Mobility and [G^e_β] at this configuration (Ge: the free end's N×M influence). Throws the error that names
+/// what is wrong; returns when both hold.
+void checkMobility(const LoopClosure& loop, const MatX& Ge, const Beta& beta) {
+  const int M = static_cast<int>(Ge.cols());
+  const int N = closureSpaceSize(loop.kind);
+  const int R = closureConstraintCount(loop.kind);
   const int grubler = M - R;
-  const int rank_c = numericRank(out.Ge.topRows(R));
+  const int rank_c = numericRank(Ge.topRows(R));
   const int chosen = static_cast<int>(loop.alpha.size()) + (N - R);
   if (rank_c != R || chosen != grubler) {
     throw Error("loop: mobility mismatch: " + std::to_string(chosen) + " coordinates chosen (α = " +
@@ -126,23 +144,39 @@ void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, c
                 std::to_string(M) + " − " + std::to_string(rank_c) + " = " + std::to_string(M - rank_c) +
                 (chosen != grubler ? " (choose " + std::to_string(M - N) + " joints as α)" : ""));
   }
-
-  out.M = M;
-  out.N = N;
-  out.R = R;
-  out.alpha = loop.alpha;
-  out.beta.clear();
-  for (int i = 0; i < M; ++i)
-    if (!taken[i]) out.beta.push_back(i);
-
-  // [G^e_β] must be regular (4-18).
   MatX Ge_beta(N, N);
-  for (int k = 0; k < N; ++k) Ge_beta.col(k) = out.Ge.col(out.beta[k]);
+  for (int k = 0; k < N; ++k) Ge_beta.col(k) = Ge.col(beta.idx[size_t(k)]);
   const int rank_beta = numericRank(Ge_beta);
   if (rank_beta < N)
     throw Error("loop: [G^e_β] is singular at this configuration (rank " + std::to_string(rank_beta) + " of " +
                 std::to_string(N) + "): the coordinates α = " + listIndices(loop.alpha) +
                 " cannot be kept here; choose other joints");
+}
+
+}  // namespace
+
+void closedChainModel(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
+                      const Eigen::Ref<const VecX>& qd, const DynamicsOptions& options, ClosedChainModel& out) {
+  const int M = model.nv;
+  if (q.size() != M || qd.size() != M)
+    throw Error("loop: q and qd must have " + std::to_string(M) + " entries (got " + std::to_string(q.size()) + ", " +
+                std::to_string(qd.size()) + ")");
+  const Beta beta = checkClosure(model, loop);
+  const int N = closureSpaceSize(loop.kind);
+  const int R = closureConstraintCount(loop.kind);
+
+  // Open chain at q: free-end influence coefficients (4-1), (4-2) and I*, P*, T^L (4-3)…(4-5).
+  freemanModel(model, data, q, qd, options, out.open);  // runs forward kinematics
+  Influence inf;
+  toolInfluence(model, data, inf, 2);
+  detail::influenceRows(inf, N, [&](int i) { return detail::closureEndRow(loop.kind, i); }, out.Ge, out.He);
+  checkMobility(loop, out.Ge, beta);  // the Grübler/Kutzbach and rank counts; [G^e_β] regular (4-18)
+
+  out.M = M;
+  out.N = N;
+  out.R = R;
+  out.alpha = loop.alpha;
+  out.beta = beta.list();
 
   // [G^w_φ], [H^w_φφ] (4-11)…(4-17), rows w = (α; e), columns φ in model order.
   const int A = M - N;
@@ -212,6 +246,83 @@ void closedChainLoads(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& 
   wFromY(cm, ydd);
   Ty = cm.y.Istar * ydd + quadratic(cm.y.Pstar, yd, yd) - cm.y.TL;
   Tc = cm.Icy * ydd + quadratic(cm.Pcyy, yd, yd) - cm.TLc;
+}
+
+void closedChainInverseDynamics(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
+                                const Eigen::Ref<const VecX>& yd, const Eigen::Ref<const VecX>& ydd,
+                                const DynamicsOptions& options, Eigen::Ref<VecX> qd, Eigen::Ref<VecX> qdd,
+                                Eigen::Ref<VecX> Ty, Eigen::Ref<VecX> Tc) {
+  using MatN = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;  // N ≤ 6: no heap
+  using VecN = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
+  const int M = model.nv;
+  const int N = closureSpaceSize(loop.kind);
+  const int R = closureConstraintCount(loop.kind);
+  const Beta beta = checkClosure(model, loop);
+  const int A = static_cast<int>(loop.alpha.size());
+  const int Y = M - R;  // y = (α; f): the closed chain's coordinates when the mobility count holds
+  if (q.size() != M || qd.size() != M || qdd.size() != M)
+    throw Error("loop: q, qd and qdd must have " + std::to_string(M) + " entries (got " + std::to_string(q.size()) + ", " +
+                std::to_string(qd.size()) + ", " + std::to_string(qdd.size()) + ")");
+  if (beta.count == N && (yd.size() != Y || ydd.size() != Y || Ty.size() != Y || Tc.size() != R))
+    throw Error("loop: the closed chain has " + std::to_string(Y) + " coordinates y and " + std::to_string(R) +
+                " constraint loads (got yd " + std::to_string(yd.size()) + ", ydd " + std::to_string(ydd.size()) + ", Ty " +
+                std::to_string(Ty.size()) + ", Tc " + std::to_string(Tc.size()) + ")");
+
+  // [G^e_φ] of the free end from the tool Jacobian (its rows are the first-order influence coefficients, 4-1).
+  forwardKinematics(model, data, q);
+  MatX& J = data.kin.J;
+  toolJacobian(model, data, J);
+  auto row = [&](int i) { return detail::closureEndRow(loop.kind, i); };
+  MatN Gb(N, N);
+  if (beta.count == N)
+    for (int i = 0; i < N; ++i)
+      for (int k = 0; k < N; ++k) Gb(i, k) = J(row(i), beta.idx[size_t(k)]);
+  const Eigen::FullPivLU<MatN> lu = beta.count == N ? Eigen::FullPivLU<MatN>(Gb) : Eigen::FullPivLU<MatN>();
+  if (beta.count != N || !lu.isInvertible()) {  // name what is wrong, as closedChainModel does
+    MatX Ge(N, M);
+    for (int i = 0; i < N; ++i) Ge.row(i) = J.row(row(i));
+    checkMobility(loop, Ge, beta);
+    throw Error("loop: [G^e_β] is singular at this configuration: the coordinates α = " + listIndices(loop.alpha) +
+                " cannot be kept here; choose other joints");
+  }
+
+  // Rates (4-18…4-23 without forming [G^φ_w]): α̇ = ẏ_α; ė = (ċ = 0; ḟ); [G^e_β] β̇ = ė − [G^e_α] α̇.
+  VecN rhs = VecN::Zero(N);
+  for (int i = R; i < N; ++i) rhs[i] = yd[A + i - R];
+  qd.setZero();
+  for (int k = 0; k < A; ++k) qd[loop.alpha[size_t(k)]] = yd[k];
+  for (int i = 0; i < N; ++i)
+    for (int k = 0; k < A; ++k) rhs[i] -= J(row(i), loop.alpha[size_t(k)]) * yd[k];
+  VecN b = lu.solve(rhs);
+  for (int k = 0; k < N; ++k) qd[beta.idx[size_t(k)]] = b[k];
+  // Accelerations: ë = [G^e_φ] φ̈ + φ̇ᵀ[H^e_φφ]φ̇, the second term the free end's acceleration at φ̈ = 0 (J̇φ̇).
+  rhs.setZero();
+  for (int i = R; i < N; ++i) rhs[i] = ydd[A + i - R];
+  qdd.setZero();
+  for (int k = 0; k < A; ++k) qdd[loop.alpha[size_t(k)]] = ydd[k];
+  for (int i = 0; i < N; ++i)
+    for (int k = 0; k < A; ++k) rhs[i] -= J(row(i), loop.alpha[size_t(k)]) * ydd[k];
+  const Vec6 bias = toolJacobianDotTimesQdot(model, data, qd);  // overwrites data.kin.J
+  for (int i = 0; i < N; ++i) rhs[i] -= bias[row(i)];
+  b = lu.solve(rhs);
+  for (int k = 0; k < N; ++k) qdd[beta.idx[size_t(k)]] = b[k];
+
+  // One RNEA of the open chain at the closure's rates, then the loads in w = (α; e) by virtual work (4-24…4-31):
+  // τ_φ = [G^w_φ]ᵀ T_w, so [G^e_β]ᵀ T_e = τ_β and T_α = τ_α − [G^e_α]ᵀ T_e.
+  VecX& tau = data.dyn.tmp_c;
+  inverseDynamics(model, data, q, qd, qdd, options, tau);
+  toolJacobian(model, data, J);  // [G^e_φ] again (J̇φ̇ used its storage)
+  VecN tb(N);
+  for (int k = 0; k < N; ++k) tb[k] = tau[beta.idx[size_t(k)]];
+  const VecN Te = lu.transpose().solve(tb);
+  for (int k = 0; k < A; ++k) {
+    const int a = loop.alpha[size_t(k)];
+    double t = tau[a];
+    for (int i = 0; i < N; ++i) t -= J(row(i), a) * Te[i];
+    Ty[k] = t;
+  }
+  for (int i = R; i < N; ++i) Ty[A + i - R] = Te[i];
+  for (int i = 0; i < R; ++i) Tc[i] = Te[i];
 }
 
 void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, MatX& Gq_y, Tensor3& Hq_yy,

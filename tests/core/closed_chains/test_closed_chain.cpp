@@ -234,6 +234,43 @@ TEST_CASE("five-bar: Table C-1's pin force at A, (F_Ax, F_Ay) = (−0.091, −0.
   CHECK(near(FAy, -0.24, 0.005, 0));
 }
 
+TEST_CASE("closedChainInverseDynamics: one RNEA pass gives Freeman's transfer (rates, T_y, T_c) on the five-bar, with gravity normal to and in its plane",
+          "[dynamics][closed]") {
+  FiveBar fb;
+  DynamicsOptions in_plane;
+  in_plane.gravity = Vec3(0, -9.81, 0);
+  in_plane.override_gravity = true;
+  double worst = 0;
+  for (const DynamicsOptions& o : {DynamicsOptions{}, in_plane}) {
+    for (int k = 0; k < 8; ++k) {
+      VecX q = fb.loop.assembly;
+      closeLoop(fb.model, fb.data, fb.loop, q, Eigen::Matrix<double, 1, 1>((60 + 7 * k) * kDegR));
+      const VecX yd = Eigen::Vector2d(2.0 - 0.5 * k, 3.0 + 0.3 * k), ydd = Eigen::Vector2d(1.0 + k, 0.5 - 0.2 * k);
+      ClosedChainModel ref;
+      VecX rqd(4), rqdd(4), Ty(2), Tc(2), qd(4), qdd(4), Ty1(2), Tc1(2);
+      closedChainModel(fb.model, fb.data, fb.loop, q, VecX::Zero(4), o, ref);
+      closedChainRates(ref, yd, ydd, rqd, rqdd);
+      closedChainLoads(ref, yd, ydd, Ty, Tc);
+      closedChainInverseDynamics(fb.model, fb.data, fb.loop, q, yd, ydd, o, qd, qdd, Ty1, Tc1);
+      CHECK((qd - rqd).cwiseAbs().maxCoeff() < 1e-12 * (1 + rqd.cwiseAbs().maxCoeff()));
+      CHECK((qdd - rqdd).cwiseAbs().maxCoeff() < 1e-10 * (1 + rqdd.cwiseAbs().maxCoeff()));
+      const double e = std::max((Ty1 - Ty).cwiseAbs().maxCoeff() / (1 + Ty.cwiseAbs().maxCoeff()),
+                                (Tc1 - Tc).cwiseAbs().maxCoeff() / (1 + Tc.cwiseAbs().maxCoeff()));
+      worst = std::max(worst, e);
+      CHECK(e < 1e-10);
+    }
+  }
+  INFO("worst relative difference " << worst);
+  CHECK(worst < 1e-10);
+  // the same refusals as closedChainModel
+  LoopClosure wrong = fb.loop;
+  wrong.alpha = {0, 1};
+  VecX qd(4), qdd(4), Ty(2), Tc(2);
+  CHECK_THROWS_WITH(closedChainInverseDynamics(fb.model, fb.data, wrong, fb.q, Eigen::Vector2d(1, 1), Eigen::Vector2d(0, 0),
+                                               DynamicsOptions{}, qd, qdd, Ty, Tc),
+                    Catch::Contains("mobility mismatch"));
+}
+
 TEST_CASE("closed chain: [G], [H] of the closure equal finite differences of the Newton loop closure",
           "[dynamics][closed]") {
   FiveBar fb;
@@ -468,6 +505,26 @@ TEST_CASE("closed chain in space: a 7R loop welded to the ground (pose) and a 6R
   CHECK(0.5 * w3.dot(cm.y.Istar * w3) == Approx(0.5 * qd6.dot(M6 * qd6)).epsilon(1e-12));
   Eigen::LLT<MatX> llt(cm.y.Istar);
   CHECK(llt.info() == Eigen::Success);
+
+  // The one-pass closed-chain inverse dynamics gives the transfer's rates and loads on both space closures.
+  for (const bool pose : {false, true}) {
+    const Model& m = pose ? m7 : m6;
+    Data& d = pose ? d7 : d6;
+    const LoopClosure& loop = pose ? weld : ball;
+    const VecX qc = pose ? q0 : q6;
+    const VecX y1 = pose ? VecX::Constant(1, 0.8) : w3, y2 = pose ? VecX::Constant(1, -0.3) : a3;
+    ClosedChainModel ref;
+    VecX rqd(m.nv), rqdd(m.nv), Ty(y1.size()), Tc(pose ? 6 : 3), Ty1(y1.size()), Tc1(Tc.size()), qd1(m.nv), qdd1(m.nv);
+    closedChainModel(m, d, loop, qc, VecX::Zero(m.nv), DynamicsOptions{}, ref);
+    closedChainRates(ref, y1, y2, rqd, rqdd);
+    closedChainLoads(ref, y1, y2, Ty, Tc);
+    closedChainInverseDynamics(m, d, loop, qc, y1, y2, DynamicsOptions{}, qd1, qdd1, Ty1, Tc1);
+    INFO((pose ? "7R weld" : "6R ball"));
+    CHECK((qd1 - rqd).cwiseAbs().maxCoeff() < 1e-12 * (1 + rqd.cwiseAbs().maxCoeff()));
+    CHECK((qdd1 - rqdd).cwiseAbs().maxCoeff() < 1e-10 * (1 + rqdd.cwiseAbs().maxCoeff()));
+    CHECK((Ty1 - Ty).cwiseAbs().maxCoeff() < 1e-10 * (1 + Ty.cwiseAbs().maxCoeff()));
+    CHECK((Tc1 - Tc).cwiseAbs().maxCoeff() < 1e-10 * (1 + Tc.cwiseAbs().maxCoeff()));
+  }
 }
 
 TEST_CASE("closed chain: forward dynamics inverts the loads, and the free five-bar conserves energy", "[dynamics][closed]") {

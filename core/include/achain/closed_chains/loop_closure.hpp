@@ -93,6 +93,16 @@ void closedChainRates(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& 
 void closedChainLoads(const ClosedChainModel& cm, const Eigen::Ref<const VecX>& yd, const Eigen::Ref<const VecX>& ydd,
                       Eigen::Ref<VecX> Ty, Eigen::Ref<VecX> Tc);
 
+/// Closed-chain inverse dynamics in one pass: the same T_y and T_c as closedChainModel + closedChainLoads, from one
+/// RNEA of the open chain at the closure's joint rates and the free end's first-order influence, without building
+/// I*, P* or their transfer (issue 34). q: an assembled configuration (closeLoop); yd, ydd: rates of y = (α; f).
+/// qd, qdd receive the joint rates (as closedChainRates gives them); T_c are the loads the closure carries (4-31).
+/// Same checks and messages as closedChainModel. No allocation on the way (N ≤ 6 fixed-size solves, Data scratch).
+void closedChainInverseDynamics(const Model& model, Data& data, const LoopClosure& loop, const Eigen::Ref<const VecX>& q,
+                                const Eigen::Ref<const VecX>& yd, const Eigen::Ref<const VecX>& ydd,
+                                const DynamicsOptions& options, Eigen::Ref<VecX> qd, Eigen::Ref<VecX> qdd,
+                                Eigen::Ref<VecX> Ty, Eigen::Ref<VecX> Tc);
+
 /// Re-actuation at the joint coordinates `actuated` (M − R indices into q, any of α and β) (4-32…4-41):
 /// Gq_y = [G^q_y], Hq_yy = [H^q_yy] and the model I*_qq, P*_qqq, T^L_q. Throws if [G^q_y] is singular.
 void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, MatX& Gq_y, Tensor3& Hq_yy,
