@@ -98,13 +98,25 @@ ServoCalibration servoCalibrationFromJson(const std::string& text) {
     if (!v.is_number()) throw Error("servo calibration: " + where + "\"" + key + "\" is not a number");
     return v.get<double>();
   };
+  // A whole number in [lo, hi], checked before it becomes an integer (1e20 cast to int is undefined behaviour; in
+  // wasm it became −2147483648, named as such).
+  auto whole = [&](const nlohmann::json& o, const char* key, const std::string& where, double lo, double hi) {
+    const double v = number(o, key, where);
+    if (!(v >= lo && v <= hi) || v != std::floor(v)) {
+      char b[64];
+      std::snprintf(b, sizeof b, "%.15g", v);
+      throw Error("servo calibration: " + where + "\"" + key + "\" " + b + " is not a whole number in " +
+                  std::to_string(static_cast<long long>(lo)) + "…" + std::to_string(static_cast<long long>(hi)));
+    }
+    return v;
+  };
   if (need(j, "format", "") != "achain-servo-calibration")
     throw Error("servo calibration: \"format\" is not \"achain-servo-calibration\"");
   ServoCalibration c;
   const std::string p = need(j, "protocol", "").is_string() ? j["protocol"].get<std::string>() : "";
   if (p != "dynamixel" && p != "feetech") throw Error("servo calibration: \"protocol\" must be \"dynamixel\" or \"feetech\"");
   c.protocol = p == "dynamixel" ? ServoProtocol::Dynamixel : ServoProtocol::Feetech;
-  c.baud = static_cast<uint32_t>(number(j, "baud", ""));
+  c.baud = static_cast<uint32_t>(whole(j, "baud", "", 1, 1e8));
   if (servoBaudCode(c.protocol, c.baud) < 0)
     throw Error("servo calibration: baud " + std::to_string(c.baud) + " is not a baud rate of " + p + " servos");
   const nlohmann::json& joints = need(j, "joints", "");
@@ -115,17 +127,16 @@ ServoCalibration servoCalibrationFromJson(const std::string& text) {
     ServoJoint s;
     s.name = need(o, "name", where).is_string() ? o["name"].get<std::string>() : "";
     const std::string w = "joint '" + s.name + "' ";
-    s.id = static_cast<int>(number(o, "id", w));
-    s.direction = static_cast<int>(number(o, "direction", w));
-    s.zero_offset = static_cast<int32_t>(number(o, "zero_offset", w));
-    s.counts_per_turn = static_cast<int>(number(o, "counts_per_turn", w));
+    const int max_id = c.protocol == ServoProtocol::Dynamixel ? sv::dxl::kMaxId : sv::feetech::kMaxId;
+    s.id = static_cast<int>(whole(o, "id", w, 0, max_id));
+    const double direction = number(o, "direction", w);
+    if (direction != 1 && direction != -1) throw Error("servo calibration: " + w + "\"direction\" must be 1 or -1");
+    s.direction = static_cast<int>(direction);
+    s.zero_offset = static_cast<int32_t>(whole(o, "zero_offset", w, -1e9, 1e9));
+    s.counts_per_turn = static_cast<int>(whole(o, "counts_per_turn", w, 1, 1 << 24));
     s.min = number(o, "min", w);
     s.max = number(o, "max", w);
     s.max_velocity = number(o, "max_velocity", w);
-    const int max_id = c.protocol == ServoProtocol::Dynamixel ? sv::dxl::kMaxId : sv::feetech::kMaxId;
-    if (s.id < 0 || s.id > max_id) throw Error("servo calibration: " + w + "\"id\" " + std::to_string(s.id) + " is out of range");
-    if (s.direction != 1 && s.direction != -1) throw Error("servo calibration: " + w + "\"direction\" must be 1 or -1");
-    if (s.counts_per_turn <= 0) throw Error("servo calibration: " + w + "\"counts_per_turn\" must be positive");
     if (!(s.min < s.max)) throw Error("servo calibration: " + w + "\"min\" must be below \"max\"");
     if (!(s.max_velocity > 0)) throw Error("servo calibration: " + w + "\"max_velocity\" must be positive");
     c.joints.push_back(s);

@@ -164,6 +164,21 @@ TEST_CASE("servo host: the calibration file round-trips through JSON; a wrong en
   std::string baud = text;
   baud.replace(baud.find("1000000"), 7, "1000001");
   CHECK_THROWS_WITH(servoCalibrationFromJson(baud), Catch::Contains("baud 1000001"));
+  // integers are checked as numbers before they become integers (an id of 1e20 was cast to int: undefined behaviour,
+  // and in wasm "id -2147483648 is out of range")
+  auto with = [&](const char* from, size_t n, const char* to) {
+    std::string t = text;
+    t.replace(t.find(from), n, to);
+    return t;
+  };
+  CHECK_THROWS_WITH(servoCalibrationFromJson(with("\"id\": 1", 7, "\"id\": 1e20")),
+                    "servo calibration: joint 'base' \"id\" 1e+20 is not a whole number in 0…253");
+  CHECK_THROWS_WITH(servoCalibrationFromJson(with("\"id\": 1", 7, "\"id\": 1.5")), Catch::Contains("\"id\" 1.5 is not a whole number"));
+  CHECK_THROWS_WITH(servoCalibrationFromJson(with("\"zero_offset\": 2048", 19, "\"zero_offset\": 1e10")),
+                    Catch::Contains("\"zero_offset\" 10000000000 is not a whole number in -1000000000…1000000000"));
+  CHECK_THROWS_WITH(servoCalibrationFromJson(with("1000000", 7, "1e300")), Catch::Contains("\"baud\" 1e+300 is not a whole number"));
+  CHECK_THROWS_WITH(servoCalibrationFromJson(with("\"counts_per_turn\": 4096", 23, "\"counts_per_turn\": -4096")),
+                    Catch::Contains("\"counts_per_turn\" -4096 is not a whole number in 1…16777216"));
   // the model's limits narrow the calibration's (joint i drives coordinate i)
   const achain::Model m = achain::modelFromJsonString(R"({"schema_version": 1, "name": "two", "joints": [
     {"kind": "R", "a": 0, "d": 0, "alpha": 0, "limits": {"lower": -2, "upper": 1, "velocity": 5}},
