@@ -70,12 +70,9 @@ std::string calibrationText(const std::string& path) { return readTextFile(path,
 
 /// One simulated servo of a protocol's usual model (XM430-W350 at 12 V, STS3215 at 7.4 V).
 br::SimServoParams simServo(br::ServoProtocol p, int id, uint32_t baud, int32_t start) {
-  br::SimServoParams s;
-  s.id = static_cast<uint8_t>(id);
-  s.model = p == br::ServoProtocol::Dynamixel ? br::kModelXM430W350 : br::kModelSTS3215;
+  br::SimServoParams s = br::usualSimServo(p, id);
   s.baud = baud;
   s.start_position = start;
-  s.voltage = p == br::ServoProtocol::Dynamixel ? 12.0 : 7.4;
   return s;
 }
 

@@ -1,6 +1,7 @@
 // Types of the bridge host library (bridge.mjs). Checked by `tsc` against tests/firmware-bridge/types/usage.ts.
 import type { Model } from '../../wasm/achain';
 import type { TrajectoryJSON } from '../../wasm/types/trajectory';
+export * from './servo.mjs';  // the servo-bus host and simulated buses: loadServoBus() and its types
 
 /** One joint's controller configuration (the C++ JointConfig; SI, joint side). */
 export interface JointConfig {

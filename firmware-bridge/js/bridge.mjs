@@ -9,6 +9,7 @@
 //                       status decoders (firmware-bridge/servo/)
 // Used by the studio (web/src/controller/panel.js), Node (send.mjs) and the tests.
 import { loadAchain } from '../../wasm/achain.mjs';
+export { loadServoBus } from './servo.mjs';  // the servo-bus host and simulated buses (bind_servo.cpp)
 
 export const SegmentFlags = Object.freeze({ blend: 1, last: 2, stream: 4 });
 

@@ -88,6 +88,16 @@ struct SimServoParams {
   uint8_t temperature = 32;        // °C
 };
 
+/// The protocol's usual servo with ID `id`, as `achain bus-sim`, `send --bus --virtual` and the wasm ServoBusSim make
+/// it: an XM430-W350 at 12 V (Dynamixel) or an STS3215 at 7.4 V (Feetech); the other fields as SimServoParams has them.
+inline SimServoParams usualSimServo(ServoProtocol p, int id) {
+  SimServoParams s;
+  s.id = static_cast<uint8_t>(id);
+  s.model = p == ServoProtocol::Dynamixel ? kModelXM430W350 : kModelSTS3215;
+  s.voltage = p == ServoProtocol::Dynamixel ? 12.0 : 7.4;
+  return s;
+}
+
 class VirtualServoBus {
  public:
   static constexpr int kMaxServos = 16;

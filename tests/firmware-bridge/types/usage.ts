@@ -3,6 +3,8 @@
 import loadAchain from '../../../wasm/achain';
 import { loadBridge, SegmentFlags } from '../../../firmware-bridge/js/bridge.mjs';
 import type { JointConfig, QueuedPlan, ControllerStatus, PieceCheck, SendStep, DynamixelPacket, FeetechPacket, ServoDecodeError } from '../../../firmware-bridge/js/bridge.mjs';
+import { loadServoBus } from '../../../firmware-bridge/js/bridge.mjs';
+import type { ServoBus, FoundServo, ServoSendReport, ServoFeedback } from '../../../firmware-bridge/js/bridge.mjs';
 
 export async function usage(): Promise<number> {
   const bridge = await loadBridge();
@@ -63,4 +65,24 @@ export async function usage(): Promise<number> {
   const sums = servo.dynamixelCrc16([1, 2]) + servo.feetechChecksum(new Uint8Array([1, 2, 1]));
   return plan.segments + dxlOut.length + ftOut.length + alerts + overloads + (pending ? 1 : 0) + texts + sums + v.samples + (st ? st.q.length : 0) + ('error' in d ? 0 : d.body.length) + names.length
     + (check.violation === 'none' ? 1 : 0) + SegmentFlags.last + host.counters.framesSent + phase;
+}
+
+// The servo-bus host and simulated buses (firmware-bridge/js/servo.d.mts).
+export async function servoUsage(): Promise<number> {
+  const sb: ServoBus = await loadServoBus();
+  const achain = await loadAchain();
+  const model = achain.builtinModel('so101');
+  const bus = new sb.ServoBusSim('feetech', [1, 2, 3, { id: 4, startPosition: 2100 }, 5]);
+  const host = new sb.ServoHost('feetech', { periodUs: 10000, estopAction: 'hold' });
+  const found: FoundServo[] = sb.scanServos(host, bus, [1, 2, 3, 4, 5, 6], [1000000]);
+  const cal: string = sb.calibrateAtZero(host, bus, 'feetech', 1000000, model, [1, 2, 3, 4, 5]);
+  sb.connectServos(host, bus, cal);
+  const notes: string[] = sb.rangeNotes(cal, model);
+  const plan = model.planJointPath([0, 0, 0, 0, 0], [0.2, 0.1, -0.1, 0.2, 0.3], { duration: 1.5 });
+  const report: ServoSendReport = sb.sendToServos(host, bus, plan, { settle: 0.2, progress: (t: number) => t < 10 });
+  const fb: ServoFeedback[] = host.feedback();
+  const counts: number = sb.jointToCounts(cal, 0, 0.1) + sb.countsToJoint(cal, 0, 2048);
+  model.dispose();
+  return found.length + notes.length + (report.ok ? 1 : 0) + report.finalErrorCounts.length + fb.length + counts +
+    host.periods() + bus.now() + sb.servoModelName('feetech', 777).length;
 }
