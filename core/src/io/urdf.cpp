@@ -1,5 +1,6 @@
 // URDF → Model. The element tree comes from pugixml natively or from the page's XML parser in wasm.
 #include <achain/io/urdf.hpp>
+#include <achain/kinematics/jacobian.hpp>
 #include <achain/math/decimal.hpp>
 #include <achain/math/text.hpp>
 #include <achain/model/labels.hpp>
@@ -749,21 +750,9 @@ using xmlw::triple;
 using xmlw::xmlEscape;
 using xmlw::segment;
 
-/// Roll, pitch, yaw of R = Rz(yaw)·Ry(pitch)·Rx(roll); at pitch = ±90° yaw is 0 and roll carries the rest.
-/// Roll comes from row 1 of Rz(yaw)ᵀ·R = Ry(pitch)·Rx(roll), i.e. (0, cos roll, −sin roll), whose entries are of
-/// order 1 at any pitch: read from R(2,1), R(2,2) (both scaled by cos pitch) it lost digits near ±90° (an SO-101
-/// origin 3.7e-6 from −90° came back 4.4e-11 off).
-Vec3 rpyOf(const Mat3& R) {
-  const double cp = std::hypot(R(0, 0), R(1, 0));
-  const double pitch = std::atan2(-R(2, 0), cp);
-  const double yaw = cp < 1e-14 ? 0.0 : std::atan2(R(1, 0), R(0, 0));
-  const double cy = std::cos(yaw), sy = std::sin(yaw);
-  return Vec3(std::atan2(sy * R(0, 2) - cy * R(1, 2), cy * R(1, 1) - sy * R(0, 1)), pitch, yaw);
-}
-
 std::string originXml(const SE3& T) {
   if (T == SE3::Identity()) return "";
-  return "<origin xyz=\"" + triple(T.p) + "\" rpy=\"" + triple(rpyOf(T.R)) + "\"/>";
+  return "<origin xyz=\"" + triple(T.p) + "\" rpy=\"" + triple(matrixToRpy(T.R)) + "\"/>";
 }
 
 std::string shapeXml(const Geometry& g) {

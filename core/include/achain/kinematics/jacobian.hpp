@@ -41,7 +41,8 @@ Vec6 toolJacobianDotTimesQdot(const Model& model, const Data& data, const Eigen:
 
 // ---- analytical Jacobian: orientation as roll-pitch-yaw, R = Rz(yaw)·Ry(pitch)·Rx(roll) ----
 
-/// (roll, pitch, yaw) of a rotation matrix, pitch in [−π/2, π/2] (the inverse of rpyToMatrix).
+/// (roll, pitch, yaw) of a rotation matrix, pitch in [−π/2, π/2] (the inverse of rpyToMatrix); exact to rounding at
+/// any pitch (at ±90° yaw is 0 and roll carries the rest). The URDF export writes origins with it.
 Vec3 matrixToRpy(const Mat3& R);
 
 /// E(rpy) with ω = E·(roll˙, pitch˙, yaw˙) (base frame). det E = cos(pitch).
