@@ -105,7 +105,7 @@ test('Sweep: a file that is not a merged sweep is refused by name; the sweep sho
 // A sweep of 200,000 designs (a merged file the native merge writes in well under a minute): the plot's axis ranges
 // were taken with Math.min(...values), which throws "Maximum call stack size exceeded" past about 120,000 values, so
 // such a file opened to an empty dock and a page error.
-test('Sweep: a merged sweep of 200,000 designs is plotted (every point, the axis ranges from all of them)', { timeout: 240000 }, async () => {
+test('Sweep: a merged sweep of 200,000 designs is plotted (every point, the axis ranges from all of them)', { timeout: 480000 }, async () => {
   const n = 200000;
   const designs = new Array(n);
   for (let k = 0; k < n; k++) {
@@ -125,7 +125,9 @@ test('Sweep: a merged sweep of 200,000 designs is plotted (every point, the axis
     fs.writeFileSync(file, JSON.stringify(big));
     await page.setInputFiles(`${P} .sw-open`, file, { timeout: 90000 });
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
-    await page.waitForFunction(() => /big\.json: 200000 designs/.test(document.querySelector('[data-testid="sweep-summary"]').textContent), null, { timeout: 60000 });
+    // what is tested is that every point is plotted, not how fast: 6.5 s alone, over 69 s beside another browser
+    // file on a 2-core machine (2026-12-02), so wait as long as the machine needs
+    await page.waitForFunction(() => /big\.json: 200000 designs/.test(document.querySelector('[data-testid="sweep-summary"]').textContent), null, { timeout: 300000 });
     await page.waitForSelector('[data-testid="sweep-plot"] canvas', { timeout: 30000 });
     const shown = await page.evaluate(() => {
       const v = window.__achain.views.sweep;
