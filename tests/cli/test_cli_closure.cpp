@@ -68,7 +68,7 @@ TEST_CASE("achain closure --duration: the free five-bar keeps its energy, a cons
   CHECK(runCli("closure --robot five-bar --duration 0.1 --tau 1").err.find("--tau: expected 2 values") != std::string::npos);
 }
 
-TEST_CASE("achain closure --linearize: the closed chain's state model in y; linearize refuses a closed chain by name",
+TEST_CASE("achain closure --linearize: the closed chain's state model in y, linearize refuses a closed chain by name",
           "[cli][dynamics][closed][linearize]") {
   // Freeman's configuration and motion (q1 = 70°, θz = 90°; ẏ = (2, 3), ÿ = (1, 0.5)): x = (y, ẏ), inputs T_y
   const auto j = runCli("closure --robot five-bar --q 70,90 --deg --qd 2,3 --qdd 1,0.5 --linearize").json();

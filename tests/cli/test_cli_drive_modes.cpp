@@ -131,7 +131,7 @@ TEST_CASE("achain modes: frequency map along one coordinate", "[cli][flex]") {
   CHECK(r.status == 2);
 }
 
-TEST_CASE("achain drive-modes: the robot file's drive blocks by default; modes and --joint-stiffness are its former names", "[cli][flex]") {
+TEST_CASE("achain drive-modes: the robot file's drive blocks by default, modes and --joint-stiffness are its former names", "[cli][flex]") {
   const std::string variant = achain::test::sourceDir() + "/core/robots/variants/prototype-4a-drive.json";
   const std::string q = " --q 100,200,150,250 --deg";
   const auto file = runCli("drive-modes --robot " + variant + q);

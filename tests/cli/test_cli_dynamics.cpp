@@ -212,7 +212,7 @@ TEST_CASE("achain cartesian-inertia and dynamic-manipulability: planar 2R in clo
   CHECK(runCli("dynamic-manipulability --robot puma560 --q 0,0,0,0,0,0 --rank-tol -1").err.find("--rank-tol") != std::string::npos);
 }
 
-TEST_CASE("achain linearize: PUMA 560 with --motors prints A, B, C, D and poles; A equals differences of `achain fd`",
+TEST_CASE("achain linearize: PUMA 560 with --motors prints A, B, C, D and poles, A equals differences of `achain fd`",
           "[cli][dynamics][linearize]") {
   const std::string q = "0.1,0.7,-1.2,0.3,0.5,-0.4", qd = "0.2,-0.3,0.4,0.1,-0.2,0.3";
   const auto j = runCli("linearize --robot puma560 --q " + q + " --qd " + qd + " --motors --jointdynamics").json();

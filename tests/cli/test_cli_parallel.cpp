@@ -38,7 +38,7 @@ TEST_CASE("achain parallel: parallel-3rrr reproduces Table E-1/E-2 and the round
     CHECK(act["T_q"][n].get<double>() == Approx((n + 1) * I * act["qdd"][n].get<double>()).epsilon(1e-9));
 }
 
-TEST_CASE("achain parallel: stewart-6ups holds its platform; --deg poses", "[cli][dynamics][closed][parallel]") {
+TEST_CASE("achain parallel: stewart-6ups holds its platform, --deg poses", "[cli][dynamics][closed][parallel]") {
   auto r = runCli("parallel --robot stewart-6ups --pose 0.03,-0.02,0.62,5,-4,8 --deg");
   REQUIRE(r.status == 0);
   auto j = r.json();

@@ -64,7 +64,7 @@ std::string merge(const std::string& design, const std::string& files) {
 
 using namespace sweep_cli_tests;
 
-TEST_CASE("achain sweep: three shards merge to the bytes of one shard; threads change nothing", "[cli][sweep]") {
+TEST_CASE("achain sweep: three shards merge to the bytes of one shard, threads change nothing", "[cli][sweep]") {
   const std::string design = designFile();
   const std::string one = tempPath(".jsonl"), s0 = tempPath(".jsonl"), s1 = tempPath(".jsonl"), s2 = tempPath(".jsonl"),
                     two = tempPath(".jsonl");
@@ -116,7 +116,7 @@ TEST_CASE("achain sweep: three shards merge to the bytes of one shard; threads c
   for (const std::string& f : {design, one, s0, s1, s2, two}) std::remove(f.c_str());
 }
 
-TEST_CASE("achain sweep: a killed shard restarts without recomputing; bad lines are named FILE:LINE", "[cli][sweep]") {
+TEST_CASE("achain sweep: a killed shard restarts without recomputing, bad lines are named FILE:LINE", "[cli][sweep]") {
   const std::string design = designFile();
   const std::string full = tempPath(".jsonl"), part = tempPath(".jsonl");
   std::remove(full.c_str());

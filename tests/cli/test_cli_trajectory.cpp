@@ -34,7 +34,7 @@ TEST_CASE("achain traj: the thesis trapezoid's breakpoints", "[cli][trajectory]"
   CHECK(j["t"].back().get<double>() == Approx(19.0 / 12.0).epsilon(1e-15));
 }
 
-TEST_CASE("achain traj --out, analyze, work; --csv", "[cli][trajectory]") {
+TEST_CASE("achain traj --out, analyze, work, --csv", "[cli][trajectory]") {
   const std::string file = tempPath(".json");
   const CliResult r = runCli("traj --robot prototype-4a --from 60,60,60,60 --to 300,300,300,300 --deg --rate 500 --out " + file);
   REQUIRE(r.status == 0);

@@ -421,7 +421,7 @@ TEST_CASE("controller-sim --log streams JSON Lines to disk and keeps them throug
   std::remove(log.c_str());
 }
 
-TEST_CASE("host: Clear faults pressed while the controller still stops the arm waits for rest, then clears; "
+TEST_CASE("host: Clear faults pressed while the controller still stops the arm waits for rest, then clears, "
           "otherwise it says why",
           "[bridge][host][clear]") {
   // Issue 32: a watchdog fault, then clicks on Clear faults that did nothing. The controller ignores CLEAR_FAULTS

@@ -138,7 +138,7 @@ TEST_CASE("servo host: a scan finds the servos at their baud rate with their mod
   }
 }
 
-TEST_CASE("servo host: the calibration file round-trips through JSON; a wrong entry names the joint; the model narrows the limits", "[servo][host]") {
+TEST_CASE("servo host: the calibration file round-trips through JSON, a wrong entry names the joint, the model narrows the limits", "[servo][host]") {
   ServoCalibration c = sixJoints(ServoProtocol::Feetech);
   c.joints[2].zero_offset = 1234;
   c.joints[3].min = -0.25;

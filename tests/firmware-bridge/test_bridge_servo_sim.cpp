@@ -103,7 +103,7 @@ TEST_CASE("servo sim: sync read replies come in the listed order, one after the 
   CHECK(e.at.back() == Approx(17 * 10 + 3 * (4 + 150)));
 }
 
-TEST_CASE("servo sim: Dynamixel limits and access rules; a Feetech goal is clamped", "[servo][sim]") {
+TEST_CASE("servo sim: Dynamixel limits and access rules, a Feetech goal is clamped", "[servo][sim]") {
   VirtualServoBus bus(ServoProtocol::Dynamixel);
   SimServoParams s = servoAt(1, kModelXM430W350);
   s.min_limit = 1000;

@@ -335,7 +335,7 @@ TEST_CASE("MJCF export: the prototype 4A's inverse dynamics and M in MuJoCo, pro
   mj_deleteModel(mm);
 }
 
-TEST_CASE("MuJoCo loads the export of a URDF with degenerate limits (no lower/upper; lower = upper)", "[peers][mjcf]") {
+TEST_CASE("MuJoCo loads the export of a URDF with degenerate limits (no lower/upper, lower = upper)", "[peers][mjcf]") {
   const Model m = urdfFixture("degenerate_limits.urdf", "");
   std::vector<std::string> warnings;
   const std::string xml = modelToMjcf(m, &warnings);

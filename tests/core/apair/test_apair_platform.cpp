@@ -80,7 +80,7 @@ TEST_CASE("exact A-pair: closure reproduces d = ρ sin(θ_v/2), no drift, Robins
   }
 }
 
-TEST_CASE("exact A-pair: implicit derivatives = finite differences of the closure; bad inputs", "[dynamics][apair-exact]") {
+TEST_CASE("exact A-pair: implicit derivatives = finite differences of the closure, bad inputs", "[dynamics][apair-exact]") {
   ApairPlatform P(kRho), Q(kRho);
   const double h = 1e-5;
   for (double deg : {62.0, 100.0, 150.0, 180.0, 215.0, 280.0}) {
@@ -120,7 +120,7 @@ TEST_CASE("exact A-pair: implicit derivatives = finite differences of the closur
   CHECK_THROWS_WITH(E.update(VecX::Constant(4, std::nan(""))), Catch::Contains("finite"));
 }
 
-TEST_CASE("exact single A-pair dynamics: I* > 0, P* = ½ dI*/dθ, T^L = −dV/dθ, KE = ½ I* θ̇²; legs = the serial full rod",
+TEST_CASE("exact single A-pair dynamics: I* > 0, P* = ½ dI*/dθ, T^L = −dV/dθ, KE = ½ I* θ̇², legs = the serial full rod",
           "[dynamics][apair-exact]") {
   ApairStudyParameters par;
   for (Mounting mnt : {Mounting::Vertical, Mounting::Horizontal}) {

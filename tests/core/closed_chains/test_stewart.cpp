@@ -73,7 +73,7 @@ struct StewartBuilt {
 
 }  // namespace
 
-TEST_CASE("stewart-6ups: every leg closes on the platform pose to 1e-12; [G^q_w] is the leg lengths' derivative",
+TEST_CASE("stewart-6ups: every leg closes on the platform pose to 1e-12, [G^q_w] is the leg lengths' derivative",
           "[dynamics][closed][parallel]") {
   const SE3 X = testPose();
   StewartBuilt b(loadParallel("stewart-6ups"), X);

@@ -111,7 +111,7 @@ TEST_CASE("design space: random and Sobol samples are functions of (space, k), i
   }
 }
 
-TEST_CASE("designRobotJson writes the values at the pointers; the robot reader converts their units", "[design]") {
+TEST_CASE("designRobotJson writes the values at the pointers, the robot reader converts their units", "[design]") {
   const DesignSpace s = designSpaceFromJson(space(
       R"([{"name": "leg", "pointers": ["/joints/0/leg_length", {"pointer": "/joints/0/d", "scale": -0.9428090415820634, "offset": 13}],
            "values": [5, 7]},
@@ -132,7 +132,7 @@ TEST_CASE("designRobotJson writes the values at the pointers; the robot reader c
   CHECK(r1.model.joints[0].d + r1.model.joints[0].rho == Approx(13 * in).epsilon(1e-12));  // d1 + ρ = 13 in kept
 }
 
-TEST_CASE("design metrics equal the algorithms called directly; ρ moves the torques", "[design]") {
+TEST_CASE("design metrics equal the algorithms called directly, ρ moves the torques", "[design]") {
   const DesignSpace s = designSpaceFromJson(space(
       R"([{"name": "leg", "pointers": )" + std::string(kLegs) + R"(, "values": [5, 7]}])",
       R"({"workspace": {"voxel": 0.0254, "target": {"min": [0.2, -0.2, 0.1], "max": [0.5, 0.2, 0.5]}},
@@ -307,7 +307,7 @@ TEST_CASE("bad design files name the field", "[design]") {
   CHECK_THROWS_WITH(designRecordFromJson(s, line), Catch::StartsWith("design: 1 is not a design of this space (it has 1)"));
 }
 
-TEST_CASE("every metric a design space can name has its unit; the merged summary carries it", "[design]") {
+TEST_CASE("every metric a design space can name has its unit, the merged summary carries it", "[design]") {
   const DesignSpace s = designSpaceFromJson(space(
       R"([{"name": "leg", "pointers": )" + std::string(kLegs) + R"(, "values": [5, 7]}])",
       R"({"workspace": {"voxel": 0.0508, "target": {"min": [0.2, -0.2, 0.1], "max": [0.5, 0.2, 0.5]}},

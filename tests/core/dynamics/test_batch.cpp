@@ -292,7 +292,7 @@ TEST_CASE("batch FK and RNEA at large joint angles: the lanes' sin/cos reduction
   }
 }
 
-TEST_CASE("batch RNEA: null q̇ and q̈ are zero; count 0 writes nothing (every series)", "[dynamics][batch]") {
+TEST_CASE("batch RNEA: null q̇ and q̈ are zero, count 0 writes nothing (every series)", "[dynamics][batch]") {
   std::mt19937 rng(3);
   const Model m = builtinModel("prototype-4a");
   const int n = m.nv, count = 6;

@@ -146,7 +146,7 @@ TEST_CASE("Lee's printed 3-link PUMA closed forms (D, H^rot, H^tran, G) = leeTer
   CHECK(worst_tau < 1e-12);
 }
 
-TEST_CASE("Lee's PUMA table (6 rows; row 6 after Fu, Gonzalez & Lee): FK, and the conversion to Corke's puma560", "[dynamics][lee]") {
+TEST_CASE("Lee's PUMA table (6 rows, row 6 after Fu, Gonzalez & Lee): FK, and the conversion to Corke's puma560", "[dynamics][lee]") {
   // Lee's "PUMA Robot Link Coordinate Parameters": α = (−90, 0, 90, −90, 90, 0)°, a2 = 431.8, a3 = −20.32,
   // d2 = 149.09, d4 = 433.07 mm; row 6 (lost in the OCR) d6 = 56.25 mm (Fu, Gonzalez & Lee 1987, Fig. 2.11).
   const Model lee = modelFromJsonString(R"({"schema_version": 1, "name": "puma560-lee", "convention": "standard",

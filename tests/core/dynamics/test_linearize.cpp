@@ -102,7 +102,7 @@ TEST_CASE("linearize: ∂T/∂q, ∂T/∂q̇ and I* equal central differences of
               worst_qd, worst_M);
 }
 
-TEST_CASE("linearize: A and B equal differences of the forward dynamics; C = [J 0] for the tool", "[dynamics][linearize]") {
+TEST_CASE("linearize: A and B equal differences of the forward dynamics, C = [J 0] for the tool", "[dynamics][linearize]") {
   for (const char* name : {"puma560", "prototype-4a"}) {
     const Model m = builtinModel(name);
     INFO(name);

@@ -21,7 +21,7 @@ TEST_CASE("operational alloc: the counter sees an Eigen allocation", "[dynamics]
   CHECK(n == 1);
 }
 
-TEST_CASE("operational alloc: no allocation per call after the first (puma560, prototype-4a; all and linear rows)",
+TEST_CASE("operational alloc: no allocation per call after the first (puma560, prototype-4a, all and linear rows)",
           "[dynamics][operational]") {
   for (const char* name : {"puma560", "prototype-4a"}) {
     const Model m = builtinModel(name);

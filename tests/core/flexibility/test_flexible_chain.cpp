@@ -162,7 +162,7 @@ TEST_CASE("flexible chain: I* is symmetric positive definite and gives each link
   }
 }
 
-TEST_CASE("flexible chain: locked-joint modes of a cantilever = the link alone; Euler-Bernoulli", "[dynamics][flex]") {
+TEST_CASE("flexible chain: locked-joint modes of a cantilever = the link alone, Euler-Bernoulli", "[dynamics][flex]") {
   const double L = 2.0, mass = 3.0, ei = 400.0, gj = 150.0, J = 0.02;
   for (const json& modes : {json("cubic"), json{{"family", "monomial"}, {"n", 4}, {"torsion", true}}}) {
     const ChainOf arm(cantilever(L, mass, ei, ei, gj, J, modes));
@@ -277,7 +277,7 @@ TEST_CASE("flexible chain dynamics: rigid limit, c and tau equal the RNEA's", "[
   }
 }
 
-TEST_CASE("flexible chain dynamics: forward of inverse is the identity; energy is conserved", "[dynamics][flex]") {
+TEST_CASE("flexible chain dynamics: forward of inverse is the identity, energy is conserved", "[dynamics][flex]") {
   const ChainOf arm(builtinJson("space-arm"));
   const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c);
@@ -453,7 +453,7 @@ TEST_CASE("flexible chain: translating base, centre of mass, momentum, free-free
   CHECK_THROWS_WITH(makeFlexibleChain(m, links, opt), "flexible chain: a translating base needs a positive, finite base_mass (got 0.000000)");
 }
 
-TEST_CASE("flexible chain: a link's drawn centreline ends at the next frame; straight without deflection", "[dynamics][flex]") {
+TEST_CASE("flexible chain: a link's drawn centreline ends at the next frame, straight without deflection", "[dynamics][flex]") {
   const ChainOf arm(builtinJson("space-arm"));
   const FlexibleChain& c = arm.chain;
   FlexibleChainData d(c);

@@ -181,7 +181,7 @@ TEST_CASE("3R3P: a numeric multi-start from random seeds finds no solution outsi
               "exact ones found on %d arms; nothing else\n", arms, starts, converged, farthest, both);
 }
 
-TEST_CASE("3R3P: ikAll picks method 3r3p; seed order, limits, unreachable orientation, errors", "[ik][3r3p]") {
+TEST_CASE("3R3P: ikAll picks method 3r3p, seed order, limits, unreachable orientation, errors", "[ik][3r3p]") {
   std::mt19937_64 rng(37);
   const Model m = arm3r3p(rng, {1, 3, 4});
   CHECK(isThreeRThreeP(m));

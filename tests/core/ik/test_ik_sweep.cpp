@@ -234,7 +234,7 @@ TEST_CASE("ik sweep: H-pairs (a helical joint with finite limits) against a nume
   }
 }
 
-TEST_CASE("ik sweep: auto takes it for a general 4A-chain; clear errors elsewhere", "[ik][sweep]") {
+TEST_CASE("ik sweep: auto takes it for a general 4A-chain, clear errors elsewhere", "[ik][sweep]") {
   std::mt19937 rng(3);
   const Model m = randomChain(rng);
   VecX q(4);

@@ -36,7 +36,7 @@ VecX rootOfDet(const Model& m, Data& d, VecX q, int i, double lo, double hi) {
 }
 }  // namespace
 
-TEST_CASE("manipulability: planar 2R has Yoshikawa measure |a1 a2 sin q2|; PUMA's equals |det J|", "[singularity]") {
+TEST_CASE("manipulability: planar 2R has Yoshikawa measure |a1 a2 sin q2|, PUMA's equals |det J|", "[singularity]") {
   const Model m = builtinModel("planar-2r");
   Data d(m);
   MatX J(6, 2);

@@ -51,7 +51,7 @@ TEST_CASE("homotopy: a circle and an ellipse meet in the 4 real points of the cl
   }
 }
 
-TEST_CASE("homotopy: two circles meet in 2 finite points; the circular points at infinity are set apart", "[math][homotopy]") {
+TEST_CASE("homotopy: two circles meet in 2 finite points, the circular points at infinity are set apart", "[math][homotopy]") {
   // x² + y² = 1 and (x − 1)² + y² = 1: (1/2, ±√3/2), plus (0 : 1 : ±i) at w = 0, which every circle passes through
   const std::array<Mat3r, 2> Q = {conic(-1, 1, 1), conic(0, 1, 1, -1)};
   std::mt19937_64 rng(11);

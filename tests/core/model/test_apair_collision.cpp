@@ -71,7 +71,7 @@ TEST_CASE("Plücker lines: Ω(p,p) = 0, the Plücker identity, and distance agai
   CHECK(lineDistance(a, b) == Approx(5.0).epsilon(1e-14));
 }
 
-TEST_CASE("Ketchel–Larochelle: on-on distance decides; other cases use the segment distance", "[apair_collision]") {
+TEST_CASE("Ketchel–Larochelle: on-on distance decides, other cases use the segment distance", "[apair_collision]") {
   // Two crossing segments 1 apart: on-on, collide iff r1 + r2 ≥ 1.
   const Cylinder c1{Vec3(-1, 0, 0), Vec3(2, 0, 0), 0.5}, c2{Vec3(0, -1, 1), Vec3(0, 2, 0), 0.49};
   CylinderTest t = cylinderInterference(c1, c2);
@@ -197,7 +197,7 @@ TEST_CASE("A model derives an A-pair's limits from its leg radius (limits.from_l
   CHECK_THROWS_WITH(modelFromJson(r), Catch::StartsWith("joints[0].limits.from_legs: only an A-pair"));
 }
 
-TEST_CASE("Leg geometry agrees with the model's leg endpoints; clearance per joint", "[apair_collision]") {
+TEST_CASE("Leg geometry agrees with the model's leg endpoints, clearance per joint", "[apair_collision]") {
   const Model m = builtinModel("prototype-4a");
   Data d(m);
   std::mt19937 rng(11);

@@ -120,7 +120,7 @@ TEST_CASE("joint model: a declared axial law works in every algorithm without co
   }
 }
 
-TEST_CASE("joint model: the A-pair is the law rho*sin(u/2); rho = 0 is the R-pair bit for bit", "[joint]") {
+TEST_CASE("joint model: the A-pair is the law rho*sin(u/2), rho = 0 is the R-pair bit for bit", "[joint]") {
   Joint a;
   a.kind = JointKind::A;
   a.rho = 0.1;

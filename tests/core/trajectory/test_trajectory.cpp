@@ -394,7 +394,7 @@ TEST_CASE("plan: a given duration is honoured on a chain without speed limits", 
   CHECK_THROWS_WITH(planJointPath(m, none), Catch::Matchers::Contains("or the plan a duration"));
 }
 
-TEST_CASE("sampleDerivative: exact for quadratics on an uneven grid; a file's missing rates are derived, with a note", "[trajectory]") {
+TEST_CASE("sampleDerivative: exact for quadratics on an uneven grid, a file's missing rates are derived, with a note", "[trajectory]") {
   const std::vector<double> t{0, 0.1, 0.25, 0.3, 0.55, 0.6, 1.0};
   MatX x(7, 2), dx(7, 2);
   for (int k = 0; k < 7; ++k) {

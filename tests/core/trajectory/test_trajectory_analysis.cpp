@@ -62,7 +62,7 @@ TEST_CASE("single A-pair: RNEA with each leg model equals the closed form (Robin
   }
 }
 
-TEST_CASE("single A-pair study: ratios match Tables 3.8/3.9; the 10-s values need rho = 6.875 in", "[trajectory][apair]") {
+TEST_CASE("single A-pair study: ratios match Tables 3.8/3.9, the 10-s values need rho = 6.875 in", "[trajectory][apair]") {
   ApairStudyParameters p;  // thesis text: rho = 4*sqrt(2) in
   const ApairStudyResult r10 = apairStudy(p, 10, "quintic");
   const ApairStudyResult r1 = apairStudy(p, 1, "quintic");

@@ -150,7 +150,7 @@ TEST_CASE("interpolateCartesian (ctraj): exact ends, straight line, SLERP about 
   }
 }
 
-TEST_CASE("interpolateCartesian: shortest duration within the limits; trapezoid of a given duration cruises at 1.5/T",
+TEST_CASE("interpolateCartesian: shortest duration within the limits, trapezoid of a given duration cruises at 1.5/T",
           "[trajectory][ctraj]") {
   SE3 a, b;
   b.p = Vec3(0.5, 0, 0);
