@@ -3,11 +3,14 @@
 // which fails the test on any data race.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <thread>
 #include <vector>
 
+#include <achain/design/sweep.hpp>
 #include <achain/dynamics/aba.hpp>
 #include <achain/dynamics/crba.hpp>
 #include <achain/dynamics/rnea.hpp>
@@ -18,7 +21,9 @@
 #include <achain/kinematics/influence.hpp>
 #include <achain/kinematics/jacobian.hpp>
 #include <achain/kinematics/statics.hpp>
+#include <achain/io/design_json.hpp>
 #include <achain/io/robot.hpp>
+#include <nlohmann/json.hpp>
 #include <achain/reach/workspace.hpp>
 
 using namespace achain;
@@ -127,4 +132,37 @@ TEST_CASE("concurrency: a workspace job's own threads (plain and pruned last swe
   const WorkspaceResult c3 = computeWorkspace(proto, wo);
   CHECK(c3.count() == c1.count());
   CHECK(c3.voxels.words() == c1.voxels.words());
+}
+
+TEST_CASE("concurrency: runDesigns records from 3 threads, reports from the caller, and stops on a flag another thread sets",
+          "[concurrency]") {
+  const DesignSpace s = designSpaceFromJson(nlohmann::json::parse(R"({"format": "achain-design-space", "version": 1,
+    "robot": "prototype-4a", "parameters": [{"name": "mass", "pointers": ["/joints/2/link/mass"], "range": [5, 9]}],
+    "sample": {"kind": "random", "count": 60, "seed": 2}, "metrics": {"move": {}}})"));
+  std::vector<std::uint64_t> all(60);
+  std::iota(all.begin(), all.end(), std::uint64_t(0));
+  std::vector<std::uint64_t> seen;
+  double last = -1;
+  bool monotone = true;
+  const DesignRunSummary full = runDesigns(s, all, 3, [&](const DesignRecord& r) { seen.push_back(r.design); },
+                                           Progress([&](double f) {
+                                             monotone = monotone && f >= last;
+                                             last = f;
+                                             return true;
+                                           }));
+  CHECK(full.evaluated == 60);
+  CHECK(seen.size() == 60);
+  CHECK(monotone);
+  CHECK(last == 1.0);
+  std::atomic<bool> stop{false};
+  std::atomic<int> recorded{0};
+  std::thread setter([&] {
+    while (recorded.load() < 10) std::this_thread::yield();
+    stop = true;
+  });
+  const DesignRunSummary cut = runDesigns(s, all, 3, [&](const DesignRecord&) { ++recorded; }, Progress(&stop));
+  if (recorded.load() < 10) stop = true;  // (every design finished before the setter saw 10: let it end)
+  setter.join();
+  CHECK(cut.evaluated == std::uint64_t(recorded.load()));
+  CHECK(cut.cancelled == (cut.evaluated < 60));
 }
