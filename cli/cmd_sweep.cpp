@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <thread>
 
 #include <achain/design/sweep.hpp>
 #include <achain/io/design_json.hpp>
@@ -198,8 +197,7 @@ void runSweep(const SweepArgs& a) {
   ProgressLine line("achain sweep", (a.progress || ::isatty(2)) && !todo.empty());
   const StopOnSignal stop;
   const auto start = std::chrono::steady_clock::now();
-  uint64_t computed = 0;  // written by the record callback (runDesigns calls it one at a time), read by the report
-  std::atomic<uint64_t> computed_now{0};
+  std::atomic<uint64_t> computed_now{0};  // records written so far, read by the report
   auto shardDetail = [&](uint64_t done) {
     char b[160];
     std::snprintf(b, sizeof b, "shard %llu/%llu: %llu/%llu designs", (unsigned long long)sh.index, (unsigned long long)sh.count,
@@ -224,14 +222,14 @@ void runSweep(const SweepArgs& a) {
       const std::string text = designRecordToJson(space, r, true).dump() + "\n";
       if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0)
         throw Error("--out: writing " + quoteInput(out, 200) + " failed (disk full?)");
-      computed_now = ++computed;
+      ++computed_now;
     }, progress);
   } catch (...) {
     line.finish();
     std::fclose(f);
     throw;
   }
-  const uint64_t computed_errors = run.errors;
+  const uint64_t computed = run.evaluated, computed_errors = run.errors;
   const int threads = run.threads;
   if (line.enabled()) line.report(mine ? double(skipped + computed) / double(mine) : 1.0, shardDetail(skipped + computed));
   line.finish();
