@@ -146,9 +146,18 @@ test('Workspace: the core\'s estimate is shown before a job starts; past the cap
       window.__estimates = 0;
       m.estimateWorkspace = function counted(o) { window.__estimates++; return est.call(this, o); };
     });
-    await panel.locator('.w-method').selectOption('castelli');
-    await panel.locator('.w-voxel').fill('');
-    await panel.locator('.w-voxel').pressSequentially('5.000', { delay: 30 });
+    // The six edits land in one task, as a fast typist's would between two timer ticks: a wall-clock gap between
+    // real keystrokes could pass the 250 ms pause on a loaded machine and count a second estimate (seen in CI, 2).
+    await page.evaluate(() => {
+      const panel = document.querySelector('.view-panel[data-view="workspace"]');
+      const method = panel.querySelector('.w-method');
+      const voxel = panel.querySelector('.w-voxel');
+      method.value = 'castelli';
+      method.dispatchEvent(new Event('input', { bubbles: true }));
+      voxel.value = '';
+      for (const ch of '5.000') { voxel.value += ch; voxel.dispatchEvent(new Event('input', { bubbles: true })); }
+    });
+    assert.equal(await page.evaluate(() => window.__estimates), 0, 'no estimate while typing');
     await page.waitForFunction(() => / — past the caps \(/.test(document.querySelector('[data-testid=workspace-estimate]').textContent));
     await page.waitForTimeout(400);
     assert.equal(await page.evaluate(() => window.__estimates), 1, 'one estimate for a method change and five keystrokes');
