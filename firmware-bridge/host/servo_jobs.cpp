@@ -86,8 +86,8 @@ std::string servoModelName(ServoProtocol p, int model) {
   return "model " + std::to_string(model);
 }
 
-ServoCalibration calibrateAtZero(ServoHost& host, ServoLink& link, ServoProtocol p, uint32_t baud, const Model& model,
-                                 const std::vector<int>& ids, const std::vector<int>& directions) {
+ServoCalibration servoJointMap(ServoProtocol p, uint32_t baud, const Model& model, const std::vector<int>& ids,
+                               const std::vector<int>& directions) {
   if (static_cast<int>(ids.size()) != model.nq)
     throw Error("--ids: give one servo ID per coordinate of robot '" + model.name + "' (" + std::to_string(model.nq) +
                 "), got " + std::to_string(ids.size()));
@@ -107,10 +107,28 @@ ServoCalibration calibrateAtZero(ServoHost& host, ServoLink& link, ServoProtocol
       if (ids[k] == ids[i]) throw Error("--ids: servo ID " + std::to_string(ids[i]) + " is given twice");
     c.joints.push_back(j);
   }
-  // connect with offsets 0 to read where each servo stands; that is the joint's zero
-  connectServos(host, link, c);
-  for (size_t i = 0; i < c.joints.size(); ++i) c.joints[i].zero_offset = host.feedback()[i].counts;
+  return c;
+}
+
+void zeroAtPresent(ServoCalibration& c, const std::vector<ServoFeedback>& present, const Model& model) {
+  if (present.size() != c.joints.size())
+    throw Error("calibration at zero: " + std::to_string(present.size()) + " present positions for " +
+                std::to_string(c.joints.size()) + " joints");
+  for (size_t i = 0; i < c.joints.size(); ++i) {
+    if (!present[i].valid)
+      throw Error("calibration at zero: the present position of servo " + std::to_string(c.joints[i].id) + " (joint '" +
+                  c.joints[i].name + "') has not been read");
+    c.joints[i].zero_offset = present[i].counts;
+  }
   narrowToModel(c, model);
+}
+
+ServoCalibration calibrateAtZero(ServoHost& host, ServoLink& link, ServoProtocol p, uint32_t baud, const Model& model,
+                                 const std::vector<int>& ids, const std::vector<int>& directions) {
+  ServoCalibration c = servoJointMap(p, baud, model, ids, directions);
+  // connect with the map (default offsets) to read where each servo stands; that is the joint's zero
+  connectServos(host, link, c);
+  zeroAtPresent(c, host.feedback(), model);
   return c;
 }
 
@@ -125,94 +143,196 @@ void sampleAt(const SampledTrajectory& tr, double t, size_t& k, std::vector<doub
   const double a = (t - tr.t[k]) / (tr.t[k + 1] - tr.t[k]);
   for (size_t j = 0; j < q.size(); ++j) q[j] = tr.q[k][j] + a * (tr.q[k + 1][j] - tr.q[k][j]);
 }
+constexpr uint64_t kSettleTailUs = 5000;  // after the host is idle: its last packet crosses the wire (see settled)
+uint64_t usOf(double s) { return static_cast<uint64_t>(std::max(0.0, s) * 1e6); }
 }  // namespace
 
-ServoSendReport sendToServos(ServoHost& host, ServoLink& link, const SampledTrajectory& tr, const ServoSendOptions& o) {
-  ServoSendReport rep;
-  if (tr.t.empty()) {
-    rep.error = "the trajectory has no samples";
-    return rep;
+ServoSendJob::ServoSendJob(ServoHost& host, SampledTrajectory tr, ServoSendOptions o)
+    : host_(host), tr_(std::move(tr)), o_(std::move(o)) {
+  if (tr_.t.empty()) {
+    rep_.error = "the trajectory has no samples";
+    phase_ = Phase::Done;
+    return;
   }
   // 1. every sample against the limits, before anything moves
-  for (size_t k = 0; k < tr.q.size(); ++k) {
-    const std::string why = host.checkTarget(tr.q[k]);
+  for (size_t k = 0; k < tr_.q.size(); ++k) {
+    const std::string why = host_.checkTarget(tr_.q[k]);
     if (!why.empty()) {
       char at[64];
-      std::snprintf(at, sizeof at, "sample %zu (t = %.3f s): ", k, tr.t[k]);
-      rep.error = at + why;
-      return rep;
+      std::snprintf(at, sizeof at, "sample %zu (t = %.3f s): ", k, tr_.t[k]);
+      rep_.error = at + why;
+      phase_ = Phase::Done;
+      return;
     }
   }
-  const uint64_t job_end = link.nowUs() + static_cast<uint64_t>(o.timeout * 1e6);
-  auto remaining = [&] { return std::max(0.0, (static_cast<double>(job_end) - static_cast<double>(link.nowUs())) * 1e-6); };
-  auto stopped = [&] { return o.stop && *o.stop; };
+  q_ = tr_.q.front();
+}
+
+double ServoSendJob::duration() const { return tr_.t.empty() ? 0.0 : tr_.t.back() - tr_.t.front(); }
+
+bool ServoSendJob::stopAsked() const { return !stop_reason_.empty() || (o_.stop && *o_.stop); }
+
+std::string ServoSendJob::stopText(const char* when) const {
+  return "stopped by " + (stop_reason_.empty() ? o_.stop_reason : stop_reason_) + " " + when;
+}
+
+void ServoSendJob::stop(const std::string& reason) {
+  if (stop_reason_.empty()) stop_reason_ = reason.empty() ? std::string("the user") : reason;
+}
+
+bool ServoSendJob::settledAt(uint64_t now) {
+  if (host_.busy()) {
+    settle_until_ = 0;
+    return false;
+  }
+  if (settle_until_ == 0) settle_until_ = now + kSettleTailUs;
+  return now >= settle_until_;
+}
+
+void ServoSendJob::wait(Phase next, uint64_t now, double limit_s) {
+  phase_ = next;
+  settle_until_ = 0;
+  wait_end_ = now + usOf(limit_s);
+}
+
+void ServoSendJob::fail(const std::string& why, uint64_t now) {
   // ends the job in the safe state the user chose; the message says why
-  auto fail = [&](const std::string& why) {
-    if (host.error().empty() && (host.streaming() || stopped())) host.estop(link.nowUs());
-    settled(host, link, 0.5);  // the safe state (e-stop's, or the one a bus error queued) goes out
-    rep.error = host.error().empty() ? why + ": " + host.safeText() : host.error();
-    rep.periods = host.periods();
-    rep.overruns = host.overruns();
-    for (const ServoFeedback& f : host.feedback()) rep.final_q.push_back(f.position);  // where the arm stopped
-    return rep;
-  };
-  // 2. torque on where each servo stands (no jump), then stream from there
-  host.enableTorque(true);
-  if (!settled(host, link, 2.0) || !host.error().empty()) return fail("torque on: the bus did not answer");
-  const std::string why = host.startStreaming(link.nowUs());
-  if (!why.empty()) return fail(why);
-  // 3. to the first sample under the rate limit: the longest joint's distance / its speed, plus 0.3 s to settle
-  std::vector<double> q = tr.q.front();
-  host.setTarget(q);
-  double longest = 0;
-  for (size_t j = 0; j < q.size(); ++j)
-    longest = std::max(longest, std::abs(q[j] - host.feedback()[j].position) / host.calibration().joints[j].max_velocity);
-  const uint64_t a0 = link.nowUs();
-  const uint64_t a_end = a0 + static_cast<uint64_t>((longest + 0.3) * 1e6);
-  if (!pumpServo(host, link, [&] { return !host.error().empty() || link.nowUs() >= a_end; }, remaining(), o.stop) ||
-      !host.error().empty())
-    return fail(stopped() ? "stopped by a signal before the trajectory began" : "timed out moving to the first sample");
-  rep.approach = static_cast<double>(link.nowUs() - a0) * 1e-6;
-  // 4. the trajectory in real time, a goal per period
-  const uint64_t t0 = link.nowUs();
-  const double duration = tr.t.back() - tr.t.front();
-  size_t k = 0;
-  double last_progress = -1;
-  const bool ran = pumpServo(host, link, [&] {
-    if (!host.error().empty()) return true;
-    const double t = static_cast<double>(link.nowUs() - t0) * 1e-6;
-    sampleAt(tr, tr.t.front() + t, k, q);
-    host.setTarget(q);  // within the limits: every sample was, and the limits are a box
-    if (o.progress && t - last_progress >= 0.1) {
-      last_progress = t;
-      o.progress(std::min(t, duration), duration);
+  if (host_.error().empty() && (host_.streaming() || stopAsked())) host_.estop(now);
+  why_ = why;
+  wait(Phase::Failing, now, 0.5);  // the safe state (e-stop's, or the one a bus error queued) goes out
+}
+
+bool ServoSendJob::step(uint64_t now) {
+  switch (phase_) {
+    case Phase::Start:
+      job_end_ = now + usOf(o_.timeout);
+      // 2. torque on where each servo stands (no jump), then stream from there
+      host_.enableTorque(true);
+      wait(Phase::TorqueOn, now, 2.0);
+      return false;
+    case Phase::TorqueOn: {
+      const bool settled = settledAt(now);
+      if (!settled && now < wait_end_) return false;
+      if (!settled || !host_.error().empty()) {
+        fail("torque on: the bus did not answer", now);
+        return false;
+      }
+      const std::string why = host_.startStreaming(now);
+      if (!why.empty()) {
+        fail(why, now);
+        return false;
+      }
+      // 3. to the first sample under the rate limit: the longest joint's distance / its speed, plus 0.3 s to settle
+      host_.setTarget(q_);
+      double longest = 0;
+      for (size_t j = 0; j < q_.size(); ++j)
+        longest = std::max(longest, std::abs(q_[j] - host_.feedback()[j].position) /
+                                        host_.calibration().joints[j].max_velocity);
+      approach_start_ = now;
+      approach_end_ = now + usOf(longest + 0.3);
+      phase_ = Phase::Approach;
+      return false;
     }
-    return t >= duration + o.settle;
-  }, remaining(), o.stop);
-  if (!ran || !host.error().empty())
-    return fail(stopped() ? "stopped by a signal during the trajectory" : "timed out during the trajectory");
-  if (o.progress) o.progress(duration, duration);
-  rep.elapsed = static_cast<double>(link.nowUs() - t0) * 1e-6;
-  // 5. the final error, read back
-  const std::vector<double>& goal = tr.q.back();
-  for (size_t j = 0; j < goal.size(); ++j) {
-    const ServoFeedback& f = host.feedback()[j];
-    const ServoJoint& s = host.calibration().joints[j];
-    rep.final_q.push_back(f.position);
-    rep.final_error.push_back(goal[j] - f.position);
-    rep.final_error_counts.push_back(jointToCounts(s, goal[j]) - f.counts);
+    case Phase::Approach:
+      if (!host_.error().empty()) {
+        fail("", now);
+        return false;
+      }
+      if (now < approach_end_) {
+        if (stopAsked()) fail(stopText("before the trajectory began"), now);
+        else if (now >= job_end_) fail("timed out moving to the first sample", now);
+        return false;
+      }
+      rep_.approach = static_cast<double>(now - approach_start_) * 1e-6;
+      run_start_ = now;
+      phase_ = Phase::Run;
+      return step(now);
+    case Phase::Run: {
+      // 4. the trajectory in real time, a goal per period
+      if (!host_.error().empty()) {
+        fail("", now);
+        return false;
+      }
+      const double t = static_cast<double>(now - run_start_) * 1e-6;
+      sampleAt(tr_, tr_.t.front() + t, k_, q_);
+      host_.setTarget(q_);  // within the limits: every sample was, and the limits are a box
+      t_ = std::min(t, duration());
+      if (o_.progress && t - last_progress_ >= 0.1) {
+        last_progress_ = t;
+        o_.progress(t_, duration());
+      }
+      if (t < duration() + o_.settle) {
+        if (stopAsked()) fail(stopText("during the trajectory"), now);
+        else if (now >= job_end_) fail("timed out during the trajectory", now);
+        return false;
+      }
+      if (o_.progress) o_.progress(duration(), duration());
+      rep_.elapsed = t;
+      // 5. the final error, read back
+      const std::vector<double>& goal = tr_.q.back();
+      for (size_t j = 0; j < goal.size(); ++j) {
+        const ServoFeedback& f = host_.feedback()[j];
+        const ServoJoint& s = host_.calibration().joints[j];
+        rep_.final_q.push_back(f.position);
+        rep_.final_error.push_back(goal[j] - f.position);
+        rep_.final_error_counts.push_back(jointToCounts(s, goal[j]) - f.counts);
+      }
+      rep_.periods = host_.periods();
+      rep_.overruns = host_.overruns();
+      rep_.last_period = host_.lastPeriod();
+      host_.stopStreaming();
+      if (o_.torque_off_at_end) {
+        host_.enableTorque(false);
+        wait(Phase::TorqueOff, now, 0.5);
+        return false;
+      }
+      finish();
+      return true;
+    }
+    case Phase::TorqueOff:
+      if (!settledAt(now) && now < wait_end_) return false;
+      finish();
+      return true;
+    case Phase::Failing:
+      if (!settledAt(now) && now < wait_end_) return false;
+      rep_.error = host_.error().empty() ? why_ + ": " + host_.safeText() : host_.error();
+      rep_.periods = host_.periods();
+      rep_.overruns = host_.overruns();
+      rep_.final_q.clear();
+      for (const ServoFeedback& f : host_.feedback()) rep_.final_q.push_back(f.position);  // where the arm stopped
+      phase_ = Phase::Done;
+      return true;
+    case Phase::Done:
+      return true;
   }
-  rep.periods = host.periods();
-  rep.overruns = host.overruns();
-  rep.last_period = host.lastPeriod();
-  host.stopStreaming();
-  if (o.torque_off_at_end) {
-    host.enableTorque(false);
-    settled(host, link, 0.5);
+  return true;
+}
+
+void ServoSendJob::finish() {
+  rep_.ok = host_.error().empty();
+  if (!rep_.ok) rep_.error = host_.error();
+  phase_ = Phase::Done;
+}
+
+const char* ServoSendJob::phaseName() const {
+  switch (phase_) {
+    case Phase::Start: return "start";
+    case Phase::TorqueOn: return "torque on";
+    case Phase::Approach: return "moving to the first sample";
+    case Phase::Run: return "running";
+    case Phase::TorqueOff: return "torque off";
+    case Phase::Failing: return "stopping";
+    case Phase::Done: return "done";
   }
-  rep.ok = host.error().empty();
-  if (!rep.ok) rep.error = host.error();
-  return rep;
+  return "done";
+}
+
+ServoSendReport sendToServos(ServoHost& host, ServoLink& link, const SampledTrajectory& tr, const ServoSendOptions& o) {
+  ServoSendJob job(host, tr, o);
+  // the job keeps its own time limit (o.timeout) and stops on o.stop itself, so that its safe state goes out:
+  // the pump's limit is only a backstop past both
+  pumpServo(host, link, [&] { return job.step(link.nowUs()); }, o.timeout + 5.0);
+  return job.report();
 }
 
 }  // namespace bridge

@@ -55,10 +55,21 @@ void connectServos(ServoHost& host, ServoLink& link, const ServoCalibration& cal
 /// Model name of a servo model number ("XM430-W350", "STS3215", …; "model N" when unknown).
 std::string servoModelName(ServoProtocol p, int model);
 
-/// A calibration taken with the arm held at the robot's zero pose: joint i of the model is driven by the
-/// servo ids[i]; each zero offset is that servo's present position now; directions as given (+1/-1, default
-/// +1); counts per turn 4096 (both protocols' servos); limits and speed from the model (narrowToModel).
-/// Throws achain::Error naming what is missing (a servo that does not answer, a count mismatch).
+/// The joint map of a calibration for a model: joint i of the model is driven by the servo ids[i]; directions as
+/// given (+1/-1, default +1); counts per turn 4096 (both protocols' servos); zero offsets at ServoJoint's default
+/// (2048, mid-turn) until zeroAtPresent reads them. Throws achain::Error
+/// naming what is wrong (a count mismatch, an ID given twice, a direction that is not ±1).
+ServoCalibration servoJointMap(ServoProtocol p, uint32_t baud, const Model& model, const std::vector<int>& ids,
+                               const std::vector<int>& directions);
+
+/// The arm stands at the model's zero pose: each joint's zero offset becomes its servo's present position
+/// (`present`, one per joint, as ServoHost::feedback() after a connection with this map), then limits and speed
+/// from the model (narrowToModel). Throws when a position has not been read.
+void zeroAtPresent(ServoCalibration& c, const std::vector<ServoFeedback>& present, const Model& model);
+
+/// A calibration taken with the arm held at the robot's zero pose: servoJointMap, a connection that reads where
+/// each servo stands, then zeroAtPresent. Throws achain::Error naming what is missing (a servo that does not
+/// answer, a count mismatch).
 ServoCalibration calibrateAtZero(ServoHost& host, ServoLink& link, ServoProtocol p, uint32_t baud, const Model& model,
                                  const std::vector<int>& ids, const std::vector<int>& directions);
 
@@ -70,6 +81,7 @@ struct ServoSendOptions {
   /// Called about every 0.1 s with the trajectory time reached and the total.
   std::function<void(double t, double duration)> progress;
   const volatile std::sig_atomic_t* stop = nullptr;  // set by SIGINT/SIGTERM: e-stop now
+  std::string stop_reason = "a signal";              // who sets `stop`, for the report: "stopped by a signal …"
 };
 
 struct ServoSendReport {
@@ -84,10 +96,53 @@ struct ServoSendReport {
   ServoPeriodStats last_period;
 };
 
-/// Streams a sampled trajectory to a connected bus: every sample is checked against the limits before
-/// anything moves (a refusal names the sample and the joint); torque on without a jump; a rate-limited move to
-/// the first sample; then the goal follows the trajectory's time at the host's period; then it settles and
-/// reads the final error back. A bus error, a stop or the timeout ends it in the chosen safe state.
+/// Streams a sampled trajectory to a connected bus, as a job its caller steps: every sample is checked against
+/// the limits before anything moves (a refusal names the sample and the joint, and the job is done at once);
+/// torque on without a jump; a rate-limited move to the first sample; then the goal follows the trajectory's time
+/// at the host's period; then it settles and reads the final error back. A bus error, a stop or the timeout ends
+/// it in the chosen safe state. sendToServos pumps it on a link in the link's time; the studio's bus worker
+/// steps it on the wall clock between its own pumps (firmware-bridge/js/servo.worker.mjs).
+class ServoSendJob {
+ public:
+  ServoSendJob(ServoHost& host, SampledTrajectory tr, ServoSendOptions o);
+  /// Advances the job to now_us; call it after the host has received and updated at now_us, then send the host's
+  /// output. Returns done().
+  bool step(uint64_t now_us);
+  /// Stops the job as a signal does (the e-stop action goes out; done() a moment later). `reason` completes the
+  /// report's "stopped by … during the trajectory" ("the user" when empty); a second stop keeps the first reason.
+  void stop(const std::string& reason = "");
+  bool done() const { return phase_ == Phase::Done; }
+  /// Where the job is, in words: "torque on", "moving to the first sample", "running", "stopping", "done", …
+  const char* phaseName() const;
+  /// Trajectory time reached (s, from 0 to duration()).
+  double t() const { return t_; }
+  double duration() const;
+  /// Final once done().
+  const ServoSendReport& report() const { return rep_; }
+
+ private:
+  enum class Phase { Start, TorqueOn, Approach, Run, TorqueOff, Failing, Done };
+  bool settledAt(uint64_t now);
+  void wait(Phase next, uint64_t now, double limit_s);
+  void fail(const std::string& why, uint64_t now);
+  void finish();
+  bool stopAsked() const;
+  std::string stopText(const char* when) const;
+
+  ServoHost& host_;
+  SampledTrajectory tr_;
+  ServoSendOptions o_;
+  ServoSendReport rep_;
+  Phase phase_ = Phase::Start;
+  std::vector<double> q_;
+  std::string why_, stop_reason_;
+  size_t k_ = 0;
+  double t_ = 0, last_progress_ = -1;
+  uint64_t job_end_ = 0, wait_end_ = 0, settle_until_ = 0, approach_start_ = 0, approach_end_ = 0, run_start_ = 0;
+};
+
+/// ServoSendJob pumped on a link until done, in the link's time (a serial port's wall clock, or the simulated
+/// bus's own clock).
 ServoSendReport sendToServos(ServoHost& host, ServoLink& link, const SampledTrajectory& tr, const ServoSendOptions& o);
 
 }  // namespace bridge

@@ -215,9 +215,39 @@ export interface ServoSendReport {
   lastPeriod: ServoPeriodStats;
 }
 
+/** sendToServos as a job its caller steps (ServoSendJob in servo_jobs.hpp; Embind object: free it with delete()).
+ *  Made on a connected host; after each pump of the host (receive, update) call step(nowUs), then send the host's
+ *  output. The host must outlive the job (a job whose host was deleted throws on step). */
+export interface ServoSendJob {
+  /** Advances the job to nowUs; true once done. */
+  step(nowUs: number): boolean;
+  /** Stops as Ctrl-C does (the e-stop action goes out; done a moment later); `reason` completes the report's
+   *  "stopped by … during the trajectory" ('' : "the user"). */
+  stop(reason: string): void;
+  done(): boolean;
+  /** "start", "torque on", "moving to the first sample", "running", "torque off", "stopping", "done" */
+  phase(): string;
+  /** s reached along the trajectory, 0 … duration() */
+  t(): number;
+  duration(): number;
+  /** final once done() */
+  report(): ServoSendReport;
+  delete(): void;
+}
+
 export interface ServoBus {
   ServoHost: new (protocol: ServoProtocol, options?: ServoHostOptions) => ServoHost;
   ServoBusSim: new (protocol: ServoProtocol, servos: SimServo[]) => ServoBusSim;
+  /** Every sample is checked against the host's limits here: a refused trajectory gives a job done at once, with
+   *  the refusal in report().error. Options as sendToServos' but without progress (read t() and duration()). */
+  ServoSendJob: new (host: ServoHost, trajectory: ServoTrajectory, options?: Omit<ServoSendOptions, 'progress'>) => ServoSendJob;
+  /** The joint map of a calibration for a model (zero offsets at the default 2048, mid-turn): joint i driven by
+   *  servo ids[i]; connect with it
+   *  to read where each servo stands, then zeroAtPresent. JSON text. */
+  servoJointMap(protocol: ServoProtocol, baud: number, model: Model, ids: ArrayLike<number>, directions?: ArrayLike<number>): string;
+  /** The map with each zero offset at the host's present position (the arm held at the model's zero pose), limits
+   *  and speed narrowed to the model. JSON text; throws when a position has not been read. */
+  zeroAtPresent(calibration: ServoCalibrationInput, host: ServoHost, model: Model): string;
   /** Pings every ID at every baud rate on the simulated bus; the servos that answered. */
   scanServos(host: ServoHost, bus: ServoBusSim, ids: ArrayLike<number>, bauds: ArrayLike<number>): FoundServo[];
   /** Connects and reads the present positions; throws with the host's message (the servo ID, what happened). */

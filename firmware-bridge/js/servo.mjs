@@ -1,8 +1,9 @@
 // The servo-bus host and the simulated servo buses (issue 33) through the one achain wasm module
 // (firmware-bridge/wasm/bind_servo.cpp). Nothing here re-implements C++: the host engine (ServoHost), the
 // simulated Dynamixel and Feetech buses (ServoBusSim), the jobs of `achain bus …` / `achain send --bus` on a
-// simulated bus (scanServos, connectServos, calibrateAtZero, sendToServos: synchronous, on the bus's own clock)
-// and the calibration-file functions are the C++ ones, under their C++ names; every argument is checked there.
+// simulated bus (scanServos, connectServos, calibrateAtZero, sendToServos: synchronous, on the bus's own clock),
+// the same jobs in pieces for a caller that pumps a host in real time (ServoSendJob, servoJointMap,
+// zeroAtPresent: the studio's bus worker, servo.worker.mjs) and the calibration-file functions are the C++ ones, under their C++ names; every argument is checked there.
 // Times are µs; joint values rad (m); a calibration is its JSON text or object, returned as the JSON text the
 // C++ writes. Types: servo.d.mts. Exported by bridge.mjs.
 import { loadAchain } from '../../wasm/achain.mjs';
@@ -27,7 +28,11 @@ function makeServoApi(M) {
     ServoHost: M.ServoHost,
     /** new ServoBusSim(protocol, servos): a simulated bus (an Embind object: free it with delete()). */
     ServoBusSim: M.ServoBusSim,
+    /** new ServoSendJob(host, trajectory, options?): sendToServos as a job the caller steps on its own clock. */
+    ServoSendJob: M.ServoSendJob,
     scanServos: (host, bus, ids, bauds) => M.scanServos(host, bus, ids, bauds),
+    servoJointMap: (protocol, baud, model, ids, directions = []) => M.servoJointMap(protocol, baud, rawModel(model), ids, directions),
+    zeroAtPresent: (calibration, host, model) => M.zeroAtPresent(calibration, host, rawModel(model)),
     connectServos: (host, bus, calibration) => M.connectServos(host, bus, calibration),
     calibrateAtZero: (host, bus, protocol, baud, model, ids, directions = []) =>
       M.calibrateAtZero(host, bus, protocol, baud, rawModel(model), ids, directions),

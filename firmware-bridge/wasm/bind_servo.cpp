@@ -5,6 +5,9 @@
 //   scanServos, connectServos, calibrateAtZero, sendToServos
 //                 the jobs of `achain bus …` / `achain send --bus` (host/servo_jobs.hpp) on a ServoBusSim, run
 //                 synchronously on the bus's own clock (VirtualServoLink), exactly as the native tests run them
+//   ServoSendJob, servoJointMap, zeroAtPresent
+//                 the same jobs in pieces for a caller that pumps the host itself in real time (the studio's bus
+//                 worker, on a WebSerial port or a simulated bus)
 //   servoCalibrationFromJson, narrowToModel, rangeNotes, servoModelName, jointToCounts, countsToJoint,
 //   servoHardwareErrors
 // Every name is the C++ one. Times are µs (the C++ engine's unit) as JS numbers; joint values rad (m). A
@@ -18,6 +21,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -346,8 +350,13 @@ class ServoHostJs {
   ServoHostJs(const std::string& protocol, const val& options)
       : protocol_(guard([&] { return protocolOf(protocol, "ServoHost: protocol"); })),
         h_(protocol_, guard([&] { return optionsOf(options); })) {}
+  ~ServoHostJs() { *alive_ = false; }
+  ServoHostJs(const ServoHostJs&) = delete;
+  ServoHostJs& operator=(const ServoHostJs&) = delete;
   ServoHost& host() { return h_; }
   ServoProtocol protocolValue() const { return protocol_; }
+  /// False once this host is deleted: a ServoSendJob made on it refuses to step instead of reading freed memory.
+  std::shared_ptr<const bool> alive() const { return alive_; }
 
   std::string protocol() const { return protocolName(protocol_); }
   // ---- I/O ----
@@ -454,6 +463,7 @@ class ServoHostJs {
   ServoProtocol protocol_;
   ServoHost h_;
   std::vector<uint8_t> out_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 // ---- the jobs on a simulated bus (servo_jobs.hpp), on the bus's own clock ----
@@ -483,6 +493,15 @@ void connectServosJs(ServoHostJs& host, ServoBusSimJs& bus, const val& calibrati
   });
 }
 
+/// Directions of a joint map (absent: all +1). As `bus calibrate --directions`: anything but a whole number is
+/// passed on as 0, which servoJointMap refuses naming the joint.
+std::vector<int> directionsOf(const val& directions, const char* what) {
+  std::vector<int> dirs;
+  if (!absent(directions))
+    for (double d : numbersOf(directions, what)) dirs.push_back(d == std::floor(d) && std::abs(d) <= 1 ? static_cast<int>(d) : 0);
+  return dirs;
+}
+
 /// The calibration file's text (servoCalibrationToJson), as `achain bus calibrate` writes it.
 std::string calibrateAtZeroJs(ServoHostJs& host, ServoBusSimJs& bus, const std::string& protocol, double baud,
                               WasmModel& model, const val& ids, const val& directions) {
@@ -494,10 +513,7 @@ std::string calibrateAtZeroJs(ServoHostJs& host, ServoBusSimJs& bus, const std::
                   protocolName(host.protocolValue()));
     const uint32_t rate = baudOf(baud, p, "calibrateAtZero: baud");
     const std::vector<int> i = intsOf(ids, 0, maxId(p), "calibrateAtZero: ids");
-    std::vector<int> dirs;
-    if (!absent(directions))  // as `bus calibrate --directions`: anything but a whole number is refused by the job
-      for (double d : numbersOf(directions, "calibrateAtZero: directions"))
-        dirs.push_back(d == std::floor(d) && std::abs(d) <= 1 ? static_cast<int>(d) : 0);
+    const std::vector<int> dirs = directionsOf(directions, "calibrateAtZero: directions");
     VirtualServoLink link(bus.bus());
     return servoCalibrationToJson(calibrateAtZero(host.host(), link, p, rate, model.model, i, dirs));
   });
@@ -552,6 +568,39 @@ SampledTrajectory trajectoryOf(const val& v, size_t joints) {
   return tr;
 }
 
+/// sendToServos' and ServoSendJob's options: {settle (s, 0.5), timeout (s, 120), torqueOffAtEnd (false)}, and for
+/// sendToServos also progress.
+ServoSendOptions sendOptionsOf(const val& options, const char* what, bool with_progress) {
+  ServoSendOptions o;
+  if (!optionsGiven(options, std::string(what) + ": options")) return o;
+  const std::string at = std::string(what) + ": options.";
+  if (with_progress) knownKeys(options, {"settle", "timeout", "torqueOffAtEnd", "progress"}, what);
+  else knownKeys(options, {"settle", "timeout", "torqueOffAtEnd"}, what);
+  if (!absent(options["settle"])) o.settle = finiteIn(options["settle"], 0, 60, at + "settle");
+  if (!absent(options["timeout"])) o.timeout = finiteIn(options["timeout"], 0, 86400, at + "timeout");
+  const val off = options["torqueOffAtEnd"];
+  if (!absent(off)) {
+    if (off.typeOf().as<std::string>() != "boolean") throw Error(at + "torqueOffAtEnd: must be true or false");
+    o.torque_off_at_end = off.as<bool>();
+  }
+  return o;
+}
+
+val reportObject(const ServoSendReport& r) {
+  val out = val::object();
+  out.set("ok", r.ok);
+  out.set("error", r.error);
+  out.set("approach", r.approach);
+  out.set("elapsed", r.elapsed);
+  out.set("periods", static_cast<double>(r.periods));
+  out.set("overruns", static_cast<double>(r.overruns));
+  out.set("finalQ", numberArray(r.final_q));
+  out.set("finalError", numberArray(r.final_error));
+  out.set("finalErrorCounts", numberArray(r.final_error_counts));
+  out.set("lastPeriod", periodObject(r.last_period));
+  return out;
+}
+
 /// Streams a trajectory as `achain send --bus` does (servo_jobs.hpp sendToServos) and returns its report.
 /// Options {settle (s, 0.5), timeout (s, 120), torqueOffAtEnd (false), progress (function(t, duration), about
 /// every 0.1 s of bus time; returning exactly false stops the job as Ctrl-C does: the e-stop action; a JS exception
@@ -560,17 +609,9 @@ val sendToServosJs(ServoHostJs& host, ServoBusSimJs& bus, const val& trajectory,
   return guard([&] {
     sameBus(host, bus, "sendToServos");
     const SampledTrajectory tr = trajectoryOf(trajectory, host.host().calibration().joints.size());
-    ServoSendOptions o;
+    ServoSendOptions o = sendOptionsOf(options, "sendToServos", true);
     volatile std::sig_atomic_t stop = 0;
     if (optionsGiven(options, "sendToServos: options")) {
-      knownKeys(options, {"settle", "timeout", "torqueOffAtEnd", "progress"}, "sendToServos");
-      if (!absent(options["settle"])) o.settle = finiteIn(options["settle"], 0, 60, "sendToServos: options.settle");
-      if (!absent(options["timeout"])) o.timeout = finiteIn(options["timeout"], 0, 86400, "sendToServos: options.timeout");
-      const val off = options["torqueOffAtEnd"];
-      if (!absent(off)) {
-        if (off.typeOf().as<std::string>() != "boolean") throw Error("sendToServos: options.torqueOffAtEnd: must be true or false");
-        o.torque_off_at_end = off.as<bool>();
-      }
       const val progress = options["progress"];
       if (!absent(progress)) {
         if (progress.typeOf().as<std::string>() != "function") throw Error("sendToServos: options.progress: must be a function");
@@ -580,20 +621,67 @@ val sendToServosJs(ServoHostJs& host, ServoBusSimJs& bus, const val& trajectory,
       }
     }
     o.stop = &stop;
+    o.stop_reason = "options.progress";
     VirtualServoLink link(bus.bus());
-    const ServoSendReport r = sendToServos(host.host(), link, tr, o);
-    val out = val::object();
-    out.set("ok", r.ok);
-    out.set("error", r.error);
-    out.set("approach", r.approach);
-    out.set("elapsed", r.elapsed);
-    out.set("periods", static_cast<double>(r.periods));
-    out.set("overruns", static_cast<double>(r.overruns));
-    out.set("finalQ", numberArray(r.final_q));
-    out.set("finalError", numberArray(r.final_error));
-    out.set("finalErrorCounts", numberArray(r.final_error_counts));
-    out.set("lastPeriod", periodObject(r.last_period));
-    return out;
+    return reportObject(sendToServos(host.host(), link, tr, o));
+  });
+}
+
+/// sendToServos as a job the caller steps on its own clock (servo_jobs.hpp ServoSendJob): the studio's bus worker
+/// pumps its ServoHost on a port or a simulated bus in real time and steps the job after each pump.
+class ServoSendJobJs {
+ public:
+  ServoSendJobJs(ServoHostJs& host, const val& trajectory) : ServoSendJobJs(host, trajectory, val::undefined()) {}
+  ServoSendJobJs(ServoHostJs& host, const val& trajectory, const val& options)
+      : alive_(host.alive()),
+        job_(guard([&] {
+          return ServoSendJob(host.host(), trajectoryOf(trajectory, host.host().calibration().joints.size()),
+                              sendOptionsOf(options, "ServoSendJob", false));
+        })) {}
+  bool step(double now_us) {
+    return guard([&] {
+      live("step");
+      return job_.step(microsOf(now_us, "ServoSendJob.step: nowUs"));
+    });
+  }
+  void stop(const std::string& reason) {
+    guard([&] {
+      live("stop");
+      job_.stop(reason);
+    });
+  }
+  bool done() const { return job_.done(); }
+  std::string phase() const { return job_.phaseName(); }
+  double t() const { return job_.t(); }
+  double duration() const { return job_.duration(); }
+  val report() const { return reportObject(job_.report()); }
+
+ private:
+  void live(const char* what) const {
+    if (!*alive_) throw Error(std::string("ServoSendJob.") + what + ": its ServoHost was deleted");
+  }
+  std::shared_ptr<const bool> alive_;
+  ServoSendJob job_;
+};
+
+/// The joint map of a calibration (servoJointMap): the calibration file's text, zero offsets at the default 2048.
+std::string servoJointMapJs(const std::string& protocol, double baud, WasmModel& model, const val& ids,
+                            const val& directions) {
+  return guard([&] {
+    const ServoProtocol p = protocolOf(protocol, "servoJointMap: protocol");
+    const uint32_t rate = baudOf(baud, p, "servoJointMap: baud");
+    const std::vector<int> i = intsOf(ids, 0, maxId(p), "servoJointMap: ids");
+    return servoCalibrationToJson(servoJointMap(p, rate, model.model, i, directionsOf(directions, "servoJointMap: directions")));
+  });
+}
+
+/// zeroAtPresent: the calibration with each zero offset at the host's present position (connected with this
+/// map, its positions read), narrowed to the model.
+std::string zeroAtPresentJs(const val& calibration, ServoHostJs& host, WasmModel& model) {
+  return guard([&] {
+    ServoCalibration cal = host.calibrationFor(calibration);
+    zeroAtPresent(cal, host.host().feedback(), model.model);
+    return servoCalibrationToJson(cal);
   });
 }
 
@@ -733,7 +821,20 @@ EMSCRIPTEN_BINDINGS(achain_servo) {
       .function("models", &ServoHostJs::models)
       .function("options", &ServoHostJs::options);
 
+  class_<ServoSendJobJs>("ServoSendJob")
+      .constructor<ServoHostJs&, const val&>()
+      .constructor<ServoHostJs&, const val&, const val&>()
+      .function("step", &ServoSendJobJs::step)
+      .function("stop", &ServoSendJobJs::stop)
+      .function("done", &ServoSendJobJs::done)
+      .function("phase", &ServoSendJobJs::phase)
+      .function("t", &ServoSendJobJs::t)
+      .function("duration", &ServoSendJobJs::duration)
+      .function("report", &ServoSendJobJs::report);
+
   function("scanServos", &scanServosJs);
+  function("servoJointMap", &servoJointMapJs);
+  function("zeroAtPresent", &zeroAtPresentJs);
   function("connectServos", &connectServosJs);
   function("calibrateAtZero", &calibrateAtZeroJs);
   function("sendToServos", &sendToServosJs);

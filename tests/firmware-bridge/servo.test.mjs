@@ -332,7 +332,7 @@ describe('bus faults during a stream: the servo ID and the safe state', () => {
       const rep = sb.sendToServos(host, bus, { t: [0, 2], q: [[0, 0, 0, 0, 0, 0], [0.5, 0.5, 0.5, 0.5, 0.5, 0.5]] },
         { progress: (t) => t < 0.5 });
       assert.equal(rep.ok, false);
-      assert.match(rep.error, /stopped by a signal during the trajectory: streaming stopped; every servo holds/);
+      assert.match(rep.error, /stopped by options\.progress during the trajectory: streaming stopped; every servo holds/);
       assert.ok(host.estopped());
       for (let i = 0; i < 6; i++) assert.equal(bus.torqueOn(i), true);
       assert.ok(rep.finalQ.every((q) => q > 0.05 && q < 0.5), `${rep.finalQ}`);
@@ -340,7 +340,7 @@ describe('bus faults during a stream: the servo ID and the safe state', () => {
       host.setEstopAction('torque-off');
       assert.throws(() => sb.sendToServos(host, bus, { t: [0, 2], q: [[0, 0, 0, 0, 0, 0], [0.5, 0.5, 0.5, 0.5, 0.5, 0.5]] },
         { progress: (t) => { if (t > 0.3) throw new RangeError('boom'); } }),
-      (e) => e.cause instanceof RangeError && /^sendToServos: options\.progress threw \(boom\); stopped by a signal during the trajectory: streaming stopped and torque turned off/.test(e.message));
+      (e) => e.cause instanceof RangeError && /^sendToServos: options\.progress threw \(boom\); stopped by options\.progress during the trajectory: streaming stopped and torque turned off/.test(e.message));
       assert.equal(host.streaming(), false);
       for (let i = 0; i < 6; i++) assert.equal(bus.torqueOn(i), false);
     });
@@ -431,5 +431,102 @@ describe('arguments', () => {
     });
     assert.equal(sb.servoModelName('dynamixel', 1060), 'XL430-W250');
     assert.equal(sb.servoModelName('feetech', 1020), 'model 1020');
+  });
+});
+
+describe('the send and the calibration in pieces, for a caller that pumps the host itself (the studio\'s bus worker)', () => {
+  for (const protocol of PROTOCOLS) {
+    const arm = ARMS[protocol];
+    test(`${arm.robot} (${protocol}): ServoSendJob stepped after each pump gives sendToServos' report, to the count`, () => {
+      using([achain.loadModel(arm.robot)], (model) => {
+        const plan = model.planJointPath(new Array(model.dof).fill(0), arm.goal, { duration: 1.5 });
+        const run = (viaJob) => using([new sb.ServoBusSim(protocol, arm.busIds.map((id) => ({ id, startPosition: arm.zero + 37 })),
+        ), new sb.ServoHost(protocol)], (bus, host) => {
+          sb.connectServos(host, bus, calibrationFile(arm.file));
+          if (!viaJob) return sb.sendToServos(host, bus, plan, { settle: 0.3 });
+          return using([new sb.ServoSendJob(host, plan, { settle: 0.3 })], (job) => {
+            assert.equal(job.phase(), 'start');
+            assert.ok(Math.abs(job.duration() - 1.5) < 1e-9, `${job.duration()}`);
+            const phases = new Set();
+            assert.ok(pump(host, bus, () => { phases.add(job.phase()); return job.step(bus.now()); }, 10e6));
+            assert.deepEqual([...phases], ['start', 'torque on', 'moving to the first sample', 'running']);
+            assert.equal(job.phase(), 'done');
+            assert.equal(job.t(), 1.5);
+            return job.report();
+          });
+        });
+        const whole = run(false);
+        const pieces = run(true);
+        assert.equal(pieces.ok, true, pieces.error);
+        assert.equal(whole.ok, true, whole.error);
+        for (const r of [whole, pieces]) assert.ok(r.finalErrorCounts.every((c) => Math.abs(c) <= 1), `${r.finalErrorCounts}`);
+        // the same job in the same bus time: the same numbers
+        assert.deepEqual(pieces.finalErrorCounts, whole.finalErrorCounts);
+        assert.equal(pieces.periods, whole.periods);
+        assert.ok(Math.abs(pieces.approach - whole.approach) < 1e-3, `${pieces.approach} vs ${whole.approach}`);
+      });
+    });
+
+    test(`${arm.robot} (${protocol}): servoJointMap, a connection and zeroAtPresent give calibrateAtZero's file`, () => {
+      using([achain.loadModel(arm.robot)], (model) => {
+        const ids = arm.busIds.slice(0, model.dof);
+        const servos = () => arm.busIds.map((id, i) => ({ id, startPosition: 1900 + 41 * i }));
+        const direct = using([new sb.ServoBusSim(protocol, servos()), new sb.ServoHost(protocol)],
+          (bus, host) => sb.calibrateAtZero(host, bus, protocol, 1000000, model, ids, ids.map((_, i) => (i % 2 ? -1 : 1))));
+        const pieces = using([new sb.ServoBusSim(protocol, servos()), new sb.ServoHost(protocol)], (bus, host) => {
+          const map = sb.servoJointMap(protocol, 1000000, model, ids, ids.map((_, i) => (i % 2 ? -1 : 1)));
+          assert.ok(JSON.parse(map).joints.every((j) => j.zero_offset === 2048), 'the default offsets, not yet read');
+          host.connect(map);
+          assert.throws(() => sb.zeroAtPresent(map, host, model), /has not been read/);
+          assert.ok(pump(host, bus, () => host.ready(), 2e6));
+          assert.equal(host.startMonitoring(bus.now()), '');
+          assert.ok(pump(host, bus, () => host.feedback().every((f) => f.valid), 2e6));
+          return sb.zeroAtPresent(map, host, model);
+        });
+        assert.equal(pieces, direct);
+        assert.deepEqual(JSON.parse(pieces).joints.map((j) => j.zero_offset), ids.map((_, i) => 1900 + 41 * i));
+      });
+    });
+  }
+
+  test('a stop from the page: the safe state goes out, the report says who stopped it; a refused trajectory never starts', () => {
+    using([new sb.ServoBusSim('feetech', sixServos()), new sb.ServoHost('feetech', { estopAction: 'torque-off' })], (bus, host) => {
+      const cal = { format: 'achain-servo-calibration', version: 1, protocol: 'feetech', baud: 1000000,
+        joints: sixServos().map((s, i) => ({ name: `j${i + 1}`, id: s.id, direction: 1, zero_offset: s.startPosition,
+          counts_per_turn: 4096, min: -1, max: 1, max_velocity: 2 })) };
+      sb.connectServos(host, bus, cal);
+      const traj = { t: [0, 2], q: [[0, 0, 0, 0, 0, 0], [0.5, 0.5, 0.5, 0.5, 0.5, 0.5]] };
+      using([new sb.ServoSendJob(host, traj)], (job) => {
+        assert.equal(pump(host, bus, () => job.step(bus.now()) || job.t() >= 0.4, 10e6), true);
+        assert.equal(job.done(), false);
+        const writes = bus.instructions();
+        job.stop('the studio\'s E-STOP');
+        job.stop('a second press');  // the first reason stays
+        assert.ok(pump(host, bus, () => job.step(bus.now()), 1e6));
+        const rep = job.report();
+        assert.equal(rep.ok, false);
+        assert.match(rep.error, /^stopped by the studio's E-STOP during the trajectory: streaming stopped and torque turned off on every servo/);
+        assert.ok(bus.instructions() > writes, 'the safe state went out');
+        for (let i = 0; i < 6; i++) assert.equal(bus.torqueOn(i), false);
+        assert.ok(rep.finalQ.every((q) => q > 0.05 && q < 0.5), `${rep.finalQ}`);
+      });
+      // outside the limits at sample 1: refused when made, nothing sent
+      const sent = bus.instructions();
+      using([new sb.ServoSendJob(host, { t: [0, 1], q: [[0, 0, 0, 0, 0, 0], [0, 0, 1.5, 0, 0, 0]] })], (job) => {
+        assert.equal(job.done(), true);
+        assert.match(job.report().error, /^sample 1 \(t = 1\.000 s\): .*j3/);
+        assert.equal(job.step(bus.now()), true);
+      });
+      pump(host, bus, () => false, 50e3);
+      assert.equal(bus.instructions(), sent);
+      // a job outliving its host refuses to step
+      const host2 = new sb.ServoHost('feetech');
+      host2.connect(cal);
+      const job = new sb.ServoSendJob(host2, traj, { settle: 0.1, torqueOffAtEnd: true });
+      host2.delete();
+      assert.throws(() => job.step(0), /ServoSendJob\.step: its ServoHost was deleted/);
+      job.delete();
+      assert.throws(() => new sb.ServoSendJob(host, traj, { progress: () => {} }), /ServoSendJob: unknown option 'progress'/);
+    });
   });
 });

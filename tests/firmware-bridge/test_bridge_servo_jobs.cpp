@@ -216,4 +216,60 @@ TEST_CASE("servo jobs: a silent servo mid-stream and a stop each end in the chos
   }
 }
 
+TEST_CASE("servo jobs: ServoSendJob stepped on the caller's clock, stopped by a named reason, and the calibration in pieces", "[servo][jobs]") {
+  const achain::Model puma = achain::builtinModel("puma560");
+  for (ServoProtocol p : {ServoProtocol::Dynamixel, ServoProtocol::Feetech}) {
+    INFO(name(p));
+    // the calibration in pieces (the studio's bus worker: its own pump) equals calibrateAtZero's
+    ServoCalibration direct, pieces;
+    {
+      VirtualServoBus bus(p);
+      addSix(bus);
+      VirtualServoLink link(bus);
+      ServoHost host(p);
+      direct = calibrateAtZero(host, link, p, 1000000, puma, {1, 2, 3, 4, 5, 6}, {1, -1, 1, -1, 1, -1});
+    }
+    {
+      VirtualServoBus bus(p);
+      addSix(bus);
+      VirtualServoLink link(bus);
+      ServoHost host(p);
+      pieces = servoJointMap(p, 1000000, puma, {1, 2, 3, 4, 5, 6}, {1, -1, 1, -1, 1, -1});
+      for (const ServoJoint& j : pieces.joints) CHECK(j.zero_offset == 2048);  // the default, not yet read
+      host.connect(pieces);
+      CHECK_THROWS_WITH(zeroAtPresent(pieces, host.feedback(), puma), Catch::Contains("has not been read"));
+      REQUIRE(pumpServo(host, link, [&] { return host.ready(); }, 2.0));
+      REQUIRE(host.startMonitoring(link.nowUs()).empty());
+      REQUIRE(pumpServo(host, link, [&] {
+        for (const ServoFeedback& f : host.feedback())
+          if (!f.valid) return false;
+        return true;
+      }, 2.0));
+      zeroAtPresent(pieces, host.feedback(), puma);
+    }
+    REQUIRE(pieces.joints.size() == 6);
+    CHECK(servoCalibrationToJson(pieces) == servoCalibrationToJson(direct));
+    for (int i = 0; i < 6; ++i) CHECK(pieces.joints[i].zero_offset == 1500 + 200 * i);
+    CHECK_THROWS_WITH(servoJointMap(p, 1000000, puma, {1, 2, 3, 4, 5, 5}, {}), Catch::Contains("servo ID 5 is given twice"));
+
+    // a job stepped by hand, stopped mid-trajectory: the e-stop action goes out, the report names who stopped it
+    VirtualServoBus bus(p);
+    addSix(bus);
+    VirtualServoLink link(bus);
+    ServoHost host(p);
+    connectServos(host, link, sixJoints(p));
+    ServoSendJob job(host, trapezoid({0, 0, 0, 0, 0, 0}, {0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, 0.5, 2.0, 0.01), ServoSendOptions());
+    CHECK(std::string(job.phaseName()) == "start");
+    REQUIRE(pumpServo(host, link, [&] { return job.step(link.nowUs()) || job.t() >= 0.4; }, 10.0));
+    CHECK(std::string(job.phaseName()) == "running");
+    job.stop("the studio's E-STOP");
+    job.stop("a second press");
+    REQUIRE(pumpServo(host, link, [&] { return job.step(link.nowUs()); }, 1.0));
+    CHECK_FALSE(job.report().ok);
+    CHECK(job.report().error.rfind("stopped by the studio's E-STOP during the trajectory: streaming stopped and torque turned off", 0) == 0);
+    for (int i = 0; i < 6; ++i) CHECK_FALSE(bus.torqueOn(i));
+    for (double q : job.report().final_q) CHECK((q > 0.05 && q < 0.5));
+  }
+}
+
 }  // namespace servo_jobs_test

@@ -4,7 +4,9 @@ import loadAchain from '../../../wasm/achain';
 import { loadBridge, SegmentFlags } from '../../../firmware-bridge/js/bridge.mjs';
 import type { JointConfig, QueuedPlan, ControllerStatus, PieceCheck, SendStep, DynamixelPacket, FeetechPacket, ServoDecodeError } from '../../../firmware-bridge/js/bridge.mjs';
 import { loadServoBus } from '../../../firmware-bridge/js/bridge.mjs';
-import type { ServoBus, FoundServo, ServoSendReport, ServoFeedback } from '../../../firmware-bridge/js/bridge.mjs';
+import type { ServoBus, FoundServo, ServoSendReport, ServoFeedback, ServoSendJob } from '../../../firmware-bridge/js/bridge.mjs';
+import { ServoBusSession } from '../../../firmware-bridge/js/servo_session.mjs';
+import type { ServoBusSnap } from '../../../firmware-bridge/js/servo_session.mjs';
 
 export async function usage(): Promise<number> {
   const bridge = await loadBridge();
@@ -82,7 +84,37 @@ export async function servoUsage(): Promise<number> {
   const report: ServoSendReport = sb.sendToServos(host, bus, plan, { settle: 0.2, progress: (t: number) => t < 10 });
   const fb: ServoFeedback[] = host.feedback();
   const counts: number = sb.jointToCounts(cal, 0, 0.1) + sb.countsToJoint(cal, 0, 2048);
+  // the same send in pieces, pumped by the caller (the studio's bus worker)
+  const job: ServoSendJob = new sb.ServoSendJob(host, plan, { settle: 0.2, torqueOffAtEnd: false });
+  while (!job.step(bus.now())) {
+    bus.step(1000);
+    host.receive(bus.read(), bus.now());
+    host.update(bus.now());
+    bus.write(host.takeOutput());
+  }
+  const jobReport: ServoSendReport = job.report();
+  const where: string = job.phase();
+  const reached: number = job.t() + job.duration();
+  job.delete();
+  const map: string = sb.servoJointMap('feetech', 1000000, model, [1, 2, 3, 4, 5], [1, 1, -1, 1, 1]);
+  const zeroed: string = sb.zeroAtPresent(map, host, model);
   model.dispose();
   return found.length + notes.length + (report.ok ? 1 : 0) + report.finalErrorCounts.length + fb.length + counts +
+    jobReport.finalQ.length + where.length + reached + map.length + zeroed.length +
     host.periods() + bus.now() + sb.servoModelName('feetech', 777).length;
+}
+
+// The studio's servo-bus session (firmware-bridge/js/servo_session.d.mts): a host in a worker.
+export async function busSessionUsage(): Promise<number> {
+  const bus = await ServoBusSession.open({ protocol: 'feetech', source: 'sim', servos: [1, 2, { id: 3, startPosition: 2100 }], baudRate: 1000000 });
+  const found: FoundServo[] = await bus.scan([1, 2, 3], [1000000]);
+  const cal: string = await bus.connect({ format: 'achain-servo-calibration', version: 1, protocol: 'feetech', baud: 1000000, joints: [] });
+  await bus.teleop(true);
+  const refusal: string = await bus.follow([0.1, 0.2, 0.3]);
+  const report: ServoSendReport = await bus.send({ t: [0, 1], q: [[0, 0, 0], [0.1, 0.1, 0.1]] }, { settle: 0.2 });
+  const snap: ServoBusSnap | null = bus.snap;
+  const safe: string = await bus.estop();
+  await bus.inject('silence', 3);
+  await bus.close();
+  return found.length + cal.length + refusal.length + report.periods + (snap?.feedback.length ?? 0) + safe.length;
 }
