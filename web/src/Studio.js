@@ -131,6 +131,7 @@ export class Studio extends EventTarget {
 
   _adoptModel(model, q, { keepCamera = false } = {}) {
     const old = this.model;
+    this.setMeasured(null);  // a measured pose belongs to the robot it was measured on
     this.model = model;
     this.urdf = null; // a URDF load sets it again once its model is adopted (openUrdfText)
     this._endPendingRobot();
@@ -175,6 +176,7 @@ export class Studio extends EventTarget {
     this.size = this._reach(this.model);
     this.chain.build(this.model, this.size);
     this._rebuildTwin();
+    this.measured?.build(this.model, this.size);  // redrawn at the next measured pose
     this._render();
     this._frameShown();
     this.dispatchEvent(new CustomEvent('fit', { detail: this.size }));
@@ -306,6 +308,30 @@ export class Studio extends EventTarget {
     view.build(model, this.size);
     this.viewport.world.add(view.group);
     this.twin = { model, view };
+  }
+
+  // ---------------------------------------------------------------- measured pose (the live twin of a real arm)
+  /**
+   * Draws the arm at q (SI), the pose a servo bus or a controller measures, as an orange ghost beside the commanded
+   * arm; null (or a q of another length) hides it. Called by the Controller view at its display rate.
+   */
+  setMeasured(q) {
+    if (!q || !this.model || q.length !== this.model.dof) {
+      if (this.measured) {
+        this.measured.dispose();
+        this.measured = null;
+        this.viewport.requestRender();
+      }
+      return;
+    }
+    if (!this.measured) {
+      this.measured = new ChainView({ ghost: true, color: 0xf97316 });
+      this.measured.group.name = 'achain-measured';
+      this.measured.build(this.model, this.size);
+      this.viewport.world.add(this.measured.group);
+    }
+    this.measured.update(this.model.forwardKinematics(q), this.model.apairLegEndpoints(q));
+    this.viewport.requestRender();
   }
 
   // ---------------------------------------------------------------- URL state

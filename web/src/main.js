@@ -80,9 +80,9 @@ async function main() {
     if (els.select.value === CUSTOM) return;
     // a trajectory streaming to the controller belongs to this robot: ask, then stop it (controlled stop;
     // the link stays up, so the watchdog does not fault)
-    const ctl = views.find((v) => v.id === 'controller')?.handle;
+    const ctl = views.find((v) => v.id === 'controller');
     if (ctl?.busy) {
-      if (!window.confirm('A trajectory is streaming to the controller. Stop it (controlled stop) and switch the robot?')) {
+      if (!window.confirm(`A trajectory is streaming to ${ctl.busyText}. Stop it and switch the robot?`)) {
         els.select.value = studio.modelSource ?? CUSTOM;
         return;
       }

@@ -43,6 +43,9 @@ export function captureSession(studio) {
     camera: { position: [cam.x, cam.y, cam.z], target: [target.x, target.y, target.z] },
     motion: readFields(panel('motion'), MOTION_FIELDS),
     workspace: readFields(panel('workspace'), WORKSPACE_FIELDS),
+    // the servo calibration taken or loaded in the Controller view's bus panel: {robot, protocol, from, calibration}
+    ...(studio.servoCalibration ? { servoCalibration: { robot: studio.servoCalibration.robot, protocol: studio.servoCalibration.protocol,
+      from: studio.servoCalibration.from, calibration: JSON.parse(studio.servoCalibration.text) } } : {}),
   };
 }
 
@@ -63,7 +66,18 @@ export function applySession(studio, session, applyLink) {
     return v;
   };
   const camera = s.camera ? { position: vec(s.camera.position, 'session.camera.position'), target: vec(s.camera.target, 'session.camera.target') } : null;
+  let servo = null;
+  if (s.servoCalibration !== undefined) {
+    const c = s.servoCalibration;
+    if (!c || typeof c !== 'object' || typeof c.robot !== 'string' || !['dynamixel', 'feetech'].includes(c.protocol) ||
+      !c.calibration || c.calibration.format !== 'achain-servo-calibration') {
+      throw new Error('session.servoCalibration: must be {robot, protocol: "dynamixel" | "feetech", from, calibration: an achain-servo-calibration}');
+    }
+    // the bus panel reads it with the C++ reader when it connects, which names any wrong field
+    servo = { robot: c.robot, protocol: c.protocol, from: typeof c.from === 'string' ? c.from : 'the session file', text: JSON.stringify(c.calibration) };
+  }
   applyLink(`#${s.link}`);
+  if (servo) studio.servoCalibration = servo;
   const panel = (id) => studio.views.find((v) => v.id === id).panel;
   writeFields(panel('motion'), s.motion, 'session.motion');
   writeFields(panel('workspace'), s.workspace, 'session.workspace');

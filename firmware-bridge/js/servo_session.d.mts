@@ -1,0 +1,54 @@
+// Types of servo_session.mjs: the page's side of the servo-bus worker (servo.worker.mjs).
+import type { EstopAction, FoundServo, ServoFeedback, ServoHostOptions, ServoPeriodStats, ServoProtocol, ServoSendReport,
+  ServoTrajectory, SimServo } from './servo.mjs';
+
+/** What the worker sends 30 times a second and with every reply. */
+export interface ServoBusSnap {
+  ready: boolean; monitoring: boolean; streaming: boolean; estopped: boolean; busy: boolean;
+  /** the host's standing bus error ('' when none): the servo ID, what happened, the safe state */
+  error: string;
+  safeText: string;
+  feedback: ServoFeedback[];
+  /** the goals (counts) of the last sync write */
+  goals: number[];
+  periods: number; overruns: number; lastPeriod: ServoPeriodStats; baud: number;
+  /** the running send, if any */
+  job: { phase: string; t: number; duration: number } | null;
+  link: 'sim' | 'serial' | null;
+}
+
+export interface ServoBusOpenOptions {
+  protocol: ServoProtocol;
+  /** 'sim': a simulated bus in the worker; 'serial': a WebSerial port chosen here (needs a click) */
+  source?: 'sim' | 'serial';
+  /** the simulated bus's servos, as ServoBusSim takes them */
+  servos?: SimServo[];
+  baudRate?: number;
+  hostOptions?: ServoHostOptions;
+}
+
+export class ServoBusSession extends EventTarget {
+  static open(options: ServoBusOpenOptions): Promise<ServoBusSession>;
+  readonly protocol: ServoProtocol;
+  readonly source: 'sim' | 'serial';
+  /** the latest state the worker sent ('snap' events carry each one) */
+  readonly snap: ServoBusSnap | null;
+  scan(ids: ArrayLike<number>, bauds: ArrayLike<number>): Promise<FoundServo[]>;
+  /** connects and monitors; the calibration's normalized JSON text */
+  connect(calibration: string | object): Promise<string>;
+  /** robot: its description (model.modelToJson()); the calibration taken at the zero pose (JSON text), connected */
+  calibrateAtZero(robot: string | object, baud: number, ids: ArrayLike<number>, directions?: ArrayLike<number>): Promise<string>;
+  torque(on: boolean): Promise<boolean>;
+  teleop(on: boolean): Promise<boolean>;
+  /** '' when taken as the stream's goal, else the refusal (nothing sent) */
+  follow(q: ArrayLike<number>): Promise<string>;
+  check(q: ArrayLike<number>): Promise<string>;
+  send(trajectory: ServoTrajectory, options?: { settle?: number; timeout?: number; torqueOffAtEnd?: boolean }): Promise<ServoSendReport>;
+  /** the safe state in words */
+  estop(): Promise<string>;
+  setEstopAction(action: EstopAction): Promise<boolean>;
+  /** simulated bus only */
+  inject(kind: 'corrupt' | 'silence' | 'overload' | 'clear', id: number): Promise<boolean>;
+  close(): Promise<void>;
+  terminate(): void;
+}
