@@ -108,10 +108,23 @@ class SerialLink {
   close() { this.release().catch(() => {}); }
 }
 
+/**
+ * The host's time for a call between pumps: a pump first, so the host has received every byte that has arrived by
+ * then. Reading the link's clock alone would move the host's time past a reply it has not been given (a simulated
+ * bus advances to the wall clock when asked the time), and a call that updates the host (estop) would then declare
+ * that servo silent.
+ */
+function pumpedNow() {
+  pump();
+  return lastNow;
+}
+let lastNow = 0;
+
 /** One pump: the link's bytes to the host, the host's clock, the send job, the host's bytes to the link. */
 function pump() {
   if (!host || !link) return;
   const now = link.now();
+  lastNow = now;
   const bytes = link.read();
   if (bytes.length) host.receive(bytes, now);
   host.update(now);
@@ -144,7 +157,7 @@ function pump() {
 
 /** Resolves with until(now)'s first defined value, pumped; rejects after seconds with timeoutText(). */
 function waitFor(until, seconds, timeoutText) {
-  return new Promise((resolve, reject) => waiters.push({ until, resolve, reject, end: link.now() + seconds * 1e6, timeoutText }));
+  return new Promise((resolve, reject) => waiters.push({ until, resolve, reject, end: lastNow + seconds * 1e6, timeoutText }));
 }
 
 function fail(why) {
@@ -195,7 +208,7 @@ async function connect(calibration) {
   await waitFor(() => (host.busy() ? undefined : true), 2 + 0.05 * JSON.parse(host.calibration()).joints.length,
     () => `${protocolText()} bus: no answer while connecting`);
   if (!host.ready()) throw new Error(host.error() || `${protocolText()} bus: no answer while connecting`);
-  const why = host.startMonitoring(link.now());
+  const why = host.startMonitoring(pumpedNow());
   if (why) throw new Error(why);
   await waitFor(() => (host.error() ? true : host.feedback().every((f) => f.valid) ? true : undefined), 1,
     () => `${protocolText()} bus: the present positions were not read within 1 s`);
@@ -231,7 +244,7 @@ const METHODS = {
     host.enableTorque(!!on);
     await waitFor(bytesDone, 2, () => `torque ${on ? 'on' : 'off'}: the bus did not answer`);
     if (host.error()) throw new Error(host.error());
-    if (!host.streaming()) host.startMonitoring(link.now());
+    if (!host.streaming()) host.startMonitoring(pumpedNow());
     return true;
   },
   /** Teleoperation: torque on, then stream (the goal from follow() every period under the rate limit). */
@@ -239,12 +252,12 @@ const METHODS = {
     if (!on) {
       if (job) return true;  // a send's stream is the job's, not teleoperation's
       host.stopStreaming();
-      if (!host.error()) host.startMonitoring(link.now());
+      if (!host.error()) host.startMonitoring(pumpedNow());
       return true;
     }
     if (job) throw new Error('a trajectory is being sent: stop it first');
     await METHODS.torque(true);
-    const why = host.startStreaming(link.now());
+    const why = host.startStreaming(pumpedNow());
     if (why) throw new Error(why);
     return true;
   },
@@ -259,19 +272,20 @@ const METHODS = {
     if (j.done()) {  // refused before anything moved
       const r = j.report();
       j.delete();
-      if (!host.error()) host.startMonitoring(link.now());
+      if (!host.error()) host.startMonitoring(pumpedNow());
       return r;
     }
     return new Promise((resolve) => { job = { job: j, resolve }; }).then((r) => {
-      if (!host.error() && !host.streaming()) host.startMonitoring(link.now());
+      if (!host.error() && !host.streaming()) host.startMonitoring(pumpedNow());
       return r;
     });
   },
   /** E-STOP: the host's e-stop action at once (torque off or hold), and a running send ends saying so. */
   estop() {
     if (job) job.job.stop("the studio's E-STOP");
-    host.estop(link.now());
-    if (!job && !host.error()) host.startMonitoring(link.now());  // the twin keeps showing the arm (a send resumes it when it ends)
+    const now = pumpedNow();
+    host.estop(now);
+    if (!job && !host.error()) host.startMonitoring(now);  // the twin keeps showing the arm (a send resumes it when it ends)
     return host.safeText();
   },
   estopAction(action) { host.setEstopAction(action); return true; },
