@@ -143,11 +143,16 @@ test('800×600: nothing in any view\'s side panel runs past the panel\'s edge', 
   const { page, errors, context } = await open('#robot=prototype-4a&view=design', { width: 800, height: 600 });
   try {
     const over = {};
-    for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller', 'vibration', 'sweep']) {
-      await page.click(`#tabs button[data-view="${v}"]`);
+    for (const v of ['design', 'teleop', 'motion', 'workspace', 'controller', 'controller/dynamixel', 'controller/feetech', 'vibration', 'sweep']) {
+      const [tab, link] = v.split('/');
+      await page.click(`#tabs button[data-view="${tab}"]`);
+      if (link) {  // the Controller view's bus panels (servo-bus.test.mjs opens them)
+        await page.selectOption('[data-testid=controller-link]', link);
+        await page.waitForSelector(`[data-testid=bus-mount-${link}] [data-testid=bus-open]`);
+      }
       await page.waitForTimeout(300);
       const cut = await page.evaluate((v) => {
-        const p = document.querySelector(`.view-panel[data-view="${v}"]`);
+        const p = document.querySelector(`.view-panel[data-view="${v.split('/')[0]}"]`);
         const edge = p.getBoundingClientRect().right;
         return [...p.querySelectorAll('*')].filter((e) => { const b = e.getBoundingClientRect(); return b.width > 0 && b.right > edge + 1; })
           .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ')[0]}` : ''}`);

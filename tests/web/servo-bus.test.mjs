@@ -189,6 +189,14 @@ test('guided calibration at zero on the Feetech bus: a picture of each step, the
     assert.match(asked, /^A trajectory is streaming to the Feetech bus \(stopping it is the E-STOP action\)\. Stop it and switch the robot\?$/);
     assert.equal(await page.evaluate(() => window.__achain.studio.model.name), 'puma560');
     assert.equal(await page.evaluate(() => window.__achain.studio.measured === null), true, 'no twin of the old robot');
+    // a session file carries the calibration back with its robot; a bad one is refused naming the field
+    await page.evaluate(() => { window.__achain.studio.servoCalibration = null; });
+    await page.evaluate((text) => window.__achain.openSession(text, 'arm.session.json'), JSON.stringify({ ...session, servoCalibration: { ...session.servoCalibration, from: 'my SO-101' } }));
+    assert.equal(await page.textContent('#status'), 'arm.session.json: session loaded');
+    assert.match(await page.locator(`${P} ${T('calibration')} option:checked`).textContent(), /this session's \(my SO-101\)/);
+    await page.evaluate((text) => window.__achain.openSession(text, 'bad.session.json'), JSON.stringify({ ...session, servoCalibration: { robot: 'so101' } }));
+    assert.match(await page.textContent('#status'), /^bad\.session\.json: session\.servoCalibration: must be \{robot, protocol/);
+    assert.equal(await page.evaluate(() => window.__achain.studio.model.name), 'so101');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

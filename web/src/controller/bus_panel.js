@@ -40,8 +40,8 @@ export function mountBusPanel(container, ctx, protocol) {
   // ---------------- DOM ----------------
   const tid = (name) => `bus-${name}`;
   ui.source = el('select', { 'data-testid': tid('source'), 'aria-label': `${P} bus: where` },
-    el('option', { value: 'sim', text: `Simulated ${P} bus (in the page)` }),
-    el('option', { value: 'serial', text: 'Serial port (WebSerial, a USB adapter)' }));
+    el('option', { value: 'sim', text: 'Simulated bus (in the page)' }),
+    el('option', { value: 'serial', text: 'Serial port (WebSerial)', title: 'a USB adapter on the servos\' bus' }));
   if (serialWhy) ui.source.options[1].disabled = true;
   ui.baud = el('select', { 'aria-label': 'baud rate', title: 'the bus\'s baud rate' }, ...BAUDS.map((b) => el('option', { value: String(b), text: `${b / 1000} kbit/s` })));
   ui.open = el('button', { class: 'primary', 'data-testid': tid('open'), onclick: () => (session ? close() : open()) }, 'Open bus');
@@ -52,7 +52,7 @@ export function mountBusPanel(container, ctx, protocol) {
   ui.allBauds = el('input', { type: 'checkbox', 'aria-label': 'scan every baud rate' });
   ui.scan = el('button', { 'data-testid': tid('scan'), disabled: '', onclick: scan }, 'Scan');
   ui.found = el('table', { class: 'ctl-cfg', 'data-testid': tid('found') });
-  ui.calSelect = el('select', { 'data-testid': tid('calibration'), 'aria-label': 'calibration', onchange: chooseCalibration });
+  ui.calSelect = el('select', { 'data-testid': tid('calibration'), 'aria-label': 'calibration', style: 'max-width: 100%', onchange: () => { chooseCalibration(); ui.calSelect.title = ui.calSelect.selectedOptions[0]?.text ?? ''; } });
   ui.calFile = el('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'calibration file', onchange: loadCalibrationFile });
   ui.calibrate = el('button', { 'data-testid': tid('calibrate'), disabled: '', onclick: () => guide(1) }, 'Calibrate at zero…');
   ui.download = el('button', { disabled: '', onclick: downloadCalibration, title: 'the calibration file, for `achain send --bus … --calibration`' }, 'Download');
@@ -74,7 +74,7 @@ export function mountBusPanel(container, ctx, protocol) {
   ui.faultId = el('input', { type: 'number', min: '0', max: String(MAX_ID), value: '3', 'aria-label': 'servo ID', style: 'width: 5em' });
   ui.inject = el('button', { 'data-testid': tid('inject'), onclick: inject, title: 'what a real bus does now and then: see the message, the safe state and how to clear it' }, 'Inject');
   ui.faultRow = el('div', { class: 'ctl-row', hidden: '' }, 'simulated fault:', ui.faultKind, 'on ID', ui.faultId, ui.inject);
-  ui.joints = el('table', { class: 'ctl-cfg bus-joints', 'data-testid': tid('joints') });
+  ui.joints = el('table', { class: 'bus-joints', 'data-testid': tid('joints') });
   ui.stats = el('div', { class: 'ctl-stats', 'data-testid': tid('stats') });
   ui.stopbar = el('div', { class: 'ctl-stopbar' },
     el('button', { class: 'ctl-estop', 'data-testid': tid('estop'), title: 'emergency stop (space bar, whatever has the focus): the E-STOP action on every servo', onclick: () => estop() }, 'E-STOP (Space)'));
@@ -91,7 +91,7 @@ export function mountBusPanel(container, ctx, protocol) {
     el('div', { class: 'ctl-row' }, ui.connect),
     el('h3', {}, 'The arm'),
     el('div', { class: 'ctl-row' }, ui.torqueOn, ui.torqueOff, ui.estopAction),
-    el('label', { class: 'ctl-row' }, ui.twin, 'live twin: the measured pose in orange'),
+    el('label', { class: 'ctl-row', title: 'the arm as the servos measure it, drawn in orange beside the commanded arm' }, ui.twin, 'live twin (measured pose, orange)'),
     el('label', { class: 'ctl-row', title: 'with torque off, move the real arm by hand: the studio follows it' }, ui.follow, 'studio arm follows the measured pose'),
     el('label', { class: 'ctl-row', title: 'the IK gizmo and the sliders move the arm' }, ui.teleop, 'teleoperate: stream the studio\'s joints'),
     el('div', { class: 'ctl-row' }, ui.send, ui.progress), ui.sendMsg,
@@ -382,7 +382,9 @@ export function mountBusPanel(container, ctx, protocol) {
       setEnabled();
     }
     ui.progress.firstChild.style.width = s.job && s.job.duration ? `${Math.min(100, (100 * s.job.t) / s.job.duration)}%` : sending ? '0%' : ui.progress.firstChild.style.width;
-    ui.stats.textContent = `periods ${s.periods}, overruns ${s.overruns}; last period ${s.lastPeriod.bytesOut} bytes out, ${s.lastPeriod.bytesIn} in, ${((s.lastPeriod.endedUs - s.lastPeriod.startedUs) / 1000).toFixed(2)} ms`;
+    // a streaming period's bytes and wire time (the monitor's reads are not periods of a stream)
+    ui.stats.textContent = `periods ${s.periods}, overruns ${s.overruns}` + (s.streaming && s.lastPeriod.endedUs > s.lastPeriod.startedUs
+      ? `; last period ${s.lastPeriod.bytesOut} bytes out, ${s.lastPeriod.bytesIn} in, ${((s.lastPeriod.endedUs - s.lastPeriod.startedUs) / 1000).toFixed(2)} ms on the wire` : '');
     const valid = connected && s.feedback.length && s.feedback.every((f) => f.valid);
     const q = valid ? s.feedback.map((f) => f.position) : null;
     if (ui.twin.checked && m && q && q.length === m.dof) ctx.setMeasured(q);
@@ -397,7 +399,7 @@ export function mountBusPanel(container, ctx, protocol) {
         const out = f.valid && (f.position < c.min - 1e-9 || f.position > c.max + 1e-9);
         return el('tr', { class: out ? 'bus-out' : '' }, el('td', {}, `q${j + 1}`), el('td', {}, String(c?.id ?? '')),
           el('td', {}, f.valid ? `${(f.position * DEG).toFixed(1)}°` : '–'),
-          el('td', {}, `${(c.min * DEG).toFixed(0)}…${(c.max * DEG).toFixed(0)}°${out ? ' past!' : ''}`),
+          el('td', {}, `${(c.min * DEG).toFixed(0)}…${(c.max * DEG).toFixed(0)}°${out ? ' past' : ''}`),
           el('td', {}, f.valid ? String(f.load) : '–'), el('td', {}, f.valid ? String(f.temperature) : '–'), el('td', {}, f.valid ? f.voltage.toFixed(1) : '–'));
       }));
   }
@@ -417,6 +419,12 @@ export function mountBusPanel(container, ctx, protocol) {
     ctx.setMeasured(null);
     listCalibrations();
   });
+  // a session file brought a calibration: offered (and chosen) unless a stream runs
+  const offCalibration = ctx.onCalibration?.(() => {
+    if (sending || teleop) return;
+    calibration = null;
+    listCalibrations();
+  });
   const onKey = (e) => {
     if (!session || (e.code !== 'Space' && e.key !== ' ')) return;
     e.preventDefault();
@@ -434,6 +442,7 @@ export function mountBusPanel(container, ctx, protocol) {
       window.removeEventListener('keydown', onKey, true);
       if (typeof offQ === 'function') offQ();
       if (typeof offModel === 'function') offModel();
+      if (typeof offCalibration === 'function') offCalibration();
       await close();
     },
     get busy() { return sending; },

@@ -22,10 +22,11 @@ const STYLE = `
 .ctl-stopbar .ctl-estop { background: #dc2626; color: #fff; }
 .ctl-stopbar .ctl-estop.engaged { background: #450a0a; }
 .ctl-na { color: #94a3b8; font-size: 12px; }
-.ctl-link-row { display: flex; gap: 6px; align-items: center; margin: 4px 0 8px; }
 .bus-guide { border: 1px solid #38bdf8; border-radius: 6px; padding: 6px 8px; margin: 6px 0; }
 .bus-step { font-size: 12px; margin-bottom: 4px; }
 .bus-picture { display: block; width: 100%; height: auto; border: 1px solid #25324d; border-radius: 4px; margin: 4px 0; }
+.bus-joints { border-collapse: collapse; font-size: 11px; width: 100%; }
+.bus-joints td, .bus-joints th { padding: 1px 3px; text-align: right; white-space: nowrap; }
 .bus-joints tr.bus-out td { color: #fca5a5; }
 `;
 

@@ -77,7 +77,10 @@ export function applySession(studio, session, applyLink) {
     servo = { robot: c.robot, protocol: c.protocol, from: typeof c.from === 'string' ? c.from : 'the session file', text: JSON.stringify(c.calibration) };
   }
   applyLink(`#${s.link}`);
-  if (servo) studio.servoCalibration = servo;
+  if (servo) {
+    studio.servoCalibration = servo;
+    studio.dispatchEvent(new CustomEvent('servo-calibration', { detail: servo }));
+  }
   const panel = (id) => studio.views.find((v) => v.id === id).panel;
   writeFields(panel('motion'), s.motion, 'session.motion');
   writeFields(panel('workspace'), s.workspace, 'session.workspace');

@@ -3,7 +3,7 @@
 // servo-bus panel (web/src/controller/bus_panel.js) for that protocol. Each panel is mounted the first time it is
 // chosen and kept (a link stays open while another panel is shown). Each gets a container and a context
 // {achain, getModel(), getQ(), setQ(q), onQ(cb), onModel(cb), getTrajectory(), setMeasured(q | null),
-// getCalibration(), setCalibration(c)}; when the bridge's panel is not in the build a placeholder explains what
+// getCalibration(), setCalibration(c), onCalibration(cb)}; when the bridge's panel is not in the build a placeholder explains what
 // will be here.
 const panels = import.meta.glob('../controller/panel.js');
 const busPanels = import.meta.glob('../controller/bus_panel.js');
@@ -48,6 +48,11 @@ export class ControllerView {
       /** The servo calibration kept in the studio session {robot, protocol, text, from}, or null. */
       getCalibration: () => studio.servoCalibration ?? null,
       setCalibration: (c) => { studio.servoCalibration = c; },
+      /** cb() when a session file brings a servo calibration; returns the unsubscribe function. */
+      onCalibration: (cb) => {
+        studio.addEventListener('servo-calibration', cb);
+        return () => studio.removeEventListener('servo-calibration', cb);
+      },
     };
     panel.querySelector('.ctl-link').addEventListener('change', (e) => this.showLink(e.target.value));
     const load = panels['../controller/panel.js'];
