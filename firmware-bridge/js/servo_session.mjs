@@ -2,8 +2,9 @@
 // WebSerial port or on a simulated bus, so a busy page never stalls a stream. Every call is answered by the
 // worker; `snap` is the latest state it sent (30 Hz, and with every reply). Types: servo_session.d.mts.
 import { chooseSerialPort } from './transports.mjs';
+import { WorkerClient } from './worker_client.mjs';
 
-export class ServoBusSession extends EventTarget {
+export class ServoBusSession extends WorkerClient {
   /**
    * Opens a bus: source 'sim' (a simulated bus in the worker: `servos` as ServoBusSim takes them) or 'serial'
    * (a port chosen here: a granted one, or the browser's chooser, which needs a click), at baudRate.
@@ -23,13 +24,8 @@ export class ServoBusSession extends EventTarget {
   }
 
   constructor(worker) {
-    super();
-    this.worker = worker;
+    super(worker, 'the servo bus is closed');
     this.snap = null;
-    this.pending = new Map();
-    this.nextId = 1;
-    this.closed = false;
-    worker.onmessage = (e) => this.onMessage(e.data);
     worker.onerror = (e) => this.lost(`the servo-bus worker stopped: ${e.message}`);
   }
 
@@ -39,29 +35,13 @@ export class ServoBusSession extends EventTarget {
       this.dispatchEvent(Object.assign(new Event('snap'), { snap: m.snap }));
     }
     if (m.type === 'lost') this.lost(m.reason);
-    if (m.type !== 'reply') return;
-    const p = this.pending.get(m.id);
-    if (!p) return;
-    this.pending.delete(m.id);
-    if (m.ok) p.resolve(m.value);
-    else p.reject(new Error(m.error.message));
+    super.onMessage(m);
   }
 
   lost(reason) {
     if (this.closed) return;
     this.dispatchEvent(Object.assign(new Event('link-lost'), { reason }));
   }
-
-  request(message) {
-    if (this.closed) return Promise.reject(new Error('the servo bus is closed'));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...message, id });
-    });
-  }
-
-  call(method, ...args) { return this.request({ type: 'call', method, args }); }
 
   /** Pings every ID at every baud rate; the servos that answered [{baud, id, model, modelName}]. */
   scan(ids, bauds) { return this.call('scan', Array.from(ids), Array.from(bauds)); }
@@ -86,20 +66,4 @@ export class ServoBusSession extends EventTarget {
   setEstopAction(action) { return this.call('estopAction', action); }
   /** Simulated bus only: a fault on servo id, 'corrupt' | 'silence' | 'overload' | 'clear'. */
   inject(kind, id) { return this.call('inject', kind, id); }
-
-  async close() {
-    if (this.closed) return;
-    try {
-      await Promise.race([this.call('close'), new Promise((r) => setTimeout(r, 1000))]);
-    } finally {
-      this.terminate();
-    }
-  }
-
-  terminate() {
-    this.closed = true;
-    for (const p of this.pending.values()) p.reject(new Error('the servo bus is closed'));
-    this.pending.clear();
-    this.worker.terminate();
-  }
 }

@@ -3,8 +3,9 @@
 // link-lost; status, counters and caps) with the engine and the link in a Worker, so a busy page never starves the
 // controller's watchdog. The status, counters and caps read here are the latest the worker sent (50 Hz).
 import { chooseSerialPort, startVirtualController } from './transports.mjs';
+import { WorkerClient } from './worker_client.mjs';
 
-export class WorkerStreamer extends EventTarget {
+export class WorkerStreamer extends WorkerClient {
   /**
    * Opens a streaming worker on the virtual controller (its own Worker, joined to the streaming worker by a
    * MessageChannel) or on a serial port (chosen here: a granted one, or the browser's chooser, which needs a click).
@@ -25,14 +26,9 @@ export class WorkerStreamer extends EventTarget {
   }
 
   constructor(worker, controller = null) {
-    super();
-    this.worker = worker;
+    super(worker, 'the streamer is closed');
     this.controller = controller; // the virtual controller's Worker, if any
     this.snap = { status: null, counters: {}, caps: {} };
-    this.pending = new Map();
-    this.nextId = 1;
-    this.closed = false;
-    worker.onmessage = (e) => this.onMessage(e.data);
     worker.onerror = (e) => this.lost(`the streaming worker stopped: ${e.message}`);
     if (controller) controller.onerror = (e) => this.lost(`the virtual controller crashed: ${e.message}`);
   }
@@ -43,33 +39,17 @@ export class WorkerStreamer extends EventTarget {
       this.dispatchEvent(Object.assign(new Event(m.name), m.detail));
     } else if (m.type === 'progress') {
       this.pending.get(m.id)?.onProgress?.(m.progress);
-    } else if (m.type === 'reply') {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) p.resolve(m.value);
-      else p.reject(Object.assign(new Error(m.error.message), { status: m.error.status, faults: m.error.faults }));
+    } else {
+      super.onMessage(m);
     }
   }
 
+  errorOf(e) { return Object.assign(new Error(e.message), { status: e.status, faults: e.faults }); }
+
   lost(reason) {
     if (this.closed) return;
-    for (const p of this.pending.values()) p.reject(new Error(reason));
-    this.pending.clear();
+    this.failPending(reason);
     this.dispatchEvent(Object.assign(new Event('link-lost'), { reason }));
-  }
-
-  request(message, transfer = [], onProgress = null) {
-    if (this.closed) return Promise.reject(new Error('the streamer is closed'));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
-      this.worker.postMessage({ ...message, id }, transfer);
-    });
-  }
-
-  call(method, ...args) {
-    return this.request({ type: 'call', method, args });
   }
 
   /** A command: callers may ignore the promise (a button's click), so a refusal is never an unhandled rejection. */
@@ -98,21 +78,9 @@ export class WorkerStreamer extends EventTarget {
   estop() { return this.command('estop'); }
   streamTarget(q, lookAhead = 0.1) { return this.command('streamTarget', q, lookAhead); }
 
-  /** Closes the link (the controller's watchdog stops a moving arm) and ends both workers. */
-  async close() {
-    if (this.closed) return;
-    try {
-      await Promise.race([this.call('close'), new Promise((r) => setTimeout(r, 1000))]);
-    } finally {
-      this.terminate();
-    }
-  }
-
+  /** Closes the link (the controller's watchdog stops a moving arm) and ends both workers (close: WorkerClient). */
   terminate() {
-    this.closed = true;
-    for (const p of this.pending.values()) p.reject(new Error('the streamer is closed'));
-    this.pending.clear();
-    this.worker.terminate();
+    super.terminate();
     this.controller?.terminate();
   }
 }
