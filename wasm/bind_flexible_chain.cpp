@@ -223,16 +223,16 @@ std::string stepJS(WasmModel& h, double base_mass, double dt, bool lock_joints) 
   });
 }
 
-/// in = q (nv) | force (3) | moment (3) → flexibleSimulate (SI).
+/// in = q (nv) | force (3) | moment (3) → flexibleSimulate (SI); onProgress(fraction) returning false stops it (Cancelled).
 std::string simulateJS(WasmModel& h, double base_mass, const std::string& load, double frequency, double start,
-                       double stop, double duration, double dt, int samples, bool lock_joints) {
+                       double stop, double duration, double dt, int samples, bool lock_joints, const val& onProgress) {
   return guard([&] {
     FlexState& s = state(h, base_mass);
     const FlexibleChain& c = s.chain;
     const int nv = c.nv;
     const VecX q = h.readFinite(0, nv, "q"), F = h.readFinite(nv, 3, "force"), M = h.readFinite(nv + 3, 3, "moment");
     const FlexibleSimulationOptions o{flexibleLoadKindFromString(load), frequency, start, stop, duration, dt, samples, lock_joints};
-    const FlexibleSimulation r = flexibleSimulate(c, s.data, q, Vec3(F), Vec3(M), o);
+    const FlexibleSimulation r = flexibleSimulate(c, s.data, q, Vec3(F), Vec3(M), o, jsProgress(onProgress));
     return json{{"dt", r.dt}, {"steps", r.steps}, {"t", r.t}, {"coordinates", flexibleCoordinateNames(c, false)},
                 {"modal", rows(r.modal)}, {"toolDisplacement", rows(r.tool_displacement)},
                 {"baseTranslation", c.nb ? rows(r.base_translation) : json(nullptr)},

@@ -2,6 +2,9 @@
 // robot file (Tesar & Graves §3.1), the closed-form modal integrals, coupled modes and static deflection.
 #include <Eigen/Dense>
 #include <cmath>
+#include <iterator>
+#include <fstream>
+#include <cstdio>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -141,6 +144,25 @@ TEST_CASE("achain flex-deflection: the space arm under a tip load", "[cli][flex]
   CHECK(e.err.find("--force: expected 3 values, got 2") != std::string::npos);
   e = runCli("flex-deflection --help");
   CHECK(e.out.find("--moment") != std::string::npos);
+}
+
+TEST_CASE("achain flex-simulate --progress: progress on stderr, SIGTERM stops the run saying where, exit 143", "[cli][flex][progress]") {
+  const std::string err = achain::test::tempPath(".err");
+  // 2000 s at the automatic step (2.4e-4 s): 8.3e6 steps, minutes; SIGTERM once the first progress line is out
+  auto r = runCli("flex-simulate --robot space-arm --q 0,0,0,0,0,0 --force 0,2,1 --duration 2000 --progress 2>" + err +
+                  " & p=$!; for i in $(seq 1200); do [ -s " + err + " ] && break; sleep 0.05; done; kill -TERM $p; wait $p; exit $?");
+  std::ifstream ef(err);
+  const std::string text((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
+  std::remove(err.c_str());
+  INFO(text);
+  CHECK(r.status == 143);
+  CHECK(r.out.empty());
+  CHECK(text.rfind("achain flex-simulate: [", 0) == 0);
+  const std::string stop = "achain flex-simulate: stopped by SIGTERM: flexibleSimulate: cancelled at step ";
+  const size_t at = text.find(stop);
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stol(text.substr(at + stop.size())) % 1000 == 0);  // asked every 1000 steps
+  CHECK(runCli("flex-simulate --help").out.find("--progress") != std::string::npos);
 }
 
 TEST_CASE("achain flex-simulate: a step load on the locked space arm is the modal superposition", "[cli][flex]") {

@@ -1,6 +1,7 @@
-// Long computations stop through the core's Progress (achain/math/progress.hpp), as natively: simulate and
-// simulateComputedTorque call onProgress(fraction) every 1 % or 1000 steps, and a return of false stops the run
-// with an Error naming the step ("simulate: cancelled at step k of N (t = … s)"); the module stays usable.
+// Long computations stop through the core's Progress (achain/math/progress.hpp), as natively: simulate,
+// simulateComputedTorque and flexibleSimulate call onProgress(fraction) every 1 % or 1000 steps, and a return of
+// false stops the run with an Error naming the step ("simulate: cancelled at step k of N (t = … s)"); the module
+// stays usable.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAchain } from './helpers.mjs';
@@ -44,6 +45,29 @@ test('simulateComputedTorque: the same contract ("control: cancelled …")', () 
     assert.equal(calls, 3);
     const r = m.simulateComputedTorque({ traj, dt: 1e-3, duration: 0.1, onProgress: () => true });
     assert.ok(r.t.length > 0);
+  } finally {
+    m.dispose();
+  }
+});
+
+test('flexibleSimulate: the same contract ("flexibleSimulate: cancelled …"); watched or not, the same response', () => {
+  const m = achain.loadModel('space-arm');
+  try {
+    const q0 = [0, 0, 0, 0, 0, 0];
+    const opts = { force: [0, 2, 1], moment: [0.5, 0, 0], duration: 0.05, samples: 5 };
+    const plain = m.flexibleSimulate(q0, opts);
+    const tick = Math.max(1, Math.min(Math.floor(plain.steps / 100), 1000));
+    const seen = [];
+    const told = m.flexibleSimulate(q0, { ...opts, onProgress: (f) => { seen.push(f); } });
+    assert.equal(seen.length, Math.floor(plain.steps / tick));
+    assert.ok(seen.every((f, i) => i === 0 || f >= seen[i - 1]));
+    assert.deepEqual(told.toolDisplacement.map((r) => Array.from(r)), plain.toolDisplacement.map((r) => Array.from(r)));
+    let calls = 0;
+    assert.throws(() => m.flexibleSimulate(q0, { ...opts, onProgress: () => (++calls < 10 ? true : false) }),
+      { message: new RegExp(`^flexibleSimulate: cancelled at step ${10 * tick} of ${plain.steps} \\(t = [0-9.e-]+ s\\)$`) });
+    assert.equal(calls, 10);
+    // the model is intact after the stop
+    assert.deepEqual(m.flexibleSimulate(q0, opts).toolDisplacement.map((r) => Array.from(r)), plain.toolDisplacement.map((r) => Array.from(r)));
   } finally {
     m.dispose();
   }

@@ -156,7 +156,8 @@ export function install(Model) {
   /**
    * Time response to a load at the tool from rest at q, links undeflected (`achain flex-simulate`): options {force,
    * moment (world, N, N·m), load 'step' | 'pulse' | 'sine', frequency (Hz), start, stop, duration (s, default 2),
-   * dt (0: automatic), samples (101), joints 'locked' (default) | 'free', baseMass}. Returns {dt, steps, t,
+   * dt (0: automatic), samples (101), joints 'locked' (default) | 'free', baseMass, onProgress(fraction): about every 1 %
+   * (or 1000 steps); returning false stops the run, which throws "flexibleSimulate: cancelled at step …"}. Returns {dt, steps, t,
    * coordinates, modal (per sample), toolDisplacement (per sample, m), baseTranslation (or null), peakToolDeflection,
    * peakLinkRotation (rad), peakLinkRotationDeg, above3deg, above5deg}.
    */
@@ -168,7 +169,8 @@ export function install(Model) {
       [[q, 'q', this.dof], [options.force ?? [0, 0, 0], 'options.force', 3], [options.moment ?? [0, 0, 0], 'options.moment', 3]],
       baseMass(options), load, finiteNumber(options.frequency, 'options.frequency', 0), finiteNumber(options.start, 'options.start', 0),
       finiteNumber(options.stop, 'options.stop', 0), finiteNumber(options.duration, 'options.duration', 2),
-      finiteNumber(options.dt, 'options.dt', 0), integer(options.samples, 'options.samples', 101, 2, 100000), joints === 'locked');
+      finiteNumber(options.dt, 'options.dt', 0), integer(options.samples, 'options.samples', 101, 2, 100000), joints === 'locked',
+      typeof options.onProgress === 'function' ? options.onProgress : null);
     r.t = F64(r.t);
     r.modal = rows(r.modal);
     r.toolDisplacement = rows(r.toolDisplacement);

@@ -124,6 +124,9 @@ export interface FlexibleSimulateOptions extends FlexibleChainOptions {
   /** Default 101. */
   samples?: number;
   joints?: 'locked' | 'free';
+  /** Told the fraction done about every 1 % (or 1000 steps); returning false stops the run: it throws
+   *  "flexibleSimulate: cancelled at step k of N (t = … s)". */
+  onProgress?: (fraction: number) => unknown;
 }
 
 export interface FlexibleSimulation {

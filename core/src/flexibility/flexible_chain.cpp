@@ -7,6 +7,8 @@
 
 #include <achain/math/text.hpp>
 
+#include "../dynamics/detail.hpp"
+
 namespace achain {
 
 namespace {
@@ -503,7 +505,8 @@ FlexibleLoadKind flexibleLoadKindFromString(const std::string& s) {
 }
 
 FlexibleSimulation flexibleSimulate(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& q,
-                                    const Vec3& force, const Vec3& moment, const FlexibleSimulationOptions& o) {
+                                    const Vec3& force, const Vec3& moment, const FlexibleSimulationOptions& o,
+                                    const Progress& progress) {
   const std::string who = "flexibleSimulate: ";
   if (o.load == FlexibleLoadKind::Sine && !(o.frequency > 0 && std::isfinite(o.frequency)))
     throw Error(who + "frequency: a sine load needs a positive frequency (Hz)");
@@ -539,6 +542,7 @@ FlexibleSimulation flexibleSimulate(const FlexibleChain& chain, FlexibleChainDat
     return o.load == FlexibleLoadKind::Sine ? std::sin(2 * kPi * o.frequency * (t - o.start)) : 1.0;
   };
   int next = 0;  // next sample index
+  const int steps = static_cast<int>(r.steps), tick = dyn_detail::progressTick(steps);  // at most 2e7 steps
   for (long k = 0; k <= r.steps; ++k) {
     const double t = static_cast<double>(k) * r.dt;
     flexibleKinematics(chain, data, phi);
@@ -558,6 +562,8 @@ FlexibleSimulation flexibleSimulate(const FlexibleChain& chain, FlexibleChainDat
     flexibleStep(chain, data, phi, rate, tau, r.dt, o.lock_joints);
     if (!phi.allFinite() || !rate.allFinite())
       throw Error(who + "the state became non-finite at t = " + shortNumber(t + r.dt) + " s; give a smaller dt");
+    if (!progress.empty() && (k + 1) % tick == 0 && !progress(static_cast<double>(k + 1) / static_cast<double>(steps)))
+      throw dyn_detail::cancelledAt("flexibleSimulate", static_cast<int>(k + 1), steps, t + r.dt);
   }
   r.modal.conservativeResize(next, Eigen::NoChange);  // every sample is taken; kept exact if rounding ever skips one
   r.tool_displacement.conservativeResize(next, Eigen::NoChange);

@@ -4,6 +4,7 @@
 // link alone and Euler–Bernoulli, the static tip deflection against F·L³/(3EI), and the space arm of §3.1.
 #include <catch2/catch.hpp>
 #include <Eigen/Geometry>
+#include <atomic>
 #include <cmath>
 #include <random>
 
@@ -495,6 +496,45 @@ TEST_CASE("flexible chain: a link's drawn centreline ends at the next frame, str
   const std::vector<std::string> names = flexibleCoordinateNames(c);
   REQUIRE(names.size() == 10);
   CHECK(names[0] == "shoulder_pitch q1 (y bending)");
+}
+
+TEST_CASE("flexible chain: flexibleSimulate reports its progress and stops through it (Cancelled, naming the step)", "[dynamics][flex][progress]") {
+  const ChainOf arm(builtinJson("space-arm"));
+  const FlexibleChain& c = arm.chain;
+  FlexibleChainData d(c);
+  FlexibleSimulationOptions o;
+  o.duration = test::scaled(0.2, 0.05);
+  o.samples = 5;
+  const VecX q = VecX::Zero(6);
+  const Vec3 F(0, 2, 1), M(0.5, 0, 0);
+  const FlexibleSimulation plain = flexibleSimulate(c, d, q, F, M, o);
+  REQUIRE(plain.steps >= 100);
+  // told every 1 % (or 1000 steps), non-decreasing to 1; the result unchanged by being watched
+  std::vector<double> told;
+  const FlexibleSimulation watched = flexibleSimulate(c, d, q, F, M, o, Progress([&](double f) {
+    told.push_back(f);
+    return true;
+  }));
+  const long tick = std::max(1L, std::min(plain.steps / 100, 1000L));
+  CHECK(static_cast<long>(told.size()) == plain.steps / tick);
+  for (size_t k = 1; k < told.size(); ++k) CHECK(told[k] >= told[k - 1]);
+  CHECK(told.back() == Approx(static_cast<double>(plain.steps / tick * tick) / plain.steps));
+  CHECK(watched.tool_displacement == plain.tool_displacement);
+  CHECK(watched.modal == plain.modal);
+  // a report returning false stops it: Cancelled, at the step it was asked
+  int calls = 0;
+  const Progress stop_at_30([&](double) { return ++calls < 30; });
+  const std::string where = "flexibleSimulate: cancelled at step " + std::to_string(30 * tick) + " of " + std::to_string(plain.steps) + " (t = ";
+  CHECK_THROWS_AS(flexibleSimulate(c, d, q, F, M, o, stop_at_30), Cancelled);
+  calls = 0;
+  CHECK_THROWS_WITH(flexibleSimulate(c, d, q, F, M, o, stop_at_30), Catch::StartsWith(where));
+  // a stop flag set before the run: stopped at the first question
+  std::atomic<bool> flag{true};
+  CHECK_THROWS_WITH(flexibleSimulate(c, d, q, F, M, o, Progress(&flag)),
+                    Catch::StartsWith("flexibleSimulate: cancelled at step " + std::to_string(tick) + " of "));
+  // Data stays usable after a stop
+  const FlexibleSimulation again = flexibleSimulate(c, d, q, F, M, o);
+  CHECK(again.tool_displacement == plain.tool_displacement);
 }
 
 TEST_CASE("flexible chain: flexibleSimulate samples the RK4 response of flexibleStep", "[dynamics][flex]") {

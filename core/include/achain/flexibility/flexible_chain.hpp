@@ -29,6 +29,7 @@
 
 #include <Eigen/Cholesky>
 
+#include <achain/math/progress.hpp>
 #include <achain/math/modal.hpp>
 #include <achain/model/flexible_link.hpp>
 #include <achain/model/model.hpp>
@@ -229,8 +230,11 @@ struct FlexibleSimulation {
 
 /// From rest at q (size nv) with the links undeflected (and the base at 0), the wrench (force; moment about the tool
 /// origin, world) times the load history acts at the tool (generalized forces J_toolᵀ·w, held over each RK4 step of
-/// flexibleStep). Throws achain::Error naming the option ("flexibleSimulate: frequency: ...").
+/// flexibleStep). Throws achain::Error naming the option ("flexibleSimulate: frequency: ..."). `progress` is asked
+/// every 1 % of the steps or every 1000 steps, whichever comes first; a stop throws Cancelled
+/// ("flexibleSimulate: cancelled at step k of N (t = … s)").
 FlexibleSimulation flexibleSimulate(const FlexibleChain& chain, FlexibleChainData& data, const Eigen::Ref<const VecX>& q,
-                                    const Vec3& force, const Vec3& moment, const FlexibleSimulationOptions& options);
+                                    const Vec3& force, const Vec3& moment, const FlexibleSimulationOptions& options,
+                                    const Progress& progress = {});
 
 }  // namespace achain
