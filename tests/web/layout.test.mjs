@@ -301,3 +301,25 @@ test('<achain-viewer>: a new robot starts at its home pose unless q comes with i
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('800×600: the pose readout covers none of the arm\'s joint origins or its tool (prototype-4a, stanford, puma560)', async () => {
+  // Before: the readout's seven rows covered the prototype's tool (where the gizmo is grabbed) and a stanford joint.
+  // In a small window it keeps position and roll-pitch-yaw and drops the rotation matrix rows.
+  for (const robot of ['prototype-4a', 'stanford', 'puma560']) {
+    const { page, errors, context } = await open(`#robot=${robot}`, { width: 800, height: 600 });
+    try {
+      await page.waitForTimeout(300);
+      const r = await page.evaluate(() => {
+        const a = window.__achain;
+        const box = document.querySelector('.readout').getBoundingClientRect();
+        const pts = a.studio.lastFk.frames.map((T) => a.screenOf(T[3], T[7], T[11]));
+        const tool = a.studio.lastFk.tool;
+        pts.push(a.screenOf(tool[3], tool[7], tool[11]));
+        return { rows: document.querySelectorAll('.readout > div:not(.r-row)').length, covered: pts.filter((p) => p.x >= box.left && p.x <= box.right && p.y >= box.top && p.y <= box.bottom).length };
+      });
+      assert.equal(r.rows, 4, `${robot}: tool header, p mm, p in, rpy`);
+      assert.equal(r.covered, 0, `${robot}: points under the readout`);
+      assert.deepEqual(errors, []);
+    } finally { await context.close(); }
+  }
+});

@@ -24,8 +24,9 @@ export class PoseReadout {
       ['      ', row(1)],
       ['      ', row(2)],
     ];
-    for (const [k, v] of lines) {
+    for (const [i, [k, v]] of lines.entries()) {
       const line = document.createElement('div');
+      if (i >= 4) line.className = 'r-row';  // the rotation matrix: hidden in a small window (studio.css), rpy stays
       const ks = document.createElement('span');
       ks.className = 'k';
       ks.textContent = k;
