@@ -298,7 +298,7 @@ const METHODS = {
     if (kind === 'corrupt') bus.injectCorruptReplies(id, 3);
     else if (kind === 'silence') bus.injectSilence(id, -1);
     else if (kind === 'overload') bus.injectHardwareError(id, sb.servoHardwareErrors(host.protocol()).find((e) => e.name === 'overload').bit);
-    else if (kind === 'clear') { bus.injectSilence(id, 0); bus.injectHardwareError(id, 0); } else throw new Error(`inject: unknown fault '${kind}'`);
+    else if (kind === 'clear') { bus.injectCorruptReplies(id, 0); bus.injectSilence(id, 0); bus.injectHardwareError(id, 0); } else throw new Error(`inject: unknown fault '${kind}'`);
     return true;
   },
   async close() {

@@ -119,21 +119,32 @@ for (const [protocol, arm] of Object.entries(ARMS)) {
       assert.equal(s.estopped, true);
       assert.equal(s.streaming, false);
 
-      // a fault on servo 3 of the chain: named with its ID, the safe state said; reconnect clears it once cleared
+      // each fault on servo 3 of the chain (a silent servo, corrupt replies, the overload bit): named with its ID and
+      // what happened, the safe state said; teleoperation ends; cleared, a reconnect reads the servos afresh
       const id = arm.ids[2];
-      await page.click(`${P} ${T('torque-on')}`);
-      await page.check(`${P} ${T('teleop')}`);
-      await waitText(page, protocol, 'message', /^Teleoperation on/);
-      await page.selectOption(`${P} ${T('fault-kind')}`, 'silence');
-      await page.fill(`${P} input[aria-label="servo ID"]`, String(id));
-      await page.click(`${P} ${T('inject')}`);
-      await waitText(page, protocol, 'error', new RegExp(`servo ID ${id} did not reply`));
-      assert.match(await text(page, protocol, 'error'), /torque turned off on every servo/);
-      await page.selectOption(`${P} ${T('fault-kind')}`, 'clear');
-      await page.click(`${P} ${T('inject')}`);
-      await page.click(`${P} ${T('clear')}`);
-      await waitText(page, protocol, 'message', /^Connected: /);
-      assert.equal(await text(page, protocol, 'error'), '');
+      const says = {
+        silence: `servo ID ${id} did not reply`,
+        corrupt: `servo ID ${id}: its reply failed the ${protocol === 'dynamixel' ? 'CRC-16' : 'checksum'} check`,
+        overload: protocol === 'dynamixel' ? `servo ID ${id} reports a hardware error, overload` : `servo ID ${id} reports overload`,
+      };
+      for (const [kind, text0] of Object.entries(says)) {
+        await page.click(`${P} ${T('torque-on')}`);
+        await page.check(`${P} ${T('teleop')}`);
+        await waitText(page, protocol, 'message', /^Teleoperation on/);
+        await page.selectOption(`${P} ${T('fault-kind')}`, kind);
+        await page.fill(`${P} input[aria-label="servo ID"]`, String(id));
+        await page.click(`${P} ${T('inject')}`);
+        await waitText(page, protocol, 'error', new RegExp(text0.replace(/[()]/g, '\\$&')));
+        assert.match(await text(page, protocol, 'error'), /torque turned off on every servo/, kind);
+        assert.equal(await page.isChecked(`${P} ${T('teleop')}`), false, `${kind}: teleoperation ended`);
+        s = await snapOf(page, protocol);
+        assert.equal(s.streaming, false, kind);
+        await page.selectOption(`${P} ${T('fault-kind')}`, 'clear');
+        await page.click(`${P} ${T('inject')}`);
+        await page.click(`${P} ${T('clear')}`);
+        await waitText(page, protocol, 'message', /^Connected: /);
+        assert.equal(await text(page, protocol, 'error'), '', `${kind}: cleared`);
+      }
       await screenshot(page, `bus-${protocol}-after-fault`);
       assert.deepEqual(errors, []);
     } finally {
