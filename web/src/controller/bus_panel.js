@@ -29,7 +29,8 @@ export function mountBusPanel(container, ctx, protocol) {
   const P = PROTOCOL_TEXT[protocol];
   const ui = {};
   let session = null;
-  let calibration = null;  // {text, from}: the joint map to connect with
+  let calibration = null;  // {key, text, from, json}: the joint map to connect with (json: its text, parsed once)
+  const useCalibration = (c) => { calibration = c ? { ...c, json: JSON.parse(c.text) } : null; };
   let connected = false;
   let teleop = false;
   let lastTeleop = 0;
@@ -130,13 +131,10 @@ export function mountBusPanel(container, ctx, protocol) {
     const m = model();
     const v = ui.calSelect.value;
     const kept = ctx.getCalibration?.();
-    if (v === 'session' && kept) calibration = { key: 'session', text: kept.text, from: kept.from };
-    else if (v === 'builtin') { const b = builtinCalibration(m.name, protocol); calibration = { key: 'builtin', text: b.text, from: b.name }; }
-    else calibration = null;
-    if (calibration) {
-      const cal = JSON.parse(calibration.text);
-      ui.baud.value = String(cal.baud);
-    }
+    if (v === 'session' && kept) useCalibration({ key: 'session', text: kept.text, from: kept.from });
+    else if (v === 'builtin') { const b = builtinCalibration(m.name, protocol); useCalibration({ key: 'builtin', text: b.text, from: b.name }); }
+    else useCalibration(null);
+    if (calibration) ui.baud.value = String(calibration.json.baud);
     setEnabled();
   }
   async function loadCalibrationFile(e) {
@@ -146,7 +144,7 @@ export function mountBusPanel(container, ctx, protocol) {
       const sb = await loadServoBus();
       const text = sb.servoCalibrationFromJson(await f.text());  // the C++ reader names what is wrong
       if (JSON.parse(text).protocol !== protocol) throw new Error(`it is for a ${JSON.parse(text).protocol} bus, this is the ${P} bus`);
-      calibration = { key: 'session', text, from: f.name };
+      useCalibration({ key: 'session', text, from: f.name });
       keepCalibration(text, f.name);  // a file read is this session's calibration from now on
       listCalibrations();
       say(`Calibration ${f.name} read: ${JSON.parse(text).joints.length} joints.`);
@@ -168,7 +166,7 @@ export function mountBusPanel(container, ctx, protocol) {
   /** The simulated servos: the calibration's IDs (or 1 … n), standing a little off their zero, as an arm at rest. */
   function simServos() {
     const m = model();
-    const cal = calibration ? JSON.parse(calibration.text) : null;
+    const cal = calibration?.json;
     const ids = cal ? cal.joints.map((j) => j.id) : Array.from({ length: m?.dof ?? 6 }, (_, i) => i + 1);
     return ids.map((id, i) => ({ id, startPosition: (cal ? cal.joints[i].zero_offset : 2048) + 40 * (i % 2 ? -1 : 1) }));
   }
@@ -223,7 +221,7 @@ export function mountBusPanel(container, ctx, protocol) {
   async function connect() {
     if (!calibration) return;
     const m = model();
-    const cal = JSON.parse(calibration.text);
+    const cal = calibration.json;
     if (m && cal.joints.length !== m.dof) {
       say(`The calibration has ${cal.joints.length} joints, ${m.name} has ${m.dof}: load the robot it was made for.`);
       return;
@@ -345,7 +343,7 @@ export function mountBusPanel(container, ctx, protocol) {
     const list = (s) => s.split(/[\s,]+/).filter(Boolean).map(Number);
     try {
       const text = await session.calibrateAtZero(m.modelToJson(), Number(ui.baud.value), list(ui.ids.value), list(ui.dirs.value));
-      calibration = { key: 'session', text, from: 'taken at zero' };
+      useCalibration({ key: 'session', text, from: 'taken at zero' });
       keepCalibration(text, 'taken at zero');
       connected = true;
       listCalibrations();
@@ -371,7 +369,7 @@ export function mountBusPanel(container, ctx, protocol) {
     if (!s) return;
     snapCount++;
     const m = model();
-    const cal = calibration ? JSON.parse(calibration.text) : null;
+    const cal = calibration?.json;
     ui.state.textContent = `${s.link === 'sim' ? 'simulated bus' : 'serial port'} at ${s.baud / 1000} kbit/s — ${s.estopped ? 'E-STOP' : s.streaming ? 'streaming' : s.monitoring ? 'monitoring' : s.busy ? 'busy' : s.ready ? 'connected' : 'open'}` +
       (s.job ? ` — ${s.job.phase} ${s.job.t.toFixed(2)} / ${s.job.duration.toFixed(2)} s` : '');
     ui.state.className = `ctl-state ${s.error || s.estopped ? 'estop' : ''}`;
@@ -413,7 +411,7 @@ export function mountBusPanel(container, ctx, protocol) {
     session.follow(q).then((refusal) => { if (refusal) say(`Not sent: ${refusal}`); }, () => {});
   });
   const offModel = ctx.onModel?.(() => {
-    calibration = null;
+    useCalibration(null);
     connected = false;
     setTeleop(false);
     ctx.setMeasured(null);
@@ -422,7 +420,7 @@ export function mountBusPanel(container, ctx, protocol) {
   // a session file brought a calibration: offered (and chosen) unless a stream runs
   const offCalibration = ctx.onCalibration?.(() => {
     if (sending || teleop) return;
-    calibration = null;
+    useCalibration(null);
     listCalibrations();
   });
   const onKey = (e) => {

@@ -68,7 +68,6 @@ export class ControllerView {
   async showLink(link) {
     this.container.hidden = link !== 'controller';
     for (const [p, c] of Object.entries(this.busContainers)) c.hidden = p !== link;
-    this.studio.views.find((v) => v.id === 'controller')?.panel.querySelector('.ctl-link')?.setAttribute('data-shown', link);
     if (link === 'controller' || this.buses[link]) return this.buses[link];
     const load = busPanels['../controller/bus_panel.js'];
     this.buses[link] = load().then((mod) => {
