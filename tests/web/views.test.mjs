@@ -344,3 +344,33 @@ test('units switch and keyboard shortcuts', async () => {
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
+
+test('tab switches keep the 3D canvas (no drawing buffer re-made), and a hidden Workspace makes its estimate when shown', async () => {
+  const { page, errors, context } = await open('#robot=prototype-4a&view=teleop');
+  try {
+    // the Workspace panel is hidden: its estimate waits until it is shown (it cost every page load 0.15 s)
+    assert.equal(await page.evaluate(() => window.__achain.views.workspace.estimate ?? null), null);
+    // setting a canvas's size, even to the size it has, re-makes its drawing buffer (100–300 ms under software
+    // WebGL); Motion's dock toggles on every switch, so each switch did it
+    await page.evaluate(() => {
+      const r = window.__achain.studio.viewport.renderer;
+      window.__setSizeCalls = 0;
+      const f = r.setSize.bind(r);
+      r.setSize = (...a) => { window.__setSizeCalls++; return f(...a); };
+    });
+    for (const v of ['motion', 'design', 'motion', 'vibration', 'teleop']) {
+      await page.click(`#tabs button[data-view="${v}"]`);
+      await page.waitForTimeout(50);
+    }
+    assert.equal(await page.evaluate(() => window.__setSizeCalls), 0, 'a tab switch with the canvas unchanged resized it');
+    await page.click('#tabs button[data-view="workspace"]');
+    const e = await page.evaluate(() => window.__achain.views.workspace.estimate);
+    const core = await page.evaluate(() => window.__achain.studio.model.estimateWorkspace({ voxel: window.__achain.views.workspace._options().voxel, method: 'robinson' }));
+    assert.ok(e && e.cells > 0, 'the estimate is made when the panel is shown');
+    assert.equal(e.cells, core.cells);
+    // a real size change still resizes
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await page.waitForFunction(() => window.__setSizeCalls > 0);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
