@@ -22,7 +22,7 @@ const reps = Math.max(1, Math.round(Number(process.env.BENCH_REPS ?? 3)));
 const cpuClock = process.env.BENCH_CLOCK === 'cpu';
 const now = cpuClock ? () => { const u = process.cpuUsage(); return (u.user + u.system) * 1e3; } : () => Number(process.hrtime.bigint());
 
-const nativeExe = path.join(root, 'build/native/achain_bench');
+const nativeExe = path.join(root, process.env.ACHAIN_BENCH_EXE ?? 'build/bench/achain_bench');  // scripts/bench.sh builds it (g++ -O3)
 
 /** The native case names (those BENCH_FILTER selects), or [] without the native binary. */
 function nativeNames() {

@@ -4,7 +4,8 @@
 #   ACHAIN_BUILD=all|native|wasm   what to build (default all)
 #   ACHAIN_BUILD_TESTS=ON          also what npm test runs in build/native (the full-size cases, examples,
 #                                  consumer builds; the whole suite is built by test.sh in build/asan)
-#   ACHAIN_BUILD_BENCH=ON          also the benchmarks (npm run bench)
+#   ACHAIN_BUILD_BENCH=ON          also the benchmarks here (npm run bench builds its own, g++, in build/bench)
+#   ACHAIN_NATIVE_CXX=g++          build/native's compiler (default clang++ when installed: scripts/lib.sh says why)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -18,7 +19,7 @@ what="${ACHAIN_BUILD:-all}"
 if [ "$what" != wasm ]; then
   echo "build: native (build/native)"
   # Every option the scripts rely on is passed, so a folder configured otherwise by hand is set back.
-  achain_configure build/native -- -DCMAKE_BUILD_TYPE=Release -DACHAIN_BUILD_BENCH="${ACHAIN_BUILD_BENCH:-OFF}" \
+  achain_configure build/native -- -DCMAKE_CXX_COMPILER="$(native_cxx)" -DCMAKE_BUILD_TYPE=Release -DACHAIN_BUILD_BENCH="${ACHAIN_BUILD_BENCH:-OFF}" \
     -DACHAIN_BUILD_TESTS="${ACHAIN_BUILD_TESTS:-OFF}" -DACHAIN_TEST_SET=full-size -DACHAIN_BUILD_CLI=ON \
     -DACHAIN_BUILD_BRIDGE=ON -DACHAIN_SANITIZE=
   achain_build build/native

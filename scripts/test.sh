@@ -2,7 +2,7 @@
 # npm test: set up, build, then run every suite, each stage timed (the table is printed at the end, also when a
 # stage fails, and kept in build/test-timing.txt). Each source is compiled as few times as the checks need
 # (docs/building.md):
-#   build/native  Release (gcc): library, CLI, bridge, wasm's peers; the cases that need optimised code (the
+#   build/native  Release (clang, scripts/lib.sh native_cxx): library, CLI, bridge, peers; the cases that need optimised code (the
 #                 heavy ones at full size), the examples and the two consumer builds
 #   build/wasm    the WebAssembly module (node and browser suites)
 #   build/asan    clang, ASan + UBSan, the core at -O2 and everything else at -O1: the whole ctest suite (heavy
@@ -75,7 +75,7 @@ type_checks() {
 }
 
 stage "setup (Debian and npm packages)" bash scripts/setup.sh
-stage "build native: Release library, CLI, bridge, full-size tests" env ACHAIN_BUILD=native ACHAIN_BUILD_TESTS=ON bash scripts/build.sh
+stage "build native: Release (clang) library, CLI, bridge, full-size tests" env ACHAIN_BUILD=native ACHAIN_BUILD_TESTS=ON bash scripts/build.sh
 stage "build wasm" env ACHAIN_BUILD=wasm bash scripts/build.sh
 stage "C++ Release: full-size cases, examples, consumers (ctest)" ctest_in build/native
 # A design sweep (docs/examples/sweep-prototype.json) as a Slurm job array of 3 shards on a one-node cluster the

@@ -37,7 +37,14 @@ else
   if [ -f "$out/CMakeCache.txt" ] && ! grep -q "^CMAKE_GENERATOR:INTERNAL=${gen[1]:-Unix Makefiles}\$" "$out/CMakeCache.txt"; then
     rm -rf "$out/CMakeCache.txt" "$out/CMakeFiles"
   fi
-  cmake "${gen[@]}" -S "$src/tests/consumer/project" -B "$out" -DACHAIN_SOURCE_DIR="$src" \
+  # the same compiler as BUILD_DIR (clang++ for build/native, scripts/lib.sh), or nothing would hit the cache
+  cxx=()
+  c=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$3/CMakeCache.txt" 2>/dev/null)
+  [ -n "$c" ] && cxx=(-DCMAKE_CXX_COMPILER="$c")
+  if [ -n "$c" ] && [ -f "$out/CMakeCache.txt" ] && [ "$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$out/CMakeCache.txt")" != "$c" ]; then
+    rm -rf "$out/CMakeCache.txt" "$out/CMakeFiles"  # made with another compiler earlier
+  fi
+  cmake "${gen[@]}" -S "$src/tests/consumer/project" -B "$out" -DACHAIN_SOURCE_DIR="$src" "${cxx[@]}" \
         -DCMAKE_BUILD_TYPE=Release > "$tmp/cfg.log" || { cat "$tmp/cfg.log"; exit 1; }
 fi
 cmake --build "$out" -j"$(nproc 2>/dev/null || echo 2)" > "$tmp/build.log" 2>&1 || { tail -40 "$tmp/build.log"; exit 1; }
