@@ -87,7 +87,7 @@ test('opcount: the recorded counts are chosen by the compiler (gcc and clang ver
   assert.equal(recordedFor('icpx (Intel oneAPI) 2024'), null);
 });
 
-test('opcount, measured: every kernel within 10 % of the counts recorded for its compiler (docs/dynamics.md)', { skip: why ?? false }, () => {
+test('opcount, measured: every kernel within 10 % of the recorded counts (docs/dynamics.md)', { skip: why ?? false }, () => {
   const RECORDED = recordedFor(measured.compiler);
   assert.ok(RECORDED, `no counts are recorded for ${measured.compiler}: measure them (node bench/opcount/run.mjs) and add them here`);
   for (const [robot, kernels] of Object.entries(RECORDED))
