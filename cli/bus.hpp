@@ -17,6 +17,7 @@ struct BusSendArgs {
   bool torque_off_at_end = false;
   double settle = 0.5, timeout = 60;
   double reply_timeout_ms = 50;  // on a port: see --reply-timeout-ms
+  bool echo = false;             // the adapter echoes (--echo); with --virtual the simulated bus echoes too
   bool quiet = false;
 };
 

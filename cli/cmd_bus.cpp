@@ -92,19 +92,27 @@ struct BusPort {
   }
 };
 
-/// --reply-timeout-ms: how long past a reply's expected end the host waits before it calls the servo silent.
-/// A USB adapter's latency timer (FTDI: 16 ms by default) and a busy computer delay replies by milliseconds; the
-/// in-process simulated bus keeps the host's 1 ms.
-void addReplyTimeout(CLI::App* sub, double& ms) {
-  sub->add_option("--reply-timeout-ms", ms, "Wait this long past a reply's expected end before a servo is called silent (USB adapters add latency)")
+/// The port options every bus subcommand takes. --reply-timeout-ms: how long past a reply's expected end the host
+/// waits before it calls the servo silent. A USB adapter's latency timer (FTDI: 16 ms by default) and a busy computer
+/// delay replies by milliseconds; the in-process simulated bus keeps the host's 1 ms. --echo: the adapter returns
+/// every byte sent (ServoHostOptions::echo).
+struct PortArgs {
+  double reply_timeout_ms = 50;
+  bool echo = false;
+};
+void addPortOptions(CLI::App* sub, PortArgs& a) {
+  sub->add_option("--reply-timeout-ms", a.reply_timeout_ms, "Wait this long past a reply's expected end before a servo is called silent (USB adapters add latency)")
       ->check(CLI::Range(1.0, 1000.0))
       ->capture_default_str();
+  sub->add_flag("--echo", a.echo, "The adapter echoes every byte sent (TX and RX tied, no direction control): read our own bytes back and discard them");
 }
-br::ServoHostOptions portOptions(double reply_timeout_ms) {
+br::ServoHostOptions portOptions(double reply_timeout_ms, bool echo) {
   br::ServoHostOptions o;
   o.timeout_margin_us = static_cast<uint32_t>(reply_timeout_ms * 1000);
+  o.echo = echo;
   return o;
 }
+br::ServoHostOptions portOptions(const PortArgs& a) { return portOptions(a.reply_timeout_ms, a.echo); }
 
 json feedbackLine(const br::ServoHost& host, double t) {
   json q = json::array(), v = json::array(), c = json::array(), load = json::array(), volt = json::array(), temp = json::array();
@@ -126,8 +134,8 @@ RegisterCommand bus_cmd("bus", [](CLI::App& app) {
   // ---- bus scan ----
   auto* scan = bus->add_subcommand("scan", "Find the servos on a bus: ping every ID at every baud rate, read their model numbers");
   static std::string scan_port, scan_protocol = "dynamixel", scan_ids = "1-20", scan_bauds;
-  static double scan_timeout = 50;
-  addReplyTimeout(scan, scan_timeout);
+  static PortArgs scan_port_args;
+  addPortOptions(scan, scan_port_args);
   scan->add_option("--port", scan_port, "Serial device (USB adapter) or the PTY of `achain bus-sim`")->required();
   scan->add_option("--protocol", scan_protocol, "dynamixel (Protocol 2.0) or feetech (SCS/STS)")->capture_default_str();
   scan->add_option("--ids", scan_ids, "IDs to ping: a list and/or ranges, e.g. 1-6 or 1,2,10-12")->capture_default_str();
@@ -139,7 +147,7 @@ RegisterCommand bus_cmd("bus", [](CLI::App& app) {
       const std::vector<uint32_t> bauds =
           parseBauds(!scan_bauds.empty() ? scan_bauds : (p == br::ServoProtocol::Dynamixel ? "57600,1000000" : "1000000"), "--bauds");
       BusPort port(scan_port, bauds.front());
-      br::ServoHost host(p, portOptions(scan_timeout));
+      br::ServoHost host(p, portOptions(scan_port_args));
       const auto found = br::scanServos(host, *port.link, ids, bauds);
       json list = json::array();
       for (const br::FoundServo& f : found)
@@ -156,8 +164,8 @@ RegisterCommand bus_cmd("bus", [](CLI::App& app) {
   static RobotArgs cal_robot;
   static std::string cal_port, cal_protocol = "dynamixel", cal_ids, cal_dirs, cal_out;
   static uint32_t cal_baud = 1000000;
-  static double cal_timeout = 50;
-  addReplyTimeout(cal, cal_timeout);
+  static PortArgs cal_port_args;
+  addPortOptions(cal, cal_port_args);
   cal->add_option("--port", cal_port, "Serial device or PTY of the bus")->required();
   cal->add_option("--protocol", cal_protocol, "dynamixel or feetech")->capture_default_str();
   cal->add_option("--baud", cal_baud, "The servos' baud rate (see `bus scan`)")->capture_default_str();
@@ -175,7 +183,7 @@ RegisterCommand bus_cmd("bus", [](CLI::App& app) {
         for (double d : parseList(cal_dirs, "--directions")) dirs.push_back(static_cast<int>(d) == d ? static_cast<int>(d) : 0);
       parseBauds(std::to_string(cal_baud), "--baud");
       BusPort port(cal_port, cal_baud);
-      br::ServoHost host(p, portOptions(cal_timeout));
+      br::ServoHost host(p, portOptions(cal_port_args));
       const br::ServoCalibration c = br::calibrateAtZero(host, *port.link, p, cal_baud, m, ids, dirs);
       reportNotes("bus calibrate", br::rangeNotes(c, m));
       const std::string text = br::servoCalibrationToJson(c);
@@ -190,8 +198,9 @@ RegisterCommand bus_cmd("bus", [](CLI::App& app) {
   auto* mon = bus->add_subcommand(
       "monitor", "Print a bus arm's present state (joint angles, speeds, load, voltage, temperature) as JSON lines; writes nothing to the servos");
   static std::string mon_port, mon_cal;
-  static double mon_duration = 1, mon_rate = 20, mon_timeout = 50;
-  addReplyTimeout(mon, mon_timeout);
+  static double mon_duration = 1, mon_rate = 20;
+  static PortArgs mon_port_args;
+  addPortOptions(mon, mon_port_args);
   mon->add_option("--port", mon_port, "Serial device or PTY of the bus")->required();
   mon->add_option("--calibration", mon_cal, "Calibration file (`bus calibrate`)")->required();
   mon->add_option("--duration", mon_duration, "Seconds to monitor (0: until Ctrl-C)")->capture_default_str();
@@ -202,7 +211,7 @@ RegisterCommand bus_cmd("bus", [](CLI::App& app) {
       if (!(mon_rate > 0) || mon_rate > 100) throw Error("--rate: more than 0 and at most 100 lines per second");
       const br::ServoCalibration c = br::servoCalibrationFromJson(calibrationText(mon_cal));
       BusPort port(mon_port, c.baud);
-      br::ServoHost host(c.protocol, portOptions(mon_timeout));
+      br::ServoHost host(c.protocol, portOptions(mon_port_args));
       br::connectServos(host, *port.link, c);
       g_bus_stop = 0;
       std::signal(SIGINT, onBusSignal);
@@ -237,12 +246,14 @@ RegisterCommand bus_sim_cmd("bus-sim", [](CLI::App& app) {
   static int fault_id = 1;
   static double duration = 0;
   static int fault_after = 0;
+  static bool echo = false;
   sub->add_option("--protocol", protocol, "dynamixel (XM430-W350 servos) or feetech (STS3215)")->capture_default_str();
   sub->add_option("--ids", ids, "The servos' IDs (a list and/or ranges)")->capture_default_str();
   sub->add_option("--baud", baud, "The servos' baud rate")->capture_default_str();
   sub->add_option("--start", start, "Each servo's start position in counts (default 2048, mid-turn)");
   sub->add_option("--link", link, "Also make a symlink with this name to the PTY");
   sub->add_option("--duration", duration, "Stop after this many seconds (default: run until SIGINT/SIGTERM)");
+  sub->add_flag("--echo", echo, "Act as an adapter that echoes: every byte the host sends comes back to it (test `--echo` of the host)");
   sub->add_option("--fault", fault, "Testing: after --fault-after-writes sync writes, servo --fault-id gets: crc (its next 3 replies corrupt), "
                                     "silence (stops answering), overload (the overload error bit), or none")->capture_default_str();
   sub->add_option("--fault-id", fault_id, "Testing: the servo the fault hits")->capture_default_str();
@@ -267,6 +278,7 @@ RegisterCommand bus_sim_cmd("bus-sim", [](CLI::App& app) {
       if (!(duration >= 0)) throw Error("--duration: must be 0 or more");
       if (fault_after < 0) throw Error("--fault-after-writes: must be 0 or more");
       auto bus = std::make_unique<br::VirtualServoBus>(p);
+      bus->setEcho(echo);
       json servos = json::array();
       for (size_t i = 0; i < id_list.size(); ++i) {
         const br::SimServoParams s = simServo(p, id_list[i], baud, static_cast<int32_t>(st[i]));
@@ -316,7 +328,8 @@ void sendToBus(const BusSendArgs& a, const br::SampledTrajectory& tr, const Mode
   br::narrowToModel(c, m);
   if (tr.dof() != static_cast<int>(c.joints.size()))
     throw Error("TRAJECTORY has " + std::to_string(tr.dof()) + " joints, the calibration " + std::to_string(c.joints.size()));
-  br::ServoHostOptions ho = a.virt ? br::ServoHostOptions() : portOptions(a.reply_timeout_ms);
+  br::ServoHostOptions ho = a.virt ? br::ServoHostOptions() : portOptions(a.reply_timeout_ms, a.echo);
+  ho.echo = a.echo;  // with --virtual the simulated bus echoes too
   if (a.estop_action == "torque-off")
     ho.estop_action = br::EstopAction::TorqueOff;
   else if (a.estop_action == "hold")
@@ -330,6 +343,7 @@ void sendToBus(const BusSendArgs& a, const br::SampledTrajectory& tr, const Mode
   br::ServoLink* link = nullptr;
   if (a.virt) {  // the calibration's servos on an in-process bus, each standing at its joint's zero
     vbus = std::make_unique<br::VirtualServoBus>(p);
+    vbus->setEcho(a.echo);
     for (const br::ServoJoint& j : c.joints) {
       if (!vbus->addServo(simServo(p, j.id, c.baud, j.zero_offset))) throw Error("--calibration: servo ID " + std::to_string(j.id) + " cannot be simulated");
     }

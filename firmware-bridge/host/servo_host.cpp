@@ -171,15 +171,21 @@ std::vector<std::string> rangeNotes(const ServoCalibration& c, const Model& mode
                       "; the calibration takes the servo's position as the joint's zero, so the arm must really stand there");
     const bool cut_low = std::isfinite(L.lower) ? s.min > L.lower + 1e-9 : true;
     const bool cut_high = std::isfinite(L.upper) ? s.max < L.upper - 1e-9 : true;
+    // a calibration's default range is one servo turn around the zero (ServoJoint: ±3.14159); else it was recorded
+    const bool one_turn = std::abs(s.min + 3.14159) < 1e-9 || std::abs(s.max - 3.14159) < 1e-9;
     if (cut_low || cut_high)
-      notes.push_back(who + "streams are limited to " + range(s.min, s.max) + " (one servo turn around its zero), less than the model's " +
+      notes.push_back(who + "streams are limited to " + range(s.min, s.max) +
+                      (one_turn ? " (one servo turn around its zero)" : " (the calibration's limits)") + ", less than the model's " +
                       range(std::isfinite(L.lower) ? L.lower : -INFINITY, std::isfinite(L.upper) ? L.upper : INFINITY));
   }
   return notes;
 }
 
 // ---- the engine ----
-ServoHost::ServoHost(ServoProtocol p, ServoHostOptions o) : protocol_(p), reg_(servoRegisters(p)), opt_(o) {}
+ServoHost::ServoHost(ServoProtocol p, ServoHostOptions o) : protocol_(p), reg_(servoRegisters(p)), opt_(o) {
+  echo_.reserve(kEchoCapacity);
+  sent_.reserve(kPacketCapacity);
+}
 
 size_t ServoHost::takeOutput(uint8_t* out, size_t cap) {
   const size_t n = out_.size() < cap ? out_.size() : cap;
@@ -429,9 +435,20 @@ void ServoHost::startNext(uint64_t now_us) {
   cur_ = queue_[queue_head_++];
   if (queueEmpty()) clearQueue();
   if (cur_.kind == Kind::ScanPing || cur_.kind == Kind::ScanModel) baud_ = cur_.baud;
-  uint8_t pkt[512];
+  uint8_t pkt[kPacketCapacity];
   const size_t pkt_size = build(cur_, pkt, sizeof pkt);
   out_.insert(out_.end(), pkt, pkt + pkt_size);
+  if (opt_.echo) {
+    if (echo_head_ == echo_.size()) echo_.clear(), echo_head_ = 0;
+    if (echo_.size() + pkt_size > kEchoCapacity) {  // echoes of earlier packets never came back: start again
+      echo_.erase(echo_.begin(), echo_.begin() + static_cast<long>(echo_head_));
+      echo_head_ = 0;
+      if (echo_.size() + pkt_size > kEchoCapacity) echo_.clear();
+    }
+    echo_.insert(echo_.end(), pkt, pkt + pkt_size);
+  } else {
+    sent_.assign(pkt, pkt + pkt_size);
+  }
   expectReplies(cur_);
   dxl_dec_.reset();
   ft_dec_.reset();
@@ -586,8 +603,55 @@ void ServoHost::onPacket(uint8_t id, uint8_t err, const uint8_t* params, int n) 
   if (++got_ == expect_ids_.size()) finish();
 }
 
+size_t ServoHost::takeEcho(const uint8_t* data, size_t n) {
+  size_t k = 0;
+  for (; k < n && echo_head_ < echo_.size(); ++k, ++echo_head_) {
+    if (data[k] == echo_[echo_head_]) continue;
+    const size_t at = echo_head_;
+    echo_.clear();
+    echo_head_ = 0;
+    echoFault("the adapter's echo of the host's own packet differs from what was sent (byte " + std::to_string(at) +
+              " of the echo expected): either this adapter does not echo (turn the echo option off) or the line is "
+              "damaged (check the cable and the baud rate, " + std::to_string(baud_) + ")");
+    return n;  // nothing in this read can be trusted
+  }
+  return k;
+}
+
+bool ServoHost::ownPacketBack(const uint8_t* raw, int len, uint8_t id) {
+  // a status packet never comes from the broadcast ID, and one equal to the packet just sent is that packet
+  const bool own = id == sv::dxl::kBroadcastId ||  // 0xFE in both protocols
+                   (len > 0 && static_cast<size_t>(len) == sent_.size() && std::equal(raw, raw + len, sent_.begin()));
+  if (own) echoFault("a packet the host sent came back as if it were a reply: the adapter echoes what it sends");
+  return own;
+}
+
+std::string ServoHost::echoText(const std::string& what) const {
+  return what + (opt_.echo ? "" : "; turn on the adapter echo option (echo: the host then reads its own bytes back and "
+                                  "discards them) or use an adapter with direction control");
+}
+
+void ServoHost::echoFault(const std::string& what) {
+  // unlike a silent ID, an echo problem is the setup's, so it stands during a scan too
+  aborted_ = true;
+  if (!error_.empty()) return;
+  if (cur_.kind == Kind::ScanPing || cur_.kind == Kind::ScanModel) {  // nothing is driven yet: no safe state to send
+    error_ = echoText(what);
+    clearQueue();  // the rest of the scan would fail the same way
+    return;
+  }
+  error_ = echoText(what) + "; " + safeText();
+  streaming_ = monitoring_ = false;
+  safeState();
+}
+
 void ServoHost::receive(const uint8_t* data, size_t n, uint64_t now_us) {
   now_ = now_us;
+  if (opt_.echo && echo_head_ < echo_.size()) {
+    const size_t k = takeEcho(data, n);
+    data += k;
+    n -= k;
+  }
   if (cur_.kind == Kind::SyncReadFeedback && inflight_) cur_period_.bytes_in += n;
   auto run = [&](auto& dec) {
     for (size_t i = 0; i < n; ++i) {
@@ -595,7 +659,11 @@ void ServoHost::receive(const uint8_t* data, size_t n, uint64_t now_us) {
         if (!inflight_ || aborted_) continue;  // stray bytes, or the tail of an abandoned transaction
         const int want = got_ < expect_ids_.size() ? expect_ids_[got_] : -1;
         if (e == sv::Event::Packet) {
+          if (!opt_.echo && ownPacketBack(dec.rawPacket(), dec.rawLength(), dec.id())) continue;
           onPacket(dec.id(), dec.errorByte(), dec.params(), dec.paramCount());
+        } else if (dec.error() == sv::Error::NotStatus) {
+          echoFault("an instruction packet came back where " + idText(want) + "'s reply was expected: the adapter "
+                    "echoes what the host sends");
         } else if (dec.error() == sv::Error::ChecksumMismatch) {
           onBusError(idText(want) + ": its reply failed the " +
                      std::string(protocol_ == ServoProtocol::Dynamixel ? "CRC-16" : "checksum") +
@@ -617,7 +685,15 @@ void ServoHost::receive(const uint8_t* data, size_t n, uint64_t now_us) {
 void ServoHost::update(uint64_t now_us) {
   now_ = now_us;
   if (inflight_ && now_us >= deadline_) {
-    if (!aborted_ && got_ < expect_ids_.size()) {
+    if (opt_.echo && echo_head_ < echo_.size()) {  // not even our own bytes came back
+      const size_t missing = echo_.size() - echo_head_;
+      echo_.clear();
+      echo_head_ = 0;
+      if (!aborted_)
+        echoFault("the echo option is on but " + std::to_string(missing) + " bytes the host sent never came back (waited " +
+                  fmt("%.1f", (deadline_ - started_us_) / 1000.0) + " ms): this adapter does not echo; turn the echo "
+                  "option off");
+    } else if (!aborted_ && got_ < expect_ids_.size()) {
       onBusError(missingText(expect_ids_[got_]));
     }
     inflight_ = false;

@@ -76,6 +76,10 @@ struct ServoHostOptions {
   uint32_t return_delay_us = 500;      // longest return delay allowed per reply (Dynamixel initial: 250 × 2 µs)
   uint32_t timeout_margin_us = 1000;   // added to each transaction's expected duration
   EstopAction estop_action = EstopAction::TorqueOff;
+  /// The adapter returns every byte the host sends (a half-duplex adapter without direction control: TX and RX
+  /// tied together). The host then reads its own packet back before each reply, checks it byte for byte and
+  /// discards it. Off (the default), a packet of ours that comes back is a bus error saying the adapter echoes.
+  bool echo = false;
 };
 
 struct FoundServo {
@@ -195,6 +199,15 @@ class ServoHost {
   uint16_t feedbackAddress() const;
   uint16_t feedbackLength() const;
   void decodeFeedback(int joint, const uint8_t* p, int n);
+  /// Echo on: how many leading bytes of `data` are our own echo (checked; a mismatch is a bus error).
+  size_t takeEcho(const uint8_t* data, size_t n);
+  /// Echo off: a decoded "reply" that is one of our own packets (the adapter echoes): sets the bus error, true.
+  bool ownPacketBack(const uint8_t* raw, int len, uint8_t id);
+  std::string echoText(const std::string& what) const;
+  /// An echo problem: the bus error (with what to change), set during a scan too.
+  void echoFault(const std::string& what);
+  static constexpr size_t kPacketCapacity = 512;  // the longest packet the host builds
+  static constexpr size_t kEchoCapacity = 4096;   // echo bytes outstanding
 
   ServoProtocol protocol_;
   const ServoRegisterMap& reg_;
@@ -219,6 +232,11 @@ class ServoHost {
   uint64_t deadline_ = 0;
   servo::dxl::StatusDecoder dxl_dec_;
   servo::feetech::StatusDecoder ft_dec_;
+  // Echo on: the bytes handed to the port whose echo has not come back yet (from echo_head_). Echo off: the last
+  // packet sent, to recognise it if it comes back. Both keep their capacity (reserved in the constructor).
+  std::vector<uint8_t> echo_;
+  size_t echo_head_ = 0;
+  std::vector<uint8_t> sent_;
 
   std::vector<FoundServo> found_;
   ServoCalibration cal_;

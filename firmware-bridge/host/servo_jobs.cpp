@@ -46,11 +46,13 @@ std::vector<FoundServo> scanServos(ServoHost& host, ServoLink& link, const std::
                                    const std::vector<uint32_t>& bauds) {
   for (int id : ids)
     if (id < 0 || id > 252) throw Error("scan: servo ID " + std::to_string(id) + " is outside 0 .. 252");
+  const std::string before = host.error();  // a bus error that stands from a session is not the scan's
   host.scan(ids, bauds);
   // an absent ID costs its reply deadline: the ping's bytes, a return delay and the margin (+ 1 ms of slack)
   const double per_ping = (host.options().return_delay_us + host.options().timeout_margin_us + 2000) * 1e-6;
   if (!settled(host, link, 1.0 + per_ping * static_cast<double>(ids.size() * bauds.size())))
     throw Error("scan: the bus host did not finish the scan");
+  if (host.error() != before) throw Error("scan: " + host.error());  // an echo problem (a silent ID is no error)
   return host.found();
 }
 
@@ -121,6 +123,41 @@ void zeroAtPresent(ServoCalibration& c, const std::vector<ServoFeedback>& presen
     c.joints[i].zero_offset = present[i].counts;
   }
   narrowToModel(c, model);
+}
+
+std::string limitAtPresent(ServoCalibration& c, int joint, bool upper, const std::vector<ServoFeedback>& present,
+                           const Model& model, double margin) {
+  if (static_cast<int>(c.joints.size()) != model.nq)
+    throw Error("calibration of the limits: " + std::to_string(c.joints.size()) + " joints, but robot '" + model.name +
+                "' has " + std::to_string(model.nq) + " coordinates");
+  if (joint < 0 || joint >= static_cast<int>(c.joints.size()))
+    throw Error("calibration of the limits: joint " + std::to_string(joint) + " is outside 0 .. " +
+                std::to_string(c.joints.size() - 1));
+  if (!(margin >= 0 && margin < 0.5)) throw Error("calibration of the limits: the margin must be 0 or more and below 0.5 rad");
+  if (present.size() != c.joints.size())
+    throw Error("calibration of the limits: " + std::to_string(present.size()) + " present positions for " +
+                std::to_string(c.joints.size()) + " joints");
+  ServoJoint& s = c.joints[static_cast<size_t>(joint)];
+  const std::string who = "joint '" + s.name + "' (servo " + std::to_string(s.id) + ")";
+  if (!present[static_cast<size_t>(joint)].valid)
+    throw Error("calibration of the limits: the present position of " + who + " has not been read");
+  const auto deg = [](double q) { char b[32]; std::snprintf(b, sizeof b, "%.1f°", q * 180 / kPi); return std::string(b); };
+  const double end = countsToJoint(s, present[static_cast<size_t>(joint)].counts);
+  const double at = upper ? end - margin : end + margin;
+  const JointLimits& L = model.joints[static_cast<size_t>(model.coord_joint[static_cast<size_t>(joint)])].limits;
+  const double model_end = upper ? L.upper : L.lower;
+  const bool past_model = std::isfinite(model_end) && (upper ? at > model_end : at < model_end);
+  const double limit = past_model ? model_end : at;
+  const double other = upper ? s.min : s.max;
+  if (upper ? !(limit > other) : !(limit < other))
+    throw Error("calibration of the limits: " + who + ": the " + (upper ? "upper" : "lower") + " end measured at " + deg(end) +
+                " is " + (upper ? "at or below the lower" : "at or above the upper") + " limit " + deg(other) +
+                ": move the joint the other way, or, if it turns the wrong way, set its direction to " +
+                std::to_string(-s.direction) + " and take the zero again");
+  (upper ? s.max : s.min) = limit;
+  if (!past_model) return "";
+  return who + ": the " + std::string(upper ? "upper" : "lower") + " end measured at " + deg(end) + " is past the model's " +
+         (upper ? "upper" : "lower") + " limit " + deg(model_end) + "; the model's limit is kept";
 }
 
 ServoCalibration calibrateAtZero(ServoHost& host, ServoLink& link, ServoProtocol p, uint32_t baud, const Model& model,

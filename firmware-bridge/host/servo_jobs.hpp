@@ -62,10 +62,24 @@ std::string servoModelName(ServoProtocol p, int model);
 ServoCalibration servoJointMap(ServoProtocol p, uint32_t baud, const Model& model, const std::vector<int>& ids,
                                const std::vector<int>& directions);
 
+/// How far inside a measured end of travel limitAtPresent puts the limit (1°): a stream never presses a joint
+/// against its stop.
+constexpr double kLimitMargin = 0.017453292519943295;
+
 /// The arm stands at the model's zero pose: each joint's zero offset becomes its servo's present position
 /// (`present`, one per joint, as ServoHost::feedback() after a connection with this map), then limits and speed
 /// from the model (narrowToModel). Throws when a position has not been read.
 void zeroAtPresent(ServoCalibration& c, const std::vector<ServoFeedback>& present, const Model& model);
+
+/// The guided calibration's second step: joint `joint` stands at one end of its travel (moved there by hand,
+/// torque off), and that end, `margin` rad inside it, becomes the joint's lower (`upper` false) or upper limit.
+/// The position is the servo's present count (`present`, as ServoHost::feedback()) through this calibration's zero
+/// and direction. The limit stays within the model's (narrowToModel): a measured end past the model's limit keeps
+/// the model's, and the returned note says so ("" otherwise). Throws achain::Error when the position has not been
+/// read, or when the end leaves no range: an upper end at or below the lower limit (or a lower end at or above the
+/// upper), which means the joint was moved the other way or its direction is wrong.
+std::string limitAtPresent(ServoCalibration& c, int joint, bool upper, const std::vector<ServoFeedback>& present,
+                           const Model& model, double margin = kLimitMargin);
 
 /// A calibration taken with the arm held at the robot's zero pose: servoJointMap, a connection that reads where
 /// each servo stands, then zeroAtPresent. Throws achain::Error naming what is missing (a servo that does not

@@ -78,6 +78,9 @@ export interface ServoBusSim {
   /** The host side's baud rate: a servo at another rate never answers. */
   setPortBaud(baud: number): void;
   portBaud(): number;
+  /** The adapter echoes: every byte written comes back to read() ahead of any reply. */
+  setEcho(on: boolean): void;
+  echo(): boolean;
   servoCount(): number;
   /** Index of the servo with this ID, -1 if none. */
   find(id: number): number;
@@ -100,6 +103,8 @@ export interface ServoBusSim {
   injectSilence(id: number, count: number): void;
   /** Hardware fault bits (servoHardwareErrors(protocol)) appear now; 0 clears them. */
   injectHardwareError(id: number, bits: number): void;
+  /** A hand turns servo `id` (torque off) to `counts`; false when its torque is on (it holds). */
+  moveByHand(id: number, counts: number): boolean;
   delete(): void;
 }
 
@@ -112,6 +117,8 @@ export interface ServoHostOptions {
   timeoutMarginUs?: number;
   /** default 'torque-off' */
   estopAction?: EstopAction;
+  /** the adapter echoes every byte sent (TX and RX tied): read back, checked and discarded (default false) */
+  echo?: boolean;
 }
 export interface FoundServo { baud: number; id: number; model: number; modelName: string; }
 /** The last present state read from one joint's servo. */
@@ -248,6 +255,11 @@ export interface ServoBus {
   /** The map with each zero offset at the host's present position (the arm held at the model's zero pose), limits
    *  and speed narrowed to the model. JSON text; throws when a position has not been read. */
   zeroAtPresent(calibration: ServoCalibrationInput, host: ServoHost, model: Model): string;
+  /** Joint `joint` (index) stands at one end of its travel, moved by hand with torque off: that end, 1° inside,
+   *  becomes its lower (`upper` false) or upper limit, kept within the model's. The calibration's JSON text and a
+   *  note ('' or why the model's limit was kept); throws when no range would be left (moved the other way?). */
+  limitAtPresent(calibration: ServoCalibrationInput, host: ServoHost, model: Model, joint: number, upper: boolean):
+    { calibration: string; note: string };
   /** Pings every ID at every baud rate on the simulated bus; the servos that answered. */
   scanServos(host: ServoHost, bus: ServoBusSim, ids: ArrayLike<number>, bauds: ArrayLike<number>): FoundServo[];
   /** Connects and reads the present positions; throws with the host's message (the servo ID, what happened). */

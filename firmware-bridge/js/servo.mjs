@@ -3,7 +3,8 @@
 // simulated Dynamixel and Feetech buses (ServoBusSim), the jobs of `achain bus …` / `achain send --bus` on a
 // simulated bus (scanServos, connectServos, calibrateAtZero, sendToServos: synchronous, on the bus's own clock),
 // the same jobs in pieces for a caller that pumps a host in real time (ServoSendJob, servoJointMap,
-// zeroAtPresent: the studio's bus worker, servo.worker.mjs) and the calibration-file functions are the C++ ones, under their C++ names; every argument is checked there.
+// zeroAtPresent, limitAtPresent: the studio's bus worker, servo.worker.mjs) and the calibration-file functions are the
+// C++ ones, under their C++ names; every argument is checked there.
 // Times are µs; joint values rad (m); a calibration is its JSON text or object, returned as the JSON text the
 // C++ writes. Types: servo.d.mts. Exported by bridge.mjs.
 import { loadAchain } from '../../wasm/achain.mjs';
@@ -33,6 +34,7 @@ function makeServoApi(M) {
     scanServos: (host, bus, ids, bauds) => M.scanServos(host, bus, ids, bauds),
     servoJointMap: (protocol, baud, model, ids, directions = []) => M.servoJointMap(protocol, baud, rawModel(model), ids, directions),
     zeroAtPresent: (calibration, host, model) => M.zeroAtPresent(calibration, host, rawModel(model)),
+    limitAtPresent: (calibration, host, model, joint, upper) => M.limitAtPresent(calibration, host, rawModel(model), joint, upper),
     connectServos: (host, bus, calibration) => M.connectServos(host, bus, calibration),
     calibrateAtZero: (host, bus, protocol, baud, model, ids, directions = []) =>
       M.calibrateAtZero(host, bus, protocol, baud, rawModel(model), ids, directions),

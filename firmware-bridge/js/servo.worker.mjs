@@ -26,8 +26,9 @@ let snapTimer = 0;
 
 /** A simulated bus whose clock follows the wall clock (the bus advances by the time elapsed since the last pump). */
 class SimLink {
-  constructor(protocol, servos) {
+  constructor(protocol, servos, echo) {
     this.bus = new sb.ServoBusSim(protocol, servos);
+    this.bus.setEcho(!!echo);  // as the host is told the adapter does
     this.t0 = performance.now();
     this.kind = 'sim';
   }
@@ -193,7 +194,7 @@ async function open(m) {
   sb ??= await loadServoBus();
   achain ??= await loadAchain();
   host = new sb.ServoHost(m.protocol, m.hostOptions ?? {});
-  link = m.source === 'serial' ? await SerialLink.open(m.portInfo, m.baudRate) : new SimLink(m.protocol, m.servos);
+  link = m.source === 'serial' ? await SerialLink.open(m.portInfo, m.baudRate) : new SimLink(m.protocol, m.servos, m.hostOptions?.echo);
   link.baudSet = 0;
   pumpTimer = setInterval(pump, PUMP_MS);
   snapTimer = setInterval(() => self.postMessage({ type: 'snap', snap: snap() }), SNAP_MS);
@@ -219,9 +220,11 @@ async function connect(calibration) {
 const METHODS = {
   async scan(ids, bauds) {
     host.stopMonitoring();
+    const before = host.error();  // a bus error that stands from the session is not the scan's
     host.scan(ids, bauds);
     const perPing = (host.options().returnDelayUs + host.options().timeoutMarginUs + 2000) * 1e-6;
     await waitFor(bytesDone, 1 + perPing * ids.length * bauds.length + 0.2 * bauds.length, () => 'scan: the bus host did not finish the scan');
+    if (host.error() !== before) throw new Error(`scan: ${host.error()}`);  // an echo problem (a silent ID is no error)
     return host.found();
   },
   connect,
@@ -234,6 +237,30 @@ const METHODS = {
       const cal = sb.zeroAtPresent(map, host, model);
       await connect(cal);
       return cal;
+    } finally {
+      model.dispose();
+    }
+  },
+  /** The guided calibration's limits: joint `joint` stands at one end of its travel (moved by hand, torque off); on a
+   *  simulated bus `handQ` (rad) is where the hand moves it first. Reads it afresh, takes that end as the joint's
+   *  lower or upper limit (limitAtPresent) and connects with the result: {calibration, note}. */
+  async limitAtPresent(robotJson, calibration, joint, upper, handQ) {
+    if (job) throw new Error('a trajectory is being sent: stop it first');
+    if (handQ != null) {
+      if (link.kind !== 'sim') throw new Error('only a simulated bus is moved by the page; move the real arm by hand');
+      const id = JSON.parse(calibration).joints[joint].id;
+      if (!link.bus.moveByHand(id, sb.jointToCounts(calibration, joint, handQ))) throw new Error(`servo ${id} holds its position: turn torque off first`);
+    }
+    if (!host.monitoring()) host.startMonitoring(pumpedNow());
+    const after = pumpedNow();
+    await waitFor(() => (host.error() ? true : host.feedback()[joint]?.atUs > after ? true : undefined), 1,
+      () => `${protocolText()} bus: the position of joint ${joint + 1} was not read within 1 s`);
+    if (host.error()) throw new Error(host.error());
+    const model = achain.loadModel(robotJson);
+    try {
+      const r = sb.limitAtPresent(calibration, host, model, joint, !!upper);
+      await connect(r.calibration);
+      return r;
     } finally {
       model.dispose();
     }
@@ -300,6 +327,11 @@ const METHODS = {
     else if (kind === 'overload') bus.injectHardwareError(id, sb.servoHardwareErrors(host.protocol()).find((e) => e.name === 'overload').bit);
     else if (kind === 'clear') { bus.injectCorruptReplies(id, 0); bus.injectSilence(id, 0); bus.injectHardwareError(id, 0); } else throw new Error(`inject: unknown fault '${kind}'`);
     return true;
+  },
+  /** Simulated bus only: a hand turns servo id (torque off) to counts; false when its torque holds it. */
+  moveByHand(id, counts) {
+    if (link.kind !== 'sim') throw new Error('only a simulated bus is moved by the page; move the real arm by hand');
+    return link.bus.moveByHand(id, counts);
   },
   async close() {
     clearInterval(pumpTimer);

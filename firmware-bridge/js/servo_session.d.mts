@@ -38,6 +38,10 @@ export class ServoBusSession extends EventTarget {
   connect(calibration: string | object): Promise<string>;
   /** robot: its description (model.modelToJson()); the calibration taken at the zero pose (JSON text), connected */
   calibrateAtZero(robot: string | object, baud: number, ids: ArrayLike<number>, directions?: ArrayLike<number>): Promise<string>;
+  /** joint `joint` at one end of its travel (moved by hand; on a simulated bus to handQ, rad) becomes its lower or
+   *  upper limit, 1° inside; the calibration (JSON text) and a note ('' or why the model's limit was kept), connected */
+  limitAtPresent(robot: string | object, calibration: string | object, joint: number, upper: boolean, handQ?: number | null):
+    Promise<{ calibration: string; note: string }>;
   torque(on: boolean): Promise<boolean>;
   teleop(on: boolean): Promise<boolean>;
   /** '' when taken as the stream's goal, else the refusal (nothing sent) */
@@ -49,6 +53,8 @@ export class ServoBusSession extends EventTarget {
   setEstopAction(action: EstopAction): Promise<boolean>;
   /** simulated bus only */
   inject(kind: 'corrupt' | 'silence' | 'overload' | 'clear', id: number): Promise<boolean>;
+  /** simulated bus only: a hand turns servo id (torque off) to counts; false when its torque holds it */
+  moveByHand(id: number, counts: number): Promise<boolean>;
   close(): Promise<void>;
   terminate(): void;
 }

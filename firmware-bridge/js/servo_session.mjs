@@ -52,6 +52,12 @@ export class ServoBusSession extends WorkerClient {
   calibrateAtZero(robot, baud, ids, directions = []) {
     return this.call('calibrateAtZero', typeof robot === 'string' ? robot : JSON.stringify(robot), baud, Array.from(ids), Array.from(directions));
   }
+  /** The guided calibration's limits: joint `joint` at one end of its travel becomes its lower or upper limit
+   *  (limitAtPresent); on a simulated bus handQ (rad) is where a hand moves it first. {calibration, note}, connected. */
+  limitAtPresent(robot, calibration, joint, upper, handQ = null) {
+    return this.call('limitAtPresent', typeof robot === 'string' ? robot : JSON.stringify(robot),
+      typeof calibration === 'string' ? calibration : JSON.stringify(calibration), joint, !!upper, handQ);
+  }
   torque(on) { return this.call('torque', !!on); }
   /** Teleoperation on: torque on where the servos stand, then a goal per period from follow(q). */
   teleop(on) { return this.call('teleop', !!on); }
@@ -66,4 +72,6 @@ export class ServoBusSession extends WorkerClient {
   setEstopAction(action) { return this.call('estopAction', action); }
   /** Simulated bus only: a fault on servo id, 'corrupt' | 'silence' | 'overload' | 'clear'. */
   inject(kind, id) { return this.call('inject', kind, id); }
+  /** Simulated bus only: a hand turns servo id (torque off) to counts; false when its torque holds it. */
+  moveByHand(id, counts) { return this.call('moveByHand', id, counts); }
 }

@@ -96,6 +96,15 @@ int32_t VirtualServoBus::goal(int i) const {
 }
 bool VirtualServoBus::torqueOn(int i) const { return servo_[i].table[reg_.torque] != 0; }
 
+bool VirtualServoBus::moveByHand(uint8_t id, int32_t counts) {
+  const int i = find(id);
+  if (i < 0 || servo_[i].table[reg_.torque]) return false;
+  servo_[i].pos = counts;
+  servo_[i].vel = 0;
+  publish(servo_[i]);
+  return true;
+}
+
 void VirtualServoBus::injectCorruptReplies(uint8_t id, int count) {
   const int i = find(id);
   if (i >= 0) servo_[i].corrupt = count;
@@ -162,6 +171,14 @@ void VirtualServoBus::advance(double t_us) {
 
 // ---- instruction parsing ----
 void VirtualServoBus::feed(uint8_t b, double t) {
+  if (echo_) {  // back to the host as it crosses the line; a reply starts after it
+    const int next = (out_tail_ + 1) % kQueue;
+    if (next != out_head_) {
+      out_[out_tail_] = Timed{b, t};
+      out_tail_ = next;
+    }
+    if (out_free_us_ < t) out_free_us_ = t;
+  }
   const bool done = protocol_ == ServoProtocol::Dynamixel ? parseDxl(b) : parseFeetech(b);
   if (done) execute(t);
 }

@@ -113,6 +113,10 @@ class VirtualServoBus {
   /// The host side's baud rate (the USB adapter's setting): bytes travel at it; a servo at another rate ignores them.
   void setPortBaud(uint32_t baud) { port_baud_ = baud; }
   uint32_t portBaud() const { return port_baud_; }
+  /// The adapter echoes (TX and RX tied, no direction control): every byte the host sends comes back to it as it
+  /// crosses the line, ahead of any reply.
+  void setEcho(bool on) { echo_ = on; }
+  bool echo() const { return echo_; }
   /// Host → servos bytes, sent from the current time on (after bytes still on the wire).
   void write(const uint8_t* data, size_t n);
   /// Servos → host bytes that have arrived by now.
@@ -129,6 +133,10 @@ class VirtualServoBus {
   void injectSilence(uint8_t id, int count);
   /// Hardware fault bits (Dynamixel: DxlHardwareError; Feetech: feetech::StatusBit) appear now (0 clears them).
   void injectHardwareError(uint8_t id, uint8_t bits);
+
+  /// A hand turns servo `id` (torque off) to `counts`: its present position reads that from now on. False when
+  /// there is no such servo, or when its torque is on (it holds against the hand).
+  bool moveByHand(uint8_t id, int32_t counts);
 
   // ---- inspection (tests) ----
   int servoCount() const { return count_; }
@@ -180,6 +188,7 @@ class VirtualServoBus {
   Servo servo_[kMaxServos];
   int count_ = 0;
   uint32_t port_baud_ = 1000000;
+  bool echo_ = false;
   double now_us_ = 0;
   // host → servos bytes on the wire, and servos → host bytes (with the time each has fully arrived)
   Timed in_[kQueue];

@@ -5,7 +5,7 @@
 //   scanServos, connectServos, calibrateAtZero, sendToServos
 //                 the jobs of `achain bus …` / `achain send --bus` (host/servo_jobs.hpp) on a ServoBusSim, run
 //                 synchronously on the bus's own clock (VirtualServoLink), exactly as the native tests run them
-//   ServoSendJob, servoJointMap, zeroAtPresent
+//   ServoSendJob, servoJointMap, zeroAtPresent, limitAtPresent
 //                 the same jobs in pieces for a caller that pumps the host itself in real time (the studio's bus
 //                 worker, on a WebSerial port or a simulated bus)
 //   servoCalibrationFromJson, narrowToModel, rangeNotes, servoModelName, jointToCounts, countsToJoint,
@@ -221,6 +221,14 @@ class ServoBusSimJs {
     guard([&] { bus_.setPortBaud(static_cast<uint32_t>(wholeIn(baud, 1, 4.5e6, "setPortBaud"))); });
   }
   double portBaud() const { return bus_.portBaud(); }
+  /// The adapter echoes: every byte written comes back to read() ahead of any reply (VirtualServoBus::setEcho).
+  void setEcho(const val& on) {
+    guard([&] {
+      if (on.typeOf().as<std::string>() != "boolean") throw Error("setEcho: must be true or false");
+      bus_.setEcho(on.as<bool>());
+    });
+  }
+  bool echo() const { return bus_.echo(); }
   int servoCount() const { return bus_.servoCount(); }
   int find(double id) const { return guard([&] { return bus_.find(static_cast<uint8_t>(wholeIn(id, 0, 255, "find: id"))); }); }
   double position(double i) const { return guard([&] { return bus_.position(index(i, "position")); }); }
@@ -240,6 +248,12 @@ class ServoBusSimJs {
   }
   void injectCorruptReplies(double id, double count) {
     guard([&] { bus_.injectCorruptReplies(servoId(id, "injectCorruptReplies"), static_cast<int>(wholeIn(count, 0, 1e9, "injectCorruptReplies: count"))); });
+  }
+  /// A hand turns servo `id` (torque off) to `counts`; false when its torque is on.
+  bool moveByHand(double id, double counts) {
+    return guard([&] {
+      return bus_.moveByHand(servoId(id, "moveByHand"), static_cast<int32_t>(wholeIn(counts, 0, 65535, "moveByHand: counts")));
+    });
   }
   /// count -1: silent for ever.
   void injectSilence(double id, double count) {
@@ -343,7 +357,7 @@ val numberArray(const std::vector<T>& v) {
 }
 
 /// The bus host engine for JS. Options {periodUs (10000), returnDelayUs (500), timeoutMarginUs (1000),
-/// estopAction ('torque-off' | 'hold')}: ServoHostOptions.
+/// estopAction ('torque-off' | 'hold'), echo (false)}: ServoHostOptions.
 class ServoHostJs {
  public:
   explicit ServoHostJs(const std::string& protocol) : ServoHostJs(protocol, val::undefined()) {}
@@ -430,6 +444,7 @@ class ServoHostJs {
     v.set("returnDelayUs", o.return_delay_us);
     v.set("timeoutMarginUs", o.timeout_margin_us);
     v.set("estopAction", std::string(o.estop_action == EstopAction::TorqueOff ? "torque-off" : "hold"));
+    v.set("echo", o.echo);
     return v;
   }
 
@@ -447,7 +462,7 @@ class ServoHostJs {
   static ServoHostOptions optionsOf(const val& o) {
     ServoHostOptions h;
     if (!optionsGiven(o, "ServoHost: options")) return h;
-    knownKeys(o, {"periodUs", "returnDelayUs", "timeoutMarginUs", "estopAction"}, "ServoHost");
+    knownKeys(o, {"periodUs", "returnDelayUs", "timeoutMarginUs", "estopAction", "echo"}, "ServoHost");
     auto whole = [&](const char* k, double lo, double hi, uint32_t dflt) {
       const val v = o[k];
       const std::string at = std::string("ServoHost: options.") + k;
@@ -457,6 +472,10 @@ class ServoHostJs {
     h.return_delay_us = whole("returnDelayUs", 0, 100000, h.return_delay_us);
     h.timeout_margin_us = whole("timeoutMarginUs", 0, 1000000, h.timeout_margin_us);
     if (!absent(o["estopAction"])) h.estop_action = estopActionOf(o["estopAction"], "ServoHost: options.estopAction");
+    if (!absent(o["echo"])) {
+      if (o["echo"].typeOf().as<std::string>() != "boolean") throw Error("ServoHost: options.echo: must be true or false");
+      h.echo = o["echo"].as<bool>();
+    }
     return h;
   }
 
@@ -685,6 +704,21 @@ std::string zeroAtPresentJs(const val& calibration, ServoHostJs& host, WasmModel
   });
 }
 
+/// limitAtPresent: joint `joint` at one end of its travel (its position read by the host); {calibration (the text
+/// with that limit), note ("" or why the model's limit was kept)}.
+val limitAtPresentJs(const val& calibration, ServoHostJs& host, WasmModel& model, double joint, const val& upper) {
+  return guard([&] {
+    ServoCalibration cal = host.calibrationFor(calibration);
+    if (upper.typeOf().as<std::string>() != "boolean") throw Error("limitAtPresent: upper must be true or false");
+    const int j = static_cast<int>(wholeIn(joint, 0, cal.joints.size() - 1.0, "limitAtPresent: joint"));
+    const std::string note = limitAtPresent(cal, j, upper.as<bool>(), host.host().feedback(), model.model);
+    val o = val::object();
+    o.set("calibration", servoCalibrationToJson(cal));
+    o.set("note", note);
+    return o;
+  });
+}
+
 // ---- calibration files ----
 /// Reads and checks a calibration: its normalized text (servoCalibrationToJson), or an Error naming the key.
 std::string servoCalibrationFromJsonJs(const val& c) {
@@ -771,6 +805,8 @@ EMSCRIPTEN_BINDINGS(achain_servo) {
       .function("now", &ServoBusSimJs::now)
       .function("setPortBaud", &ServoBusSimJs::setPortBaud)
       .function("portBaud", &ServoBusSimJs::portBaud)
+      .function("setEcho", &ServoBusSimJs::setEcho)
+      .function("echo", &ServoBusSimJs::echo)
       .function("servoCount", &ServoBusSimJs::servoCount)
       .function("find", &ServoBusSimJs::find)
       .function("position", &ServoBusSimJs::position)
@@ -783,6 +819,7 @@ EMSCRIPTEN_BINDINGS(achain_servo) {
       .function("lastSyncWriteAt", &ServoBusSimJs::lastSyncWriteAt)
       .function("injectCorruptReplies", &ServoBusSimJs::injectCorruptReplies)
       .function("injectSilence", &ServoBusSimJs::injectSilence)
+      .function("moveByHand", &ServoBusSimJs::moveByHand)
       .function("injectHardwareError", &ServoBusSimJs::injectHardwareError);
 
   class_<ServoHostJs>("ServoHost")
@@ -835,6 +872,7 @@ EMSCRIPTEN_BINDINGS(achain_servo) {
   function("scanServos", &scanServosJs);
   function("servoJointMap", &servoJointMapJs);
   function("zeroAtPresent", &zeroAtPresentJs);
+  function("limitAtPresent", &limitAtPresentJs);
   function("connectServos", &connectServosJs);
   function("calibrateAtZero", &calibrateAtZeroJs);
   function("sendToServos", &sendToServosJs);

@@ -79,6 +79,22 @@ describe('scan', () => {
       });
     });
   }
+  test('an adapter that echoes: with echo on, the same servos; without, a named error and no phantom servo', () => {
+    for (const protocol of PROTOCOLS) {
+      using([new sb.ServoBusSim(protocol, [1, 2, 3]), new sb.ServoHost(protocol, { echo: true }), new sb.ServoHost(protocol)],
+        (bus, echoing, plain) => {
+          bus.setEcho(true);
+          assert.equal(bus.echo(), true);
+          assert.equal(echoing.options().echo, true);
+          assert.equal(plain.options().echo, false);
+          assert.deepEqual(sb.scanServos(echoing, bus, [1, 2, 3, 4], [1000000]).map((f) => f.id), [1, 2, 3], protocol);
+          assert.throws(() => sb.scanServos(plain, bus, [4, 5], [1000000]),
+            /scan: a packet the host sent came back as if it were a reply: the adapter echoes what it sends; turn on the adapter echo option|the adapter echoes what the host sends; turn on the adapter echo option/);
+        });
+    }
+    assert.throws(() => new sb.ServoHost('feetech', { echo: 1 }), /ServoHost: options\.echo: must be true or false/);
+    using([new sb.ServoBusSim('dynamixel', [1])], (bus) => assert.throws(() => bus.setEcho('yes'), /setEcho: must be true or false/));
+  });
   test('an arm bus: so101 IDs 1-6 (Feetech), openmanipulator-x IDs 11-15 (Dynamixel)', () => {
     for (const protocol of PROTOCOLS) {
       const { busIds } = ARMS[protocol];
@@ -485,6 +501,44 @@ describe('the send and the calibration in pieces, for a caller that pumps the ho
         });
         assert.equal(pieces, direct);
         assert.deepEqual(JSON.parse(pieces).joints.map((j) => j.zero_offset), ids.map((_, i) => 1900 + 41 * i));
+      });
+    });
+
+    test(`${arm.robot} (${protocol}): limitAtPresent takes a joint's end of travel, moved by hand, 1° inside (the guided limits)`, () => {
+      using([achain.loadModel(arm.robot)], (model) => {
+        const cal = calibrationFile(arm.file);
+        const zero = JSON.parse(cal).joints.map((j) => j.zero_offset);
+        using([new sb.ServoBusSim(protocol, arm.busIds.slice(0, model.dof).map((id, i) => ({ id, startPosition: zero[i] }))),
+          new sb.ServoHost(protocol)], (bus, host) => {
+          const read = () => {
+            sb.connectServos(host, bus, cal);
+            return host.feedback();
+          };
+          const lower = model.coordinates[1].lower;
+          // by hand to 30° inside joint 2's lower limit: that end, 1° further in, is the new lower limit
+          const end = lower + (30 * Math.PI) / 180;
+          const counts = sb.jointToCounts(cal, 1, end);
+          assert.equal(bus.moveByHand(arm.busIds[1], counts), true);
+          read();
+          const r = sb.limitAtPresent(cal, host, model, 1, false);
+          assert.equal(r.note, '');
+          const measured = sb.countsToJoint(cal, 1, counts);
+          assert.ok(Math.abs(JSON.parse(r.calibration).joints[1].min - (measured + Math.PI / 180)) < 1e-12, r.calibration);
+          assert.deepEqual(JSON.parse(r.calibration).joints.map((j, i) => (i === 1 ? null : [j.min, j.max])),
+            JSON.parse(cal).joints.map((j, i) => (i === 1 ? null : [j.min, j.max])), 'the other limits unchanged');
+          // past the model's upper limit: the model's is kept, and said
+          assert.equal(bus.moveByHand(arm.busIds[1], sb.jointToCounts(cal, 1, model.coordinates[1].upper + 0.2)), true);
+          read();
+          const past = sb.limitAtPresent(cal, host, model, 1, true);
+          assert.match(past.note, /the upper end measured at \S+° is past the model's upper limit \S+°; the model's limit is kept/);
+          assert.equal(JSON.parse(past.calibration).joints[1].max, model.coordinates[1].upper);
+          // the upper end taken below the lower limit: refused, saying what to change
+          assert.equal(bus.moveByHand(arm.busIds[1], sb.jointToCounts(cal, 1, lower - 0.1)), true);
+          read();
+          assert.throws(() => sb.limitAtPresent(cal, host, model, 1, true), /is at or below the lower limit .*set its direction to -1 and take the zero again/);
+          assert.throws(() => sb.limitAtPresent(cal, host, model, 1, 'yes'), /limitAtPresent: upper must be true or false/);
+          assert.throws(() => sb.limitAtPresent(cal, host, model, model.dof, true), /limitAtPresent: joint/);
+        });
       });
     });
   }

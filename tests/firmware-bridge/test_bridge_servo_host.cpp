@@ -455,9 +455,13 @@ TEST_CASE("servo host: one streaming period (one sync write + one sync read, 6 s
 }
 
 TEST_CASE("servo host: streaming allocates nothing (sync write + sync read every period, new targets each period)", "[servo][host]") {
-  for (ServoProtocol p : {ServoProtocol::Dynamixel, ServoProtocol::Feetech}) {
-    INFO(protocolName(p));
-    BusRig r(p);
+  for (ServoProtocol p : {ServoProtocol::Dynamixel, ServoProtocol::Feetech})
+  for (bool echo : {false, true}) {  // an adapter that echoes: every byte read back, checked and discarded
+    INFO(protocolName(p) << (echo ? ", adapter echoes" : ""));
+    ServoHostOptions o;
+    o.echo = echo;
+    BusRig r(p, o);
+    r.bus.setEcho(echo);
     addSix(r.bus);
     startStream(r, p);
     r.run(0.1);  // the first periods size the goal and packet buffers

@@ -272,4 +272,156 @@ TEST_CASE("servo jobs: ServoSendJob stepped on the caller's clock, stopped by a 
   }
 }
 
+TEST_CASE("servo jobs: an adapter that echoes: discarded with the echo option, named without it, and its absence named", "[servo][jobs][echo]") {
+  for (ServoProtocol p : {ServoProtocol::Dynamixel, ServoProtocol::Feetech}) {
+    INFO(name(p));
+    ServoHostOptions echo_on;
+    echo_on.echo = true;
+    {  // echo on both sides: the same scan and a stream to within one count, as without an echo
+      VirtualServoBus bus(p);
+      bus.setEcho(true);
+      addSix(bus);
+      VirtualServoLink link(bus);
+      ServoHost host(p, echo_on);
+      const auto found = scanServos(host, link, {1, 2, 3, 4, 5, 6, 7}, {1000000});
+      CHECK(found.size() == 6);
+      const ServoCalibration cal = sixJoints(p);
+      ServoHost h2(p, echo_on);
+      connectServos(h2, link, cal);
+      const SampledTrajectory tr = trapezoid({0, 0, 0, 0, 0, 0}, {0.3, -0.2, 0.1, 0.4, -0.25, 0.35}, 1.0, 4.0, 0.01);
+      const ServoSendReport rep = sendToServos(h2, link, tr, ServoSendOptions());
+      INFO(rep.error);
+      REQUIRE(rep.ok);
+      CHECK(rep.overruns == 0);
+      for (int j = 0; j < 6; ++j) CHECK(std::abs(rep.final_error_counts[j]) <= 1);
+    }
+    {  // the adapter echoes, the host is not told: no phantom servos (a Feetech ping's echo reads as a reply), a named error
+      VirtualServoBus bus(p);
+      bus.setEcho(true);
+      addSix(bus);
+      VirtualServoLink link(bus);
+      ServoHost host(p);
+      std::string why;
+      try {
+        scanServos(host, link, {1, 7, 8}, {1000000});
+      } catch (const achain::Error& e) {
+        why = e.what();
+      }
+      INFO(why);
+      CHECK(why.find("the adapter echoes what") != std::string::npos);
+      CHECK(why.find("turn on the adapter echo option") != std::string::npos);
+      // connected before the fault is found, the stream stops in the safe state with the same words
+      ServoHost h2(p);
+      std::string why2;
+      try {
+        connectServos(h2, link, sixJoints(p));
+      } catch (const achain::Error& e) {
+        why2 = e.what();
+      }
+      CHECK(why2.find("the adapter echoes what") != std::string::npos);
+    }
+    {  // the host expects an echo the adapter does not send: an absent ID's silence, a present one's reply
+      VirtualServoBus bus(p);
+      addSix(bus);
+      VirtualServoLink link(bus);
+      auto scanError = [&](int id) {
+        ServoHost host(p, echo_on);
+        try {
+          scanServos(host, link, {id}, {1000000});
+        } catch (const achain::Error& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      };
+      const std::string silent = scanError(9), answered = scanError(1);
+      INFO(silent);
+      INFO(answered);
+      CHECK(silent.find("bytes the host sent never came back") != std::string::npos);
+      CHECK(silent.find("turn the echo option off") != std::string::npos);
+      CHECK(answered.find("differs from what was sent") != std::string::npos);
+      CHECK(answered.find("this adapter does not echo (turn the echo option off)") != std::string::npos);
+    }
+    {  // an echo that differs from what was sent (a damaged line)
+      ServoHost host(p, echo_on);
+      host.scan({3}, {1000000});
+      host.update(0);
+      uint8_t out[64];
+      const size_t n = host.takeOutput(out, sizeof out);
+      REQUIRE(n > 4);
+      out[n - 2] ^= 0x10;
+      host.receive(out, n, 10);
+      CHECK(host.error().find("echo of the host's own packet differs from what was sent (byte " + std::to_string(n - 2)) !=
+            std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("servo jobs: the limits taken at each end of travel (the guided calibration's second step)", "[servo][jobs][limits]") {
+  const achain::Model puma = achain::builtinModel("puma560");
+  const double deg = achain::kPi / 180;
+  for (ServoProtocol p : {ServoProtocol::Dynamixel, ServoProtocol::Feetech}) {
+    INFO(name(p));
+    VirtualServoBus bus(p);
+    addSix(bus);
+    VirtualServoLink link(bus);
+    ServoHost h(p);
+    ServoCalibration cal = calibrateAtZero(h, link, p, 1000000, puma, {1, 2, 3, 4, 5, 6}, {1, -1, 1, -1, 1, -1});
+    const double span = 2 * achain::kPi / 4096;  // rad per count
+    // joint 2 (index 1, direction -1, zero at 1700 counts; the model's range -45° .. 225°): by hand to 1700 - 400
+    // counts, which is +400 counts of joint angle: 35.2°; the upper limit goes 1° inside it
+    REQUIRE(bus.moveByHand(2, 1700 - 400));
+    connectServos(h, link, cal);
+    CHECK(limitAtPresent(cal, 1, true, h.feedback(), puma) == "");
+    CHECK(cal.joints[1].max == Approx(400 * span - kLimitMargin).margin(1e-12));
+    // the lower end at -200 counts of joint angle (-17.6°): 1° inside it
+    REQUIRE(bus.moveByHand(2, 1700 + 200));
+    connectServos(h, link, cal);
+    CHECK(limitAtPresent(cal, 1, false, h.feedback(), puma) == "");
+    CHECK(cal.joints[1].min == Approx(-200 * span + kLimitMargin).margin(1e-12));
+    // the range notes now name the recorded limits, not one servo turn
+    int j2_notes = 0;
+    for (const std::string& n : rangeNotes(cal, puma))
+      if (n.rfind("joint 'j2'", 0) == 0) {
+        ++j2_notes;
+        CHECK(n.find("(the calibration's limits), less than the model's") != std::string::npos);
+      }
+    CHECK(j2_notes == 1);
+    // connected with the new limits, a stream is refused past the measured ends before the bus sees it
+    connectServos(h, link, cal);
+    CHECK(h.checkTarget({0, 0.5 * 400 * span, 0, 0, 0, 0}) == "");
+    CHECK(h.checkTarget({0, 400 * span, 0, 0, 0, 0}).find("j2") != std::string::npos);
+    CHECK(h.checkTarget({0, -200 * span, 0, 0, 0, 0}).find("j2") != std::string::npos);
+    // joint 5 (index 4, direction +1, zero 2300, the model's range ±100°): an end past the model's lower limit, at
+    // -1252 counts (-110.0°), keeps the model's limit
+    REQUIRE(bus.moveByHand(5, 2300 - 1252));
+    connectServos(h, link, cal);
+    const std::string note = limitAtPresent(cal, 4, false, h.feedback(), puma);
+    INFO(note);
+    CHECK(note.find("joint 'j5' (servo 5): the lower end measured at -110.0° is past the model's lower limit -100.0°") == 0);
+    CHECK(cal.joints[4].min == Approx(-100 * deg));
+    // the upper end taken where the lower one is: no range left; the message says what to change
+    std::string why;
+    try {
+      limitAtPresent(cal, 4, true, h.feedback(), puma);
+    } catch (const achain::Error& e) {
+      why = e.what();
+    }
+    INFO(why);
+    CHECK(why.find("joint 'j5' (servo 5): the upper end measured at -110.0° is at or below the lower limit -100.0°") !=
+          std::string::npos);
+    CHECK(why.find("set its direction to -1 and take the zero again") != std::string::npos);
+    CHECK(cal.joints[4].max == Approx(100 * deg));  // unchanged
+    // a position not read, and a joint that is not there
+    std::vector<ServoFeedback> unread(6);
+    CHECK_THROWS_WITH(limitAtPresent(cal, 2, true, unread, puma), Catch::Contains("the present position of joint 'j3' (servo 3) has not been read"));
+    CHECK_THROWS_WITH(limitAtPresent(cal, 6, true, h.feedback(), puma), Catch::Contains("joint 6 is outside 0 .. 5"));
+    // torque on: a hand cannot turn the servo
+    ServoHost h2(p);
+    connectServos(h2, link, cal);
+    h2.enableTorque(true);
+    REQUIRE(pumpServo(h2, link, [&] { return bus.torqueOn(bus.find(3)); }, 1.0));
+    CHECK_FALSE(bus.moveByHand(3, 100));
+  }
+}
+
 }  // namespace servo_jobs_test

@@ -1,8 +1,9 @@
 // The Controller view's servo-bus panel (issue 33, item 6) on the simulated buses in the page: so101 on a Feetech
-// bus and openmanipulator-x on a Dynamixel bus. Scan, connect with the built-in calibration, the live twin, a
-// teleoperation drag and the Motion view's plan each end within one encoder count; E-STOP stops a send with the
-// safe state named; an injected fault is named with its servo ID; the guided calibration at zero; switching robot
-// in the middle of a send stops it. The host and the bus run in a worker (servo.worker.mjs) on the wall clock.
+// bus (through an adapter that echoes) and openmanipulator-x on a Dynamixel bus. Scan, connect with the built-in
+// calibration, the live twin, a teleoperation drag and the Motion view's plan each end within one encoder count;
+// E-STOP stops a send with the safe state named; an injected fault is named with its servo ID; the guided
+// calibration at zero; switching robot in the middle of a send stops it. The host and the bus run in a worker
+// (servo.worker.mjs) on the wall clock.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -22,7 +23,7 @@ after(async () => {
 });
 
 const ARMS = {
-  feetech: { robot: 'so101', ids: [1, 2, 3, 4, 5], goal: [0.3, -0.25, 0.4, 0.2, 0.6] },
+  feetech: { robot: 'so101', ids: [1, 2, 3, 4, 5], goal: [0.3, -0.25, 0.4, 0.2, 0.6], echo: true },
   dynamixel: { robot: 'openmanipulator-x', ids: [11, 12, 13, 14], goal: [0.4, -0.3, 0.3, 0.5] },
 };
 const T = (name) => `[data-testid=bus-${name}]`;
@@ -51,8 +52,13 @@ for (const [protocol, arm] of Object.entries(ARMS)) {
     try {
       // the built-in calibration is offered and chosen
       assert.match(await page.locator(`${P} ${T('calibration')} option:checked`).textContent(), new RegExp(`built-in ${arm.robot}\\.${protocol}\\.json`));
+      // the Feetech run has the adapter echo box ticked: its simulated bus echoes every byte and the host discards it,
+      // so everything below runs the same through an echoing adapter (the Dynamixel run has none)
+      if (arm.echo) await page.check(`${P} ${T('echo')}`);
       await page.click(`${P} ${T('open')}`);
       await waitText(page, protocol, 'message', new RegExp(`simulated ${protocol === 'feetech' ? 'Feetech' : 'Dynamixel'} bus runs in the page: ${arm.ids.length} servos`));
+      assert.equal(await page.isDisabled(`${P} ${T('echo')}`), true, 'the echo box is fixed while the bus is open');
+      assert.equal(await page.evaluate((p) => window.__achain.views.controller.busHandles[p].session.snap?.error ?? '', protocol), '');
       // scan: every servo, with its model name
       await page.click(`${P} ${T('scan')}`);
       await waitText(page, protocol, 'message', new RegExp(`^${arm.ids.length} servos answered`));
@@ -163,7 +169,7 @@ test('guided calibration at zero on the Feetech bus: a picture of each step, the
     await waitText(page, protocol, 'message', /runs in the page/);
     await page.click(`${P} ${T('calibrate')}`);
     await page.waitForSelector(`${P} ${T('take-zero')}`);
-    assert.match(await text(page, protocol, 'guide'), /^Step 1 of 2 — so101 at its zero pose/);
+    assert.match(await text(page, protocol, 'guide'), /^Step 1 of 3 — so101 at its zero pose/);
     const src = await page.getAttribute(`${P} ${T('picture')}`, 'src');
     assert.ok(src.startsWith('data:image/png;base64,') && src.length > 5000, 'a picture of the zero pose');
     assert.deepEqual(await page.evaluate(() => window.__achain.q), [0, 0, 0, 0, 0], 'the studio shows the zero pose');
@@ -173,16 +179,42 @@ test('guided calibration at zero on the Feetech bus: a picture of each step, the
     await waitText(page, protocol, 'message', /^Calibrated at zero: 5 joints; zero offsets /);
     // the simulated servos stand 40 counts off the built-in zero (2047), alternately up and down
     assert.match(await text(page, protocol, 'message'), /zero offsets 2087, 2007, 2087, 2007, 2087 counts/);
-    assert.match(await text(page, protocol, 'guide'), /^Step 2 of 2 — the limits/);
+    // step 2: each joint's ends, one at a time, the picture showing the model at that end; on the simulated bus
+    // Record turns the servo there first (as a hand would), and the limit is kept 1° inside the end measured
+    const model = await page.evaluate(() => window.__achain.studio.model.coordinates.map((c) => [c.lower, c.upper]));
+    assert.match(await text(page, protocol, 'guide'), /^Step 2 of 3 — the limits, joint 1 of 5: move q1 \S+ by hand to its lower end/);
+    const zeroPicture = src;
+    assert.notEqual(await page.getAttribute(`${P} ${T('picture')}`, 'src'), zeroPicture, 'a picture of the lower end');
+    assert.deepEqual(await page.evaluate(() => window.__achain.q), [model[0][0], 0, 0, 0, 0], 'the studio shows q1 at its lower limit');
     await screenshot(page, 'bus-calibrate-step2');
+    await page.click(`${P} ${T('record-limit')}`);
+    await waitText(page, protocol, 'message', /^q1 lower limit: /);
+    await waitText(page, protocol, 'guide', /^Step 2 of 3 — the limits, joint 1 of 5: move q1 \S+ by hand to its upper end/);
+    await page.click(`${P} ${T('record-limit')}`);
+    await waitText(page, protocol, 'message', /^q1 upper limit: /);
+    await waitText(page, protocol, 'guide', /joint 2 of 5: move q2 \S+ by hand to its lower end/);
+    await page.click(`${P} ${T('skip-limit')}`);  // q2's lower limit stays the model's
+    await waitText(page, protocol, 'guide', /joint 2 of 5: move q2 \S+ by hand to its upper end/);
+    await page.click(`${P} ${T('finish-limits')}`);
+    await waitText(page, protocol, 'guide', /^Step 3 of 3 — check/);
+    await screenshot(page, 'bus-calibrate-step3');
+    const cal = (await page.evaluate(() => window.__achain.captureSession())).servoCalibration.calibration;
+    const COUNT = (2 * Math.PI) / 4096, ONE_DEG = Math.PI / 180;
+    assert.ok(Math.abs(cal.joints[0].min - (model[0][0] + ONE_DEG)) <= COUNT, `q1 min ${cal.joints[0].min}`);
+    assert.ok(Math.abs(cal.joints[0].max - (model[0][1] - ONE_DEG)) <= COUNT, `q1 max ${cal.joints[0].max}`);
+    assert.ok(Math.abs(cal.joints[1].min - model[1][0]) < 1e-9 && Math.abs(cal.joints[1].max - model[1][1]) < 1e-9, 'q2 untouched');
+    assert.match(await text(page, protocol, 'limits'), /^limits: q1 /);
+    // the simulated hand put servo 1 at q1's upper end: back to zero, as the rest of this test expects
+    assert.equal(await page.evaluate(([p, counts]) => window.__achain.views.controller.busHandles[p].session.moveByHand(1, counts),
+      [protocol, cal.joints[0].zero_offset]), true);
     await page.click(`${P} ${T('keep')}`);
     // kept in the studio session (Save writes it) and offered as this session's
     const session = await page.evaluate(() => window.__achain.captureSession());
     assert.deepEqual(session.servoCalibration.calibration.joints.map((j) => j.zero_offset), [2087, 2007, 2087, 2007, 2087]);
-    assert.match(await page.locator(`${P} ${T('calibration')} option:checked`).textContent(), /this session's \(taken at zero\)/);
+    assert.match(await page.locator(`${P} ${T('calibration')} option:checked`).textContent(), /this session's \(taken at zero and the limits\)/);
     // measured with the new calibration, the arm is at zero
-    const s = await snapOf(page, protocol);
-    assert.ok(s.feedback.every((f) => Math.abs(f.position) < 1e-12), JSON.stringify(s.feedback.map((f) => f.position)));
+    await page.waitForFunction((p) => window.__achain.views.controller.busHandles[p].session.snap.feedback.every((f) => Math.abs(f.position) < 1e-12),
+      protocol, { timeout: 5000 }).catch(async (e) => { throw new Error(`${e.message}: ${JSON.stringify((await snapOf(page, protocol)).feedback.map((f) => f.position))}`); });
 
     // a send running when the robot is switched: asked, then stopped with the E-STOP action
     await page.click('#tabs button[data-view="motion"]');

@@ -45,6 +45,8 @@ export function mountBusPanel(container, ctx, protocol) {
     el('option', { value: 'serial', text: 'Serial port (WebSerial)', title: 'a USB adapter on the servos\' bus' }));
   if (serialWhy) ui.source.options[1].disabled = true;
   ui.baud = el('select', { 'aria-label': 'baud rate', title: 'the bus\'s baud rate' }, ...BAUDS.map((b) => el('option', { value: String(b), text: `${b / 1000} kbit/s` })));
+  ui.echo = el('input', { type: 'checkbox', 'data-testid': tid('echo'), 'aria-label': 'the adapter echoes what it sends' });
+  ui.echoLabel = el('label', { title: 'a half-duplex adapter without direction control (TX and RX tied) returns every byte sent: the host reads its own packets back and discards them (the simulated bus then echoes too)' }, ui.echo, ' adapter echoes');
   ui.open = el('button', { class: 'primary', 'data-testid': tid('open'), onclick: () => (session ? close() : open()) }, 'Open bus');
   ui.message = el('div', { class: 'ctl-na', 'data-testid': tid('message') });
   ui.state = el('div', { class: 'ctl-state', 'data-testid': tid('state') }, 'bus closed');
@@ -81,7 +83,7 @@ export function mountBusPanel(container, ctx, protocol) {
     el('button', { class: 'ctl-estop', 'data-testid': tid('estop'), title: 'emergency stop (space bar, whatever has the focus): the E-STOP action on every servo', onclick: () => estop() }, 'E-STOP (Space)'));
 
   container.append(
-    el('div', { class: 'ctl-row' }, ui.source, ui.baud, ui.open),
+    el('div', { class: 'ctl-row' }, ui.source, ui.baud, ui.echoLabel, ui.open),
     serialWhy ? el('div', { class: 'ctl-na' }, serialWhy) : '',
     ui.message, ui.state, ui.error, el('div', { class: 'ctl-row' }, ui.clear),
     el('h3', {}, 'Servos on the bus'),
@@ -110,7 +112,7 @@ export function mountBusPanel(container, ctx, protocol) {
     ui.clear.disabled = !open || !calibration;
     ui.download.disabled = !calibration;
     ui.open.textContent = open ? 'Close bus' : 'Open bus';
-    ui.source.disabled = ui.baud.disabled = open;
+    ui.source.disabled = ui.baud.disabled = ui.echo.disabled = open;
     ui.faultRow.hidden = !open || session.source !== 'sim';
   };
 
@@ -175,7 +177,7 @@ export function mountBusPanel(container, ctx, protocol) {
     say(`Opening the ${P} bus…`);
     try {
       session = await ServoBusSession.open({ protocol, source: ui.source.value, servos: simServos(), baudRate: Number(ui.baud.value),
-        hostOptions: { estopAction: ui.estopAction.value } });
+        hostOptions: { estopAction: ui.estopAction.value, echo: ui.echo.checked } });
     } catch (e) {
       session = null;
       say(`The ${P} bus did not open: ${e.message}`);
@@ -322,13 +324,13 @@ export function mountBusPanel(container, ctx, protocol) {
     if (step === 1) {
       const zero = new Float64Array(m.dof);
       ctx.setQ(zero);
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      await frames();
       const builtin = builtinCalibration(m.name, protocol);
       const ids = builtin ? JSON.parse(builtin.text).joints.map((j) => j.id) : Array.from({ length: m.dof }, (_, i) => i + 1);
       ui.ids = el('input', { type: 'text', value: ids.join(','), 'aria-label': 'servo IDs, one per joint', 'data-testid': tid('ids'), style: 'width: 12em' });
       ui.dirs = el('input', { type: 'text', value: ids.map(() => 1).join(','), 'aria-label': 'directions, one per joint (1 or -1)', style: 'width: 12em' });
       ui.guide.replaceChildren(
-        el('div', { class: 'bus-step' }, `Step 1 of 2 — ${m.name} at its zero pose. Torque goes off; move the arm by hand to the pose in the picture (every joint at 0), then take the zero.`),
+        el('div', { class: 'bus-step' }, `Step 1 of 3 — ${m.name} at its zero pose. Torque goes off; move the arm by hand to the pose in the picture (every joint at 0), then take the zero.`),
         picture(`${m.name} at the zero pose`),
         el('div', { class: 'ctl-row' }, el('label', {}, 'servo IDs q1…qn ', ui.ids)),
         el('div', { class: 'ctl-row' }, el('label', {}, 'directions ', ui.dirs)),
@@ -338,29 +340,77 @@ export function mountBusPanel(container, ctx, protocol) {
       try { await session.torque(false); } catch { /* not connected yet: nothing holds the arm */ }
     }
   }
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   async function takeZero() {
     const m = model();
     const list = (s) => s.split(/[\s,]+/).filter(Boolean).map(Number);
     try {
       const text = await session.calibrateAtZero(m.modelToJson(), Number(ui.baud.value), list(ui.ids.value), list(ui.dirs.value));
-      useCalibration({ key: 'session', text, from: 'taken at zero' });
-      keepCalibration(text, 'taken at zero');
+      storeCalibration(text, 'taken at zero');
       connected = true;
-      listCalibrations();
-      const sb = await loadServoBus();
-      const notes = sb.rangeNotes(text, m);
-      ui.guide.replaceChildren(
-        el('div', { class: 'bus-step' }, 'Step 2 of 2 — the limits. Move each joint by hand to both ends of its range: the orange twin follows the arm as now calibrated, and the table marks a joint past the model\'s limits (the stream refuses goals there). If a joint turns the wrong way, set its direction to -1 and take the zero again.'),
-        picture(`${m.name}: the measured pose`),
-        ...notes.map((n) => el('div', { class: 'ctl-na' }, n)),
-        el('div', { class: 'ctl-row' },
-          el('button', { class: 'primary', 'data-testid': tid('keep'), onclick: () => { ui.guide.hidden = true; say('Calibration kept in this session (Download saves the file).'); } }, 'Keep this calibration'),
-          el('button', { onclick: () => guide(1) }, 'Take the zero again')));
       say(`Calibrated at zero: ${JSON.parse(text).joints.length} joints; zero offsets ${JSON.parse(text).joints.map((j) => j.zero_offset).join(', ')} counts.`);
+      await limitStep(0, false);
     } catch (e) {
       say(`Calibration: ${e.message}`);
     }
     setEnabled();
+  }
+  function storeCalibration(text, from) {
+    useCalibration({ key: 'session', text, from });
+    keepCalibration(text, from);
+    listCalibrations();
+  }
+  /** Step 2 of 3: each joint's two ends of travel, one at a time, the picture showing the model at that end. */
+  async function limitStep(j, upper) {
+    const m = model();
+    if (j >= m.dof) return checkStep();
+    const c = m.coordinates[j];
+    const which = upper ? 'upper' : 'lower';
+    const end = upper ? (c.upper ?? Math.PI / 2) : (c.lower ?? -Math.PI / 2);  // the picture's pose (an unbounded joint: ±90°)
+    const pose = new Float64Array(m.dof);
+    pose[j] = end;
+    ctx.setQ(pose);
+    await frames();
+    const next = () => limitStep(upper ? j + 1 : j, !upper);
+    const sim = session?.source === 'sim';
+    ui.guide.replaceChildren(
+      el('div', { class: 'bus-step' }, `Step 2 of 3 — the limits, joint ${j + 1} of ${m.dof}: move q${j + 1} ${c.name} by hand to its ${which} end ` +
+        `(the picture: the model's ${which} limit, ${(end * DEG).toFixed(1)}°), then record it. The limit is kept 1° inside the end measured, ` +
+        `never past the model's; streams are refused beyond it.${sim ? ' On the simulated bus, Record first turns the servo there as a hand would.' : ''}`),
+      picture(`${m.name}: q${j + 1} at its ${which} end`),
+      el('div', { class: 'ctl-row' },
+        el('button', { class: 'primary', 'data-testid': tid('record-limit'), onclick: () => recordLimit(j, upper, sim ? end : null, next) }, `Record the ${which} end`),
+        el('button', { 'data-testid': tid('skip-limit'), onclick: next, title: 'keep this limit as it is (the model\'s, or one servo turn)' }, 'Skip'),
+        el('button', { 'data-testid': tid('finish-limits'), onclick: checkStep, title: 'keep the remaining limits as they are' }, 'Done with the limits')));
+  }
+  async function recordLimit(j, upper, handQ, next) {
+    const m = model();
+    try {
+      const r = await session.limitAtPresent(m.modelToJson(), calibration.text, j, upper, handQ);
+      storeCalibration(r.calibration, 'taken at zero and the limits');
+      const limit = calibration.json.joints[j][upper ? 'max' : 'min'];
+      say(`q${j + 1} ${upper ? 'upper' : 'lower'} limit: ${(limit * DEG).toFixed(1)}°.${r.note ? ` ${r.note}.` : ''}`);
+      await next();
+    } catch (e) {
+      say(`Limits: ${e.message}`);  // stays on this step
+    }
+  }
+  /** Step 3 of 3: the calibration in use; the range notes; keep it, or start again. */
+  async function checkStep() {
+    const m = model();
+    ctx.setQ(new Float64Array(m.dof));
+    await frames();
+    const sb = await loadServoBus();
+    const notes = sb.rangeNotes(calibration.text, m);
+    const range = (x) => `${(x.min * DEG).toFixed(1)}° … ${(x.max * DEG).toFixed(1)}°`;
+    ui.guide.replaceChildren(
+      el('div', { class: 'bus-step' }, 'Step 3 of 3 — check. Move each joint by hand through its range: the orange twin follows the arm as now calibrated, and the table marks a joint past its limits (the stream refuses goals there). If a joint turns the wrong way, set its direction to -1 and take the zero again.'),
+      picture(`${m.name}: the measured pose`),
+      el('div', { class: 'ctl-na', 'data-testid': tid('limits') }, `limits: ${calibration.json.joints.map((x, i) => `q${i + 1} ${range(x)}`).join('; ')}`),
+      ...notes.map((n) => el('div', { class: 'ctl-na' }, n)),
+      el('div', { class: 'ctl-row' },
+        el('button', { class: 'primary', 'data-testid': tid('keep'), onclick: () => { ui.guide.hidden = true; say('Calibration kept in this session (Download saves the file).'); } }, 'Keep this calibration'),
+        el('button', { onclick: () => guide(1) }, 'Take the zero again')));
   }
 
   // ---------------- the live state ----------------
