@@ -97,6 +97,8 @@ export interface ServoBusSim {
   syncWrites(): number;
   /** µs at which the last sync write of this address completed, or -1. */
   lastSyncWriteAt(address: number): number;
+  /** The address and completion time (µs) of the last sync write of any address (atUs -1 when none yet). */
+  lastSyncWrite(): { address: number; atUs: number };
   /** The next `count` replies of servo `id` carry a wrong CRC/checksum. */
   injectCorruptReplies(id: number, count: number): void;
   /** Servo `id` does not answer the next `count` instructions (-1: never again). */

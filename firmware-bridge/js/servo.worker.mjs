@@ -120,6 +120,7 @@ function pumpedNow() {
   return lastNow;
 }
 let lastNow = 0;
+let estopAt = null;  // {wallMs, busUs} of the last E-STOP the worker took (estopTiming)
 
 /** One pump: the link's bytes to the host, the host's clock, the send job, the host's bytes to the link. */
 function pump() {
@@ -309,6 +310,7 @@ const METHODS = {
   },
   /** E-STOP: the host's e-stop action at once (torque off or hold), and a running send ends saying so. */
   estop() {
+    estopAt = { wallMs: performance.timeOrigin + performance.now(), busUs: pumpedNow() };  // taken here, on both clocks
     if (job) job.job.stop("the studio's E-STOP");
     const now = pumpedNow();
     host.estop(now);
@@ -327,6 +329,17 @@ const METHODS = {
     else if (kind === 'overload') bus.injectHardwareError(id, sb.servoHardwareErrors(host.protocol()).find((e) => e.name === 'overload').bit);
     else if (kind === 'clear') { bus.injectCorruptReplies(id, 0); bus.injectSilence(id, 0); bus.injectHardwareError(id, 0); } else throw new Error(`inject: unknown fault '${kind}'`);
     return true;
+  },
+  /** Simulated bus only: when the last E-STOP reached the bus. Pumps until its safe state's sync write has crossed
+   *  the wire; {estopWallMs (performance.timeOrigin-based, when the worker took the E-STOP), hostToBusUs (from then
+   *  to the end of that sync write, bus time), address (the register it wrote), periodUs}. */
+  async estopTiming() {
+    if (link.kind !== 'sim') throw new Error('E-STOP timing is measured on the simulated bus only');
+    if (!estopAt) throw new Error('no E-STOP yet');
+    const at = estopAt;
+    await waitFor(() => (link.bus.lastSyncWrite().atUs >= at.busUs ? true : undefined), 1, () => 'the E-STOP\'s sync write did not reach the bus within 1 s');
+    const w = link.bus.lastSyncWrite();
+    return { estopWallMs: at.wallMs, hostToBusUs: w.atUs - at.busUs, address: w.address, periodUs: host.options().periodUs };
   },
   /** Simulated bus only: a hand turns servo id (torque off) to counts; false when its torque holds it. */
   moveByHand(id, counts) {

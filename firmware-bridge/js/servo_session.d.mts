@@ -53,6 +53,9 @@ export class ServoBusSession extends EventTarget {
   setEstopAction(action: EstopAction): Promise<boolean>;
   /** simulated bus only */
   inject(kind: 'corrupt' | 'silence' | 'overload' | 'clear', id: number): Promise<boolean>;
+  /** simulated bus only: when the last E-STOP reached the bus (estopWallMs: when the worker took it, on the
+   *  performance.timeOrigin + now() scale; hostToBusUs: from then to the end of its safe state's sync write) */
+  estopTiming(): Promise<{ estopWallMs: number; hostToBusUs: number; address: number; periodUs: number }>;
   /** simulated bus only: a hand turns servo id (torque off) to counts; false when its torque holds it */
   moveByHand(id: number, counts: number): Promise<boolean>;
   close(): Promise<void>;

@@ -72,6 +72,8 @@ export class ServoBusSession extends WorkerClient {
   setEstopAction(action) { return this.call('estopAction', action); }
   /** Simulated bus only: a fault on servo id, 'corrupt' | 'silence' | 'overload' | 'clear'. */
   inject(kind, id) { return this.call('inject', kind, id); }
+  /** Simulated bus only: when the last E-STOP reached the bus ({estopWallMs, hostToBusUs, address, periodUs}). */
+  estopTiming() { return this.call('estopTiming'); }
   /** Simulated bus only: a hand turns servo id (torque off) to counts; false when its torque holds it. */
   moveByHand(id, counts) { return this.call('moveByHand', id, counts); }
 }

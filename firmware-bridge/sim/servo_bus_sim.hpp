@@ -152,6 +152,9 @@ class VirtualServoBus {
   uint32_t syncWrites() const { return sync_writes_; }
   /// Time (µs) the last sync write of `address` completed, or -1.
   double lastSyncWriteAt(uint16_t address) const { return address == last_sync_write_addr_ ? last_sync_write_us_ : -1; }
+  /// The address and completion time (µs) of the last sync write of any address (time -1 when none yet).
+  uint16_t lastSyncWriteAddress() const { return last_sync_write_addr_; }
+  double lastSyncWriteTime() const { return last_sync_write_us_; }
 
  private:
   struct Servo {

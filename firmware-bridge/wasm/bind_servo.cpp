@@ -246,6 +246,13 @@ class ServoBusSimJs {
   double lastSyncWriteAt(double address) const {
     return guard([&] { return bus_.lastSyncWriteAt(static_cast<uint16_t>(wholeIn(address, 0, 65535, "lastSyncWriteAt: address"))); });
   }
+  /// {address, atUs} of the last sync write of any address (atUs -1 when none yet).
+  val lastSyncWrite() const {
+    val o = val::object();
+    o.set("address", bus_.lastSyncWriteAddress());
+    o.set("atUs", bus_.lastSyncWriteTime());
+    return o;
+  }
   void injectCorruptReplies(double id, double count) {
     guard([&] { bus_.injectCorruptReplies(servoId(id, "injectCorruptReplies"), static_cast<int>(wholeIn(count, 0, 1e9, "injectCorruptReplies: count"))); });
   }
@@ -817,6 +824,7 @@ EMSCRIPTEN_BINDINGS(achain_servo) {
       .function("badInstructions", &ServoBusSimJs::badInstructions)
       .function("syncWrites", &ServoBusSimJs::syncWrites)
       .function("lastSyncWriteAt", &ServoBusSimJs::lastSyncWriteAt)
+      .function("lastSyncWrite", &ServoBusSimJs::lastSyncWrite)
       .function("injectCorruptReplies", &ServoBusSimJs::injectCorruptReplies)
       .function("injectSilence", &ServoBusSimJs::injectSilence)
       .function("moveByHand", &ServoBusSimJs::moveByHand)

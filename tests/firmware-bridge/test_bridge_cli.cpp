@@ -3,12 +3,14 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "../cli/cli_runner.hpp"
 
@@ -151,9 +153,9 @@ TEST_CASE("achain bus scan / calibrate / monitor and send --bus on a simulated b
     CHECK(c["protocol"] == protocol);
     CHECK(c["joints"][1]["zero_offset"] == 1700);
     CHECK(c["joints"][1]["direction"] == -1);
-    // a planned move streamed at 100 Hz over the PTY, in real time
+    // a planned move (a synchronised trapezoid) streamed at 100 Hz over the PTY, in real time
     const std::string traj = tempPath(".json");
-    REQUIRE(runCli("traj --robot puma560 --deg --from 0,0,0,0,0,0 --to 20,-15,10,30,-20,25 --profile quintic --duration 1.5 --rate 100 > " + traj).status == 0);
+    REQUIRE(runCli("traj --robot puma560 --deg --from 0,0,0,0,0,0 --to 20,-15,10,30,-20,25 --profile trapezoid --sync --duration 1.5 --rate 100 > " + traj).status == 0);
     r = runCli("send --quiet --robot puma560 --bus " + protocol + " --calibration " + cal + " --port " + sim.link + " " + traj);
     INFO(r.out);
     REQUIRE(r.status == 0);
@@ -173,6 +175,26 @@ TEST_CASE("achain bus scan / calibrate / monitor and send --bus on a simulated b
     }
     CHECK(n >= 3);
     CHECK(nlohmann::json::parse(last)["q"][3].get<double>() == Approx(30 * 3.14159265358979 / 180).margin(3.1e-3));  // 2 counts
+    // a teleoperation drag, as the studio streams IK results: a smooth wandering path sampled at 60 Hz for 2 s
+    {
+      nlohmann::json d = {{"schema", "achain-trajectory"}, {"version", 1}, {"robot", "puma560"}};
+      for (int k = 0; k <= 120; ++k) {
+        const double t = k / 60.0;
+        std::vector<double> q(6), qd(6);  // (qd: the file format's velocities, the path's derivative)
+        for (int jn = 0; jn < 6; ++jn) {
+          q[jn] = 0.3 * std::sin(1.3 * t + jn) * std::min(1.0, t);
+          qd[jn] = 0.3 * (1.3 * std::cos(1.3 * t + jn) * std::min(1.0, t) + (t < 1 ? std::sin(1.3 * t + jn) : 0.0));
+        }
+        d["t"].push_back(t);
+        d["q"].push_back(q);
+        d["qd"].push_back(qd);
+      }
+      std::ofstream(traj) << d.dump();
+    }
+    r = runCli("send --quiet --robot puma560 --bus " + protocol + " --calibration " + cal + " --port " + sim.link + " " + traj);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.json()["max_final_error_counts"].get<int>() <= 1);
     // refused before anything moves: a goal outside the model's limits (joint 2 of the PUMA: -45° … 225°)
     std::ofstream(traj) << R"({"schema":"achain-trajectory","version":1,"robot":"puma560","t":[0,1],)"
                            R"("q":[[0,0,0,0,0,0],[0,-1.2,0,0,0,0]],"qd":[[0,0,0,0,0,0],[0,0,0,0,0,0]]})";
@@ -181,6 +203,22 @@ TEST_CASE("achain bus scan / calibrate / monitor and send --bus on a simulated b
     CHECK(r.err.find("sample 1 (t = 1.000 s): joint 'j2' (servo ID 2): goal -1.2000 rad is below its minimum") != std::string::npos);
     std::remove(cal.c_str());
     std::remove(traj.c_str());
+  }
+}
+
+TEST_CASE("achain bus scan --echo through an adapter that echoes (bus-sim --echo), and without --echo a named error", "[bridge][cli][servo]") {
+  for (const std::string protocol : {"dynamixel", "feetech"}) {
+    INFO(protocol);
+    bus_cli_test::BusSim sim("--protocol " + protocol + " --ids 1-3 --echo");
+    const std::string port = " --port " + sim.link + " --protocol " + protocol + " --bauds 1000000";
+    CliResult r = runCli("bus scan" + port + " --ids 1-5 --echo");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.json()["found"].size() == 3);
+    r = runCli("bus scan" + port + " --ids 1-5");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("the adapter echoes what") != std::string::npos);
+    CHECK(r.err.find("turn on the adapter echo option") != std::string::npos);
   }
 }
 

@@ -119,8 +119,18 @@ for (const [protocol, arm] of Object.entries(ARMS)) {
       await page.click('#tabs button[data-view="controller"]');
       await page.click(`${P} ${T('send')}`);
       await page.waitForFunction((p) => window.__achain.views.controller.busHandles[p].session.snap?.job?.phase === 'running', protocol, { timeout: 20000 });
-      await page.click(`${T('estop')}`);
+      // (the click dispatched in the page, its time taken there: Playwright's own round trips are not the page's)
+      const clickMs = await page.evaluate((sel) => {
+        const t = performance.timeOrigin + performance.now();
+        document.querySelector(sel).click();
+        return t;
+      }, T('estop'));
       await waitText(page, protocol, 'send-message', /^Not done: stopped by the studio's E-STOP during the trajectory: streaming stopped and torque turned off on every servo/);
+      // the safe state's sync write (torque off) on the bus within one streaming period of the worker taking the
+      // E-STOP (bus time); the click's way to the worker (page, message, wall clock) is reported, not judged
+      const timing = await page.evaluate((p) => window.__achain.views.controller.busHandles[p].session.estopTiming(), protocol);
+      assert.ok(timing.hostToBusUs >= 0 && timing.hostToBusUs <= timing.periodUs, JSON.stringify(timing));
+      console.log(`# ${protocol}: E-STOP click → worker ${(timing.estopWallMs - clickMs).toFixed(1)} ms (wall), worker → torque off on the bus ${timing.hostToBusUs.toFixed(0)} µs (bus time)`);
       s = await snapOf(page, protocol);
       assert.equal(s.estopped, true);
       assert.equal(s.streaming, false);
