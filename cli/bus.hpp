@@ -8,6 +8,14 @@
 
 namespace achain::cli {
 
+/// The port options of every bus subcommand and of `send --bus` (cmd_bus.cpp's addPortOptions): --reply-timeout-ms,
+/// how long past a reply's expected end the host waits before it calls the servo silent, and --echo, the adapter
+/// returns every byte sent (ServoHostOptions::echo).
+struct PortArgs {
+  double reply_timeout_ms = 50;
+  bool echo = false;
+};
+
 struct BusSendArgs {
   std::string bus;           // dynamixel | feetech
   std::string calibration;   // the calibration file (bus calibrate)
@@ -16,8 +24,7 @@ struct BusSendArgs {
   std::string estop_action = "torque-off";
   bool torque_off_at_end = false;
   double settle = 0.5, timeout = 60;
-  double reply_timeout_ms = 50;  // on a port: see --reply-timeout-ms
-  bool echo = false;             // the adapter echoes (--echo); with --virtual the simulated bus echoes too
+  PortArgs port_args;  // reply_timeout_ms applies on a port; echo also makes the --virtual bus echo
   bool quiet = false;
 };
 

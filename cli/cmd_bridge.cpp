@@ -106,10 +106,10 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
   sub->add_option("--calibration", bus.calibration, "With --bus: the calibration file (`achain bus calibrate`)");
   sub->add_option("--estop-action", bus.estop_action, "With --bus: on Ctrl-C or a bus error, torque-off (the arm goes limp) or hold (each servo holds where it is)")
       ->capture_default_str();
-  sub->add_option("--reply-timeout-ms", bus.reply_timeout_ms, "With --bus: wait this long past a reply's expected end before a servo is called silent")
+  sub->add_option("--reply-timeout-ms", bus.port_args.reply_timeout_ms, "With --bus: wait this long past a reply's expected end before a servo is called silent")
       ->check(CLI::Range(1.0, 1000.0))
       ->capture_default_str();
-  sub->add_flag("--echo", bus.echo, "With --bus: the adapter echoes every byte sent (TX and RX tied): read our own bytes back and discard them");
+  sub->add_flag("--echo", bus.port_args.echo, "With --bus: the adapter echoes every byte sent (TX and RX tied): read our own bytes back and discard them");
   sub->add_flag("--torque-off-at-end", bus.torque_off_at_end, "With --bus: turn torque off after the trajectory (default: hold the last pose)");
   sub->add_option("--inject-drop", drop, "Testing: drop this fraction of outgoing frames");
   sub->add_option("--inject-corrupt", corrupt, "Testing: corrupt one byte in this fraction of outgoing frames");

@@ -92,27 +92,20 @@ struct BusPort {
   }
 };
 
-/// The port options every bus subcommand takes. --reply-timeout-ms: how long past a reply's expected end the host
-/// waits before it calls the servo silent. A USB adapter's latency timer (FTDI: 16 ms by default) and a busy computer
-/// delay replies by milliseconds; the in-process simulated bus keeps the host's 1 ms. --echo: the adapter returns
-/// every byte sent (ServoHostOptions::echo).
-struct PortArgs {
-  double reply_timeout_ms = 50;
-  bool echo = false;
-};
+/// PortArgs (bus.hpp) on a subcommand. A USB adapter's latency timer (FTDI: 16 ms by default) and a busy computer
+/// delay replies by milliseconds; the in-process simulated bus keeps the host's 1 ms.
 void addPortOptions(CLI::App* sub, PortArgs& a) {
   sub->add_option("--reply-timeout-ms", a.reply_timeout_ms, "Wait this long past a reply's expected end before a servo is called silent (USB adapters add latency)")
       ->check(CLI::Range(1.0, 1000.0))
       ->capture_default_str();
   sub->add_flag("--echo", a.echo, "The adapter echoes every byte sent (TX and RX tied, no direction control): read our own bytes back and discard them");
 }
-br::ServoHostOptions portOptions(double reply_timeout_ms, bool echo) {
+br::ServoHostOptions portOptions(const PortArgs& a) {
   br::ServoHostOptions o;
-  o.timeout_margin_us = static_cast<uint32_t>(reply_timeout_ms * 1000);
-  o.echo = echo;
+  o.timeout_margin_us = static_cast<uint32_t>(a.reply_timeout_ms * 1000);
+  o.echo = a.echo;
   return o;
 }
-br::ServoHostOptions portOptions(const PortArgs& a) { return portOptions(a.reply_timeout_ms, a.echo); }
 
 json feedbackLine(const br::ServoHost& host, double t) {
   json q = json::array(), v = json::array(), c = json::array(), load = json::array(), volt = json::array(), temp = json::array();
@@ -328,8 +321,8 @@ void sendToBus(const BusSendArgs& a, const br::SampledTrajectory& tr, const Mode
   br::narrowToModel(c, m);
   if (tr.dof() != static_cast<int>(c.joints.size()))
     throw Error("TRAJECTORY has " + std::to_string(tr.dof()) + " joints, the calibration " + std::to_string(c.joints.size()));
-  br::ServoHostOptions ho = a.virt ? br::ServoHostOptions() : portOptions(a.reply_timeout_ms, a.echo);
-  ho.echo = a.echo;  // with --virtual the simulated bus echoes too
+  br::ServoHostOptions ho = portOptions(a.port_args);
+  if (a.virt) ho.timeout_margin_us = br::ServoHostOptions().timeout_margin_us;  // the in-process bus: the host's own
   if (a.estop_action == "torque-off")
     ho.estop_action = br::EstopAction::TorqueOff;
   else if (a.estop_action == "hold")
@@ -343,7 +336,7 @@ void sendToBus(const BusSendArgs& a, const br::SampledTrajectory& tr, const Mode
   br::ServoLink* link = nullptr;
   if (a.virt) {  // the calibration's servos on an in-process bus, each standing at its joint's zero
     vbus = std::make_unique<br::VirtualServoBus>(p);
-    vbus->setEcho(a.echo);
+    vbus->setEcho(a.port_args.echo);
     for (const br::ServoJoint& j : c.joints) {
       if (!vbus->addServo(simServo(p, j.id, c.baud, j.zero_offset))) throw Error("--calibration: servo ID " + std::to_string(j.id) + " cannot be simulated");
     }
