@@ -250,6 +250,12 @@ test('guided calibration at zero on the Feetech bus: a picture of each step, the
     await page.evaluate((text) => window.__achain.openSession(text, 'bad.session.json'), JSON.stringify({ ...session, servoCalibration: { robot: 'so101' } }));
     assert.match(await page.textContent('#status'), /^bad\.session\.json: session\.servoCalibration: must be \{robot, protocol/);
     assert.equal(await page.evaluate(() => window.__achain.studio.model.name), 'so101');
+    // a robot switch in the middle of the guided calibration closes the guide (it was the old robot's)
+    await page.click(`${P} ${T('calibrate')}`);
+    await page.waitForSelector(`${P} ${T('take-zero')}`);
+    await page.selectOption('#robot-select', 'openmanipulator-x');
+    await page.waitForFunction(() => window.__achain.studio.model?.name === 'openmanipulator-x');
+    assert.equal(await page.isHidden(`${P} ${T('guide')}`), true, 'the guide of the old robot is closed');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -461,6 +461,8 @@ export function mountBusPanel(container, ctx, protocol) {
     session.follow(q).then((refusal) => { if (refusal) say(`Not sent: ${refusal}`); }, () => {});
   });
   const offModel = ctx.onModel?.(() => {
+    ui.guide.hidden = true;  // a guided calibration in progress was the old robot's
+    ui.guide.replaceChildren();
     useCalibration(null);
     connected = false;
     setTeleop(false);
