@@ -117,17 +117,31 @@ test('Sweep: a merged sweep of 200,000 designs is plotted (every point, the axis
     designs, pareto: [0, n - 1], summary: { designs: n, errors: 0, feasible: designs.filter((d) => d.feasible).length, pareto: 2, metrics: {
       peak_torque: { min: 40, max: 40 + 996 / 50, mean: 0, unit: 'N*m' }, workspace_volume: { min: 0.5, max: 0.5 + (n - 1) / n, mean: 0, unit: 'm^3' } } } };
   const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=sweep`);
+  // a file on disk, which Playwright hands to a local browser by path (a buffer goes base64 through the
+  // protocol and took over 30 s on a loaded CI machine). The browser reads it when the page asks, so it is
+  // deleted only when the test ends: deleted right after choosing it, the read on a loaded machine came after
+  // the deletion and failed (the CI run of a602e92; tests/web/file-read.test.mjs).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'achain-sweep-'));
   try {
     await waitReady(page);
-    // a file on disk, which Playwright hands to a local browser by path (a buffer goes base64 through the
-    // protocol and took over 30 s on a loaded CI machine)
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'achain-sweep-')), 'big.json');
+    const file = path.join(dir, 'big.json');
     fs.writeFileSync(file, JSON.stringify(big));
     await page.setInputFiles(`${P} .sw-open`, file, { timeout: 90000 });
-    fs.rmSync(path.dirname(file), { recursive: true, force: true });
     // what is tested is that every point is plotted, not how fast: 6.5 s alone, over 69 s beside another browser
     // file on a 2-core machine (2026-12-02), so wait as long as the machine needs
-    await page.waitForFunction(() => /big\.json: 200000 designs/.test(document.querySelector('[data-testid="sweep-summary"]').textContent), null, { timeout: 300000 });
+    // and a page error or the view's error box ends the wait at once, naming what went wrong (the CI run above
+    // waited its 300 s out and printed only the timeout)
+    for (const deadline = Date.now() + 300000; ;) {
+      const state = await page.evaluate(() => ({
+        summary: document.querySelector('[data-testid="sweep-summary"]').textContent,
+        error: document.querySelector('.view-panel[data-view="sweep"] .sw-error').textContent,
+      }));
+      if (/big\.json: 200000 designs/.test(state.summary)) break;
+      assert.deepEqual(errors, [], 'page errors while the file was read');
+      assert.equal(state.error, '', 'the view refused the file');
+      assert.ok(Date.now() < deadline, 'the summary did not come within 300 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
     await page.waitForSelector('[data-testid="sweep-plot"] canvas', { timeout: 30000 });
     const shown = await page.evaluate(() => {
       const v = window.__achain.views.sweep;
@@ -138,5 +152,8 @@ test('Sweep: a merged sweep of 200,000 designs is plotted (every point, the axis
     assert.ok(shown.x[0] < 0.5 && shown.x[1] > 0.5 + (n - 1) / n, `x range ${shown.x}`);
     assert.ok(shown.y[0] < 40 && shown.y[1] > 59.9, `y range ${shown.y}`);
     assert.deepEqual(errors, []);
-  } finally { await context.close(); }
+  } finally {
+    await context.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -13,6 +13,7 @@ import { makeUnits } from './lib/units.js';
 import { captureSession, applySession } from './ui/session.js';
 import { UrdfGeometry } from './three/UrdfGeometry.js';
 import { installFileDrop } from './ui/fileDrop.js';
+import { readFileText } from './ui/readFile.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -192,8 +193,11 @@ async function main() {
   };
   $('session-open').addEventListener('change', async (e) => {
     const f = e.target.files?.[0];
-    if (f) openSession(await f.text(), f.name);
     e.target.value = '';
+    if (!f) return;
+    let text;
+    try { text = await readFileText(f); } catch (err) { studio.status(err.message, true); return; }
+    openSession(text, f.name);
   });
 
   // keyboard shortcuts

@@ -7,6 +7,7 @@ import { loadServoBus } from '../../../firmware-bridge/js/servo.mjs';
 import { ServoBusSession } from '../../../firmware-bridge/js/servo_session.mjs';
 import { webSerialUnavailableReason } from '../../../firmware-bridge/js/transports.mjs';
 import { el, ensureControllerStyle } from './ui.js';
+import { readFileText } from '../ui/readFile.js';
 
 /** The built-in arms' default calibrations (core/robots/calibration/<robot>.<protocol>.json), as text. */
 const BUILTIN_CALIBRATIONS = import.meta.glob('../../../core/robots/calibration/*.json', { query: '?raw', import: 'default', eager: true });
@@ -144,7 +145,7 @@ export function mountBusPanel(container, ctx, protocol) {
     if (!f) return;
     try {
       const sb = await loadServoBus();
-      const text = sb.servoCalibrationFromJson(await f.text());  // the C++ reader names what is wrong
+      const text = sb.servoCalibrationFromJson(await readFileText(f, 'the file'));  // the C++ reader names what is wrong
       if (JSON.parse(text).protocol !== protocol) throw new Error(`it is for a ${JSON.parse(text).protocol} bus, this is the ${P} bus`);
       useCalibration({ key: 'session', text, from: f.name });
       keepCalibration(text, f.name);  // a file read is this session's calibration from now on

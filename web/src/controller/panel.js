@@ -12,6 +12,7 @@ import { loadBridge } from '../../../firmware-bridge/js/bridge.mjs';
 import { webSerialUnavailableReason } from '../../../firmware-bridge/js/transports.mjs';
 import { WorkerStreamer } from '../../../firmware-bridge/js/worker_streamer.mjs';
 import { el, ensureControllerStyle } from './ui.js';
+import { readFileText } from '../ui/readFile.js';
 
 /** Status periods without a status before the in-page virtual controller is declared silent (500 ms at 20 ms). */
 const VIRTUAL_SILENCE_PERIODS = 25;
@@ -270,7 +271,7 @@ export function mountControllerPanel(container, ctx) {
     const f = e.target.files?.[0];
     if (!f) return;
     try {
-      setTrajectory(JSON.parse(await f.text()), f.name);
+      setTrajectory(JSON.parse(await readFileText(f, 'the file')), f.name);
     } catch (err) {
       ui.trajName.textContent = `${f.name}: ${err.message}`;
     }

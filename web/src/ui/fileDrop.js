@@ -4,6 +4,7 @@
 // file names against (package://pkg/path and relative paths, by path suffix). A zip is unpacked (fflate, as
 // bundled with three).
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
+import { readFileText, readFileBytes } from './readFile.js';
 
 /** Reads every file under a FileSystemEntry (drag and drop of a folder). Resolves to [{path, file}]. */
 async function readEntry(entry) {
@@ -42,7 +43,8 @@ async function expandZips(list) {
   for (const f of list) {
     if (!/\.zip$/i.test(f.path)) { out.push(f); continue; }
     let entries;
-    try { entries = unzipSync(new Uint8Array(await f.file.arrayBuffer())); } catch (e) { throw new Error(`${f.path}: not a readable zip file (${e.message})`); }
+    const bytes = await readFileBytes(f.file, f.path);
+    try { entries = unzipSync(bytes); } catch (e) { throw new Error(`${f.path}: not a readable zip file (${e.message})`); }
     const base = f.path.replace(/\.zip$/i, '');
     for (const [name, bytes] of Object.entries(entries)) {
       if (name.endsWith('/')) continue; // a folder entry
@@ -66,7 +68,7 @@ export async function loadUrdfFiles(studio, visuals, dropped) {
   if (!urdfs.length) {
     const json = list.find((f) => /\.json$/i.test(f.path));
     if (json) {
-      try { studio.setModel(await json.file.text()); } catch (e) { studio.status(`${json.path}: ${e.message}`, true); }
+      try { studio.setModel(await readFileText(json.file, 'the file')); } catch (e) { studio.status(`${json.path}: ${e.message}`, true); }
       return;
     }
     studio.status(`no URDF among the dropped files (${list.map((f) => f.path).slice(0, 5).join(', ')}${list.length > 5 ? ', …' : ''})`, true);
@@ -74,7 +76,7 @@ export async function loadUrdfFiles(studio, visuals, dropped) {
   }
   const main = urdfs[0];
   const extra = urdfs.length > 1 ? ` (${urdfs.length} URDF files dropped: loaded the first, ${main.path})` : '';
-  await openUrdfText(studio, visuals, { path: main.path, text: await main.file.text(), list, extra });
+  await openUrdfText(studio, visuals, { path: main.path, text: await readFileText(main.file, main.path), list, extra });
 }
 
 /**

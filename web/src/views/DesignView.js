@@ -5,6 +5,7 @@
 import { DEG, INCH, fmt } from '../lib/units.js';
 import { downloadText, exportModel } from '../ui/exportModel.js';
 import { renderTree } from '../ui/TreePanel.js';
+import { readFileText } from '../ui/readFile.js';
 
 const KINDS = ['R', 'P', 'H', 'A'];
 const DEFAULT_LEG = 6 * INCH; // the prototype's leg length
@@ -71,8 +72,11 @@ export class DesignView {
     }
     this.$('.d-file').addEventListener('change', async (e) => {
       const f = e.target.files[0];
-      if (f) this.importText(await f.text());
       e.target.value = '';
+      if (!f) return;
+      let text;
+      try { text = await readFileText(f); } catch (err) { this.studio.status(err.message, true); return; }
+      this.importText(text);
     });
     this.$('.d-show').addEventListener('click', () => {
       const box = this.$('.d-textbox');

@@ -6,6 +6,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { escapeHtml } from '../ui/html.js';
+import { readFileText } from '../ui/readFile.js';
 
 /** A small merged sweep of the prototype, bundled for a first look (loaded only when asked for). */
 const exampleLoaders = import.meta.glob('../../../docs/examples/sweep-prototype.merged.json', { query: '?raw', import: 'default' });
@@ -85,7 +86,10 @@ export class SweepView {
     this.$('.sw-open').addEventListener('change', async (e) => {
       const f = e.target.files?.[0];
       e.target.value = '';
-      if (f) this.openText(await f.text(), f.name);
+      if (!f) return;
+      let text;
+      try { text = await readFileText(f); } catch (err) { this._error(err.message); return; }
+      this.openText(text, f.name);
     });
     this.$('.sw-example').addEventListener('click', async () => {
       try { this.openText(await EXAMPLE(), 'sweep-prototype.merged.json'); } catch (err) { this._error(err.message); }
