@@ -115,10 +115,29 @@ for (const [width, height] of [[800, 600], [1366, 768], [1440, 900], [1536, 864]
         assert.ok(t.scrollWidth <= t.clientWidth, `${t.label}: text not truncated (${t.scrollWidth} > ${t.clientWidth})`);
         assert.ok(t.hit, `${t.label}: its middle is the tab itself (not covered)`);
       }
-      // each tab is clickable where it is
-      for (const id of ['sweep', 'vibration', 'controller', 'design']) {
+      // each tab is clickable where it is, and its view fits the window: a picture of each (layout-WIDTH-VIEW.png,
+      // 35 in all, looked at for issue 32), and nothing of the page runs past the window's right or bottom edge
+      // (the panels scroll inside themselves)
+      for (const id of ['design', 'teleop', 'motion', 'workspace', 'controller', 'vibration', 'sweep']) {
         await page.click(`#tabs button[data-view="${id}"]`, { timeout: 3000 });
         assert.equal(await page.getAttribute(`#tabs button[data-view="${id}"]`, 'aria-selected'), 'true');
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await screenshot(page, `layout-${width}-${id}`);
+        const page_ = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+        assert.ok(page_.w <= width && page_.h <= height, `${id} at ${width}×${height}: the page is ${page_.w}×${page_.h}`);
+        // a check box and the first line of its label's text share a row (at 800 px the Controller's
+        // "stream the studio's joints" went to a line of its own, below a lone box)
+        const apart = await page.evaluate(() => [...document.querySelectorAll('.view-panel:not([hidden]) label')].flatMap((l) => {
+          const box = l.querySelector('input[type=checkbox]');
+          const text = [...l.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+          if (!box || !text || !box.offsetParent) return [];
+          const range = document.createRange();
+          range.selectNodeContents(text);
+          const line = range.getClientRects()[0];
+          const b = box.getBoundingClientRect();
+          return line && Math.abs((line.top + line.bottom) / 2 - (b.top + b.bottom) / 2) > 8 ? [text.textContent.trim()] : [];
+        }));
+        assert.deepEqual(apart, [], `${id} at ${width}×${height}: check boxes apart from their labels`);
       }
       assert.deepEqual(errors, []);
     } finally { await context.close(); }

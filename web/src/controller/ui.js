@@ -3,6 +3,8 @@
 
 const STYLE = `
 .ctl-row { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 4px 0; }
+label.ctl-row { flex-wrap: nowrap; }  /* a check box keeps its text beside it; a long text wraps within itself */
+label.ctl-row > input { flex: none; }
 .ctl-state { font-family: ui-monospace, monospace; font-size: 12px; padding: 6px 8px; border-radius: 4px; background: var(--panel2, #16213a); }
 .ctl-state.estop, .ctl-state.fault { background: #7f1d1d; }
 .ctl-faults div { background: rgba(127, 29, 29, .85); border: 1px solid #ef4444; border-radius: 4px; padding: 4px 6px; margin: 3px 0; }
