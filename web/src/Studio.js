@@ -173,10 +173,15 @@ export class Studio extends EventTarget {
    */
   fitView() {
     if (!this.model) return;
-    this.size = this._reach(this.model);
-    this.chain.build(this.model, this.size);
-    this._rebuildTwin();
-    this.measured?.build(this.model, this.size);  // redrawn at the next measured pose
+    const size = this._reach(this.model);
+    // the arms are redrawn only for a new drawing scale: a rebuild disposes their materials, and under software
+    // WebGL re-making those shader programs blocked the page for about 0.25 s after every workspace run
+    if (Math.abs(size - this.size) > 1e-9 * size) {
+      this.size = size;
+      this.chain.build(this.model, this.size);
+      this._rebuildTwin();
+      this.measured?.build(this.model, this.size);  // redrawn at the next measured pose
+    }
     this._render();
     this._frameShown();
     this.dispatchEvent(new CustomEvent('fit', { detail: this.size }));

@@ -18,8 +18,9 @@ const status = (page) => page.evaluate(() => window.__achain.views.controller.ha
 // building the point cloud took 2.7 s of page script (a string-keyed split of a million centres, and copies into
 // plain arrays); now the core splits the overlap in the workspace worker and the page draws the worker's
 // Float32Arrays (thinned to 50,000 points under software WebGL), so the view's own work on the result is asserted
-// under 100 ms. What remains of a long task here is the software renderer (SwiftShader: no GPU) drawing the frame,
-// about 0.2 s at 50,000 points (docs/studio.md).
+// under 100 ms. The longest task is logged, not asserted (it is wall time): 270–335 ms before 2026-12-03, the first
+// frame with the cloud re-making the arm's shader programs and drawing multisampled under software WebGL; 78–92 ms
+// since (docs/studio.md; views.test.mjs checks that no program is made for a result).
 test('a 40 s stream beside a 3.175 mm workspace and a batch IK path: no fault; the cloud is built in under 100 ms', { timeout: 240000 }, async () => {
   const { page, errors, context } = await openPage(browser, `${srv.url}#robot=prototype-4a&view=teleop&units=deg,mm`, { width: 1280, height: 800 });
   try {

@@ -319,20 +319,26 @@ export class WorkspaceView {
   }
 
   /**
-   * Compiles the clouds' shader program while the page is idle after loading. A software WebGL renderer (no GPU)
-   * took about 1 s to compile it, blocking the page at the first result (measured beside a stream); three.js keeps
-   * the program while a material uses it, so this one is kept.
+   * Makes the clouds' shader program, and has the renderer draw with it once, while the page is idle after loading.
+   * A software WebGL renderer (no GPU) took about 1 s to compile it, blocking the page at the first result
+   * (measured beside a stream). It is drawn, not only compiled: three.js's compile() leaves out the clipping plane,
+   * so it made a program the cloud never used. The point is drawn fully transparent (opacity is a uniform: the
+   * program and the renderer's state are the cloud's). three.js keeps a program while a material uses it, so this
+   * material is kept.
    */
   _warmUp() {
     const s = this.studio;
     if (this._warm || !s.viewport) return;
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3), 3));
-    this._warm = new THREE.Points(g, this._cloudMaterial(COL_A, 0.01));
+    const m = this._cloudMaterial(COL_A, 0.01);
+    m.opacity = 0;
+    this._warm = new THREE.Points(g, m);
     this._warm.frustumCulled = false;
     this.group.add(this._warm);
-    s.viewport.renderer.compile(s.viewport.scene, s.viewport.camera);
+    s.viewport.renderNow();
     this.group.remove(this._warm);
+    s.viewport.requestRender();
   }
 
   /** No result shown: the cloud, the table, the section and the legend cleared. */
