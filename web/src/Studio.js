@@ -176,7 +176,7 @@ export class Studio extends EventTarget {
     const size = this._reach(this.model);
     // the arms are redrawn only for a new drawing scale: a rebuild disposes their materials, and under software
     // WebGL re-making those shader programs blocked the page for about 0.25 s after every workspace run
-    if (Math.abs(size - this.size) > 1e-9 * size) {
+    if (!(Math.abs(size - this.size) <= 1e-9 * size)) {  // (also when no scale is set yet)
       this.size = size;
       this.chain.build(this.model, this.size);
       this._rebuildTwin();
