@@ -62,12 +62,21 @@ build_tsan() {
   achain_build build/tsan achain_tests_concurrency
 }
 node_suites() {
-  local suites=(tests/wasm/)
-  ls tests/firmware-bridge/*.test.mjs >/dev/null 2>&1 && suites+=(tests/firmware-bridge/)
+  # The files that stream in real time to controller-sim over a PTY (its watchdog and silence detection are wall
+  # time) run after the others, one at a time, like the browser's real-time files, so the suite does not load them
+  # itself. Under two busy loops the node stage failed 2 of 2 runs with them in parallel (the PTY damage test: the
+  # controller silent for 1 s; the soak's stall round timed out) and 1 of 2 after this split (the CLI acceptance
+  # stream faulted): they are not yet load-proof (issue 37).
+  local realtime=(tests/firmware-bridge/pty-e2e.test.mjs tests/firmware-bridge/soak.test.mjs)
+  local suites=(tests/wasm/*.test.mjs)
+  for f in tests/firmware-bridge/*.test.mjs; do
+    [[ " ${realtime[*]} " == *" $f "* ]] || suites+=("$f")
+  done
   # --single-threaded (a V8 flag the runner passes on to each test file's process): no V8 background tasks, so a
   # file's process cannot hang at exit in NodePlatform::DrainTasks (Node's shutdown deadlock, nodejs/node#54918,
   # seen here once: a wasm test file that had passed all its tests never exited).
   node --single-threaded --test --test-force-exit --test-concurrency=2 --test-reporter=spec "${suites[@]}"
+  node --single-threaded --test --test-force-exit --test-concurrency=1 --test-reporter=spec "${realtime[@]}"
 }
 type_checks() {
   npx tsc --noEmit -p tests/wasm/types/tsconfig.json && echo "tsc: wasm/achain.d.ts + wasm/types/*.d.ts type-check tests/wasm/types/usage.ts"
