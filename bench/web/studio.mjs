@@ -54,7 +54,7 @@ try {
     }
     await page.mouse.up();
     await page.waitForTimeout(300);
-    const r = await page.evaluate(() => ({ frames: window.__frames, tasks: window.__tasks, moved: window.__achain.views.teleop.dragging }));
+    const r = await page.evaluate(() => ({ frames: window.__frames, tasks: window.__tasks }));
     const dt = r.frames.slice(1).map((t, i) => t - r.frames[i]);
     console.log(JSON.stringify({ measure: 'drag frame interval', frames: dt.length, p50: round(pct(dt, 0.5)), p90: round(pct(dt, 0.9)), p99: round(pct(dt, 0.99)),
       longestTask: round(Math.max(0, ...r.tasks)), tasksOver50ms: r.tasks.length }));
