@@ -212,6 +212,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
   uint64_t last_rx_mono = t_begin;
   uint32_t last_rx_sim_us = 0;  // the controller's clock when the last byte arrived
   uint16_t faults_before = 0;
+  uint64_t max_late_us = 0;  // the longest this loop woke after a tick was due
   const Controller& c = vc.controller();
   auto readInput = [&] {
     for (int k = 0; k < 64; ++k) {
@@ -235,6 +236,11 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
     if (opt.duration > 0 && (now - t_begin) * 1e-6 > opt.duration) break;
     if (now >= next_tick) {
       int due = static_cast<int>((now - next_tick) / period) + 1;
+      // This process ran late (the machine did not schedule it): logged, so a test can tell a loaded machine from
+      // a fault of the code under test.
+      const uint64_t late = now - next_tick;
+      max_late_us = std::max(max_late_us, late);
+      if (late >= 20000) writeLine({{"event", "late"}, {"t", vc.timeSeconds()}, {"mono_us", now}, {"late_ms", late * 1e-3}}, false);
       if (due > 200) {  // far behind (machine suspended or overloaded): resynchronise
         next_tick = now;
         due = 1;
@@ -322,6 +328,7 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
                  {"naks_sent", k.naks_sent}, {"duplicates", k.duplicates}, {"out_of_order", k.out_of_order},
                  {"segments_accepted", k.segments_accepted}, {"segments_rejected", k.segments_rejected},
                  {"segments_done", c.segmentsDone()}, {"inbox_full", k.inbox_full}}},
+               {"max_late_ms", max_late_us * 1e-3},
                {"estop", {{"engaged", c.estopEngaged()}, {"rx_tick", estop_rx_tick}, {"halt_tick", estop_halt_tick},
                           {"seen", estop_seen}, {"drive_enabled", c.driveEnabled()}}},
                {"final", {{"q", fq}, {"q_cmd", fqc}, {"state", stateName(c.state())}, {"faults", faults}, {"time", vc.timeSeconds()}}}}}},

@@ -4,13 +4,20 @@
 // (tests/firmware-bridge/soak.mjs; the long run and its figures are in docs/reliability-bridge.md).
 // ACHAIN_SOAK_SECONDS overrides the length.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 
+import { MachineProbe, judgedAgainstMachine } from './machine_probe.mjs';
 import { runSoak } from './soak.mjs';
+
+// Judged against what the machine delivered (issue 37, item 4; machine_probe.mjs): a failed real-time figure
+// (silence, watchdog) while a 1 ms timer in this process ran 100 ms late or more, or the hypervisor took a fifth of the
+// CPU time, is reported, not failed.
+const probe = new MachineProbe();
+after(() => probe.stop());
 
 const seconds = Number(process.env.ACHAIN_SOAK_SECONDS ?? 55);
 
-test(`bridge soak: ${seconds} s of injected faults over a PTY`, { timeout: (seconds + 60) * 1000 }, async () => {
+test(`bridge soak: ${seconds} s of injected faults over a PTY`, { timeout: (seconds + 60) * 1000 }, (t) => judgedAgainstMachine(t, probe, async () => {
   const r = await runSoak({ seconds, seed: 17 });
   console.log(JSON.stringify(r));
   // every kind of fault was injected
@@ -43,4 +50,4 @@ test(`bridge soak: ${seconds} s of injected faults over a PTY`, { timeout: (seco
   assert.ok(r.estop_ticks_to_halt.max <= 1);
   assert.ok(r.watchdog_stop_ms.n >= 1);
   assert.ok(r.watchdog_excess_ms.max <= 3 + 1e-6, `watchdog stop ${r.watchdog_excess_ms.max} ms past watchdog_ms`);
-});
+}));
