@@ -42,11 +42,7 @@ test('the prototype 4A-chain draws its 24 legs (6 per A-pair) from the core', as
     assert.equal(info.coreLegs, 4);
     assert.equal(info.legCount, 24);
     // each drawn leg spans exactly the core's B_k → P_k (leg length constant = 6 in)
-    const lengths = await page.evaluate(() => {
-      const out = [];
-      window.__achain.studio.chain.group.traverse((o) => { if (o.userData.isLeg) out.push(o.scale.y); });
-      return out;
-    });
+    const lengths = await page.evaluate(() => window.__achain.studio.chain.legLengths());
     assert.equal(lengths.length, 24);
     for (const l of lengths) assert.ok(Math.abs(l - 6 * 0.0254) < 1e-6, `leg length ${l}`);
     assert.deepEqual(errors, []);

@@ -188,7 +188,7 @@ test('Motion: the thesis trapezoid is planned by the core, plotted with uPlot an
       assert.ok(worst < 1e-9, `breakdown sums to the total within ${worst}`);
     }
     // legs turn red at the collision limit (θ_v = 300° is where legs 1 and 2 meet)
-    const red = await page.evaluate(() => window.__achain.studio.chain.apairs.map((a) => a.legs[0].material === window.__achain.studio.chain.legMatWarn));
+    const red = await page.evaluate(() => window.__achain.studio.chain.legWarned());
     assert.deepEqual(red, [true, true, true, true]);
     // a bad goal shows a message, no exception
     await page.fill(`${P} .m-to`, '1, 2');

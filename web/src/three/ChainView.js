@@ -20,15 +20,29 @@ export function matrixFromRowMajor(target, a) {
 function origin(a, out) { return out.set(a[3], a[7], a[11]); }
 function column(a, k, out) { return out.set(a[k], a[4 + k], a[8 + k]); }
 
-/** Places a unit cylinder (height 1 along y, centred) between points p and q. */
+const _o = new THREE.Object3D(); // an instance's placement, copied into its InstancedMesh
+const LEG_COLOR = new THREE.Color(0xe2e8f0);
+const LEG_WARN_COLOR = new THREE.Color(0xef4444);
+
+/** Places a unit cylinder (height 1 along y, centred) between points p and q; returns the length (0: hidden). */
 function placeBetween(mesh, p, q, radius) {
   _dir.subVectors(q, p);
   const len = _dir.length();
-  if (len < 1e-9) { mesh.visible = false; return; }
+  if (len < 1e-9) { mesh.visible = false; return 0; }
   mesh.visible = true;
   mesh.position.addVectors(p, q).multiplyScalar(0.5);
   mesh.quaternion.setFromUnitVectors(_yAxis, _dir.divideScalar(len));
   mesh.scale.set(radius, len, radius);
+  return len;
+}
+
+/** Instance i of `inst` as a unit cylinder between p and q (a zero scale hides it); returns the length. */
+function placeInstanceBetween(inst, i, p, q, radius) {
+  const len = placeBetween(_o, p, q, radius);
+  if (!len) _o.scale.setScalar(0);
+  _o.updateMatrix();
+  inst.setMatrixAt(i, _o.matrix);
+  return len;
 }
 
 function makeTriad(size, opacity) {
@@ -108,14 +122,37 @@ export class ChainView {
       return m;
     });
 
-    // A-pairs: base plate (B1,B3,B5), platform (P2,P4,P6), six legs B_k→P_k, 12 ball joints
+    // A-pairs: base plate (B1,B3,B5), platform (P2,P4,P6), six legs B_k→P_k, 12 ball joints. The legs and balls of
+    // all A-pairs are two instanced meshes (two draw calls, not 18 per A-pair): software WebGL (SwiftShader) drew the
+    // prototype's frame in 13 ms with one mesh each, about half of it the 72 leg and ball draws.
     const plateMatB = this._mat(0x64748b, { side: THREE.DoubleSide, transparent: true, opacity: 0.85 });
     const plateMatP = this._mat(0xc084fc, { side: THREE.DoubleSide, transparent: true, opacity: 0.85 });
-    const legMat = this._mat(0xe2e8f0);
-    this.legMatWarn = this._mat(0xef4444);
-    const ballMat = this._mat(0x334155);
+    const nA = this.info.joints.filter((j) => j.kind === 'A').length;
     this.apairs = [];
-    this.legRadiusFor = [];
+    this.legMesh = null;
+    this.ballMesh = null;
+    this._legLengths = new Float64Array(6 * nA);
+    this._legWarned = new Array(nA).fill(false);
+    if (nA > 0) {
+      // instance colours: a leg near a collision is drawn red (the ghost keeps its one colour)
+      this.legMesh = new THREE.InstancedMesh(cyl, this.ghost ? this._mat(0) : this._mat(0xffffff), 6 * nA);
+      this.ballMesh = new THREE.InstancedMesh(sph, this._mat(0x334155), 12 * nA);
+      for (const m of [this.legMesh, this.ballMesh]) {
+        m.frustumCulled = false; // the bounds are the unit primitive's, not the instances'
+        m.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+        this.group.add(m);
+      }
+      this.legMesh.name = 'apair-legs';
+      this.ballMesh.name = 'apair-balls';
+      // hidden (zero scale) until update() places them: an unplaced instance is a primitive of radius 1 m
+      _o.position.set(0, 0, 0);
+      _o.quaternion.identity();
+      _o.scale.setScalar(0);
+      _o.updateMatrix();
+      for (let k = 0; k < 6 * nA; k++) this.legMesh.setMatrixAt(k, _o.matrix);
+      for (let k = 0; k < 12 * nA; k++) this.ballMesh.setMatrixAt(k, _o.matrix);
+      if (!this.ghost) for (let k = 0; k < 6 * nA; k++) this.legMesh.setColorAt(k, LEG_COLOR);
+    }
     for (let i = 0; i < n; i++) {
       const j = this.info.joints[i];
       if (j.kind !== 'A') continue;
@@ -137,22 +174,8 @@ export class ChainView {
       };
       const basePlate = mkPlate(plateMatB);
       const platform = mkPlate(plateMatP);
-      const legs = [];
-      const balls = [];
-      for (let k = 0; k < 6; k++) {
-        const leg = new THREE.Mesh(cyl, legMat);
-        leg.name = `leg-${i}-${k}`;
-        leg.userData.isLeg = true;
-        this.group.add(leg);
-        legs.push(leg);
-      }
-      for (let k = 0; k < 12; k++) {
-        const b = new THREE.Mesh(sph, ballMat);
-        b.scale.setScalar(legR * 1.9);
-        this.group.add(b);
-        balls.push(b);
-      }
-      this.apairs.push({ joint: i, basePlate, platform, legs, balls, legR, legMat });
+      // legs: instances 6a … 6a+5 of legMesh; balls: 12a … 12a+11 of ballMesh (base ends, then platform ends)
+      this.apairs.push({ joint: i, basePlate, platform, legR, ballR: legR * 1.9 });
     }
 
     // frames (not in ghost mode)
@@ -180,12 +203,18 @@ export class ChainView {
     for (const t of this.triads ?? []) t.visible = on;
   }
 
-  /** Number of leg meshes currently drawn (6 per A-pair). */
+  /** Number of legs currently drawn (6 per A-pair; a leg of zero length is not). */
   get legCount() {
     let c = 0;
-    for (const ap of this.apairs ?? []) for (const l of ap.legs) if (l.visible) c++;
+    for (const len of this._legLengths ?? []) if (len > 0) c++;
     return c;
   }
+
+  /** Each drawn leg's length B_k → P_k (m), A-pair by A-pair, as placed by the last update. */
+  legLengths() { return Array.from(this._legLengths ?? []); }
+
+  /** Per A-pair: whether its legs are drawn red (near a collision) since the last update. */
+  legWarned() { return Array.from(this._legWarned ?? []); }
 
   /**
    * Moves every primitive to the core's answer for one configuration.
@@ -257,20 +286,34 @@ export class ChainView {
       setTri(ap.basePlate, B, 0, 2, 4); // B1, B3, B5
       setTri(ap.platform, P, 1, 3, 5); // P2, P4, P6
       const warn = !!(flags.legWarn && flags.legWarn[a]);
+      this._legWarned[a] = warn;
       for (let k = 0; k < 6; k++) {
         _a.set(B[3 * k], B[3 * k + 1], B[3 * k + 2]);
         _b.set(P[3 * k], P[3 * k + 1], P[3 * k + 2]);
-        placeBetween(ap.legs[k], _a, _b, ap.legR);
-        if (!this.ghost) ap.legs[k].material = warn ? this.legMatWarn : ap.legMat;
-        ap.balls[k].position.copy(_a);
-        ap.balls[6 + k].position.copy(_b);
+        this._legLengths[6 * a + k] = placeInstanceBetween(this.legMesh, 6 * a + k, _a, _b, ap.legR);
+        if (!this.ghost) this.legMesh.setColorAt(6 * a + k, warn ? LEG_WARN_COLOR : LEG_COLOR);
+        for (const [end, at] of [[_a, 12 * a + k], [_b, 12 * a + 6 + k]]) {
+          _o.position.copy(end);
+          _o.quaternion.identity();
+          _o.scale.setScalar(ap.ballR);
+          _o.updateMatrix();
+          this.ballMesh.setMatrixAt(at, _o.matrix);
+        }
       }
+    }
+    if (this.legMesh) {
+      this.legMesh.instanceMatrix.needsUpdate = true;
+      if (this.legMesh.instanceColor) this.legMesh.instanceColor.needsUpdate = true;
+      this.ballMesh.instanceMatrix.needsUpdate = true;
     }
   }
 
   /** Removes all meshes and frees GPU resources. */
   clear() {
     for (const c of [...this.group.children]) this.group.remove(c);
+    this.legMesh?.dispose(); // its instance buffers
+    this.ballMesh?.dispose();
+    this.legMesh = this.ballMesh = null;
     for (const g of this._geoms) g.dispose();
     for (const m of this._mats) m.dispose();
     this._geoms = [];

@@ -111,8 +111,13 @@ export class Viewport {
     root.updateMatrixWorld(true);
     root.traverseVisible((o) => {
       if (!o.geometry || o.isSprite) return;
-      if (!o.geometry.boundingBox) o.geometry.computeBoundingBox();
-      part.copy(o.geometry.boundingBox).applyMatrix4(o.matrixWorld);
+      if (o.isInstancedMesh) {
+        o.computeBoundingBox(); // the instances' union as placed now (the A-pair legs and balls move)
+        part.copy(o.boundingBox).applyMatrix4(o.matrixWorld);
+      } else {
+        if (!o.geometry.boundingBox) o.geometry.computeBoundingBox();
+        part.copy(o.geometry.boundingBox).applyMatrix4(o.matrixWorld);
+      }
       if (!part.isEmpty() && Number.isFinite(part.min.x) && Number.isFinite(part.max.x)) box.union(part);
     });
     return box;
