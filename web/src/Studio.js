@@ -5,6 +5,7 @@ import * as THREE from 'three';
 import { Viewport } from './three/Viewport.js';
 import { ChainView } from './three/ChainView.js';
 import { PoseReadout } from './ui/PoseReadout.js';
+import { JobSlots } from './workers/jobSlots.js';
 import { homeConfiguration, makeUnits, jointRange, DEG } from './lib/units.js';
 import { robotSize } from './lib/size.js';
 
@@ -19,6 +20,7 @@ export class Studio extends EventTarget {
     this.urdf = null; // the URDF the model came from, with its tree (ui/fileDrop.js openUrdfText), or pending a tool link
     this.q = new Float64Array(0);
     this.viewport = new Viewport(els.viewport, { preserveDrawingBuffer: true });
+    this.jobs = new JobSlots(); // long CPU-bound jobs (workspace, batch IK) take turns: one core stays for the page
     this.chain = new ChainView();
     this.viewport.world.add(this.chain.group);
     this.readout = new PoseReadout(els.readout);

@@ -178,23 +178,45 @@ export class BatchIk {
     this.running = true;
     this.playing = false;
     this._playLabel();
-    this._t0 = performance.now();
     this.$('.b-run').disabled = true;
     this.$('.b-cancel').disabled = false;
     this.$('.b-progress').value = 0;
     this.$('.b-replay').hidden = true;
-    this.$('.b-status').textContent = `solving ${(poses.length / 16).toLocaleString('en')} poses…`;
+    const solving = `solving ${(poses.length / 16).toLocaleString('en')} poses…`;
     this._drawTargets(poses);
     const options = { ...(job.options ?? this.getOptions()), restarts: 0 };
     const seed = Array.from(job.seed ?? s.q);
+    const model = s.model.modelToJson();
+    // one long job at a time on a machine whose other core the page needs (workers/jobSlots.js)
+    this._slot?.release();
+    const slot = (this._slot = s.jobs.enter('the batch IK path'));
+    this.$('.b-status').textContent = slot.waitingFor ? `waiting for ${slot.waitingFor} to finish (one long job at a time on this ${navigator.hardwareConcurrency || 2}-core machine)…` : solving;
     return new Promise((resolve, reject) => {
       this._pending = { id, resolve, reject };
-      this._worker().postMessage({ type: 'start', id, model: s.model.modelToJson(), poses, seed, options });
+      slot.ready.then(() => {
+        if (id !== this.jobId || !this.running) return;  // cancelled or replaced while it waited
+        this._t0 = performance.now();
+        this.$('.b-status').textContent = solving;
+        this._worker().postMessage({ type: 'start', id, model, poses, seed, options });
+      });
     });
+  }
+
+  /** The job's claim on a core ends (finished, cancelled, failed or dropped). */
+  _release() {
+    this._slot?.release();
+    this._slot = null;
   }
 
   cancel() {
     if (!this.running) return;
+    if (this._slot && !this._slot.started) {  // still waiting: nothing runs, so it ends here
+      this._release();
+      this._finish({ type: 'result', id: this.jobId, cancelled: true, waited: true, count: 0, total: this.targets.length / 16, seconds: 0,
+        dof: this.studio.model.dof, q: new Float64Array(0), status: new Uint8Array(0), statusNames: [],
+        positionError: new Float64Array(0), orientationError: new Float64Array(0) });
+      return;
+    }
     this.worker?.postMessage({ type: 'cancel', id: this.jobId });
   }
 
@@ -205,6 +227,7 @@ export class BatchIk {
   abandon() {
     if (!this.running) return;
     this.worker?.postMessage({ type: 'cancel', id: this.jobId });
+    this._release();
     this.jobId++;
     this.running = false;
     this.$('.b-run').disabled = false;
@@ -227,6 +250,7 @@ export class BatchIk {
 
   _finish(msg) {
     if (!this.running) return;
+    this._release();
     this.running = false;
     this.$('.b-run').disabled = false;
     this.$('.b-cancel').disabled = true;
@@ -271,6 +295,11 @@ export class BatchIk {
       if (k > 0) for (let i = 0; i < n; i++) maxStep = Math.max(maxStep, Math.abs(r.q[k * n + i] - r.q[(k - 1) * n + i]));
     }
     this.stats = { counts, maxPositionError: maxP, maxOrientationError: maxO, maxJointStep: maxStep };
+    if (r.waited) {
+      this.$('.b-status').textContent = 'cancelled while it waited for its turn: nothing was solved';
+      this.$('.b-progress').value = 0;
+      return;
+    }
     const head = r.cancelled ? `cancelled after ${r.count.toLocaleString('en')} of ${r.total.toLocaleString('en')} poses` : `${r.count.toLocaleString('en')} poses solved`;
     const st = Object.entries(counts).map(([k, v]) => `${v.toLocaleString('en')} ${k}`).join(', ');
     const ms = r.count ? (1000 * r.seconds) / r.count : 0;

@@ -198,19 +198,38 @@ export class WorkspaceView {
     this.lastProgress = 0;
     this._clearResult(); // a new run replaces the last one's cloud and table, also when it is cancelled
     this.running = true;
-    this._t0 = performance.now();
     this.$('.w-run').disabled = true;
     this.$('.w-cancel').disabled = false;
     this.$('.w-progress').value = 0;
-    this.$('.w-status').textContent = this.estimate ? `computing… (estimate ${this.$('.w-estimate').textContent.replace(/^estimate: /, '')})` : 'computing…';
-    this._worker().postMessage({
-      type: 'start', id, model: json, twin, output: this.$('.w-surface').checked ? 'surface' : 'centres',
-      options,
+    const computing = this.estimate ? `computing… (estimate ${this.$('.w-estimate').textContent.replace(/^estimate: /, '')})` : 'computing…';
+    // one long job at a time on a machine whose other core the page needs (workers/jobSlots.js)
+    this._slot?.release();
+    const slot = (this._slot = s.jobs.enter('the workspace'));
+    this.$('.w-status').textContent = slot.waitingFor ? `waiting for ${slot.waitingFor} to finish (one long job at a time on this ${navigator.hardwareConcurrency || 2}-core machine)…` : computing;
+    slot.ready.then(() => {
+      if (id !== this.jobId || !this.running) return;  // cancelled or replaced while it waited
+      this._t0 = performance.now();
+      this.$('.w-status').textContent = computing;
+      this._worker().postMessage({
+        type: 'start', id, model: json, twin, output: this.$('.w-surface').checked ? 'surface' : 'centres',
+        options,
+      });
     });
+  }
+
+  /** The job's claim on a core ends (finished, cancelled, failed or dropped). */
+  _release() {
+    this._slot?.release();
+    this._slot = null;
   }
 
   cancel() {
     if (!this.running) return;
+    if (this._slot && !this._slot.started) {  // still waiting: nothing runs, so it ends here
+      this._release();
+      this._onMessage({ type: 'cancelled', id: this.jobId });
+      return;
+    }
     this.worker?.postMessage({ type: 'cancel', id: this.jobId });
   }
 
@@ -218,6 +237,7 @@ export class WorkspaceView {
   abandon() {
     if (!this.running) return;
     this.worker?.postMessage({ type: 'cancel', id: this.jobId });
+    this._release();
     this.jobId++;
     this.running = false;
     this.$('.w-run').disabled = false;
@@ -227,6 +247,7 @@ export class WorkspaceView {
   }
 
   _fail(message) {
+    this._release();
     this.running = false;
     this.$('.w-run').disabled = false;
     this.$('.w-cancel').disabled = true;
@@ -244,6 +265,7 @@ export class WorkspaceView {
       this.$('.w-progress').value = msg.fraction;
       this.$('.w-status').textContent = `${msg.phase === 'twin' ? 'R twin' : this.studio.model.name}: ${fmt(100 * msg.fraction, 0)} %`;
     } else if (msg.type === 'cancelled') {
+      this._release();
       this.running = false;
       this.$('.w-run').disabled = false;
       this.$('.w-cancel').disabled = true;
@@ -253,6 +275,7 @@ export class WorkspaceView {
       if (this.running) this._fail(msg.message);
       else this.$('.w-section').textContent = msg.message;
     } else if (msg.type === 'result') {
+      this._release();
       this.running = false;
       this.$('.w-run').disabled = false;
       this.$('.w-cancel').disabled = true;
