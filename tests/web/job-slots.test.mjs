@@ -19,6 +19,8 @@ test('JobSlots: at most `limit` jobs run, the rest wait in order and name what t
   await Promise.resolve();
   assert.equal(a.waitingFor, null);
   assert.equal(b.waitingFor, 'the workspace');
+  assert.match(b.waitingText, /^waiting for the workspace to finish \(one long job at a time on this \d+-core machine\)…$/);
+  assert.equal(a.waitingText, null);
   assert.deepEqual(slots.running, ['the workspace']);
   b.release(); // cancelled while it waited: it never runs
   a.release();
@@ -30,7 +32,9 @@ test('JobSlots: at most `limit` jobs run, the rest wait in order and name what t
   const two = new JobSlots(2);
   assert.equal(two.enter('x').waitingFor, null);
   assert.equal(two.enter('y').waitingFor, null);
-  assert.equal(two.enter('z').waitingFor, 'x');
+  const z = two.enter('z');
+  assert.equal(z.waitingFor, 'x');
+  assert.match(z.waitingText, /^waiting for x to finish \(2 long jobs at a time on this \d+-core machine\)…$/);
   assert.equal(new JobSlots().limit >= 1, true);
 });
 

@@ -190,7 +190,7 @@ export class BatchIk {
     // one long job at a time on a machine whose other core the page needs (workers/jobSlots.js)
     this._slot?.release();
     const slot = (this._slot = s.jobs.enter('the batch IK path'));
-    this.$('.b-status').textContent = slot.waitingFor ? `waiting for ${slot.waitingFor} to finish (one long job at a time on this ${navigator.hardwareConcurrency || 2}-core machine)…` : solving;
+    this.$('.b-status').textContent = slot.waitingText || solving;
     return new Promise((resolve, reject) => {
       this._pending = { id, resolve, reject };
       slot.ready.then(() => {

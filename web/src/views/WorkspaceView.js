@@ -205,7 +205,7 @@ export class WorkspaceView {
     // one long job at a time on a machine whose other core the page needs (workers/jobSlots.js)
     this._slot?.release();
     const slot = (this._slot = s.jobs.enter('the workspace'));
-    this.$('.w-status').textContent = slot.waitingFor ? `waiting for ${slot.waitingFor} to finish (one long job at a time on this ${navigator.hardwareConcurrency || 2}-core machine)…` : computing;
+    this.$('.w-status').textContent = slot.waitingText || computing;
     slot.ready.then(() => {
       if (id !== this.jobId || !this.running) return;  // cancelled or replaced while it waited
       this._t0 = performance.now();

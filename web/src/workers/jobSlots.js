@@ -9,20 +9,24 @@ export class JobSlots {
   /** @param {number} [limit] jobs that may run at once (default: the machine's cores less one, at least 1) */
   constructor(limit = Math.max(1, ((globalThis.navigator?.hardwareConcurrency) || 2) - 1)) {
     this.limit = limit;
+    this.cores = globalThis.navigator?.hardwareConcurrency || limit + 1;
     this.active = [];
     this.queue = [];
   }
 
   /**
-   * Asks for a slot for the job `label` ("the workspace", "the batch IK path"). Returns {ready, waitingFor, release}:
-   * `ready` resolves when the job may start; `waitingFor` is the label of a running job it waits behind (null: it
-   * starts at once); `release()` ends the job's claim, running or waiting (call it once the job ends, is cancelled or
-   * fails; a second call does nothing).
+   * Asks for a slot for the job `label` ("the workspace", "the batch IK path"). Returns {ready, waitingFor,
+   * waitingText, release}: `ready` resolves when the job may start; `waitingFor` is the label of a running job it
+   * waits behind (null: it starts at once) and `waitingText` the status line saying so; `release()` ends the job's
+   * claim, running or waiting (call it once the job ends, is cancelled or fails; a second call does nothing).
    */
   enter(label) {
     const slot = { label, started: false, released: false };
     slot.ready = new Promise((resolve) => { slot.start = resolve; });
     slot.waitingFor = this.active.length + this.queue.length >= this.limit ? (this.active[0] ?? this.queue[0]).label : null;
+    // what the job's status line says while it waits
+    slot.waitingText = slot.waitingFor &&
+      `waiting for ${slot.waitingFor} to finish (${this.limit === 1 ? 'one long job' : `${this.limit} long jobs`} at a time on this ${this.cores}-core machine)…`;
     slot.release = () => {
       if (slot.released) return;
       slot.released = true;
