@@ -53,7 +53,11 @@ async function startRig(tag) {
       for (const st of streamers) if (!st.closed) await st.close().catch(() => {});
       await stopProcess(sim);
       await stopProcess(socat);
-      try { simLateMs = Math.max(simLateMs, readSimLog(logPath).max_late_ms ?? 0); } catch { /* no log: nothing measured */ }
+      try {
+        const log = readSimLog(logPath);
+        simLateMs = Math.max(simLateMs, log.max_late_ms ?? 0);
+        simCounters = log.counters ?? null;
+      } catch { /* no log: nothing measured */ }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -71,11 +75,20 @@ const SIM_SILENCE_PERIODS = 50;
 const probe = new MachineProbe();
 after(() => probe.stop());
 let simLateMs = 0;
+let simCounters = null; // the last simulator's counters, logged with a failure (what it received, refused, dropped)
 const realtimeTest = (name, opts, body, { simStalledByTest = false } = {}) => test(name, opts, (t) => {
   simLateMs = 0;
+  simCounters = null;
   // a test that stops the simulator itself (SIGSTOP) makes it late on purpose: that is no evidence of load
   const others = () => (simStalledByTest ? [] : [{ what: 'controller-sim', lateMs: simLateMs }]);
-  return judgedAgainstMachine(t, probe, () => body(t), { others });
+  return judgedAgainstMachine(t, probe, async () => {
+    try {
+      return await body(t);
+    } catch (e) {
+      if (simCounters) t.diagnostic(`controller-sim counters: ${JSON.stringify(simCounters)}`);
+      throw e;
+    }
+  }, { others });
 });
 
 async function connectHost(rig, { silencePeriods = SIM_SILENCE_PERIODS, watchdogMs = 500 } = {}) {
