@@ -23,6 +23,7 @@ function column(a, k, out) { return out.set(a[k], a[4 + k], a[8 + k]); }
 const _o = new THREE.Object3D(); // an instance's placement, copied into its InstancedMesh
 const LEG_COLOR = new THREE.Color(0xe2e8f0);
 const LEG_WARN_COLOR = new THREE.Color(0xef4444);
+const BALL_COLOR = new THREE.Color(0x334155);
 
 /** Places a unit cylinder (height 1 along y, centred) between points p and q; returns the length (0: hidden). */
 function placeBetween(mesh, p, q, radius) {
@@ -134,9 +135,11 @@ export class ChainView {
     this._legLengths = new Float64Array(6 * nA);
     this._legWarned = new Array(nA).fill(false);
     if (nA > 0) {
-      // instance colours: a leg near a collision is drawn red (the ghost keeps its one colour)
-      this.legMesh = new THREE.InstancedMesh(cyl, this.ghost ? this._mat(0) : this._mat(0xffffff), 6 * nA);
-      this.ballMesh = new THREE.InstancedMesh(sph, this._mat(0x334155), 12 * nA);
+      // instance colours: a leg near a collision is drawn red (the ghost keeps its one colour). Legs and balls share
+      // one material, so one shader program: each new program costs a software renderer tens of ms at the first frame
+      const instMat = this.ghost ? this._mat(0) : this._mat(0xffffff);
+      this.legMesh = new THREE.InstancedMesh(cyl, instMat, 6 * nA);
+      this.ballMesh = new THREE.InstancedMesh(sph, instMat, 12 * nA);
       for (const m of [this.legMesh, this.ballMesh]) {
         m.frustumCulled = false; // the bounds are the unit primitive's, not the instances'
         m.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
@@ -151,7 +154,10 @@ export class ChainView {
       _o.updateMatrix();
       for (let k = 0; k < 6 * nA; k++) this.legMesh.setMatrixAt(k, _o.matrix);
       for (let k = 0; k < 12 * nA; k++) this.ballMesh.setMatrixAt(k, _o.matrix);
-      if (!this.ghost) for (let k = 0; k < 6 * nA; k++) this.legMesh.setColorAt(k, LEG_COLOR);
+      if (!this.ghost) {
+        for (let k = 0; k < 6 * nA; k++) this.legMesh.setColorAt(k, LEG_COLOR);
+        for (let k = 0; k < 12 * nA; k++) this.ballMesh.setColorAt(k, BALL_COLOR);
+      }
     }
     for (let i = 0; i < n; i++) {
       const j = this.info.joints[i];
