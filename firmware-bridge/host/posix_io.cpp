@@ -214,12 +214,30 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
   uint16_t faults_before = 0;
   uint64_t max_late_us = 0;  // the longest this loop woke after a tick was due
   const Controller& c = vc.controller();
+  uint8_t obuf[4096];  // the controller's output on its way out (buf holds the input being fed)
+  auto flushOutput = [&] {
+    forwardOutput(fd, pending, obuf, sizeof obuf, [&](uint8_t* b, size_t cap) { return vc.read(b, cap); });
+  };
   auto readInput = [&] {
     for (int k = 0; k < 64; ++k) {
       const ssize_t r = ::read(fd, buf, sizeof buf);
       if (r <= 0) break;
       const bool was = c.estopEngaged();
-      vc.write(buf, static_cast<size_t>(r));  // bytes reach the firmware's RX path as they arrive
+      // Bytes reach the firmware's RX path as they arrive, and its main loop (poll) runs between them, as on the
+      // board, where a UART delivers a byte at a time and the loop drains the inbox far more often than the servo
+      // tick. A PTY read can return a whole burst at once (after this process was descheduled: the host's window
+      // and its resends), which fed without a poll overflowed the 20-frame inbox (inbox_full 15–58 in loaded runs),
+      // so frames were dropped and resent again: a loaded npm test saw "the host resent 217 of 354 frames" and an
+      // underrun. 32 bytes hold at most a few frames.
+      uint8_t* chunk = buf;
+      for (ssize_t left = r; left > 0;) {
+        const size_t n = static_cast<size_t>(std::min<ssize_t>(left, 32));
+        vc.write(chunk, n);
+        vc.controller().poll();
+        flushOutput();  // its replies leave as they are made, as a UART's TX would send them
+        chunk += n;
+        left -= static_cast<ssize_t>(n);
+      }
       last_rx_mono = monoUs();
       last_rx_sim_us = vc.hal().time_us;
       if (!was && c.estopEngaged())  // engaged in the receive path: drive and torque already off
@@ -227,9 +245,6 @@ void runSimulator(int fd, VirtualController& vc, const SimRunOptions& opt) {
                    {"drive_enabled", c.driveEnabled()}, {"ticks_to_halt", c.driveEnabled() ? -1 : 0}},
                   true);
     }
-  };
-  auto flushOutput = [&] {
-    forwardOutput(fd, pending, buf, sizeof buf, [&](uint8_t* b, size_t cap) { return vc.read(b, cap); });
   };
   while (!(opt.stop && *opt.stop)) {
     const uint64_t now = monoUs();
