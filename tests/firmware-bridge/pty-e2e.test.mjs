@@ -235,6 +235,31 @@ realtimeTest('PTY: a simulator stalled 300 ms is declared silent by default, and
   assert.throws(() => new bridge.HostEngine({ silence: 9 }), /unknown option 'silence'/);
 }, { simStalledByTest: true });
 
+// Issue 37: a simulator that waited for the CPU read the host's queued window and resends (kilobytes) in one PTY
+// read and fed it to the firmware before its main loop ran: the 20-frame inbox overflowed (inbox_full 15 and 58 in
+// loaded runs), frames were dropped, resent into the same overflow, and the stream ended in an underrun. Here the
+// simulator is stopped while a send begins (the host's window and its resends pile up), then continued.
+realtimeTest('PTY: a burst queued while the simulator was stopped reaches the firmware without overflowing its inbox', { timeout: 60000 }, async () => {
+  const rig = await startRig('burst');
+  try {
+    const { streamer } = await connectHost(rig);
+    rig.sim.kill('SIGSTOP');
+    const done = streamer.sendTrajectory(slowTrapezoid(2));
+    await sleep(350); // 16 frames, then a resend of all 16 every 80 ms
+    rig.sim.kill('SIGCONT');
+    const report = await done;
+    assert.ok(report.maxAbsError < 0.1 * DEG, `final error ${(report.maxAbsError / DEG).toFixed(4)}°`);
+    assert.ok(report.counters.framesResent >= 16, `the stop made the host resend (${report.counters.framesResent} frames)`);
+    await streamer.close();
+    const log = await rig.log();
+    assert.equal(log.counters.inbox_full, 0, 'no frame was dropped for a full inbox');
+    assert.equal(log.counters.segments_done, report.segments);
+    assert.deepEqual(log.final.faults, []);
+  } finally {
+    await rig.close();
+  }
+}, { simStalledByTest: true });
+
 realtimeTest('PTY: killing the host mid-stream triggers the watchdog stop', { timeout: 60000 }, async () => {
   const rig = await startRig('kill');
   try {
