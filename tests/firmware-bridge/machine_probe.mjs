@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker, isMainThread, workerData } from 'node:worker_threads';
 
-// In the probe's worker thread (this same module): [0] the longest lateness since the last reset, µs; [1] ticks; [2] stop.
+// In the probe's worker thread (this same module): [0] the longest lateness since the last reset, µs; [1] stop.
 if (!isMainThread && workerData?.machineProbe) {
   const cell = new Int32Array(workerData.machineProbe);
   let last = performance.now();
@@ -21,16 +21,15 @@ if (!isMainThread && workerData?.machineProbe) {
     const now = performance.now();
     const late = Math.round((now - last - 1) * 1000);
     if (late > Atomics.load(cell, 0)) Atomics.store(cell, 0, late);
-    Atomics.add(cell, 1, 1);
     last = now;
-    if (Atomics.load(cell, 2) === 0) setTimeout(tick, 1);
+    if (Atomics.load(cell, 1) === 0) setTimeout(tick, 1);
   };
   setTimeout(tick, 1);
 }
 
 export class MachineProbe {
   constructor() {
-    this.cell = new Int32Array(new SharedArrayBuffer(12));
+    this.cell = new Int32Array(new SharedArrayBuffer(8));
     this.worker = new Worker(new URL(import.meta.url), { workerData: { machineProbe: this.cell.buffer }, execArgv: [] });
     this.worker.unref();
   }
@@ -38,16 +37,15 @@ export class MachineProbe {
   /** Starts measuring afresh (the longest stall since now). */
   reset() {
     Atomics.store(this.cell, 0, 0);
-    Atomics.store(this.cell, 1, 0);
   }
 
-  /** {maxStallMs, ticks}: the longest a 1 ms timer fired late since the last reset, and how many fired. */
+  /** {maxStallMs}: the longest a 1 ms timer fired late since the last reset. */
   read() {
-    return { maxStallMs: Atomics.load(this.cell, 0) / 1000, ticks: Atomics.load(this.cell, 1) };
+    return { maxStallMs: Atomics.load(this.cell, 0) / 1000 };
   }
 
   async stop() {
-    Atomics.store(this.cell, 2, 1);
+    Atomics.store(this.cell, 1, 1);
     await this.worker.terminate();
   }
 }

@@ -46,6 +46,15 @@ function placeInstanceBetween(inst, i, p, q, radius) {
   return len;
 }
 
+/** Instance i of `inst` as a unit primitive at point p (null: the origin) scaled by s (0 hides it). */
+function placeInstanceAt(inst, i, p, s) {
+  if (p) _o.position.copy(p); else _o.position.set(0, 0, 0);
+  _o.quaternion.identity();
+  _o.scale.setScalar(s);
+  _o.updateMatrix();
+  inst.setMatrixAt(i, _o.matrix);
+}
+
 function makeTriad(size, opacity) {
   const g = new THREE.BufferGeometry();
   g.setAttribute('position', new THREE.Float32BufferAttribute([0, 0, 0, size, 0, 0, 0, 0, 0, 0, size, 0, 0, 0, 0, 0, 0, size], 3));
@@ -148,12 +157,8 @@ export class ChainView {
       this.legMesh.name = 'apair-legs';
       this.ballMesh.name = 'apair-balls';
       // hidden (zero scale) until update() places them: an unplaced instance is a primitive of radius 1 m
-      _o.position.set(0, 0, 0);
-      _o.quaternion.identity();
-      _o.scale.setScalar(0);
-      _o.updateMatrix();
-      for (let k = 0; k < 6 * nA; k++) this.legMesh.setMatrixAt(k, _o.matrix);
-      for (let k = 0; k < 12 * nA; k++) this.ballMesh.setMatrixAt(k, _o.matrix);
+      for (let k = 0; k < 6 * nA; k++) placeInstanceAt(this.legMesh, k, null, 0);
+      for (let k = 0; k < 12 * nA; k++) placeInstanceAt(this.ballMesh, k, null, 0);
       if (!this.ghost) {
         for (let k = 0; k < 6 * nA; k++) this.legMesh.setColorAt(k, LEG_COLOR);
         for (let k = 0; k < 12 * nA; k++) this.ballMesh.setColorAt(k, BALL_COLOR);
@@ -298,13 +303,8 @@ export class ChainView {
         _b.set(P[3 * k], P[3 * k + 1], P[3 * k + 2]);
         this._legLengths[6 * a + k] = placeInstanceBetween(this.legMesh, 6 * a + k, _a, _b, ap.legR);
         if (!this.ghost) this.legMesh.setColorAt(6 * a + k, warn ? LEG_WARN_COLOR : LEG_COLOR);
-        for (const [end, at] of [[_a, 12 * a + k], [_b, 12 * a + 6 + k]]) {
-          _o.position.copy(end);
-          _o.quaternion.identity();
-          _o.scale.setScalar(ap.ballR);
-          _o.updateMatrix();
-          this.ballMesh.setMatrixAt(at, _o.matrix);
-        }
+        placeInstanceAt(this.ballMesh, 12 * a + k, _a, ap.ballR);
+        placeInstanceAt(this.ballMesh, 12 * a + 6 + k, _b, ap.ballR);
       }
     }
     if (this.legMesh) {
