@@ -260,7 +260,7 @@ RegisterCommand controller_sim_cmd("controller-sim", [](CLI::App& app) {
   sub->add_option("--start", start, "Initial joint positions (comma list; default: 60 deg on every joint, or mid-range where 60 deg is outside the limits)");
   sub->add_flag("--deg", deg, "--start is in degrees");
   sub->add_option("--duration", duration, "Stop after this many seconds (default: run until SIGINT/SIGTERM)");
-  sub->add_option("--log", log, "Stream the executed motion, events (e-stop, faults, plant faults) and, on exit, the counters to this JSON Lines file (flushed every 50 ms). Signals: SIGUSR1 stalls a joint for 0.4 s, SIGUSR2 glitches an encoder (testing)");
+  sub->add_option("--log", log, "Stream the executed motion, events (e-stop, faults, plant faults, this simulator running 20 ms or more late) and, on exit, the counters to this JSON Lines file (flushed every 50 ms). Signals: SIGUSR1 stalls a joint for 0.4 s, SIGUSR2 glitches an encoder (testing)");
   sub->add_option("--log-period", log_period, "Seconds between logged samples")->capture_default_str();
   sub->add_option("--drive-stiffness", drive_k,
                   "Flexible drives (docs/flexible.md): spring between motor and link, N*m/rad at the joint, one value or one per "
