@@ -94,7 +94,10 @@ export class Streamer extends EventTarget {
     return this.engine.caps;
   }
 
-  /** Resolves when pred() holds; checked on every pump; rejects after timeoutMs. */
+  /**
+   * Resolves when pred() holds; checked on every pump; rejects after timeoutMs, or at once with the engine's own
+   * error when the session is lost meanwhile (a silent or reset controller: nothing more will be acknowledged).
+   */
   waitFor(pred, timeoutMs, what) {
     return new Promise((resolve, reject) => {
       const t0 = this.now();
@@ -110,6 +113,9 @@ export class Streamer extends EventTarget {
         if (v) {
           cleanup();
           resolve(v);
+        } else if (!this.closed && this.engine.sessionLost) {
+          cleanup();
+          reject(new Error(`${this.engine.error} (while waiting for ${what})`));
         } else if (this.now() - t0 > timeoutMs) {
           cleanup();
           reject(new Error(`timeout after ${timeoutMs} ms waiting for ${what}`));

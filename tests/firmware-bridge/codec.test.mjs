@@ -280,6 +280,41 @@ test('Streamer: a trajectory sent while another runs replaces it; the first send
   }
 });
 
+// Issue 37: a host that configured a controller which had just gone quiet waited out its whole timeout and reported
+// "timeout after 5000 ms waiting for a status after configuring", hiding the engine's own verdict (silent).
+test('Streamer: a wait ends at once with the engine\'s error when the controller falls silent meanwhile', async () => {
+  const { Streamer } = await import('../../firmware-bridge/js/streamer.mjs');
+  const vc = new bridge.VirtualController(1000, '');
+  let t = 0; // virtual ms
+  let linkUp = true;  // false: the controller's bytes no longer reach the host (a stopped controller)
+  const transport = { write: (b) => { if (linkUp) vc.write(b); }, ondata: null, onclose: null, close() {} };
+  let tick = null;
+  const clock = { start(cb) { tick = cb; }, stop() { tick = null; } };
+  const streamer = new Streamer(bridge, transport, { clock, now: () => t });
+  const timer = setInterval(() => {
+    for (let i = 0; i < 5; i++) {
+      vc.step(1);
+      t += 1;
+      const back = vc.read();
+      if (back.length && linkUp) transport.ondata(back);
+      tick?.();
+    }
+  }, 0);
+  try {
+    await streamer.connect();
+    linkUp = false;
+    const t0 = t;
+    await assert.rejects(streamer.configure(configsOf('prototype-4a'), undefined, { timeoutMs: 5000 }),
+      /controller is silent: no status for \d+ ms .*\(while waiting for (the configuration to be acknowledged|a status after configuring)\)/);
+    assert.ok(t - t0 < 500, `rejected after ${t - t0} ms of silence, not at the 5000 ms timeout`);
+    assert.equal(streamer.engine.sessionLost, 'silent');
+  } finally {
+    clearInterval(timer);
+    await streamer.close();
+    vc.delete();
+  }
+});
+
 test('configureGlobal range-checks the watchdog before the 16-bit wire (100000 wrapped to 34464 ms)', () => {
   const host = new bridge.HostEngine();
   try {
