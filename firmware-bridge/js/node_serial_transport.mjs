@@ -1,5 +1,17 @@
 // Node transport for the bridge's Streamer: a serial device or PTY through the `serialport` package.
+//
+// `serialport` opens and configures the port and delivers what arrives. What the host sends is written here, on
+// the event loop's thread, straight to the port's non-blocking descriptor: a frame is a few dozen bytes and a
+// write of it returns at once. serialport's own write path (a libuv thread-pool write per chunk, then a wait for
+// "writable" on a poll handle its reads re-arm for "readable" only) held the host's frames back for 500 ms and more
+// on a loaded machine while statuses kept arriving (issue 37: every frame reached the controller, late, after its
+// watchdog had fired). What the port does not take now (EAGAIN: a full buffer) waits here and is retried every
+// millisecond, in order.
+import fs from 'node:fs';
 import { SerialPort } from 'serialport';
+
+/** Bytes kept for a port that takes nothing (a device with nobody reading); beyond this the oldest are dropped. */
+const MAX_PENDING = 65536;
 
 export class NodeSerialTransport {
   /** Opens `path` at `baudRate` (8N1, raw); `lock: false` skips serialport's exclusive lock. */
@@ -15,17 +27,74 @@ export class NodeSerialTransport {
     this.ondata = null;
     this.onclose = null;
     this.txTap = null; // test hook: (bytes) => bytes | null (damage or drop outgoing bytes)
+    this.queue = [];   // Buffers not yet taken by the port, oldest first (the first one from `offset`)
+    this.offset = 0;
+    this.retry = null;
+    this.droppedBytes = 0; // dropped for a port that took nothing while more than MAX_PENDING waited
+    this.closed = false;
     port.on('data', (d) => this.ondata?.(new Uint8Array(d.buffer, d.byteOffset, d.length)));
     port.on('close', () => this.onclose?.('the port closed'));
     port.on('error', (e) => this.onclose?.(e.message));
   }
 
+  /** Bytes handed to write() that the port has not taken yet. */
+  pending() {
+    let n = 0;
+    for (const b of this.queue) n += b.length;
+    return n - this.offset;
+  }
+
   write(bytes) {
     const b = this.txTap ? this.txTap(bytes) : bytes;
-    if (b && b.length) this.port.write(Buffer.from(b.buffer, b.byteOffset, b.length));
+    if (this.closed || !b || !b.length) return;
+    this.queue.push(Buffer.from(b)); // a copy: the caller's view may be reused
+    while (this.pending() > MAX_PENDING && this.queue.length > 1) {
+      this.droppedBytes += this.queue[0].length - this.offset;
+      this.queue.shift();
+      this.offset = 0;
+    }
+    this.flush();
+  }
+
+  /** Writes what is queued until the port takes no more; then retries in 1 ms. */
+  flush() {
+    const fd = this.port.port?.fd;
+    while (this.queue.length && !this.closed) {
+      if (fd === null || fd === undefined) return this.fail('the port is not open');
+      const head = this.queue[0];
+      let n;
+      try {
+        n = fs.writeSync(fd, head, this.offset, head.length - this.offset);
+      } catch (e) {
+        if (e.code === 'EAGAIN' || e.code === 'EWOULDBLOCK' || e.code === 'EINTR') return this.later();
+        return this.fail(`write failed: ${e.message}`);
+      }
+      this.offset += n;
+      if (this.offset < head.length) return this.later();
+      this.queue.shift();
+      this.offset = 0;
+    }
+  }
+
+  later() {
+    if (this.retry !== null) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.flush();
+    }, 1);
+    this.retry.unref?.();
+  }
+
+  fail(reason) {
+    this.queue = [];
+    this.offset = 0;
+    this.onclose?.(reason);
   }
 
   close() {
+    this.closed = true;
+    if (this.retry !== null) clearTimeout(this.retry);
+    this.retry = null;
     return new Promise((resolve) => {
       if (!this.port.isOpen) return resolve();
       this.port.close(() => resolve());
