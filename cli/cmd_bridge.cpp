@@ -231,6 +231,7 @@ RegisterCommand send_cmd("send", [](CLI::App& app) {
                   {"final_error", err},
                   {"final_error_deg", errdeg},
                   {"max_final_error_deg", rep.max_abs_error * deg},
+                  {"max_host_pause_ms", rep.max_host_pause_ms},
                   {"link", {{"frames_sent", k.frames_sent}, {"frames_resent", k.frames_resent}, {"acks", k.acks},
                             {"naks", k.naks}, {"rx_crc_errors", k.rx_crc_errors}, {"statuses", k.statuses},
                             {"segments_acked", k.segments_acked}}}};

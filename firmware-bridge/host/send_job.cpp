@@ -70,7 +70,7 @@ std::string SendJob::refusal(double start_tolerance) const {
 }
 
 SendJob::SendJob(HostSession& hs, std::vector<Segment> segments, double start_tolerance, double settle_s, uint64_t now_us)
-    : hs_(hs), segs_(std::move(segments)), t0_us_(now_us), phase_us_(now_us), settle_s_(settle_s) {
+    : hs_(hs), segs_(std::move(segments)), t0_us_(now_us), phase_us_(now_us), last_step_us_(now_us), settle_s_(settle_s) {
   const std::string why = refusal(start_tolerance);
   if (!why.empty()) {
     fail(why);
@@ -125,6 +125,11 @@ std::string SendJob::faultReport(uint16_t faults) const {
   // An underrun or a watchdog on a damaged link is the link's doing: the controller cannot tell a slow host from a
   // lossy link (its text used to say "host too slow"), while the host's counters show the resends.
   if (!(faults & (kFaultUnderrun | kFaultWatchdog))) return s;
+  // A host that was not run for a while (a loaded or suspended machine) sent nothing meanwhile: its own evidence.
+  // 50 ms is the heartbeat period: a longer pause is one the controller can notice.
+  if (max_pause_us_ >= 50000)
+    s += " — this host's own loop paused for up to " + std::to_string(max_pause_us_ / 1000) +
+         " ms during the stream (a busy or suspended machine), sending nothing meanwhile";
   const HostCounters& c = hs_.counters();
   const uint64_t resent = c.frames_resent - counters0_.frames_resent, sent = c.frames_sent - counters0_.frames_sent;
   const uint64_t naks = c.naks - counters0_.naks, damaged = (c.rx_crc_errors - counters0_.rx_crc_errors) +
@@ -137,6 +142,11 @@ std::string SendJob::faultReport(uint16_t faults) const {
 }
 
 SendPhase SendJob::step(uint64_t now_us) {
+  if (!finished() && now_us > last_step_us_) {
+    max_pause_us_ = std::max(max_pause_us_, now_us - last_step_us_);
+    rep_.max_host_pause_ms = max_pause_us_ * 1e-3;
+  }
+  last_step_us_ = now_us;
   const double in_phase = (now_us - phase_us_) * 1e-6;
   if (!finished() && hs_.lost() != SessionLoss::None) {  // reset or silent: the controller's side, whatever the phase
     fail(hs_.error());

@@ -33,6 +33,9 @@ struct SendReport {
   HostCounters counters;
   std::vector<Event> events;
   double elapsed = 0;
+  /// The longest this host went between two steps of the send (ms): its own loop's pause (a busy or suspended
+  /// machine), during which nothing reached the controller.
+  double max_host_pause_ms = 0;
   uint32_t servo_hz = 0;
   uint16_t queue_capacity = 0;
   std::string controller_name;
@@ -74,6 +77,7 @@ class SendJob {
   SendPhase phase_ = SendPhase::Streaming;
   SendReport rep_;
   uint64_t t0_us_ = 0, phase_us_ = 0;
+  uint64_t last_step_us_ = 0, max_pause_us_ = 0;  // this host's own pauses between steps
   uint64_t acked0_ = 0, statuses_at_settle_ = 0;
   HostCounters counters0_;  ///< the session's counters when the job began (the link's damage during this job)
   /// "controller fault: …", with the link's damage during the job when the fault is one a damaged link causes.

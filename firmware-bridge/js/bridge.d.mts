@@ -55,6 +55,8 @@ export interface SendStep {
   sendId: number;
   progress: SendProgress;
   ok?: boolean; controllerFault?: boolean; error?: string; finalError?: number[]; planned?: number[]; maxAbsError?: number;
+  /** this host's longest pause between two steps of the send, ms (a busy or suspended machine) */
+  maxHostPauseMs?: number;
 }
 export interface PieceCheck { violation: 'none' | 'position' | 'velocity' | 'acceleration' | 'duration'; worst: number; }
 

@@ -179,10 +179,10 @@ export class Streamer extends EventTarget {
     const s = this.engine.status;
     if (!end.ok) {
       const faults = end.controllerFault ? this.bridge.describeFaults(s.faults) : undefined;
-      throw Object.assign(new Error(end.error), { status: s, faults });
+      throw Object.assign(new Error(end.error), { status: s, faults, maxHostPauseMs: end.maxHostPauseMs });
     }
     return { status: s, planned: plan.planned, finalError: end.finalError, maxAbsError: end.maxAbsError, segments: plan.segments,
-      elapsed: (this.now() - t0) / 1000, counters: this.engine.counters, events: this.engine.events };
+      elapsed: (this.now() - t0) / 1000, counters: this.engine.counters, events: this.engine.events, maxHostPauseMs: end.maxHostPauseMs };
   }
 
   start() { this.engine.start(); this.pump(); }

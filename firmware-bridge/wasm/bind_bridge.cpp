@@ -202,7 +202,7 @@ class HostEngine {
   /// Advances the send begun by beginSend: {phase ('streaming'|'stopping'|'settling'|'done'|'failed'),
   /// progress {segmentsTotal, segmentsAcked, segmentsDone, queueFill, queueCapacity, state, trajTime},
   /// sendId (of the latest beginSend), and when finished: ok, controllerFault, error, finalError,
-  /// maxAbsError, planned (rad)}. A finished send keeps reporting its outcome until the next beginSend.
+  /// maxAbsError, planned (rad), maxHostPauseMs (this host's longest pause between two steps)}. A finished send keeps reporting its outcome until the next beginSend.
   val sendStep(double now_ms) {
     return guard([&] {
       if (!job_) throw Error("sendStep: no send in progress (call beginSend first)");
@@ -229,6 +229,7 @@ class HostEngine {
         o.set("finalError", numbers(r.final_error.data(), static_cast<int>(r.final_error.size())));
         o.set("planned", numbers(r.planned_end.data(), static_cast<int>(r.planned_end.size())));
         o.set("maxAbsError", r.max_abs_error);
+        o.set("maxHostPauseMs", r.max_host_pause_ms);
       }
       return o;
     });

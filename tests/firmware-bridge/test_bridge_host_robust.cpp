@@ -468,3 +468,27 @@ TEST_CASE("host: Clear faults pressed while the controller still stops the arm w
     CHECK_THAT(rig.host.clearFaultsWhy(), Catch::Matchers::Contains("controller is silent"));
   }
 }
+
+TEST_CASE("host: a watchdog fault after this host's own loop paused says so, with the pause", "[bridge][host][watchdog]") {
+  // Issue 37: on a loaded machine `achain send` stopped for 200 ms and more mid-stream and the controller's watchdog
+  // stopped the arm; its report named the watchdog only, and a test could not tell the host's pause from a fault.
+  Rig rig;
+  SendOptions o;
+  auto job = beginTrapezoid(rig, o, 300);
+  rig.host_alive = false;  // the host's process is not run: nothing sent, nothing read, no step
+  rig.step(320);           // past the 200 ms watchdog
+  rig.host_alive = true;
+  runJob(rig, *job, 5000);
+  CHECK(job->phase() == SendPhase::Failed);
+  CHECK(job->report().controller_fault);
+  CHECK_THAT(job->report().error, Catch::Matchers::Contains("watchdog"));
+  CHECK_THAT(job->report().error, Catch::Matchers::Matches(".*this host's own loop paused for up to 32[01] ms during the stream.*"));
+  CHECK(job->report().max_host_pause_ms == Approx(320).margin(1.5));
+  // a host that ran on time says nothing of pauses
+  Rig calm;
+  SendOptions o2;
+  auto ok = beginTrapezoid(calm, o2, 10);
+  runJob(calm, *ok, 10000);
+  CHECK(ok->phase() == SendPhase::Done);
+  CHECK(ok->report().max_host_pause_ms == Approx(1).margin(0.01));
+}
