@@ -50,6 +50,7 @@ async function startRig(tag) {
       return readSimLog(logPath);
     },
     async close() {
+      hostCounters = streamers.filter((st) => !st.closed).map((st) => ({ ...st.counters, portQueuedBytes: st.transport.pending?.() }));
       for (const st of streamers) if (!st.closed) await st.close().catch(() => {});
       await stopProcess(sim);
       await stopProcess(socat);
@@ -57,6 +58,7 @@ async function startRig(tag) {
         const log = readSimLog(logPath);
         simLateMs = Math.max(simLateMs, log.max_late_ms ?? 0);
         simCounters = log.counters ?? null;
+        simEvents = log.events.filter((e) => e.event !== 'late' || e.late_ms >= 20);
       } catch { /* no log: nothing measured */ }
       fs.rmSync(dir, { recursive: true, force: true });
     },
@@ -76,16 +78,25 @@ const probe = new MachineProbe();
 after(() => probe.stop());
 let simLateMs = 0;
 let simCounters = null; // the last simulator's counters, logged with a failure (what it received, refused, dropped)
+let simEvents = [];     // its events (faults with the time since the host's last byte, its own lateness)
+let hostCounters = [];  // each host's counters when the rig closed (frames sent, resent, ACKs, NAKs, statuses)
+let cliPauseMs = 0;     // `achain send`'s own longest pause (its report): a native host pauses only when not run
 const realtimeTest = (name, opts, body, { simStalledByTest = false } = {}) => test(name, opts, (t) => {
   simLateMs = 0;
   simCounters = null;
+  simEvents = [];
+  hostCounters = [];
+  cliPauseMs = 0;
   // a test that stops the simulator itself (SIGSTOP) makes it late on purpose: that is no evidence of load
-  const others = () => (simStalledByTest ? [] : [{ what: 'controller-sim', lateMs: simLateMs }]);
+  const others = () => [...(simStalledByTest ? [] : [{ what: 'controller-sim', lateMs: simLateMs }]),
+    ...(cliPauseMs > 0 ? [{ what: 'achain send (its own loop)', lateMs: cliPauseMs }] : [])];
   return judgedAgainstMachine(t, probe, async () => {
     try {
       return await body(t);
     } catch (e) {
       if (simCounters) t.diagnostic(`controller-sim counters: ${JSON.stringify(simCounters)}`);
+      if (simEvents.length) t.diagnostic(`controller-sim events: ${JSON.stringify(simEvents.slice(0, 20))}`);
+      for (const c of hostCounters) t.diagnostic(`host counters: ${JSON.stringify(c)}`);
       throw e;
     }
   }, { others });
@@ -343,12 +354,23 @@ realtimeTest('CLI acceptance: controller-sim + achain send stream the trapezoid;
   fs.writeFileSync(trajPath, JSON.stringify(bridge.thesisTrapezoid(0.001)));
   fs.writeFileSync(slowPath, JSON.stringify(slowTrapezoid(4)));
   const start = async (log) => {
-    const { sim, banner } = await spawnControllerSim(cliPath, log ? ['--log', log] : []);
+    const { sim, banner } = await spawnControllerSim(cliPath, ['--log', log]);
     return { sim, port: banner.port };
+  };
+  // what the machine delivered: both simulators' lateness (their logs) and the sender's own pauses (its report)
+  const judge = (text) => {
+    const m = /own loop paused for up to (\d+) ms/.exec(text) ?? /"max_host_pause_ms":\s*([\d.]+)/.exec(text);
+    if (m) cliPauseMs = Math.max(cliPauseMs, Number(m[1]));
+  };
+  const simLate = (file) => {
+    try {
+      const L = readSimLog(file);
+      simLateMs = Math.max(simLateMs, L.max_late_ms ?? 0, ...L.events.filter((e) => e.event === 'late').map((e) => e.late_ms));
+    } catch { /* no log: nothing measured */ }
   };
   let a, b;
   try {
-    a = await start(null);
+    a = await start(path.join(dir, 'log-a.jsonl'));
     // This part checks streaming end to end, not timing: a 1 s watchdog keeps a CPU-starved machine (parallel
     // builds, loaded CI) from stopping the arm between two heartbeats. The 200 ms default is checked below.
     const send = spawn(cliPath, ['send', '--port', a.port, '--baud', '115200', '--watchdog-ms', '1000', '--silence-periods', String(SIM_SILENCE_PERIODS), trajPath], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -356,6 +378,11 @@ realtimeTest('CLI acceptance: controller-sim + achain send stream the trapezoid;
     send.stdout.on('data', (d) => { out += d; });
     send.stderr.on('data', (d) => { err += d; });
     const code = await new Promise((resolve) => send.once('exit', resolve));
+    judge(err + out);
+    if (code !== 0) {
+      await stopProcess(a.sim);
+      simLate(path.join(dir, 'log-a.jsonl'));
+    }
     assert.equal(code, 0, err);
     const rep = JSON.parse(out);
     assert.equal(rep.ok, true);
@@ -369,12 +396,21 @@ realtimeTest('CLI acceptance: controller-sim + achain send stream the trapezoid;
       let e2 = '';
       const to = setTimeout(() => reject(new Error(`send did not start: ${e2}`)), 15000);
       send2.stderr.on('data', (d) => { e2 += d; if (/running/.test(e2)) { clearTimeout(to); resolve(); } });
-      send2.once('exit', (c) => { clearTimeout(to); reject(new Error(`send exited early (${c}): ${e2}`)); });
+      send2.once('exit', (c) => {
+        clearTimeout(to);
+        judge(e2);
+        reject(new Error(`send exited early (${c}): ${e2}`));
+      });
+    }).catch(async (e) => {
+      await stopProcess(b.sim);
+      simLate(logPath);
+      throw e;
     });
     await sleep(400);
     send2.kill('SIGKILL');
     await sleep(1500);
     await stopProcess(b.sim);
+    simLate(logPath);
     const log = readSimLog(logPath);
     assert.ok(log.final.faults.includes('watchdog'), `faults ${log.final.faults}`);
     assert.equal(log.final.state, 'fault');

@@ -144,12 +144,13 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
     watchdog_excess_ms: histogram([1, 2, 3, 5, 10]),
     watchdog_stop_wall_ms: histogram([200, 201, 202, 203, 205, 210, 250, 500, 501, 502, 503, 505, 510]), watchdog_ms: { soak_host: global.watchdogMs, killed_host: bridge.defaultGlobalConfig().watchdogMs },
     host_frames: 0, host_resent: 0, host_naks: 0, host_rx_crc: 0, controller: { crc_errors: 0, malformed: 0, duplicates: 0, out_of_order: 0, segments_rejected: 0 },
-    sim_restarts: 0, host_kills: 0, harness_errors: [],
+    sim_restarts: 0, host_kills: 0, harness_errors: [], sim_late_ms_max: 0,
   };
 
   // ---- the simulator (restartable); each instance logs to its own file
   let sim = null, simLog = null, simIndex = 0;
   const simLogs = [];
+  const estopChecks = []; // {file, at}: an e-stop the host sent at `at` (ms, CLOCK_MONOTONIC), judged from `file`
   async function startSim(startQ) {
     simLog = path.join(work, `sim-${simIndex++}.jsonl`);
     simLogs.push(simLog);
@@ -219,7 +220,9 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
     } catch (e) {
       // the harness itself failed (a port that would not open, a simulator that would not start): count it,
       // start over with a fresh host, go on
-      R.harness_errors.push(`round ${R.rounds}: ${e.message}`);
+      // with what the host saw (frames sent, resent, ACKs, NAKs, statuses) and the controller's last status
+      const seen = streamer && !streamer.closed ? ` (host ${JSON.stringify(streamer.engine.counters)}; bytes queued in the port ${streamer.transport.pending?.()}; status ${JSON.stringify(streamer.engine.status)})` : '';
+      R.harness_errors.push(`round ${R.rounds}: ${e.message}${seen}`);
       log(`harness error: ${e.stack}`);
       await closeHost().catch(() => {});
       if (!sim || sim.exitCode !== null || sim.signalCode !== null) await startSim(null).catch(() => {});
@@ -310,14 +313,10 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
       if (expectFault[kind].some((f) => names.includes(f) && (kind === 'estop' ? status.estop || msg.includes('emergency') : msg.includes(f))))
         R.faults_reported_with_cause += 1;
       else R.faults_missed.push({ round: R.rounds, kind, reported: names, error: msg });
-      if (kind === 'estop') {
-        // this round's e-stop: the first one engaged after the host's call (both on CLOCK_MONOTONIC)
-        const ev = readSimLog(simLog).events.find((e) => e.event === 'estop' && e.mono_us / 1000 >= estopAt - 1);
-        if (ev) {
-          R.estop_ticks_to_halt.add(ev.ticks_to_halt);
-          R.estop_host_to_halt_ms.add(ev.mono_us / 1000 - estopAt);
-        }
-      }
+      // this round's e-stop, found in the simulator's log after the soak: parsing the growing log here (megabytes)
+      // blocked this host's event loop for up to 0.7 s on a loaded machine, and the host then took its own pause
+      // for the controller's silence (issue 37)
+      if (kind === 'estop') estopChecks.push({ file: simLog, at: estopAt });
     } else {
       R.sends_failed_unexpected.push({ round: R.rounds, kind, fired, error: outcome.e.message,
         cause: streamer.engine.sessionLost ? 'session lost' : /latched faults/.test(outcome.e.message) ? 'faults left from the round before' : 'controller fault' });
@@ -333,6 +332,14 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
   // ---- what the controllers executed, from their logs
   for (const file of simLogs) {
     const L = readSimLog(file);
+    // each e-stop: the first one engaged after the host's call (both on CLOCK_MONOTONIC)
+    for (const { at } of estopChecks.filter((c) => c.file === file)) {
+      const ev = L.events.find((e) => e.event === 'estop' && e.mono_us / 1000 >= at - 1);
+      if (ev) {
+        R.estop_ticks_to_halt.add(ev.ticks_to_halt);
+        R.estop_host_to_halt_ms.add(ev.mono_us / 1000 - at);
+      }
+    }
     let prev = 0;
     for (const e of L.exec) {
       R.segments_executed += e.n;
@@ -357,6 +364,9 @@ export async function runSoak({ seconds = 60, seed = 1, dir = null, log = () => 
         R.watchdog_stop_wall_ms.add(e.since_last_rx_wall_ms);
       }
     if (L.counters) for (const k of Object.keys(R.controller)) R.controller[k] += L.counters[k];
+    // how late the simulator's own loop ran (its summary; a killed one's late events): the machine's share
+    for (const e of L.events) if (e.event === 'late') R.sim_late_ms_max = Math.max(R.sim_late_ms_max, e.late_ms);
+    R.sim_late_ms_max = Math.max(R.sim_late_ms_max, L.max_late_ms ?? 0);
   }
   R.injected = { ...counts };
   if (!dir) fs.rmSync(work, { recursive: true, force: true });
