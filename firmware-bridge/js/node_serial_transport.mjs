@@ -2,11 +2,10 @@
 //
 // `serialport` opens and configures the port and delivers what arrives. What the host sends is written here, on
 // the event loop's thread, straight to the port's non-blocking descriptor: a frame is a few dozen bytes and a
-// write of it returns at once. serialport's own write path (a libuv thread-pool write per chunk, then a wait for
-// "writable" on a poll handle its reads re-arm for "readable" only) held the host's frames back for 500 ms and more
-// on a loaded machine while statuses kept arriving (issue 37: every frame reached the controller, late, after its
-// watchdog had fired). What the port does not take now (EAGAIN: a full buffer) waits here and is retried every
-// millisecond, in order.
+// write of it returns at once. serialport's own write path queues each chunk for a thread-pool write, one at a
+// time: with a write every millisecond (the host's pump) bytes stayed queued for 1.5 s on an idle machine, and a
+// loaded PTY test that failed on its watchdog still had 831 bytes queued there (issue 37). What the port does not
+// take now (EAGAIN: a full buffer) waits here and is retried every millisecond, in order.
 import fs from 'node:fs';
 import { SerialPort } from 'serialport';
 
