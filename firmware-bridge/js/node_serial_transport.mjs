@@ -28,6 +28,7 @@ export class NodeSerialTransport {
     this.txTap = null; // test hook: (bytes) => bytes | null (damage or drop outgoing bytes)
     this.queue = [];   // Buffers not yet taken by the port, oldest first (the first one from `offset`)
     this.offset = 0;
+    this.queued = 0;   // bytes in `queue` (the first one's whole length included)
     this.retry = null;
     this.droppedBytes = 0; // dropped for a port that took nothing while more than MAX_PENDING waited
     this.closed = false;
@@ -38,19 +39,17 @@ export class NodeSerialTransport {
 
   /** Bytes handed to write() that the port has not taken yet. */
   pending() {
-    let n = 0;
-    for (const b of this.queue) n += b.length;
-    return n - this.offset;
+    return this.queued - this.offset;
   }
 
   write(bytes) {
     const b = this.txTap ? this.txTap(bytes) : bytes;
     if (this.closed || !b || !b.length) return;
     this.queue.push(Buffer.from(b)); // a copy: the caller's view may be reused
+    this.queued += b.length;
     while (this.pending() > MAX_PENDING && this.queue.length > 1) {
       this.droppedBytes += this.queue[0].length - this.offset;
-      this.queue.shift();
-      this.offset = 0;
+      this.dropHead();
     }
     this.flush();
   }
@@ -70,9 +69,13 @@ export class NodeSerialTransport {
       }
       this.offset += n;
       if (this.offset < head.length) return this.later();
-      this.queue.shift();
-      this.offset = 0;
+      this.dropHead();
     }
+  }
+
+  dropHead() {
+    this.queued -= this.queue.shift().length;
+    this.offset = 0;
   }
 
   later() {
@@ -86,6 +89,7 @@ export class NodeSerialTransport {
 
   fail(reason) {
     this.queue = [];
+    this.queued = 0;
     this.offset = 0;
     this.onclose?.(reason);
   }

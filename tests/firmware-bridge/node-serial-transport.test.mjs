@@ -45,12 +45,33 @@ async function ptyPair() {
   };
 }
 
-const frame = (i, n = 64) => Uint8Array.from({ length: n }, (_, k) => (i * 7 + k) & 0xff);
-
-test('NodeSerialTransport: a write is on the wire when write() returns (no queue behind it while the port has room)', async () => {
+/** Runs body(pair, transport) on a fresh PTY pair and transport, and closes both whatever happens. */
+async function withTransport(body) {
   const pair = await ptyPair();
   const tr = await NodeSerialTransport.open(pair.a, 115200);
   try {
+    await body(pair, tr);
+  } finally {
+    await tr.close();
+    await pair.close();
+  }
+}
+
+/** Reads the peer end every 5 ms until done(bytes so far) or `tries` reads; returns what arrived. */
+async function readUntil(pair, done, tries) {
+  let got = Buffer.alloc(0);
+  for (let k = 0; k < tries; k++) {
+    got = Buffer.concat([got, pair.readPeer()]);
+    if (done(got)) break;
+    await sleep(5);
+  }
+  return got;
+}
+
+const frame = (i, n = 64) => Uint8Array.from({ length: n }, (_, k) => (i * 7 + k) & 0xff);
+
+test('NodeSerialTransport: a write is on the wire when write() returns (no queue behind it while the port has room)', async () => {
+  await withTransport(async (pair, tr) => {
     const sent = [];
     // 40 frames of 64 B: 2,560 B, within what a PTY holds unread. serialport's stream queued each one for a
     // thread-pool write (pending > 0 after every call: 40 of 40 in the commit before).
@@ -62,22 +83,13 @@ test('NodeSerialTransport: a write is on the wire when write() returns (no queue
       if (tr.pending() !== 0) queuedAfterWrite += 1;
     }
     assert.equal(queuedAfterWrite, 0, `${queuedAfterWrite} of 40 writes left bytes queued in the host`);
-    let got = Buffer.alloc(0);
-    for (let k = 0; k < 200 && got.length < 2560; k++) {
-      got = Buffer.concat([got, pair.readPeer()]);
-      if (got.length < 2560) await sleep(5);
-    }
+    const got = await readUntil(pair, (g) => g.length >= 2560, 200);
     assert.deepEqual(got, Buffer.concat(sent.map((f) => Buffer.from(f))), 'every byte arrives, in order');
-  } finally {
-    await tr.close();
-    await pair.close();
-  }
+  });
 });
 
 test('NodeSerialTransport: what a full port refuses waits in order and follows when the reader drains; a port nobody reads keeps at most 64 KB', async () => {
-  const pair = await ptyPair();
-  const tr = await NodeSerialTransport.open(pair.a, 115200);
-  try {
+  await withTransport(async (pair, tr) => {
     // nobody reads the other end: 200 KB are offered, the PTY fills, the transport keeps the newest 64 KB
     const sent = [];
     for (let i = 0; i < 200; i++) {
@@ -88,12 +100,7 @@ test('NodeSerialTransport: what a full port refuses waits in order and follows w
     assert.ok(tr.pending() > 0, 'the PTY filled: bytes wait in the transport');
     assert.ok(tr.pending() <= 65536, `at most 64 KB wait (${tr.pending()})`);
     const all = Buffer.concat(sent);
-    let got = Buffer.alloc(0);
-    for (let k = 0; k < 400; k++) {
-      got = Buffer.concat([got, pair.readPeer()]);
-      if (tr.pending() === 0 && got.length + tr.droppedBytes >= all.length) break;
-      await sleep(5);
-    }
+    const got = await readUntil(pair, (g) => tr.pending() === 0 && g.length + tr.droppedBytes >= all.length, 400);
     assert.equal(tr.pending(), 0, 'everything kept was written once the reader drained');
     assert.equal(got.length + tr.droppedBytes, all.length, `received ${got.length} + dropped ${tr.droppedBytes} = offered`);
     assert.ok(tr.droppedBytes > 0, 'the excess was dropped, oldest first');
@@ -102,10 +109,7 @@ test('NodeSerialTransport: what a full port refuses waits in order and follows w
     while (x < got.length && got[x] === all[x]) x++;
     assert.ok(x > 0, 'the first bytes went straight to the port');
     assert.deepEqual(got.subarray(x), all.subarray(x + tr.droppedBytes), 'after the cut, the newest bytes in order');
-  } finally {
-    await tr.close();
-    await pair.close();
-  }
+  });
 });
 
 test('NodeSerialTransport: a write after close is dropped, not thrown, and closing twice is harmless', async () => {
