@@ -352,31 +352,20 @@ void reactuate(const ClosedChainModel& cm, const std::vector<int>& actuated, Mat
   transferModel(cm.y, Gq_y, Hq_yy, out);  // (4-39)…(4-41)
 }
 
-int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q,
-              const Eigen::Ref<const VecX>& f_target, double tol, int max_iter) {
-  requireKindRows(loop);
-  const int M = model.nv;
-  const int N = closureSpaceSize(loop.kind);
-  const int R = closureConstraintCount(loop.kind);
-  if (q.size() != M) throw Error("loop: q must have " + std::to_string(M) + " entries (got " + std::to_string(q.size()) + ")");
-  const bool with_f = f_target.size() > 0;
-  if (with_f && (loop.kind != ClosureKind::PlanarPin || f_target.size() != N - R))
-    throw Error(std::string("loop: a free-end target is available for the planar pin only (θz, 1 value); got ") +
-                std::to_string(f_target.size()) + " values for a " + toString(loop.kind) + " closure");
-  std::vector<char> kept(M, 0);
-  for (int a : loop.alpha) {
-    if (a < 0 || a >= M) throw Error("loop.coordinates: " + std::to_string(a) + " is not a coordinate");
-    kept[a] = 1;
-  }
-  std::vector<int> beta;
-  for (int i = 0; i < M; ++i)
-    if (!kept[i]) beta.push_back(i);
-  const int B = static_cast<int>(beta.size());
-  const int E = with_f ? N : R;  // equations solved
+namespace {
 
-  Influence inf;
-  MatX Jb(E, B);
-  VecX r(E), step(B);
+// closeLoop's Newton iteration on the β coordinates, with matrices of type Mat: fixed storage up to 6×6 (no heap:
+// every closure with at most 6 solved coordinates, the legs of a parallel mechanism included) or dynamic.
+template <class Mat>
+int newtonClose(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q,
+                const Eigen::Ref<const VecX>& f_target, const int* beta, int B, int E, double tol, int max_iter) {
+  using Vec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, Mat::MaxColsAtCompileTime, 1>;
+  using VecE = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
+  const bool with_f = f_target.size() > 0;
+  Mat Jb(E, B);
+  VecE r(E);
+  Vec step(B);
+  MatX& J = data.kin.J;
   double scale = 1.0;  // length scale of the residual: the chain's reach
   double res = 0;
   for (int it = 0; it <= max_iter; ++it) {
@@ -390,23 +379,34 @@ int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Re
       r[1] = T.p.y() - loop.ground.p.y();
       if (with_f) r[2] = wrapAngle(std::atan2(T.R(1, 0), T.R(0, 0)) - f_target[0]);
     } else {
-      r.head<3>() = T.p - loop.ground.p;
-      if (loop.kind == ClosureKind::Pose) r.tail<3>() = rotationLog(T.R * loop.ground.R.transpose());
+      r.template head<3>() = T.p - loop.ground.p;
+      if (loop.kind == ClosureKind::Pose) r.template tail<3>() = rotationLog(T.R * loop.ground.R.transpose());
     }
     double lin = r.head(std::min(E, 3)).norm() / scale, ang = E > 3 ? r.tail(E - 3).norm() : 0;
-    if (loop.kind == ClosureKind::PlanarPin && with_f) ang = std::abs(r[2]), lin = r.head<2>().norm() / scale;
+    if (loop.kind == ClosureKind::PlanarPin && with_f) ang = std::abs(r[2]), lin = r.template head<2>().norm() / scale;
     res = std::max(lin, ang);
     if (res <= tol) return it;
     if (it == max_iter) break;
-    toolInfluence(model, data, inf, 1);
+    toolJacobian(model, data, J);  // the free end's first-order influence coefficients (4-1)
     for (int e = 0; e < E; ++e)
-      for (int b = 0; b < B; ++b) Jb(e, b) = inf.G(detail::closureEndRow(loop.kind, e), beta[b]);
-    Eigen::CompleteOrthogonalDecomposition<MatX> cod(Jb);
-    cod.setThreshold(1e-10);
-    if (cod.rank() < E)
+      for (int b = 0; b < B; ++b) Jb(e, b) = J(detail::closureEndRow(loop.kind, e), beta[b]);
+    // as many equations as coordinates (a leg of a parallel mechanism, a loop with its mobility kept): LU, a
+    // third of the least-squares decomposition's time; otherwise the minimum-norm step
+    Eigen::Index rank;
+    if (E == B) {
+      Eigen::FullPivLU<Mat> lu(Jb);
+      lu.setThreshold(1e-10);
+      rank = lu.rank();
+      if (rank == E) step = -lu.solve(r);
+    } else {
+      Eigen::CompleteOrthogonalDecomposition<Mat> cod(Jb);
+      cod.setThreshold(1e-10);
+      rank = cod.rank();
+      if (rank == E) step = -cod.solve(r);
+    }
+    if (rank < E)
       throw Error("loop cannot close: [G^c_β] is singular at iteration " + std::to_string(it) + " (rank " +
-                  std::to_string(cod.rank()) + " of " + std::to_string(E) + "); residual " + std::to_string(res));
-    step = -cod.solve(r);
+                  std::to_string(rank) + " of " + std::to_string(E) + "); residual " + std::to_string(res));
     const double mx = step.cwiseAbs().maxCoeff();
     if (mx > 0.5) step *= 0.5 / mx;  // damp long steps so a drag stays on its assembly branch
     for (int b = 0; b < B; ++b) q[beta[b]] += step[b];
@@ -414,6 +414,41 @@ int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Re
   throw Error("loop cannot close: residual " + std::to_string(res) + " (relative) after " + std::to_string(max_iter) +
               " Newton iterations; the chain cannot reach the ground with the kept coordinates α = " +
               listIndices(loop.alpha));
+}
+
+}  // namespace
+
+int closeLoop(const Model& model, Data& data, const LoopClosure& loop, Eigen::Ref<VecX> q,
+              const Eigen::Ref<const VecX>& f_target, double tol, int max_iter) {
+  requireKindRows(loop);
+  const int M = model.nv;
+  const int N = closureSpaceSize(loop.kind);
+  const int R = closureConstraintCount(loop.kind);
+  if (q.size() != M) throw Error("loop: q must have " + std::to_string(M) + " entries (got " + std::to_string(q.size()) + ")");
+  const bool with_f = f_target.size() > 0;
+  if (with_f && (loop.kind != ClosureKind::PlanarPin || f_target.size() != N - R))
+    throw Error(std::string("loop: a free-end target is available for the planar pin only (θz, 1 value); got ") +
+                std::to_string(f_target.size()) + " values for a " + toString(loop.kind) + " closure");
+  for (int a : loop.alpha)
+    if (a < 0 || a >= M) throw Error("loop.coordinates: " + std::to_string(a) + " is not a coordinate");
+  // β: the coordinates not kept, in order (at most 6 of them in a fixed array: no allocation)
+  auto solved = [&](int i) { return std::find(loop.alpha.begin(), loop.alpha.end(), i) == loop.alpha.end(); };
+  int B = 0;
+  for (int i = 0; i < M; ++i) B += solved(i);
+  const int E = with_f ? N : R;  // equations solved
+  auto fill = [&](int* beta) {
+    for (int i = 0, b = 0; i < M; ++i)
+      if (solved(i)) beta[b++] = i;
+  };
+  if (B <= 6) {
+    std::array<int, 6> beta{};
+    fill(beta.data());
+    return newtonClose<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>>(model, data, loop, q, f_target,
+                                                                                       beta.data(), B, E, tol, max_iter);
+  }
+  std::vector<int> beta(size_t(B), 0);
+  fill(beta.data());
+  return newtonClose<MatX>(model, data, loop, q, f_target, beta.data(), B, E, tol, max_iter);
 }
 
 }  // namespace achain
