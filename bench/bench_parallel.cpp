@@ -1,7 +1,8 @@
 // Parallel mechanisms and the exact A-pair (Freeman Ch. IV; docs/dynamics.md "Benchmarks of the closed chains"):
 // per call, the loop closure (every leg's inverse kinematics at a moving platform pose, from the previous
 // solution), the transfer (legs to w, summed with the platform, actuated: I*_qq, P*_qqq, T^L_q, then the loads for
-// platform rates) and the whole inverse dynamics (closure + transfer + loads), for parallel-3rrr and stewart-6ups;
+// platform rates), the whole inverse dynamics (closure + transfer + loads) and the same by parallelInverseDynamics's
+// one pass (with the closure, and at legs already closed), for parallel-3rrr and stewart-6ups;
 // the exact A-pair's closure solve and the exact-model inverse dynamics of one A-pair and of prototype-4a. Each
 // has a reference row: the serial RNEA (inverseDynamics, FK included) of a chain with the same number of bodies
 // (legs' links + platform; the A-pair's links + its six leg rods).
@@ -123,6 +124,36 @@ void parallelId(benchmark::State& state, const std::string& name) {
   }
 }
 
+// The whole inverse dynamics in one pass (parallelInverseDynamics): the closure, then one RNEA per leg at the
+// rates [_rG^w_φ]⁻¹ gives, summed by virtual work (no I*, P* or their transfer).
+void parallelIdOnePass(benchmark::State& state, const std::string& name) {
+  Mechanism mc(name);
+  std::vector<VecX> q;
+  ParallelMotion mo;
+  int k = 0;
+  for (auto _ : state) {
+    const SE3& X = mc.path[k++ % kPath];
+    legInverseKinematics(mc.pr, mc.datas, X, q);  // q: the previous solution
+    parallelInverseDynamics(mc.pr, mc.datas, X, q, mc.wd, mc.wdd, DynamicsOptions{}, mo);
+    benchmark::DoNotOptimize(mo.Tq.data());
+  }
+}
+
+// The one pass alone, the legs already closed along the path (as the five-bar's ClosedChainID rows).
+void parallelIdOnePassClosed(benchmark::State& state, const std::string& name) {
+  Mechanism mc(name);
+  std::vector<std::vector<VecX>> qs(kPath);
+  std::vector<VecX> q;
+  for (int k = 0; k < kPath; ++k) legInverseKinematics(mc.pr, mc.datas, mc.path[k], q), qs[k] = q;
+  ParallelMotion mo;
+  int k = 0;
+  for (auto _ : state) {
+    const int i = k++ % kPath;
+    parallelInverseDynamics(mc.pr, mc.datas, mc.path[i], qs[i], mc.wd, mc.wdd, DynamicsOptions{}, mo);
+    benchmark::DoNotOptimize(mo.Tq.data());
+  }
+}
+
 // A serial chain of n revolute bodies (alternating twists, 1 kg rods): the reference RNEA, FK included.
 Model serialChain(int n) {
   std::string joints;
@@ -191,6 +222,8 @@ struct Register {
       benchmark::RegisterBenchmark(("LoopClosure/" + n + "/achain").c_str(), parallelClosure, n);
       benchmark::RegisterBenchmark(("ParallelTransfer/" + n + "/achain").c_str(), parallelTransfer, n);
       benchmark::RegisterBenchmark(("ParallelID/" + n + "/achain").c_str(), parallelId, n);
+      benchmark::RegisterBenchmark(("ParallelID/" + n + "/achain one pass").c_str(), parallelIdOnePass, n);
+      benchmark::RegisterBenchmark(("ParallelID/" + n + "/achain one pass, legs closed").c_str(), parallelIdOnePassClosed, n);
       benchmark::RegisterBenchmark(("ParallelID/" + n + "/serial RNEA, same " + std::to_string(b) + " bodies (achain)").c_str(),
                                    serialRnea, b);
     }

@@ -73,4 +73,17 @@ struct ParallelMotion {
 void parallelMotion(const ParallelState& st, const Eigen::Ref<const VecX>& wd, const Eigen::Ref<const VecX>& wdd,
                     ParallelMotion& out);
 
+/// The same rates and loads as parallelAt + parallelMotion, in one pass over the legs (issue 34): no I*, P* or
+/// their transfer. q: every leg's joints closed at `pose` (legInverseKinematics). Per leg r, [_rG^w_φ] is the N
+/// closure rows of its tool Jacobian; φ̇_r = [_rG^w_φ]⁻¹ ẇ, φ̈_r = [_rG^w_φ]⁻¹ (ẅ − the rows of J̇φ̇_r) (4-42…4-45
+/// without [_rH^φ_ww]); one RNEA of the leg at (φ_r, φ̇_r, φ̈_r) gives τ_r. By virtual work
+///   T_w = (m a − m g; II α + ω × II ω) + Σ_r [_rG^w_φ]⁻ᵀ τ_r    (the platform in the plane: (m a_xy − m g_xy; I_zz θ̈))
+/// and [G^q_w]ᵀ T_q = T_w, row n of [G^q_w] being row m of [_rG^w_φ]⁻¹ for actuator n = (r, m); q̇, q̈ of the
+/// actuators are the legs' own. N ≤ 6 solves are fixed-size: no allocation once `out` and the Data have run.
+/// Joint friction (options.friction) acts at the legs' rates here, while parallelModel builds its legs at rest.
+/// Errors name what is wrong: the sizes, a leg's singular [_rG^w_φ], a singular [G^q_w].
+void parallelInverseDynamics(const ParallelRobot& robot, std::vector<Data>& datas, const SE3& pose,
+                             const std::vector<VecX>& q, const Eigen::Ref<const VecX>& wd,
+                             const Eigen::Ref<const VecX>& wdd, const DynamicsOptions& options, ParallelMotion& out);
+
 }  // namespace achain
